@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { tolerant } from './tolerant.js';
+
+/** The two error body shapes (interface document, "Errors"). */
+
+export const simpleErrorSchema = z.strictObject({ message: z.string() });
+
+export const validationErrorItemSchema = z.strictObject({
+  code: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  message: z.string(),
+});
+
+export const validationErrorSchema = z.strictObject({
+  message: z.string(),
+  errors: z.array(validationErrorItemSchema),
+});
+
+/** Either shape, read tolerantly: a body with neither field still parses (both absent). */
+export const errorBodyResponse = tolerant(validationErrorSchema.partial());
+
+export type SimpleErrorBody = z.input<typeof simpleErrorSchema>;
+export type ValidationErrorBody = z.input<typeof validationErrorSchema>;
+export type ErrorBody = z.output<typeof errorBodyResponse>;
