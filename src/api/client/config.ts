@@ -1,0 +1,103 @@
+import { ClaimsConfigError } from '../errors.js';
+import { checkRetryPolicy, defaultRetryPolicy, type RetryPolicy } from '../retry-policy.js';
+
+/** The logging the client needs: pino's `Logger` fits, and so does any object with these two. */
+export interface ClientLogger {
+  debug(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export interface ClientOptions {
+  /** The service's base address, e.g. `https://claims.example.com` (a path prefix is kept). */
+  baseUrl: string;
+  /** Sent as the Basic username with an empty password. Read it from the environment or a file. */
+  apiKey: string;
+  /** Connections in the pool: the caller's request concurrency. Default 8. */
+  concurrency?: number;
+  connectTimeoutMs?: number;
+  /** Time to wait for the response headers after sending. */
+  headersTimeoutMs?: number;
+  /** Time allowed between two chunks of the response body. */
+  bodyTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  logger?: ClientLogger;
+  /** Injectable for tests: how to wait, where randomness and the clock come from. */
+  sleep?: (delayMs: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+  userAgent?: string;
+}
+
+export interface ResolvedOptions {
+  origin: string;
+  pathPrefix: string;
+  apiKey: string;
+  concurrency: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  retry: RetryPolicy;
+  logger: ClientLogger;
+  sleep: (delayMs: number) => Promise<void>;
+  random: () => number;
+  now: () => number;
+  userAgent: string;
+}
+
+const silentLogger: ClientLogger = { debug: () => undefined, warn: () => undefined };
+
+/** Checks the options once, at the door; messages never contain the key. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  const url = parseBaseUrl(options.baseUrl);
+  checkApiKey(options.apiKey);
+  return {
+    origin: url.origin,
+    pathPrefix: url.pathname.replace(/\/+$/, ''),
+    apiKey: options.apiKey,
+    concurrency: positiveInteger('concurrency', options.concurrency ?? 8),
+    connectTimeoutMs: positiveInteger('connectTimeoutMs', options.connectTimeoutMs ?? 10_000),
+    headersTimeoutMs: positiveInteger('headersTimeoutMs', options.headersTimeoutMs ?? 30_000),
+    bodyTimeoutMs: positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? 30_000),
+    retry: checkRetryPolicy({ ...defaultRetryPolicy, ...options.retry }),
+    logger: options.logger ?? silentLogger,
+    sleep: options.sleep ?? ((delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
+    random: options.random ?? Math.random,
+    now: options.now ?? Date.now,
+    userAgent: options.userAgent ?? 'bulk-disputes',
+  };
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ClaimsConfigError(`base URL: expected an http or https URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ClaimsConfigError(`base URL: expected an http or https URL, got ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new ClaimsConfigError('base URL: expected no credentials in the URL; set CLAIMS_API_KEY instead');
+  }
+  if (url.search || url.hash) {
+    throw new ClaimsConfigError(`base URL: expected no query or fragment, got ${url.search}${url.hash}`);
+  }
+  return url;
+}
+
+function checkApiKey(apiKey: string): void {
+  if (apiKey.length === 0) throw new ClaimsConfigError('API key: expected a non-empty key, got an empty one');
+  // The key is the Basic username: RFC 7617 forbids a colon in it; control characters break the header.
+  // eslint-disable-next-line no-control-regex
+  if (/[:\u0000-\u001f\u007f]/.test(apiKey)) {
+    throw new ClaimsConfigError('API key: expected no colon, line break or control character, got one (was the file read with its newline?)');
+  }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ClaimsConfigError(`${name}: expected a whole number from 1 and up, got ${String(value)}`);
+  }
+  return value;
+}

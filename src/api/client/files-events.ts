@@ -1,0 +1,38 @@
+import { listPage, listQuery, type ListQuery } from '../schemas/list.js';
+import { eventResponse, fileResponse, uploadFields, type UploadCategory } from '../schemas/resources.js';
+import { encodeMultipart, type FilePart } from './multipart.js';
+import { paginate } from './paginate.js';
+import { checked } from './request-parts.js';
+import type { Transport } from './transport.js';
+
+export interface UploadInput extends FilePart {
+  category: UploadCategory;
+}
+
+/** POST /v2/issuer/files. Repeatable: a repeat at worst leaves an unused file behind. */
+export class FilesEndpoints {
+  constructor(private readonly transport: Transport) {}
+
+  upload(input: UploadInput) {
+    const route = { method: 'POST', path: '/v2/issuer/files' } as const;
+    const fields = checked(uploadFields, { category: input.category }, route);
+    const body = encodeMultipart(fields, { file: input });
+    return this.transport.send({ ...route, body, repeatable: true, response: fileResponse });
+  }
+}
+
+const eventPage = listPage(eventResponse);
+
+/** GET /v2/issuer/events: the page-size parameter is `limit` (service-notes.md, "Pagination"). */
+export class EventsEndpoints {
+  constructor(private readonly transport: Transport) {}
+
+  list(query: ListQuery = {}) {
+    const route = { method: 'GET', path: '/v2/issuer/events' } as const;
+    return this.transport.send({ ...route, query: checked(listQuery, query, route), repeatable: true, response: eventPage });
+  }
+
+  listAll(start: ListQuery = {}) {
+    return paginate((cursor) => this.list(cursor), (event) => event.event_id, start);
+  }
+}

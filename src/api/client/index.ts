@@ -1,0 +1,39 @@
+import { CasesEndpoints } from './cases.js';
+import { ClaimsEndpoints } from './claims.js';
+import { resolveOptions, type ClientOptions } from './config.js';
+import { EventsEndpoints, FilesEndpoints } from './files-events.js';
+import { Transport } from './transport.js';
+import { V1CasesEndpoints } from './v1-cases.js';
+
+/**
+ * The one client every command goes through: `client.claims.createWithCases(body)`,
+ * `client.cases.review(id)`, `for await (const event of client.events.listAll())`, ...
+ * Every call resolves to `{ data, status, attempts }` or rejects with a ClaimsError.
+ */
+export class ClaimsClient {
+  readonly claims: ClaimsEndpoints;
+  readonly cases: CasesEndpoints;
+  readonly files: FilesEndpoints;
+  readonly events: EventsEndpoints;
+  readonly v1: { cases: V1CasesEndpoints };
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(resolveOptions(options));
+    this.claims = new ClaimsEndpoints(this.transport);
+    this.cases = new CasesEndpoints(this.transport);
+    this.files = new FilesEndpoints(this.transport);
+    this.events = new EventsEndpoints(this.transport);
+    this.v1 = { cases: new V1CasesEndpoints(this.transport) };
+  }
+
+  /** Closes the connection pool once requests in flight have finished. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+export type { ClientLogger, ClientOptions } from './config.js';
+export type { ApiResult, RequestBody } from './transport.js';
+export type { UploadInput } from './files-events.js';
+export type { PageCursor } from './paginate.js';

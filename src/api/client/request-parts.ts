@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { RequestInvalidError } from '../errors.js';
+import { identifier } from '../schemas/primitives.js';
+import { issuesOf, type HttpMethod, type RequestBody } from './transport.js';
+
+/**
+ * Builds the parts of a request strictly, before anything is sent: a body or query that breaks
+ * the interface document is a RequestInvalidError with dot-paths, and 0 attempts.
+ */
+
+export interface Route {
+  method: HttpMethod;
+  path: string;
+}
+
+export function jsonBody<Schema extends z.ZodType>(schema: Schema, input: z.input<Schema>, route: Route): RequestBody {
+  const data = checked(schema, input, route);
+  return { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(data)) };
+}
+
+export function checked<Schema extends z.ZodType>(schema: Schema, input: unknown, route: Route): z.output<Schema> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new RequestInvalidError(issuesOf(parsed.error), { ...route, attempts: 0 });
+  return parsed.data;
+}
+
+/** A path parameter: checked as an id (1..126 characters), then percent-encoded. */
+export function idSegment(name: string, value: string, route: Route): string {
+  const parsed = identifier.safeParse(value);
+  if (!parsed.success) {
+    throw new RequestInvalidError(
+      [{ path: name, message: `expected an id of 1 to 126 characters, got ${JSON.stringify(value.slice(0, 140))}` }],
+      { ...route, attempts: 0 },
+    );
+  }
+  return encodeURIComponent(value);
+}

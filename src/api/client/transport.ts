@@ -1,0 +1,213 @@
+import { STATUS_CODES } from 'node:http';
+import { Pool } from 'undici';
+import type { z } from 'zod';
+import {
+  AuthenticationError,
+  ClaimsHttpError,
+  ClaimsNetworkError,
+  OutcomeUnknownError,
+  ResponseShapeError,
+  type RequestContext,
+  type SchemaIssue,
+} from '../errors.js';
+import { decideRetry, type AttemptOutcome, type StopReason } from '../retry-policy.js';
+import { errorBodyResponse } from '../schemas/errors.js';
+import type { ResolvedOptions } from './config.js';
+import { basicAuthorization, redactorFor, type Redactor } from './redact.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A request body as bytes, so that every attempt sends exactly the same ones. */
+export interface RequestBody {
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+export interface ApiRequest<Data> {
+  method: HttpMethod;
+  /** Path under the base URL, parameters already encoded: `/v2/issuer/claims/claim_1`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: RequestBody;
+  /** True when sending twice has the effect of sending once (reads, PUT, DELETE, withdraw, upload). */
+  repeatable: boolean;
+  response: z.ZodType<Data>;
+}
+
+/** Every result says how many attempts it took. */
+export interface ApiResult<Data> {
+  data: Data;
+  status: number;
+  attempts: number;
+}
+
+type Attempt =
+  | { type: 'response'; status: number; retryAfter: string | undefined; text: string }
+  | { type: 'network-error'; code: string; sent: boolean; error: unknown };
+
+/**
+ * One connection pool to the service and the retry loop around it. Every response body is read
+ * to the end (undici README, "Garbage Collection": an unread body holds its connection).
+ */
+export class Transport {
+  private readonly pool: Pool;
+  private readonly authorization: string;
+  private readonly redact: Redactor;
+
+  constructor(private readonly options: ResolvedOptions) {
+    this.pool = new Pool(options.origin, {
+      connections: options.concurrency,
+      connectTimeout: options.connectTimeoutMs,
+      headersTimeout: options.headersTimeoutMs,
+      bodyTimeout: options.bodyTimeoutMs,
+    });
+    this.authorization = basicAuthorization(options.apiKey);
+    this.redact = redactorFor(options.apiKey);
+  }
+
+  async send<Data>(request: ApiRequest<Data>): Promise<ApiResult<Data>> {
+    const { retry, now, random, sleep, logger } = this.options;
+    const startedMs = now();
+    for (let attempt = 1; ; attempt++) {
+      const attemptStartedMs = now();
+      const outcome = await this.attemptOnce(request);
+      const durationMs = now() - attemptStartedMs;
+      logger.debug({ ...describeAttempt(request, outcome), attempt, durationMs }, 'claims request');
+
+      const decision = decideRetry(
+        { attempt, outcome: toOutcome(outcome), repeatable: request.repeatable, elapsedMs: now() - startedMs, nowMs: now() },
+        retry,
+        random,
+      );
+      if (decision.action === 'retry') {
+        logger.warn({ ...describeAttempt(request, outcome), attempt, delayMs: decision.delayMs }, 'claims request retried');
+        await sleep(decision.delayMs);
+        continue;
+      }
+      const context: RequestContext = { method: request.method, path: request.path, attempts: attempt, stoppedBy: decision.reason };
+      if (decision.reason === 'success' && outcome.type === 'response') {
+        return { data: parseBody(outcome, request.response, context), status: outcome.status, attempts: attempt };
+      }
+      throw this.failure(outcome, decision.reason, context);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async attemptOnce(request: ApiRequest<unknown>): Promise<Attempt> {
+    const headers: Record<string, string> = {
+      authorization: this.authorization,
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    if (request.body) headers['content-type'] = request.body.contentType;
+    try {
+      const response = await this.pool.request({
+        method: request.method,
+        path: this.options.pathPrefix + request.path + queryString(request.query),
+        headers,
+        body: request.body?.bytes,
+      });
+      // Read to the end whatever the status, so the connection goes back to the pool.
+      const text = await response.body.text();
+      const retryAfter = response.headers['retry-after'];
+      return { type: 'response', status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text };
+    } catch (error) {
+      const code = networkErrorCode(error);
+      if (code === undefined) throw error;
+      return { type: 'network-error', code, sent: !notSentCodes.has(code), error };
+    }
+  }
+
+  private failure(outcome: Attempt, reason: StopReason, context: RequestContext): Error {
+    if (outcome.type === 'network-error') {
+      return reason === 'outcome-unknown'
+        ? new OutcomeUnknownError(`connection failed after sending: ${outcome.code}`, context, { cause: outcome.error })
+        : new ClaimsNetworkError(outcome.code, context, { cause: outcome.error });
+    }
+    if (reason === 'outcome-unknown') {
+      return new OutcomeUnknownError(`the service answered ${outcome.status}`, context, { status: outcome.status });
+    }
+    const text = this.redact(outcome.text);
+    const parsed = errorBodyResponse.safeParse(safeJson(text));
+    const body = parsed.success ? parsed.data : undefined;
+    const fallback = excerpt(text) || (STATUS_CODES[outcome.status] ?? '');
+    const ErrorClass = outcome.status === 401 || outcome.status === 403 ? AuthenticationError : ClaimsHttpError;
+    return new ErrorClass(outcome.status, body, fallback, context);
+  }
+}
+
+/** Errors raised before anything reached the service: sending again cannot duplicate anything. */
+const notSentCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The code of a network failure, or undefined for anything else (a bug, a closed pool). */
+function networkErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  if (code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_INVALID_ARG') return undefined;
+  return code;
+}
+
+function toOutcome(attempt: Attempt): AttemptOutcome {
+  return attempt.type === 'response'
+    ? { type: 'response', status: attempt.status, retryAfter: attempt.retryAfter }
+    : { type: 'network-error', code: attempt.code, sent: attempt.sent };
+}
+
+function describeAttempt(request: ApiRequest<unknown>, outcome: Attempt): object {
+  return outcome.type === 'response'
+    ? { method: request.method, path: request.path, status: outcome.status }
+    : { method: request.method, path: request.path, networkCode: outcome.code };
+}
+
+function parseBody<Data>(
+  outcome: { status: number; text: string },
+  schema: z.ZodType<Data>,
+  context: RequestContext,
+): Data {
+  const json = safeJson(outcome.text);
+  if (json === undefined) {
+    throw new ResponseShapeError(outcome.status, [{ path: '', message: `expected a JSON body, got ${JSON.stringify(excerpt(outcome.text))}` }], context);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ResponseShapeError(outcome.status, issuesOf(parsed.error), context);
+  return parsed.data;
+}
+
+export function issuesOf(error: z.ZodError): SchemaIssue[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+function queryString(query: ApiRequest<unknown>['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  const encoded = params.toString();
+  return encoded ? `?${encoded}` : '';
+}

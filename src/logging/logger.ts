@@ -1,0 +1,37 @@
+import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
+
+/**
+ * Paths that may carry a secret, censored wherever they appear in a log line (pino
+ * docs/redaction.md). The client never logs headers or the key; this is the second lock.
+ */
+export const redactedPaths = [
+  'apiKey',
+  'api_key',
+  'authorization',
+  'password',
+  '*.apiKey',
+  '*.api_key',
+  '*.authorization',
+  '*.password',
+  'headers.authorization',
+  '*.headers.authorization',
+];
+
+export interface LoggerOptions {
+  level?: LevelWithSilent;
+  /** Where JSON lines go: stderr by default, so stdout stays free for data (`--out -`). */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { name: 'bulk-disputes' },
+      redact: { paths: redactedPaths, censor: '[REDACTED]' },
+    },
+    options.destination ?? pino.destination({ fd: 2, sync: true }),
+  );
+}
+
+export type { Logger };
