@@ -13,7 +13,7 @@ export function recordSleeps(): SleepRecorder {
   const delaysMs: number[] = [];
   return {
     delaysMs,
-    sleep: (delayMs) => {
+    sleep: async (delayMs) => {
       delaysMs.push(delayMs);
       return Promise.resolve();
     },
@@ -26,9 +26,9 @@ export function clientFor(baseUrl: string, options: Partial<ClientOptions> = {})
     baseUrl,
     apiKey: testApiKey,
     random: () => 0.5,
-    sleep: () => Promise.resolve(),
+    sleep: async () => Promise.resolve(),
     ...options,
   });
-  onTestFinished(() => client.close());
+  onTestFinished(async () => client.close());
   return client;
 }

@@ -52,13 +52,13 @@ export async function startScriptedServer(script: Step[] | ((index: number) => S
   state.url = `http://127.0.0.1:${port}`;
   onTestFinished(async () => {
     for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
   });
   return state;
 }
 
 /** Answers with a status, a JSON body and optional headers. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Step {
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): (request: RecordedRequest, response: ServerResponse) => void {
   return (_request, response) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(JSON.stringify(body));
@@ -72,7 +72,7 @@ export const resetAfterReceiving: Step = (_request, response) => {
 
 /** Waits, then runs another step: for timeouts and concurrency. */
 export function delayed(delayMs: number, step: Step): Step {
-  return (request, response) =>
+  return async (request, response) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         void Promise.resolve(step(request, response)).then(resolve);

@@ -24,53 +24,53 @@ export class ClaimsEndpoints {
   constructor(private readonly transport: Transport) {}
 
   /** POST /v2/issuer/claims: a claim from existing cases. */
-  create(body: CreateClaimBody) {
+  async create(body: CreateClaimBody) {
     const route = { method: 'POST', path: '/v2/issuer/claims' } as const;
     return this.transport.send({ ...route, body: jsonBody(createClaimBody, body, route), repeatable: false, response: claimResponse });
   }
 
   /** POST /v2/issuer/new_claim: a claim and all its cases in one request. */
-  createWithCases(body: NewClaimBody) {
+  async createWithCases(body: NewClaimBody) {
     const route = { method: 'POST', path: '/v2/issuer/new_claim' } as const;
     return this.transport.send({ ...route, body: jsonBody(newClaimBody, body, route), repeatable: false, response: claimResponse });
   }
 
   /** PUT /v2/issuer/claims/{claim_id}/cases: replaces all cases; repeating it changes nothing. */
-  setCases(claimId: string, body: SetClaimCasesBody) {
+  async setCases(claimId: string, body: SetClaimCasesBody) {
     const route = { method: 'PUT', path: '/v2/issuer/claims/{claim_id}/cases' } as const;
     const path = `/v2/issuer/claims/${idSegment('claim_id', claimId, route)}/cases`;
     return this.transport.send({ method: route.method, path, body: jsonBody(setClaimCasesBody, body, route), repeatable: true, response: claimResponse });
   }
 
   /** POST /v2/issuer/claims/{claim_id}/file with `file_mode` (service-notes.md, "Filing mode"). */
-  file(claimId: string, body: FileBody) {
+  async file(claimId: string, body: FileBody) {
     const route = { method: 'POST', path: '/v2/issuer/claims/{claim_id}/file' } as const;
     const path = `/v2/issuer/claims/${idSegment('claim_id', claimId, route)}/file`;
     return this.transport.send({ method: route.method, path, body: jsonBody(fileBody, body, route), repeatable: false, response: fileClaimResultResponse });
   }
 
   /** POST /v2/issuer/claims/{claim_id}/withdraw. A repeat lands on "already closed" (400), never a second effect. */
-  withdraw(claimId: string) {
+  async withdraw(claimId: string) {
     const route = { method: 'POST', path: '/v2/issuer/claims/{claim_id}/withdraw' } as const;
     const path = `/v2/issuer/claims/${idSegment('claim_id', claimId, route)}/withdraw`;
     return this.transport.send({ method: route.method, path, repeatable: true, response: successResponse });
   }
 
   /** GET /v2/issuer/claims/{claim_id}: the claim with full cases. */
-  retrieve(claimId: string) {
+  async retrieve(claimId: string) {
     const route = { method: 'GET', path: '/v2/issuer/claims/{claim_id}' } as const;
     const path = `/v2/issuer/claims/${idSegment('claim_id', claimId, route)}`;
     return this.transport.send({ method: route.method, path, repeatable: true, response: claimResponse });
   }
 
   /** GET /v2/issuer/claims: one page of simplified claims. */
-  list(query: ListQuery = {}) {
+  async list(query: ListQuery = {}) {
     const route = { method: 'GET', path: '/v2/issuer/claims' } as const;
     return this.transport.send({ ...route, query: checked(listQuery, query, route), repeatable: true, response: claimPage });
   }
 
   /** Every claim, page by page (see paginate.ts for the order). */
   listAll(start: ListQuery = {}) {
-    return paginate((cursor) => this.list(cursor), (claim) => claim.claim_id, start);
+    return paginate(async (cursor) => this.list(cursor), (claim) => claim.claim_id, start);
   }
 }

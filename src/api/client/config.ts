@@ -60,7 +60,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     bodyTimeoutMs: positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? 30_000),
     retry: checkRetryPolicy({ ...defaultRetryPolicy, ...options.retry }),
     logger: options.logger ?? silentLogger,
-    sleep: options.sleep ?? ((delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
+    sleep: options.sleep ?? (async (delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
     userAgent: options.userAgent ?? 'bulk-disputes',

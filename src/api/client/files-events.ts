@@ -13,7 +13,7 @@ export interface UploadInput extends FilePart {
 export class FilesEndpoints {
   constructor(private readonly transport: Transport) {}
 
-  upload(input: UploadInput) {
+  async upload(input: UploadInput) {
     const route = { method: 'POST', path: '/v2/issuer/files' } as const;
     const fields = checked(uploadFields, { category: input.category }, route);
     const body = encodeMultipart(fields, { file: input });
@@ -27,12 +27,12 @@ const eventPage = listPage(eventResponse);
 export class EventsEndpoints {
   constructor(private readonly transport: Transport) {}
 
-  list(query: ListQuery = {}) {
+  async list(query: ListQuery = {}) {
     const route = { method: 'GET', path: '/v2/issuer/events' } as const;
     return this.transport.send({ ...route, query: checked(listQuery, query, route), repeatable: true, response: eventPage });
   }
 
   listAll(start: ListQuery = {}) {
-    return paginate((cursor) => this.list(cursor), (event) => event.event_id, start);
+    return paginate(async (cursor) => this.list(cursor), (event) => event.event_id, start);
   }
 }

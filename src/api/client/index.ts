@@ -28,7 +28,7 @@ export class ClaimsClient {
   }
 
   /** Closes the connection pool once requests in flight have finished. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     return this.transport.close();
   }
 }

@@ -92,7 +92,7 @@ export class Transport {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     return this.pool.close();
   }
 

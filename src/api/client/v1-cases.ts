@@ -10,12 +10,12 @@ const v1CasePage = listPage(v1CaseResponse);
 export class V1CasesEndpoints {
   constructor(private readonly transport: Transport) {}
 
-  create(body: V1CreateCaseBody) {
+  async create(body: V1CreateCaseBody) {
     const route = { method: 'POST', path: '/v1/issuer/cases' } as const;
     return this.transport.send({ ...route, body: jsonBody(v1CreateCaseBody, body, route), repeatable: false, response: v1CaseResponse });
   }
 
-  list(query: V1ListQuery = {}) {
+  async list(query: V1ListQuery = {}) {
     const route = { method: 'GET', path: '/v1/issuer/cases' } as const;
     return this.transport.send({ ...route, query: checked(v1ListQuery, query, route), repeatable: true, response: v1CasePage });
   }
@@ -23,6 +23,6 @@ export class V1CasesEndpoints {
   /** Every v1 case; `status` filters, the cursors work as in paginate.ts. */
   listAll(start: V1ListQuery = {}) {
     const { status, ...cursor } = start;
-    return paginate((page) => this.list({ ...page, status }), (record) => record.case_id, cursor);
+    return paginate(async (page) => this.list({ ...page, status }), (record) => record.case_id, cursor);
   }
 }

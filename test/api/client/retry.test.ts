@@ -104,7 +104,7 @@ describe('client retries through a real server', () => {
     let clockMs = 0;
     const client = clientFor(server.url, {
       now: () => clockMs,
-      sleep: (delayMs) => {
+      sleep: async (delayMs) => {
         clockMs += delayMs;
         return sleeps.sleep(delayMs);
       },
