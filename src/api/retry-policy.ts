@@ -96,6 +96,8 @@ function retryDelayMs(context: AttemptContext, policy: RetryPolicy, random: () =
 export function parseRetryAfterMs(value: string, nowMs: number): number | undefined {
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Every HTTP date format names its month; Date.parse alone would also take "-1" or "1.5".
+  if (!/[A-Za-z]{3}/.test(trimmed)) return undefined;
   const dateMs = Date.parse(trimmed);
   if (Number.isNaN(dateMs)) return undefined;
   return Math.max(0, dateMs - nowMs);
