@@ -117,15 +117,16 @@ export const caseObject = z.strictObject({
   status: z.enum(caseStatuses).optional(),
   closed_reason: z.enum(closedReasons).nullable().optional(),
   review_status: z.enum(reviewStatuses).nullable().optional(),
-  resolution_due_date: dateTime.nullable().optional(),
+  resolution_due_date: dateTime.optional(),
 });
 
 /**
  * The reason may come at the top level (older examples) or in `dispute` (new_claim); both are
- * filled from whichever is present (service-notes.md, "v2 dispute reasons"), so callers read either.
+ * filled from whichever is present (service-notes.md, "v2 dispute reasons"), so callers read
+ * either. Should they differ, `dispute.reason`, the newer place, wins.
  */
 function mirrorReason<Record extends { reason?: unknown; dispute?: { reason?: unknown } | null }>(record: Record): Record {
-  const reason = record.reason ?? record.dispute?.reason;
+  const reason = record.dispute?.reason ?? record.reason;
   if (reason == null) return record;
   return { ...record, reason, dispute: { ...record.dispute, reason } };
 }

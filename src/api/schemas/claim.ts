@@ -61,6 +61,10 @@ export const newClaimBody = z
     message: 'expected dispute.reason (or reason)',
     path: ['dispute', 'reason'],
   })
+  .refine((body) => body.reason === undefined || body.dispute?.reason === undefined || body.reason === body.dispute.reason, {
+    message: 'expected reason and dispute.reason to agree (give one of them)',
+    path: ['reason'],
+  })
   .superRefine((body, context) => {
     const seen = new Set<string>();
     body.cases.forEach((item, index) => {
@@ -85,7 +89,7 @@ export const claimSchema = z.strictObject({
 });
 
 /** An item of GET /v2/issuer/claims: the simplified claim. */
-export const claimSummarySchema = claimSchema.pick({ claim_id: true, created: true, status: true });
+export const claimSummarySchema = z.strictObject({ claim_id: identifier, created: dateTime, status: z.enum(claimStatuses) });
 
 /** Response of the file-claim endpoint: 202 `{results: [{case_id, success}]}`. */
 export const fileClaimResultSchema = z.strictObject({

@@ -47,7 +47,7 @@ describe('answers that are not what the document says', () => {
   it.each([
     ['a body that is not JSON', (_request, response) => response.end('<html>gateway</html>'), '', 'expected a JSON body, got "<html>gateway</html>"'],
     ['a page without has_more', json(200, { data: [] }), 'has_more', 'expected boolean'],
-    ['a claim id that is a number', json(200, { data: [{ claim_id: 5 }], has_more: false }), 'data.0.claim_id', 'expected string'],
+    ['a claim id that is a number', json(200, { data: [{ claim_id: 5, created: '2026-11-01T10:00:00Z', status: 'open' }], has_more: false }), 'data.0.claim_id', 'expected string'],
   ] satisfies [string, Step, string, string][])('%s is a ResponseShapeError naming the field', async (_name, step, path, message) => {
     const server = await startScriptedServer([step]);
     const error = await clientFor(server.url).claims.list().catch((caught: unknown) => caught);
