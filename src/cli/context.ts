@@ -1,0 +1,15 @@
+import type { Logger } from 'pino';
+import type { ExitCodeValue } from './exit-codes.js';
+
+/** What a command may touch: injected, so `main` runs in-process in tests (style.md). */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+}
+
+export interface CliContext {
+  io: CliIo;
+  logger: Logger;
+  setExitCode(code: ExitCodeValue): void;
+}

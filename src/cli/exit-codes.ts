@@ -1,0 +1,50 @@
+import { CommanderError } from 'commander';
+import { AuthenticationError, ClaimsConfigError, ClaimsError, ClaimsHttpError, ClaimsNetworkError, RequestInvalidError } from '../api/errors.js';
+
+/** The documented exit codes (README, "Exit codes"; architecture.md, "Contracts"). */
+export const ExitCode = {
+  /** Every row ok. */
+  ok: 0,
+  /** Finished; some rows not ok (see the results CSV). */
+  someRowsNotOk: 1,
+  /** Usage, configuration or mapping error: nothing was sent. */
+  usage: 2,
+  /** Aborted (authentication refused, service unavailable, disk): run the same command again. */
+  aborted: 3,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** A bad flag, a missing setting, a file that cannot be read: stops before anything is sent. */
+export class UsageError extends Error {
+  readonly code = 'USAGE';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UsageError';
+  }
+}
+
+/** The one place that maps a thrown error to an exit code (style.md, changesets' funnel). */
+export function exitCodeFor(error: unknown): ExitCodeValue {
+  if (error instanceof CommanderError) {
+    // --help and --version end through commander's exit path too, with code 0.
+    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  if (error instanceof UsageError || error instanceof ClaimsConfigError || error instanceof RequestInvalidError) {
+    return ExitCode.usage;
+  }
+  if (error instanceof AuthenticationError || error instanceof ClaimsNetworkError) return ExitCode.aborted;
+  if (error instanceof ClaimsHttpError) return error.status === 429 || error.status >= 500 ? ExitCode.aborted : ExitCode.someRowsNotOk;
+  if (error instanceof ClaimsError) return ExitCode.aborted;
+  // Anything unforeseen stops the run; what is recorded so far stays, so it is resumable.
+  return ExitCode.aborted;
+}
+
+/** One line for a person: the code when there is one, then what happened. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+  }
+  return String(error);
+}

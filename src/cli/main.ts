@@ -1,0 +1,70 @@
+import { createRequire } from 'node:module';
+import { Command, CommanderError, Option } from 'commander';
+import type { LevelWithSilent } from 'pino';
+import { createLogger } from '../logging/logger.js';
+import { checkCommand } from './commands/check.js';
+import type { CliContext, CliIo } from './context.js';
+import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+const helpFooter = `
+Environment:
+  CLAIMS_BASE_URL   the service's base address (or --base-url)
+  CLAIMS_API_KEY    the API key; test_... keys select the sandbox environment
+                    (or --api-key-file FILE; never a key as a flag value)
+
+Exit codes:
+  0  every row ok
+  1  finished, some rows not ok (see the results CSV)
+  2  usage, configuration or mapping error: nothing was sent
+  3  aborted (authentication refused, service unavailable, disk): run the same command again
+
+Coming in later releases: import, export, migrate-v1, report, sandbox, mapping.
+`;
+
+/**
+ * The whole CLI as a function: arguments and streams in, exit code out. The bin is a two-line
+ * wrapper; tests call this in-process (style.md, "a tiny bin; main(argv, io) injectable").
+ */
+export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
+  let exitCode: ExitCodeValue = ExitCode.ok;
+  const program = new Command('bulk-disputes')
+    .description('Move card disputes in bulk to and from the Issuer Chargeback Claims Service.')
+    .version(version)
+    .addOption(new Option('--log-level <level>', 'JSON log level on stderr').choices(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'))
+    .addHelpText('after', helpFooter)
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .exitOverride();
+
+  const context: CliContext = {
+    io,
+    // Replaced once the global options are parsed, before any command runs.
+    logger: createLogger({ level: 'silent' }),
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  };
+  program.hook('preAction', (command) => {
+    const level = command.optsWithGlobals<{ logLevel: LevelWithSilent }>().logLevel;
+    context.logger = createLogger({ level, destination: { write: (line: string) => io.stderr.write(line) } });
+  });
+  for (const command of [checkCommand(context)]) {
+    program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    // Commander has already printed its own usage errors and help.
+    if (!(error instanceof CommanderError)) {
+      // A known failure is its code and message; only the unforeseen deserve a stack.
+      const known = typeof (error as { code?: unknown }).code === 'string';
+      context.logger.error(known ? { code: (error as { code: string }).code, error: (error as Error).message } : { err: error }, 'stopped');
+      io.stderr.write(`bulk-disputes: ${describeFailure(error)}\n`);
+    }
+    return exitCodeFor(error);
+  }
+}

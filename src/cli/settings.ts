@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from './exit-codes.js';
+
+/**
+ * Where the service and the key come from: flags and the environment, never a key as a flag
+ * value (it would show in `ps`); `--api-key-file` is fine (architecture.md, "Contracts").
+ */
+
+export interface ServiceSettings {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface ServiceFlags {
+  baseUrl?: string | undefined;
+  apiKeyFile?: string | undefined;
+}
+
+export async function resolveServiceSettings(flags: ServiceFlags, env: NodeJS.ProcessEnv): Promise<ServiceSettings> {
+  const baseUrl = flags.baseUrl ?? nonEmpty(env.CLAIMS_BASE_URL);
+  if (baseUrl === undefined) {
+    throw new UsageError('base URL: expected --base-url URL or CLAIMS_BASE_URL, got neither');
+  }
+  const apiKey = flags.apiKeyFile !== undefined ? await readKeyFile(flags.apiKeyFile) : nonEmpty(env.CLAIMS_API_KEY);
+  if (apiKey === undefined) {
+    throw new UsageError('API key: expected CLAIMS_API_KEY or --api-key-file FILE, got neither');
+  }
+  return { baseUrl, apiKey };
+}
+
+/** The whole file is the key, less the line break an editor leaves at its end. */
+async function readKeyFile(path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? 'unreadable';
+    throw new UsageError(`--api-key-file ${path}: expected a readable file holding the API key, got ${reason}`, { cause: error });
+  }
+  const key = text.replace(/\r?\n$/, '');
+  if (key.length === 0) throw new UsageError(`--api-key-file ${path}: expected the API key, got an empty file`);
+  return key;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/** Test keys select the sandbox environment (interface document, "Authentication"). */
+export function environmentOf(apiKey: string): 'sandbox' | 'production' {
+  return apiKey.startsWith('test_') ? 'sandbox' : 'production';
+}
