@@ -6,5 +6,6 @@ export default defineConfig({
     // Tests start real servers on loopback; keep the two cores from oversubscribing.
     maxWorkers: 2,
     testTimeout: 20_000,
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
