@@ -51,9 +51,9 @@ export class ClaimsHttpError extends ClaimsError {
   constructor(status: number, body: ErrorBody | undefined, fallbackText: string, context: RequestContext) {
     const serviceMessage = body?.message ?? fallbackText;
     const errors = (body?.errors ?? []).map((item) => ({
-      code: item.code,
-      message: item.message,
-      details: item.details,
+      code: item.code ?? '',
+      message: item.message ?? '',
+      details: item.details ?? {},
     }));
     super(describe(context, `${status}${serviceMessage ? `: ${serviceMessage}` : ''}${listCodes(errors)}`), context);
     this.code = codeForStatus(status);

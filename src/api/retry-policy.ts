@@ -62,6 +62,8 @@ export function decideRetry(context: AttemptContext, policy: RetryPolicy, random
 
 function classify(outcome: AttemptOutcome, repeatable: boolean): 'retryable' | StopReason {
   if (outcome.type === 'network-error') {
+    // A certificate the client does not trust will not be trusted on the next attempt either.
+    if (isCertificateError(outcome.code)) return 'not-retryable';
     // Nothing reached the service (refused, DNS, connect timeout): sending again is always safe.
     if (!outcome.sent) return 'retryable';
     // A reset or timeout after sending: a create may have happened. Only the caller can settle
@@ -72,12 +74,11 @@ function classify(outcome: AttemptOutcome, repeatable: boolean): 'retryable' | S
   if (status < 400) return 'success';
   // 429 and 503 mean "not processed, come back later" (interface document, run_workflow 503).
   if (status === 429 || status === 503) return 'retryable';
-  // 408: the server gave up waiting for the request, so it did nothing with it.
-  if (status === 408) return 'retryable';
   // 501 and 505 will answer the same way every time.
   if (status === 501 || status === 505) return 'not-retryable';
-  // Other 5xx (500, 502, 504, ...): the write may or may not have been applied.
-  if (status >= 500) return repeatable ? 'retryable' : 'outcome-unknown';
+  // Other 5xx (500, 502, 504, ...) and 408 (possibly from a proxy that had already forwarded
+  // the request): the write may or may not have been applied.
+  if (status >= 500 || status === 408) return repeatable ? 'retryable' : 'outcome-unknown';
   return 'not-retryable';
 }
 
@@ -90,6 +91,11 @@ function retryDelayMs(context: AttemptContext, policy: RetryPolicy, random: () =
   // Full jitter (AWS architecture blog, "Exponential Backoff And Jitter"): uniform in [0, window).
   const windowMs = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (context.attempt - 1));
   return Math.floor(random() * windowMs);
+}
+
+/** Node's and OpenSSL's codes for an untrusted, expired or mismatched certificate. */
+function isCertificateError(code: string): boolean {
+  return /CERT|ERR_TLS_CERT_ALTNAME_INVALID|UNABLE_TO_(GET_ISSUER|VERIFY)/.test(code);
 }
 
 /** `Retry-After` is either delay-seconds or an HTTP date (RFC 9110, section 10.2.3). */

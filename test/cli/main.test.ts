@@ -81,6 +81,16 @@ describe('bulk-disputes (in-process)', () => {
     expect(result.stderr).toContain('--api-key-file /nonexistent/key: expected a readable file holding the API key, got ENOENT');
   });
 
+  it.each([
+    ['404', json(404, { message: 'no such route' })],
+    ['an HTML page', (_request: unknown, response: import('node:http').ServerResponse) => response.end('<html>welcome</html>')],
+  ])('a base URL that answers %s is a configuration error, exit 2', async (_name, step) => {
+    const server = await startScriptedServer([step]);
+    const result = await run(['check', '--base-url', server.url], { CLAIMS_API_KEY: testApiKey });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(`base URL ${server.url}: expected the Claims Service, got GET /v2/issuer/claims`);
+  });
+
   it('a refused key aborts with exit 3, and the key appears nowhere in the output', async () => {
     const server = await startScriptedServer([json(401, { message: 'invalid API key' })]);
     const result = await run(['check', '--log-level', 'trace'], { CLAIMS_BASE_URL: server.url, CLAIMS_API_KEY: testApiKey });

@@ -23,12 +23,14 @@ export interface ScriptedServer {
   requests: RecordedRequest[];
   /** Most connections open at the same time. */
   peakConnections: number;
+  /** Connections accepted in all. */
+  totalConnections: number;
 }
 
 export async function startScriptedServer(script: Step[] | ((index: number) => Step)): Promise<ScriptedServer> {
   const stepAt = typeof script === 'function' ? script : (index: number) => script[index] ?? unscripted;
   const sockets = new Set<Socket>();
-  const state: ScriptedServer = { url: '', requests: [], peakConnections: 0 };
+  const state: ScriptedServer = { url: '', requests: [], peakConnections: 0, totalConnections: 0 };
 
   const server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
@@ -43,6 +45,7 @@ export async function startScriptedServer(script: Step[] | ((index: number) => S
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
+    state.totalConnections++;
     state.peakConnections = Math.max(state.peakConnections, sockets.size);
     socket.on('close', () => sockets.delete(socket));
   });

@@ -14,7 +14,7 @@ import {
 } from '../schemas/claim.js';
 import { listPage, listQuery, type ListQuery } from '../schemas/list.js';
 import { paginate } from './paginate.js';
-import { checked, idSegment, jsonBody } from './request-parts.js';
+import { checked, jsonBody, routeFor } from './request-parts.js';
 import type { Transport } from './transport.js';
 
 const claimPage = listPage(claimSummaryResponse);
@@ -25,47 +25,43 @@ export class ClaimsEndpoints {
 
   /** POST /v2/issuer/claims: a claim from existing cases. */
   async create(body: CreateClaimBody) {
-    const route = { method: 'POST', path: '/v2/issuer/claims' } as const;
+    const route = routeFor('POST', '/v2/issuer/claims');
     return this.transport.send({ ...route, body: jsonBody(createClaimBody, body, route), repeatable: false, response: claimResponse });
   }
 
   /** POST /v2/issuer/new_claim: a claim and all its cases in one request. */
   async createWithCases(body: NewClaimBody) {
-    const route = { method: 'POST', path: '/v2/issuer/new_claim' } as const;
+    const route = routeFor('POST', '/v2/issuer/new_claim');
     return this.transport.send({ ...route, body: jsonBody(newClaimBody, body, route), repeatable: false, response: claimResponse });
   }
 
   /** PUT /v2/issuer/claims/{claim_id}/cases: replaces all cases; repeating it changes nothing. */
   async setCases(claimId: string, body: SetClaimCasesBody) {
-    const route = { method: 'PUT', path: '/v2/issuer/claims/{claim_id}/cases' } as const;
-    const path = `/v2/issuer/claims/${idSegment('claim_id', claimId, route)}/cases`;
-    return this.transport.send({ method: route.method, path, body: jsonBody(setClaimCasesBody, body, route), repeatable: true, response: claimResponse });
+    const route = routeFor('PUT', '/v2/issuer/claims/{claim_id}/cases', { claim_id: claimId });
+    return this.transport.send({ ...route, body: jsonBody(setClaimCasesBody, body, route), repeatable: true, response: claimResponse });
   }
 
   /** POST /v2/issuer/claims/{claim_id}/file with `file_mode` (service-notes.md, "Filing mode"). */
   async file(claimId: string, body: FileBody) {
-    const route = { method: 'POST', path: '/v2/issuer/claims/{claim_id}/file' } as const;
-    const path = `/v2/issuer/claims/${idSegment('claim_id', claimId, route)}/file`;
-    return this.transport.send({ method: route.method, path, body: jsonBody(fileBody, body, route), repeatable: false, response: fileClaimResultResponse });
+    const route = routeFor('POST', '/v2/issuer/claims/{claim_id}/file', { claim_id: claimId });
+    return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, response: fileClaimResultResponse });
   }
 
-  /** POST /v2/issuer/claims/{claim_id}/withdraw. A repeat lands on "already closed" (400), never a second effect. */
+  /** POST .../withdraw. A repeat lands on "already closed" (400), never a second effect. */
   async withdraw(claimId: string) {
-    const route = { method: 'POST', path: '/v2/issuer/claims/{claim_id}/withdraw' } as const;
-    const path = `/v2/issuer/claims/${idSegment('claim_id', claimId, route)}/withdraw`;
-    return this.transport.send({ method: route.method, path, repeatable: true, response: successResponse });
+    const route = routeFor('POST', '/v2/issuer/claims/{claim_id}/withdraw', { claim_id: claimId });
+    return this.transport.send({ ...route, repeatable: true, response: successResponse });
   }
 
   /** GET /v2/issuer/claims/{claim_id}: the claim with full cases. */
   async retrieve(claimId: string) {
-    const route = { method: 'GET', path: '/v2/issuer/claims/{claim_id}' } as const;
-    const path = `/v2/issuer/claims/${idSegment('claim_id', claimId, route)}`;
-    return this.transport.send({ method: route.method, path, repeatable: true, response: claimResponse });
+    const route = routeFor('GET', '/v2/issuer/claims/{claim_id}', { claim_id: claimId });
+    return this.transport.send({ ...route, repeatable: true, response: claimResponse });
   }
 
   /** GET /v2/issuer/claims: one page of simplified claims. */
   async list(query: ListQuery = {}) {
-    const route = { method: 'GET', path: '/v2/issuer/claims' } as const;
+    const route = routeFor('GET', '/v2/issuer/claims');
     return this.transport.send({ ...route, query: checked(listQuery, query, route), repeatable: true, response: claimPage });
   }
 

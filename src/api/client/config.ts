@@ -58,7 +58,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     connectTimeoutMs: positiveInteger('connectTimeoutMs', options.connectTimeoutMs ?? 10_000),
     headersTimeoutMs: positiveInteger('headersTimeoutMs', options.headersTimeoutMs ?? 30_000),
     bodyTimeoutMs: positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? 30_000),
-    retry: checkRetryPolicy({ ...defaultRetryPolicy, ...options.retry }),
+    retry: checkedPolicy({ ...defaultRetryPolicy, ...options.retry }),
     logger: options.logger ?? silentLogger,
     sleep: options.sleep ?? (async (delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
     random: options.random ?? Math.random,
@@ -92,6 +92,14 @@ function checkApiKey(apiKey: string): void {
   // eslint-disable-next-line no-control-regex
   if (/[:\u0000-\u001f\u007f]/.test(apiKey)) {
     throw new ClaimsConfigError('API key: expected no colon, line break or control character, got one (was the file read with its newline?)');
+  }
+}
+
+function checkedPolicy(policy: RetryPolicy): RetryPolicy {
+  try {
+    return checkRetryPolicy(policy);
+  } catch (error) {
+    throw new ClaimsConfigError((error as Error).message);
   }
 }
 

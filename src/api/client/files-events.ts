@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import { listPage, listQuery, type ListQuery } from '../schemas/list.js';
 import { eventResponse, fileResponse, uploadFields, type UploadCategory } from '../schemas/resources.js';
 import { encodeMultipart, type FilePart } from './multipart.js';
 import { paginate } from './paginate.js';
 import { checked } from './request-parts.js';
 import type { Transport } from './transport.js';
+
+const mediaType = z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'expected a media type such as application/pdf');
 
 export interface UploadInput extends FilePart {
   category: UploadCategory;
@@ -16,6 +19,8 @@ export class FilesEndpoints {
   async upload(input: UploadInput) {
     const route = { method: 'POST', path: '/v2/issuer/files' } as const;
     const fields = checked(uploadFields, { category: input.category }, route);
+    // The content type goes into a part header: a line break in it would forge another header.
+    checked(mediaType, input.contentType, route);
     const body = encodeMultipart(fields, { file: input });
     return this.transport.send({ ...route, body, repeatable: true, response: fileResponse });
   }

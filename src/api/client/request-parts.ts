@@ -24,6 +24,15 @@ export function checked<Schema extends z.ZodType>(schema: Schema, input: unknown
   return parsed.data;
 }
 
+/**
+ * A route with its path parameters checked and percent-encoded:
+ * `routeFor('POST', '/v2/issuer/claims/{claim_id}/file', { claim_id })`.
+ */
+export function routeFor(method: HttpMethod, template: string, params: Record<string, string> = {}): Route {
+  const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => idSegment(name, params[name] ?? '', { method, path: template }));
+  return { method, path };
+}
+
 /** A path parameter: checked as an id (1..126 characters), then percent-encoded. */
 export function idSegment(name: string, value: string, route: Route): string {
   const parsed = identifier.safeParse(value);

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { Pool } from 'undici';
+import { buildConnector, Pool } from 'undici';
 import type { z } from 'zod';
 import {
   AuthenticationError,
@@ -57,7 +57,7 @@ export class Transport {
   constructor(private readonly options: ResolvedOptions) {
     this.pool = new Pool(options.origin, {
       connections: options.concurrency,
-      connectTimeout: options.connectTimeoutMs,
+      connect: connectorTaggingFailures(options.connectTimeoutMs),
       headersTimeout: options.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs,
     });
@@ -86,7 +86,8 @@ export class Transport {
       }
       const context: RequestContext = { method: request.method, path: request.path, attempts: attempt, stoppedBy: decision.reason };
       if (decision.reason === 'success' && outcome.type === 'response') {
-        return { data: parseBody(outcome, request.response, context), status: outcome.status, attempts: attempt };
+        const data = parseBody(outcome.status, this.redact(outcome.text), request.response, context);
+        return { data, status: outcome.status, attempts: attempt };
       }
       throw this.failure(outcome, decision.reason, context);
     }
@@ -115,9 +116,10 @@ export class Transport {
       const retryAfter = response.headers['retry-after'];
       return { type: 'response', status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text };
     } catch (error) {
-      const code = networkErrorCode(error);
+      const notSent = failedToConnect.has(error as object);
+      const code = networkErrorCode(error, notSent);
       if (code === undefined) throw error;
-      return { type: 'network-error', code, sent: !notSentCodes.has(code), error };
+      return { type: 'network-error', code, sent: !notSent, error };
     }
   }
 
@@ -139,24 +141,44 @@ export class Transport {
   }
 }
 
-/** Errors raised before anything reached the service: sending again cannot duplicate anything. */
-const notSentCodes = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EADDRNOTAVAIL',
+/**
+ * Errors raised while connecting (refused, DNS, connect timeout, TLS handshake): the request was
+ * never written, so sending it again cannot duplicate anything. Tagged where they arise rather
+ * than guessed from their codes, since a reset during a TLS handshake and a reset after sending
+ * share the code ECONNRESET.
+ */
+const failedToConnect = new WeakSet<object>();
+
+function connectorTaggingFailures(timeoutMs: number): buildConnector.connector {
+  const connect = buildConnector({ timeout: timeoutMs });
+  return (options, callback) => {
+    connect(options, (...args) => {
+      const [error] = args;
+      if (error) failedToConnect.add(error);
+      callback(...args);
+    });
+  };
+}
+
+/** undici's codes for a connection that broke or went silent after the request was sent. */
+const undiciNetworkCodes = new Set([
+  'UND_ERR_SOCKET',
   'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
 ]);
 
-/** The code of a network failure, or undefined for anything else (a bug, a closed pool). */
-function networkErrorCode(error: unknown): string | undefined {
+/**
+ * The code of a network failure, or undefined for anything else (a bug, a closed pool), which
+ * is thrown as it is. An allowlist: system errors (`ECONNRESET`, ...), undici's socket and
+ * timeout errors, HTTP parser errors, and whatever failed while connecting.
+ */
+function networkErrorCode(error: unknown, failedWhileConnecting: boolean): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return undefined;
-  if (code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_INVALID_ARG') return undefined;
-  return code;
+  if (typeof code !== 'string') return failedWhileConnecting ? 'ECONNECT' : undefined;
+  if (failedWhileConnecting || /^E[A-Z]+$/.test(code) || code.startsWith('HPE_') || undiciNetworkCodes.has(code)) return code;
+  return undefined;
 }
 
 function toOutcome(attempt: Attempt): AttemptOutcome {
@@ -171,18 +193,16 @@ function describeAttempt(request: ApiRequest<unknown>, outcome: Attempt): object
     : { method: request.method, path: request.path, networkCode: outcome.code };
 }
 
-function parseBody<Data>(
-  outcome: { status: number; text: string },
-  schema: z.ZodType<Data>,
-  context: RequestContext,
-): Data {
-  const json = safeJson(outcome.text);
-  if (json === undefined) {
-    throw new ResponseShapeError(outcome.status, [{ path: '', message: `expected a JSON body, got ${JSON.stringify(excerpt(outcome.text))}` }], context);
+/** An empty body reads as `undefined`: only a schema that expects no body accepts it. */
+function parseBody<Data>(status: number, text: string, schema: z.ZodType<Data>, context: RequestContext): Data {
+  const json = text.trim() === '' ? undefined : safeJson(text);
+  if (json === undefined && text.trim() !== '') {
+    throw new ResponseShapeError(status, [{ path: '', message: `expected a JSON body, got ${JSON.stringify(excerpt(text))}` }], context);
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ResponseShapeError(outcome.status, issuesOf(parsed.error), context);
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const issues = json === undefined ? [{ path: '', message: 'expected a JSON body, got an empty one' }] : issuesOf(parsed.error);
+  throw new ResponseShapeError(status, issues, context);
 }
 
 export function issuesOf(error: z.ZodError): SchemaIssue[] {

@@ -16,8 +16,13 @@ export const validationErrorSchema = z.strictObject({
   errors: z.array(validationErrorItemSchema),
 });
 
-/** Either shape, read tolerantly: a body with neither field still parses (both absent). */
-export const errorBodyResponse = tolerant(validationErrorSchema.partial());
+/**
+ * Either shape, read tolerantly: a body with neither field still parses, and so does an item
+ * that lacks a part, so one odd item never costs the message and the other items.
+ */
+export const errorBodyResponse = tolerant(
+  z.strictObject({ message: z.string().optional(), errors: z.array(validationErrorItemSchema.partial()).optional() }),
+);
 
 export type SimpleErrorBody = z.input<typeof simpleErrorSchema>;
 export type ValidationErrorBody = z.input<typeof validationErrorSchema>;

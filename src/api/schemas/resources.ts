@@ -41,26 +41,27 @@ const filingErrorSchema = z.strictObject({
 });
 
 /**
- * Review result. The inner shape of `documentation_review` is not shown in the document; ours is
+ * Review result. While `processing` the data is incomplete (interface document), so every part
+ * is optional. The inner shape of `documentation_review` is not shown in the document; ours is
  * one verdict per attached file (issue 4). `fraud_liability` carries the test-mode
  * `merchant_liable` / `issuer_liable` result (service-notes.md, "Test magic values").
  */
 export const caseReviewSchema = z.strictObject({
   status: z.enum(reviewStates),
   filing_errors: z.array(filingErrorSchema).optional(),
-  workflow: z.strictObject({ outcome: z.enum(workflowOutcomes) }).optional(),
+  workflow: z.strictObject({ outcome: z.enum(workflowOutcomes).optional() }).optional(),
   documentation_review: z
     .strictObject({
-      files: z.array(
-        z.strictObject({ id: identifier, category: z.enum(uploadCategories), verdict: z.enum(documentVerdicts) }),
-      ),
+      files: z
+        .array(z.strictObject({ id: identifier, category: z.enum(uploadCategories), verdict: z.enum(documentVerdicts) }))
+        .optional(),
     })
     .optional(),
   conditions_review: z
     .strictObject({
-      meets_conditions: z.boolean(),
-      conditions_met: z.array(z.enum(conditionTypes)),
-      conditions_not_met: z.array(z.enum(conditionTypes)),
+      meets_conditions: z.boolean().optional(),
+      conditions_met: z.array(z.enum(conditionTypes)).optional(),
+      conditions_not_met: z.array(z.enum(conditionTypes)).optional(),
     })
     .optional(),
   fraud_liability: z.strictObject({ liable_party: z.enum(liableParties) }).optional(),

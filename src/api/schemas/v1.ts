@@ -58,25 +58,25 @@ export const v1IssuerEvidenceSchema = z.strictObject({
   documentation: z.array(identifier).optional(),
 });
 
+const v1TransactionFields = z.strictObject({
+  amount: minorUnits,
+  currency: currencyCode,
+  date: dateTime,
+  arn: z.string().min(1).optional(),
+  switch_serial_number: z.string().min(1).optional(),
+  card_last4: last4,
+  card_expiry_month: expiryMonth,
+  card_expiry_year: expiryYear,
+  card_network: z.enum(cardNetworks),
+  card_type: z.enum(cardTypes),
+  system: z.enum(transactionSystems),
+});
+
 /** The flat v1 transaction: either `arn` or `switch_serial_number` is required. */
-export const v1TransactionSchema = z
-  .strictObject({
-    amount: minorUnits,
-    currency: currencyCode,
-    date: dateTime,
-    arn: z.string().min(1).optional(),
-    switch_serial_number: z.string().min(1).optional(),
-    card_last4: last4,
-    card_expiry_month: expiryMonth,
-    card_expiry_year: expiryYear,
-    card_network: z.enum(cardNetworks),
-    card_type: z.enum(cardTypes),
-    system: z.enum(transactionSystems),
-  })
-  .refine((transaction) => transaction.arn !== undefined || transaction.switch_serial_number !== undefined, {
-    message: 'expected arn or switch_serial_number',
-    path: ['arn'],
-  });
+export const v1TransactionSchema = v1TransactionFields.refine(
+  (transaction) => transaction.arn !== undefined || transaction.switch_serial_number !== undefined,
+  { message: 'expected arn or switch_serial_number', path: ['arn'] },
+);
 
 const v1CaseFields = {
   case_id: identifier.optional(),
@@ -93,9 +93,18 @@ const v1CaseFields = {
 /** Body of POST /v1/issuer/cases. `file` asks the service to file on creation. */
 export const v1CreateCaseBody = z.strictObject({ ...v1CaseFields, file: z.enum(fileModes).optional() });
 
-/** A version 1 case as returned: the create fields plus status and the v1-only fields. */
+/**
+ * A version 1 case as returned: the create fields plus status and the v1-only fields. What a
+ * create requires is not required back: one legacy case lacking a field must not fail a whole
+ * migration page.
+ */
 export const v1CaseSchema = z.strictObject({
   ...v1CaseFields,
+  cardholder: cardholderSchema.optional(),
+  dispute: v1CaseFields.dispute.partial().optional(),
+  merchant: merchantSchema.optional(),
+  reason: v1CaseFields.reason.optional(),
+  transaction: v1TransactionFields.partial().optional(),
   case_id: identifier,
   claim_id: identifier.nullable().optional(),
   created: dateTime.optional(),

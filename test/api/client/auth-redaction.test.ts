@@ -68,6 +68,22 @@ describe('the API key never leaves in an error or a log line', () => {
     expect(everything).not.toContain(encodedKey);
   });
 
+  it('is absent from a ResponseShapeError when a success answer echoes it', async () => {
+    const server = await startScriptedServer([
+      (request, response) => {
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end(`<html>proxy says ${request.headers.authorization ?? ''} for ${testApiKey}</html>`);
+      },
+    ]);
+    const error = await clientFor(server.url).claims.retrieve('claim_1').catch((caught: unknown) => caught);
+
+    expect(error).toMatchObject({ code: 'CLAIMS_RESPONSE_SHAPE' });
+    const everything = [(error as Error).message, (error as Error).stack ?? '', JSON.stringify(error)].join('\n');
+    expect(everything).toContain('[REDACTED]');
+    expect(everything).not.toContain(testApiKey);
+    expect(everything).not.toContain(encodedKey);
+  });
+
   it('is censored by the logger wherever a field could carry it', () => {
     const sink = logSink();
     createLogger({ destination: sink.stream }).info(
