@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import type { SimpleErrorBody, ValidationErrorBody } from '../../api/schemas/errors.js';
+
+/**
+ * An answer other than success, with one of the interface document's two error shapes
+ * ("Errors"): thrown by handlers, written by the server. Messages of the document's "Known
+ * cases" table are used word for word.
+ */
+export class SandboxHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: SimpleErrorBody | ValidationErrorBody,
+    /** Extra response headers, e.g. `retry-after`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.message);
+    this.name = 'SandboxHttpError';
+  }
+}
+
+export interface ValidationItem {
+  code: string;
+  details: Record<string, unknown>;
+  message: string;
+}
+
+export function simpleError(status: number, message: string, headers?: Record<string, string>): SandboxHttpError {
+  return new SandboxHttpError(status, { message }, headers);
+}
+
+/** 400 with the validation shape: `message` plus `errors[{code, details, message}]`. */
+export function validationError(message: string, errors: ValidationItem[]): SandboxHttpError {
+  return new SandboxHttpError(400, { message, errors });
+}
+
+/**
+ * A body that does not match its schema: one item per issue, each naming its field as a
+ * dot-path in `details.field`, so the caller knows exactly what to fix.
+ */
+export function schemaError(error: z.ZodError, message = 'request failed validation'): SandboxHttpError {
+  return validationError(
+    message,
+    error.issues.map((issue) => {
+      const field = issue.path.map(String).join('.');
+      return {
+        code: issue.code === 'unrecognized_keys' ? 'parameter_unknown' : 'parameter_invalid',
+        details: { field },
+        message: field ? `${field}: ${issue.message}` : issue.message,
+      };
+    }),
+  );
+}
