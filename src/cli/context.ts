@@ -6,6 +6,8 @@ export interface CliIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
+  /** Registers what to do on SIGINT / SIGTERM (long-running commands such as `sandbox`). */
+  onStop?: (handler: () => void) => void;
 }
 
 export interface CliContext {

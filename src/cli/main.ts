@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../logging/logger.js';
 import { checkCommand } from './commands/check.js';
+import { sandboxCommand } from './commands/sandbox.js';
 import type { CliContext, CliIo } from './context.js';
 import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
 
@@ -20,7 +21,7 @@ Exit codes:
   2  usage, configuration or mapping error: nothing was sent
   3  aborted (authentication refused, service unavailable, disk): run the same command again
 
-Coming in later releases: import, export, migrate-v1, report, sandbox, mapping.
+Coming in later releases: import, export, migrate-v1, report, mapping.
 `;
 
 /**
@@ -50,7 +51,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     const level = command.optsWithGlobals<{ logLevel: LevelWithSilent }>().logLevel;
     context.logger = createLogger({ level, destination: { write: (line: string) => io.stderr.write(line) } });
   });
-  for (const command of [checkCommand(context)]) {
+  for (const command of [checkCommand(context), sandboxCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
 

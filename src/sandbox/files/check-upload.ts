@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { uploadCategories } from '../../api/schemas/known-values.js';
+import { countPdfPages, PdfUnreadableError } from './pdf-pages.js';
+import { describeContent, detectFileType, type SniffedType } from './sniff.js';
+import {
+  categoryInvalid,
+  categoryMissing,
+  fileEmpty,
+  fileMissing,
+  fileTypeUnsupported,
+  pdfNoPages,
+  pdfTooManyPages,
+  pdfUnreadable,
+  quote,
+  refuseUpload,
+  type UploadIssue,
+} from './upload-errors.js';
+
+/**
+ * The decisions about an upload once its parts are in memory: no streams, no sockets, so every
+ * rule is tested with plain values. receive-upload.ts gathers the parts within the size limits.
+ */
+
+export type UploadCategory = (typeof uploadCategories)[number];
+
+/** Interface document, Limits: "PDF length: at most 5 pages". */
+export const maxPdfPages = 5;
+
+/** What the parser gathered from the multipart body. */
+export interface CollectedParts {
+  /** Every `category` value received, in order; `truncated` when it exceeded the field size. */
+  categories: { value: string; truncated: boolean }[];
+  /** The first part named `file` that came with a filename. */
+  file?: { filename: string; bytes: Buffer };
+  /** A part named `file` arrived without a filename, so it was a plain field, not a file. */
+  fileSentAsPlainField: boolean;
+  /** Problems the parser noticed on the way: unknown parts, too many parts. */
+  issues: UploadIssue[];
+}
+
+export interface ReceivedUpload {
+  category: UploadCategory;
+  /** As the client named it (without any path); never used to decide the type. */
+  filename: string;
+  /** Sniffed from the bytes; the part's declared content type is ignored. */
+  contentType: SniffedType;
+  bytes: Buffer;
+  /** Lower-case hex SHA-256 of `bytes`: the content address. */
+  sha256: string;
+  /** PDFs only. */
+  pageCount?: number;
+}
+
+/** Accepts the upload or throws one 400 listing every problem found. */
+export async function checkUpload(parts: CollectedParts): Promise<ReceivedUpload> {
+  const category = checkCategory(parts.categories);
+  const file = parts.file === undefined ? { issue: fileMissing(parts.fileSentAsPlainField) } : await checkFile(parts.file);
+  const issues = [...parts.issues];
+  if ('issue' in category) issues.push(category.issue);
+  if ('issue' in file) issues.push(file.issue);
+  if ('issue' in category || 'issue' in file || issues.length > 0) throw refuseUpload(issues);
+
+  const sha256 = createHash('sha256').update(file.bytes).digest('hex');
+  return { category: category.value, ...file, sha256 };
+}
+
+type Checked<T> = T | { issue: UploadIssue };
+
+function checkCategory(values: CollectedParts['categories']): Checked<{ value: UploadCategory }> {
+  const [first, ...others] = values;
+  if (first === undefined) return { issue: categoryMissing(uploadCategories) };
+  // Two values leave the category ambiguous; the service would have to guess which one counts.
+  if (others.length > 0) return { issue: categoryInvalid(uploadCategories, `${values.length} category parts`) };
+  if (first.truncated) return { issue: categoryInvalid(uploadCategories, 'a value too long to be a category') };
+  if (!isUploadCategory(first.value)) return { issue: categoryInvalid(uploadCategories, quote(first.value)) };
+  return { value: first.value };
+}
+
+function isUploadCategory(value: string): value is UploadCategory {
+  return (uploadCategories as readonly string[]).includes(value);
+}
+
+type CheckedFile = Pick<ReceivedUpload, 'filename' | 'bytes' | 'contentType' | 'pageCount'>;
+
+async function checkFile({ filename, bytes }: { filename: string; bytes: Buffer }): Promise<Checked<CheckedFile>> {
+  if (bytes.length === 0) return { issue: fileEmpty(filename) };
+  const contentType = detectFileType(bytes);
+  if (contentType === undefined) return { issue: fileTypeUnsupported(describeContent(bytes), filename) };
+  if (contentType !== 'application/pdf') return { filename, bytes, contentType };
+
+  let pageCount: number;
+  try {
+    pageCount = await countPdfPages(bytes);
+  } catch (error) {
+    if (error instanceof PdfUnreadableError) return { issue: pdfUnreadable(error.reason) };
+    throw error;
+  }
+  if (pageCount === 0) return { issue: pdfNoPages() };
+  if (pageCount > maxPdfPages) return { issue: pdfTooManyPages(maxPdfPages, pageCount) };
+  return { filename, bytes, contentType, pageCount };
+}

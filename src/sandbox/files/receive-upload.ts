@@ -1,0 +1,173 @@
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { checkUpload, type CollectedParts, type ReceivedUpload } from './check-upload.js';
+import {
+  bodyTooLarge,
+  contentTypeInvalid,
+  fileTooLarge,
+  fileTooMany,
+  multipartMalformed,
+  parameterUnknown,
+  partsTooMany,
+  refuseUpload,
+} from './upload-errors.js';
+
+export type { ReceivedUpload, UploadCategory } from './check-upload.js';
+
+/**
+ * The body of POST /v2/issuer/files, read as a stream: multipart/form-data with a `file` part
+ * and a `category` part (interface document, Files). Every limit is enforced while the bytes
+ * arrive, so a body of any size costs at most `maxFileBytes` of memory, and the answer does not
+ * wait for the client to finish sending.
+ */
+
+export interface ReceiveUploadOptions {
+  /** A file of this many bytes or more is refused. Default: Limits' "under 4.5 MB", decimal. */
+  maxFileBytes?: number;
+  /**
+   * After a refusal, how much more of the body is read and dropped before the connection is
+   * cut. Reading on lets an ordinary client, still sending, see the 400; the cap stops a client
+   * that never stops from holding the connection.
+   */
+  maxDiscardBytes?: number;
+}
+
+export const defaultMaxFileBytes = 4_500_000;
+export const defaultMaxDiscardBytes = 64 * 1024 * 1024;
+
+/** `category` is a short token; the room left is for a stray field we can name in an error. */
+const maxFieldBytes = 1024;
+const maxFields = 4;
+const maxParts = 6;
+/** Boundaries, part headers and the small fields: what a body may hold beyond its file. */
+const maxOverheadBytes = 64 * 1024;
+
+export async function receiveUpload(request: IncomingMessage, options: ReceiveUploadOptions = {}): Promise<ReceivedUpload> {
+  const maxFileBytes = options.maxFileBytes ?? defaultMaxFileBytes;
+  const maxDiscardBytes = options.maxDiscardBytes ?? defaultMaxDiscardBytes;
+  const contentType = request.headers['content-type'];
+  // busboy also reads urlencoded forms, which cannot carry a file: only multipart goes on.
+  if (!isMultipartFormData(contentType)) {
+    discardRest(request, maxDiscardBytes);
+    throw refuseUpload([contentTypeInvalid(contentType)]);
+  }
+  const parts = await collectParts(request, maxFileBytes, maxDiscardBytes);
+  return checkUpload(parts);
+}
+
+export function isMultipartFormData(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';', 1)[0]?.trim().toLowerCase();
+  return mediaType === 'multipart/form-data';
+}
+
+/** Settles exactly once: with the parts, or with a refusal as soon as one is certain. */
+async function collectParts(request: IncomingMessage, maxFileBytes: number, maxDiscardBytes: number): Promise<CollectedParts> {
+  return new Promise<CollectedParts>((resolve, reject) => {
+    const parts: CollectedParts = { categories: [], fileSentAsPlainField: false, issues: [] };
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: request.headers,
+        // busboy's fileSize counts bytes kept; reaching it exactly is already "4.5 MB or more".
+        limits: { fileSize: maxFileBytes, files: 1, fields: maxFields, fieldSize: maxFieldBytes, parts: maxParts },
+      });
+    } catch (error) {
+      discardRest(request, maxDiscardBytes);
+      reject(refuseUpload([multipartMalformed(reasonOf(error))]));
+      return;
+    }
+
+    let settled = false;
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      request.unpipe(parser);
+      discardRest(request, maxDiscardBytes);
+      // Destroying an unfinished parser makes it emit an error; `settled` makes that a no-op.
+      parser.destroy();
+      outcome();
+    };
+    const refuse = (...issues: Parameters<typeof refuseUpload>[0]): void => {
+      settle(() => {
+        reject(refuseUpload(issues));
+      });
+    };
+
+    parser.on('file', (name, stream, info) => {
+      stream.on('error', () => undefined); // the parser's own error or destruction reports it
+      if (name !== 'file') {
+        parts.issues.push(parameterUnknown(name));
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      // Refuse at once: waiting for the end of the body would let the client set the pace.
+      stream.on('limit', () => {
+        refuse(fileTooLarge(maxFileBytes));
+      });
+      // busboy leaves the filename out when the part is a file only by its octet-stream type.
+      const filename: string | undefined = info.filename;
+      stream.on('end', () => {
+        parts.file = { filename: filename ?? '', bytes: Buffer.concat(chunks, size) };
+      });
+    });
+    parser.on('field', (name, value, info) => {
+      if (name === 'category') parts.categories.push({ value, truncated: info.valueTruncated });
+      else if (name === 'file') parts.fileSentAsPlainField = true;
+      else parts.issues.push(parameterUnknown(name));
+    });
+    // Past any count limit the answer is certain, and the rest could be a flood of parts.
+    parser.on('filesLimit', () => {
+      refuse(fileTooMany());
+    });
+    parser.on('fieldsLimit', () => {
+      refuse(partsTooMany(`more than ${maxFields} plain fields`));
+    });
+    parser.on('partsLimit', () => {
+      refuse(partsTooMany(`${maxParts} parts or more`));
+    });
+    parser.on('error', (error: unknown) => {
+      refuse(multipartMalformed(reasonOf(error)));
+    });
+    parser.on('finish', () => {
+      settle(() => {
+        resolve(parts);
+      });
+    });
+    // A client that goes away mid-body: nobody will read the answer, but the promise must end.
+    request.on('close', () => {
+      if (!request.complete) refuse(multipartMalformed('a connection closed before the body ended'));
+    });
+    // Junk around the parts (preamble, epilogue) is not covered by the file limit.
+    let bodyBytes = 0;
+    request.on('data', (chunk: Buffer) => {
+      bodyBytes += chunk.length;
+      if (bodyBytes > maxFileBytes + maxOverheadBytes) refuse(bodyTooLarge(maxFileBytes + maxOverheadBytes));
+    });
+    request.pipe(parser);
+  });
+}
+
+/**
+ * Reads and drops whatever the client still sends after we stopped parsing, so it is not stuck
+ * writing into a full socket and can read our answer; past `maxDiscardBytes` the connection is
+ * destroyed instead. Memory stays flat: nothing read here is kept.
+ */
+function discardRest(request: IncomingMessage, maxDiscardBytes: number): void {
+  let discardedBytes = 0;
+  request.on('data', (chunk: Buffer) => {
+    discardedBytes += chunk.length;
+    if (discardedBytes > maxDiscardBytes) request.destroy();
+  });
+  request.resume();
+}
+
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.charAt(0).toLowerCase() + message.slice(1);
+}

@@ -1,0 +1,115 @@
+import { updateCaseBody } from '../../api/schemas/case.js';
+import { fileBody } from '../../api/schemas/claim.js';
+import type { SandboxCore } from '../core.js';
+import { caseState, fileCaseIfValid, validateForFiling } from '../filing.js';
+import { parseBody } from '../http/body.js';
+import { simpleError, validationError } from '../http/errors.js';
+import type { HandlerCall, Reply } from '../http/routes.js';
+import { deleteRefusal, runWorkflowRefusal, updateRefusal, withdrawCase } from '../rules/states.js';
+import { pageOf, readPageRequest } from '../store/pagination.js';
+import { deleteCaseRow, findCase, readDocument, saveCase, writeDocument, type CaseRow, type Environment } from '../store/records.js';
+import { caseView } from '../views.js';
+import { mergeCaseUpdate } from './case-update.js';
+import { requireCase } from './shared.js';
+
+export async function retrieveCase(call: HandlerCall): Promise<Reply> {
+  return Promise.resolve({ status: 200, body: caseView(requireCase(call.core, call.environment, call.params.case_id ?? '')) });
+}
+
+export async function listCases(call: HandlerCall): Promise<Reply> {
+  const page = pageOf<CaseRow>(call.core.database, call.environment, { table: 'cases', idColumn: 'case_id' }, readPageRequest(call.query));
+  return Promise.resolve({ status: 200, body: { data: page.rows.map(caseView), has_more: page.hasMore } });
+}
+
+/** PUT /v2/issuer/cases/{case_id}: merges the given fields; answers the updated case. */
+export async function updateCase(call: HandlerCall): Promise<Reply> {
+  const body = parseBody(updateCaseBody, await call.json());
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const row = requireCase(core, environment, call.params.case_id ?? '');
+    if (body.case_id !== undefined && body.case_id !== row.case_id) {
+      throw validationError('request failed validation', [{ code: 'parameter_invalid', details: { field: 'case_id' }, message: `case_id: expected ${row.case_id} (the case in the path), got ${body.case_id}` }]);
+    }
+    const refusal = updateRefusal(caseState(row));
+    if (refusal) throw refusal;
+    if (row.api_version === 1) throw simpleError(400, 'version 1 cases are updated through version 1 only');
+    writeDocument(row, mergeCaseUpdate(readDocument(row), body));
+    saveCase(core.database, row);
+    return { status: 200, body: caseView(row) };
+  });
+}
+
+export async function deleteCase(call: HandlerCall): Promise<Reply> {
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const row = requireCase(core, environment, call.params.case_id ?? '');
+    const refusal = deleteRefusal(caseState(row));
+    if (refusal) throw refusal;
+    deleteCaseRow(core.database, row);
+    return { status: 200, body: { success: true } };
+  });
+}
+
+export async function withdrawCaseHandler(call: HandlerCall): Promise<Reply> {
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const row = requireCase(core, environment, call.params.case_id ?? '');
+    const transition = withdrawCase(caseState(row));
+    if (transition instanceof Error) throw transition;
+    writeDocument(row, { ...readDocument(row), closed_reason: transition.closedReason });
+    saveCase(core.database, { ...row, status: transition.status, workflow_state: null });
+    core.recordEvent(environment, 'case.withdrawn', row.case_id);
+    return { status: 202, body: { success: true } };
+  });
+}
+
+/** POST /v2/issuer/cases/{case_id}/file: 202 `{success}`; a failing case is reported, not filed. */
+export async function fileCase(call: HandlerCall): Promise<Reply> {
+  parseBody(fileBody, await call.json());
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const row = requireCase(core, environment, call.params.case_id ?? '');
+    return { status: 202, body: { success: fileCaseIfValid(core, row) } };
+  });
+}
+
+/**
+ * POST /v2/issuer/cases/{case_id}/run_workflow: 202 means accepted for evaluation, not filed.
+ * The evaluation takes `workflowDelayMs`, during which a second call is "already running".
+ */
+export async function runWorkflow(call: HandlerCall): Promise<Reply> {
+  const { core, environment } = call;
+  const caseId = call.params.case_id ?? '';
+  const reply = core.transaction(() => {
+    const row = requireCase(core, environment, caseId);
+    if (row.unavailable === 1) throw simpleError(503, 'case is temporarily unavailable for filing; retry later', { 'retry-after': '1' });
+    const refusal = runWorkflowRefusal(caseState(row));
+    if (refusal) throw refusal;
+    const errors = validateForFiling(core, row);
+    if (errors.length > 0) throw validationError('case failed validation', errors);
+    saveCase(core.database, { ...row, workflow_state: 'running' });
+    return { status: 202, body: { success: true } };
+  });
+  core.later(core.workflowDelayMs, () => finishWorkflow(core, environment, caseId));
+  return reply;
+}
+
+/** The evaluation's end. Until workflow rules are configured, the outcome is file_chargeback. */
+export function finishWorkflow(core: SandboxCore, environment: Environment, caseId: string): void {
+  core.transaction(() => {
+    const row = findCase(core.database, environment, caseId);
+    if (row?.workflow_state !== 'running') return;
+    const cleared = { ...row, workflow_state: null };
+    saveCase(core.database, cleared);
+    fileCaseIfValid(core, cleared);
+  });
+}
+
+/** GET /v2/issuer/cases/{case_id}/review: `processing` while the workflow runs. */
+export async function reviewCase(call: HandlerCall): Promise<Reply> {
+  const row = requireCase(call.core, call.environment, call.params.case_id ?? '');
+  if (row.workflow_state === 'running') return Promise.resolve({ status: 200, body: { status: 'processing' } });
+  const filingErrors = row.filed === 1 ? [] : validateForFiling(call.core, row);
+  const body = { status: 'complete', filing_errors: filingErrors, workflow: { outcome: 'file_chargeback' } };
+  return Promise.resolve({ status: 200, body });
+}

@@ -1,0 +1,130 @@
+import { createClaimBody, fileBody, newClaimBody, setClaimCasesBody } from '../../api/schemas/claim.js';
+import { caseState, fileCaseIfValid, refreshClaimStatus } from '../filing.js';
+import { parseBody } from '../http/body.js';
+import { simpleError } from '../http/errors.js';
+import type { HandlerCall, Reply } from '../http/routes.js';
+import { readPageRequest, pageOf } from '../store/pagination.js';
+import { casesOfClaim, findCase, findClaim, insertCase, insertClaim, readDocument, saveCase, updateClaim, writeDocument, type ClaimRow } from '../store/records.js';
+import { withdrawnWithClaim } from '../rules/states.js';
+import { claimSummaryView, claimView } from '../views.js';
+import { claimableCases, requireClaim, resolutionDueDate } from './shared.js';
+
+/** POST /v2/issuer/new_claim: shared fields merged into each case, the card into `transaction`. */
+export async function newClaim(call: HandlerCall): Promise<Reply> {
+  const body = parseBody(newClaimBody, await call.json());
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const claimId = body.claim_id ?? core.newId('claim');
+    if (findClaim(core.database, environment, claimId)) throw simpleError(409, `claim_id ${claimId} already exists`);
+    const created = core.nowIso();
+    const reason = body.dispute?.reason ?? body.reason;
+    const claim: Omit<ClaimRow, 'seq'> = { environment, claim_id: claimId, status: 'open', created, updated: created };
+    insertClaim(core.database, claim);
+    for (const item of body.cases) {
+      const caseId = item.case_id ?? core.newId('case');
+      if (findCase(core.database, environment, caseId)) throw simpleError(409, `case_id ${caseId} already exists`);
+      const document = {
+        case_id: caseId,
+        claim_id: claimId,
+        created,
+        status: 'created',
+        closed_reason: null,
+        review_status: null,
+        resolution_due_date: resolutionDueDate(item.transaction.date),
+        program_id: item.program_id ?? null,
+        reason,
+        custom_fields: item.custom_fields ?? {},
+        cardholder: body.cardholder,
+        dispute: { ...item.dispute, date: body.dispute?.date, raised_by: body.dispute?.raised_by, reason },
+        merchant: item.merchant,
+        transaction: { ...item.transaction, card: body.card },
+        issuer_evidence: body.issuer_evidence ?? {},
+      };
+      insertCase(core.database, {
+        environment, case_id: caseId, claim_id: claimId, api_version: 2, status: 'created', filed: 0, workflow_state: null, unavailable: 0,
+        document: JSON.stringify(document),
+      });
+      core.recordEvent(environment, 'case.created', caseId);
+    }
+    const stored = requireClaim(core, environment, claimId);
+    return { status: 201, body: claimView(stored, casesOfClaim(core.database, environment, claimId), true) };
+  });
+}
+
+/** POST /v2/issuer/claims: a claim from existing cases. */
+export async function createClaim(call: HandlerCall): Promise<Reply> {
+  const body = parseBody(createClaimBody, await call.json());
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const claimId = body.claim_id ?? core.newId('claim');
+    if (findClaim(core.database, environment, claimId)) throw simpleError(409, `claim_id ${claimId} already exists`);
+    const rows = claimableCases(core, environment, body.case_ids, claimId);
+    const created = core.nowIso();
+    insertClaim(core.database, { environment, claim_id: claimId, status: 'open', created, updated: created });
+    for (const row of rows) saveCase(core.database, { ...row, claim_id: claimId });
+    refreshClaimStatus(core, environment, claimId);
+    const { updated: _updated, ...view } = claimView(requireClaim(core, environment, claimId), casesOfClaim(core.database, environment, claimId), false);
+    return { status: 201, body: view };
+  });
+}
+
+/** PUT /v2/issuer/claims/{claim_id}/cases: the complete new list. */
+export async function setClaimCases(call: HandlerCall): Promise<Reply> {
+  const body = parseBody(setClaimCasesBody, await call.json());
+  const { core, environment } = call;
+  const claimId = call.params.claim_id ?? '';
+  return core.transaction(() => {
+    const claim = requireClaim(core, environment, claimId);
+    if (claim.status === 'closed') throw simpleError(400, 'cannot change the cases of a claim that is already closed');
+    const rows = claimableCases(core, environment, body.case_ids, claimId);
+    const keep = new Set(rows.map((row) => row.case_id));
+    for (const row of casesOfClaim(core.database, environment, claimId)) {
+      if (!keep.has(row.case_id)) saveCase(core.database, { ...row, claim_id: null });
+    }
+    for (const row of rows) saveCase(core.database, { ...row, claim_id: claimId });
+    updateClaim(core.database, { ...claim, updated: core.nowIso() });
+    refreshClaimStatus(core, environment, claimId);
+    return { status: 200, body: { claim_id: claimId, cases: casesOfClaim(core.database, environment, claimId).map((row) => ({ case_id: row.case_id })) } };
+  });
+}
+
+/** POST /v2/issuer/claims/{claim_id}/file: each case filed if it passes validation. */
+export async function fileClaim(call: HandlerCall): Promise<Reply> {
+  // `auto` evaluates workflow rules; until rules are configured, every rule says file_chargeback.
+  parseBody(fileBody, await call.json());
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const claim = requireClaim(core, environment, call.params.claim_id ?? '');
+    if (claim.status === 'closed') throw simpleError(400, 'cannot file a claim that is already closed');
+    const results = casesOfClaim(core.database, environment, claim.claim_id).map((row) => ({ case_id: row.case_id, success: fileCaseIfValid(core, row) }));
+    return { status: 202, body: { results } };
+  });
+}
+
+/** POST /v2/issuer/claims/{claim_id}/withdraw: unfiled cases close, filed cases are lost. */
+export async function withdrawClaim(call: HandlerCall): Promise<Reply> {
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const claim = requireClaim(core, environment, call.params.claim_id ?? '');
+    if (claim.status === 'closed') throw simpleError(400, 'cannot withdraw a claim that is already closed');
+    for (const row of casesOfClaim(core.database, environment, claim.claim_id)) {
+      const transition = withdrawnWithClaim(caseState(row));
+      if (!transition) continue;
+      writeDocument(row, { ...readDocument(row), closed_reason: transition.closedReason });
+      saveCase(core.database, { ...row, status: transition.status, workflow_state: null });
+      core.recordEvent(environment, 'case.withdrawn', row.case_id);
+    }
+    updateClaim(core.database, { ...claim, status: 'closed', updated: core.nowIso() });
+    return { status: 202, body: { success: true } };
+  });
+}
+
+export async function listClaims(call: HandlerCall): Promise<Reply> {
+  const page = pageOf<ClaimRow>(call.core.database, call.environment, { table: 'claims', idColumn: 'claim_id' }, readPageRequest(call.query));
+  return Promise.resolve({ status: 200, body: { data: page.rows.map(claimSummaryView), has_more: page.hasMore } });
+}
+
+export async function retrieveClaim(call: HandlerCall): Promise<Reply> {
+  const claim = requireClaim(call.core, call.environment, call.params.claim_id ?? '');
+  return Promise.resolve({ status: 200, body: claimView(claim, casesOfClaim(call.core.database, call.environment, claim.claim_id), true) });
+}

@@ -1,0 +1,49 @@
+import type { SandboxCore } from '../core.js';
+import { simpleError, validationError } from '../http/errors.js';
+import { findCase, findClaim, type CaseRow, type ClaimRow, type Environment } from '../store/records.js';
+
+/** Lookups with the document's exact 404 messages, and checks shared by several handlers. */
+
+export function requireClaim(core: SandboxCore, environment: Environment, claimId: string): ClaimRow {
+  const claim = findClaim(core.database, environment, claimId);
+  if (!claim) throw simpleError(404, 'claim not found');
+  return claim;
+}
+
+export function requireCase(core: SandboxCore, environment: Environment, caseId: string): CaseRow {
+  const row = findCase(core.database, environment, caseId);
+  if (!row) throw simpleError(404, 'case not found');
+  return row;
+}
+
+/**
+ * `case_ids` of create claim and set claim cases: no repeats, all existing, none in another
+ * claim. A missing case is a 400 naming its index; a case owned elsewhere is a 409 (sandbox
+ * choice: a case belongs to one claim at a time).
+ */
+export function claimableCases(core: SandboxCore, environment: Environment, caseIds: string[], claimId: string): CaseRow[] {
+  const rows: CaseRow[] = [];
+  const problems = [];
+  const seen = new Set<string>();
+  for (const [index, caseId] of caseIds.entries()) {
+    const field = `case_ids.${index}`;
+    if (seen.has(caseId)) {
+      problems.push({ code: 'parameter_invalid', details: { field }, message: `${field}: expected each case once, got ${JSON.stringify(caseId)} again` });
+      continue;
+    }
+    seen.add(caseId);
+    const row = findCase(core.database, environment, caseId);
+    if (!row) problems.push({ code: 'resource_missing', details: { field }, message: `${field}: expected an existing case, got ${JSON.stringify(caseId)}` });
+    else rows.push(row);
+  }
+  if (problems.length > 0) throw validationError('all cases must exist', problems);
+  const owned = rows.find((row) => row.claim_id !== null && row.claim_id !== claimId);
+  if (owned) throw simpleError(409, `case ${owned.case_id} already belongs to claim ${owned.claim_id ?? ''}`);
+  return rows;
+}
+
+/** 120 days from the transaction date: the date shown as `resolution_due_date` (sandbox choice). */
+export function resolutionDueDate(transactionDate: unknown): string | undefined {
+  const transactionMs = typeof transactionDate === 'string' ? Date.parse(transactionDate) : Number.NaN;
+  return Number.isNaN(transactionMs) ? undefined : new Date(transactionMs + 120 * 24 * 60 * 60 * 1000).toISOString();
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { v1CaseStatuses } from '../../api/schemas/known-values.js';
+import { v1CreateCaseBody } from '../../api/schemas/v1.js';
+import { fileCaseIfValid } from '../filing.js';
+import { parseBody } from '../http/body.js';
+import { simpleError, validationError } from '../http/errors.js';
+import type { HandlerCall, Reply } from '../http/routes.js';
+import { pageOf, readPageRequest } from '../store/pagination.js';
+import { findCase, insertCase, saveCase, type CaseRow, type EventRow } from '../store/records.js';
+import { v1CaseView } from '../views.js';
+import { requireCase, resolutionDueDate } from './shared.js';
+
+/** POST /v1/issuer/cases: one case, no claim; `file` files it on creation. */
+export async function createV1Case(call: HandlerCall): Promise<Reply> {
+  const body = parseBody(v1CreateCaseBody, await call.json());
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const caseId = body.case_id ?? core.newId('case');
+    if (findCase(core.database, environment, caseId)) throw simpleError(409, `case_id ${caseId} already exists`);
+    const { file, ...fields } = body;
+    const document = {
+      ...fields,
+      case_id: caseId,
+      created: core.nowIso(),
+      status: 'created',
+      chargeback_due_date: resolutionDueDate(body.transaction.date) ?? null,
+      closed_reason: null,
+      review_status: null,
+    };
+    insertCase(core.database, {
+      environment, case_id: caseId, claim_id: null, api_version: 1, status: 'created', filed: 0, workflow_state: null, unavailable: 0,
+      document: JSON.stringify(document),
+    });
+    core.recordEvent(environment, 'case.created', caseId);
+    const row = requireCase(core, environment, caseId);
+    if (file !== undefined) fileCaseIfValid(core, row);
+    return { status: 201, body: v1CaseView(requireCase(core, environment, caseId)) };
+  });
+}
+
+/** GET /v1/issuer/cases: the cases created through version 1, with an optional `status` filter. */
+export async function listV1Cases(call: HandlerCall): Promise<Reply> {
+  const status = call.query.get('status');
+  if (status !== null && !(v1CaseStatuses as readonly string[]).includes(status)) {
+    throw validationError('invalid query parameter status', [
+      { code: 'parameter_invalid', details: { field: 'status' }, message: `status: expected one of ${v1CaseStatuses.join(', ')}, got ${JSON.stringify(status)}` },
+    ]);
+  }
+  const where = status === null ? 'api_version = 1' : 'api_version = 1 AND status = ?';
+  const page = pageOf<CaseRow>(call.core.database, call.environment, { table: 'cases', idColumn: 'case_id', where, params: status === null ? [] : [status] }, readPageRequest(call.query));
+  return Promise.resolve({ status: 200, body: { data: page.rows.map(v1CaseView), has_more: page.hasMore } });
+}
+
+/** GET /v2/issuer/events: the page-size parameter is `limit` (service-notes.md). */
+export async function listEvents(call: HandlerCall): Promise<Reply> {
+  const page = pageOf<EventRow>(call.core.database, call.environment, { table: 'events', idColumn: 'event_id' }, readPageRequest(call.query));
+  const data = page.rows.map((event) => ({ event_id: event.event_id, type: event.type, created: event.created, data: { case_id: event.case_id } }));
+  return Promise.resolve({ status: 200, body: { data, has_more: page.hasMore } });
+}
+
+const unavailableBody = z.strictObject({ unavailable: z.boolean() });
+
+/**
+ * POST /_sandbox/cases/{case_id}/unavailable `{unavailable}` (control prefix only): while set,
+ * run_workflow answers 503 "temporarily unavailable" (interface document, run_workflow).
+ */
+export async function setCaseUnavailable(call: HandlerCall): Promise<Reply> {
+  const body = parseBody(unavailableBody, await call.json());
+  const { core, environment } = call;
+  return core.transaction(() => {
+    const row = requireCase(core, environment, call.params.case_id ?? '');
+    saveCase(core.database, { ...row, unavailable: body.unavailable ? 1 : 0 });
+    return { status: 200, body: { case_id: row.case_id, unavailable: body.unavailable } };
+  });
+}

@@ -1,0 +1,27 @@
+import type { Environment } from '../store/records.js';
+import { simpleError, type SandboxHttpError } from './errors.js';
+
+/**
+ * HTTP Basic with the key as the username and an empty password (interface document,
+ * "Authentication"). `test_` keys reach the sandbox environment, every other configured key the
+ * production environment. Missing, malformed or unknown credentials: 401 `{message}`.
+ */
+export function environmentOfKey(apiKey: string): Environment {
+  return apiKey.startsWith('test_') ? 'sandbox' : 'production';
+}
+
+export function authenticate(authorization: string | undefined, keys: ReadonlySet<string>): Environment | SandboxHttpError {
+  if (authorization === undefined) return unauthorized('missing API key: send it as the Basic username');
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+  if (!match?.[1]) return unauthorized('malformed Authorization header: expected Basic credentials');
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 1) return unauthorized('malformed Authorization header: expected the API key followed by a colon');
+  const apiKey = decoded.slice(0, colon);
+  if (!keys.has(apiKey)) return unauthorized('invalid API key');
+  return environmentOfKey(apiKey);
+}
+
+function unauthorized(message: string): SandboxHttpError {
+  return simpleError(401, message, { 'www-authenticate': 'Basic realm="claims"' });
+}

@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import type { SandboxCore } from '../core.js';
+import type { Environment } from '../store/records.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface HandlerCall {
+  core: SandboxCore;
+  environment: Environment;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  request: IncomingMessage;
+  /** The JSON body, read on demand (uploads read the stream themselves). */
+  json(): Promise<unknown>;
+}
+
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** `/v2/issuer/claims/{claim_id}/file`: each `{name}` is one path segment. */
+  pattern: string;
+  handler: (call: HandlerCall) => Promise<Reply>;
+  /** Served only when the control prefix is enabled. */
+  control?: boolean;
+}
+
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** Compiles the table once; matching is a scan of a few dozen regular expressions. */
+export function routerFor(routes: Route[]): (method: string, path: string) => RouteMatch | 'method-not-allowed' | undefined {
+  const compiled = routes.map((route) => {
+    const names: string[] = [];
+    const source = route.pattern.replace(/\{(\w+)\}/g, (_match, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { route, names, regex: new RegExp(`^${source}$`) };
+  });
+  return (method, path) => {
+    let pathMatched = false;
+    for (const { route, names, regex } of compiled) {
+      const match = regex.exec(path);
+      if (!match) continue;
+      pathMatched = true;
+      if (route.method !== method) continue;
+      const params = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
+      return { route, params };
+    }
+    return pathMatched ? 'method-not-allowed' : undefined;
+  };
+}

@@ -1,0 +1,2 @@
+export { createSandbox, type Sandbox, type SandboxOptions } from './server.js';
+export { routes as sandboxRoutes } from './route-table.js';

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { SandboxCore } from './core.js';
+import { authenticate } from './http/auth.js';
+import { readJson } from './http/body.js';
+import { SandboxHttpError, simpleError } from './http/errors.js';
+import { routerFor } from './http/routes.js';
+import { routes } from './route-table.js';
+import { openDatabase } from './store/database.js';
+
+export interface SandboxOptions {
+  /** Default 127.0.0.1: the sandbox is for this machine unless told otherwise. */
+  host?: string;
+  /** Default 0 (any free port); the CLI defaults to 4010. */
+  port?: number;
+  /** SQLite file, or `:memory:` (the default) for a sandbox that forgets on close. */
+  db?: string;
+  /** Accepted keys; `test_…` ones reach the sandbox environment. None: one test key is generated. */
+  apiKeys?: string[];
+  /** Serve the `/_sandbox/...` control prefix. */
+  control?: boolean;
+  workflowDelayMs?: number;
+  now?: () => number;
+  logger?: Pick<Logger, 'error'>;
+}
+
+export interface Sandbox {
+  url: string;
+  apiKeys: string[];
+  /** The key made up when none was configured, to print for the user. */
+  generatedKey: string | undefined;
+  core: SandboxCore;
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox of the whole service on a loopback port (`bulk-disputes sandbox` runs this). */
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const generatedKey = options.apiKeys?.length ? undefined : `test_${randomBytes(16).toString('hex')}`;
+  const apiKeys = options.apiKeys?.length ? options.apiKeys : [generatedKey ?? ''];
+  const keys = new Set(apiKeys);
+  const database = openDatabase(options.db ?? ':memory:');
+  const core = new SandboxCore({ database, now: options.now, workflowDelayMs: options.workflowDelayMs });
+  const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      options.logger?.error({ err: error, method: request.method, url: request.url }, 'sandbox request failed');
+      writeJson(response, 500, { message: 'internal error' });
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    try {
+      const environment = authenticate(request.headers.authorization, keys);
+      if (environment instanceof SandboxHttpError) throw environment;
+      const url = new URL(request.url ?? '/', 'http://sandbox');
+      const match = route(request.method ?? 'GET', url.pathname);
+      if (match === undefined) throw simpleError(404, `no such route: ${request.method ?? ''} ${url.pathname}`);
+      if (match === 'method-not-allowed') throw simpleError(405, `method ${request.method ?? ''} not allowed on ${url.pathname}`);
+      const reply = await match.route.handler({ core, environment, params: match.params, query: url.searchParams, request, json: async () => readJson(request) });
+      writeJson(response, reply.status, reply.body);
+    } catch (error) {
+      if (!(error instanceof SandboxHttpError)) throw error;
+      writeJson(response, error.status, error.body, error.headers);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    apiKeys,
+    generatedKey,
+    core,
+    close: async () => {
+      core.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      database.close();
+    },
+  };
+}
+
+function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}

@@ -1,0 +1,74 @@
+import Database from 'better-sqlite3';
+
+export type SandboxDatabase = Database.Database;
+
+/**
+ * The sandbox's storage. Every table is keyed by environment first: a `test_` key and a live key
+ * never see each other's rows, and ids are unique per environment (a 409 must not reveal the
+ * other environment's ids). `seq` orders lists newest first and anchors cursors.
+ */
+const schema = `
+CREATE TABLE IF NOT EXISTS claims (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  environment TEXT NOT NULL,
+  claim_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created TEXT NOT NULL,
+  updated TEXT NOT NULL,
+  UNIQUE (environment, claim_id)
+);
+CREATE TABLE IF NOT EXISTS cases (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  environment TEXT NOT NULL,
+  case_id TEXT NOT NULL,
+  claim_id TEXT,
+  api_version INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  filed INTEGER NOT NULL DEFAULT 0,
+  workflow_state TEXT,
+  unavailable INTEGER NOT NULL DEFAULT 0,
+  document TEXT NOT NULL,
+  UNIQUE (environment, case_id)
+);
+CREATE INDEX IF NOT EXISTS cases_by_claim ON cases (environment, claim_id);
+CREATE TABLE IF NOT EXISTS blobs (
+  sha256 TEXT PRIMARY KEY,
+  bytes BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS files (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  environment TEXT NOT NULL,
+  file_id TEXT NOT NULL,
+  category TEXT NOT NULL,
+  type TEXT NOT NULL,
+  sha256 TEXT NOT NULL REFERENCES blobs (sha256),
+  size INTEGER NOT NULL,
+  page_count INTEGER,
+  created TEXT NOT NULL,
+  UNIQUE (environment, file_id)
+);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  environment TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  case_id TEXT NOT NULL,
+  created TEXT NOT NULL,
+  UNIQUE (environment, event_id)
+);
+`;
+
+/**
+ * Opens (and creates) the database. WAL with synchronous=NORMAL: a committed transaction is in
+ * the WAL file before the response is written, so it survives the process being killed (SIGKILL);
+ * only a power cut could lose the last commits, which a local sandbox can afford.
+ */
+export function openDatabase(path: string): SandboxDatabase {
+  const database = new Database(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.exec(schema);
+  return database;
+}

@@ -1,0 +1,129 @@
+import type { SandboxDatabase } from './database.js';
+
+/** Rows of the sandbox's tables, and the reads and writes the handlers need. */
+
+export type Environment = 'sandbox' | 'production';
+
+export interface ClaimRow {
+  seq: number;
+  environment: Environment;
+  claim_id: string;
+  status: string;
+  created: string;
+  updated: string;
+}
+
+export interface CaseRow {
+  seq: number;
+  environment: Environment;
+  case_id: string;
+  claim_id: string | null;
+  api_version: 1 | 2;
+  status: string;
+  /** 1 once the case has been filed with the card network: it can no longer be changed or deleted. */
+  filed: 0 | 1;
+  /** `running` while run_workflow evaluates, `queued` or `held` when the rules said so. */
+  workflow_state: string | null;
+  unavailable: 0 | 1;
+  /** The case as the API returns it (v2 shape, or v1 shape for v1 cases), JSON. */
+  document: string;
+}
+
+export type CaseDocument = Record<string, unknown>;
+
+export function findClaim(database: SandboxDatabase, environment: Environment, claimId: string): ClaimRow | undefined {
+  return database.prepare('SELECT * FROM claims WHERE environment = ? AND claim_id = ?').get(environment, claimId) as ClaimRow | undefined;
+}
+
+export function insertClaim(database: SandboxDatabase, claim: Omit<ClaimRow, 'seq'>): void {
+  database
+    .prepare('INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (@environment, @claim_id, @status, @created, @updated)')
+    .run(claim);
+}
+
+export function updateClaim(database: SandboxDatabase, claim: ClaimRow): void {
+  database.prepare('UPDATE claims SET status = @status, updated = @updated WHERE seq = @seq').run(claim);
+}
+
+export function findCase(database: SandboxDatabase, environment: Environment, caseId: string): CaseRow | undefined {
+  return database.prepare('SELECT * FROM cases WHERE environment = ? AND case_id = ?').get(environment, caseId) as CaseRow | undefined;
+}
+
+export function casesOfClaim(database: SandboxDatabase, environment: Environment, claimId: string): CaseRow[] {
+  return database.prepare('SELECT * FROM cases WHERE environment = ? AND claim_id = ? ORDER BY seq').all(environment, claimId) as CaseRow[];
+}
+
+export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>): void {
+  database
+    .prepare(
+      `INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document)
+       VALUES (@environment, @case_id, @claim_id, @api_version, @status, @filed, @workflow_state, @unavailable, @document)`,
+    )
+    .run(row);
+}
+
+/** Writes back every mutable column; the document is kept in step with the columns. */
+export function saveCase(database: SandboxDatabase, row: CaseRow): void {
+  const document = { ...readDocument(row), status: row.status, claim_id: row.claim_id ?? undefined };
+  database
+    .prepare(
+      `UPDATE cases SET claim_id = @claim_id, status = @status, filed = @filed, workflow_state = @workflow_state,
+       unavailable = @unavailable, document = @document WHERE seq = @seq`,
+    )
+    .run({ ...row, document: JSON.stringify(document) });
+  row.document = JSON.stringify(document);
+}
+
+export function deleteCaseRow(database: SandboxDatabase, row: CaseRow): void {
+  database.prepare('DELETE FROM cases WHERE seq = ?').run(row.seq);
+}
+
+export function readDocument(row: CaseRow): CaseDocument {
+  return JSON.parse(row.document) as CaseDocument;
+}
+
+export function writeDocument(row: CaseRow, document: CaseDocument): void {
+  row.document = JSON.stringify(document);
+}
+
+export interface EventRow {
+  seq: number;
+  environment: Environment;
+  event_id: string;
+  type: string;
+  case_id: string;
+  created: string;
+}
+
+export function insertEvent(database: SandboxDatabase, event: Omit<EventRow, 'seq'>): void {
+  database
+    .prepare('INSERT INTO events (environment, event_id, type, case_id, created) VALUES (@environment, @event_id, @type, @case_id, @created)')
+    .run(event);
+}
+
+export interface FileRow {
+  seq: number;
+  environment: Environment;
+  file_id: string;
+  category: string;
+  type: string;
+  sha256: string;
+  size: number;
+  page_count: number | null;
+  created: string;
+}
+
+/** Content-addressed: the same bytes uploaded twice are stored once. */
+export function insertFile(database: SandboxDatabase, file: Omit<FileRow, 'seq'>, bytes: Buffer): void {
+  database.prepare('INSERT OR IGNORE INTO blobs (sha256, bytes) VALUES (?, ?)').run(file.sha256, bytes);
+  database
+    .prepare(
+      `INSERT INTO files (environment, file_id, category, type, sha256, size, page_count, created)
+       VALUES (@environment, @file_id, @category, @type, @sha256, @size, @page_count, @created)`,
+    )
+    .run(file);
+}
+
+export function findFile(database: SandboxDatabase, environment: Environment, fileId: string): FileRow | undefined {
+  return database.prepare('SELECT * FROM files WHERE environment = ? AND file_id = ?').get(environment, fileId) as FileRow | undefined;
+}
