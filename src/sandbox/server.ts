@@ -85,7 +85,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     close: async () => {
       core.close();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
       database.close();
     },
   };

@@ -12,7 +12,7 @@ export interface TestSandbox {
   /** A client with the live key (production environment). */
   live: ClaimsClient;
   /** Raw request with the test key, for answers the client would refuse to send. */
-  request(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: unknown; headers: Headers }>;
+  request: (method: string, path: string, body?: unknown, key?: string) => Promise<{ status: number; body: unknown; headers: Headers }>;
 }
 
 /** A sandbox on a loopback port 0, closed when the test finishes. */

@@ -71,9 +71,10 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
         // busboy's fileSize counts bytes kept; reaching it exactly is already "4.5 MB or more".
         limits: { fileSize: maxFileBytes, files: 1, fields: maxFields, fieldSize: maxFieldBytes, parts: maxParts },
       });
-    } catch (error) {
+    } catch {
+      // busboy checks only the header here: a missing boundary or an unparsable value.
       discardRest(request, maxDiscardBytes);
-      reject(refuseUpload([multipartMalformed(reasonOf(error))]));
+      reject(refuseUpload([contentTypeInvalid(request.headers['content-type'])]));
       return;
     }
 
@@ -83,8 +84,9 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
       settled = true;
       request.unpipe(parser);
       discardRest(request, maxDiscardBytes);
+      // Not now: busboy emits 'limit' mid-parse and still touches its state right after.
       // Destroying an unfinished parser makes it emit an error; `settled` makes that a no-op.
-      parser.destroy();
+      setImmediate(() => parser.destroy());
       outcome();
     };
     const refuse = (...issues: Parameters<typeof refuseUpload>[0]): void => {

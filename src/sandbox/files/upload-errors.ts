@@ -41,7 +41,7 @@ export function refuseUpload(issues: readonly UploadIssue[]): SandboxHttpError {
 }
 
 export const contentTypeInvalid = (got: string | undefined): UploadIssue =>
-  issue('content_type_invalid', 'content-type', 'multipart/form-data', got === undefined ? 'no content-type header' : quote(got));
+  issue('content_type_invalid', 'content-type', 'multipart/form-data with a boundary', got === undefined ? 'no content-type header' : quote(got));
 
 export const multipartMalformed = (reason: string): UploadIssue =>
   issue('multipart_malformed', 'body', 'a well-formed multipart/form-data body', reason);

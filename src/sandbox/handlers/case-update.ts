@@ -12,14 +12,14 @@ type Loose = Record<string, unknown>;
  */
 export function mergeCaseUpdate(document: CaseDocument, update: Update): CaseDocument {
   const { custom_fields: customFields, case_id: _caseId, ...rest } = update;
-  const merged = deepMerge(document, rest as Loose);
+  const merged = deepMerge(document, rest);
   if (customFields !== undefined) {
-    const fields = { ...((document.custom_fields ?? {}) as Record<string, string>) };
+    const fields = new Map(Object.entries((document.custom_fields ?? {}) as Record<string, string>));
     for (const [key, value] of Object.entries(customFields)) {
-      if (value === null) delete fields[key];
-      else fields[key] = value;
+      if (value === null) fields.delete(key);
+      else fields.set(key, value);
     }
-    merged.custom_fields = fields;
+    merged.custom_fields = Object.fromEntries(fields);
   }
   const reason = update.dispute?.reason ?? update.reason;
   if (reason !== undefined) {

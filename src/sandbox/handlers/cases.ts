@@ -90,7 +90,7 @@ export async function runWorkflow(call: HandlerCall): Promise<Reply> {
     saveCase(core.database, { ...row, workflow_state: 'running' });
     return { status: 202, body: { success: true } };
   });
-  core.later(core.workflowDelayMs, () => finishWorkflow(core, environment, caseId));
+  core.later(core.workflowDelayMs, () => { finishWorkflow(core, environment, caseId); });
   return reply;
 }
 
