@@ -40,13 +40,17 @@ export function validationError(message: string, errors: ValidationItem[]): Sand
 export function schemaError(error: z.ZodError, message = 'request failed validation'): SandboxHttpError {
   return validationError(
     message,
-    error.issues.map((issue) => {
-      const field = issue.path.map(String).join('.');
-      return {
-        code: issue.code === 'unrecognized_keys' ? 'parameter_unknown' : 'parameter_invalid',
-        details: { field },
-        message: field ? `${field}: ${issue.message}` : issue.message,
-      };
+    error.issues.flatMap((issue) => {
+      const path = issue.path.map(String);
+      if (issue.code === 'unrecognized_keys') {
+        // One item per unknown key, naming the key itself rather than the object holding it.
+        return issue.keys.map((key) => {
+          const field = [...path, key].join('.');
+          return { code: 'parameter_unknown', details: { field }, message: `${field}: unknown field` };
+        });
+      }
+      const field = path.join('.');
+      return [{ code: 'parameter_invalid', details: { field }, message: field ? `${field}: ${issue.message}` : issue.message }];
     }),
   );
 }
