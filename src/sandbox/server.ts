@@ -67,6 +67,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
   }
 
+  // A client that opens a request and goes silent must not hold a connection for Node's default
+  // 300 s: headers within 10 s, the whole request (a 4.5 MB upload included) within 60 s.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {

@@ -28,8 +28,11 @@ export const maxPdfPages = 5;
 
 /** What the parser gathered from the multipart body. */
 export interface CollectedParts {
-  /** Every `category` value received, in order; `truncated` when it exceeded the field size. */
-  categories: { value: string; truncated: boolean }[];
+  /**
+   * Every `category` part received, in order: `truncated` when it exceeded the field size,
+   * `sentAsFile` when it came with a filename (its content is then not read).
+   */
+  categories: { value: string; truncated: boolean; sentAsFile?: boolean }[];
   /** The first part named `file` that came with a filename. */
   file?: { filename: string; bytes: Buffer };
   /** A part named `file` arrived without a filename, so it was a plain field, not a file. */
@@ -71,6 +74,7 @@ function checkCategory(values: CollectedParts['categories']): Checked<{ value: U
   if (first === undefined) return { issue: categoryMissing(uploadCategories) };
   // Two values leave the category ambiguous; the service would have to guess which one counts.
   if (others.length > 0) return { issue: categoryInvalid(uploadCategories, `${values.length} category parts`) };
+  if (first.sentAsFile) return { issue: categoryInvalid(uploadCategories, 'a file part instead of a plain field') };
   if (first.truncated) return { issue: categoryInvalid(uploadCategories, 'a value too long to be a category') };
   if (!isUploadCategory(first.value)) return { issue: categoryInvalid(uploadCategories, quote(first.value)) };
   return { value: first.value };

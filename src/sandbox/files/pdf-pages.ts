@@ -27,8 +27,9 @@ const pageType = PDFName.of('Page');
 export async function countPdfPages(bytes: Uint8Array): Promise<number> {
   let document: PDFDocument;
   try {
-    // Encrypted PDFs keep their page tree readable (only strings and streams are encrypted),
-    // and an upload must never rewrite the file, so no metadata update either.
+    // An encrypted PDF's page tree is readable without the password (only strings and streams
+    // are encrypted) unless it sits in an object stream, which then fails here as unreadable.
+    // Nothing is written back, so the metadata update pdf-lib does by default is pointless.
     document = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
   } catch (error) {
     throw new PdfUnreadableError(`a file pdf-lib cannot parse (${messageOf(error)})`, { cause: error });

@@ -26,17 +26,24 @@ export interface ReceiveUploadOptions {
   maxFileBytes?: number;
   /**
    * After a refusal, how much more of the body is read and dropped before the connection is
-   * cut. Reading on lets an ordinary client, still sending, see the 400; the cap stops a client
-   * that never stops from holding the connection.
+   * cut. Reading on lets a client that is a little over a limit finish sending and read the
+   * 400 on a connection that stays usable; the cap stops a client that never stops.
    */
   maxDiscardBytes?: number;
 }
 
 export const defaultMaxFileBytes = 4_500_000;
-export const defaultMaxDiscardBytes = 64 * 1024 * 1024;
+/**
+ * Go's net/http makes the same trade (maxPostHandlerReadBytes, 256 KiB): drain a little for
+ * keep-alive, close beyond that. Draining a flood whole would also cost memory, not for what is
+ * kept but for the read buffers the garbage collector has not yet reclaimed.
+ */
+export const defaultMaxDiscardBytes = 1024 * 1024;
 
 /** `category` is a short token; the room left is for a stray field we can name in an error. */
 const maxFieldBytes = 1024;
+/** The file, and room for a category mistakenly sent as a file, so it can be named as such. */
+const maxFileParts = 2;
 const maxFields = 4;
 const maxParts = 6;
 /** Boundaries, part headers and the small fields: what a body may hold beyond its file. */
@@ -69,7 +76,7 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
       parser = busboy({
         headers: request.headers,
         // busboy's fileSize counts bytes kept; reaching it exactly is already "4.5 MB or more".
-        limits: { fileSize: maxFileBytes, files: 1, fields: maxFields, fieldSize: maxFieldBytes, parts: maxParts },
+        limits: { fileSize: maxFileBytes, files: maxFileParts, fields: maxFields, fieldSize: maxFieldBytes, parts: maxParts },
       });
     } catch {
       // busboy checks only the header here: a missing boundary or an unparsable value.
@@ -95,10 +102,16 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
       });
     };
 
+    let fileParts = 0;
     parser.on('file', (name, stream, info) => {
       stream.on('error', () => undefined); // the parser's own error or destruction reports it
+      if (name === 'file' && ++fileParts > 1) {
+        refuse(fileTooMany());
+        return;
+      }
       if (name !== 'file') {
-        parts.issues.push(parameterUnknown(name));
+        if (name === 'category') parts.categories.push({ value: '', truncated: false, sentAsFile: true });
+        else parts.issues.push(parameterUnknown(name));
         stream.resume();
         return;
       }
@@ -125,7 +138,7 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
     });
     // Past any count limit the answer is certain, and the rest could be a flood of parts.
     parser.on('filesLimit', () => {
-      refuse(fileTooMany());
+      refuse(partsTooMany(`more than ${maxFileParts} parts with a filename`));
     });
     parser.on('fieldsLimit', () => {
       refuse(partsTooMany(`more than ${maxFields} plain fields`));
@@ -142,9 +155,11 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
       });
     });
     // A client that goes away mid-body: nobody will read the answer, but the promise must end.
-    request.on('close', () => {
+    const cutOff = () => {
       if (!request.complete) refuse(multipartMalformed('a connection closed before the body ended'));
-    });
+    };
+    request.on('error', cutOff);
+    request.on('close', cutOff);
     // Junk around the parts (preamble, epilogue) is not covered by the file limit.
     let bodyBytes = 0;
     request.on('data', (chunk: Buffer) => {
