@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
+import { resumeInterruptedWorkflows } from './handlers/cases.js';
 import { authenticate } from './http/auth.js';
 import { readJson } from './http/body.js';
 import { SandboxHttpError, simpleError } from './http/errors.js';
@@ -42,6 +43,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const keys = new Set(apiKeys);
   const database = openDatabase(options.db ?? ':memory:');
   const core = new SandboxCore({ database, now: options.now, workflowDelayMs: options.workflowDelayMs });
+  resumeInterruptedWorkflows(core);
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 
   const server = createServer((request, response) => {

@@ -184,4 +184,10 @@ describe('routes', () => {
     expectSimple(await t.request('DELETE', '/v2/issuer/claims'), 405, 'DELETE');
     expectSimple(await t.request('GET', '/v2/issuer/claims/c1/withdraw'), 405, 'GET');
   });
+
+  it('a malformed percent-encoding in a path parameter → 400 naming it, not a crash', async () => {
+    const t = await startTestSandbox();
+    expectOneItem(await t.request('GET', '/v2/issuer/claims/%E0%A4%A'), 'claim_id');
+    expect((await t.request('GET', '/v2/issuer/claims')).status).toBe(200);
+  });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ClaimsClient } from '../../src/api/client/index.js';
+import { createSandbox } from '../../src/sandbox/server.js';
 import { fraudClaim, sandboxKey } from '../helpers/sandbox.js';
 import { killHard, startSandboxProcess } from '../helpers/sandbox-process.js';
 
@@ -48,5 +49,25 @@ describe('persistence', () => {
     const stored = database.prepare('SELECT f.file_id, b.bytes FROM files f JOIN blobs b USING (sha256) WHERE f.file_id = ?').get(upload.data.id) as { bytes: Buffer };
     database.close();
     expect(Buffer.compare(stored.bytes, pngBytes)).toBe(0);
+  });
+
+  it('finishes a run_workflow that a restart interrupted, instead of leaving it running forever', async () => {
+    const db = join(await mkdtemp(join(tmpdir(), 'bulk-disputes-sandbox-')), 'sandbox.db');
+    const first = await createSandbox({ db, apiKeys: [sandboxKey], workflowDelayMs: 60_000 });
+    const client = new ClaimsClient({ baseUrl: first.url, apiKey: sandboxKey, retry: { maxAttempts: 1 } });
+    await client.claims.createWithCases(fraudClaim('claim_w'));
+    await client.cases.runWorkflow('claim_w-case-1');
+    expect((await client.cases.review('claim_w-case-1')).data.status).toBe('processing');
+    await client.close();
+    await first.close();
+
+    const second = await createSandbox({ db, apiKeys: [sandboxKey], workflowDelayMs: 20 });
+    const after = new ClaimsClient({ baseUrl: second.url, apiKey: sandboxKey, retry: { maxAttempts: 1 } });
+    try {
+      await expect.poll(async () => (await after.cases.retrieve('claim_w-case-1')).data.status).toBe('chargeback_filed');
+    } finally {
+      await after.close();
+      await second.close();
+    }
   });
 });

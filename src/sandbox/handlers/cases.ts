@@ -105,6 +105,14 @@ export function finishWorkflow(core: SandboxCore, environment: Environment, case
   });
 }
 
+/** Evaluations cut short by a restart finish once the sandbox is back, rather than stay `running`. */
+export function resumeInterruptedWorkflows(core: SandboxCore): void {
+  const running = core.database.prepare("SELECT environment, case_id FROM cases WHERE workflow_state = 'running'").all() as Pick<CaseRow, 'environment' | 'case_id'>[];
+  for (const row of running) core.later(core.workflowDelayMs, () => {
+    finishWorkflow(core, row.environment, row.case_id);
+  });
+}
+
 /** GET /v2/issuer/cases/{case_id}/review: `processing` while the workflow runs. */
 export async function reviewCase(call: HandlerCall): Promise<Reply> {
   const row = requireCase(call.core, call.environment, call.params.case_id ?? '');

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { validationError } from './errors.js';
 import type { SandboxCore } from '../core.js';
 import type { Environment } from '../store/records.js';
 
@@ -50,9 +51,20 @@ export function routerFor(routes: Route[]): (method: string, path: string) => Ro
       if (!match) continue;
       pathMatched = true;
       if (route.method !== method) continue;
-      const params = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
+      const params = Object.fromEntries(names.map((name, index) => [name, decodePathSegment(name, match[index + 1] ?? '')]));
       return { route, params };
     }
     return pathMatched ? 'method-not-allowed' : undefined;
   };
+}
+
+/** A malformed percent-encoding (`%E0%A4%A`) is the client's mistake: 400, never a crash. */
+function decodePathSegment(name: string, segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw validationError('invalid path parameter', [
+      { code: 'parameter_invalid', details: { field: name }, message: `${name}: expected a percent-encoded id, got ${JSON.stringify(segment)}` },
+    ]);
+  }
 }
