@@ -10,6 +10,8 @@ export interface SandboxCoreOptions {
   now?: () => number;
   /** How long run_workflow "evaluates" before it files: the window in which a second call is refused. */
   workflowDelayMs?: number;
+  /** Where a failure of delayed work goes; it must never end the process. */
+  onBackgroundError?: (error: unknown) => void;
 }
 
 /**
@@ -21,11 +23,14 @@ export class SandboxCore {
   readonly workflowDelayMs: number;
   private readonly clock: () => number;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly onBackgroundError: (error: unknown) => void;
+  private closed = false;
 
   constructor(options: SandboxCoreOptions) {
     this.database = options.database;
     this.clock = options.now ?? Date.now;
     this.workflowDelayMs = options.workflowDelayMs ?? 200;
+    this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
   }
 
   now(): number {
@@ -50,16 +55,26 @@ export class SandboxCore {
     insertEvent(this.database, { environment, event_id: this.newId('event'), type, case_id: caseId, created: this.nowIso() });
   }
 
-  /** Runs `work` later, unless the sandbox closes first. */
+  /**
+   * Runs `work` later, unless the sandbox closes first. A failure (a busy or full disk) is
+   * reported, never thrown: the state it would have changed stays as committed, and an
+   * interrupted evaluation is resumed at the next start.
+   */
   later(delayMs: number, work: () => void): void {
+    if (this.closed) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      work();
+      try {
+        work();
+      } catch (error) {
+        this.onBackgroundError(error);
+      }
     }, delayMs);
     this.timers.add(timer);
   }
 
   close(): void {
+    this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }

@@ -38,10 +38,13 @@ export function markFiled(core: SandboxCore, row: CaseRow): void {
   if (row.claim_id !== null) refreshClaimStatus(core, row.environment, row.claim_id);
 }
 
-/** Claim status (service-notes.md): `open` until a case is filed, `filed` once any is. */
+/**
+ * Claim status (service-notes.md): `open` until a case is filed, `filed` once any is, never back
+ * (a filed case cannot leave its claim).
+ */
 export function refreshClaimStatus(core: SandboxCore, environment: CaseRow['environment'], claimId: string): void {
   const claim = findClaim(core.database, environment, claimId);
-  if (!claim || claim.status === 'closed') return;
+  if (!claim || claim.status !== 'open') return;
   const anyFiled = casesOfClaim(core.database, environment, claimId).some((caseRow) => caseRow.filed === 1);
   const status = anyFiled ? 'filed' : 'open';
   if (status !== claim.status) updateClaim(core.database, { ...claim, status, updated: core.nowIso() });

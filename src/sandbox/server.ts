@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
-import { resumeInterruptedWorkflows } from './handlers/cases.js';
+import { resumeInterruptedWorkflows } from './workflow.js';
 import { authenticate } from './http/auth.js';
 import { readJson } from './http/body.js';
 import { SandboxHttpError, simpleError } from './http/errors.js';
@@ -42,8 +42,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const apiKeys = options.apiKeys?.length ? options.apiKeys : [generatedKey ?? ''];
   const keys = new Set(apiKeys);
   const database = openDatabase(options.db ?? ':memory:');
-  const core = new SandboxCore({ database, now: options.now, workflowDelayMs: options.workflowDelayMs });
-  resumeInterruptedWorkflows(core);
+  const core = new SandboxCore({
+    database,
+    now: options.now,
+    workflowDelayMs: options.workflowDelayMs,
+    onBackgroundError: (error) => options.logger?.error({ err: error }, 'sandbox background work failed'),
+  });
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 
   const server = createServer((request, response) => {
@@ -73,15 +77,24 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // 300 s: headers within 10 s, the whole request (a 4.5 MB upload included) within 60 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    core.close();
+    database.close();
+    throw error;
+  }
+  // Only a sandbox that is up may finish evaluations a restart interrupted.
+  resumeInterruptedWorkflows(core);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
 
   return {
     url: `http://${host}:${address.port}`,
@@ -89,12 +102,26 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     generatedKey,
     core,
     close: async () => {
-      core.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
-      database.close();
+      closing ??= closeGracefully(server, () => {
+        core.close();
+        database.close();
+      });
+      return closing;
     },
   };
+}
+
+/**
+ * Stops accepting, lets requests in flight finish (their writes are committed: their answers
+ * should arrive), then cuts what is left after a grace period, and closes the store.
+ */
+async function closeGracefully(server: Server, closeStore: () => void, graceMs = 2000): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  server.closeIdleConnections();
+  const force = setTimeout(() => { server.closeAllConnections(); }, graceMs);
+  await closed;
+  clearTimeout(force);
+  closeStore();
 }
 
 function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

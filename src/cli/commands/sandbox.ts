@@ -47,7 +47,10 @@ export function sandboxCommand(context: CliContext): Command {
       context.logger.info({ url: sandbox.url, db: dbPath, control: flags.control }, 'sandbox started');
       await new Promise<void>((stopped) => {
         context.io.onStop?.(() => {
-          void sandbox.close().then(stopped);
+          sandbox.close().then(stopped, (error: unknown) => {
+            context.logger.error({ err: error }, 'sandbox did not close cleanly');
+            stopped();
+          });
         });
       });
       context.logger.info('sandbox stopped');

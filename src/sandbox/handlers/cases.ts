@@ -1,24 +1,24 @@
 import { updateCaseBody } from '../../api/schemas/case.js';
 import { fileBody } from '../../api/schemas/claim.js';
-import type { SandboxCore } from '../core.js';
 import { caseState, fileCaseIfValid, validateForFiling } from '../filing.js';
 import { parseBody } from '../http/body.js';
 import { simpleError, validationError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
 import { deleteRefusal, runWorkflowRefusal, updateRefusal, withdrawCase } from '../rules/states.js';
 import { pageOf, readPageRequest } from '../store/pagination.js';
-import { deleteCaseRow, findCase, readDocument, saveCase, writeDocument, type CaseRow, type Environment } from '../store/records.js';
+import { deleteCaseRow, readDocument, saveCase, writeDocument, type CaseRow } from '../store/records.js';
 import { caseView } from '../views.js';
+import { finishWorkflow } from '../workflow.js';
 import { mergeCaseUpdate } from './case-update.js';
 import { requireCase } from './shared.js';
 
 export async function retrieveCase(call: HandlerCall): Promise<Reply> {
-  return Promise.resolve({ status: 200, body: caseView(requireCase(call.core, call.environment, call.params.case_id ?? '')) });
+  return { status: 200, body: caseView(requireCase(call.core, call.environment, call.params.case_id ?? '')) };
 }
 
 export async function listCases(call: HandlerCall): Promise<Reply> {
   const page = pageOf<CaseRow>(call.core.database, call.environment, { table: 'cases', idColumn: 'case_id' }, readPageRequest(call.query));
-  return Promise.resolve({ status: 200, body: { data: page.rows.map(caseView), has_more: page.hasMore } });
+  return { status: 200, body: { data: page.rows.map(caseView), has_more: page.hasMore } };
 }
 
 /** PUT /v2/issuer/cases/{case_id}: merges the given fields; answers the updated case. */
@@ -94,30 +94,11 @@ export async function runWorkflow(call: HandlerCall): Promise<Reply> {
   return reply;
 }
 
-/** The evaluation's end. Until workflow rules are configured, the outcome is file_chargeback. */
-export function finishWorkflow(core: SandboxCore, environment: Environment, caseId: string): void {
-  core.transaction(() => {
-    const row = findCase(core.database, environment, caseId);
-    if (row?.workflow_state !== 'running') return;
-    const cleared = { ...row, workflow_state: null };
-    saveCase(core.database, cleared);
-    fileCaseIfValid(core, cleared);
-  });
-}
-
-/** Evaluations cut short by a restart finish once the sandbox is back, rather than stay `running`. */
-export function resumeInterruptedWorkflows(core: SandboxCore): void {
-  const running = core.database.prepare("SELECT environment, case_id FROM cases WHERE workflow_state = 'running'").all() as Pick<CaseRow, 'environment' | 'case_id'>[];
-  for (const row of running) core.later(core.workflowDelayMs, () => {
-    finishWorkflow(core, row.environment, row.case_id);
-  });
-}
-
 /** GET /v2/issuer/cases/{case_id}/review: `processing` while the workflow runs. */
 export async function reviewCase(call: HandlerCall): Promise<Reply> {
   const row = requireCase(call.core, call.environment, call.params.case_id ?? '');
-  if (row.workflow_state === 'running') return Promise.resolve({ status: 200, body: { status: 'processing' } });
+  if (row.workflow_state === 'running') return { status: 200, body: { status: 'processing' } };
   const filingErrors = row.filed === 1 ? [] : validateForFiling(call.core, row);
   const body = { status: 'complete', filing_errors: filingErrors, workflow: { outcome: 'file_chargeback' } };
-  return Promise.resolve({ status: 200, body });
+  return { status: 200, body };
 }

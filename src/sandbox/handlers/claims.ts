@@ -5,7 +5,7 @@ import { simpleError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
 import { readPageRequest, pageOf } from '../store/pagination.js';
 import { casesOfClaim, findCase, findClaim, insertCase, insertClaim, readDocument, saveCase, updateClaim, writeDocument, type ClaimRow } from '../store/records.js';
-import { withdrawnWithClaim } from '../rules/states.js';
+import { isClosed, withdrawnWithClaim } from '../rules/states.js';
 import { claimSummaryView, claimView } from '../views.js';
 import { claimableCases, requireClaim, resolutionDueDate } from './shared.js';
 
@@ -79,7 +79,12 @@ export async function setClaimCases(call: HandlerCall): Promise<Reply> {
     const rows = claimableCases(core, environment, body.case_ids, claimId);
     const keep = new Set(rows.map((row) => row.case_id));
     for (const row of casesOfClaim(core.database, environment, claimId)) {
-      if (!keep.has(row.case_id)) saveCase(core.database, { ...row, claim_id: null });
+      if (keep.has(row.case_id)) continue;
+      // Cases cannot be modified once filed (service-notes.md); a closed case keeps its claim as its record.
+      if (row.filed === 1 || isClosed(row.status)) {
+        throw simpleError(400, `case ${row.case_id} has been filed or closed and cannot leave its claim`);
+      }
+      saveCase(core.database, { ...row, claim_id: null });
     }
     for (const row of rows) saveCase(core.database, { ...row, claim_id: claimId });
     updateClaim(core.database, { ...claim, updated: core.nowIso() });
@@ -121,10 +126,10 @@ export async function withdrawClaim(call: HandlerCall): Promise<Reply> {
 
 export async function listClaims(call: HandlerCall): Promise<Reply> {
   const page = pageOf<ClaimRow>(call.core.database, call.environment, { table: 'claims', idColumn: 'claim_id' }, readPageRequest(call.query));
-  return Promise.resolve({ status: 200, body: { data: page.rows.map(claimSummaryView), has_more: page.hasMore } });
+  return { status: 200, body: { data: page.rows.map(claimSummaryView), has_more: page.hasMore } };
 }
 
 export async function retrieveClaim(call: HandlerCall): Promise<Reply> {
   const claim = requireClaim(call.core, call.environment, call.params.claim_id ?? '');
-  return Promise.resolve({ status: 200, body: claimView(claim, casesOfClaim(call.core.database, call.environment, claim.claim_id), true) });
+  return { status: 200, body: claimView(claim, casesOfClaim(call.core.database, call.environment, claim.claim_id), true) };
 }

@@ -1,4 +1,6 @@
+import { fileCategories, testFileCategories } from '../../api/schemas/known-values.js';
 import { receiveUpload } from '../files/receive-upload.js';
+import { validationError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
 import { insertFile } from '../store/records.js';
 
@@ -10,6 +12,12 @@ import { insertFile } from '../store/records.js';
 export async function uploadFile(call: HandlerCall): Promise<Reply> {
   const upload = await receiveUpload(call.request);
   const { core, environment } = call;
+  // The test-mode categories exist in the sandbox environment only (service-notes.md, "Test magic values").
+  if (environment === 'production' && (testFileCategories as readonly string[]).includes(upload.category)) {
+    throw validationError('file upload failed validation', [
+      { code: 'category_invalid', details: { field: 'category' }, message: `category: expected one of ${fileCategories.join(', ')} (test-mode categories need a test_ key), got ${upload.category}` },
+    ]);
+  }
   return core.transaction(() => {
     const file = {
       environment,

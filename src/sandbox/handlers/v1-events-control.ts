@@ -48,14 +48,14 @@ export async function listV1Cases(call: HandlerCall): Promise<Reply> {
   }
   const where = status === null ? 'api_version = 1' : 'api_version = 1 AND status = ?';
   const page = pageOf<CaseRow>(call.core.database, call.environment, { table: 'cases', idColumn: 'case_id', where, params: status === null ? [] : [status] }, readPageRequest(call.query));
-  return Promise.resolve({ status: 200, body: { data: page.rows.map(v1CaseView), has_more: page.hasMore } });
+  return { status: 200, body: { data: page.rows.map(v1CaseView), has_more: page.hasMore } };
 }
 
 /** GET /v2/issuer/events: the page-size parameter is `limit` (service-notes.md). */
 export async function listEvents(call: HandlerCall): Promise<Reply> {
   const page = pageOf<EventRow>(call.core.database, call.environment, { table: 'events', idColumn: 'event_id' }, readPageRequest(call.query));
   const data = page.rows.map((event) => ({ event_id: event.event_id, type: event.type, created: event.created, data: { case_id: event.case_id } }));
-  return Promise.resolve({ status: 200, body: { data, has_more: page.hasMore } });
+  return { status: 200, body: { data, has_more: page.hasMore } };
 }
 
 const unavailableBody = z.strictObject({ unavailable: z.boolean() });

@@ -46,6 +46,7 @@ export function withdrawCase(state: CaseState): Transition | SandboxHttpError {
 
 /** Delete case: only a case that has not been filed. */
 export function deleteRefusal(state: CaseState): SandboxHttpError | undefined {
+  if (state.workflowState === 'running') return simpleError(400, 'workflow is already running for this case');
   if (state.filed) return simpleError(400, 'case has been filed with the card network and cannot be deleted');
   // Sandbox choice: a withdrawn (closed) case is kept as a record.
   if (isClosed(state.status)) return simpleError(400, 'case is closed and cannot be deleted');
@@ -54,6 +55,8 @@ export function deleteRefusal(state: CaseState): SandboxHttpError | undefined {
 
 /** Update case: a filed case cannot be modified (service-notes.md, "Filing rules"). */
 export function updateRefusal(state: CaseState): SandboxHttpError | undefined {
+  // While the workflow owns the case (interface document, run_workflow 400), it is not changed.
+  if (state.workflowState === 'running') return simpleError(400, 'workflow is already running for this case');
   if (state.filed) return simpleError(400, 'case has been filed with the card network and cannot be modified');
   if (isClosed(state.status)) return simpleError(400, 'case is closed and cannot be modified');
   return undefined;

@@ -31,6 +31,13 @@ CREATE TABLE IF NOT EXISTS cases (
   UNIQUE (environment, case_id)
 );
 CREATE INDEX IF NOT EXISTS cases_by_claim ON cases (environment, claim_id);
+-- A deleted case leaves its place in the order behind, so a cursor naming it still works.
+CREATE TABLE IF NOT EXISTS deleted_cases (
+  seq INTEGER PRIMARY KEY,
+  environment TEXT NOT NULL,
+  case_id TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deleted_cases_by_id ON deleted_cases (environment, case_id);
 CREATE TABLE IF NOT EXISTS blobs (
   sha256 TEXT PRIMARY KEY,
   bytes BLOB NOT NULL

@@ -63,9 +63,10 @@ export function pageOf<Row>(database: SandboxDatabase, environment: string, quer
 }
 
 function cursorSeq(database: SandboxDatabase, environment: string, query: PageQuery, field: string, id: string): number {
-  const row = database
-    .prepare(`SELECT seq FROM ${query.table} WHERE environment = ? AND ${query.idColumn} = ?`)
-    .get(environment, id) as { seq: number } | undefined;
+  const row = (database.prepare(`SELECT seq FROM ${query.table} WHERE environment = ? AND ${query.idColumn} = ?`).get(environment, id) ??
+    (query.table === 'cases'
+      ? database.prepare('SELECT seq FROM deleted_cases WHERE environment = ? AND case_id = ? ORDER BY seq DESC').get(environment, id)
+      : undefined)) as { seq: number } | undefined;
   if (!row) throw invalidParameter(field, `expected the id of an existing record, got ${JSON.stringify(id)}`);
   return row.seq;
 }

@@ -75,6 +75,7 @@ export function saveCase(database: SandboxDatabase, row: CaseRow): void {
 }
 
 export function deleteCaseRow(database: SandboxDatabase, row: CaseRow): void {
+  database.prepare('INSERT OR REPLACE INTO deleted_cases (seq, environment, case_id) VALUES (?, ?, ?)').run(row.seq, row.environment, row.case_id);
   database.prepare('DELETE FROM cases WHERE seq = ?').run(row.seq);
 }
 
