@@ -1,7 +1,9 @@
 import { deleteCase, fileCase, listCases, retrieveCase, reviewCase, runWorkflow, updateCase, withdrawCaseHandler } from './handlers/cases.js';
 import { createClaim, fileClaim, listClaims, newClaim, retrieveClaim, setClaimCases, withdrawClaim } from './handlers/claims.js';
 import { uploadFile } from './handlers/files.js';
-import { createV1Case, listEvents, listV1Cases, setCaseUnavailable } from './handlers/v1-events-control.js';
+import { setCaseUnavailable } from './handlers/control.js';
+import { listEvents } from './handlers/events.js';
+import { createV1Case, listV1Cases } from './handlers/v1-cases.js';
 import type { Route } from './http/routes.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { SandboxCore } from './core.js';
-import { fileCaseIfValid } from './filing.js';
+import { fileCaseIfValid } from './lifecycle.js';
 import { findCase, saveCase, type CaseRow, type Environment } from './store/records.js';
 
 /**

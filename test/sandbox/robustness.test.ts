@@ -16,7 +16,9 @@ describe('background work never ends the process', () => {
   it('reports a failing delayed job instead of throwing, and schedules nothing after close', async () => {
     const errors: unknown[] = [];
     const core = new SandboxCore({ database: openDatabase(':memory:'), onBackgroundError: (error) => errors.push(error) });
-    onTestFinished(() => core.database.close());
+    onTestFinished(() => {
+      core.database.close();
+    });
     core.later(1, () => {
       throw new Error('database is locked');
     });

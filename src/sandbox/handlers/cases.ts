@@ -1,16 +1,18 @@
 import { updateCaseBody } from '../../api/schemas/case.js';
 import { fileBody } from '../../api/schemas/claim.js';
-import { caseState, fileCaseIfValid, validateForFiling } from '../filing.js';
 import { parseBody } from '../http/body.js';
 import { simpleError, validationError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
+import { applyWithdrawal, caseState, fileCaseIfValid, validateForFiling } from '../lifecycle.js';
 import { deleteRefusal, runWorkflowRefusal, updateRefusal, withdrawCase } from '../rules/states.js';
 import { pageOf, readPageRequest } from '../store/pagination.js';
 import { deleteCaseRow, readDocument, saveCase, writeDocument, type CaseRow } from '../store/records.js';
 import { caseView } from '../views.js';
 import { finishWorkflow } from '../workflow.js';
 import { mergeCaseUpdate } from './case-update.js';
-import { requireCase } from './shared.js';
+import { requireCase, withCase } from './shared.js';
+
+/** /v2/issuer/cases: each change is one transaction around the lookup (`withCase`). */
 
 export async function retrieveCase(call: HandlerCall): Promise<Reply> {
   return { status: 200, body: caseView(requireCase(call.core, call.environment, call.params.case_id ?? '')) };
@@ -24,9 +26,7 @@ export async function listCases(call: HandlerCall): Promise<Reply> {
 /** PUT /v2/issuer/cases/{case_id}: merges the given fields; answers the updated case. */
 export async function updateCase(call: HandlerCall): Promise<Reply> {
   const body = parseBody(updateCaseBody, await call.json());
-  const { core, environment } = call;
-  return core.transaction(() => {
-    const row = requireCase(core, environment, call.params.case_id ?? '');
+  return withCase(call, (row) => {
     if (body.case_id !== undefined && body.case_id !== row.case_id) {
       throw validationError('request failed validation', [{ code: 'parameter_invalid', details: { field: 'case_id' }, message: `case_id: expected ${row.case_id} (the case in the path), got ${body.case_id}` }]);
     }
@@ -34,31 +34,25 @@ export async function updateCase(call: HandlerCall): Promise<Reply> {
     if (refusal) throw refusal;
     if (row.api_version === 1) throw simpleError(400, 'version 1 cases are updated through version 1 only');
     writeDocument(row, mergeCaseUpdate(readDocument(row), body));
-    saveCase(core.database, row);
+    saveCase(call.core.database, row);
     return { status: 200, body: caseView(row) };
   });
 }
 
 export async function deleteCase(call: HandlerCall): Promise<Reply> {
-  const { core, environment } = call;
-  return core.transaction(() => {
-    const row = requireCase(core, environment, call.params.case_id ?? '');
+  return withCase(call, (row) => {
     const refusal = deleteRefusal(caseState(row));
     if (refusal) throw refusal;
-    deleteCaseRow(core.database, row);
+    deleteCaseRow(call.core.database, row);
     return { status: 200, body: { success: true } };
   });
 }
 
 export async function withdrawCaseHandler(call: HandlerCall): Promise<Reply> {
-  const { core, environment } = call;
-  return core.transaction(() => {
-    const row = requireCase(core, environment, call.params.case_id ?? '');
+  return withCase(call, (row) => {
     const transition = withdrawCase(caseState(row));
     if (transition instanceof Error) throw transition;
-    writeDocument(row, { ...readDocument(row), closed_reason: transition.closedReason });
-    saveCase(core.database, { ...row, status: transition.status, workflow_state: null });
-    core.recordEvent(environment, 'case.withdrawn', row.case_id);
+    applyWithdrawal(call.core, row, transition);
     return { status: 202, body: { success: true } };
   });
 }
@@ -66,11 +60,7 @@ export async function withdrawCaseHandler(call: HandlerCall): Promise<Reply> {
 /** POST /v2/issuer/cases/{case_id}/file: 202 `{success}`; a failing case is reported, not filed. */
 export async function fileCase(call: HandlerCall): Promise<Reply> {
   parseBody(fileBody, await call.json());
-  const { core, environment } = call;
-  return core.transaction(() => {
-    const row = requireCase(core, environment, call.params.case_id ?? '');
-    return { status: 202, body: { success: fileCaseIfValid(core, row) } };
-  });
+  return withCase(call, (row) => ({ status: 202, body: { success: fileCaseIfValid(call.core, row) } }));
 }
 
 /**
@@ -79,9 +69,7 @@ export async function fileCase(call: HandlerCall): Promise<Reply> {
  */
 export async function runWorkflow(call: HandlerCall): Promise<Reply> {
   const { core, environment } = call;
-  const caseId = call.params.case_id ?? '';
-  const reply = core.transaction(() => {
-    const row = requireCase(core, environment, caseId);
+  const reply = withCase(call, (row) => {
     if (row.unavailable === 1) throw simpleError(503, 'case is temporarily unavailable for filing; retry later', { 'retry-after': '1' });
     const refusal = runWorkflowRefusal(caseState(row));
     if (refusal) throw refusal;
@@ -90,7 +78,10 @@ export async function runWorkflow(call: HandlerCall): Promise<Reply> {
     saveCase(core.database, { ...row, workflow_state: 'running' });
     return { status: 202, body: { success: true } };
   });
-  core.later(core.workflowDelayMs, () => { finishWorkflow(core, environment, caseId); });
+  const caseId = call.params.case_id ?? '';
+  core.later(core.workflowDelayMs, () => {
+    finishWorkflow(core, environment, caseId);
+  });
   return reply;
 }
 
@@ -99,6 +90,5 @@ export async function reviewCase(call: HandlerCall): Promise<Reply> {
   const row = requireCase(call.core, call.environment, call.params.case_id ?? '');
   if (row.workflow_state === 'running') return { status: 200, body: { status: 'processing' } };
   const filingErrors = row.filed === 1 ? [] : validateForFiling(call.core, row);
-  const body = { status: 'complete', filing_errors: filingErrors, workflow: { outcome: 'file_chargeback' } };
-  return { status: 200, body };
+  return { status: 200, body: { status: 'complete', filing_errors: filingErrors, workflow: { outcome: 'file_chargeback' } } };
 }

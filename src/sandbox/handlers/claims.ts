@@ -1,13 +1,14 @@
 import { createClaimBody, fileBody, newClaimBody, setClaimCasesBody } from '../../api/schemas/claim.js';
-import { caseState, fileCaseIfValid, refreshClaimStatus } from '../filing.js';
+import { applyWithdrawal, caseState, fileCaseIfValid, refreshClaimStatus } from '../lifecycle.js';
 import { parseBody } from '../http/body.js';
 import { simpleError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
 import { readPageRequest, pageOf } from '../store/pagination.js';
-import { casesOfClaim, findCase, findClaim, insertCase, insertClaim, readDocument, saveCase, updateClaim, writeDocument, type ClaimRow } from '../store/records.js';
+import { casesOfClaim, findCase, findClaim, insertCase, insertClaim, saveCase, updateClaim, type ClaimRow } from '../store/records.js';
 import { isClosed, withdrawnWithClaim } from '../rules/states.js';
 import { claimSummaryView, claimView } from '../views.js';
-import { claimableCases, requireClaim, resolutionDueDate } from './shared.js';
+import { resolutionDueDate } from '../rules/deadlines.js';
+import { claimableCases, requireClaim } from './shared.js';
 
 /** POST /v2/issuer/new_claim: shared fields merged into each case, the card into `transaction`. */
 export async function newClaim(call: HandlerCall): Promise<Reply> {
@@ -114,10 +115,7 @@ export async function withdrawClaim(call: HandlerCall): Promise<Reply> {
     if (claim.status === 'closed') throw simpleError(400, 'cannot withdraw a claim that is already closed');
     for (const row of casesOfClaim(core.database, environment, claim.claim_id)) {
       const transition = withdrawnWithClaim(caseState(row));
-      if (!transition) continue;
-      writeDocument(row, { ...readDocument(row), closed_reason: transition.closedReason });
-      saveCase(core.database, { ...row, status: transition.status, workflow_state: null });
-      core.recordEvent(environment, 'case.withdrawn', row.case_id);
+      if (transition) applyWithdrawal(core, row, transition);
     }
     updateClaim(core.database, { ...claim, status: 'closed', updated: core.nowIso() });
     return { status: 202, body: { success: true } };

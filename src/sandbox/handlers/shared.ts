@@ -1,5 +1,6 @@
 import type { SandboxCore } from '../core.js';
 import { simpleError, validationError } from '../http/errors.js';
+import type { HandlerCall, Reply } from '../http/routes.js';
 import { findCase, findClaim, type CaseRow, type ClaimRow, type Environment } from '../store/records.js';
 
 /** Lookups with the document's exact 404 messages, and checks shared by several handlers. */
@@ -42,8 +43,7 @@ export function claimableCases(core: SandboxCore, environment: Environment, case
   return rows;
 }
 
-/** 120 days from the transaction date: the date shown as `resolution_due_date` (sandbox choice). */
-export function resolutionDueDate(transactionDate: unknown): string | undefined {
-  const transactionMs = typeof transactionDate === 'string' ? Date.parse(transactionDate) : Number.NaN;
-  return Number.isNaN(transactionMs) ? undefined : new Date(transactionMs + 120 * 24 * 60 * 60 * 1000).toISOString();
+/** The common shape of a case handler: one transaction around the lookup and the change. */
+export function withCase(call: HandlerCall, work: (row: CaseRow) => Reply): Reply {
+  return call.core.transaction(() => work(requireCase(call.core, call.environment, call.params.case_id ?? '')));
 }

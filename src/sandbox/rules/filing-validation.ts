@@ -1,3 +1,5 @@
+import { dayMs, filingWindowDays } from './deadlines.js';
+
 /**
  * Whether a case may be filed: the problems that would stop it, as the review's `filing_errors`
  * (interface document, "Case review result"; service-notes.md, "Filing rules"). Pure: the case
@@ -12,9 +14,8 @@ export interface FilingError {
 
 type Loose = Record<string, unknown>;
 
-const dayMs = 24 * 60 * 60 * 1000;
 /** Reasons with a 120-day window from the transaction date (service-notes.md). */
-const windowDaysByReason: Record<string, number> = { fraud: 120, product_not_received: 120 };
+const windowDaysByReason: Record<string, number> = { fraud: filingWindowDays, product_not_received: filingWindowDays };
 /** Reasons whose filing needs a receipt of the disputed transaction (sandbox choice, README). */
 const receiptReasons = new Set(['product_not_as_described', 'credit_not_processed', 'duplicate_charge', 'incorrect_amount', 'canceled_or_returned', 'subscription_canceled']);
 

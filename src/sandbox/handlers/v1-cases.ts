@@ -1,14 +1,14 @@
-import { z } from 'zod';
 import { v1CaseStatuses } from '../../api/schemas/known-values.js';
 import { v1CreateCaseBody } from '../../api/schemas/v1.js';
-import { fileCaseIfValid } from '../filing.js';
+import { fileCaseIfValid } from '../lifecycle.js';
 import { parseBody } from '../http/body.js';
 import { simpleError, validationError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
+import { resolutionDueDate } from '../rules/deadlines.js';
 import { pageOf, readPageRequest } from '../store/pagination.js';
-import { findCase, insertCase, saveCase, type CaseRow, type EventRow } from '../store/records.js';
+import { findCase, insertCase, type CaseRow } from '../store/records.js';
 import { v1CaseView } from '../views.js';
-import { requireCase, resolutionDueDate } from './shared.js';
+import { requireCase } from './shared.js';
 
 /** POST /v1/issuer/cases: one case, no claim; `file` files it on creation. */
 export async function createV1Case(call: HandlerCall): Promise<Reply> {
@@ -49,27 +49,4 @@ export async function listV1Cases(call: HandlerCall): Promise<Reply> {
   const where = status === null ? 'api_version = 1' : 'api_version = 1 AND status = ?';
   const page = pageOf<CaseRow>(call.core.database, call.environment, { table: 'cases', idColumn: 'case_id', where, params: status === null ? [] : [status] }, readPageRequest(call.query));
   return { status: 200, body: { data: page.rows.map(v1CaseView), has_more: page.hasMore } };
-}
-
-/** GET /v2/issuer/events: the page-size parameter is `limit` (service-notes.md). */
-export async function listEvents(call: HandlerCall): Promise<Reply> {
-  const page = pageOf<EventRow>(call.core.database, call.environment, { table: 'events', idColumn: 'event_id' }, readPageRequest(call.query));
-  const data = page.rows.map((event) => ({ event_id: event.event_id, type: event.type, created: event.created, data: { case_id: event.case_id } }));
-  return { status: 200, body: { data, has_more: page.hasMore } };
-}
-
-const unavailableBody = z.strictObject({ unavailable: z.boolean() });
-
-/**
- * POST /_sandbox/cases/{case_id}/unavailable `{unavailable}` (control prefix only): while set,
- * run_workflow answers 503 "temporarily unavailable" (interface document, run_workflow).
- */
-export async function setCaseUnavailable(call: HandlerCall): Promise<Reply> {
-  const body = parseBody(unavailableBody, await call.json());
-  const { core, environment } = call;
-  return core.transaction(() => {
-    const row = requireCase(core, environment, call.params.case_id ?? '');
-    saveCase(core.database, { ...row, unavailable: body.unavailable ? 1 : 0 });
-    return { status: 200, body: { case_id: row.case_id, unavailable: body.unavailable } };
-  });
 }

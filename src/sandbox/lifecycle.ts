@@ -1,10 +1,10 @@
 import type { SandboxCore } from './core.js';
 import { filingErrors, type FilingError } from './rules/filing-validation.js';
-import { fileable } from './rules/states.js';
+import { fileable, type Transition } from './rules/states.js';
 import { casesOfClaim, findClaim, findFile, readDocument, saveCase, updateClaim, writeDocument, type CaseRow } from './store/records.js';
 import { caseView } from './views.js';
 
-/** Filing a case with the card network, shared by file claim, file case and run_workflow. */
+/** How a case changes status: filing (file claim, file case, run_workflow) and withdrawal (claim, case). */
 
 export function validateForFiling(core: SandboxCore, row: CaseRow): FilingError[] {
   const categoryOf = (fileId: string) => findFile(core.database, row.environment, fileId)?.category;
@@ -48,4 +48,11 @@ export function refreshClaimStatus(core: SandboxCore, environment: CaseRow['envi
   const anyFiled = casesOfClaim(core.database, environment, claimId).some((caseRow) => caseRow.filed === 1);
   const status = anyFiled ? 'filed' : 'open';
   if (status !== claim.status) updateClaim(core.database, { ...claim, status, updated: core.nowIso() });
+}
+
+/** Applies a withdrawal's transition (rules/states.ts) and records `case.withdrawn`. Call inside a transaction. */
+export function applyWithdrawal(core: SandboxCore, row: CaseRow, transition: Transition): void {
+  writeDocument(row, { ...readDocument(row), closed_reason: transition.closedReason });
+  saveCase(core.database, { ...row, status: transition.status, workflow_state: null });
+  core.recordEvent(row.environment, 'case.withdrawn', row.case_id);
 }
