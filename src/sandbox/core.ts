@@ -1,8 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import { noFaults, type FaultInjector } from './faults/fault-injector.js';
 import type { SandboxDatabase } from './store/database.js';
 import { insertEvent, type Environment } from './store/records.js';
 
 export type IdPrefix = 'claim' | 'case' | 'file' | 'event';
+
+/** An event as listed and as delivered by webhooks (interface document, "Events"). */
+export interface SandboxEvent {
+  environment: Environment;
+  event_id: string;
+  type: string;
+  created: string;
+  data: { case_id: string };
+}
+
+export type EventListener = (event: SandboxEvent) => void;
 
 export interface SandboxCoreOptions {
   database: SandboxDatabase;
@@ -12,6 +24,7 @@ export interface SandboxCoreOptions {
   workflowDelayMs?: number;
   /** Where a failure of delayed work goes; it must never end the process. */
   onBackgroundError?: (error: unknown) => void;
+  faults?: FaultInjector;
 }
 
 /**
@@ -21,16 +34,22 @@ export interface SandboxCoreOptions {
 export class SandboxCore {
   readonly database: SandboxDatabase;
   readonly workflowDelayMs: number;
+  /** What goes wrong on purpose; replaceable at run time through the control prefix. */
+  faults: FaultInjector;
   private readonly clock: () => number;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly onBackgroundError: (error: unknown) => void;
   private closed = false;
+  /** Events recorded by the transaction in progress, published once it commits. */
+  private pendingEvents: SandboxEvent[] = [];
+  private readonly eventListeners: EventListener[] = [];
 
   constructor(options: SandboxCoreOptions) {
     this.database = options.database;
     this.clock = options.now ?? Date.now;
     this.workflowDelayMs = options.workflowDelayMs ?? 200;
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
+    this.faults = options.faults ?? noFaults;
   }
 
   now(): number {
@@ -46,13 +65,44 @@ export class SandboxCore {
     return `${prefix}_${randomBytes(12).toString('hex')}`;
   }
 
+  /**
+   * Runs `work` in one SQLite transaction; the events it recorded reach the listeners (webhooks)
+   * only after the commit, so nothing is announced that a rollback took back. Not nested.
+   */
   transaction<Result>(work: () => Result): Result {
-    return this.database.transaction(work)();
+    let result: Result;
+    try {
+      result = this.database.transaction(work)();
+    } catch (error) {
+      this.pendingEvents = [];
+      throw error;
+    }
+    const committed = this.pendingEvents;
+    this.pendingEvents = [];
+    for (const event of committed) this.publish(event);
+    return result;
   }
 
   /** Records an event (service-notes.md, "Webhooks": event types). Call inside a transaction. */
   recordEvent(environment: Environment, type: string, caseId: string): void {
-    insertEvent(this.database, { environment, event_id: this.newId('event'), type, case_id: caseId, created: this.nowIso() });
+    const event = { environment, event_id: this.newId('event'), type, created: this.nowIso(), data: { case_id: caseId } };
+    insertEvent(this.database, { environment, event_id: event.event_id, type, case_id: caseId, created: event.created });
+    this.pendingEvents.push(event);
+  }
+
+  /** Hears every committed event, in order. A failing listener is reported, never thrown. */
+  onEvent(listener: EventListener): void {
+    this.eventListeners.push(listener);
+  }
+
+  private publish(event: SandboxEvent): void {
+    for (const listener of this.eventListeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.onBackgroundError(error);
+      }
+    }
   }
 
   /**

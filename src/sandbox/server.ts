@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
+import type { FaultDecision, FaultInjector } from './faults/fault-injector.js';
 import { resumeInterruptedWorkflows } from './workflow.js';
 import { authenticate } from './http/auth.js';
 import { readJson } from './http/body.js';
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   control?: boolean;
   workflowDelayMs?: number;
   now?: () => number;
+  /** Faults to inject on service routes (issue 4); none by default. */
+  faults?: FaultInjector;
   logger?: Pick<Logger, 'error'>;
 }
 
@@ -47,6 +50,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     now: options.now,
     workflowDelayMs: options.workflowDelayMs,
     onBackgroundError: (error) => options.logger?.error({ err: error }, 'sandbox background work failed'),
+    faults: options.faults,
   });
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 
@@ -65,7 +69,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const match = route(request.method ?? 'GET', url.pathname);
       if (match === undefined) throw simpleError(404, `no such route: ${request.method ?? ''} ${url.pathname}`);
       if (match === 'method-not-allowed') throw simpleError(405, `method ${request.method ?? ''} not allowed on ${url.pathname}`);
+      // Control routes are never faulted: they are how faults are turned off.
+      const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now());
+      if (fault && (await injectBeforeHandling(fault, request))) return;
       const reply = await match.route.handler({ core, environment, params: match.params, query: url.searchParams, request, json: async () => readJson(request) });
+      if (fault?.action === 'drop-after-commit') {
+        request.socket.resetAndDestroy();
+        return;
+      }
       writeJson(response, reply.status, reply.body);
     } catch (error) {
       if (!(error instanceof SandboxHttpError)) throw error;
@@ -109,6 +120,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return closing;
     },
   };
+}
+
+/** Carries out a fault that strikes before the handler runs; true when the request is done with. */
+async function injectBeforeHandling(fault: FaultDecision, request: IncomingMessage): Promise<boolean> {
+  if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  const retryAfter = { 'retry-after': String(fault.retryAfterSeconds ?? 1) };
+  if (fault.action === 'fail') throw simpleError(503, 'service temporarily unavailable (injected fault); retry later', retryAfter);
+  if (fault.action === 'rate-limit') throw simpleError(429, 'too many requests (injected fault); retry later', retryAfter);
+  if (fault.action === 'drop') {
+    request.socket.resetAndDestroy();
+    return true;
+  }
+  return false;
 }
 
 /**

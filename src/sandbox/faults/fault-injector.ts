@@ -1,0 +1,31 @@
+/**
+ * The seam between the server and fault injection (issue 4): for each request to a service
+ * route (never a control route), the injector decides what goes wrong. The server carries it out:
+ * - `latencyMs`: wait before handling;
+ * - `fail`: 503 `{message}` with `Retry-After`, before handling;
+ * - `rate-limit`: 429 `{message}` with `Retry-After`, before handling;
+ * - `drop`: reset the connection before handling (nothing happened);
+ * - `drop-after-commit`: handle and commit, then reset instead of answering (the client cannot
+ *   know it succeeded).
+ */
+export type FaultAction = 'none' | 'fail' | 'rate-limit' | 'drop' | 'drop-after-commit';
+
+export interface FaultDecision {
+  latencyMs: number;
+  action: FaultAction;
+  /** For `fail` and `rate-limit`: the `Retry-After` seconds to send. */
+  retryAfterSeconds?: number;
+}
+
+export interface RouteKey {
+  method: string;
+  /** The route table's pattern, e.g. `/v2/issuer/new_claim`. */
+  pattern: string;
+}
+
+export interface FaultInjector {
+  decide(route: RouteKey, nowMs: number): FaultDecision;
+}
+
+/** No faults: what a sandbox does unless told otherwise. */
+export const noFaults: FaultInjector = { decide: () => ({ latencyMs: 0, action: 'none' }) };
