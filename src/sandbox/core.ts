@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { noFaults, type FaultInjector } from './faults/fault-injector.js';
+import { defaultWorkflowRules, type WorkflowRules } from './rules/workflow-rules.js';
 import type { SandboxDatabase } from './store/database.js';
 import { insertEvent, type Environment } from './store/records.js';
 
@@ -25,6 +26,8 @@ export interface SandboxCoreOptions {
   /** Where a failure of delayed work goes; it must never end the process. */
   onBackgroundError?: (error: unknown) => void;
   faults?: FaultInjector;
+  /** Workflow rules for `file_mode: auto` and run_workflow; default: file every valid case. */
+  rules?: WorkflowRules;
 }
 
 /**
@@ -36,6 +39,9 @@ export class SandboxCore {
   readonly workflowDelayMs: number;
   /** What goes wrong on purpose; replaceable at run time through the control prefix. */
   faults: FaultInjector;
+  readonly rules: WorkflowRules;
+  /** How far the control prefix has moved the clock (filing windows, due dates). */
+  private clockOffsetMs = 0;
   private readonly clock: () => number;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly onBackgroundError: (error: unknown) => void;
@@ -50,14 +56,20 @@ export class SandboxCore {
     this.workflowDelayMs = options.workflowDelayMs ?? 200;
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
     this.faults = options.faults ?? noFaults;
+    this.rules = options.rules ?? defaultWorkflowRules;
   }
 
   now(): number {
-    return this.clock();
+    return this.clock() + this.clockOffsetMs;
   }
 
   nowIso(): string {
-    return new Date(this.clock()).toISOString();
+    return new Date(this.now()).toISOString();
+  }
+
+  /** Moves the sandbox's clock forward (never back: records keep their order in time). */
+  advanceClock(byMs: number): void {
+    this.clockOffsetMs += Math.max(0, byMs);
   }
 
   /** `claim_…`, `case_…`: 24 hex digits of randomness, as generated ids look in the document. */

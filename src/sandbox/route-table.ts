@@ -1,7 +1,7 @@
 import { deleteCase, fileCase, listCases, retrieveCase, reviewCase, runWorkflow, updateCase, withdrawCaseHandler } from './handlers/cases.js';
 import { createClaim, fileClaim, listClaims, newClaim, retrieveClaim, setClaimCases, withdrawClaim } from './handlers/claims.js';
 import { uploadFile } from './handlers/files.js';
-import { setCaseUnavailable } from './handlers/control.js';
+import { advanceCase, moveClock, resetEnvironment, setCaseUnavailable } from './handlers/control.js';
 import { listEvents } from './handlers/events.js';
 import { createV1Case, listV1Cases } from './handlers/v1-cases.js';
 import type { Route } from './http/routes.js';
@@ -31,4 +31,8 @@ export const routes: Route[] = [
   { method: 'POST', pattern: '/v1/issuer/cases', handler: createV1Case },
   { method: 'GET', pattern: '/v1/issuer/cases', handler: listV1Cases },
   { method: 'POST', pattern: '/_sandbox/cases/{case_id}/unavailable', handler: setCaseUnavailable, control: true },
+  { method: 'POST', pattern: '/_sandbox/cases/{case_id}/advance', handler: advanceCase, control: true },
+  { method: 'GET', pattern: '/_sandbox/clock', handler: moveClock, control: true },
+  { method: 'POST', pattern: '/_sandbox/clock', handler: moveClock, control: true },
+  { method: 'POST', pattern: '/_sandbox/reset', handler: resetEnvironment, control: true },
 ];

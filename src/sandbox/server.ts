@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
 import type { FaultDecision, FaultInjector } from './faults/fault-injector.js';
+import type { WorkflowRules } from './rules/workflow-rules.js';
 import { resumeInterruptedWorkflows } from './workflow.js';
 import { authenticate } from './http/auth.js';
 import { readJson } from './http/body.js';
@@ -27,6 +28,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Faults to inject on service routes (issue 4); none by default. */
   faults?: FaultInjector;
+  /** Workflow rules for `file_mode: auto` and run_workflow; default: file every valid case. */
+  rules?: WorkflowRules;
   logger?: Pick<Logger, 'error'>;
 }
 
@@ -51,6 +54,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     workflowDelayMs: options.workflowDelayMs,
     onBackgroundError: (error) => options.logger?.error({ err: error }, 'sandbox background work failed'),
     faults: options.faults,
+    rules: options.rules,
   });
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 

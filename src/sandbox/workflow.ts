@@ -4,18 +4,18 @@ import { findCase, saveCase, type CaseRow, type Environment } from './store/reco
 
 /**
  * The run_workflow evaluation's lifecycle: started by the handler (state `running`), finished
- * after `workflowDelayMs`, resumed after a restart. Until workflow rules are configured, the
- * outcome is file_chargeback.
+ * after `workflowDelayMs`, resumed after a restart. Its outcome is the workflow rules'
+ * (rules/workflow-rules.ts).
  */
 
-/** The evaluation's end: the case is filed if it still passes validation. */
+/** The evaluation's end: the rules' outcome, if the case still passes validation. */
 export function finishWorkflow(core: SandboxCore, environment: Environment, caseId: string): void {
   core.transaction(() => {
     const row = findCase(core.database, environment, caseId);
     if (row?.workflow_state !== 'running') return;
     const cleared = { ...row, workflow_state: null };
     saveCase(core.database, cleared);
-    fileCaseIfValid(core, cleared);
+    fileCaseIfValid(core, cleared, 'auto');
   });
 }
 

@@ -3,10 +3,11 @@ import { fileBody } from '../../api/schemas/claim.js';
 import { parseBody } from '../http/body.js';
 import { simpleError, validationError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
-import { applyWithdrawal, caseState, fileCaseIfValid, validateForFiling } from '../lifecycle.js';
+import { applyWithdrawal, caseState, fileCaseIfValid, validateForFiling, workflowOutcomeOf } from '../lifecycle.js';
+import { conditionsReview, documentationReview, fraudLiability } from '../rules/review.js';
 import { deleteRefusal, runWorkflowRefusal, updateRefusal, withdrawCase } from '../rules/states.js';
 import { pageOf, readPageRequest } from '../store/pagination.js';
-import { deleteCaseRow, readDocument, saveCase, writeDocument, type CaseRow } from '../store/records.js';
+import { deleteCaseRow, findFile, readDocument, saveCase, writeDocument, type CaseRow } from '../store/records.js';
 import { caseView } from '../views.js';
 import { finishWorkflow } from '../workflow.js';
 import { mergeCaseUpdate } from './case-update.js';
@@ -59,8 +60,8 @@ export async function withdrawCaseHandler(call: HandlerCall): Promise<Reply> {
 
 /** POST /v2/issuer/cases/{case_id}/file: 202 `{success}`; a failing case is reported, not filed. */
 export async function fileCase(call: HandlerCall): Promise<Reply> {
-  parseBody(fileBody, await call.json());
-  return withCase(call, (row) => ({ status: 202, body: { success: fileCaseIfValid(call.core, row) } }));
+  const { file_mode: mode } = parseBody(fileBody, await call.json());
+  return withCase(call, (row) => ({ status: 202, body: { success: fileCaseIfValid(call.core, row, mode) } }));
 }
 
 /**
@@ -85,10 +86,27 @@ export async function runWorkflow(call: HandlerCall): Promise<Reply> {
   return reply;
 }
 
-/** GET /v2/issuer/cases/{case_id}/review: `processing` while the workflow runs. */
+/**
+ * GET /v2/issuer/cases/{case_id}/review: `processing` while the workflow runs, then `complete`
+ * with what stops filing, what the rules decide, and the documentation and conditions reviews.
+ */
 export async function reviewCase(call: HandlerCall): Promise<Reply> {
-  const row = requireCase(call.core, call.environment, call.params.case_id ?? '');
+  const { core, environment } = call;
+  const row = requireCase(core, environment, call.params.case_id ?? '');
   if (row.workflow_state === 'running') return { status: 200, body: { status: 'processing' } };
-  const filingErrors = row.filed === 1 ? [] : validateForFiling(call.core, row);
-  return { status: 200, body: { status: 'complete', filing_errors: filingErrors, workflow: { outcome: 'file_chargeback' } } };
+  const view = caseView(row);
+  const documentation = (view.issuer_evidence as { documentation?: string[] } | undefined)?.documentation ?? [];
+  const files = documentation.flatMap((fileId) => {
+    const file = findFile(core.database, environment, fileId);
+    return file ? [{ id: file.file_id, category: file.category }] : [];
+  });
+  const body = {
+    status: 'complete',
+    filing_errors: row.filed === 1 ? [] : validateForFiling(core, row),
+    workflow: { outcome: workflowOutcomeOf(core, row) },
+    documentation_review: documentationReview(files, environment),
+    conditions_review: conditionsReview(view, environment),
+    fraud_liability: fraudLiability(view, environment),
+  };
+  return { status: 200, body };
 }

@@ -96,13 +96,13 @@ export async function setClaimCases(call: HandlerCall): Promise<Reply> {
 
 /** POST /v2/issuer/claims/{claim_id}/file: each case filed if it passes validation. */
 export async function fileClaim(call: HandlerCall): Promise<Reply> {
-  // `auto` evaluates workflow rules; until rules are configured, every rule says file_chargeback.
-  parseBody(fileBody, await call.json());
+  // `auto` lets the workflow rules decide per case; `chargeback` files every valid case.
+  const { file_mode: mode } = parseBody(fileBody, await call.json());
   const { core, environment } = call;
   return core.transaction(() => {
     const claim = requireClaim(core, environment, call.params.claim_id ?? '');
     if (claim.status === 'closed') throw simpleError(400, 'cannot file a claim that is already closed');
-    const results = casesOfClaim(core.database, environment, claim.claim_id).map((row) => ({ case_id: row.case_id, success: fileCaseIfValid(core, row) }));
+    const results = casesOfClaim(core.database, environment, claim.claim_id).map((row) => ({ case_id: row.case_id, success: fileCaseIfValid(core, row, mode) }));
     return { status: 202, body: { results } };
   });
 }

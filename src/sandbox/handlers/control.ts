@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { parseBody } from '../http/body.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
+import { simpleError } from '../http/errors.js';
+import { dayMs } from '../rules/deadlines.js';
+import { advanceTargets, canAdvance, eventTypeFor, networkMoves } from '../rules/network-moves.js';
 import { saveCase } from '../store/records.js';
+import { caseView } from '../views.js';
 import { withCase } from './shared.js';
 
 const unavailableBody = z.strictObject({ unavailable: z.boolean() });
@@ -15,5 +19,47 @@ export async function setCaseUnavailable(call: HandlerCall): Promise<Reply> {
   return withCase(call, (row) => {
     saveCase(call.core.database, { ...row, unavailable: body.unavailable ? 1 : 0 });
     return { status: 200, body: { case_id: row.case_id, unavailable: body.unavailable } };
+  });
+}
+
+const advanceBody = z.strictObject({ status: z.enum(advanceTargets) });
+
+/**
+ * POST /_sandbox/cases/{case_id}/advance `{status}`: the card network's next move, only along
+ * the allowed ones (rules/network-moves.ts), with its event.
+ */
+export async function advanceCase(call: HandlerCall): Promise<Reply> {
+  const body = parseBody(advanceBody, await call.json());
+  return withCase(call, (row) => {
+    if (!canAdvance(row.status, body.status)) {
+      const allowed = networkMoves[row.status]?.join(', ') ?? 'none (not filed, or already decided)';
+      throw simpleError(400, `cannot advance a case from ${row.status} to ${body.status}: allowed next statuses are ${allowed}`);
+    }
+    saveCase(call.core.database, { ...row, status: body.status });
+    call.core.recordEvent(row.environment, eventTypeFor(body.status), row.case_id);
+    return { status: 200, body: caseView({ ...row, status: body.status }) };
+  });
+}
+
+const clockBody = z.strictObject({ advance_ms: z.number().int().nonnegative().optional(), advance_days: z.number().nonnegative().optional() });
+
+/** GET / POST /_sandbox/clock: the sandbox's time, moved forward for filing windows and due dates. */
+export async function moveClock(call: HandlerCall): Promise<Reply> {
+  if (call.request.method === 'POST') {
+    const body = parseBody(clockBody, await call.json());
+    call.core.advanceClock((body.advance_ms ?? 0) + (body.advance_days ?? 0) * dayMs);
+  }
+  return { status: 200, body: { now: call.core.nowIso() } };
+}
+
+/** POST /_sandbox/reset: forgets everything of the caller's environment (the other one is untouched). */
+export async function resetEnvironment(call: HandlerCall): Promise<Reply> {
+  const { core, environment } = call;
+  return core.transaction(() => {
+    for (const table of ['claims', 'cases', 'deleted_cases', 'events', 'files']) {
+      core.database.prepare(`DELETE FROM ${table} WHERE environment = ?`).run(environment);
+    }
+    core.database.prepare('DELETE FROM blobs WHERE sha256 NOT IN (SELECT sha256 FROM files)').run();
+    return { status: 200, body: { success: true } };
   });
 }

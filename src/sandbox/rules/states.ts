@@ -72,7 +72,7 @@ export function runWorkflowRefusal(state: CaseState): SandboxHttpError | undefin
   return undefined;
 }
 
-/** Whether file claim / file case may file this case now (validation comes next). */
+/** Whether file claim / file case may file this case now (validation comes next). Queued and held cases may. */
 export function fileable(state: CaseState): boolean {
   return state.status === 'created' && !state.filed && state.workflowState !== 'running';
 }

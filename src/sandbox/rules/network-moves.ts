@@ -1,0 +1,22 @@
+/**
+ * The moves the card network makes after filing, driven through the control prefix (issue 4):
+ * each status and where it may go next. Outcomes `won` and `lost` end the case.
+ */
+export const networkMoves: Record<string, readonly string[]> = {
+  chargeback_filed: ['chargeback_represented', 'won', 'lost'],
+  chargeback_represented: ['prearb_filed', 'won', 'lost'],
+  prearb_filed: ['prearb_rebutted', 'arbitration_filed', 'won', 'lost'],
+  prearb_rebutted: ['arbitration_filed', 'won', 'lost'],
+  arbitration_filed: ['won', 'lost'],
+};
+
+export const advanceTargets = ['chargeback_represented', 'prearb_filed', 'prearb_rebutted', 'arbitration_filed', 'won', 'lost'] as const;
+
+export function canAdvance(from: string, to: string): boolean {
+  return networkMoves[from]?.includes(to) ?? false;
+}
+
+/** Event type of a move: `case.<status>` (service-notes.md names most; the rest follow the pattern). */
+export function eventTypeFor(status: string): string {
+  return `case.${status}`;
+}
