@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
@@ -44,5 +47,16 @@ describe('bulk-disputes sandbox', () => {
     const exited = new Promise<number | null>((resolve) => sandbox.child.once('exit', (code) => { resolve(code); }));
     sandbox.child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+});
+
+describe('bulk-disputes sandbox --rules', () => {
+  it('refuses a rules file that does not parse, naming the file and the field, exit 2', async () => {
+    const rulesFile = join(await mkdtemp(join(tmpdir(), 'bulk-disputes-rules-')), 'rules.json');
+    await writeFile(rulesFile, JSON.stringify({ rules: [{ when: { amount_over: 'lots' }, outcome: 'file_chargeback' }] }));
+    let stderr = '';
+    const exitCode = await main(['sandbox', '--rules', rulesFile, '--port', '0'], { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, env: {} });
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain(`--rules ${rulesFile}: rules.0.when.amount_over: Invalid input: expected number, received string`);
   });
 });

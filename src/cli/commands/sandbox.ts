@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { createSandbox } from '../../sandbox/server.js';
 import type { CliContext } from '../context.js';
-import { ExitCode } from '../exit-codes.js';
+import { loadRulesFile } from '../../sandbox/rules/workflow-rules.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
 
 interface SandboxFlags {
   host: string;
@@ -11,6 +12,7 @@ interface SandboxFlags {
   apiKey: string[];
   control: boolean;
   workflowDelayMs: number;
+  rules?: string;
 }
 
 /** `bulk-disputes sandbox`: the whole service on this machine, until Ctrl-C or SIGTERM. */
@@ -22,11 +24,16 @@ export function sandboxCommand(context: CliContext): Command {
     .option('--db <file>', 'SQLite file that keeps the data across restarts, or :memory:', 'sandbox.db')
     .option('--api-key <key>', 'accept this key (repeatable); test_... keys reach the sandbox environment, others production', collect, [])
     .option('--control', 'serve the /_sandbox/... control endpoints', false)
+    .option('--rules <file>', 'workflow rules (JSON) for file_mode auto and run_workflow; default: file every valid case')
     .option('--workflow-delay-ms <ms>', 'how long run_workflow evaluates before filing', integer('--workflow-delay-ms', 0, 600_000), 200)
     .addHelpText('after', '\nWith no --api-key, a test key is generated and printed. Keys given here show in `ps`: they are sandbox keys, not service keys.\n')
     .action(async (flags: SandboxFlags) => {
       const dbPath = flags.db === ':memory:' ? ':memory:' : resolve(flags.db);
+      const rules = flags.rules === undefined ? undefined : await loadRulesFile(flags.rules).catch((error: unknown) => {
+        throw new UsageError((error as Error).message, { cause: error });
+      });
       const sandbox = await createSandbox({
+        rules,
         host: flags.host,
         port: flags.port,
         db: dbPath,
