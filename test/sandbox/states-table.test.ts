@@ -168,9 +168,16 @@ describe('States and transitions', () => {
       expect((await caseState(t, caseId)).status).toBe('chargeback_filed');
     });
 
-    // No workflow rule queues a case yet (every evaluation ends in file_chargeback), so no HTTP
-    // sequence reaches `queued`. Turn into a test when rules can queue.
-    it.todo('case already queued for filing');
+    it('case already queued for filing', async () => {
+      // A rules file whose outcome is `queue`: the evaluation leaves the case queued.
+      const t = await startTestSandbox({ rules: { rules: [], default: 'queue' }, workflowDelayMs: 10 });
+      const caseId = await createFileableCase(t, 'st_r8q');
+      expectSuccess(await post(t, `/v2/issuer/cases/${caseId}/run_workflow`), 202);
+      await waitForReview(t, caseId);
+
+      expectSimpleError(await post(t, `/v2/issuer/cases/${caseId}/run_workflow`), 400, 'case is already queued for filing');
+      expect(await caseState(t, caseId)).toEqual({ status: 'created', closed_reason: null });
+    });
 
     it('case already closed', async () => {
       const t = await startTestSandbox();
