@@ -3,6 +3,7 @@ import { createClaim, fileClaim, listClaims, newClaim, retrieveClaim, setClaimCa
 import { uploadFile } from './handlers/files.js';
 import { advanceCase, moveClock, resetEnvironment, setCaseUnavailable } from './handlers/control.js';
 import { listEvents } from './handlers/events.js';
+import { getFaults, setFaults } from './handlers/faults-control.js';
 import { createV1Case, listV1Cases } from './handlers/v1-cases.js';
 import type { Route } from './http/routes.js';
 
@@ -35,4 +36,6 @@ export const routes: Route[] = [
   { method: 'GET', pattern: '/_sandbox/clock', handler: moveClock, control: true },
   { method: 'POST', pattern: '/_sandbox/clock', handler: moveClock, control: true },
   { method: 'POST', pattern: '/_sandbox/reset', handler: resetEnvironment, control: true },
+  { method: 'GET', pattern: '/_sandbox/faults', handler: getFaults, control: true },
+  { method: 'POST', pattern: '/_sandbox/faults', handler: setFaults, control: true },
 ];

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
 import type { FaultDecision, FaultInjector } from './faults/fault-injector.js';
 import type { WorkflowRules } from './rules/workflow-rules.js';
+import { startWebhooks, type WebhookOptions } from './webhooks/dispatcher.js';
 import { resumeInterruptedWorkflows } from './workflow.js';
 import { authenticate } from './http/auth.js';
 import { readJson } from './http/body.js';
@@ -30,11 +31,15 @@ export interface SandboxOptions {
   faults?: FaultInjector;
   /** Workflow rules for `file_mode: auto` and run_workflow; default: file every valid case. */
   rules?: WorkflowRules;
+  /** Deliver every event to these receivers, signed (webhooks/); none by default. */
+  webhooks?: WebhookOptions;
   logger?: Pick<Logger, 'error'>;
 }
 
 export interface Sandbox {
   url: string;
+  /** The webhook signing secret in use (generated when not given), when webhooks are on. */
+  webhookSecret: string | undefined;
   apiKeys: string[];
   /** The key made up when none was configured, to print for the user. */
   generatedKey: string | undefined;
@@ -56,6 +61,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     faults: options.faults,
     rules: options.rules,
   });
+  // Subscribed before the server listens, so no event can go unannounced.
+  const webhooks = options.webhooks?.urls.length ? startWebhooks(core, options.webhooks) : undefined;
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 
   const server = createServer((request, response) => {
@@ -76,7 +83,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       // Control routes are never faulted: they are how faults are turned off.
       const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now());
       if (fault && (await injectBeforeHandling(fault, request))) return;
-      const reply = await match.route.handler({ core, environment, params: match.params, query: url.searchParams, request, json: async () => readJson(request) });
+      const reply = await match.route.handler({ core, environment, params: match.params, query: url.searchParams, request, json: async () => readJson(request), routes });
       if (fault?.action === 'drop-after-commit') {
         request.socket.resetAndDestroy();
         return;
@@ -101,6 +108,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       });
     });
   } catch (error) {
+    await webhooks?.close();
     core.close();
     database.close();
     throw error;
@@ -113,11 +121,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   return {
     url: `http://${host}:${address.port}`,
+    webhookSecret: webhooks?.secret,
     apiKeys,
     generatedKey,
     core,
     close: async () => {
-      closing ??= closeGracefully(server, () => {
+      closing ??= closeGracefully(server, async () => {
+        // Webhook attempts are recorded in the database: they stop first.
+        await webhooks?.close();
         core.close();
         database.close();
       });
@@ -143,13 +154,13 @@ async function injectBeforeHandling(fault: FaultDecision, request: IncomingMessa
  * Stops accepting, lets requests in flight finish (their writes are committed: their answers
  * should arrive), then cuts what is left after a grace period, and closes the store.
  */
-async function closeGracefully(server: Server, closeStore: () => void, graceMs = 2000): Promise<void> {
+async function closeGracefully(server: Server, closeStore: () => Promise<void>, graceMs = 2000): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => { resolve(); }));
   server.closeIdleConnections();
   const force = setTimeout(() => { server.closeAllConnections(); }, graceMs);
   await closed;
   clearTimeout(force);
-  closeStore();
+  await closeStore();
 }
 
 function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

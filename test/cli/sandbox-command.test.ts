@@ -2,7 +2,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ClaimsClient } from '../../src/api/client/index.js';
+import { OutcomeUnknownError } from '../../src/api/errors.js';
 import { main } from '../../src/cli/main.js';
+import { verifySignature } from '../../src/sandbox/webhooks/signature.js';
+import { fraudClaim } from '../helpers/sandbox.js';
+import { json, startScriptedServer } from '../helpers/scripted-server.js';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
 
 describe('bulk-disputes sandbox', () => {
@@ -58,5 +63,28 @@ describe('bulk-disputes sandbox --rules', () => {
     const exitCode = await main(['sandbox', '--rules', rulesFile, '--port', '0'], { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, env: {} });
     expect(exitCode).toBe(2);
     expect(stderr).toContain(`--rules ${rulesFile}: rules.0.when.amount_over: Invalid input: expected number, received string`);
+  });
+});
+
+describe('bulk-disputes sandbox: faults and webhooks from flags', () => {
+  it('--drop-after-commit-rate 1 on new_claim: the client sees a reset, yet the claim exists; the webhook receiver gets the signed event', async () => {
+    const receiver = await startScriptedServer(() => json(200, {}));
+    const sandbox = await startSandboxProcess([
+      '--db', ':memory:', '--api-key', 'test_flags',
+      '--drop-after-commit-rate', '1', '--fault-route', 'POST /v2/issuer/new_claim', '--seed', '7',
+      '--webhook-url', receiver.url, '--webhook-secret', 'whsec_test',
+    ]);
+    const client = new ClaimsClient({ baseUrl: sandbox.url, apiKey: 'test_flags', retry: { maxAttempts: 1 } });
+    try {
+      await expect(client.claims.createWithCases(fraudClaim('dropped'))).rejects.toBeInstanceOf(OutcomeUnknownError);
+      expect((await client.claims.retrieve('dropped')).data.claim_id).toBe('dropped');
+      await expect.poll(() => receiver.requests.length).toBe(1);
+      const delivery = receiver.requests[0];
+      const body = delivery?.body.toString('utf8') ?? '';
+      expect(JSON.parse(body)).toMatchObject({ type: 'case.created', data: { case_id: 'dropped-case-1' } });
+      expect(verifySignature('whsec_test', delivery?.headers['bulk-disputes-signature'] as string, body, Date.now() / 1000)).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });

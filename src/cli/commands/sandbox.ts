@@ -1,11 +1,16 @@
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { createSandbox } from '../../sandbox/server.js';
 import type { CliContext } from '../context.js';
+import { faultConfigFromFlags, faultFlagHelp, type FaultFlags } from '../../sandbox/faults/config.js';
+import type { FaultInjector } from '../../sandbox/faults/fault-injector.js';
+import { createFaultInjector } from '../../sandbox/faults/seeded-faults.js';
+import { routes } from '../../sandbox/route-table.js';
 import { loadRulesFile } from '../../sandbox/rules/workflow-rules.js';
+import { defaultRetryScheduleMs, parseRetrySchedule, WebhookConfigError } from '../../sandbox/webhooks/schedule.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 
-interface SandboxFlags {
+interface SandboxFlags extends FaultFlags {
   host: string;
   port: number;
   db: string;
@@ -13,11 +18,14 @@ interface SandboxFlags {
   control: boolean;
   workflowDelayMs: number;
   rules?: string;
+  webhookUrl: string[];
+  webhookSecret?: string;
+  webhookRetrySchedule: number[];
 }
 
 /** `bulk-disputes sandbox`: the whole service on this machine, until Ctrl-C or SIGTERM. */
 export function sandboxCommand(context: CliContext): Command {
-  return new Command('sandbox')
+  const command = new Command('sandbox')
     .description('run a local, stateful implementation of the Claims Service (v2 and v1) until stopped')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 4010)
@@ -25,15 +33,36 @@ export function sandboxCommand(context: CliContext): Command {
     .option('--api-key <key>', 'accept this key (repeatable); test_... keys reach the sandbox environment, others production', collect, [])
     .option('--control', 'serve the /_sandbox/... control endpoints', false)
     .option('--rules <file>', 'workflow rules (JSON) for file_mode auto and run_workflow; default: file every valid case')
+    .option('--webhook-url <url>', 'POST each event here as signed JSON (repeatable)', collect, [])
+    .option('--webhook-secret <secret>', 'HMAC-SHA256 key for the bulk-disputes-signature header (default: generated and printed)')
+    .addOption(
+      new Option('--webhook-retry-schedule <waits>', 'waits before each retry, e.g. 1s,5s,30s, or none')
+        .argParser(retrySchedule)
+        .default([...defaultRetryScheduleMs], '1s,2s,5s,10s,30s,60s'),
+    )
     .option('--workflow-delay-ms <ms>', 'how long run_workflow evaluates before filing', integer('--workflow-delay-ms', 0, 600_000), 200)
-    .addHelpText('after', '\nWith no --api-key, a test key is generated and printed. Keys given here show in `ps`: they are sandbox keys, not service keys.\n')
-    .action(async (flags: SandboxFlags) => {
+    .addHelpText('after', '\nWith no --api-key, a test key is generated and printed. Keys given here show in `ps`: they are sandbox keys, not service keys.\n');
+  // Fault injection (issue 4): seeded, so a failing run can be replayed; also settable at run time
+  // through POST /_sandbox/faults with --control.
+  for (const { flags, description } of faultFlagHelp) {
+    if (flags.startsWith('--fault-route')) command.option(flags, description, (value: string, previous?: string[]) => [...(previous ?? []), value]);
+    else command.option(flags, description);
+  }
+  return command.action(async (flags: SandboxFlags) => {
       const dbPath = flags.db === ':memory:' ? ':memory:' : resolve(flags.db);
       const rules = flags.rules === undefined ? undefined : await loadRulesFile(flags.rules).catch((error: unknown) => {
         throw new UsageError((error as Error).message, { cause: error });
       });
+      const webhooks = flags.webhookUrl.length === 0 ? undefined : {
+        urls: flags.webhookUrl,
+        secret: flags.webhookSecret,
+        retryScheduleMs: flags.webhookRetrySchedule,
+        onError: (error: unknown) => { context.logger.error({ err: error }, 'webhook delivery failed'); },
+      };
       const sandbox = await createSandbox({
         rules,
+        webhooks,
+        faults: faultsFrom(flags),
         host: flags.host,
         port: flags.port,
         db: dbPath,
@@ -41,12 +70,16 @@ export function sandboxCommand(context: CliContext): Command {
         control: flags.control,
         workflowDelayMs: flags.workflowDelayMs,
         logger: context.logger,
+      }).catch((error: unknown) => {
+        // A webhook URL or schedule that cannot work is a usage error: nothing was started.
+        throw error instanceof WebhookConfigError ? new UsageError(error.message, { cause: error }) : error;
       });
       const key = sandbox.generatedKey ?? sandbox.apiKeys[0] ?? '';
       const lines = [
         `sandbox listening on ${sandbox.url}`,
         `data: ${dbPath}`,
         sandbox.generatedKey ? `API key (generated, sandbox environment): ${sandbox.generatedKey}` : `API keys: ${sandbox.apiKeys.length} configured`,
+        ...(webhooks ? [`webhooks: ${webhooks.urls.join(', ')}${flags.webhookSecret ? '' : `; signing secret (generated): ${sandbox.webhookSecret ?? ''}`}`] : []),
         `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
         'stop with Ctrl-C',
       ];
@@ -63,6 +96,31 @@ export function sandboxCommand(context: CliContext): Command {
       context.logger.info('sandbox stopped');
       context.setExitCode(ExitCode.ok);
     });
+}
+
+/** No fault flag: no faults. Otherwise the seeded injector, or a usage error naming the flag. */
+function faultsFrom(flags: FaultFlags): FaultInjector | undefined {
+  const given = faultFlagHelp.some(({ flags: spelled }) => flags[flagKey(spelled)] !== undefined);
+  if (!given) return undefined;
+  try {
+    return createFaultInjector(faultConfigFromFlags(flags, routes));
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
+}
+
+/** `--drop-after-commit-rate <rate>` → `dropAfterCommitRate`, the key commander gives it. */
+function flagKey(spelled: string): keyof FaultFlags {
+  const name = spelled.split(' ')[0]?.replace(/^--/, '') ?? '';
+  return name.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase()) as keyof FaultFlags;
+}
+
+function retrySchedule(value: string): number[] {
+  try {
+    return parseRetrySchedule(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -13,6 +13,8 @@ export interface HandlerCall {
   request: IncomingMessage;
   /** The JSON body, read on demand (uploads read the stream themselves). */
   json(): Promise<unknown>;
+  /** The sandbox's route table, for handlers that reason about routes (fault scopes). */
+  routes: readonly Route[];
 }
 
 export interface Reply {

@@ -1,0 +1,112 @@
+import { xoroshiro128plus } from 'pure-rand';
+import { faultConfigSchema, routeScopeMatches, type FaultConfig, type FaultConfigInput, type LatencyMs } from './config.js';
+import type { FaultAction, FaultDecision, FaultInjector, RouteKey } from './fault-injector.js';
+
+/**
+ * Seeded fault injection (issue 4): a failing run can be replayed with its `--seed`.
+ *
+ * Determinism: one generator per injector, seeded from `config.seed`. Every decision for a route
+ * in scope takes exactly `drawsPerDecision` values, in a fixed order, whatever the outcome (a
+ * rate-limited or dropped request draws as many as one that goes through), so the n-th request
+ * in scope always meets the same values. Routes out of scope take none: adding fault-free reads
+ * to a run does not shift the faults of the routes under test. The rate limit takes none either:
+ * it depends only on the `nowMs` sequence. So: same seed + same sequence of in-scope requests
+ * (and their clock readings) → same decisions.
+ */
+
+/** Per decision in scope: drop, fail, drop-after-commit, latency; always all four, in that order. */
+export const drawsPerDecision = 4;
+
+/** Uniform values in [0, 1), one per fault rule, drawn before any rule is applied. */
+export interface FaultDraws {
+  drop: number;
+  fail: number;
+  dropAfterCommit: number;
+  latency: number;
+}
+
+/** The configuration each injector was made from, for `GET /_sandbox/faults`. */
+const configs = new WeakMap<FaultInjector, FaultConfig>();
+
+/** An injector for this configuration (validated here; a bad one throws a ZodError). */
+export function createFaultInjector(input: FaultConfigInput): FaultInjector {
+  const config = faultConfigSchema.parse(input);
+  const random = uniformSource(config.seed);
+  const admit = rateLimiter(config.rateLimitPerSecond);
+  const routes = config.routes;
+  const inScope = (route: RouteKey) => routes === undefined || routes.some((scope) => routeScopeMatches(scope, route));
+  const injector: FaultInjector = {
+    decide(route, nowMs) {
+      if (!inScope(route)) return { latencyMs: 0, action: 'none' };
+      // Property order is evaluation order: the draws are taken in the documented order.
+      const draws: FaultDraws = { drop: random(), fail: random(), dropAfterCommit: random(), latency: random() };
+      return decisionFrom(config, draws, !admit(nowMs));
+    },
+  };
+  configs.set(injector, config);
+  return injector;
+}
+
+/** The configuration behind an injector made by createFaultInjector; undefined for any other. */
+export function faultConfigOf(injector: FaultInjector): FaultConfig | undefined {
+  return configs.get(injector);
+}
+
+/** The decision for one request in scope, from its draws: pure, so every rule is testable alone. */
+export function decisionFrom(config: FaultConfig, draws: FaultDraws, rateLimited: boolean): FaultDecision {
+  const action = actionFrom(config, draws, rateLimited);
+  const latencyMs = latencyFrom(config.latencyMs, draws.latency);
+  // Retry-After only goes with the answers that carry it (fault-injector.ts).
+  return action === 'fail' || action === 'rate-limit' ? { latencyMs, action, retryAfterSeconds: config.retryAfterSeconds } : { latencyMs, action };
+}
+
+/**
+ * Precedence: rate limit, drop, fail, drop after commit. Each rate is the chance of its fault
+ * among the requests the earlier rules let through, so any combination of rates is valid.
+ */
+export function actionFrom(config: FaultConfig, draws: FaultDraws, rateLimited: boolean): FaultAction {
+  // A real service's limiter answers before anything else runs.
+  if (rateLimited) return 'rate-limit';
+  // `draw < rate`: with draws in [0, 1), rate 0 never strikes and rate 1 always does.
+  if (draws.drop < config.dropRate) return 'drop';
+  if (draws.fail < config.failRate) return 'fail';
+  if (draws.dropAfterCommit < config.dropAfterCommitRate) return 'drop-after-commit';
+  return 'none';
+}
+
+/** A fixed latency, or a whole number of milliseconds uniform over [min, max], inclusive. */
+export function latencyFrom(latency: LatencyMs, draw: number): number {
+  if (typeof latency === 'number') return latency;
+  return latency.min + Math.floor(draw * (latency.max - latency.min + 1));
+}
+
+/**
+ * The rate limit as a bucket of `perSecond` tokens, refilled at each whole second of the
+ * sandbox clock: deterministic given the `nowMs` sequence, and a moved clock (control prefix)
+ * starts a fresh second. A refused request takes no token.
+ */
+export function rateLimiter(perSecond: number | undefined): (nowMs: number) => boolean {
+  if (perSecond === undefined) return () => true;
+  let second = Number.NaN;
+  let admitted = 0;
+  return (nowMs) => {
+    const current = Math.floor(nowMs / 1000);
+    if (current !== second) {
+      second = current;
+      admitted = 0;
+    }
+    if (admitted >= perSecond) return false;
+    admitted += 1;
+    return true;
+  };
+}
+
+/**
+ * Uniform values in [0, 1): one 32-bit output per value. pure-rand's integer distributions may
+ * reject and draw again, which would let one decision consume more values than another and
+ * shift every later one; this never does.
+ */
+function uniformSource(seed: number): () => number {
+  const generator = xoroshiro128plus(seed);
+  return () => (generator.unsafeNext() >>> 0) / 2 ** 32;
+}
