@@ -15,8 +15,8 @@ export interface ControlResponse {
 
 /**
  * A real HTTP server serving only `GET|POST /faults` with the real handlers, around the core of
- * a real sandbox: the faults it sets are the ones that sandbox's routes meet. It stands in for
- * the `/_sandbox/faults` routes until they are in the route table. Closed when the test ends.
+ * a real sandbox: the faults it sets are the ones that sandbox's routes meet. Closed when the
+ * test ends.
  */
 export async function startControlServer(core: SandboxCore): Promise<(method: 'GET' | 'POST', body?: unknown) => Promise<ControlResponse>> {
   const server = createServer((request, response) => {
