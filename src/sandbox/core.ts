@@ -17,6 +17,9 @@ export interface SandboxEvent {
 
 export type EventListener = (event: SandboxEvent) => void;
 
+/** How far the control prefix may move the clock in all: 100 years. */
+export const maxClockOffsetMs = 100 * 365 * 24 * 60 * 60 * 1000;
+
 export interface SandboxCoreOptions {
   database: SandboxDatabase;
   /** The sandbox's clock: injectable, and movable later through the control prefix. */
@@ -67,9 +70,16 @@ export class SandboxCore {
     return new Date(this.now()).toISOString();
   }
 
-  /** Moves the sandbox's clock forward (never back: records keep their order in time). */
-  advanceClock(byMs: number): void {
-    this.clockOffsetMs += Math.max(0, byMs);
+  /**
+   * Moves the sandbox's clock forward (never back: records keep their order in time), at most
+   * `maxClockOffsetMs` in all, so every date stays one that ISO 8601 strings can hold.
+   * Returns false, moving nothing, when the move would pass that.
+   */
+  advanceClock(byMs: number): boolean {
+    const offsetMs = this.clockOffsetMs + Math.max(0, byMs);
+    if (!(offsetMs <= maxClockOffsetMs)) return false;
+    this.clockOffsetMs = offsetMs;
+    return true;
   }
 
   /** `claim_…`, `case_…`: 24 hex digits of randomness, as generated ids look in the document. */

@@ -71,7 +71,8 @@ export function markFiled(core: SandboxCore, row: CaseRow): void {
   row.status = 'chargeback_filed';
   row.filed = 1;
   row.workflow_state = null;
-  writeDocument(row, { ...readDocument(row), status: row.status });
+  // Filed, the case needs no review any more, whatever a rule flagged before.
+  writeDocument(row, { ...readDocument(row), status: row.status, review_status: null });
   saveCase(core.database, row);
   core.recordEvent(row.environment, 'case.chargeback_filed', row.case_id);
   if (row.claim_id !== null) refreshClaimStatus(core, row.environment, row.claim_id);

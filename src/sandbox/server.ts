@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
 import type { FaultDecision, FaultInjector } from './faults/fault-injector.js';
 import type { WorkflowRules } from './rules/workflow-rules.js';
-import { startWebhooks, type WebhookOptions } from './webhooks/dispatcher.js';
+import { startWebhooks, type WebhookOptions, type Webhooks } from './webhooks/dispatcher.js';
 import { resumeInterruptedWorkflows } from './workflow.js';
 import { authenticate } from './http/auth.js';
 import { readJson } from './http/body.js';
@@ -62,7 +62,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     rules: options.rules,
   });
   // Subscribed before the server listens, so no event can go unannounced.
-  const webhooks = options.webhooks?.urls.length ? startWebhooks(core, options.webhooks) : undefined;
+  let webhooks: Webhooks | undefined;
+  try {
+    webhooks = options.webhooks?.urls.length ? startWebhooks(core, options.webhooks) : undefined;
+  } catch (error) {
+    core.close();
+    database.close();
+    throw error;
+  }
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 
   const server = createServer((request, response) => {

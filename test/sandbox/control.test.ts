@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fraudClaim, liveKey, startTestSandbox } from '../helpers/sandbox.js';
+import { fraudClaim, liveKey, recentDate, startTestSandbox } from '../helpers/sandbox.js';
 
 describe('control prefix: network outcomes, clock, reset', () => {
   it('a case advanced to won shows in the case, in the events and in the claim', async () => {
@@ -53,5 +53,40 @@ describe('control prefix: network outcomes, clock, reset', () => {
   it('is not served without --control', async () => {
     const { request } = await startTestSandbox();
     expect((await request('POST', '/_sandbox/reset')).status).toBe(404);
+  });
+});
+
+describe('second review: clock bounds, v1 auto, delivery dates, flags cleared', () => {
+  it('refuses a clock move past 100 years, and keeps working', async () => {
+    const { request } = await startTestSandbox({ control: true });
+    expect(await request('POST', '/_sandbox/clock', { advance_ms: 9_000_000_000_000_000 })).toMatchObject({ status: 400, body: { errors: [{ details: { field: 'advance_ms' } }] } });
+    expect((await request('GET', '/_sandbox/clock')).status).toBe(200);
+    expect((await request('POST', '/v2/issuer/new_claim', fraudClaim('after'))).status).toBe(201);
+  });
+
+  it('a v1 case created with file: auto follows the workflow rules', async () => {
+    const { request } = await startTestSandbox({ rules: { rules: [], default: 'flag_for_review' } });
+    const created = await request('POST', '/v1/issuer/cases', {
+      cardholder: { name: 'Ada' }, dispute: { amount: 100, currency: 'USD', date: recentDate }, merchant: { name: 'Shop' }, reason: 'fraud',
+      transaction: { amount: 100, currency: 'USD', date: recentDate, arn: '1', card_last4: '4242', card_expiry_month: 1, card_expiry_year: 2030, card_network: 'visa', card_type: 'credit', system: 'dual_message' },
+      issuer_evidence: { card: { active: false }, fraud: { was_reported: true } },
+      file: 'auto',
+    });
+    expect(created).toMatchObject({ status: 201, body: { status: 'created', review_status: 'chargeback_needs_review' } });
+  });
+
+  it('product_not_received cannot be filed before the expected delivery date; once filed, a flag is cleared', async () => {
+    const { client, request } = await startTestSandbox({ control: true, rules: { rules: [], default: 'flag_for_review' } });
+    const future = new Date(Date.now() + 30 * 24 * 60 * 60 * 1000).toISOString();
+    const base = fraudClaim('pnr');
+    await client.claims.createWithCases({ ...base, dispute: { ...base.dispute, reason: 'product_not_received' }, issuer_evidence: { delivery: { expected_date: future } } });
+    expect((await client.cases.review('pnr-case-1')).data.filing_errors).toEqual([
+      { code: 'filing_window_not_open', message: 'product_not_received: cannot be filed before issuer_evidence.delivery.expected_date', details: { field: 'issuer_evidence.delivery.expected_date' } },
+    ]);
+    await request('POST', '/_sandbox/clock', { advance_days: 31 });
+    expect((await client.cases.file('pnr-case-1', { file_mode: 'auto' })).data).toEqual({ success: false });
+    expect((await client.cases.retrieve('pnr-case-1')).data.review_status).toBe('chargeback_needs_review');
+    expect((await client.cases.file('pnr-case-1', { file_mode: 'chargeback' })).data).toEqual({ success: true });
+    expect((await client.cases.retrieve('pnr-case-1')).data).toMatchObject({ status: 'chargeback_filed', review_status: null });
   });
 });

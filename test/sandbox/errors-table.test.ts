@@ -11,7 +11,7 @@ import { caseState, createClaim, createFileableCase, expectSimpleError, expectSu
 describe('Errors / Known cases', () => {
   describe('run_workflow', () => {
     it('400 workflow already owns the case: "workflow is already running for this case"', async () => {
-      const t = await startTestSandbox({ workflowDelayMs: 500 });
+      const t = await startTestSandbox({ workflowDelayMs: 60_000 });
       const caseId = await createFileableCase(t, 'er_running');
       expectSuccess(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 202);
 
@@ -19,11 +19,11 @@ describe('Errors / Known cases', () => {
     });
 
     it('400 case already queued for filing: "case is already queued for filing"', async () => {
-      const t = await startTestSandbox();
+      // A rules file whose outcome is `queue`: the first evaluation leaves the case queued.
+      const t = await startTestSandbox({ rules: { rules: [], default: 'queue' }, workflowDelayMs: 10 });
       const caseId = await createFileableCase(t, 'er_queued');
-      // No workflow rule queues a case yet, so no HTTP sequence reaches `queued`: the state is
-      // set in the store, and only the answer to the real request is under test here.
-      t.sandbox.core.database.prepare("UPDATE cases SET workflow_state = 'queued' WHERE case_id = ?").run(caseId);
+      expectSuccess(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 202);
+      await expect.poll(async () => (await t.request('GET', `/v2/issuer/cases/${caseId}/review`)).body).toMatchObject({ status: 'complete' });
 
       expectSimpleError(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 400, 'case is already queued for filing');
       expect(await caseState(t, caseId)).toEqual({ status: 'created', closed_reason: null });

@@ -157,7 +157,7 @@ describe('States and transitions', () => {
   describe('row 8: created + run workflow → 400, unchanged', () => {
     it('workflow already running', async () => {
       // A longer evaluation, so the second call surely lands inside it.
-      const t = await startTestSandbox({ workflowDelayMs: 500 });
+      const t = await startTestSandbox({ workflowDelayMs: 2000 });
       const caseId = await createFileableCase(t, 'st_r8r');
       expectSuccess(await post(t, `/v2/issuer/cases/${caseId}/run_workflow`), 202);
 

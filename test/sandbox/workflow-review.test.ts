@@ -39,7 +39,7 @@ describe('filing validation and review', () => {
   });
 
   it('two concurrent run_workflow calls give one 202 and one 400; the review goes processing → complete', async () => {
-    const { client, request } = await startTestSandbox({ workflowDelayMs: 300 });
+    const { client, request } = await startTestSandbox({ workflowDelayMs: 2000 });
     await client.claims.createWithCases(fraudClaim('wf'));
     const answers = await Promise.all([request('POST', '/v2/issuer/cases/wf-case-1/run_workflow'), request('POST', '/v2/issuer/cases/wf-case-1/run_workflow')]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([202, 400]);

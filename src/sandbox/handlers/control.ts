@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseBody } from '../http/body.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
-import { simpleError } from '../http/errors.js';
+import { simpleError, validationError } from '../http/errors.js';
 import { dayMs } from '../rules/deadlines.js';
 import { advanceTargets, canAdvance, eventTypeFor, networkMoves } from '../rules/network-moves.js';
 import { saveCase } from '../store/records.js';
@@ -47,7 +47,11 @@ const clockBody = z.strictObject({ advance_ms: z.number().int().nonnegative().op
 export async function moveClock(call: HandlerCall): Promise<Reply> {
   if (call.request.method === 'POST') {
     const body = parseBody(clockBody, await call.json());
-    call.core.advanceClock((body.advance_ms ?? 0) + (body.advance_days ?? 0) * dayMs);
+    if (!call.core.advanceClock((body.advance_ms ?? 0) + (body.advance_days ?? 0) * dayMs)) {
+      throw validationError('request failed validation', [
+        { code: 'parameter_invalid', details: { field: 'advance_ms' }, message: 'clock: expected a move that keeps the sandbox within 100 years of now, got more' },
+      ]);
+    }
   }
   return { status: 200, body: { now: call.core.nowIso() } };
 }

@@ -33,7 +33,7 @@ export async function createV1Case(call: HandlerCall): Promise<Reply> {
     });
     core.recordEvent(environment, 'case.created', caseId);
     const row = requireCase(core, environment, caseId);
-    if (file !== undefined) fileCaseIfValid(core, row);
+    if (file !== undefined) fileCaseIfValid(core, row, file);
     return { status: 201, body: v1CaseView(requireCase(core, environment, caseId)) };
   });
 }

@@ -7,7 +7,7 @@ import { dayMs, filingWindowDays } from './deadlines.js';
  */
 
 export interface FilingError {
-  code: 'parameter_missing' | 'documentation_missing' | 'filing_window_expired';
+  code: 'parameter_missing' | 'documentation_missing' | 'filing_window_expired' | 'filing_window_not_open';
   message: string;
   details: { field?: string; file_category?: string };
 }
@@ -56,6 +56,16 @@ export function filingErrors(caseView: Loose, categoryOf: (fileId: string) => st
   const transactionMs = typeof transaction.date === 'string' ? Date.parse(transaction.date) : Number.NaN;
   if (windowDays !== undefined && transactionMs + windowDays * dayMs < nowMs) {
     errors.push({ code: 'filing_window_expired', message: `${reason ?? ''}: the ${windowDays}-day filing window from the transaction date has passed`, details: { field: 'transaction.date' } });
+  }
+  // Product not received: not before the expected delivery date, when one is given.
+  const expectedDate = (evidence.delivery as Loose | undefined)?.expected_date;
+  const expectedMs = typeof expectedDate === 'string' ? Date.parse(expectedDate) : Number.NaN;
+  if (reason === 'product_not_received' && expectedMs > nowMs) {
+    errors.push({
+      code: 'filing_window_not_open',
+      message: 'product_not_received: cannot be filed before issuer_evidence.delivery.expected_date',
+      details: { field: 'issuer_evidence.delivery.expected_date' },
+    });
   }
   return errors;
 }

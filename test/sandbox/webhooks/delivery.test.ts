@@ -61,15 +61,15 @@ describe('webhook delivery (issue 4, must show 2)', () => {
   });
 
   it('gives up after the schedule when the receiver never answers 2xx: a status, a reset, a timeout', async () => {
-    const script = [json(503, {}), resetAfterReceiving, delayed(5000, ok), json(404, {})];
-    const { client, receiver, sandbox } = await startWebhookSandbox(script, { timeoutMs: 500 });
+    const script = [json(503, {}), resetAfterReceiving, delayed(30_000, ok), json(404, {})];
+    const { client, receiver, sandbox } = await startWebhookSandbox(script, { timeoutMs: 2000 });
     await client.claims.createWithCases(fraudClaim('claim_down'));
 
     await eventually(() => { expect(listDeliveries(sandbox.core.database).at(-1)?.outcome).toBe('failed'); });
     expect(listDeliveries(sandbox.core.database)).toMatchObject([
       { attempt: 1, status: 503, outcome: 'retrying' },
       { attempt: 2, status: null, error: expect.stringMatching(/ECONNRESET|socket|closed/i) as unknown, outcome: 'retrying' },
-      { attempt: 3, status: null, error: 'no answer within 500 ms', outcome: 'retrying' },
+      { attempt: 3, status: null, error: 'no answer within 2000 ms', outcome: 'retrying' },
       { attempt: 4, status: 404, error: 'receiver answered 404', outcome: 'failed' },
     ]);
     // Nothing after the last: the schedule is spent.
