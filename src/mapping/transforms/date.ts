@@ -1,0 +1,73 @@
+import { DateTime, IANAZone } from 'luxon';
+import { fail, ok, quote, type TransformResult } from './result.js';
+
+export interface DateOptions {
+  /** A luxon token pattern, e.g. "dd.MM.yyyy" or "yyyy-MM-dd HH:mm"; text in quotes is literal. */
+  readonly format: string;
+  /** IANA zone the written wall-clock time is in, e.g. "Europe/Berlin"; ignored for dates. */
+  readonly timeZone: string;
+  /** Locale for month and weekday names in the pattern; fixed by default so the host never matters. */
+  readonly locale?: string;
+}
+
+// Luxon tokens that carry a time of day, an offset or an instant (luxon docs, "Table of tokens").
+const TIME_TOKENS = /[HhmsSuaZzXxTtFf]/;
+// Tokens whose value is already an instant or carries its own offset.
+const OFFSET_TOKENS = /[ZzXx]/;
+// Luxon fills a missing year from the clock, which would make this function depend on "now".
+const YEAR_TOKENS = /[ykDfFXx]/;
+
+/**
+ * A date or date-time cell to an ISO 8601 UTC string ("…Z").
+ *
+ * Date-only patterns give the calendar date exactly as written, at 00:00:00.000Z, whatever the
+ * zone: the date a cardholder or issuer gave is a calendar date, not an instant, and turning it
+ * into one in any zone other than UTC makes it read as the day before or after somewhere
+ * (architecture, "Lessons": dates shifting a day). Patterns with a time are read as wall-clock
+ * time in `timeZone` (or in the offset the text carries) and converted to UTC.
+ *
+ * Never uses the process time zone or locale: every parse names its zone and locale.
+ */
+export function toDateTime(text: string, options: DateOptions): TransformResult<string> {
+  const pattern = literalFree(options.format);
+  if (!YEAR_TOKENS.test(pattern)) {
+    return fail('options_invalid', `date.format: expected a pattern with a year, got ${quote(options.format)}`);
+  }
+  if (!IANAZone.isValidZone(options.timeZone)) {
+    return fail('time_zone_unknown', `date.timeZone: expected an IANA time zone like "Europe/Berlin", got ${quote(options.timeZone)}`);
+  }
+  const trimmed = text.trim();
+  if (trimmed === '') return fail('date_empty', `date: expected a date as ${quote(options.format)}, got an empty cell`);
+
+  const locale = options.locale ?? 'en-US';
+  // Parsed in UTC, the fields are exactly what was written (unless the text carries an offset).
+  const asWritten = DateTime.fromFormat(trimmed, options.format, { zone: 'UTC', locale });
+  if (!asWritten.isValid) {
+    // "unit out of range" is a well-formed date that does not exist, like 2026-02-30.
+    const code = asWritten.invalidReason === 'unit out of range' ? 'date_invalid' : 'date_format';
+    const what = code === 'date_invalid' ? 'an existing date' : `a date as ${quote(options.format)}`;
+    return fail(code, `date: expected ${what}, got ${quote(trimmed)}`);
+  }
+  if (!TIME_TOKENS.test(pattern)) return ok(asWritten.toISO());
+
+  const zoned = DateTime.fromFormat(trimmed, options.format, { zone: options.timeZone, locale });
+  if (!zoned.isValid) return fail('date_format', `date: expected a date as ${quote(options.format)}, got ${quote(trimmed)}`);
+  // Luxon moves a time in a spring-forward gap silently; such a time was never on any clock there.
+  if (!OFFSET_TOKENS.test(pattern) && !sameWallClock(asWritten, zoned)) {
+    return fail(
+      'date_nonexistent_local_time',
+      `date: expected a local time that exists in ${options.timeZone}, got ${quote(trimmed)} (skipped by a daylight-saving change)`,
+    );
+  }
+  return ok(zoned.toUTC().toISO());
+}
+
+function literalFree(format: string): string {
+  return format.replace(/'[^']*'/g, '');
+}
+
+function sameWallClock(left: DateTime<true>, right: DateTime<true>): boolean {
+  return (['year', 'month', 'day', 'hour', 'minute', 'second', 'millisecond'] as const).every(
+    (unit) => left.get(unit) === right.get(unit),
+  );
+}

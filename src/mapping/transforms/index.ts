@@ -1,0 +1,27 @@
+/** Pure cell transforms for mapping files (issue 5): each returns a value, none throws. */
+export { toMinorUnits, type AmountOptions, type DecimalSeparator, type GroupSeparator } from './amount.js';
+export { minorUnitExponent } from './currency.js';
+export { toDateTime, type DateOptions } from './date.js';
+export {
+  changeCase,
+  mapEnum,
+  required,
+  split,
+  splitAll,
+  toBoolean,
+  toInteger,
+  trim,
+  withDefault,
+  type Cell,
+  type EnumOptions,
+  type SplitOptions,
+} from './scalars.js';
+export {
+  TRANSFORM_ERROR_CODES,
+  fail,
+  ok,
+  type TransformErrorCode,
+  type TransformFailure,
+  type TransformResult,
+  type TransformSuccess,
+} from './result.js';
