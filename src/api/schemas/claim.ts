@@ -27,7 +27,7 @@ export const fileBody = z.strictObject({ file_mode: z.enum(fileModes) });
  * a switch serial number. `custom_fields` and `program_id` per case are our addition, so that a
  * mapping can set them at creation (README, "Sandbox").
  */
-const newClaimCase = z
+export const newClaimCaseSchema = z
   .strictObject({
     case_id: identifier.optional(),
     program_id: identifier.nullable().optional(),
@@ -55,7 +55,7 @@ export const newClaimBody = z
     /** Older examples carry the reason at the top level; either place is accepted. */
     reason: z.enum(disputeReasons).optional(),
     issuer_evidence: issuerEvidenceSchema.optional(),
-    cases: z.array(newClaimCase).min(1, 'expected at least 1 case'),
+    cases: z.array(newClaimCaseSchema).min(1, 'expected at least 1 case'),
   })
   .refine((body) => body.reason !== undefined || body.dispute?.reason !== undefined, {
     message: 'expected dispute.reason (or reason)',

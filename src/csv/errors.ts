@@ -1,0 +1,32 @@
+/** Codes of run-level CSV failures: the whole file cannot be read as declared (issue 5). */
+export type CsvFormatErrorCode =
+  | 'csv_empty'
+  | 'csv_header_empty'
+  | 'csv_header_duplicate'
+  | 'csv_encoding'
+  | 'csv_quote_not_closed'
+  | 'csv_quote_unrecoverable'
+  | 'csv_record_too_large'
+  | 'csv_parse';
+
+/** Codes of row-level CSV failures: one record is bad, the rest of the file is fine. */
+export type CsvRowErrorCode = 'csv_column_count' | 'csv_blank_line' | 'csv_quote';
+
+export interface CsvRowError {
+  readonly code: CsvRowErrorCode;
+  readonly message: string;
+}
+
+/** Thrown when the file as a whole cannot be read: row failures are values, run failures are thrown. */
+export class CsvFormatError extends Error {
+  override readonly name = 'CsvFormatError';
+  readonly code: CsvFormatErrorCode;
+  /** 1-based physical line where the problem starts. */
+  readonly line: number;
+
+  constructor(code: CsvFormatErrorCode, line: number, message: string, options?: ErrorOptions) {
+    super(`line ${line}: ${message}`, options);
+    this.code = code;
+    this.line = line;
+  }
+}

@@ -1,0 +1,106 @@
+import { pipeline, type Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import { createDecoder } from './decode.js';
+import type { CsvDialect } from './dialect.js';
+import { CsvFormatError } from './errors.js';
+import { continuesSkippedRecord, countLineBreaks, numberedHeader, readHeader, toRow, type CsvRow } from './records.js';
+
+/** Bounds the memory one record may take: an unclosed quote would otherwise buffer the rest of the file. */
+export const maxRecordBytes = 1024 * 1024;
+
+interface ParsedRecord {
+  readonly record: string[];
+}
+/** A record csv-parse skipped, pushed in order into its output by `on_skip`. */
+interface SkippedRecord {
+  readonly skipped: { readonly code: string; readonly message: string; readonly raw: string };
+}
+type ParserOutput = ParsedRecord | SkippedRecord;
+
+/** csv-parse error codes that do not lose the following records; every other one stops the run. */
+const recoverableParserCodes = new Set(['INVALID_OPENING_QUOTE']);
+
+function runFailure(code: string, line: number, cause: Error): CsvFormatError {
+  if (code === 'CSV_QUOTE_NOT_CLOSED') {
+    return new CsvFormatError('csv_quote_not_closed', line, 'record: expected a closing quote, got the end of the file', { cause });
+  }
+  if (code === 'CSV_INVALID_CLOSING_QUOTE') {
+    return new CsvFormatError('csv_quote_unrecoverable', line, 'record: expected a delimiter or line break after a closing quote, got another character', { cause });
+  }
+  if (code === 'CSV_MAX_RECORD_SIZE') {
+    return new CsvFormatError('csv_record_too_large', line, `record: expected at most ${maxRecordBytes} bytes, got more (an unclosed quote?)`, { cause });
+  }
+  return new CsvFormatError('csv_parse', line, `record: expected CSV as declared in the dialect, got ${cause.message}`, { cause });
+}
+
+/**
+ * The records of a CSV byte stream, in input order, each exactly once: a row keyed by the header,
+ * or a row failure. Pull-based: records are parsed only as fast as the caller iterates (plus the
+ * streams' own buffers), so memory stays flat for any file size. Throws `CsvFormatError` when the
+ * file as a whole cannot be read (issue 5; architecture, "Lessons").
+ */
+export async function* readRows(input: Readable, dialect: CsvDialect): AsyncGenerator<CsvRow> {
+  const parser = parse({
+    delimiter: dialect.delimiter,
+    quote: dialect.quote,
+    // Lets white space sit outside quotes; inside quotes it is kept, then trimmed below.
+    trim: dialect.trim,
+    record_delimiter: ['\r\n', '\n'],
+    relax_column_count: true,
+    skip_records_with_error: true,
+    max_record_size: maxRecordBytes,
+    raw: true,
+    // Called synchronously between the records it pushes, so the report keeps its place in the order.
+    on_skip: (error, raw) => {
+      const code = error instanceof CsvError ? error.code : 'CSV_UNKNOWN';
+      const skipped: SkippedRecord = { skipped: { code, message: error?.message ?? code, raw: raw ?? '' } };
+      parser.push(skipped);
+    },
+  });
+  // pipeline destroys every stage on the first error and on an early `break` of the caller.
+  pipeline(input, createDecoder(dialect.encoding), parser, () => undefined);
+  const clean = (values: readonly string[]): string[] => (dialect.trim ? values.map((value) => value.trim()) : [...values]);
+
+  let header: string[] | undefined;
+  let nextLine = 1;
+  let index = 0;
+  let previousSkippedRaw: string | undefined;
+  try {
+    for await (const output of parser as AsyncIterable<ParserOutput>) {
+      if ('skipped' in output) {
+        const { code, raw } = output.skipped;
+        if (continuesSkippedRecord(previousSkippedRaw, raw)) {
+          nextLine += countLineBreaks([raw]) - countLineBreaks([previousSkippedRaw ?? '']);
+          previousSkippedRaw = raw;
+          continue;
+        }
+        const line = nextLine;
+        if (!recoverableParserCodes.has(code) || header === undefined) {
+          throw runFailure(code, line, new Error(output.skipped.message));
+        }
+        nextLine += countLineBreaks([raw]) + 1;
+        previousSkippedRaw = raw;
+        yield { line, index: index++, error: { code: 'csv_quote', message: `record: expected quotes only around a whole field, got a stray ${dialect.quote}` } };
+        continue;
+      }
+      previousSkippedRaw = undefined;
+      const line = nextLine;
+      nextLine += countLineBreaks(output.record) + 1;
+      const values = clean(output.record);
+      if (header === undefined) {
+        header = dialect.header ? readHeader(values, line) : numberedHeader(values.length);
+        if (dialect.header) continue;
+      }
+      yield toRow(header, values, line, index++);
+    }
+  } catch (error) {
+    if (error instanceof CsvFormatError) throw error;
+    if (error instanceof CsvError) throw runFailure(error.code, nextLine, error);
+    throw error;
+  } finally {
+    parser.destroy();
+  }
+  if (header === undefined) {
+    throw new CsvFormatError('csv_empty', 1, 'input: expected a header line, got an empty file');
+  }
+}

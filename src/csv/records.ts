@@ -1,0 +1,85 @@
+import { CsvFormatError, type CsvRowError } from './errors.js';
+
+/** A data record that has the header's shape. */
+export interface CsvDataRow {
+  /** 1-based physical line where the record starts, so staff can find it in an editor. */
+  readonly line: number;
+  /** 0-based number of the data record, counting bad records too. */
+  readonly index: number;
+  readonly cells: Readonly<Record<string, string>>;
+  readonly raw: readonly string[];
+}
+
+/** A data record that could not be read; it still counts, so no row is ever dropped. */
+export interface CsvRowFailure {
+  readonly line: number;
+  readonly index: number;
+  readonly error: CsvRowError;
+}
+
+export type CsvRow = CsvDataRow | CsvRowFailure;
+
+/** Physical line breaks inside parsed values: CRLF and LF both count once. */
+export function countLineBreaks(values: readonly string[]): number {
+  let breaks = 0;
+  for (const value of values) {
+    for (let position = value.indexOf('\n'); position !== -1; position = value.indexOf('\n', position + 1)) breaks++;
+  }
+  return breaks;
+}
+
+/** Column names from the first record; an unnamed or repeated column makes every row ambiguous. */
+export function readHeader(values: readonly string[], line: number): string[] {
+  const firstColumnByName = new Map<string, number>();
+  values.forEach((name, position) => {
+    const column = position + 1;
+    if (name === '') {
+      throw new CsvFormatError('csv_header_empty', line, `header: expected a name in column ${column}, got an empty cell`);
+    }
+    const earlier = firstColumnByName.get(name);
+    if (earlier !== undefined) {
+      throw new CsvFormatError(
+        'csv_header_duplicate',
+        line,
+        `header: expected unique column names, got ${JSON.stringify(name)} in column ${earlier} and column ${column}`,
+      );
+    }
+    firstColumnByName.set(name, column);
+  });
+  return [...values];
+}
+
+/** Names for a file without a header: the 1-based column numbers. */
+export function numberedHeader(columnCount: number): string[] {
+  return Array.from({ length: columnCount }, (_, position) => String(position + 1));
+}
+
+/** One data record against the header: a row, or a row failure naming what is wrong. */
+export function toRow(header: readonly string[], values: readonly string[], line: number, index: number): CsvRow {
+  // csv-parse reads an empty line as one empty field; a multi-column file cannot mean that.
+  if (values.length === 1 && values[0] === '' && header.length > 1) {
+    return { line, index, error: { code: 'csv_blank_line', message: `record: expected ${header.length} columns as in the header, got a blank line` } };
+  }
+  if (values.length !== header.length) {
+    return {
+      line,
+      index,
+      error: { code: 'csv_column_count', message: `record: expected ${header.length} columns as in the header, got ${values.length}` },
+    };
+  }
+  const cells: Record<string, string> = {};
+  header.forEach((name, position) => {
+    cells[name] = values[position] ?? '';
+  });
+  return { line, index, cells, raw: values };
+}
+
+/**
+ * Whether a parser error report continues the record of the previous one. csv-parse reports every
+ * stray quote of a record, each with the record's text up to that quote; a later report of the same
+ * record strictly extends the earlier text. A new record's first report cannot: the parser would
+ * have stopped at the same quote, so its text would be equal, not longer.
+ */
+export function continuesSkippedRecord(previousRaw: string | undefined, raw: string): boolean {
+  return previousRaw !== undefined && raw.length > previousRaw.length && raw.startsWith(previousRaw);
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * How one target field gets its value from a row (architecture.md, "Mapping files"). Exactly one
+ * source (a column, a constant or a template), then the steps below, always in this order, so a
+ * mapping reads the way it runs:
+ * trim → default (blank cell) → required → split → case → enum → type (integer, boolean, amount, date).
+ */
+export const fieldSpecSchema = z
+  .strictObject({
+    column: z.string().min(1).optional().describe('CSV header of the source cell'),
+    constant: z.union([z.string(), z.number(), z.boolean()]).optional().describe('a fixed value for every row'),
+    template: z.string().min(1).optional().describe('text with {column name} placeholders, e.g. "CLM-{dispute_ref}"'),
+    trim: z.boolean().default(true).describe('strip spaces around the cell'),
+    default: z.string().optional().describe('value used when the cell is blank'),
+    required: z.boolean().default(false).describe('a blank cell (after default) is a row error'),
+    split: z
+      .strictObject({ separator: z.string().min(1), index: z.number().int().nonnegative() })
+      .optional()
+      .describe('take one part, e.g. {separator: "/", index: 0} for the month of "12/28"'),
+    case: z.enum(['upper', 'lower']).optional(),
+    enum: z.record(z.string(), z.string()).optional().describe('source value → API value; an unmapped value is a row error'),
+    enum_case_sensitive: z.boolean().default(true),
+    type: z.enum(['string', 'integer', 'boolean', 'amount', 'date']).default('string'),
+    amount: z
+      .strictObject({
+        currency: z.string().regex(/^[A-Z]{3}$/).optional().describe('fixed ISO 4217 currency'),
+        currency_field: z.string().optional().describe('or the target field holding it, e.g. "dispute.currency"'),
+        decimal_separator: z.enum(['.', ',']).describe('always explicit: "9,99" is never guessed'),
+        group_separator: z.enum([',', '.', ' ', "'", '']).default(''),
+      })
+      .refine((amount) => (amount.currency === undefined) !== (amount.currency_field === undefined), {
+        message: 'expected exactly one of currency and currency_field',
+      })
+      .optional(),
+    date: z
+      .strictObject({
+        format: z.string().min(1).describe('luxon format, e.g. "dd.MM.yyyy" or "yyyy-MM-dd HH:mm"'),
+        time_zone: z.string().min(1).default('UTC').describe('IANA zone for values with a time; date-only values keep their calendar date'),
+      })
+      .optional(),
+  })
+  .refine((spec) => [spec.column, spec.constant, spec.template].filter((source) => source !== undefined).length === 1, {
+    message: 'expected exactly one of column, constant and template',
+  })
+  .refine((spec) => spec.type !== 'amount' || spec.amount !== undefined, { message: 'type amount: expected an amount section', path: ['amount'] })
+  .refine((spec) => spec.type !== 'date' || spec.date !== undefined, { message: 'type date: expected a date section', path: ['date'] });
+
+export type FieldSpec = z.output<typeof fieldSpecSchema>;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { fileCategories } from '../api/schemas/known-values.js';
+import { csvDialectSchema } from '../csv/dialect.js';
+import { fieldSpecSchema } from './field-spec.js';
+import { caseTargets, requiredCaseTargets, requiredSharedTargets, sharedTargets } from './targets.js';
+
+/**
+ * A mapping file: how one issuer export layout becomes new_claim bodies (architecture.md,
+ * "Mapping files"). YAML or JSON; its JSON Schema (mappings/mapping.schema.json) is generated
+ * from this and checked against it by the test suite.
+ */
+
+const targetsOf = (targets: string[]) => z.enum(targets as [string, ...string[]]);
+
+export const mappingSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    description: z.string().optional().describe('what export layout this mapping reads'),
+    csv: csvDialectSchema.default(csvDialectSchema.parse({})).describe('how the CSV is written'),
+    claim: z
+      .strictObject({
+        key: z.array(z.string().min(1)).min(1).describe('columns whose values, together, say which claim a row belongs to'),
+        id: fieldSpecSchema.optional().describe('the claim id; default: derived from the key, so re-runs never duplicate'),
+      })
+      .describe('how rows group into claims'),
+    shared: z.partialRecord(targetsOf(sharedTargets), fieldSpecSchema).describe('fields of the claim, the same on each of its rows'),
+    case: z.partialRecord(targetsOf(caseTargets), fieldSpecSchema).describe('fields of each case (one per row)'),
+    custom_fields: z
+      .record(z.string().min(1).max(50), fieldSpecSchema)
+      .refine((fields) => Object.keys(fields).length <= 25, 'expected at most 25 custom fields')
+      .default({})
+      .describe('custom field name → its source'),
+    evidence: z
+      .array(
+        z.strictObject({
+          column: z.string().min(1).describe('cell holding a path inside --evidence-dir'),
+          category: z.enum(fileCategories),
+          separator: z.string().min(1).optional().describe('several paths in one cell, e.g. ";"'),
+        }),
+      )
+      .default([])
+      .describe('files to upload and attach to the claim'),
+    file_mode: z.enum(['none', 'auto', 'chargeback']).default('auto').describe('filing after creation, unless --file-mode says otherwise'),
+  })
+  .superRefine((mapping, context) => {
+    for (const target of requiredSharedTargets) {
+      if (mapping.shared[target] === undefined) context.addIssue({ code: 'custom', message: `expected a source for ${target} (new_claim needs it), got none`, path: ['shared'] });
+    }
+    for (const target of requiredCaseTargets) {
+      if (mapping.case[target] === undefined) context.addIssue({ code: 'custom', message: `expected a source for ${target} (new_claim needs it), got none`, path: ['case'] });
+    }
+    const hasReference = mapping.case['transaction.arn'] !== undefined || Object.keys(mapping.case).some((target) => target.endsWith('.switch_serial_number'));
+    if (!hasReference) context.addIssue({ code: 'custom', message: 'expected a source for transaction.arn or a switch_serial_number, got none', path: ['case'] });
+  });
+
+export type Mapping = z.output<typeof mappingSchema>;
