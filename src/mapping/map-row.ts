@@ -1,0 +1,99 @@
+import { evaluateField, type FieldValue } from './evaluate-field.js';
+import type { FieldSpec } from './field-spec.js';
+import type { Mapping } from './schema.js';
+
+/**
+ * The map stage (architecture.md, "The pipeline"): one CSV row through a mapping, to the parts
+ * of a new_claim it contributes, or to every field error it has (a row error, never a throw).
+ */
+
+export interface FieldError {
+  /** Where in the mapping: `case.dispute.amount`, `shared.dispute.reason`, `claim.key`, `custom_fields.ref`. */
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface MappedRow {
+  /** The key columns' values: rows with equal keys form one claim, adjacent or not. */
+  claimKey: string;
+  /** The mapped claim id, or undefined to derive one from the key. */
+  claimId: string | undefined;
+  /** Claim-level fields as a nested new_claim fragment (`card`, `dispute`, ...). */
+  shared: Record<string, unknown>;
+  /** This row's case, nested (`dispute`, `merchant`, `transaction`, ...). */
+  case: Record<string, unknown>;
+  customFields: Record<string, string>;
+  /** Evidence paths named by the row, relative to the evidence directory, with their category. */
+  evidence: { path: string; category: string }[];
+}
+
+export type RowMapping = { ok: true; row: MappedRow } | { ok: false; errors: FieldError[] };
+
+export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping): RowMapping {
+  const errors: FieldError[] = [];
+  const values = new Map<string, FieldValue>();
+  const resolved = (target: string) => values.get(`case.${target}`) ?? values.get(`shared.${target}`);
+  // Amounts last: they may read the currency another field maps.
+  const specs = [...sectionSpecs('shared', mapping.shared), ...sectionSpecs('case', mapping.case)].sort(
+    (left, right) => Number(left.spec.type === 'amount') - Number(right.spec.type === 'amount'),
+  );
+  for (const { field, spec } of specs) {
+    const result = evaluateField(spec, { cells, resolved });
+    if (result.ok) values.set(field, result.value);
+    else errors.push({ field, code: result.code, message: result.message });
+  }
+
+  const keyValues = mapping.claim.key.map((column) => (cells[column] ?? '').trim());
+  if (keyValues.some((value) => value === '')) {
+    errors.push({ field: 'claim.key', code: 'required_missing', message: `claim key: expected values in ${mapping.claim.key.join(', ')}, got a blank` });
+  }
+  const claimId = mapping.claim.id === undefined ? { ok: true as const, value: undefined } : evaluateField(mapping.claim.id, { cells, resolved });
+  if (!claimId.ok) errors.push({ field: 'claim.id', code: claimId.code, message: claimId.message });
+
+  const customFields: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(mapping.custom_fields)) {
+    const result = evaluateField(spec, { cells, resolved });
+    if (!result.ok) errors.push({ field: `custom_fields.${name}`, code: result.code, message: result.message });
+    else if (result.value !== undefined) customFields[name] = String(result.value);
+  }
+
+  if (errors.length > 0 || !claimId.ok) return { ok: false, errors };
+  return {
+    ok: true,
+    row: {
+      claimKey: JSON.stringify(keyValues),
+      claimId: claimId.value === undefined ? undefined : String(claimId.value),
+      shared: nest(values, 'shared.'),
+      case: nest(values, 'case.'),
+      customFields,
+      evidence: evidenceOf(cells, mapping),
+    },
+  };
+}
+
+function sectionSpecs(section: 'shared' | 'case', specs: Partial<Record<string, FieldSpec>>) {
+  return Object.entries(specs).flatMap(([target, spec]) => (spec ? [{ field: `${section}.${target}`, spec }] : []));
+}
+
+/** `{"shared.card.last4": "4242"}` → `{card: {last4: "4242"}}`; fields left out stay out. */
+function nest(values: Map<string, FieldValue>, prefix: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [field, value] of values) {
+    if (!field.startsWith(prefix) || value === undefined) continue;
+    const path = field.slice(prefix.length).split('.');
+    let node = root;
+    for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+    node[path.at(-1) ?? ''] = value;
+  }
+  return root;
+}
+
+function evidenceOf(cells: Readonly<Record<string, string>>, mapping: Mapping): MappedRow['evidence'] {
+  return mapping.evidence.flatMap(({ column, category, separator }) => {
+    const cell = (cells[column] ?? '').trim();
+    if (cell === '') return [];
+    const paths = separator === undefined ? [cell] : cell.split(separator).map((path) => path.trim()).filter((path) => path !== '');
+    return paths.map((path) => ({ path, category }));
+  });
+}
