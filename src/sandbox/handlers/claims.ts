@@ -4,11 +4,11 @@ import { parseBody } from '../http/body.js';
 import { simpleError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
 import { readPageRequest, pageOf } from '../store/pagination.js';
-import { casesOfClaim, findCase, findClaim, insertCase, insertClaim, saveCase, updateClaim, type ClaimRow } from '../store/records.js';
+import { casesOfClaim, insertCase, insertClaim, saveCase, updateClaim, type ClaimRow } from '../store/records.js';
 import { isClosed, withdrawnWithClaim } from '../rules/states.js';
 import { claimSummaryView, claimView } from '../views.js';
 import { resolutionDueDate } from '../rules/deadlines.js';
-import { claimableCases, requireClaim } from './shared.js';
+import { claimableCases, refuseExistingCase, refuseExistingClaim, requireClaim } from './shared.js';
 
 /** POST /v2/issuer/new_claim: shared fields merged into each case, the card into `transaction`. */
 export async function newClaim(call: HandlerCall): Promise<Reply> {
@@ -16,14 +16,14 @@ export async function newClaim(call: HandlerCall): Promise<Reply> {
   const { core, environment } = call;
   return core.transaction(() => {
     const claimId = body.claim_id ?? core.newId('claim');
-    if (findClaim(core.database, environment, claimId)) throw simpleError(409, `claim_id ${claimId} already exists`);
+    refuseExistingClaim(core, environment, claimId);
     const created = core.nowIso();
     const reason = body.dispute?.reason ?? body.reason;
     const claim: Omit<ClaimRow, 'seq'> = { environment, claim_id: claimId, status: 'open', created, updated: created };
     insertClaim(core.database, claim);
     for (const item of body.cases) {
       const caseId = item.case_id ?? core.newId('case');
-      if (findCase(core.database, environment, caseId)) throw simpleError(409, `case_id ${caseId} already exists`);
+      refuseExistingCase(core, environment, caseId);
       const document = {
         case_id: caseId,
         claim_id: claimId,
@@ -58,7 +58,7 @@ export async function createClaim(call: HandlerCall): Promise<Reply> {
   const { core, environment } = call;
   return core.transaction(() => {
     const claimId = body.claim_id ?? core.newId('claim');
-    if (findClaim(core.database, environment, claimId)) throw simpleError(409, `claim_id ${claimId} already exists`);
+    refuseExistingClaim(core, environment, claimId);
     const rows = claimableCases(core, environment, body.case_ids, claimId);
     const created = core.nowIso();
     insertClaim(core.database, { environment, claim_id: claimId, status: 'open', created, updated: created });

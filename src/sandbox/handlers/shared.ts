@@ -47,3 +47,12 @@ export function claimableCases(core: SandboxCore, environment: Environment, case
 export function withCase(call: HandlerCall, work: (row: CaseRow) => Reply): Reply {
   return call.core.transaction(() => work(requireCase(call.core, call.environment, call.params.case_id ?? '')));
 }
+
+/** A client-supplied id already in use in this environment: 409 `{message}` (sandbox choice, README). */
+export function refuseExistingClaim(core: SandboxCore, environment: Environment, claimId: string): void {
+  if (findClaim(core.database, environment, claimId)) throw simpleError(409, `claim_id ${claimId} already exists`);
+}
+
+export function refuseExistingCase(core: SandboxCore, environment: Environment, caseId: string): void {
+  if (findCase(core.database, environment, caseId)) throw simpleError(409, `case_id ${caseId} already exists`);
+}

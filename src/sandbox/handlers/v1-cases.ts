@@ -2,13 +2,13 @@ import { v1CaseStatuses } from '../../api/schemas/known-values.js';
 import { v1CreateCaseBody } from '../../api/schemas/v1.js';
 import { fileCaseIfValid } from '../lifecycle.js';
 import { parseBody } from '../http/body.js';
-import { simpleError, validationError } from '../http/errors.js';
+import { validationError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
 import { resolutionDueDate } from '../rules/deadlines.js';
 import { pageOf, readPageRequest } from '../store/pagination.js';
-import { findCase, insertCase, type CaseRow } from '../store/records.js';
+import { insertCase, type CaseRow } from '../store/records.js';
 import { v1CaseView } from '../views.js';
-import { requireCase } from './shared.js';
+import { refuseExistingCase, requireCase } from './shared.js';
 
 /** POST /v1/issuer/cases: one case, no claim; `file` files it on creation. */
 export async function createV1Case(call: HandlerCall): Promise<Reply> {
@@ -16,7 +16,7 @@ export async function createV1Case(call: HandlerCall): Promise<Reply> {
   const { core, environment } = call;
   return core.transaction(() => {
     const caseId = body.case_id ?? core.newId('case');
-    if (findCase(core.database, environment, caseId)) throw simpleError(409, `case_id ${caseId} already exists`);
+    refuseExistingCase(core, environment, caseId);
     const { file, ...fields } = body;
     const document = {
       ...fields,
