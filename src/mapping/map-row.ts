@@ -25,7 +25,7 @@ export interface MappedRow {
   case: Record<string, unknown>;
   customFields: Record<string, string>;
   /** Evidence paths named by the row, relative to the evidence directory, with their category. */
-  evidence: { path: string; category: string }[];
+  evidence: { path: string; category: string; column: string }[];
 }
 
 export type RowMapping = { ok: true; row: MappedRow } | { ok: false; errors: FieldError[] };
@@ -94,6 +94,6 @@ function evidenceOf(cells: Readonly<Record<string, string>>, mapping: Mapping): 
     const cell = (cells[column] ?? '').trim();
     if (cell === '') return [];
     const paths = separator === undefined ? [cell] : cell.split(separator).map((path) => path.trim()).filter((path) => path !== '');
-    return paths.map((path) => ({ path, category }));
+    return paths.map((path) => ({ path, category, column }));
   });
 }

@@ -44,9 +44,9 @@ describe('mapRow through mappings/generic.yaml', () => {
       },
       customFields: { dispute_ref: 'D-100' },
       evidence: [
-        { path: 'receipts/d-100.pdf', category: 'transaction_receipt' },
-        { path: 'mail/1.png', category: 'merchant_correspondence' },
-        { path: 'mail/2.png', category: 'merchant_correspondence' },
+        { path: 'receipts/d-100.pdf', category: 'transaction_receipt', column: 'receipt_file' },
+        { path: 'mail/1.png', category: 'merchant_correspondence', column: 'correspondence_files' },
+        { path: 'mail/2.png', category: 'merchant_correspondence', column: 'correspondence_files' },
       ],
     });
   });
