@@ -21,11 +21,16 @@ export async function resolveServiceSettings(flags: ServiceFlags, env: NodeJS.Pr
   if (baseUrl === undefined) {
     throw new UsageError('base URL: expected --base-url URL or CLAIMS_BASE_URL, got neither');
   }
-  const apiKey = flags.apiKeyFile !== undefined ? await readKeyFile(flags.apiKeyFile) : nonEmpty(env.CLAIMS_API_KEY);
+  const apiKey = await resolveApiKey(flags, env);
   if (apiKey === undefined) {
     throw new UsageError('API key: expected CLAIMS_API_KEY or --api-key-file FILE, got neither');
   }
   return { baseUrl, apiKey };
+}
+
+/** The key from `--api-key-file` or CLAIMS_API_KEY, or undefined when neither gives one. */
+export async function resolveApiKey(flags: ServiceFlags, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return flags.apiKeyFile !== undefined ? readKeyFile(flags.apiKeyFile) : nonEmpty(env.CLAIMS_API_KEY);
 }
 
 /** The whole file is the key, less the line break an editor leaves at its end. */

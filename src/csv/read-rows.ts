@@ -39,7 +39,12 @@ function runFailure(code: string, line: number, cause: Error): CsvFormatError {
  * streams' own buffers), so memory stays flat for any file size. Throws `CsvFormatError` when the
  * file as a whole cannot be read (issue 5; architecture, "Lessons").
  */
-export async function* readRows(input: Readable, dialect: CsvDialect): AsyncGenerator<CsvRow> {
+export interface ReadRowsOptions {
+  /** Called once with the column names (read, or numbered when the dialect has no header). */
+  onHeader?: (header: readonly string[]) => void;
+}
+
+export async function* readRows(input: Readable, dialect: CsvDialect, options: ReadRowsOptions = {}): AsyncGenerator<CsvRow> {
   const parser = parse({
     delimiter: dialect.delimiter,
     quote: dialect.quote,
@@ -89,6 +94,7 @@ export async function* readRows(input: Readable, dialect: CsvDialect): AsyncGene
       const values = clean(output.record);
       if (header === undefined) {
         header = dialect.header ? readHeader(values, line) : numberedHeader(values.length);
+        options.onHeader?.(header);
         if (dialect.header) continue;
       }
       yield toRow(header, values, line, index++);

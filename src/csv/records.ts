@@ -15,6 +15,8 @@ export interface CsvRowFailure {
   readonly line: number;
   readonly index: number;
   readonly error: CsvRowError;
+  /** The record's values when it could be split into fields (a wrong column count), kept for the results. */
+  readonly raw?: readonly string[];
 }
 
 export type CsvRow = CsvDataRow | CsvRowFailure;
@@ -65,6 +67,7 @@ export function toRow(header: readonly string[], values: readonly string[], line
       line,
       index,
       error: { code: 'csv_column_count', message: `record: expected ${header.length} columns as in the header, got ${values.length}` },
+      raw: values,
     };
   }
   const cells: Record<string, string> = {};

@@ -9,6 +9,7 @@ import { routes } from '../../sandbox/route-table.js';
 import { loadRulesFile } from '../../sandbox/rules/workflow-rules.js';
 import { defaultRetryScheduleMs, parseRetrySchedule, WebhookConfigError } from '../../sandbox/webhooks/schedule.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { collect, integer } from '../flags.js';
 
 interface SandboxFlags extends FaultFlags {
   host: string;
@@ -121,16 +122,4 @@ function retrySchedule(value: string): number[] {
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-function integer(flag: string, min: number, max: number) {
-  return (value: string): number => {
-    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!(parsed >= min && parsed <= max)) throw new InvalidArgumentError(`${flag}: expected a whole number from ${min} to ${max}, got ${value}`);
-    return parsed;
-  };
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { uploadCategories } from '../../api/schemas/known-values.js';
-import { countPdfPages, PdfUnreadableError } from './pdf-pages.js';
-import { describeContent, detectFileType, type SniffedType } from './sniff.js';
+import { maxPdfPages } from '../../files/limits.js';
+import { countPdfPages, PdfUnreadableError } from '../../files/pdf-pages.js';
+import { describeContent, detectFileType, type SniffedType } from '../../files/sniff.js';
 import {
   categoryInvalid,
   categoryMissing,
@@ -23,8 +24,8 @@ import {
 
 export type UploadCategory = (typeof uploadCategories)[number];
 
-/** Interface document, Limits: "PDF length: at most 5 pages". */
-export const maxPdfPages = 5;
+/** Interface document, Limits: "PDF length: at most 5 pages" (src/files/limits.ts, shared with the import). */
+export { maxPdfPages };
 
 /** What the parser gathered from the multipart body. */
 export interface CollectedParts {

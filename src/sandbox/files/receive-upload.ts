@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
+import { fileSizeLimitBytes } from '../../files/limits.js';
 import { checkUpload, type CollectedParts, type ReceivedUpload } from './check-upload.js';
 import {
   bodyTooLarge,
@@ -32,7 +33,8 @@ export interface ReceiveUploadOptions {
   maxDiscardBytes?: number;
 }
 
-export const defaultMaxFileBytes = 4_500_000;
+/** src/files/limits.ts holds the limit, shared with the import's evidence checks. */
+export const defaultMaxFileBytes = fileSizeLimitBytes;
 /**
  * Go's net/http makes the same trade (maxPostHandlerReadBytes, 256 KiB): drain a little for
  * keep-alive, close beyond that. Draining a flood whole would also cost memory, not for what is

@@ -1,6 +1,6 @@
 import { PDFArray, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { countPdfPages, PdfUnreadableError } from '../../../src/sandbox/files/pdf-pages.js';
+import { countPdfPages, PdfUnreadableError } from '../../../src/files/pdf-pages.js';
 import { pdfBytes } from './fixtures.js';
 
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');

@@ -1,6 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { describeContent, detectFileType, pdfHeaderWindowBytes } from '../../../src/sandbox/files/sniff.js';
+import { describeContent, detectFileType, pdfHeaderWindowBytes } from '../../../src/files/sniff.js';
 import { jpegBytes, pdfBytes, pngBytes } from './fixtures.js';
 
 const bytesOf = (text: string) => Buffer.from(text, 'latin1');

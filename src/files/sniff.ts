@@ -1,7 +1,8 @@
 /**
- * What an uploaded file is, decided by its first bytes alone. The file name and the part's
- * declared content type are the client's claims; the interface document's Limits accept "JPEG,
- * PNG or PDF", which only the content can prove.
+ * What a file is, decided by its first bytes alone. The file name (and, for an upload, the
+ * part's declared content type) are claims; the interface document's Limits accept "JPEG, PNG
+ * or PDF", which only the content can prove. Shared by the sandbox (uploads it receives) and
+ * the import (evidence it checks before sending), so both judge a file the same way.
  */
 
 export type SniffedType = 'image/jpeg' | 'image/png' | 'application/pdf';
@@ -42,7 +43,7 @@ function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
 }
 
 /** Text here means valid UTF-8 without control characters other than tab, LF, FF and CR. */
-function looksLikeText(head: Uint8Array): boolean {
+export function looksLikeText(head: Uint8Array): boolean {
   const decoded = new TextDecoder('utf-8').decode(head);
   // A multi-byte character cut at the window's end is not a reason to call the file binary.
   const body = decoded.endsWith('\uFFFD') ? decoded.slice(0, -1) : decoded;

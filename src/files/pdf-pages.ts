@@ -1,7 +1,8 @@
 import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFObject } from 'pdf-lib';
 
 /**
- * Counting the pages of an uploaded PDF for the interface document's "at most 5 pages" limit.
+ * Counting the pages of a PDF for the interface document's "at most 5 pages" limit (sandbox
+ * uploads and the import's evidence checks alike).
  * pdf-lib parses the file (objects, object streams, cross-reference streams, leading junk);
  * the page tree is walked here rather than by `getPageCount()`, because pdf-lib's own walk
  * recurses without remembering where it has been: a crafted tree whose kids point back at an

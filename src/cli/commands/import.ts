@@ -1,0 +1,150 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Shard } from '../../import/ids.js';
+import { Progress } from '../../import/progress.js';
+import { runImport } from '../../import/run-import.js';
+import { formatSummary } from '../../import/summary.js';
+import type { CliContext } from '../context.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { integer } from '../flags.js';
+import { resolveServiceSettings } from '../settings.js';
+import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
+
+interface ImportFlags {
+  mapping: string;
+  results?: string;
+  journal?: string;
+  evidenceDir?: string;
+  fileMode?: 'none' | 'auto' | 'chargeback';
+  concurrency: number;
+  dryRun: boolean;
+  payloads?: string;
+  baseUrl?: string;
+  apiKeyFile?: string;
+  shard?: Shard;
+  restart: boolean;
+  sandboxDb: string;
+  sandboxClock?: Date;
+}
+
+const helpText = `
+Examples:
+  # try it: the bundled sample against the embedded sandbox (no --base-url)
+  bulk-disputes import samples/generic-export.csv --mapping mappings/generic.yaml --evidence-dir samples/evidence
+
+  # the nightly run against the service
+  CLAIMS_BASE_URL=https://claims.example.com CLAIMS_API_KEY=... \\
+    bulk-disputes import disputes.csv --mapping mappings/generic.yaml --results out/disputes.results.csv
+
+  # check everything, send nothing; write each claim's body
+  bulk-disputes import disputes.csv --mapping mappings/generic.yaml --dry-run --payloads claims.jsonl
+
+Run the same command again after a crash, a Ctrl-C or exit code 3: it continues from the journal and
+never creates a claim twice. A fixed results CSV can be fed back in as the input: rows already
+created are recognised, the rest are sent.
+`;
+
+/** `bulk-disputes import`: an issuer CSV through a mapping into claims, filed, with a results CSV. */
+export function importCommand(context: CliContext): Command {
+  return new Command('import')
+    .description('import disputes from a CSV export: map, upload evidence, create and file claims, write a results CSV')
+    .argument('<input>', 'the CSV export')
+    .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
+    .option('--results <file>', 'results CSV, one line per input row (default: <input name>.results.csv here)')
+    .option('--journal <file>', 'the job journal that makes re-runs resume (default: <input name>.journal.sqlite here; a dry run uses a temporary one)')
+    .option('--evidence-dir <dir>', 'evidence paths in the CSV are inside this directory (default: the input file\'s directory)')
+    .addOption(new Option('--file-mode <mode>', 'filing after creation (default: the mapping\'s file_mode)').choices(['none', 'auto', 'chargeback']))
+    .option('--concurrency <n>', 'claims in flight at once', integer('--concurrency', 1, 256), 8)
+    .option('--dry-run', 'map and check everything (evidence included), send nothing; outcomes are valid or invalid', false)
+    .option('--payloads <file>', 'write each claim\'s new_claim body to this JSON Lines file')
+    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+    .option('--shard <i/n>', 'process only the claims of shard i of n (1-based), by a hash of the claim key', shardOf)
+    .option('--restart', 'start over a journal made for another input, mapping or flags', false)
+    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+    .option('--sandbox-clock <datetime>', 'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)', dateOf)
+    .addHelpText('after', helpText)
+    .action(async (input: string, flags: ImportFlags) => {
+      context.setExitCode(await runImportCommand(input, flags, context));
+    });
+}
+
+async function runImportCommand(input: string, flags: ImportFlags, context: CliContext) {
+  const { io, logger } = context;
+  await requireFile(input, 'input', 'a readable CSV file');
+  const evidenceDir = resolve(flags.evidenceDir ?? dirname(input));
+  await requireDirectory(evidenceDir);
+  const name = basename(input, extname(input));
+  const resultsFile = resolve(flags.results ?? `${name}.results.csv`);
+  const journalFile = flags.journal === undefined ? (flags.dryRun ? undefined : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
+
+  let embedded: EmbeddedSandbox | undefined;
+  let service: { baseUrl: string; apiKey: string } | undefined;
+  if (!flags.dryRun) {
+    if (flags.baseUrl === undefined && (io.env.CLAIMS_BASE_URL ?? '').trim() === '') {
+      embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db: resolve(flags.sandboxDb), clock: flags.sandboxClock });
+      logger.info({ url: embedded.url, db: resolve(flags.sandboxDb) }, 'no --base-url or CLAIMS_BASE_URL: importing into the embedded sandbox');
+      io.stderr.write(`no --base-url: importing into the embedded sandbox (data in ${resolve(flags.sandboxDb)})\n`);
+      service = { baseUrl: embedded.url, apiKey: embedded.apiKey };
+    } else {
+      service = await resolveServiceSettings(flags, io.env);
+    }
+  }
+  let stopRequested = false;
+  io.onStop?.(() => {
+    stopRequested = true;
+    logger.warn('stop requested: finishing the claims in flight, then writing the results');
+  });
+  try {
+    const report = await runImport({
+      input,
+      mappingFile: flags.mapping,
+      resultsFile,
+      journalFile,
+      evidenceDir,
+      fileMode: flags.fileMode,
+      concurrency: flags.concurrency,
+      dryRun: flags.dryRun,
+      payloadsFile: flags.payloads,
+      shard: flags.shard,
+      restart: flags.restart,
+      service,
+      logger,
+      progress: new Progress(io.stderr),
+      stopRequested: () => stopRequested,
+    });
+    logger.info({ rows: report.summary.rows, outcomes: report.summary.byOutcome, results: resultsFile, journal: journalFile }, 'import finished');
+    io.stderr.write(formatSummary(report, { dryRun: flags.dryRun }));
+    if (report.abortedBecause !== undefined) return ExitCode.aborted;
+    return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
+  } finally {
+    await embedded?.close();
+  }
+}
+
+async function requireFile(path: string, what: string, expected: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined);
+  if (found?.isFile() !== true) throw new UsageError(`${what} ${path}: expected ${expected}, got ${found === undefined ? 'nothing there' : 'something else'}`);
+}
+
+async function requireDirectory(path: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined);
+  if (found?.isDirectory() !== true) throw new UsageError(`--evidence-dir ${path}: expected a directory, got ${found === undefined ? 'nothing there' : 'a file'}`);
+}
+
+function shardOf(value: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || count < 1 || index < 1 || index > count) {
+    throw new InvalidArgumentError(`--shard: expected i/n with 1 <= i <= n, such as 2/4, got ${value}`);
+  }
+  return { index, count };
+}
+
+function dateOf(value: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new InvalidArgumentError(`--sandbox-clock: expected an ISO 8601 time such as 2026-11-20T12:00:00Z, got ${value}`);
+  return date;
+}

@@ -1,0 +1,18 @@
+import { readEvidenceFile } from './check-file.js';
+import type { EvidenceFile } from './check-content.js';
+import type { EvidenceFailure } from './errors.js';
+import { resolveEvidencePath } from './resolve-path.js';
+
+export type EvidenceCheckResult = ({ ok: true; path: string } & EvidenceFile) | EvidenceFailure;
+
+/**
+ * One evidence cell, from its text to bytes ready to upload: confined to the evidence
+ * directory, then read and checked. Throws only when the evidence directory itself is unusable
+ * (EvidenceDirectoryError) or the machine fails; every problem with the cell is a value.
+ */
+export async function checkEvidence(evidenceDir: string, cell: string): Promise<EvidenceCheckResult> {
+  const resolved = await resolveEvidencePath(evidenceDir, cell);
+  if (!resolved.ok) return resolved;
+  const file = await readEvidenceFile(resolved.path, cell);
+  return file.ok ? { ...file, path: resolved.path } : file;
+}

@@ -1,0 +1,60 @@
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { fileSizeLimitBytes } from '../files/limits.js';
+import { checkEvidenceContent, type EvidenceFileResult } from './check-content.js';
+import { fileTooLarge, notAFile, type EvidenceFailure } from './errors.js';
+import { describeFileKind, errorCode, fileSystemFailure } from './fs-failures.js';
+
+/**
+ * Reads an evidence file, already resolved by resolveEvidencePath, and checks it. Memory is
+ * bounded by the size limit whatever the file's size: at most `fileSizeLimitBytes` are read,
+ * and reaching that many already means "too large" (the limit is "under 4.5 MB").
+ */
+
+/**
+ * O_NOFOLLOW: if the file was swapped for a symbolic link after its path was checked, the open
+ * fails (ELOOP) instead of following it outside the evidence directory. It guards the last
+ * component only; the directories above belong to whoever runs the import.
+ * O_NONBLOCK: opening a named pipe for reading waits for a writer, possibly forever; with it the
+ * open returns at once and fstat refuses the pipe. It changes nothing for a regular file.
+ * Both are undefined on Windows, where `|` treats them as 0.
+ */
+const openFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+const readChunkBytes = 1024 * 1024;
+
+/** `cell` names the file in messages; by default the path itself. */
+export async function readEvidenceFile(path: string, cell: string = path): Promise<EvidenceFileResult> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, openFlags);
+  } catch (error) {
+    if (errorCode(error) === 'ELOOP') return notAFile(cell, 'a symbolic link (the path changed after it was checked)');
+    return fileSystemFailure(cell, error);
+  }
+  try {
+    const read = await readBounded(handle, cell);
+    return Buffer.isBuffer(read) ? await checkEvidenceContent(read, cell) : read;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readBounded(handle: FileHandle, cell: string): Promise<Buffer | EvidenceFailure> {
+  const stats = await handle.stat();
+  if (!stats.isFile()) return notAFile(cell, describeFileKind(stats));
+  // Known too large without reading a byte; the bounded read below still covers a file that grows.
+  if (stats.size >= fileSizeLimitBytes) return fileTooLarge(cell, fileSizeLimitBytes, stats.size, false);
+
+  const chunks: Buffer[] = [];
+  let totalBytes = 0;
+  while (totalBytes < fileSizeLimitBytes) {
+    const chunk = Buffer.alloc(Math.min(readChunkBytes, fileSizeLimitBytes - totalBytes));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    totalBytes += bytesRead;
+  }
+  if (totalBytes >= fileSizeLimitBytes) return fileTooLarge(cell, fileSizeLimitBytes, totalBytes, true);
+  return Buffer.concat(chunks, totalBytes);
+}

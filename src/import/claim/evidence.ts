@@ -1,0 +1,82 @@
+import type { ClaimsClient } from '../../api/client/index.js';
+import type { UploadCategory } from '../../api/schemas/resources.js';
+import { checkEvidence } from '../../evidence/index.js';
+import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
+
+interface EvidenceRef {
+  path: string;
+  category: string;
+  column: string;
+}
+
+interface CheckedFile {
+  sha256: string;
+  bytes: Buffer;
+  contentType: 'image/jpeg' | 'image/png' | 'application/pdf';
+  path: string;
+  category: string;
+}
+
+export type EvidenceCheck =
+  | { ok: true; filesByRow: Map<number, CheckedFile[]> }
+  | { ok: false; problems: Map<number, RowProblem> };
+
+/**
+ * Checks every file a claim's rows name (architecture.md, "Evidence"): inside the evidence
+ * directory, a real JPEG, PNG or PDF, small enough, few enough pages. A row with a bad file is
+ * invalid, naming the column; the file is never uploaded.
+ */
+export async function checkClaimEvidence(rows: readonly RowRecord[], evidenceDir: string): Promise<EvidenceCheck> {
+  const filesByRow = new Map<number, CheckedFile[]>();
+  const problems = new Map<number, RowProblem>();
+  for (const row of rows) {
+    const refs = JSON.parse(row.evidence_json ?? '[]') as EvidenceRef[];
+    const files: CheckedFile[] = [];
+    for (const ref of refs) {
+      const checked = await checkEvidence(evidenceDir, ref.path);
+      if (!checked.ok) {
+        problems.set(row.idx, { code: checked.code, message: checked.message, field: `evidence.${ref.column}` });
+        break;
+      }
+      files.push({ sha256: checked.sha256, bytes: checked.bytes, contentType: checked.contentType, path: ref.path, category: ref.category });
+    }
+    filesByRow.set(row.idx, files);
+  }
+  return problems.size > 0 ? { ok: false, problems } : { ok: true, filesByRow };
+}
+
+/**
+ * Uploads each distinct file once per job (by sha256), however many rows and claims name it, in
+ * this run or an earlier one; concurrent claims naming the same file share one upload.
+ */
+export class EvidenceUploads {
+  private readonly inFlight = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly journal: Journal,
+    private readonly client: ClaimsClient,
+  ) {}
+
+  async fileIdFor(file: CheckedFile): Promise<string> {
+    const known = this.journal.uploadedFileId(file.sha256);
+    if (known !== undefined) return known;
+    let upload = this.inFlight.get(file.sha256);
+    if (upload === undefined) {
+      upload = this.upload(file).finally(() => this.inFlight.delete(file.sha256));
+      this.inFlight.set(file.sha256, upload);
+    }
+    return upload;
+  }
+
+  private async upload(file: CheckedFile): Promise<string> {
+    const filename = file.path.split(/[\\/]/).at(-1) ?? 'evidence';
+    const { data } = await this.client.files.upload({
+      category: file.category as UploadCategory,
+      filename,
+      contentType: file.contentType,
+      content: file.bytes,
+    });
+    this.journal.recordUpload(file.sha256, data.id);
+    return data.id;
+  }
+}

@@ -1,0 +1,133 @@
+import type { Logger } from 'pino';
+import type { ClaimsClient } from '../../api/client/index.js';
+import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
+import { bodyProblems, buildClaimBody, type ClaimBody } from './body.js';
+import { checkClaimEvidence, type EvidenceUploads } from './evidence.js';
+import { fileClaim, type FilingResult } from './file.js';
+import { submitClaim } from './submit.js';
+
+export interface ClaimWork {
+  journal: Journal;
+  /** Absent in a dry run: everything is checked, nothing is sent. */
+  client: ClaimsClient | undefined;
+  uploads: EvidenceUploads | undefined;
+  evidenceDir: string;
+  fileMode: 'none' | 'auto' | 'chargeback';
+  /** Receives each claim's body (`--payloads`), before it is sent. */
+  onPayload?: ((body: ClaimBody) => Promise<void>) | undefined;
+  logger: Logger;
+}
+
+/**
+ * One claim through the remote steps (architecture.md: staged → submitting → created → filing →
+ * done), starting from whichever step the journal holds. Remote failures throw: the caller
+ * records them and the step stays, so the next run continues from it.
+ */
+export async function processClaim(claim: ClaimRecord, work: ClaimWork): Promise<void> {
+  const { journal } = work;
+  const key = claim.claim_key;
+  let rows = journal.rowsOf(key);
+  let step = claim.step;
+  if (step === 'staged' || step === 'submitting') {
+    const blocked = blockers(rows);
+    if (blocked.length > 0 || claim.claim_id === null) {
+      holdBack(journal, key, blocked);
+      return;
+    }
+    const checked = await checkClaimEvidence(rows, work.evidenceDir);
+    if (!checked.ok) {
+      journal.transaction(() => {
+        for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
+      });
+      holdBack(journal, key, rows.filter((row) => checked.problems.has(row.idx)));
+      return;
+    }
+    const named = { ...claim, claim_id: claim.claim_id };
+    if (work.client === undefined || work.uploads === undefined) {
+      // Dry run: file ids are not known; each file is named by its content's hash instead.
+      const placeholders = new Map([...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]));
+      const body = buildClaimBody(named, rows, placeholders);
+      if (rejectIfInvalid(journal, key, body, rows)) return;
+      await work.onPayload?.(body);
+      journal.setStep(key, 'valid');
+      return;
+    }
+    const fileIds = new Map<number, string[]>();
+    for (const [idx, files] of checked.filesByRow) {
+      const ids: string[] = [];
+      for (const file of files) ids.push(await work.uploads.fileIdFor(file));
+      fileIds.set(idx, ids);
+    }
+    journal.transaction(() => {
+      for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
+    });
+    const body = buildClaimBody(named, rows, fileIds);
+    if (rejectIfInvalid(journal, key, body, rows)) return;
+    await work.onPayload?.(body);
+    const outcome = await submitClaim(work.client, journal, key, body, rows, claim.sent === 1);
+    if (outcome.kind === 'rejected') {
+      journal.transaction(() => {
+        for (const row of rows) journal.setRowOutcome(row.idx, 'rejected', outcome.rowProblems.get(row.idx) ?? outcome.claimProblem);
+        journal.setClaimProblem(key, outcome.claimProblem, 'rejected');
+      });
+      return;
+    }
+    journal.transaction(() => {
+      for (const row of rows) {
+        if (row.case_id !== null && !outcome.caseIds.has(row.case_id)) {
+          journal.setRowOutcome(row.idx, 'rejected', { code: 'claim_exists_without_case', message: `case ${row.case_id}: expected in claim ${named.claim_id}, got a claim (created earlier) without it` });
+        }
+      }
+      journal.setStep(key, 'created', { httpStatus: 201 });
+    });
+    rows = journal.rowsOf(key);
+    step = 'created';
+  }
+  if (step !== 'created' && step !== 'filing') return;
+  if (claim.claim_id === null || work.client === undefined) return;
+  const cases = rows.filter((row) => row.outcome === null && row.case_id !== null);
+  if (work.fileMode === 'none') {
+    journal.transaction(() => {
+      for (const row of cases) journal.setRowOutcome(row.idx, 'created', { httpStatus: 201 });
+      journal.setStep(key, 'done');
+    });
+    return;
+  }
+  journal.setStep(key, 'filing');
+  const filing = await fileClaim(work.client, claim.claim_id, cases.map((row) => row.case_id ?? ''), work.fileMode, step === 'filing');
+  recordFiling(journal, key, cases, filing);
+}
+
+/** Rows already invalid: the claim is not sent without them. */
+function blockers(rows: readonly RowRecord[]): RowRecord[] {
+  return rows.filter((row) => row.outcome === 'invalid');
+}
+
+/** The claim waits for its invalid rows to be fixed: its other rows say which lines to fix. */
+function holdBack(journal: Journal, key: string, blocked: readonly RowRecord[]): void {
+  const lines = blocked.map((row) => row.line);
+  const which = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;
+  journal.setClaimProblem(key, { code: 'claim_incomplete', message: `claim not sent: ${which} of this claim ${lines.length === 1 ? 'is' : 'are'} invalid; fix and run again` }, 'invalid');
+}
+
+function rejectIfInvalid(journal: Journal, key: string, body: ClaimBody, rows: readonly RowRecord[]): boolean {
+  const problems = bodyProblems(body, rows);
+  if (problems.size === 0) return false;
+  journal.transaction(() => {
+    for (const [idx, problem] of problems) journal.setRowOutcome(idx, 'invalid', problem);
+  });
+  holdBack(journal, key, rows.filter((row) => problems.has(row.idx)));
+  return true;
+}
+
+function recordFiling(journal: Journal, key: string, cases: readonly RowRecord[], filing: FilingResult): void {
+  journal.transaction(() => {
+    for (const row of cases) {
+      const result = filing.get(row.case_id ?? '');
+      if (result === undefined) continue;
+      if (result.filed) journal.setRowOutcome(row.idx, 'filed', { httpStatus: 202 });
+      else journal.setRowOutcome(row.idx, 'not_filed', { ...result.problem, httpStatus: result.problem.httpStatus ?? 202 } satisfies RowProblem);
+    }
+    journal.setStep(key, 'done', { httpStatus: 202 });
+  });
+}

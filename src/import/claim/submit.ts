@@ -1,0 +1,92 @@
+import type { ClaimsClient } from '../../api/client/index.js';
+import { ClaimsHttpError, OutcomeUnknownError } from '../../api/errors.js';
+import type { Claim, NewClaimBody } from '../../api/schemas/claim.js';
+import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
+import { wireFieldToMappingField } from '../wire-fields.js';
+
+/** What creating a claim came to, for the claim's rows. */
+export type SubmitOutcome =
+  | { kind: 'created'; caseIds: Set<string> }
+  | { kind: 'rejected'; claimProblem: RowProblem; rowProblems: Map<number, RowProblem> };
+
+/** A create may be sent again after this many settles that found nothing (a flaky connection). */
+const maxSends = 3;
+
+/**
+ * Creates the claim exactly once (architecture.md, "No duplicates, ever"). Before every send the
+ * journal records `submitting`; an unknown outcome (connection lost after sending, 5xx) or a 409
+ * is settled by retrieving the claim by its deterministic id: found → adopted, absent → sent.
+ * A claim recorded as sent by an earlier run is settled before anything is sent.
+ */
+export async function submitClaim(
+  client: ClaimsClient,
+  journal: Journal,
+  claimKey: string,
+  body: NewClaimBody & { claim_id: string },
+  rows: readonly RowRecord[],
+  alreadySent: boolean,
+): Promise<SubmitOutcome> {
+  if (alreadySent) {
+    const found = await settle(client, body.claim_id);
+    if (found) return adopted(found);
+  }
+  for (let sends = 1; ; sends++) {
+    journal.markSubmitting(claimKey);
+    try {
+      const { data, attempts } = await client.claims.createWithCases(body);
+      journal.addAttempts(claimKey, attempts);
+      return adopted(data);
+    } catch (error) {
+      journal.addAttempts(claimKey, (error as { attempts?: number }).attempts ?? 1);
+      const conflict = error instanceof ClaimsHttpError && error.status === 409;
+      if (!(error instanceof OutcomeUnknownError) && !conflict) {
+        if (isRejection(error)) return rejected(error, rows);
+        throw error;
+      }
+      const found = await settle(client, body.claim_id);
+      if (found) return adopted(found);
+      // 409 but no such claim: a case id of ours belongs to another claim.
+      if (conflict) return rejected(error, rows);
+      if (sends >= maxSends) throw error;
+    }
+  }
+}
+
+/** The claim as the service has it, or undefined when it has none by that id. */
+export async function settle(client: ClaimsClient, claimId: string): Promise<Claim | undefined> {
+  try {
+    return (await client.claims.retrieve(claimId)).data;
+  } catch (error) {
+    if (error instanceof ClaimsHttpError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+function adopted(claim: Claim): SubmitOutcome {
+  return { kind: 'created', caseIds: new Set((claim.cases ?? []).map((item) => item.case_id)) };
+}
+
+/** A 4xx that sending again cannot fix: the claim is refused (authentication and 429 are not). */
+function isRejection(error: unknown): error is ClaimsHttpError {
+  return error instanceof ClaimsHttpError && error.status >= 400 && error.status < 500 && ![401, 403, 408, 429].includes(error.status);
+}
+
+/** The service's validation errors, each on the row its `cases.N` names, or on every row. */
+function rejected(error: ClaimsHttpError, rows: readonly RowRecord[]): SubmitOutcome {
+  const rowProblems = new Map<number, RowProblem>();
+  const items = error.errors.length > 0 ? error.errors : [{ code: error.code, message: error.serviceMessage, details: {} }];
+  for (const item of items) {
+    const wirePath = typeof item.details.field === 'string' ? item.details.field.split('.') : [];
+    const row = wirePath[0] === 'cases' ? rows[Number(wirePath[1])] : undefined;
+    const problem = { code: item.code || error.code, message: item.message || error.serviceMessage, field: wirePath.length > 0 ? wireFieldToMappingField(wirePath) : undefined, httpStatus: error.status };
+    if (row !== undefined && !rowProblems.has(row.idx)) rowProblems.set(row.idx, problem);
+  }
+  const first = items[0];
+  const claimProblem = {
+    code: first?.code || error.code,
+    message: first?.message || error.serviceMessage || error.message,
+    field: typeof first?.details.field === 'string' ? wireFieldToMappingField(first.details.field.split('.')) : undefined,
+    httpStatus: error.status,
+  };
+  return { kind: 'rejected', claimProblem, rowProblems };
+}

@@ -1,0 +1,241 @@
+import type { Statement } from 'better-sqlite3';
+import { journalFormat, openJournalDatabase, type JournalDatabase } from './schema.js';
+
+/** Where a claim has got to (architecture.md: a step is recorded before and after every remote call). */
+export type ClaimStep = 'staged' | 'submitting' | 'created' | 'filing' | 'done' | 'invalid' | 'rejected' | 'valid';
+
+/** Steps after which nothing more is done for the claim, in this run or the next. */
+export const finalSteps: readonly ClaimStep[] = ['done', 'invalid', 'rejected', 'valid'];
+
+export interface RowProblem {
+  code: string;
+  message: string;
+  field?: string | undefined;
+  httpStatus?: number | undefined;
+}
+
+export interface ClaimRecord {
+  claim_key: string;
+  claim_id: string | null;
+  first_idx: number;
+  first_line: number;
+  shared_json: string;
+  rows: number;
+  step: ClaimStep;
+  sent: number;
+  attempts: number;
+  http_status: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_field: string | null;
+}
+
+export interface RowRecord {
+  idx: number;
+  line: number;
+  source: string;
+  claim_key: string | null;
+  ordinal: number | null;
+  case_id: string | null;
+  case_json: string | null;
+  evidence_json: string | null;
+  file_ids: string | null;
+  outcome: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_field: string | null;
+  http_status: number | null;
+}
+
+/** A row with its claim's record, for the results CSV. */
+export type ResultRecord = RowRecord & {
+  claim_id: string | null;
+  step: ClaimStep | null;
+  attempts: number | null;
+  claim_http_status: number | null;
+  claim_error_code: string | null;
+  claim_error_message: string | null;
+  claim_error_field: string | null;
+};
+
+/** A typed face on the journal's tables; every method is one statement or one transaction. */
+export class Journal {
+  readonly database: JournalDatabase;
+  private readonly statements: ReturnType<typeof prepare>;
+
+  constructor(file: string) {
+    this.database = openJournalDatabase(file);
+    this.statements = prepare(this.database);
+  }
+
+  meta(key: string): string | undefined {
+    return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.statements.setMeta.run(key, value);
+  }
+
+  /** Forgets everything: a journal restarted for a new input, mapping or flags. */
+  reset(): void {
+    this.database.exec('DELETE FROM rows; DELETE FROM claims; DELETE FROM meta; DELETE FROM uploads;');
+    this.setMeta('format', journalFormat);
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.database.transaction(work)();
+  }
+
+  claim(claimKey: string): ClaimRecord | undefined {
+    return this.statements.getClaim.get(claimKey) as ClaimRecord | undefined;
+  }
+
+  claimById(claimId: string): ClaimRecord | undefined {
+    return this.statements.getClaimById.get(claimId) as ClaimRecord | undefined;
+  }
+
+  insertClaim(claim: { claimKey: string; claimId: string | null; firstIdx: number; firstLine: number; sharedJson: string }): void {
+    this.statements.insertClaim.run(claim.claimKey, claim.claimId, claim.firstIdx, claim.firstLine, claim.sharedJson);
+  }
+
+  /** Earlier runs reported this claim as created: retrieve it before any create is sent. */
+  markSent(claimKey: string): void {
+    this.statements.markSent.run(claimKey);
+  }
+
+  /** Counts one more row in the claim; returns the row's ordinal (0-based place in the claim). */
+  addRowToClaim(claimKey: string): number {
+    const { rows } = this.statements.countRow.get(claimKey) as { rows: number };
+    return rows - 1;
+  }
+
+  /** The first mapped row of a claim whose earlier rows did not map: it names the claim. */
+  fillClaim(claimKey: string, claimId: string, sharedJson: string): void {
+    this.statements.fillClaim.run(claimId, sharedJson, claimKey);
+  }
+
+  caseIdTaken(caseId: string): boolean {
+    return this.statements.caseIdTaken.get(caseId) !== undefined;
+  }
+
+  insertRow(row: Omit<RowRecord, 'file_ids' | 'http_status'>): void {
+    this.statements.insertRow.run(row);
+  }
+
+  /** Claims not yet final, in input order of their first row, one page after `afterIdx`. */
+  pendingClaims(afterIdx: number, limit: number): ClaimRecord[] {
+    return this.statements.pendingClaims.all(afterIdx, limit) as ClaimRecord[];
+  }
+
+  rowsOf(claimKey: string): RowRecord[] {
+    return this.statements.rowsOf.all(claimKey) as RowRecord[];
+  }
+
+  setStep(claimKey: string, step: ClaimStep, outcome: { httpStatus?: number | undefined } = {}): void {
+    this.statements.setStep.run(step, outcome.httpStatus ?? null, claimKey);
+  }
+
+  /** Recorded before a create leaves the process: from now on a retrieve settles what happened. */
+  markSubmitting(claimKey: string): void {
+    this.statements.markSubmitting.run(claimKey);
+  }
+
+  addAttempts(claimKey: string, attempts: number): void {
+    this.statements.addAttempts.run(attempts, claimKey);
+  }
+
+  /** A claim-level problem; `step` stays where it was unless given (a failure is retried next run). */
+  setClaimProblem(claimKey: string, problem: RowProblem | undefined, step?: ClaimStep): void {
+    this.statements.setClaimProblem.run({
+      key: claimKey,
+      code: problem?.code ?? null,
+      message: problem?.message ?? null,
+      field: problem?.field ?? null,
+      status: problem?.httpStatus ?? null,
+    });
+    if (step !== undefined) this.statements.setStepOnly.run(step, claimKey);
+  }
+
+  setRowOutcome(idx: number, outcome: string, problem: Partial<RowProblem> = {}): void {
+    this.statements.setRowOutcome.run({
+      idx,
+      outcome,
+      code: problem.code ?? null,
+      message: problem.message ?? null,
+      field: problem.field ?? null,
+      status: problem.httpStatus ?? null,
+    });
+  }
+
+  setRowFileIds(idx: number, fileIds: string): void {
+    this.statements.setRowFileIds.run(fileIds, idx);
+  }
+
+  uploadedFileId(sha256: string): string | undefined {
+    return (this.statements.getUpload.get(sha256) as { file_id: string } | undefined)?.file_id;
+  }
+
+  recordUpload(sha256: string, fileId: string): void {
+    this.statements.putUpload.run(sha256, fileId);
+  }
+
+  /** Every row with its claim, in input order, read lazily (nothing may write meanwhile). */
+  results(): IterableIterator<ResultRecord> {
+    return this.statements.results.iterate() as IterableIterator<ResultRecord>;
+  }
+
+  pendingCount(): number {
+    return (this.statements.pendingCount.get() as { pending: number }).pending;
+  }
+
+  counts(): { rows: number; claims: number } {
+    return this.statements.counts.get() as { rows: number; claims: number };
+  }
+
+  close(): void {
+    this.database.close();
+  }
+}
+
+function prepare(database: JournalDatabase) {
+  const statement = (sql: string): Statement => database.prepare(sql);
+  return {
+    getMeta: statement('SELECT value FROM meta WHERE key = ?'),
+    setMeta: statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    getClaim: statement('SELECT * FROM claims WHERE claim_key = ?'),
+    getClaimById: statement('SELECT * FROM claims WHERE claim_id = ?'),
+    insertClaim: statement('INSERT INTO claims (claim_key, claim_id, first_idx, first_line, shared_json) VALUES (?, ?, ?, ?, ?)'),
+    markSent: statement('UPDATE claims SET sent = 1 WHERE claim_key = ?'),
+    countRow: statement('UPDATE claims SET rows = rows + 1 WHERE claim_key = ? RETURNING rows'),
+    fillClaim: statement('UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?'),
+    caseIdTaken: statement('SELECT 1 FROM rows WHERE case_id = ?'),
+    insertRow: statement(
+      `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, outcome, error_code, error_message, error_field)
+       VALUES (@idx, @line, @source, @claim_key, @ordinal, @case_id, @case_json, @evidence_json, @outcome, @error_code, @error_message, @error_field)`,
+    ),
+    pendingClaims: statement(
+      `SELECT * FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
+    ),
+    rowsOf: statement('SELECT * FROM rows WHERE claim_key = ? ORDER BY idx'),
+    setStep: statement('UPDATE claims SET step = ?, http_status = coalesce(?, http_status), error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?'),
+    setStepOnly: statement('UPDATE claims SET step = ? WHERE claim_key = ?'),
+    markSubmitting: statement(`UPDATE claims SET step = 'submitting', sent = 1 WHERE claim_key = ?`),
+    addAttempts: statement('UPDATE claims SET attempts = attempts + ? WHERE claim_key = ?'),
+    setClaimProblem: statement(
+      'UPDATE claims SET error_code = @code, error_message = @message, error_field = @field, http_status = coalesce(@status, http_status) WHERE claim_key = @key',
+    ),
+    setRowOutcome: statement(
+      'UPDATE rows SET outcome = @outcome, error_code = @code, error_message = @message, error_field = @field, http_status = @status WHERE idx = @idx',
+    ),
+    setRowFileIds: statement('UPDATE rows SET file_ids = ? WHERE idx = ?'),
+    getUpload: statement('SELECT file_id FROM uploads WHERE sha256 = ?'),
+    putUpload: statement('INSERT OR IGNORE INTO uploads (sha256, file_id) VALUES (?, ?)'),
+    results: statement(
+      `SELECT r.*, c.claim_id, c.step, c.attempts, c.http_status AS claim_http_status, c.error_code AS claim_error_code,
+              c.error_message AS claim_error_message, c.error_field AS claim_error_field
+       FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ORDER BY r.idx`,
+    ),
+    pendingCount: statement(`SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`),
+    counts: statement('SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims'),
+  };
+}

@@ -1,0 +1,80 @@
+import pLimit from 'p-limit';
+import { AuthenticationError, ClaimsHttpError } from '../api/errors.js';
+import { CircuitBreaker } from './breaker.js';
+import { processClaim, type ClaimWork } from './claim/process-claim.js';
+import type { RowProblem } from './journal/journal.js';
+
+export interface ProcessOptions extends ClaimWork {
+  concurrency: number;
+  /** Claims failing in a row on the service's side before the run stops (exit 3). */
+  breakerThreshold: number;
+  /** Checked between claims: true stops pulling more (Ctrl-C, SIGTERM). */
+  stopRequested?: () => boolean;
+  onClaimDone?: () => void;
+}
+
+export interface ProcessSummary {
+  /** Why the run stopped early, when it did: claims not reached stay in the journal for the next run. */
+  abortedBecause: string | undefined;
+}
+
+const pageSize = 200;
+
+/**
+ * Every claim not yet final, at most `concurrency` at a time. Backpressure is a pull
+ * (architecture.md): p-limit's own queue is unbounded, so no claim is read from the journal while
+ * the window (2 x concurrency) is full; memory is bounded by the window, not the file.
+ */
+export async function processClaims(options: ProcessOptions): Promise<ProcessSummary> {
+  const { journal, logger } = options;
+  const limit = pLimit(options.concurrency);
+  const breaker = new CircuitBreaker(options.breakerThreshold);
+  const window = options.concurrency * 2;
+  const running = new Set<Promise<void>>();
+  let fatal: unknown;
+
+  const run = async (claim: Parameters<typeof processClaim>[0]) => {
+    try {
+      await processClaim(claim, options);
+      breaker.succeeded();
+    } catch (error) {
+      if (error instanceof AuthenticationError || !isRemoteFailure(error)) {
+        // A refused key or a local failure (the journal's disk): nothing else can succeed.
+        fatal ??= error;
+        breaker.trip((error as Error).message);
+        return;
+      }
+      journal.setClaimProblem(claim.claim_key, problemOf(error));
+      breaker.failed((error as Error).message);
+      logger.warn({ claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message }, 'claim failed; the next run retries it');
+    } finally {
+      options.onClaimDone?.();
+    }
+  };
+
+  let after = -1;
+  pulling: for (;;) {
+    const page = journal.pendingClaims(after, pageSize);
+    if (page.length === 0) break;
+    for (const claim of page) {
+      after = claim.first_idx;
+      while (running.size >= window) await Promise.race(running);
+      if (breaker.open || options.stopRequested?.() === true) break pulling;
+      const task = limit(async () => run(claim)).finally(() => running.delete(task));
+      running.add(task);
+    }
+  }
+  await Promise.all(running);
+  if (fatal !== undefined) throw fatal as Error;
+  return { abortedBecause: breaker.why ?? (options.stopRequested?.() === true ? 'stopped by a signal' : undefined) };
+}
+
+/** Errors of the client (it has already retried what it safely could), as opposed to our own bugs or disk. */
+function isRemoteFailure(error: unknown): boolean {
+  return typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('CLAIMS_');
+}
+
+function problemOf(error: unknown): RowProblem {
+  const status = error instanceof ClaimsHttpError ? error.status : (error as { status?: number }).status;
+  return { code: (error as { code: string }).code, message: (error as Error).message, httpStatus: status };
+}

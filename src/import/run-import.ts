@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished, pipeline } from 'node:stream/promises';
+import type { Logger } from 'pino';
+import { ClaimsClient } from '../api/client/index.js';
+import { parseMapping } from '../mapping/load.js';
+import type { Mapping } from '../mapping/schema.js';
+import type { ClaimBody } from './claim/body.js';
+import { EvidenceUploads } from './claim/evidence.js';
+import type { Shard } from './ids.js';
+import { journalFormat } from './journal/schema.js';
+import { Journal } from './journal/journal.js';
+import { processClaims } from './process-claims.js';
+import type { Progress } from './progress.js';
+import { writeResults, type ResultsSummary } from './results/write-results.js';
+import { stageRows } from './stage.js';
+
+export interface ImportOptions {
+  input: string;
+  mappingFile: string;
+  resultsFile: string;
+  /** The job's journal; a dry run without one uses a temporary journal, removed at the end. */
+  journalFile: string | undefined;
+  evidenceDir: string;
+  /** Overrides the mapping's `file_mode`. */
+  fileMode?: Mapping['file_mode'] | undefined;
+  concurrency: number;
+  dryRun: boolean;
+  payloadsFile?: string | undefined;
+  shard?: Shard | undefined;
+  /** Start a journal made for another input, mapping or flags over. */
+  restart: boolean;
+  /** Where to send; absent in a dry run. */
+  service: { baseUrl: string; apiKey: string } | undefined;
+  logger: Logger;
+  progress?: Progress | undefined;
+  stopRequested?: () => boolean;
+  breakerThreshold?: number;
+}
+
+export interface ImportReport {
+  summary: ResultsSummary;
+  resultsFile: string;
+  /** Set when the run stopped early (service down, key refused, signal): run it again to continue. */
+  abortedBecause: string | undefined;
+}
+
+/** The journal belongs to another job: refused unless `--restart` (issue 5, "Resume"). */
+export class JournalMismatchError extends Error {
+  readonly code = 'JOURNAL_MISMATCH';
+}
+
+/**
+ * The import (architecture.md, "The pipeline"): stage every row into the journal, then each claim
+ * through evidence, create and filing, then the results CSV from the journal. Run again with the
+ * same arguments, it continues where the journal stands and never creates a claim twice.
+ */
+export async function runImport(options: ImportOptions): Promise<ImportReport> {
+  const mappingText = await readFile(options.mappingFile, 'utf8');
+  const mapping = parseMapping(mappingText, options.mappingFile);
+  const fileMode = options.fileMode ?? mapping.file_mode;
+  const fingerprint = JSON.stringify({
+    format: journalFormat,
+    input: await sha256Of(options.input),
+    mapping: createHash('sha256').update(mappingText).digest('hex'),
+    fileMode,
+    shard: options.shard ?? null,
+    dryRun: options.dryRun,
+  });
+  const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
+  const journal = new Journal(options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite'));
+  try {
+    prepareJournal(journal, fingerprint, options);
+    if (journal.meta('staged') !== '1') {
+      const staged = await stageRows({
+        input: createReadStream(options.input),
+        mapping,
+        journal,
+        shard: options.shard,
+        onProgress: (rows) => options.progress?.staged(rows),
+      });
+      journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
+      journal.setMeta('staged', '1');
+      options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
+    } else {
+      options.logger.info({ journal: options.journalFile }, 'resuming from the journal');
+    }
+
+    let abortedBecause: string | undefined;
+    let fatal: unknown;
+    try {
+      abortedBecause = await sendClaims(journal, { ...options, fileMode });
+    } catch (error) {
+      // A refused key or a failing disk stops the run; the results still account for every row.
+      fatal = error;
+    }
+    options.progress?.done();
+    const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
+    const summary = await writeResults(journal, sourceColumns, options.resultsFile);
+    if (fatal !== undefined) throw fatal as Error;
+    return { summary, resultsFile: options.resultsFile, abortedBecause };
+  } finally {
+    journal.close();
+    if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
+  }
+}
+
+function prepareJournal(journal: Journal, fingerprint: string, options: ImportOptions): void {
+  const recorded = journal.meta('fingerprint');
+  if (recorded !== undefined && recorded !== fingerprint && !options.restart) {
+    throw new JournalMismatchError(
+      `journal ${options.journalFile ?? ''}: expected the input, mapping and flags it was made with, got different ones; ` +
+        'use --restart to start it over (created claims are recognised, never duplicated) or --journal for a new one',
+    );
+  }
+  if (recorded !== fingerprint || journal.meta('staged') !== '1') {
+    // Nothing is sent before staging completes, so a half-staged journal is simply staged again.
+    journal.reset();
+    journal.setMeta('fingerprint', fingerprint);
+  }
+}
+
+async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }): Promise<string | undefined> {
+  const client = options.service === undefined || options.dryRun ? undefined : new ClaimsClient({ ...options.service, concurrency: options.concurrency, logger: options.logger });
+  const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile);
+  const total = journal.pendingCount();
+  let done = 0;
+  try {
+    const { abortedBecause } = await processClaims({
+      journal,
+      client,
+      uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
+      evidenceDir: options.evidenceDir,
+      fileMode: options.fileMode,
+      concurrency: options.concurrency,
+      breakerThreshold: options.breakerThreshold ?? 5,
+      logger: options.logger,
+      stopRequested: options.stopRequested,
+      onClaimDone: () => options.progress?.claims(++done, total),
+      onPayload:
+        payloads === undefined
+          ? undefined
+          : async (body: ClaimBody) => {
+              if (!payloads.write(`${JSON.stringify(body)}\n`)) await once(payloads, 'drain');
+            },
+    });
+    if (abortedBecause !== undefined) options.logger.error({ reason: abortedBecause }, 'run stopped early; run the same command again to continue');
+    return abortedBecause;
+  } finally {
+    await client?.close();
+    if (payloads !== undefined) {
+      payloads.end();
+      await finished(payloads);
+    }
+  }
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}

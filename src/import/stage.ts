@@ -1,0 +1,186 @@
+import type { Readable } from 'node:stream';
+import { newClaimBody } from '../api/schemas/claim.js';
+import { readRows } from '../csv/read-rows.js';
+import type { CsvRow } from '../csv/records.js';
+import { mapRow, type MappedRow } from '../mapping/map-row.js';
+import type { Mapping } from '../mapping/schema.js';
+import { derivedCaseId, derivedClaimId, inShard, type Shard } from './ids.js';
+import type { Journal, RowProblem } from './journal/journal.js';
+import { createdOutcomes, isResultsHeader, statusColumns } from './results/columns.js';
+import { restore } from './results/neutralise.js';
+import { firstDifference, wireFieldToMappingField } from './wire-fields.js';
+
+/**
+ * The stage step (architecture.md, "The pipeline"): every record of the input, read as a stream,
+ * mapped and checked against the wire schema, written into the journal in batched transactions,
+ * grouped by claim key however far apart its rows are. Memory is one batch, whatever the file size.
+ */
+
+export interface StageOptions {
+  input: Readable;
+  mapping: Mapping;
+  journal: Journal;
+  shard?: Shard | undefined;
+  onProgress?: (rowsRead: number) => void;
+}
+
+export interface StageSummary {
+  sourceColumns: string[];
+  /** The input is one of our results files, fixed and fed back in. */
+  resultsInput: boolean;
+  rowsRead: number;
+}
+
+/** A row ready for the journal: mapped and checked, or with the problem that stops it. */
+interface PreparedRow {
+  idx: number;
+  line: number;
+  source: string;
+  claimKey: string | undefined;
+  problem?: RowProblem;
+  mapped?: { row: MappedRow; sharedJson: string; caseJson: string };
+  /** An earlier run reported the row's claim as created (a results file fed back in). */
+  reportedCreated: boolean;
+}
+
+const batchSize = 500;
+
+export async function stageRows(options: StageOptions): Promise<StageSummary> {
+  const { journal, mapping } = options;
+  // Set by readRows once the header is read (before the first row).
+  const seen = { header: [] as readonly string[], resultsInput: false };
+  let rowsRead = 0;
+  let batch: PreparedRow[] = [];
+  const flush = () => {
+    const rows = batch;
+    batch = [];
+    journal.transaction(() => {
+      for (const row of rows) stageOne(journal, row, options.shard);
+    });
+  };
+  const onHeader = (names: readonly string[]) => {
+    seen.header = names;
+    seen.resultsInput = isResultsHeader(names);
+  };
+  for await (const record of readRows(options.input, mapping.csv, { onHeader })) {
+    batch.push(prepare(record, mapping, seen.resultsInput));
+    rowsRead++;
+    if (batch.length >= batchSize) {
+      flush();
+      options.onProgress?.(rowsRead);
+    }
+  }
+  flush();
+  options.onProgress?.(rowsRead);
+  return { sourceColumns: seen.resultsInput ? seen.header.slice(statusColumns.length) : [...seen.header], resultsInput: seen.resultsInput, rowsRead };
+}
+
+function prepare(record: CsvRow, mapping: Mapping, resultsInput: boolean): PreparedRow {
+  const base = { idx: record.index, line: record.line, reportedCreated: false };
+  if ('error' in record) {
+    const raw = resultsInput ? (record.raw ?? []).slice(statusColumns.length) : (record.raw ?? []);
+    return { ...base, source: JSON.stringify(raw), claimKey: undefined, problem: { code: record.error.code, message: record.error.message } };
+  }
+  let cells = record.cells;
+  let raw = record.raw;
+  if (resultsInput) {
+    // A results file's cells were neutralised against formulas; the mapping reads the originals.
+    raw = raw.slice(statusColumns.length).map(restore);
+    cells = Object.fromEntries(Object.entries(cells).map(([column, value]) => [column, restore(value)]));
+  }
+  const source = JSON.stringify(raw);
+  const keyValues = mapping.claim.key.map((column) => (cells[column] ?? '').trim());
+  const claimKey = keyValues.some((value) => value === '') ? undefined : JSON.stringify(keyValues);
+  const reportedCreated = resultsInput && createdOutcomes.includes(cells.outcome ?? '');
+  const result = mapRow(cells, mapping);
+  if (!result.ok) {
+    const [first, ...rest] = result.errors;
+    const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((error) => error.field).join(', ')})`;
+    return { ...base, source, claimKey, reportedCreated, problem: { code: first?.code ?? 'invalid', message: `${first?.message ?? 'invalid'}${more}`, field: first?.field } };
+  }
+  const { row } = result;
+  const caseBody = caseOf(row);
+  const problem = wireProblem(row, caseBody);
+  if (problem) return { ...base, source, claimKey, reportedCreated, problem };
+  return { ...base, source, claimKey: row.claimKey, reportedCreated, mapped: { row, sharedJson: JSON.stringify(row.shared), caseJson: JSON.stringify(caseBody) } };
+}
+
+/** The row's entry of new_claim.cases (its id is added when staged: it may depend on its place). */
+function caseOf(row: MappedRow): Record<string, unknown> {
+  const caseBody: Record<string, unknown> = { ...row.case };
+  if (Object.keys(row.customFields).length > 0) caseBody.custom_fields = row.customFields;
+  return caseBody;
+}
+
+/** The strict wire schema on the claim this row alone would make: its errors name mapping fields. */
+function wireProblem(row: MappedRow, caseBody: Record<string, unknown>): RowProblem | undefined {
+  const body = { ...row.shared, claim_id: row.claimId, cases: [{ case_id: 'placeholder', ...caseBody }] };
+  const parsed = newClaimBody.safeParse(body);
+  if (parsed.success) return undefined;
+  const [issue] = parsed.error.issues;
+  if (issue === undefined) return undefined;
+  const field = wireFieldToMappingField(issue.path.map(String));
+  return { code: 'schema_invalid', message: `${field}: ${issue.message}`, field };
+}
+
+function stageOne(journal: Journal, row: PreparedRow, shard: Shard | undefined): void {
+  if (!inShard(row.claimKey, shard)) return;
+  const insert = (claimKey: string | null, ordinal: number | null, problem: RowProblem | undefined, caseId: string | null = null) => {
+    journal.insertRow({
+      idx: row.idx,
+      line: row.line,
+      source: row.source,
+      claim_key: claimKey,
+      ordinal,
+      case_id: problem ? null : caseId,
+      case_json: problem ? null : (row.mapped?.caseJson ?? null),
+      evidence_json: problem ? null : JSON.stringify(row.mapped?.row.evidence ?? []),
+      outcome: problem ? 'invalid' : null,
+      error_code: problem?.code ?? null,
+      error_message: problem?.message ?? null,
+      error_field: problem?.field ?? null,
+    });
+  };
+  if (row.claimKey === undefined) {
+    insert(null, null, row.problem ?? { code: 'claim_key_missing', message: 'claim key: expected values, got a blank' });
+    return;
+  }
+
+  const key = row.claimKey;
+  let claim = journal.claim(key);
+  if (row.mapped === undefined) {
+    // A row that did not map still belongs to its claim, which must then not be sent without it.
+    if (claim === undefined) journal.insertClaim({ claimKey: key, claimId: null, firstIdx: row.idx, firstLine: row.line, sharedJson: '' });
+    insert(key, journal.addRowToClaim(key), row.problem);
+    return;
+  }
+  const { row: mapped, sharedJson } = row.mapped;
+  const claimId = mapped.claimId ?? derivedClaimId(key);
+  const owner = journal.claimById(claimId);
+  if (owner !== undefined && owner.claim_key !== key) {
+    insert(null, null, { code: 'claim_id_conflict', field: 'claim.id', message: `claim id: expected one claim key per claim id, got ${claimId} also on line ${owner.first_line} with another key` });
+    return;
+  }
+  if (claim === undefined) {
+    journal.insertClaim({ claimKey: key, claimId, firstIdx: row.idx, firstLine: row.line, sharedJson });
+    claim = journal.claim(key);
+  } else if (claim.claim_id === null) {
+    journal.fillClaim(key, claimId, sharedJson);
+  }
+  if (row.reportedCreated) journal.markSent(key);
+  const ordinal = journal.addRowToClaim(key);
+  const caseId = typeof mapped.case.case_id === 'string' ? mapped.case.case_id : derivedCaseId(claimId, ordinal);
+  if (claim !== undefined && claim.claim_id !== null) {
+    const mismatch = claim.claim_id === claimId ? firstDifference(JSON.parse(claim.shared_json) as object, mapped.shared) : { field: 'claim.id', expected: claim.claim_id, got: claimId };
+    if (mismatch) {
+      const field = mismatch.field === 'claim.id' ? mismatch.field : `shared.${mismatch.field}`;
+      insert(key, ordinal, { code: 'shared_field_mismatch', field, message: `${field}: expected ${mismatch.expected} as on line ${claim.first_line} (the claim's first row), got ${mismatch.got}` });
+      return;
+    }
+  }
+  if (journal.caseIdTaken(caseId)) {
+    insert(key, ordinal, { code: 'case_id_duplicate', field: 'case.case_id', message: `case id: expected a case id used once, got ${caseId} again` });
+    return;
+  }
+  insert(key, ordinal, undefined, caseId);
+}

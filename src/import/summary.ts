@@ -1,0 +1,20 @@
+import type { ImportReport } from './run-import.js';
+import { outcomes } from './results/columns.js';
+
+/** The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the results are. */
+export function formatSummary(report: ImportReport, options: { dryRun: boolean; topErrors?: number }): string {
+  const { summary } = report;
+  const lines = [`${options.dryRun ? 'dry run' : 'import'} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows`];
+  for (const outcome of outcomes) {
+    const count = summary.byOutcome[outcome];
+    if (count !== undefined) lines.push(`  ${outcome.padEnd(10)} ${String(count).padStart(8)}`);
+  }
+  const top = [...summary.byErrorCode].sort((left, right) => right[1] - left[1]).slice(0, options.topErrors ?? 5);
+  if (top.length > 0) {
+    lines.push('top errors:');
+    for (const [code, count] of top) lines.push(`  ${code.padEnd(28)} ${String(count).padStart(8)}`);
+  }
+  if (report.abortedBecause !== undefined) lines.push(`stopped because: ${report.abortedBecause}`, 'run the same command again to continue');
+  lines.push(`results: ${report.resultsFile}`);
+  return `${lines.join('\n')}\n`;
+}
