@@ -1,5 +1,8 @@
 import { CommanderError } from 'commander';
+import { CsvFormatError } from '../csv/errors.js';
 import { AuthenticationError, ClaimsConfigError, ClaimsError, ClaimsHttpError, ClaimsNetworkError, RequestInvalidError } from '../api/errors.js';
+import { JournalMismatchError } from '../import/run-import.js';
+import { MappingError } from '../mapping/load.js';
 
 /** The documented exit codes (README, "Exit codes"; architecture.md, "Contracts"). */
 export const ExitCode = {
@@ -30,7 +33,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     // --help and --version end through commander's exit path too, with code 0.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
-  if (error instanceof UsageError || error instanceof ClaimsConfigError || error instanceof RequestInvalidError) {
+  if (error instanceof UsageError || error instanceof MappingError || error instanceof CsvFormatError || error instanceof JournalMismatchError || error instanceof ClaimsConfigError || error instanceof RequestInvalidError) {
     return ExitCode.usage;
   }
   if (error instanceof AuthenticationError || error instanceof ClaimsNetworkError) return ExitCode.aborted;

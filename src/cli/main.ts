@@ -3,6 +3,8 @@ import { Command, CommanderError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../logging/logger.js';
 import { checkCommand } from './commands/check.js';
+import { importCommand } from './commands/import.js';
+import { mappingCommand } from './commands/mapping.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import type { CliContext, CliIo } from './context.js';
 import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
@@ -21,7 +23,7 @@ Exit codes:
   2  usage, configuration or mapping error: nothing was sent
   3  aborted (authentication refused, service unavailable, disk): run the same command again
 
-Coming in later releases: import, export, migrate-v1, report, mapping.
+Coming in later releases: import, export, migrate-v1, report.
 `;
 
 /**
@@ -51,7 +53,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     const level = command.optsWithGlobals<{ logLevel: LevelWithSilent }>().logLevel;
     context.logger = createLogger({ level, destination: { write: (line: string) => io.stderr.write(line) } });
   });
-  for (const command of [checkCommand(context), sandboxCommand(context)]) {
+  for (const command of [importCommand(context), checkCommand(context), sandboxCommand(context), mappingCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
 

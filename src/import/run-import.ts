@@ -44,6 +44,8 @@ export interface ImportOptions {
 
 export interface ImportReport {
   summary: ResultsSummary;
+  /** Claims in the journal (this shard's), whatever their outcome. */
+  claims: number;
   resultsFile: string;
   /** Set when the run stopped early (service down, key refused, signal): run it again to continue. */
   abortedBecause: string | undefined;
@@ -102,7 +104,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
     const summary = await writeResults(journal, sourceColumns, options.resultsFile);
     if (fatal !== undefined) throw fatal as Error;
-    return { summary, resultsFile: options.resultsFile, abortedBecause };
+    return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause };
   } finally {
     journal.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });

@@ -1,5 +1,16 @@
 import type { FieldSpec } from './field-spec.js';
-import { changeCase, mapEnum, split, toBoolean, toDateTime, toInteger, toMinorUnits, type TransformResult } from './transforms/index.js';
+import {
+  changeCase,
+  defaultTwoDigitWindowStart,
+  mapEnum,
+  split,
+  toBoolean,
+  toDateTime,
+  toInteger,
+  toMinorUnits,
+  toYear,
+  type TransformResult,
+} from './transforms/index.js';
 
 /**
  * One field of one row, through the steps of field-spec.ts in their fixed order. Pure. A blank,
@@ -12,18 +23,31 @@ export interface FieldContext {
   cells: Readonly<Record<string, string>>;
   /** Values of other targets already evaluated (an amount's `currency_field`). */
   resolved: (target: string) => FieldValue;
+  /** Told each step's result as it runs (`mapping explain`); the evaluation never depends on it. */
+  trace?: (step: FieldStep) => void;
+}
+
+/** The source (`column`, `template`, `constant`), then the steps of field-spec.ts, then the type. */
+export type FieldStepName = 'column' | 'template' | 'constant' | 'trim' | 'default' | 'required' | 'split' | 'case' | 'enum' | Exclude<FieldSpec['type'], 'string'>;
+
+/** One step a field went through, with what it gave: a value, or the failure that ended the field. */
+export interface FieldStep {
+  readonly step: FieldStepName;
+  readonly result: TransformResult<FieldValue>;
 }
 
 export function evaluateField(spec: FieldSpec, context: FieldContext): TransformResult<FieldValue> {
   // A number or boolean constant is the value itself: no text steps apply.
-  if (typeof spec.constant === 'number' || typeof spec.constant === 'boolean') return { ok: true, value: spec.constant };
-  const source = sourceText(spec, context.cells);
+  if (typeof spec.constant === 'number' || typeof spec.constant === 'boolean') return traced(context, 'constant', { ok: true, value: spec.constant });
+  const source = traced(context, sourceStep(spec), sourceText(spec, context.cells));
   if (!source.ok) return source;
   let text = spec.trim ? source.value.trim() : source.value;
-  if (text === '' && spec.default !== undefined) text = spec.default;
+  if (spec.trim) traced(context, 'trim', { ok: true, value: text });
+  if (text === '' && spec.default !== undefined) text = traced(context, 'default', { ok: true, value: spec.default }).value;
   if (text === '') {
-    return spec.required ? { ok: false, code: 'required_missing', message: `expected a value, got a blank ${describeSource(spec)}` } : { ok: true, value: undefined };
+    return spec.required ? traced(context, 'required', { ok: false, code: 'required_missing', message: `expected a value, got a blank ${describeSource(spec)}` }) : { ok: true, value: undefined };
   }
+  if (spec.required) traced(context, 'required', { ok: true, value: text });
   return convert(text, spec, context);
 }
 
@@ -31,24 +55,30 @@ function convert(text: string, spec: FieldSpec, context: FieldContext): Transfor
   let value = text;
   if (spec.split) {
     const part = split(value, spec.split.separator, spec.split.index);
-    if (!part.ok) return part;
-    value = part.value.trim();
+    if (!part.ok) return traced(context, 'split', part);
+    value = traced(context, 'split', { ok: true, value: part.value.trim() }).value;
   }
   if (spec.case) {
-    const cased = changeCase(value, spec.case);
+    const cased = traced(context, 'case', changeCase(value, spec.case));
     if (!cased.ok) return cased;
     value = cased.value;
   }
   if (spec.enum) {
-    const mapped = mapEnum(value, spec.enum, { caseSensitive: spec.enum_case_sensitive });
+    const mapped = traced(context, 'enum', mapEnum(value, spec.enum, { caseSensitive: spec.enum_case_sensitive }));
     if (!mapped.ok) return mapped;
     value = mapped.value;
   }
+  return spec.type === 'string' ? { ok: true, value } : traced(context, spec.type, convertType(value, spec, context));
+}
+
+function convertType(value: string, spec: FieldSpec, context: FieldContext): TransformResult<FieldValue> {
   switch (spec.type) {
     case 'integer':
       return toInteger(value);
     case 'boolean':
       return toBoolean(value);
+    case 'year':
+      return toYear(value, { twoDigitWindowStart: spec.year?.two_digit_window_start ?? defaultTwoDigitWindowStart });
     case 'date':
       return toDateTime(value, { format: spec.date?.format ?? '', timeZone: spec.date?.time_zone ?? 'UTC' });
     case 'amount': {
@@ -88,4 +118,15 @@ function describeSource(spec: FieldSpec): string {
   if (spec.column !== undefined) return `cell in column ${JSON.stringify(spec.column)}`;
   if (spec.template !== undefined) return `template ${JSON.stringify(spec.template)}`;
   return 'constant';
+}
+
+/** Reports a step to the context's trace, if any, and hands its result on unchanged. */
+function traced<Result extends TransformResult<FieldValue>>(context: FieldContext, step: FieldStepName, result: Result): Result {
+  context.trace?.({ step, result });
+  return result;
+}
+
+function sourceStep(spec: FieldSpec): FieldStepName {
+  if (spec.column !== undefined) return 'column';
+  return spec.template !== undefined ? 'template' : 'constant';
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { defaultTwoDigitWindowStart, maxWindowStart, minWindowStart } from './transforms/year.js';
 
 /**
  * How one target field gets its value from a row (architecture.md, "Mapping files"). Exactly one
  * source (a column, a constant or a template), then the steps below, always in this order, so a
  * mapping reads the way it runs:
- * trim → default (blank cell) → required → split → case → enum → type (integer, boolean, amount, date).
+ * trim → default (blank cell) → required → split → case → enum → type (integer, boolean, year, amount, date).
  */
 export const fieldSpecSchema = z
   .strictObject({
@@ -21,7 +22,7 @@ export const fieldSpecSchema = z
     case: z.enum(['upper', 'lower']).optional(),
     enum: z.record(z.string(), z.string()).optional().describe('source value → API value; an unmapped value is a row error'),
     enum_case_sensitive: z.boolean().default(true),
-    type: z.enum(['string', 'integer', 'boolean', 'amount', 'date']).default('string'),
+    type: z.enum(['string', 'integer', 'boolean', 'year', 'amount', 'date']).default('string'),
     amount: z
       .strictObject({
         currency: z.string().regex(/^[A-Z]{3}$/).optional().describe('fixed ISO 4217 currency'),
@@ -39,6 +40,18 @@ export const fieldSpecSchema = z
         time_zone: z.string().min(1).default('UTC').describe('IANA zone for values with a time; date-only values keep their calendar date'),
       })
       .optional(),
+    year: z
+      .strictObject({
+        two_digit_window_start: z
+          .number()
+          .int()
+          .min(minWindowStart)
+          .max(maxWindowStart)
+          .default(defaultTwoDigitWindowStart)
+          .describe('two-digit years fall in the 100 years from this one: 2000 reads "28" as 2028, 1950 reads "49" as 2049 and "50" as 1950'),
+      })
+      .optional()
+      .describe('type year: a two- or four-digit year ("28" or "2028") to four digits; without this section, two-digit years are 20xx'),
   })
   .refine((spec) => [spec.column, spec.constant, spec.template].filter((source) => source !== undefined).length === 1, {
     message: 'expected exactly one of column, constant and template',

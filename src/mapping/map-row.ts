@@ -1,6 +1,7 @@
-import { evaluateField, type FieldValue } from './evaluate-field.js';
+import { evaluateField, type FieldStep, type FieldValue } from './evaluate-field.js';
 import type { FieldSpec } from './field-spec.js';
 import type { Mapping } from './schema.js';
+import type { TransformResult } from './transforms/index.js';
 
 /**
  * The map stage (architecture.md, "The pipeline"): one CSV row through a mapping, to the parts
@@ -30,30 +31,50 @@ export interface MappedRow {
 
 export type RowMapping = { ok: true; row: MappedRow } | { ok: false; errors: FieldError[] };
 
-export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping): RowMapping {
+/** One evaluated field, as `mapping explain` shows it: its steps and what it gave. */
+export interface FieldEvaluation {
+  field: string;
+  spec: FieldSpec;
+  steps: FieldStep[];
+  result: TransformResult<FieldValue>;
+}
+
+export interface MapRowOptions {
+  /** Told about every field in evaluation order (targets, then claim.id, then custom fields). */
+  onField?: (evaluation: FieldEvaluation) => void;
+}
+
+export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping, options: MapRowOptions = {}): RowMapping {
   const errors: FieldError[] = [];
   const values = new Map<string, FieldValue>();
   const resolved = (target: string) => values.get(`case.${target}`) ?? values.get(`shared.${target}`);
+  const evaluate = (field: string, spec: FieldSpec): TransformResult<FieldValue> => {
+    if (options.onField === undefined) return evaluateField(spec, { cells, resolved });
+    const steps: FieldStep[] = [];
+    const result = evaluateField(spec, { cells, resolved, trace: (step) => steps.push(step) });
+    options.onField({ field, spec, steps, result });
+    return result;
+  };
   // Amounts last: they may read the currency another field maps.
   const specs = [...sectionSpecs('shared', mapping.shared), ...sectionSpecs('case', mapping.case)].sort(
     (left, right) => Number(left.spec.type === 'amount') - Number(right.spec.type === 'amount'),
   );
   for (const { field, spec } of specs) {
-    const result = evaluateField(spec, { cells, resolved });
+    const result = evaluate(field, spec);
     if (result.ok) values.set(field, result.value);
     else errors.push({ field, code: result.code, message: result.message });
   }
 
-  const keyValues = mapping.claim.key.map((column) => (cells[column] ?? '').trim());
+  const keyValues = claimKeyValues(cells, mapping);
   if (keyValues.some((value) => value === '')) {
     errors.push({ field: 'claim.key', code: 'required_missing', message: `claim key: expected values in ${mapping.claim.key.join(', ')}, got a blank` });
   }
-  const claimId = mapping.claim.id === undefined ? { ok: true as const, value: undefined } : evaluateField(mapping.claim.id, { cells, resolved });
+  const claimId = mapping.claim.id === undefined ? { ok: true as const, value: undefined } : evaluate('claim.id', mapping.claim.id);
   if (!claimId.ok) errors.push({ field: 'claim.id', code: claimId.code, message: claimId.message });
 
   const customFields: Record<string, string> = {};
   for (const [name, spec] of Object.entries(mapping.custom_fields)) {
-    const result = evaluateField(spec, { cells, resolved });
+    const result = evaluate(`custom_fields.${name}`, spec);
     if (!result.ok) errors.push({ field: `custom_fields.${name}`, code: result.code, message: result.message });
     else if (result.value !== undefined) customFields[name] = String(result.value);
   }
@@ -70,6 +91,11 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
       evidence: evidenceOf(cells, mapping),
     },
   };
+}
+
+/** The key columns' values, trimmed: rows with equal values form one claim. */
+export function claimKeyValues(cells: Readonly<Record<string, string>>, mapping: Mapping): string[] {
+  return mapping.claim.key.map((column) => (cells[column] ?? '').trim());
 }
 
 function sectionSpecs(section: 'shared' | 'case', specs: Partial<Record<string, FieldSpec>>) {
@@ -89,7 +115,7 @@ function nest(values: Map<string, FieldValue>, prefix: string): Record<string, u
   return root;
 }
 
-function evidenceOf(cells: Readonly<Record<string, string>>, mapping: Mapping): MappedRow['evidence'] {
+export function evidenceOf(cells: Readonly<Record<string, string>>, mapping: Mapping): MappedRow['evidence'] {
   return mapping.evidence.flatMap(({ column, category, separator }) => {
     const cell = (cells[column] ?? '').trim();
     if (cell === '') return [];

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Shard } from '../../import/ids.js';
@@ -79,6 +79,10 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   const resultsFile = resolve(flags.results ?? `${name}.results.csv`);
   const journalFile = flags.journal === undefined ? (flags.dryRun ? undefined : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
 
+  // Where the job writes may not exist yet (a fresh `out/`): made, like `mkdir -p`.
+  for (const file of [resultsFile, journalFile, flags.payloads, flags.dryRun ? undefined : flags.sandboxDb]) {
+    if (file !== undefined) await mkdir(dirname(resolve(file)), { recursive: true });
+  }
   let embedded: EmbeddedSandbox | undefined;
   let service: { baseUrl: string; apiKey: string } | undefined;
   if (!flags.dryRun) {

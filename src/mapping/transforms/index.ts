@@ -16,6 +16,7 @@ export {
   type EnumOptions,
   type SplitOptions,
 } from './scalars.js';
+export { defaultTwoDigitWindowStart, toYear, type YearOptions } from './year.js';
 export {
   TRANSFORM_ERROR_CODES,
   fail,

@@ -23,6 +23,7 @@ export const TRANSFORM_ERROR_CODES = [
   'integer_invalid',
   'integer_out_of_range',
   'boolean_invalid',
+  'year_invalid',
   'enum_unmapped',
   'split_part_missing',
   'split_parts_count',

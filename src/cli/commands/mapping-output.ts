@@ -1,0 +1,112 @@
+import type { CsvRowError } from '../../csv/errors.js';
+import type { FieldValue } from '../../mapping/evaluate-field.js';
+import { sourceOf, type ExplainedField, type ExplainedStep, type FieldSource, type RowExplanation } from '../../mapping/explain.js';
+import type { Mapping } from '../../mapping/schema.js';
+import type { TransformResult } from '../../mapping/transforms/index.js';
+
+/** What `mapping lint` and `mapping explain` print: text for a person, one JSON document for scripts. */
+
+/** Which files an explanation is about, and where in the input. */
+export interface ExplainedRecord {
+  mapping: string;
+  input: string;
+  line: number;
+}
+
+/** Step labels line up within a field; a long one (an amount's settings) only widens its own field. */
+const minimumLabelWidth = 20;
+
+export function formatLintSummary(file: string, mapping: Mapping): string {
+  const dialect = mapping.csv;
+  const claimId = mapping.claim.id === undefined ? 'derived from the key' : `from ${describeSource(sourceOf(mapping.claim.id))}`;
+  const counts = [
+    `${Object.keys(mapping.shared).length} shared`,
+    `${Object.keys(mapping.case).length} case`,
+    `${Object.keys(mapping.custom_fields).length} custom`,
+    `${mapping.evidence.length} evidence column${mapping.evidence.length === 1 ? '' : 's'}`,
+  ];
+  return [
+    `${file}: ok`,
+    `  description  ${mapping.description?.replace(/\s+/g, ' ').trim() ?? '(none)'}`,
+    `  csv          delimiter ${character(dialect.delimiter)}, quote ${character(dialect.quote)}, ${dialect.encoding}, ${dialect.header ? 'header line' : 'no header line'}${dialect.trim ? ', cells trimmed' : ''}`,
+    `  claim        key ${mapping.claim.key.join(' + ')}; id ${claimId}`,
+    `  fields       ${counts.join(', ')}`,
+    `  file_mode    ${mapping.file_mode}`,
+    '',
+  ].join('\n');
+}
+
+export function formatExplanation(record: ExplainedRecord, explanation: RowExplanation): string {
+  const keyCells = explanation.claimKey.columns.map((column, position) => `${column} ${JSON.stringify(explanation.claimKey.values[position] ?? '')}`);
+  const lines = [`${record.input}:${record.line} through ${record.mapping}`, `claim key: ${keyCells.join(', ')}`, ''];
+  for (const field of explanation.fields) lines.push(...formatField(field));
+  lines.push('evidence');
+  if (explanation.evidence.length === 0) lines.push('  (none)');
+  for (const { path, category, column } of explanation.evidence) lines.push(`  ${path}  ${category} (column ${column})`);
+  lines.push('');
+  if (explanation.row !== undefined) {
+    const claimId = explanation.row.claimId === undefined ? 'derived from the key' : JSON.stringify(explanation.row.claimId);
+    lines.push(`result: maps (claim key ${explanation.row.claimKey}, claim id ${claimId})`);
+  } else {
+    lines.push(`result: ${explanation.errors.length} field error${explanation.errors.length === 1 ? '' : 's'}`);
+    for (const error of explanation.errors) lines.push(`  ${error.field}: ${error.code}: ${error.message}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatUnreadableRecord(record: ExplainedRecord, error: CsvRowError): string {
+  return `${record.input}:${record.line}: the record cannot be read, so no field is mapped\nresult: ${error.code}: ${error.message}\n`;
+}
+
+/** The same as the text, for scripts. A field left out (blank, optional) has `"value": null`. */
+export function explanationJson(record: ExplainedRecord, explanation: RowExplanation): string {
+  return toJson({ ...record, ...explanation });
+}
+
+export function unreadableRecordJson(record: ExplainedRecord, error: CsvRowError): string {
+  return toJson({ ...record, ok: false, csvError: error });
+}
+
+function toJson(document: object): string {
+  return `${JSON.stringify(document, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`;
+}
+
+function formatField(field: ExplainedField): string[] {
+  const labels = field.steps.map(stepLabel);
+  const width = Math.max(minimumLabelWidth, ...labels.map((label) => label.length));
+  return [
+    `${field.field} from ${describeSource(field.source)}`,
+    ...field.steps.map((step, position) => `  ${(labels[position] ?? '').padEnd(width)}  ${stepOutcome(step.result)}`),
+    `  = ${finalOutcome(field.result)}`,
+  ];
+}
+
+function stepLabel(step: ExplainedStep): string {
+  // The column step gives the cell exactly as read, before any transform.
+  const name = step.step === 'column' ? 'cell' : step.step;
+  return step.detail === undefined ? name : `${name} ${step.detail}`;
+}
+
+function stepOutcome(result: TransformResult<FieldValue>): string {
+  return result.ok ? formatValue(result.value) : `error ${result.code}`;
+}
+
+function finalOutcome(result: TransformResult<FieldValue>): string {
+  if (!result.ok) return `error ${result.code}: ${result.message}`;
+  return result.value === undefined ? 'blank: left out of the body' : formatValue(result.value);
+}
+
+/** A dialect character as a person would write it: ',' or '"' or '\t'. */
+function character(text: string): string {
+  return text === '\t' ? "'\\t'" : `'${text}'`;
+}
+
+function formatValue(value: FieldValue): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+function describeSource(source: FieldSource): string {
+  if ('column' in source) return `column ${JSON.stringify(source.column)}`;
+  if ('template' in source) return `template ${JSON.stringify(source.template)}`;
+  return `constant ${JSON.stringify(source.constant)}`;
+}

@@ -1,0 +1,143 @@
+import { open } from 'node:fs/promises';
+import { Command, InvalidArgumentError } from 'commander';
+import { CsvFormatError } from '../../csv/errors.js';
+import { readRows } from '../../csv/read-rows.js';
+import { countLineBreaks, type CsvRow } from '../../csv/records.js';
+import { explainRow } from '../../mapping/explain.js';
+import { loadMapping, MappingError } from '../../mapping/load.js';
+import type { Mapping } from '../../mapping/schema.js';
+import type { CliContext } from '../context.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { explanationJson, formatExplanation, formatLintSummary, formatUnreadableRecord, unreadableRecordJson, type ExplainedRecord } from './mapping-output.js';
+
+interface ExplainFlags {
+  line: number;
+  json?: boolean;
+}
+
+const lintHelp = `
+Example:
+  $ bulk-disputes mapping lint mappings/generic.yaml
+  mappings/generic.yaml: ok
+    description  A generic issuer export: one row per disputed transaction; ...
+    csv          delimiter ',', quote '"', utf-8, header line
+    claim        key dispute_ref; id from template "CLM-{dispute_ref}"
+    fields       14 shared, 9 case, 1 custom, 2 evidence columns
+    file_mode    auto
+
+Each problem goes to stderr as FILE:LINE: FIELD: MESSAGE. Exit 0 when every file is valid,
+2 when any is not.
+`;
+
+const explainHelp = `
+Example:
+  $ bulk-disputes mapping explain mappings/generic.yaml export.csv --line 2
+  export.csv:2 through mappings/generic.yaml
+  claim key: dispute_ref "D-100"
+
+  shared.card.network from column "card_network"
+    cell                  " VISA "
+    trim                  "VISA"
+    required              "VISA"
+    case lower            "visa"
+    = "visa"
+  ...
+  result: maps (claim key ["D-100"], claim id "CLM-D-100")
+
+N is the physical line where the record starts, as an editor numbers it (the results CSV's
+"line" column). Exit 0 when the row maps, 1 when it has field errors (all are listed), 2 when
+the mapping or the file cannot be read, or no record starts at line N.
+`;
+
+/** `bulk-disputes mapping`: check a mapping file, or show what it does to one row (nothing is sent). */
+export function mappingCommand(context: CliContext): Command {
+  return new Command('mapping')
+    .description('check a mapping file, or show step by step how it maps one row of an export')
+    .addCommand(nested(context, lintCommand(context)))
+    .addCommand(nested(context, explainCommand(context)));
+}
+
+/** Subcommands added with addCommand inherit nothing: they must not exit the process, and write to io. */
+function nested(context: CliContext, command: Command): Command {
+  return command.exitOverride().configureOutput({ writeOut: (text) => context.io.stdout.write(text), writeErr: (text) => context.io.stderr.write(text) });
+}
+
+function lintCommand(context: CliContext): Command {
+  return new Command('lint')
+    .description('load and validate mapping files; print a summary of each valid one')
+    .argument('<files...>', 'mapping files (.yaml or .json)')
+    .addHelpText('after', lintHelp)
+    .action(async (files: string[]) => {
+      let allValid = true;
+      for (const file of files) {
+        try {
+          context.io.stdout.write(formatLintSummary(file, await loadMapping(file)));
+        } catch (error) {
+          if (!(error instanceof MappingError)) throw error;
+          allValid = false;
+          // MappingError's message is already one FILE:LINE: FIELD: MESSAGE line per issue.
+          context.io.stderr.write(`${error.message}\n`);
+        }
+      }
+      context.setExitCode(allValid ? ExitCode.ok : ExitCode.usage);
+    });
+}
+
+function explainCommand(context: CliContext): Command {
+  return new Command('explain')
+    .description('show how the mapping turns one record of INPUT into claim fields, step by step')
+    .argument('<file>', 'mapping file (.yaml or .json)')
+    .argument('<input>', 'CSV export, read with the mapping\'s csv dialect')
+    .requiredOption('--line <N>', 'the line where the record starts (1 is the first line of the file)', lineNumber)
+    .option('--json', 'print one JSON document instead of text')
+    .addHelpText('after', explainHelp)
+    .action(async (file: string, input: string, flags: ExplainFlags) => {
+      const mapping = await loadMapping(file);
+      const row = await findRecord(input, mapping, flags.line);
+      const record: ExplainedRecord = { mapping: file, input, line: flags.line };
+      if ('error' in row) {
+        context.io.stdout.write(flags.json ? unreadableRecordJson(record, row.error) : formatUnreadableRecord(record, row.error));
+        context.setExitCode(ExitCode.someRowsNotOk);
+        return;
+      }
+      const explanation = explainRow(row.cells, mapping);
+      context.io.stdout.write(flags.json ? explanationJson(record, explanation) : formatExplanation(record, explanation));
+      context.setExitCode(explanation.ok ? ExitCode.ok : ExitCode.someRowsNotOk);
+    });
+}
+
+function lineNumber(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a line number from 1, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** The record that starts at `line`, read with the mapping's dialect; any other line is a usage error naming what it is. */
+async function findRecord(input: string, mapping: Mapping, line: number): Promise<CsvRow> {
+  const handle = await open(input, 'r').catch((error: unknown) => {
+    throw new UsageError(`${input}: expected a readable CSV file, got ${(error as { code?: string }).code ?? String(error)}`, { cause: error });
+  });
+  let previous: CsvRow | undefined;
+  try {
+    // Returning from the loop ends readRows, which stops the parser and closes the file.
+    for await (const row of readRows(handle.createReadStream(), mapping.csv)) {
+      if (row.line === line) return row;
+      if (row.line > line) throw notARecordStart(input, line, previous, row);
+      previous = row;
+    }
+  } catch (error) {
+    if (error instanceof CsvFormatError) throw new UsageError(`${input}: ${error.message} (${error.code})`, { cause: error });
+    throw error;
+  }
+  throw notARecordStart(input, line, previous, undefined);
+}
+
+/** Line `line` lies before `next` (or past the last record) and after `previous`, if any. */
+function notARecordStart(input: string, line: number, previous: CsvRow | undefined, next: CsvRow | undefined): UsageError {
+  const expected = `${input}:${line}: expected the first line of a record`;
+  if (previous === undefined && next !== undefined) return new UsageError(`${expected}, got the header (the first record starts at line ${next.line})`);
+  if (previous === undefined) return new UsageError(line === 1 ? `${expected}, got the header (the file has no records)` : `${expected}, got a line past the end (the file has no records)`);
+  // The last record may span lines (a quoted value with line breaks): its end is its start plus those.
+  const previousEnd = next === undefined ? previous.line + ('error' in previous ? 0 : countLineBreaks(previous.raw)) : next.line - 1;
+  if (line <= previousEnd) return new UsageError(`${expected}, got a line inside the record that starts at line ${previous.line}`);
+  return new UsageError(`${expected}, got a line past the end (the last record starts at line ${previous.line})`);
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ClaimBody } from '../../src/import/claim/body.js';
+import { submitClaim } from '../../src/import/claim/submit.js';
+import { Journal, type RowRecord } from '../../src/import/journal/journal.js';
+import { clientFor } from '../helpers/client.js';
+import { json, resetAfterReceiving, startScriptedServer } from '../helpers/scripted-server.js';
+
+/**
+ * Settle-before-resend (architecture.md, "No duplicates, ever") against a scripted server: which
+ * requests the import sends when a create's outcome is unknown, conflicts, or was begun earlier.
+ */
+
+const claimId = 'CLM-1';
+const body: ClaimBody = {
+  claim_id: claimId,
+  card: { last4: '4242', network: 'visa' },
+  dispute: { reason: 'fraud' },
+  cases: [{ case_id: 'CLM-1-1', transaction: { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00.000Z', arn: 'ARN1' } }],
+};
+const claim = { claim_id: claimId, status: 'open', cases: [{ case_id: 'CLM-1-1' }] };
+const notFound = json(404, { message: 'no such claim' });
+const rows = [{ idx: 0 } as RowRecord];
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function journalWithClaim(): Journal {
+  const directory = mkdtempSync(join(tmpdir(), 'submit-'));
+  directories.push(directory);
+  const journal = new Journal(join(directory, 'journal.sqlite'));
+  journal.insertClaim({ claimKey: 'k', claimId, firstIdx: 0, firstLine: 2, sharedJson: '{}' });
+  return journal;
+}
+
+const sent = (server: { requests: { method: string; url: string }[] }) => server.requests.map((request) => `${request.method} ${request.url}`);
+
+describe('submitClaim', () => {
+  it('adopts the claim when the connection broke after sending and a retrieve finds it: one create in all', async () => {
+    const server = await startScriptedServer([resetAfterReceiving, json(200, claim)]);
+    const journal = journalWithClaim();
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, false);
+    expect(outcome).toEqual({ kind: 'created', caseIds: new Set(['CLM-1-1']) });
+    expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`]);
+    expect(journal.claim('k')).toMatchObject({ step: 'submitting', sent: 1 });
+    journal.close();
+  });
+
+  it('sends again only after a retrieve says the claim does not exist', async () => {
+    const server = await startScriptedServer([resetAfterReceiving, notFound, json(201, claim)]);
+    const journal = journalWithClaim();
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, false);
+    expect(outcome.kind).toBe('created');
+    expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`, 'POST /v2/issuer/new_claim']);
+    journal.close();
+  });
+
+  it('settles a 409 by retrieving the claim: ours from an earlier run is adopted', async () => {
+    const server = await startScriptedServer([json(409, { message: 'claim exists' }), json(200, claim)]);
+    const journal = journalWithClaim();
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, false);
+    expect(outcome.kind).toBe('created');
+    expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`]);
+    journal.close();
+  });
+
+  it('rejects on a 409 when no claim has our id (a case id of ours belongs to another claim)', async () => {
+    const server = await startScriptedServer([json(409, { message: 'case CLM-1-1 exists' }), notFound]);
+    const journal = journalWithClaim();
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, false);
+    expect(outcome).toMatchObject({ kind: 'rejected', claimProblem: { httpStatus: 409, message: 'case CLM-1-1 exists' } });
+    journal.close();
+  });
+
+  it('puts each validation error on the row its cases.N names', async () => {
+    const error = { message: 'invalid', errors: [{ code: 'parameter_invalid', message: 'bad arn', details: { field: 'cases.1.transaction.arn' } }] };
+    const server = await startScriptedServer([json(400, error)]);
+    const journal = journalWithClaim();
+    const twoRows = [{ idx: 4 } as RowRecord, { idx: 7 } as RowRecord];
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, twoRows, false);
+    expect(outcome.kind).toBe('rejected');
+    if (outcome.kind !== 'rejected') return;
+    expect([...outcome.rowProblems]).toEqual([[7, { code: 'parameter_invalid', message: 'bad arn', field: 'case.transaction.arn', httpStatus: 400 }]]);
+    journal.close();
+  });
+
+  it('retrieves before sending anything when an earlier run may have sent the create', async () => {
+    const server = await startScriptedServer([json(200, claim)]);
+    const journal = journalWithClaim();
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, true);
+    expect(outcome.kind).toBe('created');
+    expect(sent(server)).toEqual([`GET /v2/issuer/claims/${claimId}`]);
+    journal.close();
+  });
+
+  it('gives up, unsent claim intact, when the settle itself cannot reach the service', async () => {
+    const server = await startScriptedServer((index) => (index === 0 ? resetAfterReceiving : json(503, { message: 'down' })));
+    const journal = journalWithClaim();
+    const client = clientFor(server.url, { retry: { maxAttempts: 2 } });
+    await expect(submitClaim(client, journal, 'k', { ...body }, rows, false)).rejects.toMatchObject({ status: 503 });
+    // Only one create left: the rest were retrieves.
+    expect(sent(server).filter((request) => request.startsWith('POST'))).toHaveLength(1);
+    expect(journal.claim('k')).toMatchObject({ step: 'submitting', sent: 1 });
+    journal.close();
+  });
+});
