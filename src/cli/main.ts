@@ -23,7 +23,7 @@ Exit codes:
   2  usage, configuration or mapping error: nothing was sent
   3  aborted (authentication refused, service unavailable, disk): run the same command again
 
-Coming in later releases: import, export, migrate-v1, report.
+Coming in later releases: export, migrate-v1, report.
 `;
 
 /**

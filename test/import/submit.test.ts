@@ -43,7 +43,7 @@ describe('submitClaim', () => {
   it('adopts the claim when the connection broke after sending and a retrieve finds it: one create in all', async () => {
     const server = await startScriptedServer([resetAfterReceiving, json(200, claim)]);
     const journal = journalWithClaim();
-    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, false);
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);
     expect(outcome).toEqual({ kind: 'created', caseIds: new Set(['CLM-1-1']) });
     expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`]);
     expect(journal.claim('k')).toMatchObject({ step: 'submitting', sent: 1 });
@@ -53,7 +53,7 @@ describe('submitClaim', () => {
   it('sends again only after a retrieve says the claim does not exist', async () => {
     const server = await startScriptedServer([resetAfterReceiving, notFound, json(201, claim)]);
     const journal = journalWithClaim();
-    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, false);
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);
     expect(outcome.kind).toBe('created');
     expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`, 'POST /v2/issuer/new_claim']);
     journal.close();
@@ -62,7 +62,7 @@ describe('submitClaim', () => {
   it('settles a 409 by retrieving the claim: ours from an earlier run is adopted', async () => {
     const server = await startScriptedServer([json(409, { message: 'claim exists' }), json(200, claim)]);
     const journal = journalWithClaim();
-    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, false);
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);
     expect(outcome.kind).toBe('created');
     expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`]);
     journal.close();
@@ -71,7 +71,7 @@ describe('submitClaim', () => {
   it('rejects on a 409 when no claim has our id (a case id of ours belongs to another claim)', async () => {
     const server = await startScriptedServer([json(409, { message: 'case CLM-1-1 exists' }), notFound]);
     const journal = journalWithClaim();
-    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, false);
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);
     expect(outcome).toMatchObject({ kind: 'rejected', claimProblem: { httpStatus: 409, message: 'case CLM-1-1 exists' } });
     journal.close();
   });
@@ -81,19 +81,10 @@ describe('submitClaim', () => {
     const server = await startScriptedServer([json(400, error)]);
     const journal = journalWithClaim();
     const twoRows = [{ idx: 4 } as RowRecord, { idx: 7 } as RowRecord];
-    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, twoRows, false);
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, twoRows);
     expect(outcome.kind).toBe('rejected');
     if (outcome.kind !== 'rejected') return;
     expect([...outcome.rowProblems]).toEqual([[7, { code: 'parameter_invalid', message: 'bad arn', field: 'case.transaction.arn', httpStatus: 400 }]]);
-    journal.close();
-  });
-
-  it('retrieves before sending anything when an earlier run may have sent the create', async () => {
-    const server = await startScriptedServer([json(200, claim)]);
-    const journal = journalWithClaim();
-    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows, true);
-    expect(outcome.kind).toBe('created');
-    expect(sent(server)).toEqual([`GET /v2/issuer/claims/${claimId}`]);
     journal.close();
   });
 
@@ -101,7 +92,7 @@ describe('submitClaim', () => {
     const server = await startScriptedServer((index) => (index === 0 ? resetAfterReceiving : json(503, { message: 'down' })));
     const journal = journalWithClaim();
     const client = clientFor(server.url, { retry: { maxAttempts: 2 } });
-    await expect(submitClaim(client, journal, 'k', { ...body }, rows, false)).rejects.toMatchObject({ status: 503 });
+    await expect(submitClaim(client, journal, 'k', { ...body }, rows)).rejects.toMatchObject({ status: 503 });
     // Only one create left: the rest were retrieves.
     expect(sent(server).filter((request) => request.startsWith('POST'))).toHaveLength(1);
     expect(journal.claim('k')).toMatchObject({ step: 'submitting', sent: 1 });

@@ -4,7 +4,7 @@ import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/jou
 import { bodyProblems, buildClaimBody, type ClaimBody } from './body.js';
 import { checkClaimEvidence, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
-import { submitClaim } from './submit.js';
+import { settle, submitClaim } from './submit.js';
 
 export interface ClaimWork {
   journal: Journal;
@@ -24,65 +24,91 @@ export interface ClaimWork {
  * records them and the step stays, so the next run continues from it.
  */
 export async function processClaim(claim: ClaimRecord, work: ClaimWork): Promise<void> {
-  const { journal } = work;
-  const key = claim.claim_key;
-  let rows = journal.rowsOf(key);
   let step = claim.step;
   if (step === 'staged' || step === 'submitting') {
-    const blocked = blockers(rows);
-    if (blocked.length > 0 || claim.claim_id === null) {
-      holdBack(journal, key, blocked);
-      return;
-    }
-    const checked = await checkClaimEvidence(rows, work.evidenceDir);
-    if (!checked.ok) {
-      journal.transaction(() => {
-        for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
-      });
-      holdBack(journal, key, rows.filter((row) => checked.problems.has(row.idx)));
-      return;
-    }
-    const named = { ...claim, claim_id: claim.claim_id };
-    if (work.client === undefined || work.uploads === undefined) {
-      // Dry run: file ids are not known; each file is named by its content's hash instead.
-      const placeholders = new Map([...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]));
-      const body = buildClaimBody(named, rows, placeholders);
-      if (rejectIfInvalid(journal, key, body, rows)) return;
-      await work.onPayload?.(body);
-      journal.setStep(key, 'valid');
-      return;
-    }
-    const fileIds = new Map<number, string[]>();
-    for (const [idx, files] of checked.filesByRow) {
-      const ids: string[] = [];
-      for (const file of files) ids.push(await work.uploads.fileIdFor(file));
-      fileIds.set(idx, ids);
-    }
-    journal.transaction(() => {
-      for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
-    });
-    const body = buildClaimBody(named, rows, fileIds);
-    if (rejectIfInvalid(journal, key, body, rows)) return;
-    await work.onPayload?.(body);
-    const outcome = await submitClaim(work.client, journal, key, body, rows, claim.sent === 1);
-    if (outcome.kind === 'rejected') {
-      journal.transaction(() => {
-        for (const row of rows) journal.setRowOutcome(row.idx, 'rejected', outcome.rowProblems.get(row.idx) ?? outcome.claimProblem);
-        journal.setClaimProblem(key, outcome.claimProblem, 'rejected');
-      });
-      return;
-    }
-    journal.transaction(() => {
-      for (const row of rows) {
-        if (row.case_id !== null && !outcome.caseIds.has(row.case_id)) {
-          journal.setRowOutcome(row.idx, 'rejected', { code: 'claim_exists_without_case', message: `case ${row.case_id}: expected in claim ${named.claim_id}, got a claim (created earlier) without it` });
-        }
-      }
-      journal.setStep(key, 'created', { httpStatus: 201 });
-    });
-    rows = journal.rowsOf(key);
+    if (!(await createOnce(claim, work.journal.rowsOf(claim.claim_key), work))) return;
     step = 'created';
   }
+  await fileCases(step, claim, work.journal.rowsOf(claim.claim_key), work);
+}
+
+/**
+ * Evidence, then the create, unless something stops the claim first. True when the claim exists
+ * in the service afterwards; false when it is held back, refused, or only checked (dry run).
+ */
+async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork): Promise<boolean> {
+  const { journal } = work;
+  const key = claim.claim_key;
+  const blocked = blockers(rows);
+  if (blocked.length > 0 || claim.claim_id === null) {
+    holdBack(journal, key, blocked);
+    return false;
+  }
+  const named = { ...claim, claim_id: claim.claim_id };
+  // Reported created by an earlier run (or this journal): a retrieve settles it before any
+  // file is uploaded or create sent.
+  const found = claim.sent === 1 && work.client !== undefined ? await settle(work.client, named.claim_id) : undefined;
+  if (found !== undefined) {
+    recordCreated(journal, key, named.claim_id, rows, new Set((found.cases ?? []).map((item) => item.case_id)));
+    return true;
+  }
+  const checked = await checkClaimEvidence(rows, work.evidenceDir);
+  if (!checked.ok) {
+    journal.transaction(() => {
+      for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
+    });
+    holdBack(journal, key, rows.filter((row) => checked.problems.has(row.idx)));
+    return false;
+  }
+  if (work.client === undefined || work.uploads === undefined) {
+    // Dry run: file ids are not known; each file is named by its content's hash instead.
+    const placeholders = new Map([...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]));
+    const body = buildClaimBody(named, rows, placeholders);
+    if (rejectIfInvalid(journal, key, body, rows)) return false;
+    await work.onPayload?.(body);
+    journal.setStep(key, 'valid');
+    return false;
+  }
+  const fileIds = new Map<number, string[]>();
+  for (const [idx, files] of checked.filesByRow) {
+    const ids: string[] = [];
+    for (const file of files) ids.push(await work.uploads.fileIdFor(file));
+    fileIds.set(idx, ids);
+  }
+  journal.transaction(() => {
+    for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
+  });
+  const body = buildClaimBody(named, rows, fileIds);
+  if (rejectIfInvalid(journal, key, body, rows)) return false;
+  await work.onPayload?.(body);
+  const outcome = await submitClaim(work.client, journal, key, body, rows);
+  if (outcome.kind === 'rejected') {
+    journal.transaction(() => {
+      for (const row of rows) journal.setRowOutcome(row.idx, 'rejected', outcome.rowProblems.get(row.idx) ?? outcome.claimProblem);
+      journal.setClaimProblem(key, outcome.claimProblem, 'rejected');
+    });
+    return false;
+  }
+  recordCreated(journal, key, named.claim_id, rows, outcome.caseIds);
+  return true;
+}
+
+/** The claim exists: rows whose case it lacks (a claim created earlier without them) are refused. */
+function recordCreated(journal: Journal, key: string, claimId: string, rows: readonly RowRecord[], caseIds: ReadonlySet<string>): void {
+  journal.transaction(() => {
+    for (const row of rows) {
+      if (row.case_id !== null && !caseIds.has(row.case_id)) {
+        journal.setRowOutcome(row.idx, 'rejected', { code: 'claim_exists_without_case', message: `case ${row.case_id}: expected in claim ${claimId}, got a claim (created earlier) without it` });
+      }
+    }
+    journal.setStep(key, 'created', { httpStatus: 201 });
+  });
+}
+
+/** From `created` (or an interrupted `filing`): file the claim's cases, or stop at created. */
+async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork): Promise<void> {
+  const { journal } = work;
+  const key = claim.claim_key;
   if (step !== 'created' && step !== 'filing') return;
   if (claim.claim_id === null || work.client === undefined) return;
   const cases = rows.filter((row) => row.outcome === null && row.case_id !== null);

@@ -16,7 +16,7 @@ const maxSends = 3;
  * Creates the claim exactly once (architecture.md, "No duplicates, ever"). Before every send the
  * journal records `submitting`; an unknown outcome (connection lost after sending, 5xx) or a 409
  * is settled by retrieving the claim by its deterministic id: found → adopted, absent → sent.
- * A claim recorded as sent by an earlier run is settled before anything is sent.
+ * (A claim an earlier run may have sent is settled by the caller before evidence is uploaded.)
  */
 export async function submitClaim(
   client: ClaimsClient,
@@ -24,12 +24,7 @@ export async function submitClaim(
   claimKey: string,
   body: NewClaimBody & { claim_id: string },
   rows: readonly RowRecord[],
-  alreadySent: boolean,
 ): Promise<SubmitOutcome> {
-  if (alreadySent) {
-    const found = await settle(client, body.claim_id);
-    if (found) return adopted(found);
-  }
   for (let sends = 1; ; sends++) {
     journal.markSubmitting(claimKey);
     try {

@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { createSandbox } from '../../src/sandbox/server.js';
+import { cliBin } from '../helpers/sandbox-process.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+/** Issue 5, must-show 1: `npm start` is the bundled sample through the bundled mapping into the embedded sandbox. */
+describe('npm start', () => {
+  it('imports the sample, files every claim, ends with the summary and the results path; the sandbox holds the claims', async () => {
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    const [node, bin, ...args] = scripts.start.split(' ');
+    expect([node, bin]).toEqual(['node', 'dist/cli/bin.js']);
+    // Same arguments, outputs moved to a temporary directory (later flags win).
+    const out = mkdtempSync(join(tmpdir(), 'npm-start-'));
+    directories.push(out);
+    const overrides = ['--results', join(out, 'results.csv'), '--journal', join(out, 'journal.sqlite'), '--sandbox-db', join(out, 'sandbox.db')];
+    const { stderr } = await run(process.execPath, [cliBin, ...args, ...overrides], { cwd: root });
+    expect(stderr).toContain('importing into the embedded sandbox');
+    expect(stderr).toMatch(/import finished: 10 rows, 5 claims\n\s+filed\s+10\nresults: .*results\.csv\n$/);
+
+    const rows = parse(readFileSync(join(out, 'results.csv')), { columns: true }) as Record<string, string>[];
+    expect(rows.map((row) => row.outcome)).toEqual(Array(10).fill('filed'));
+    const sandbox = await createSandbox({ db: join(out, 'sandbox.db') });
+    try {
+      const claims = sandbox.core.database.prepare('SELECT claim_id, status FROM claims ORDER BY claim_id').all();
+      expect(claims).toEqual(['0101', '0102', '0103', '0104', '0105'].map((n) => ({ claim_id: `CLM-D-2026-${n}`, status: 'filed' })));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
