@@ -40,4 +40,13 @@ describe('npm start', () => {
       await sandbox.close();
     }
   });
+
+  it('imports the version 1 sample through mappings/v1-cases.yaml and files every claim', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'v1-sample-'));
+    directories.push(out);
+    const args = ['import', 'samples/v1-cases.csv', '--mapping', 'mappings/v1-cases.yaml', '--evidence-dir', 'samples/evidence', '--sandbox-clock', '2026-11-20T12:00:00Z'];
+    const outputs = ['--results', join(out, 'results.csv'), '--journal', join(out, 'journal.sqlite'), '--sandbox-db', join(out, 'sandbox.db'), '--log-level', 'warn'];
+    const { stderr } = await run(process.execPath, [cliBin, ...args, ...outputs], { cwd: root });
+    expect(stderr).toMatch(/import finished: 6 rows, 6 claims\n\s+filed\s+6\n/);
+  });
 });
