@@ -77,7 +77,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const journal = new Journal(options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite'));
   try {
     prepareJournal(journal, fingerprint, options);
-    if (journal.meta('staged') !== '1') {
+    const resuming = journal.meta('staged') === '1';
+    if (!resuming) {
       const staged = await stageRows({
         input: createReadStream(options.input),
         mapping,
@@ -95,14 +96,14 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     let abortedBecause: string | undefined;
     let fatal: unknown;
     try {
-      abortedBecause = await sendClaims(journal, { ...options, fileMode });
+      abortedBecause = await sendClaims(journal, { ...options, fileMode }, resuming);
     } catch (error) {
       // A refused key or a failing disk stops the run; the results still account for every row.
       fatal = error;
     }
     options.progress?.done();
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
-    const summary = await writeResults(journal, sourceColumns, options.resultsFile);
+    const summary = await writeResults(journal, sourceColumns, options.resultsFile, mapping.csv.encoding);
     if (fatal !== undefined) throw fatal as Error;
     return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause };
   } finally {
@@ -126,9 +127,10 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
   }
 }
 
-async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }): Promise<string | undefined> {
+async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<string | undefined> {
   const client = options.service === undefined || options.dryRun ? undefined : new ClaimsClient({ ...options.service, concurrency: options.concurrency, logger: options.logger });
-  const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile);
+  // A resumed job adds the claims it sends now to the bodies written before.
+  const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile, { flags: resuming ? 'a' : 'w' });
   const total = journal.pendingCount();
   let done = 0;
   try {

@@ -63,7 +63,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     seen.resultsInput = isResultsHeader(names);
   };
   for await (const record of readRows(options.input, mapping.csv, { onHeader })) {
-    batch.push(prepare(record, mapping, seen.resultsInput));
+    batch.push(prepare(record, mapping, seen));
     rowsRead++;
     if (batch.length >= batchSize) {
       flush();
@@ -75,11 +75,15 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   return { sourceColumns: seen.resultsInput ? seen.header.slice(statusColumns.length) : [...seen.header], resultsInput: seen.resultsInput, rowsRead };
 }
 
-function prepare(record: CsvRow, mapping: Mapping, resultsInput: boolean): PreparedRow {
+function prepare(record: CsvRow, mapping: Mapping, seen: { header: readonly string[]; resultsInput: boolean }): PreparedRow {
+  const { resultsInput } = seen;
   const base = { idx: record.index, line: record.line, reportedCreated: false };
   if ('error' in record) {
     const raw = resultsInput ? (record.raw ?? []).slice(statusColumns.length) : (record.raw ?? []);
-    return { ...base, source: JSON.stringify(raw), claimKey: undefined, problem: { code: record.error.code, message: record.error.message } };
+    // A row of the wrong width still names its claim, which must not be sent without it.
+    const cellOf = (column: string) => record.raw?.[seen.header.indexOf(column)] ?? '';
+    const claimKey = keyOfCells(mapping, (column) => (resultsInput ? restore(cellOf(column)) : cellOf(column)));
+    return { ...base, source: JSON.stringify(raw), claimKey, problem: { code: record.error.code, message: record.error.message } };
   }
   let cells = record.cells;
   let raw = record.raw;
@@ -89,8 +93,7 @@ function prepare(record: CsvRow, mapping: Mapping, resultsInput: boolean): Prepa
     cells = Object.fromEntries(Object.entries(cells).map(([column, value]) => [column, restore(value)]));
   }
   const source = JSON.stringify(raw);
-  const keyValues = mapping.claim.key.map((column) => (cells[column] ?? '').trim());
-  const claimKey = keyValues.some((value) => value === '') ? undefined : JSON.stringify(keyValues);
+  const claimKey = keyOfCells(mapping, (column) => cells[column]);
   const reportedCreated = resultsInput && createdOutcomes.includes(cells.outcome ?? '');
   const result = mapRow(cells, mapping);
   if (!result.ok) {
@@ -103,6 +106,12 @@ function prepare(record: CsvRow, mapping: Mapping, resultsInput: boolean): Prepa
   const problem = wireProblem(row, caseBody);
   if (problem) return { ...base, source, claimKey, reportedCreated, problem };
   return { ...base, source, claimKey: row.claimKey, reportedCreated, mapped: { row, sharedJson: JSON.stringify(row.shared), caseJson: JSON.stringify(caseBody) } };
+}
+
+/** The claim key from the key columns' cells, or undefined when one is blank or missing. */
+function keyOfCells(mapping: Mapping, cell: (column: string) => string | undefined): string | undefined {
+  const keyValues = mapping.claim.key.map((column) => (cell(column) ?? '').trim());
+  return keyValues.some((value) => value === '') ? undefined : JSON.stringify(keyValues);
 }
 
 /** The row's entry of new_claim.cases (its id is added when staged: it may depend on its place). */

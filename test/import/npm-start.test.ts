@@ -30,7 +30,7 @@ describe('npm start', () => {
     expect(stderr).toContain('importing into the embedded sandbox');
     expect(stderr).toMatch(/import finished: 10 rows, 5 claims\n\s+filed\s+10\nresults: .*results\.csv\n$/);
 
-    const rows = parse(readFileSync(join(out, 'results.csv')), { columns: true }) as Record<string, string>[];
+    const rows: Record<string, string>[] = parse(readFileSync(join(out, 'results.csv')), { columns: true });
     expect(rows.map((row) => row.outcome)).toEqual(Array(10).fill('filed'));
     const sandbox = await createSandbox({ db: join(out, 'sandbox.db') });
     try {

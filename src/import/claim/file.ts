@@ -11,8 +11,11 @@ export type FileMode = 'auto' | 'chargeback';
 /** Per case id: filed, or why not. */
 export type FilingResult = Map<string, { filed: true } | { filed: false; problem: RowProblem }>;
 
-/** Case statuses that mean a filing has happened (anything but `created`). */
-const unfiledStatuses = new Set(['created']);
+/**
+ * Case statuses that do not show a filing: not yet filed, or closed without one (a withdrawn
+ * case). Every other status (chargeback_filed and all that follow it) means it was filed.
+ */
+const unfiledStatuses = new Set(['created', 'closed', 'withdrawn']);
 
 /**
  * Files a created claim (architecture.md, "Filing"). A case the service did not file gets its

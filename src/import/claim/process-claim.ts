@@ -25,24 +25,30 @@ export interface ClaimWork {
  */
 export async function processClaim(claim: ClaimRecord, work: ClaimWork): Promise<void> {
   let step = claim.step;
+  // Filing settles first when an earlier run may have filed: an interrupted filing, or a claim
+  // found rather than made here (a fed-back results file, --restart), whose cases may have moved on.
+  let settleFirst = step === 'filing';
   if (step === 'staged' || step === 'submitting') {
-    if (!(await createOnce(claim, work.journal.rowsOf(claim.claim_key), work))) return;
+    const created = await createOnce(claim, work.journal.rowsOf(claim.claim_key), work);
+    if (created === undefined) return;
     step = 'created';
+    settleFirst = created.existing;
   }
-  await fileCases(step, claim, work.journal.rowsOf(claim.claim_key), work);
+  await fileCases(step, claim, work.journal.rowsOf(claim.claim_key), work, settleFirst);
 }
 
 /**
- * Evidence, then the create, unless something stops the claim first. True when the claim exists
- * in the service afterwards; false when it is held back, refused, or only checked (dry run).
+ * Evidence, then the create, unless something stops the claim first. Set when the claim exists
+ * in the service afterwards (`existing`: it was found, not made now); undefined when it is held
+ * back, refused, or only checked (dry run).
  */
-async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork): Promise<boolean> {
+async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork): Promise<{ existing: boolean } | undefined> {
   const { journal } = work;
   const key = claim.claim_key;
   const blocked = blockers(rows);
   if (blocked.length > 0 || claim.claim_id === null) {
     holdBack(journal, key, blocked);
-    return false;
+    return undefined;
   }
   const named = { ...claim, claim_id: claim.claim_id };
   // Reported created by an earlier run (or this journal): a retrieve settles it before any
@@ -50,7 +56,7 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
   const found = claim.sent === 1 && work.client !== undefined ? await settle(work.client, named.claim_id) : undefined;
   if (found !== undefined) {
     recordCreated(journal, key, named.claim_id, rows, new Set((found.cases ?? []).map((item) => item.case_id)));
-    return true;
+    return { existing: true };
   }
   const checked = await checkClaimEvidence(rows, work.evidenceDir);
   if (!checked.ok) {
@@ -58,16 +64,16 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
       for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
     });
     holdBack(journal, key, rows.filter((row) => checked.problems.has(row.idx)));
-    return false;
+    return undefined;
   }
   if (work.client === undefined || work.uploads === undefined) {
     // Dry run: file ids are not known; each file is named by its content's hash instead.
     const placeholders = new Map([...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]));
     const body = buildClaimBody(named, rows, placeholders);
-    if (rejectIfInvalid(journal, key, body, rows)) return false;
+    if (rejectIfInvalid(journal, key, body, rows)) return undefined;
     await work.onPayload?.(body);
     journal.setStep(key, 'valid');
-    return false;
+    return undefined;
   }
   const fileIds = new Map<number, string[]>();
   for (const [idx, files] of checked.filesByRow) {
@@ -79,7 +85,7 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
     for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
   });
   const body = buildClaimBody(named, rows, fileIds);
-  if (rejectIfInvalid(journal, key, body, rows)) return false;
+  if (rejectIfInvalid(journal, key, body, rows)) return undefined;
   await work.onPayload?.(body);
   const outcome = await submitClaim(work.client, journal, key, body, rows);
   if (outcome.kind === 'rejected') {
@@ -87,10 +93,10 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
       for (const row of rows) journal.setRowOutcome(row.idx, 'rejected', outcome.rowProblems.get(row.idx) ?? outcome.claimProblem);
       journal.setClaimProblem(key, outcome.claimProblem, 'rejected');
     });
-    return false;
+    return undefined;
   }
   recordCreated(journal, key, named.claim_id, rows, outcome.caseIds);
-  return true;
+  return { existing: outcome.existing };
 }
 
 /** The claim exists: rows whose case it lacks (a claim created earlier without them) are refused. */
@@ -106,7 +112,7 @@ function recordCreated(journal: Journal, key: string, claimId: string, rows: rea
 }
 
 /** From `created` (or an interrupted `filing`): file the claim's cases, or stop at created. */
-async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork): Promise<void> {
+async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork, settleFirst: boolean): Promise<void> {
   const { journal } = work;
   const key = claim.claim_key;
   if (step !== 'created' && step !== 'filing') return;
@@ -120,7 +126,7 @@ async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: re
     return;
   }
   journal.setStep(key, 'filing');
-  const filing = await fileClaim(work.client, claim.claim_id, cases.map((row) => row.case_id ?? ''), work.fileMode, step === 'filing');
+  const filing = await fileClaim(work.client, claim.claim_id, cases.map((row) => row.case_id ?? ''), work.fileMode, settleFirst);
   recordFiling(journal, key, cases, filing);
 }
 

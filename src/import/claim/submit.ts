@@ -6,7 +6,8 @@ import { wireFieldToMappingField } from '../wire-fields.js';
 
 /** What creating a claim came to, for the claim's rows. */
 export type SubmitOutcome =
-  | { kind: 'created'; caseIds: Set<string> }
+  /** `existing`: found by a settle, not made by this send; an earlier run may have filed its cases. */
+  | { kind: 'created'; caseIds: Set<string>; existing: boolean }
   | { kind: 'rejected'; claimProblem: RowProblem; rowProblems: Map<number, RowProblem> };
 
 /** A create may be sent again after this many settles that found nothing (a flaky connection). */
@@ -30,7 +31,7 @@ export async function submitClaim(
     try {
       const { data, attempts } = await client.claims.createWithCases(body);
       journal.addAttempts(claimKey, attempts);
-      return adopted(data);
+      return adopted(data, false);
     } catch (error) {
       journal.addAttempts(claimKey, (error as { attempts?: number }).attempts ?? 1);
       const conflict = error instanceof ClaimsHttpError && error.status === 409;
@@ -39,7 +40,7 @@ export async function submitClaim(
         throw error;
       }
       const found = await settle(client, body.claim_id);
-      if (found) return adopted(found);
+      if (found) return adopted(found, true);
       // 409 but no such claim: a case id of ours belongs to another claim.
       if (conflict) return rejected(error, rows);
       if (sends >= maxSends) throw error;
@@ -57,8 +58,8 @@ export async function settle(client: ClaimsClient, claimId: string): Promise<Cla
   }
 }
 
-function adopted(claim: Claim): SubmitOutcome {
-  return { kind: 'created', caseIds: new Set((claim.cases ?? []).map((item) => item.case_id)) };
+function adopted(claim: Claim, existing: boolean): SubmitOutcome {
+  return { kind: 'created', caseIds: new Set((claim.cases ?? []).map((item) => item.case_id)), existing };
 }
 
 /** A 4xx that sending again cannot fix: the claim is refused (authentication and 429 are not). */

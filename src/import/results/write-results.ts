@@ -3,6 +3,8 @@ import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
+import { createEncoder } from '../../csv/encode.js';
+import type { CsvEncoding } from '../../csv/dialect.js';
 import type { Journal } from '../journal/journal.js';
 import { okOutcomes, statusColumns, type Outcome } from './columns.js';
 import { neutralise } from './neutralise.js';
@@ -21,11 +23,13 @@ export interface ResultsSummary {
  * status columns, then the source columns unchanged, every cell safe to open in a spreadsheet.
  * Written to a temporary file and renamed, so a reader never sees half a file.
  */
-export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string): Promise<ResultsSummary> {
+export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, encoding: CsvEncoding = 'utf-8'): Promise<ResultsSummary> {
   const temporary = `${file}.${process.pid}.tmp`;
   const output = createWriteStream(temporary);
   const csv = stringify({ bom: false, record_delimiter: 'unix' });
-  csv.pipe(output);
+  // In the input's encoding, so the fixed file reads back through the same mapping.
+  csv.setEncoding('utf8');
+  csv.pipe(createEncoder(encoding)).pipe(output);
   const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true };
   try {
     await write(csv, [...statusColumns, ...sourceColumns]);
