@@ -42,6 +42,12 @@ function runFailure(code: string, line: number, cause: Error): CsvFormatError {
 export interface ReadRowsOptions {
   /** Called once with the column names (read, or numbered when the dialect has no header). */
   onHeader?: (header: readonly string[]) => void;
+  /**
+   * Renames columns of the header as read, before names are checked for uniqueness: a file made
+   * of two parts with their own names (our results CSV: status columns, then the source's) keeps
+   * both apart.
+   */
+  renameHeader?: (header: readonly string[]) => readonly string[];
 }
 
 export async function* readRows(input: Readable, dialect: CsvDialect, options: ReadRowsOptions = {}): AsyncGenerator<CsvRow> {
@@ -93,7 +99,7 @@ export async function* readRows(input: Readable, dialect: CsvDialect, options: R
       nextLine += countLineBreaks(output.record) + 1;
       const values = clean(output.record);
       if (header === undefined) {
-        header = dialect.header ? readHeader(values, line) : numberedHeader(values.length);
+        header = dialect.header ? readHeader(options.renameHeader?.(values) ?? values, line) : numberedHeader(values.length);
         options.onHeader?.(header);
         if (dialect.header) continue;
       }

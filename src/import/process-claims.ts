@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { AuthenticationError, ClaimsHttpError } from '../api/errors.js';
+import { AuthenticationError, ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError } from '../api/errors.js';
 import { CircuitBreaker } from './breaker.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
 import type { RowProblem } from './journal/journal.js';
@@ -33,23 +33,37 @@ export async function processClaims(options: ProcessOptions): Promise<ProcessSum
   const running = new Set<Promise<void>>();
   let fatal: unknown;
 
+  const stopping = () => breaker.open || options.stopRequested?.() === true;
+  // Never rejects: whatever happens to one claim is recorded, so every task settles before the end.
   const run = async (claim: Parameters<typeof processClaim>[0]) => {
+    // Queued in p-limit before a stop: not started at all, left for the next run.
+    if (stopping()) return;
     try {
       await processClaim(claim, options);
       breaker.succeeded();
     } catch (error) {
-      if (error instanceof AuthenticationError || !isRemoteFailure(error)) {
-        // A refused key or a local failure (the journal's disk): nothing else can succeed.
-        fatal ??= error;
-        breaker.trip((error as Error).message);
-        return;
+      try {
+        recordFailure(claim, error);
+      } catch (bookkeeping) {
+        // The journal itself failed (disk full, say): nothing more can be recorded.
+        fatal ??= bookkeeping;
+        breaker.trip((bookkeeping as Error).message);
       }
-      journal.setClaimProblem(claim.claim_key, problemOf(error));
-      breaker.failed((error as Error).message);
-      logger.warn({ claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message }, 'claim failed; the next run retries it');
     } finally {
       options.onClaimDone?.();
     }
+  };
+  const recordFailure = (claim: Parameters<typeof processClaim>[0], error: unknown) => {
+    if (error instanceof AuthenticationError || !isRemoteFailure(error)) {
+      // A refused key or a local failure (the journal's disk): nothing else can succeed.
+      fatal ??= error;
+      breaker.trip((error as Error).message);
+      return;
+    }
+    journal.setClaimProblem(claim.claim_key, problemOf(error));
+    // Only an unavailable service counts towards stopping the run; a refused upload does not.
+    if (isServiceDown(error)) breaker.failed((error as Error).message);
+    logger.warn({ claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message }, 'claim failed; the next run retries it');
   };
 
   let after = -1;
@@ -59,14 +73,21 @@ export async function processClaims(options: ProcessOptions): Promise<ProcessSum
     for (const claim of page) {
       after = claim.first_idx;
       while (running.size >= window) await Promise.race(running);
-      if (breaker.open || options.stopRequested?.() === true) break pulling;
-      const task = limit(async () => run(claim)).finally(() => running.delete(task));
+      if (stopping()) break pulling;
+      const task: Promise<void> = limit(async () => run(claim)).finally(() => running.delete(task));
       running.add(task);
     }
   }
-  await Promise.all(running);
+  await Promise.allSettled(running);
   if (fatal !== undefined) throw fatal as Error;
-  return { abortedBecause: breaker.why ?? (options.stopRequested?.() === true ? 'stopped by a signal' : undefined) };
+  const unfinished = journal.pendingCount() > 0;
+  return { abortedBecause: breaker.why ?? (options.stopRequested?.() === true && unfinished ? 'stopped by a signal' : undefined) };
+}
+
+/** The service is not answering usefully: down, overloaded, or the outcome is unknown. */
+function isServiceDown(error: unknown): boolean {
+  if (error instanceof ClaimsNetworkError || error instanceof OutcomeUnknownError) return true;
+  return error instanceof ClaimsHttpError && (error.status === 429 || error.status >= 500);
 }
 
 /** Errors of the client (it has already retried what it safely could), as opposed to our own bugs or disk. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
-import { parseMapping } from '../mapping/load.js';
+import { MappingError, parseMapping } from '../mapping/load.js';
 import type { Mapping } from '../mapping/schema.js';
 import type { ClaimBody } from './claim/body.js';
 import { EvidenceUploads } from './claim/evidence.js';
@@ -49,6 +49,8 @@ export interface ImportReport {
   resultsFile: string;
   /** Set when the run stopped early (service down, key refused, signal): run it again to continue. */
   abortedBecause: string | undefined;
+  /** What stopped the run, when it is an error (a refused key, a failing disk): the caller rethrows it. */
+  fatal?: unknown;
 }
 
 /** The journal belongs to another job: refused unless `--restart` (issue 5, "Resume"). */
@@ -62,7 +64,9 @@ export class JournalMismatchError extends Error {
  * same arguments, it continues where the journal stands and never creates a claim twice.
  */
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
-  const mappingText = await readFile(options.mappingFile, 'utf8');
+  const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
+    throw new MappingError(options.mappingFile, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
+  });
   const mapping = parseMapping(mappingText, options.mappingFile);
   const fileMode = options.fileMode ?? mapping.file_mode;
   const fingerprint = JSON.stringify({
@@ -100,12 +104,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     } catch (error) {
       // A refused key or a failing disk stops the run; the results still account for every row.
       fatal = error;
+      abortedBecause = (error as Error).message;
     }
     options.progress?.done();
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
     const summary = await writeResults(journal, sourceColumns, options.resultsFile, mapping.csv.encoding);
-    if (fatal !== undefined) throw fatal as Error;
-    return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause };
+    return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal };
   } finally {
     journal.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
@@ -130,7 +134,12 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
 async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<string | undefined> {
   const client = options.service === undefined || options.dryRun ? undefined : new ClaimsClient({ ...options.service, concurrency: options.concurrency, logger: options.logger });
   // A resumed job adds the claims it sends now to the bodies written before.
-  const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile, { flags: resuming ? 'a' : 'w' });
+  // Bodies hold cardholder details: readable by the owner only.
+  const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
+  let payloadsFailed: Error | undefined;
+  payloads?.on('error', (error) => {
+    payloadsFailed ??= error;
+  });
   const total = journal.pendingCount();
   let done = 0;
   try {
@@ -149,6 +158,7 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
         payloads === undefined
           ? undefined
           : async (body: ClaimBody) => {
+              if (payloadsFailed !== undefined) throw payloadsFailed;
               if (!payloads.write(`${JSON.stringify(body)}\n`)) await once(payloads, 'drain');
             },
     });

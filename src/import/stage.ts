@@ -6,7 +6,7 @@ import { mapRow, type MappedRow } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { derivedCaseId, derivedClaimId, inShard, type Shard } from './ids.js';
 import type { Journal, RowProblem } from './journal/journal.js';
-import { createdOutcomes, isResultsHeader, statusColumns } from './results/columns.js';
+import { maybeCreatedOutcomes, renameStatusColumns, statusCell, statusColumns } from './results/columns.js';
 import { restore } from './results/neutralise.js';
 import { firstDifference, wireFieldToMappingField } from './wire-fields.js';
 
@@ -60,9 +60,9 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   };
   const onHeader = (names: readonly string[]) => {
     seen.header = names;
-    seen.resultsInput = isResultsHeader(names);
+    seen.resultsInput = names[0] === renameStatusColumns(statusColumns)[0];
   };
-  for await (const record of readRows(options.input, mapping.csv, { onHeader })) {
+  for await (const record of readRows(options.input, mapping.csv, { onHeader, renameHeader: renameStatusColumns })) {
     batch.push(prepare(record, mapping, seen));
     rowsRead++;
     if (batch.length >= batchSize) {
@@ -87,14 +87,16 @@ function prepare(record: CsvRow, mapping: Mapping, seen: { header: readonly stri
   }
   let cells = record.cells;
   let raw = record.raw;
+  let claimIdReported = false;
   if (resultsInput) {
     // A results file's cells were neutralised against formulas; the mapping reads the originals.
     raw = raw.slice(statusColumns.length).map(restore);
     cells = Object.fromEntries(Object.entries(cells).map(([column, value]) => [column, restore(value)]));
+    claimIdReported = statusCell(cells, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(cells, 'outcome'));
   }
   const source = JSON.stringify(raw);
   const claimKey = keyOfCells(mapping, (column) => cells[column]);
-  const reportedCreated = resultsInput && createdOutcomes.includes(cells.outcome ?? '');
+  const reportedCreated = claimIdReported;
   const result = mapRow(cells, mapping);
   if (!result.ok) {
     const [first, ...rest] = result.errors;
@@ -167,7 +169,9 @@ function stageOne(journal: Journal, row: PreparedRow, shard: Shard | undefined):
   const claimId = mapped.claimId ?? derivedClaimId(key);
   const owner = journal.claimById(claimId);
   if (owner !== undefined && owner.claim_key !== key) {
-    insert(null, null, { code: 'claim_id_conflict', field: 'claim.id', message: `claim id: expected one claim key per claim id, got ${claimId} also on line ${owner.first_line} with another key` });
+    // Kept in its own claim, which is then held back whole (its id is taken).
+    if (claim === undefined) journal.insertClaim({ claimKey: key, claimId: null, firstIdx: row.idx, firstLine: row.line, sharedJson: '' });
+    insert(key, journal.addRowToClaim(key), { code: 'claim_id_conflict', field: 'claim.id', message: `claim id: expected one claim key per claim id, got ${claimId}, already the id of the claim on line ${owner.first_line}` });
     return;
   }
   if (claim === undefined) {
@@ -176,7 +180,8 @@ function stageOne(journal: Journal, row: PreparedRow, shard: Shard | undefined):
   } else if (claim.claim_id === null) {
     journal.fillClaim(key, claimId, sharedJson);
   }
-  if (row.reportedCreated) journal.markSent(key);
+  // Reported created (a results file fed back), or sent by this journal before a --restart.
+  if (row.reportedCreated || journal.wasSent(claimId)) journal.markSent(key);
   const ordinal = journal.addRowToClaim(key);
   const caseId = typeof mapped.case.case_id === 'string' ? mapped.case.case_id : derivedCaseId(claimId, ordinal);
   if (claim !== undefined && claim.claim_id !== null) {

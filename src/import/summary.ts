@@ -2,9 +2,9 @@ import type { ImportReport } from './run-import.js';
 import { outcomes } from './results/columns.js';
 
 /** The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the results are. */
-export function formatSummary(report: ImportReport, options: { dryRun: boolean; topErrors?: number }): string {
+export function formatSummary(report: ImportReport, options: { dryRun: boolean; embedded?: boolean; topErrors?: number }): string {
   const { summary } = report;
-  const lines = [`${options.dryRun ? 'dry run' : 'import'} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`];
+  const lines = [`${options.dryRun ? 'dry run' : options.embedded === true ? 'import into the embedded sandbox' : 'import'} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`];
   for (const outcome of outcomes) {
     const count = summary.byOutcome[outcome];
     if (count !== undefined) lines.push(`  ${outcome.padEnd(10)} ${String(count).padStart(8)}`);

@@ -2,21 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli as run } from '../helpers/cli.js';
 import { testApiKey } from '../helpers/client.js';
 import { json, startScriptedServer } from '../helpers/scripted-server.js';
-
-/** Runs the CLI in-process and keeps what it wrote. */
-async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  let stdout = '';
-  let stderr = '';
-  const exitCode = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env,
-  });
-  return { exitCode, stdout, stderr };
-}
 
 const emptyPage = { data: [], has_more: false };
 

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,9 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { onTestFinished } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { main } from '../../src/cli/main.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { cliBin } from '../helpers/sandbox-process.js';
 
 /**
  * Shared by the import end-to-end tests: a temporary workspace per test, CSVs in the layout of
@@ -150,32 +147,7 @@ export async function makeWorkspace(): Promise<Workspace> {
   };
 }
 
-export interface CliRun {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI in-process (style.md: `main(argv, io)`), with what it wrote. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const exitCode = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env,
-  });
-  return { exitCode, stdout, stderr };
-}
-
-/** The built CLI as a child process (`npm test` builds first), for what only a process has: its TZ. */
-export async function runBin(argv: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cliBin, ...argv], { env: { PATH: process.env.PATH, ...env } }, (error, stdout, stderr) => {
-      resolve({ exitCode: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
-  });
-}
+export { runBin, runCli, type CliRun } from '../helpers/cli.js';
 
 /** `import INPUT` with the workspace's results, journal and evidence directory. */
 export function importArgs(workspace: Workspace, input: string, extra: string[] = [], mapping = genericMapping): string[] {

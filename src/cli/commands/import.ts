@@ -8,7 +8,7 @@ import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer } from '../flags.js';
-import { resolveServiceSettings } from '../settings.js';
+import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
 
 interface ImportFlags {
@@ -51,8 +51,8 @@ export function importCommand(context: CliContext): Command {
     .description('import disputes from a CSV export: map, upload evidence, create and file claims, write a results CSV')
     .argument('<input>', 'the CSV export')
     .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
-    .option('--results <file>', 'results CSV, one line per input row (default: <input name>.results.csv here)')
-    .option('--journal <file>', 'the job journal that makes re-runs resume (default: <input name>.journal.sqlite here; a dry run uses a temporary one)')
+    .option('--results <file>', 'results CSV, one line per input row (default: <input name>[.shard-i-of-n][.dry-run].results.csv here)')
+    .option('--journal <file>', 'the job journal that makes re-runs resume (default: <input name>[.shard-i-of-n].journal.sqlite here; a dry run uses a temporary one)')
     .option('--evidence-dir <dir>', 'evidence paths in the CSV are inside this directory (default: the input file\'s directory)')
     .addOption(new Option('--file-mode <mode>', 'filing after creation (default: the mapping\'s file_mode)').choices(['none', 'auto', 'chargeback']))
     .option('--concurrency <n>', 'claims in flight at once', integer('--concurrency', 1, 256), 8)
@@ -75,9 +75,13 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   await requireFile(input, 'input', 'a readable CSV file');
   const evidenceDir = resolve(flags.evidenceDir ?? dirname(input));
   await requireDirectory(evidenceDir);
-  const name = basename(input, extname(input));
+  await requireFile(flags.mapping, '--mapping', 'a readable mapping file');
+  // Shards and dry runs get names of their own, so that none overwrites another's files.
+  const shard = flags.shard === undefined ? '' : `.shard-${flags.shard.index}-of-${flags.shard.count}`;
+  const name = `${basename(input, extname(input))}${shard}${flags.dryRun ? '.dry-run' : ''}`;
   const resultsFile = resolve(flags.results ?? `${name}.results.csv`);
   const journalFile = flags.journal === undefined ? (flags.dryRun ? undefined : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
+  if ([resolve(input), journalFile].includes(resultsFile)) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
 
   // Where the job writes may not exist yet (a fresh `out/`): made, like `mkdir -p`.
   for (const file of [resultsFile, journalFile, flags.payloads, flags.dryRun ? undefined : flags.sandboxDb]) {
@@ -87,6 +91,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   let service: { baseUrl: string; apiKey: string } | undefined;
   if (!flags.dryRun) {
     if (flags.baseUrl === undefined && (io.env.CLAIMS_BASE_URL ?? '').trim() === '') {
+      await refuseLiveKeyWithoutService(flags, io.env);
       embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db: resolve(flags.sandboxDb), clock: flags.sandboxClock });
       logger.info({ url: embedded.url, db: resolve(flags.sandboxDb) }, 'no --base-url or CLAIMS_BASE_URL: importing into the embedded sandbox');
       io.stderr.write(`no --base-url: importing into the embedded sandbox (data in ${resolve(flags.sandboxDb)})\n`);
@@ -119,11 +124,24 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       stopRequested: () => stopRequested,
     });
     logger.info({ rows: report.summary.rows, outcomes: report.summary.byOutcome, results: resultsFile, journal: journalFile }, 'import finished');
-    io.stderr.write(formatSummary(report, { dryRun: flags.dryRun }));
+    io.stderr.write(formatSummary(report, { dryRun: flags.dryRun, embedded: embedded !== undefined }));
+    // The funnel in main.ts gives a refused key or a failing disk its message and exit code.
+    if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.abortedBecause !== undefined) return ExitCode.aborted;
     return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
   } finally {
     await embedded?.close();
+  }
+}
+
+/**
+ * A live key with no service address is a job missing CLAIMS_BASE_URL, not a wish to try the
+ * sandbox: importing into a local sandbox and exiting 0 would hide that the night's claims went nowhere.
+ */
+async function refuseLiveKeyWithoutService(flags: ImportFlags, env: NodeJS.ProcessEnv): Promise<void> {
+  const key = await resolveApiKey(flags, env);
+  if (key !== undefined && environmentOf(key) === 'production') {
+    throw new UsageError('base URL: expected --base-url URL or CLAIMS_BASE_URL with a live API key, got neither (the embedded sandbox is for test_ keys only)');
   }
 }
 

@@ -9,12 +9,13 @@ interface EvidenceRef {
   column: string;
 }
 
-interface CheckedFile {
+export interface CheckedFile {
   sha256: string;
   bytes: Buffer;
   contentType: 'image/jpeg' | 'image/png' | 'application/pdf';
   path: string;
   category: string;
+  column: string;
 }
 
 export type EvidenceCheck =
@@ -38,7 +39,7 @@ export async function checkClaimEvidence(rows: readonly RowRecord[], evidenceDir
         problems.set(row.idx, { code: checked.code, message: checked.message, field: `evidence.${ref.column}` });
         break;
       }
-      files.push({ sha256: checked.sha256, bytes: checked.bytes, contentType: checked.contentType, path: ref.path, category: ref.category });
+      files.push({ sha256: checked.sha256, bytes: checked.bytes, contentType: checked.contentType, path: ref.path, category: ref.category, column: ref.column });
     }
     filesByRow.set(row.idx, files);
   }
@@ -46,7 +47,7 @@ export async function checkClaimEvidence(rows: readonly RowRecord[], evidenceDir
 }
 
 /**
- * Uploads each distinct file once per job (by sha256), however many rows and claims name it, in
+ * Uploads each distinct file once per job (by sha256 and category), however many rows and claims name it, in
  * this run or an earlier one; concurrent claims naming the same file share one upload.
  */
 export class EvidenceUploads {
@@ -58,12 +59,13 @@ export class EvidenceUploads {
   ) {}
 
   async fileIdFor(file: CheckedFile): Promise<string> {
-    const known = this.journal.uploadedFileId(file.sha256);
+    const known = this.journal.uploadedFileId(file.sha256, file.category);
     if (known !== undefined) return known;
-    let upload = this.inFlight.get(file.sha256);
+    const key = `${file.sha256} ${file.category}`;
+    let upload = this.inFlight.get(key);
     if (upload === undefined) {
-      upload = this.upload(file).finally(() => this.inFlight.delete(file.sha256));
-      this.inFlight.set(file.sha256, upload);
+      upload = this.upload(file).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, upload);
     }
     return upload;
   }
@@ -76,7 +78,7 @@ export class EvidenceUploads {
       contentType: file.contentType,
       content: file.bytes,
     });
-    this.journal.recordUpload(file.sha256, data.id);
+    this.journal.recordUpload(file.sha256, file.category, data.id);
     return data.id;
   }
 }

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimsClient } from '../../api/client/index.js';
-import { ClaimsHttpError, OutcomeUnknownError } from '../../api/errors.js';
+import { OutcomeUnknownError } from '../../api/errors.js';
 import type { CaseReview } from '../../api/schemas/resources.js';
 import type { RowProblem } from '../journal/journal.js';
 import { caseFieldToMappingField } from '../wire-fields.js';
-import { settle } from './submit.js';
+import { isRefusal, settle } from './submit.js';
 
 export type FileMode = 'auto' | 'chargeback';
 
@@ -36,7 +36,7 @@ export async function fileClaim(client: ClaimsClient, claimId: string, caseIds: 
       if (pending.length === 0) return results;
       throw error;
     }
-    if (error instanceof ClaimsHttpError && error.status >= 400 && error.status < 500 && ![401, 403, 408, 429].includes(error.status)) {
+    if (isRefusal(error)) {
       const problem = { code: error.errors[0]?.code || error.code, message: error.errors[0]?.message || error.serviceMessage, httpStatus: error.status };
       for (const caseId of pending) results.set(caseId, { filed: false, problem });
       return results;

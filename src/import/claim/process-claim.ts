@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { bodyProblems, buildClaimBody, type ClaimBody } from './body.js';
-import { checkClaimEvidence, type EvidenceUploads } from './evidence.js';
+import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
-import { settle, submitClaim } from './submit.js';
+import { isRefusal, settle, submitClaim } from './submit.js';
 
 export interface ClaimWork {
   journal: Journal;
@@ -75,11 +75,14 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
     journal.setStep(key, 'valid');
     return undefined;
   }
-  const fileIds = new Map<number, string[]>();
-  for (const [idx, files] of checked.filesByRow) {
-    const ids: string[] = [];
-    for (const file of files) ids.push(await work.uploads.fileIdFor(file));
-    fileIds.set(idx, ids);
+  const fileIds = await uploadAll(checked.filesByRow, work.uploads);
+  if (!(fileIds instanceof Map)) {
+    // The service refused a file (4xx): the row names it; the claim is not sent without it.
+    journal.transaction(() => {
+      journal.setRowOutcome(fileIds.idx, 'rejected', fileIds.problem);
+      journal.setClaimProblem(key, { ...fileIds.problem, message: `claim not sent: line ${rows.find((row) => row.idx === fileIds.idx)?.line ?? '?'} has a file the service refused` }, 'rejected');
+    });
+    return undefined;
   }
   journal.transaction(() => {
     for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
@@ -97,6 +100,24 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
   }
   recordCreated(journal, key, named.claim_id, rows, outcome.caseIds);
   return { existing: outcome.existing };
+}
+
+/** Each row's file ids, or the row whose file the service refused and why. */
+async function uploadAll(filesByRow: Map<number, CheckedFile[]>, uploads: EvidenceUploads): Promise<Map<number, string[]> | { idx: number; problem: RowProblem }> {
+  const fileIds = new Map<number, string[]>();
+  for (const [idx, files] of filesByRow) {
+    const ids: string[] = [];
+    for (const file of files) {
+      try {
+        ids.push(await uploads.fileIdFor(file));
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        return { idx, problem: { code: error.errors[0]?.code || error.code, message: error.errors[0]?.message || error.serviceMessage, field: `evidence.${file.column}`, httpStatus: error.status } };
+      }
+    }
+    fileIds.set(idx, ids);
+  }
+  return fileIds;
 }
 
 /** The claim exists: rows whose case it lacks (a claim created earlier without them) are refused. */

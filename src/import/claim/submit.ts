@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimsClient } from '../../api/client/index.js';
 import { ClaimsHttpError, OutcomeUnknownError } from '../../api/errors.js';
 import type { Claim, NewClaimBody } from '../../api/schemas/claim.js';
@@ -12,6 +13,8 @@ export type SubmitOutcome =
 
 /** A create may be sent again after this many settles that found nothing (a flaky connection). */
 const maxSends = 3;
+/** Wait between a create whose outcome is unknown and the retrieve that settles it. */
+const settleDelayMs = 1000;
 
 /**
  * Creates the claim exactly once (architecture.md, "No duplicates, ever"). Before every send the
@@ -27,7 +30,7 @@ export async function submitClaim(
   rows: readonly RowRecord[],
 ): Promise<SubmitOutcome> {
   for (let sends = 1; ; sends++) {
-    journal.markSubmitting(claimKey);
+    journal.markSubmitting(claimKey, body.claim_id);
     try {
       const { data, attempts } = await client.claims.createWithCases(body);
       journal.addAttempts(claimKey, attempts);
@@ -36,9 +39,13 @@ export async function submitClaim(
       journal.addAttempts(claimKey, (error as { attempts?: number }).attempts ?? 1);
       const conflict = error instanceof ClaimsHttpError && error.status === 409;
       if (!(error instanceof OutcomeUnknownError) && !conflict) {
-        if (isRejection(error)) return rejected(error, rows);
-        throw error;
+        if (!isRefusal(error)) throw error;
+        // A refusal of a resend may be the service's way of saying the first send worked.
+        const found = sends > 1 ? await settle(client, body.claim_id) : undefined;
+        return found ? adopted(found, true) : rejected(error, rows);
       }
+      // A create that broke off may still be committing: give it a moment before looking.
+      if (error instanceof OutcomeUnknownError) await sleep(settleDelayMs);
       const found = await settle(client, body.claim_id);
       if (found) return adopted(found, true);
       // 409 but no such claim: a case id of ours belongs to another claim.
@@ -62,8 +69,8 @@ function adopted(claim: Claim, existing: boolean): SubmitOutcome {
   return { kind: 'created', caseIds: new Set((claim.cases ?? []).map((item) => item.case_id)), existing };
 }
 
-/** A 4xx that sending again cannot fix: the claim is refused (authentication and 429 are not). */
-function isRejection(error: unknown): error is ClaimsHttpError {
+/** A 4xx that sending again cannot fix: refused for good (authentication, 408 and 429 are not). */
+export function isRefusal(error: unknown): error is ClaimsHttpError {
   return error instanceof ClaimsHttpError && error.status >= 400 && error.status < 500 && ![401, 403, 408, 429].includes(error.status);
 }
 

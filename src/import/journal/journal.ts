@@ -78,8 +78,10 @@ export class Journal {
 
   /** Forgets everything: a journal restarted for a new input, mapping or flags. */
   reset(): void {
-    this.database.exec('DELETE FROM rows; DELETE FROM claims; DELETE FROM meta; DELETE FROM uploads;');
-    this.setMeta('format', journalFormat);
+    this.transaction(() => {
+      this.database.exec('DELETE FROM rows; DELETE FROM claims; DELETE FROM meta;');
+      this.setMeta('format', journalFormat);
+    });
   }
 
   transaction<T>(work: () => T): T {
@@ -136,8 +138,16 @@ export class Journal {
   }
 
   /** Recorded before a create leaves the process: from now on a retrieve settles what happened. */
-  markSubmitting(claimKey: string): void {
-    this.statements.markSubmitting.run(claimKey);
+  markSubmitting(claimKey: string, claimId: string): void {
+    this.transaction(() => {
+      this.statements.markSubmitting.run(claimKey);
+      this.statements.recordSent.run(claimId);
+    });
+  }
+
+  /** A create was sent for this claim id by some run of this journal, before a --restart too. */
+  wasSent(claimId: string): boolean {
+    return this.statements.wasSent.get(claimId) !== undefined;
   }
 
   addAttempts(claimKey: string, attempts: number): void {
@@ -146,6 +156,12 @@ export class Journal {
 
   /** A claim-level problem; `step` stays where it was unless given (a failure is retried next run). */
   setClaimProblem(claimKey: string, problem: RowProblem | undefined, step?: ClaimStep): void {
+    this.transaction(() => {
+      this.writeClaimProblem(claimKey, problem, step);
+    });
+  }
+
+  private writeClaimProblem(claimKey: string, problem: RowProblem | undefined, step?: ClaimStep): void {
     this.statements.setClaimProblem.run({
       key: claimKey,
       code: problem?.code ?? null,
@@ -171,12 +187,12 @@ export class Journal {
     this.statements.setRowFileIds.run(fileIds, idx);
   }
 
-  uploadedFileId(sha256: string): string | undefined {
-    return (this.statements.getUpload.get(sha256) as { file_id: string } | undefined)?.file_id;
+  uploadedFileId(sha256: string, category: string): string | undefined {
+    return (this.statements.getUpload.get(sha256, category) as { file_id: string } | undefined)?.file_id;
   }
 
-  recordUpload(sha256: string, fileId: string): void {
-    this.statements.putUpload.run(sha256, fileId);
+  recordUpload(sha256: string, category: string, fileId: string): void {
+    this.statements.putUpload.run(sha256, category, fileId);
   }
 
   /** Every row with its claim, in input order, read lazily (nothing may write meanwhile). */
@@ -228,8 +244,10 @@ function prepare(database: JournalDatabase) {
       'UPDATE rows SET outcome = @outcome, error_code = @code, error_message = @message, error_field = @field, http_status = @status WHERE idx = @idx',
     ),
     setRowFileIds: statement('UPDATE rows SET file_ids = ? WHERE idx = ?'),
-    getUpload: statement('SELECT file_id FROM uploads WHERE sha256 = ?'),
-    putUpload: statement('INSERT OR IGNORE INTO uploads (sha256, file_id) VALUES (?, ?)'),
+    getUpload: statement('SELECT file_id FROM uploads WHERE sha256 = ? AND category = ?'),
+    putUpload: statement('INSERT OR IGNORE INTO uploads (sha256, category, file_id) VALUES (?, ?, ?)'),
+    recordSent: statement('INSERT OR IGNORE INTO sent_claims (claim_id) VALUES (?)'),
+    wasSent: statement('SELECT 1 FROM sent_claims WHERE claim_id = ?'),
     results: statement(
       `SELECT r.*, c.claim_id, c.step, c.attempts, c.http_status AS claim_http_status, c.error_code AS claim_error_code,
               c.error_message AS claim_error_message, c.error_field AS claim_error_field

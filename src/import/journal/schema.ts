@@ -1,9 +1,10 @@
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type JournalDatabase = Database.Database;
 
 /** Bumped when the tables change: an older journal is refused rather than misread. */
-export const journalFormat = '1';
+export const journalFormat = '2';
 
 /**
  * The journal is the job (architecture.md, "The pipeline"): every input row, every claim and the
@@ -48,12 +49,33 @@ CREATE TABLE IF NOT EXISTS claims (
   error_field TEXT
 );
 CREATE INDEX IF NOT EXISTS claims_by_first_idx ON claims (first_idx);
--- Evidence uploaded once per content (sha256) for the life of the journal.
-CREATE TABLE IF NOT EXISTS uploads (sha256 TEXT PRIMARY KEY, file_id TEXT NOT NULL);
+-- Kept through --restart: evidence uploaded once per content and category for the life of the
+-- journal, and every claim id a create was ever sent for (looked up before it is sent again).
+CREATE TABLE IF NOT EXISTS uploads (sha256 TEXT NOT NULL, category TEXT NOT NULL, file_id TEXT NOT NULL, PRIMARY KEY (sha256, category));
+CREATE TABLE IF NOT EXISTS sent_claims (claim_id TEXT PRIMARY KEY);
 `;
 
+/** Another process has the journal open: two runs of one job would race each other's claims. */
+export class JournalBusyError extends Error {
+  readonly code = 'JOURNAL_BUSY';
+}
+
 export function openJournalDatabase(file: string): JournalDatabase {
-  const database = new Database(file);
+  // It holds cardholder details: readable by the owner only (a file that exists keeps its mode).
+  if (file !== ':memory:') closeSync(openSync(file, 'a', 0o600));
+  const database = new Database(file, { timeout: 1000 });
+  // One process per journal: the exclusive lock is taken at the first write below and held until
+  // close (the OS drops it if the process dies, so a crash never leaves it stuck).
+  database.pragma('locking_mode = EXCLUSIVE');
+  try {
+    database.exec('BEGIN IMMEDIATE; COMMIT;');
+  } catch (error) {
+    database.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new JournalBusyError(`journal ${file}: expected no other run using it, got one (an overlapping run of the same job?)`, { cause: error });
+    }
+    throw error;
+  }
   database.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash may lose the last commits.
   database.pragma('synchronous = NORMAL');

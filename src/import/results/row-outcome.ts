@@ -32,6 +32,8 @@ export function rowResult(record: ResultRecord): RowResult {
     case 'created':
     case 'filing':
       return { outcome: 'created', ...unfinished(claims, 'the claim was created; its filing did not finish: run the same command again') };
+    case 'submitting':
+      return { outcome: 'failed', ...unfinished(claims, 'the run stopped while this claim was being sent: the next run looks it up before sending again') };
     default:
       return { outcome: 'failed', ...unfinished(claims, 'the run stopped before this claim was sent: run the same command again') };
   }

@@ -1,14 +1,15 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
+import { randomBytes } from 'node:crypto';
 import { stringify } from 'csv-stringify';
 import { createEncoder } from '../../csv/encode.js';
 import type { CsvEncoding } from '../../csv/dialect.js';
-import type { Journal } from '../journal/journal.js';
+import type { Journal, ResultRecord } from '../journal/journal.js';
 import { okOutcomes, statusColumns, type Outcome } from './columns.js';
 import { neutralise } from './neutralise.js';
-import { rowResult } from './row-outcome.js';
+import { rowResult, type RowResult } from './row-outcome.js';
 
 export interface ResultsSummary {
   rows: number;
@@ -24,12 +25,14 @@ export interface ResultsSummary {
  * Written to a temporary file and renamed, so a reader never sees half a file.
  */
 export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, encoding: CsvEncoding = 'utf-8'): Promise<ResultsSummary> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  const output = createWriteStream(temporary);
+  // A name no other run picks, even one with the same pid in another container.
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const csv = stringify({ bom: false, record_delimiter: 'unix' });
-  // In the input's encoding, so the fixed file reads back through the same mapping.
   csv.setEncoding('utf8');
-  csv.pipe(createEncoder(encoding)).pipe(output);
+  // In the input's encoding, so the fixed file reads back through the same mapping. A failing
+  // disk rejects `written` (and any write waiting for room), never an unhandled 'error' event.
+  const written = pipeline(csv, createEncoder(encoding), createWriteStream(temporary));
+  written.catch(() => undefined);
   const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true };
   try {
     await write(csv, [...statusColumns, ...sourceColumns]);
@@ -39,33 +42,40 @@ export async function writeResults(journal: Journal, sourceColumns: readonly str
       summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
       if (result.errorCode !== '') summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
       if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
-      const source = JSON.parse(record.source) as string[];
-      const status = [
-        String(record.line),
-        record.claim_key === null ? '' : displayKey(record.claim_key),
-        record.claim_id ?? '',
-        record.case_id ?? '',
-        result.outcome,
-        result.errorCode,
-        result.errorMessage,
-        result.errorField,
-        result.httpStatus === null ? '' : String(result.httpStatus),
-        record.attempts === null ? '' : String(record.attempts),
-        record.file_ids ?? '',
-      ];
-      const cells = sourceColumns.map((_, position) => source[position] ?? '');
-      await write(csv, [...status, ...cells].map(neutralise));
+      await write(csv, [...statusCells(record, result), ...sourceCells(record, sourceColumns)].map(neutralise));
     }
     csv.end();
-    await finished(output);
+    await written;
     await rename(temporary, file);
   } catch (error) {
     csv.destroy();
-    output.destroy();
+    await written.catch(() => undefined);
     await rm(temporary, { force: true });
     throw error;
   }
   return summary;
+}
+
+function statusCells(record: ResultRecord, result: RowResult): string[] {
+  return [
+    String(record.line),
+    record.claim_key === null ? '' : displayKey(record.claim_key),
+    record.claim_id ?? '',
+    record.case_id ?? '',
+    result.outcome,
+    result.errorCode,
+    result.errorMessage,
+    result.errorField,
+    result.httpStatus === null ? '' : String(result.httpStatus),
+    record.attempts === null ? '' : String(record.attempts),
+    record.file_ids ?? '',
+  ];
+}
+
+/** The record's cells under the source header; a record of the wrong width is cut or padded to it. */
+function sourceCells(record: ResultRecord, sourceColumns: readonly string[]): string[] {
+  const source = JSON.parse(record.source) as string[];
+  return sourceColumns.map((_, position) => source[position] ?? '');
 }
 
 /** Keys are stored as JSON arrays of the key columns' values; people read them joined. */
@@ -74,5 +84,7 @@ function displayKey(claimKey: string): string {
 }
 
 async function write(csv: ReturnType<typeof stringify>, record: string[]): Promise<void> {
+  if (csv.destroyed) throw new Error('results: the file could not be written');
+  // `once` rejects on 'error', so a disk failure ends the wait.
   if (!csv.write(record)) await once(csv, 'drain');
 }

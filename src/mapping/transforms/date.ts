@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime, IANAZone, type TokenParser } from 'luxon';
 import { fail, ok, quote, type TransformResult } from './result.js';
 
 export interface DateOptions {
@@ -33,7 +33,7 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
   if (!YEAR_TOKENS.test(pattern)) {
     return fail('options_invalid', `date.format: expected a pattern with a year, got ${quote(options.format)}`);
   }
-  if (!IANAZone.isValidZone(options.timeZone)) {
+  if (!isValidZone(options.timeZone)) {
     return fail('time_zone_unknown', `date.timeZone: expected an IANA time zone like "Europe/Berlin", got ${quote(options.timeZone)}`);
   }
   const trimmed = text.trim();
@@ -41,7 +41,8 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
 
   const locale = options.locale ?? 'en-US';
   // Parsed in UTC, the fields are exactly what was written (unless the text carries an offset).
-  const asWritten = DateTime.fromFormat(trimmed, options.format, { zone: 'UTC', locale });
+  const parser = parserFor(options.format, locale);
+  const asWritten = DateTime.fromFormatParser(trimmed, parser, { zone: 'UTC', locale });
   if (!asWritten.isValid) {
     // "unit out of range" is a well-formed date that does not exist, like 2026-02-30.
     const code = asWritten.invalidReason === 'unit out of range' ? 'date_invalid' : 'date_format';
@@ -50,7 +51,7 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
   }
   if (!TIME_TOKENS.test(pattern)) return ok(asWritten.toISO());
 
-  const zoned = DateTime.fromFormat(trimmed, options.format, { zone: options.timeZone, locale });
+  const zoned = DateTime.fromFormatParser(trimmed, parser, { zone: options.timeZone, locale });
   if (!zoned.isValid) return fail('date_format', `date: expected a date as ${quote(options.format)}, got ${quote(trimmed)}`);
   // Luxon moves a time in a spring-forward gap silently; such a time was never on any clock there.
   if (!OFFSET_TOKENS.test(pattern) && !sameWallClock(asWritten, zoned)) {
@@ -60,6 +61,32 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
     );
   }
   return ok(zoned.toUTC().toISO());
+}
+
+/** Luxon compiles a format into a parser on every fromFormat call; a mapping has a few formats. */
+const parsers = new Map<string, TokenParser>();
+function parserFor(format: string, locale: string): TokenParser {
+  const key = `${locale}\u0000${format}`;
+  let parser = parsers.get(key);
+  if (parser === undefined) {
+    parser = DateTime.buildFormatParser(format, { locale });
+    if (parsers.size < 1000) parsers.set(key, parser);
+  }
+  return parser;
+}
+
+/**
+ * Luxon checks a zone by building a new Intl.DateTimeFormat each time; called for every cell of
+ * a million-row file that costs hundreds of MB of native memory. A mapping names a few zones.
+ */
+const zoneValidity = new Map<string, boolean>();
+function isValidZone(zone: string): boolean {
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(zone);
+    if (zoneValidity.size < 1000) zoneValidity.set(zone, valid);
+  }
+  return valid;
 }
 
 function literalFree(format: string): string {
