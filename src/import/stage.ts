@@ -185,7 +185,12 @@ function stageOne(journal: Journal, row: PreparedRow, shard: Shard | undefined):
   const ordinal = journal.addRowToClaim(key);
   const caseId = typeof mapped.case.case_id === 'string' ? mapped.case.case_id : derivedCaseId(claimId, ordinal);
   if (claim !== undefined && claim.claim_id !== null) {
-    const mismatch = claim.claim_id === claimId ? firstDifference(JSON.parse(claim.shared_json) as object, mapped.shared) : { field: 'claim.id', expected: claim.claim_id, got: claimId };
+    const mismatch =
+      claim.claim_id !== claimId
+        ? { field: 'claim.id', expected: claim.claim_id, got: claimId }
+        : claim.shared_json === sharedJson
+          ? undefined
+          : firstDifference(JSON.parse(claim.shared_json) as object, mapped.shared);
     if (mismatch) {
       const field = mismatch.field === 'claim.id' ? mismatch.field : `shared.${mismatch.field}`;
       insert(key, ordinal, { code: 'shared_field_mismatch', field, message: `${field}: expected ${mismatch.expected} as on line ${claim.first_line} (the claim's first row), got ${mismatch.got}` });

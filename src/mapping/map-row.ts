@@ -55,10 +55,7 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
     options.onField({ field, spec, steps, result });
     return result;
   };
-  // Amounts last: they may read the currency another field maps.
-  const specs = [...sectionSpecs('shared', mapping.shared), ...sectionSpecs('case', mapping.case)].sort(
-    (left, right) => Number(left.spec.type === 'amount') - Number(right.spec.type === 'amount'),
-  );
+  const specs = evaluationOrder(mapping);
   for (const { field, spec } of specs) {
     const result = evaluate(field, spec);
     if (result.ok) values.set(field, result.value);
@@ -96,6 +93,20 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
 /** The key columns' values, trimmed: rows with equal values form one claim. */
 export function claimKeyValues(cells: Readonly<Record<string, string>>, mapping: Mapping): string[] {
   return mapping.claim.key.map((column) => (cells[column] ?? '').trim());
+}
+
+/** The order fields are evaluated in, worked out once per mapping (it is the same for every row). */
+const orders = new WeakMap<Mapping, { field: string; spec: FieldSpec }[]>();
+function evaluationOrder(mapping: Mapping): { field: string; spec: FieldSpec }[] {
+  let order = orders.get(mapping);
+  if (order === undefined) {
+    // Amounts last: they may read the currency another field maps.
+    order = [...sectionSpecs('shared', mapping.shared), ...sectionSpecs('case', mapping.case)].sort(
+      (left, right) => Number(left.spec.type === 'amount') - Number(right.spec.type === 'amount'),
+    );
+    orders.set(mapping, order);
+  }
+  return order;
 }
 
 function sectionSpecs(section: 'shared' | 'case', specs: Partial<Record<string, FieldSpec>>) {
