@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFObject } from 'pdf-lib';
+import type { PDFDict as PdfDict, PDFDocument, PDFObject } from 'pdf-lib';
 
 /**
  * Counting the pages of a PDF for the interface document's "at most 5 pages" limit (sandbox
@@ -20,12 +20,18 @@ export class PdfUnreadableError extends Error {
   }
 }
 
-const pagesKey = PDFName.of('Pages');
-const kidsKey = PDFName.of('Kids');
-const typeKey = PDFName.of('Type');
-const pageType = PDFName.of('Page');
+type PdfLib = typeof import('pdf-lib');
+
+/**
+ * pdf-lib is loaded on the first PDF, not at start-up: it adds some 20 MB to every process, and
+ * most imports (a dry run of a million rows without evidence, say) never open a PDF.
+ */
+let pdfLib: Promise<PdfLib> | undefined;
+const loadPdfLib = async (): Promise<PdfLib> => (pdfLib ??= import('pdf-lib'));
 
 export async function countPdfPages(bytes: Uint8Array): Promise<number> {
+  const lib = await loadPdfLib();
+  const { PDFDocument } = lib;
   let document: PDFDocument;
   try {
     // An encrypted PDF's page tree is readable without the password (only strings and streams
@@ -35,18 +41,22 @@ export async function countPdfPages(bytes: Uint8Array): Promise<number> {
   } catch (error) {
     throw new PdfUnreadableError(`a file pdf-lib cannot parse (${messageOf(error)})`, { cause: error });
   }
-  return countPageLeaves(document);
+  return countPageLeaves(lib, document);
 }
 
-function countPageLeaves(document: PDFDocument): number {
+function countPageLeaves({ PDFArray, PDFDict, PDFName }: PdfLib, document: PDFDocument): number {
+  const pagesKey = PDFName.of('Pages');
+  const kidsKey = PDFName.of('Kids');
+  const typeKey = PDFName.of('Type');
+  const pageType = PDFName.of('Page');
   const { context } = document;
   const catalog = context.lookup(context.trailerInfo.Root);
   if (!(catalog instanceof PDFDict)) throw new PdfUnreadableError('no document catalog (trailer /Root missing or broken)');
   const root = catalog.lookup(pagesKey);
   if (!(root instanceof PDFDict)) throw new PdfUnreadableError('no page tree (catalog /Pages missing or broken)');
 
-  const seen = new Set<PDFDict>();
-  const pending: PDFDict[] = [root];
+  const seen = new Set<PdfDict>();
+  const pending: PdfDict[] = [root];
   let pageCount = 0;
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     // ISO 32000-1 §7.7.3: the page tree is a tree. A node reached twice means a cycle or a

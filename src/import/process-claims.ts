@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { AuthenticationError, ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError } from '../api/errors.js';
 import { CircuitBreaker } from './breaker.js';
@@ -70,6 +71,9 @@ export async function processClaims(options: ProcessOptions): Promise<ProcessSum
   pulling: for (;;) {
     const page = journal.pendingClaims(after, pageSize);
     if (page.length === 0) break;
+    // Dry-run claims finish without real I/O: without a turn of the event loop here, Ctrl-C and
+    // SIGTERM would wait until every claim is done.
+    await yieldToEventLoop();
     for (const claim of page) {
       after = claim.first_idx;
       while (running.size >= window) await Promise.race(running);

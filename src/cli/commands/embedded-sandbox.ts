@@ -1,4 +1,3 @@
-import { createSandbox } from '../../sandbox/server.js';
 import { resolveApiKey } from '../settings.js';
 
 export interface EmbeddedSandbox {
@@ -16,6 +15,8 @@ export async function startEmbeddedSandbox(options: { env: NodeJS.ProcessEnv; ap
   const configuredKey = await resolveApiKey({ apiKeyFile: options.apiKeyFile }, options.env);
   const startedMs = Date.now();
   const clockMs = options.clock?.getTime();
+  // Loaded only when used: a run against the service never carries the sandbox's code.
+  const { createSandbox } = await import('../../sandbox/server.js');
   const sandbox = await createSandbox({
     db: options.db,
     apiKeys: configuredKey === undefined ? undefined : [configuredKey],

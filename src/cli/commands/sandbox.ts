@@ -1,11 +1,8 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createSandbox } from '../../sandbox/server.js';
 import type { CliContext } from '../context.js';
-import { faultConfigFromFlags, faultFlagHelp, type FaultFlags } from '../../sandbox/faults/config.js';
+import { faultConfigFromFlags, faultFlagHelp, type FaultConfig, type FaultFlags } from '../../sandbox/faults/config.js';
 import type { FaultInjector } from '../../sandbox/faults/fault-injector.js';
-import { createFaultInjector } from '../../sandbox/faults/seeded-faults.js';
-import { routes } from '../../sandbox/route-table.js';
 import { loadRulesFile } from '../../sandbox/rules/workflow-rules.js';
 import { defaultRetryScheduleMs, parseRetrySchedule, WebhookConfigError } from '../../sandbox/webhooks/schedule.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -50,6 +47,13 @@ export function sandboxCommand(context: CliContext): Command {
     else command.option(flags, description);
   }
   return command.action(async (flags: SandboxFlags) => {
+      // The sandbox's code is loaded when it runs, not by every command of the CLI.
+      const [{ createSandbox }, { createFaultInjector }, { routes }] = await Promise.all([
+        import('../../sandbox/server.js'),
+        import('../../sandbox/faults/seeded-faults.js'),
+        import('../../sandbox/route-table.js'),
+      ]);
+      const faultsFrom = (given: FaultFlags): FaultInjector | undefined => faultInjectorFrom(given, (config) => createFaultInjector(config), routes);
       const dbPath = flags.db === ':memory:' ? ':memory:' : resolve(flags.db);
       const rules = flags.rules === undefined ? undefined : await loadRulesFile(flags.rules).catch((error: unknown) => {
         throw new UsageError((error as Error).message, { cause: error });
@@ -100,7 +104,11 @@ export function sandboxCommand(context: CliContext): Command {
 }
 
 /** No fault flag: no faults. Otherwise the seeded injector, or a usage error naming the flag. */
-function faultsFrom(flags: FaultFlags): FaultInjector | undefined {
+function faultInjectorFrom(
+  flags: FaultFlags,
+  createFaultInjector: (config: FaultConfig) => FaultInjector,
+  routes: Parameters<typeof faultConfigFromFlags>[1],
+): FaultInjector | undefined {
   const given = faultFlagHelp.some(({ flags: spelled }) => flags[flagKey(spelled)] !== undefined);
   if (!given) return undefined;
   try {

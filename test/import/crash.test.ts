@@ -1,0 +1,242 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { ClaimsClient } from '../../src/api/client/index.js';
+import { statusColumns } from '../../src/import/results/columns.js';
+import { testApiKey } from '../helpers/client.js';
+import { cliBin, killHard, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { expectedCaseId, expectedClaimId, plannedRows, writeDisputesCsv, type RowSpec } from './generate.js';
+
+/**
+ * Issue 5, must-show 3: the import SIGKILLed mid-run, the same command run again: exactly one
+ * claim per claim key in the sandbox, none missing, each with exactly its cases, and a results
+ * CSV with every input row once, in order, none `failed` (architecture.md, "No duplicates, ever").
+ */
+
+const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
+
+const claimCount = 150;
+/** Every 4th claim has two rows, 10 rows apart (blocks of 10 claims): grouped by the journal, not by adjacency. */
+const rowSpecs: RowSpec[] = [...plannedRows({ claims: claimCount, sizeOf: (claim) => (claim % 4 === 0 ? 2 : 1), block: 10 })];
+/** Expected claims and their cases, from the mapping's templates (claim.id `CLM-{dispute_ref}`, case_id `{dispute_ref}-{transaction_ref}`). */
+const expectedCases = new Map<string, string[]>();
+for (const spec of rowSpecs) expectedCases.set(expectedClaimId(spec.claim), [...(expectedCases.get(expectedClaimId(spec.claim)) ?? []), expectedCaseId(spec)]);
+/** Kill once the sandbox holds at least this many claims (a fifth). */
+const killAtClaims = 30;
+/** A single import run never legitimately takes this long here; past it the run is stuck. */
+const runDeadlineMs = 90_000;
+
+interface Job {
+  dir: string;
+  args: string[];
+  journal: string;
+  results: string;
+  sandboxUrl: string;
+  client: ClaimsClient;
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+async function prepareJob(sandboxFlags: string[]): Promise<Job> {
+  const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-crash-'));
+  onTestFinished(async () => rm(dir, { recursive: true, force: true }));
+  const sandbox = await startSandboxProcess(['--api-key', testApiKey, '--db', join(dir, 'sandbox.db'), '--control', ...sandboxFlags]);
+  const input = join(dir, 'disputes.csv');
+  await writeDisputesCsv(input, rowSpecs);
+  const journal = join(dir, 'disputes.journal.sqlite');
+  const results = join(dir, 'disputes.results.csv');
+  // Reads are retried by the client (503, resets after commit), so the polls see through the faults.
+  const client = new ClaimsClient({ baseUrl: sandbox.url, apiKey: testApiKey, concurrency: 8 });
+  onTestFinished(async () => client.close());
+  const args = [
+    cliBin,
+    'import',
+    input,
+    '--mapping', mapping,
+    '--base-url', sandbox.url,
+    '--journal', journal,
+    '--results', results,
+    '--concurrency', '8',
+    '--file-mode', 'chargeback',
+    '--log-level', 'warn',
+  ];
+  return { dir, args, journal, results, sandboxUrl: sandbox.url, client };
+}
+
+function startImport(job: Job): { child: ChildProcess; exit: Promise<Exit> } {
+  // The key comes from the environment, never a flag (architecture.md, "Contracts").
+  const env: NodeJS.ProcessEnv = { ...process.env, CLAIMS_API_KEY: testApiKey };
+  delete env.CLAIMS_BASE_URL;
+  const child = spawn(process.execPath, job.args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    // The tail is what explains a failure; keep it bounded.
+    stderr = (stderr + chunk.toString('utf8')).slice(-20_000);
+  });
+  const watchdog = setTimeout(() => child.kill('SIGKILL'), runDeadlineMs);
+  onTestFinished(() => {
+    clearTimeout(watchdog);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const exit = new Promise<Exit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      clearTimeout(watchdog);
+      resolve({ code, signal, stderr });
+    });
+  });
+  return { child, exit };
+}
+
+async function sandboxClaimIds(client: ClaimsClient): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const claim of client.claims.listAll({ limit: 100 })) ids.push(claim.claim_id);
+  return ids;
+}
+
+/** Steps of the journal's claims, e.g. { done: 40, submitting: 3, staged: 107 }. */
+function journalSteps(journal: string): Record<string, number> {
+  const database = new Database(journal, { readonly: true });
+  try {
+    const rows = database.prepare('SELECT step, count(*) AS claims FROM claims GROUP BY step ORDER BY step').all() as { step: string; claims: number }[];
+    return Object.fromEntries(rows.map((row) => [row.step, row.claims]));
+  } finally {
+    database.close();
+  }
+}
+
+/** Starts the import, waits until the sandbox holds some but not all of the claims, and SIGKILLs it. */
+async function killMidRun(job: Job): Promise<{ claimsAtKill: number; steps: Record<string, number> }> {
+  const { child, exit } = startImport(job);
+  let exited: Exit | undefined;
+  void exit.then((result) => (exited = result));
+  let held = 0;
+  const started = Date.now();
+  while (held < killAtClaims) {
+    if (exited !== undefined) throw new Error(`the import ended (exit ${String(exited.code)}) before it could be killed, with ${held} claims seen:\n${exited.stderr}`);
+    if (Date.now() - started > runDeadlineMs) throw new Error(`the sandbox held ${held} claims after ${runDeadlineMs} ms`);
+    await sleep(100);
+    held = (await sandboxClaimIds(job.client)).length;
+  }
+  if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the import ended (exit ${String(child.exitCode)}) before it could be killed`);
+  await killHard(child);
+  // Whatever the import had in flight is now either committed or not; nothing else arrives.
+  const claimsAtKill = (await sandboxClaimIds(job.client)).length;
+  return { claimsAtKill, steps: journalSteps(job.journal) };
+}
+
+async function runToEnd(job: Job): Promise<Exit> {
+  return startImport(job).exit;
+}
+
+interface ResultsRow {
+  line: string;
+  claim_id: string;
+  case_id: string;
+  outcome: string;
+  error_code: string;
+  error_message: string;
+  attempts: string;
+}
+
+async function readResults(file: string): Promise<{ header: string[]; rows: ResultsRow[] }> {
+  const records: string[][] = parse(await readFile(file, 'utf8'));
+  const [header = [], ...data] = records;
+  const rows = data.map((cells) => Object.fromEntries(header.map((name, position) => [name, cells[position] ?? ''])) as unknown as ResultsRow);
+  return { header, rows };
+}
+
+/** The invariants of must-show 3, checked against the sandbox with its faults turned off. */
+async function expectEveryClaimOnceWithItsCases(job: Job): Promise<void> {
+  // Faults off (the sandbox's control prefix), so that checking cannot itself be disturbed.
+  const response = await fetch(`${job.sandboxUrl}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${testApiKey}:`).toString('base64')}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(response.status).toBe(200);
+
+  // Exactly one claim per claim key: every expected id once, nothing else (a duplicate under any id shows up here).
+  const listed = await sandboxClaimIds(job.client);
+  expect([...listed].sort()).toEqual([...expectedCases.keys()].sort());
+
+  // Each claim with exactly its cases, filed.
+  const mismatches: string[] = [];
+  for (const [claimId, caseIds] of expectedCases) {
+    const { data: claim } = await job.client.claims.retrieve(claimId);
+    const got = (claim.cases ?? []).map((item) => item.case_id).sort();
+    if (JSON.stringify(got) !== JSON.stringify([...caseIds].sort())) mismatches.push(`${claimId}: expected cases ${caseIds.join(', ')}, got ${got.join(', ')}`);
+    const unfiled = (claim.cases ?? []).filter((item) => item.status !== 'chargeback_filed');
+    if (unfiled.length > 0) mismatches.push(`${claimId}: expected every case chargeback_filed, got ${unfiled.map((item) => `${item.case_id} ${String(item.status)}`).join(', ')}`);
+  }
+  expect(mismatches).toEqual([]);
+  // No case outside those claims either (a create that half-happened would leave one).
+  let cases = 0;
+  for await (const _case of job.client.cases.listAll({ limit: 100 })) cases++;
+  expect(cases).toBe(rowSpecs.length);
+
+  // The results: every input row once, in input order, with its ids, and filed.
+  const { header, rows } = await readResults(job.results);
+  expect(header.slice(0, statusColumns.length)).toEqual([...statusColumns]);
+  expect(rows.map((row) => row.line)).toEqual(rowSpecs.map((_, index) => String(index + 2)));
+  expect(rows.map((row) => `${row.claim_id} ${row.case_id}`)).toEqual(rowSpecs.map((spec) => `${expectedClaimId(spec.claim)} ${expectedCaseId(spec)}`));
+  expect(rows.filter((row) => row.outcome === 'failed')).toEqual([]);
+  expect(rows.filter((row) => row.outcome !== 'filed' || row.error_code !== '')).toEqual([]);
+}
+
+describe('import killed mid-run, then run again (issue 5, must-show 3)', () => {
+  it('leaves exactly one claim per claim key, each with its cases, and complete results', { timeout: 120_000 }, async () => {
+    const job = await prepareJob(['--latency-ms', '40-120', '--seed', '11']);
+    const { claimsAtKill, steps } = await killMidRun(job);
+    expect(claimsAtKill).toBeGreaterThanOrEqual(killAtClaims);
+    expect(claimsAtKill).toBeLessThan(claimCount);
+    // The kill caught remote calls in flight: the re-run has creates or filings to settle.
+    expect((steps.submitting ?? 0) + (steps.filing ?? 0)).toBeGreaterThan(0);
+
+    const second = await runToEnd(job);
+    // Exit 0: no row is invalid, the sandbox injects no faults, and the claims the kill left
+    // `submitting` or `filing` are settled by retrieving them, so every row ends `filed`.
+    expect(second, second.stderr).toMatchObject({ code: 0, signal: null });
+    console.log(`crash (no faults): ${rowSpecs.length} rows, ${claimCount} claims; killed with ${claimsAtKill} in the sandbox, journal steps ${JSON.stringify(steps)}; second run exit 0`);
+    await expectEveryClaimOnceWithItsCases(job);
+  });
+
+  it('does the same when the service also fails (503) and drops connections after committing', { timeout: 120_000 }, async () => {
+    const job = await prepareJob(['--latency-ms', '20-60', '--drop-after-commit-rate', '0.1', '--fail-rate', '0.3', '--seed', '5']);
+    const { claimsAtKill, steps } = await killMidRun(job);
+    expect(claimsAtKill).toBeGreaterThanOrEqual(killAtClaims);
+    expect(claimsAtKill).toBeLessThan(claimCount);
+    expect((steps.submitting ?? 0) + (steps.filing ?? 0)).toBeGreaterThan(0);
+
+    // Under these faults a run may end with claims `failed` (exit 1) or stop on the circuit
+    // breaker (exit 3); both leave the journal resumable, so the same command is run again.
+    const exits: (number | null)[] = [];
+    for (let run = 0; run < 8; run++) {
+      const exit = await runToEnd(job);
+      expect(exit.signal, exit.stderr).toBeNull();
+      expect([0, 1, 3], exit.stderr).toContain(exit.code);
+      exits.push(exit.code);
+      if (exit.code === 0) break;
+      const { rows } = await readResults(job.results);
+      if (!rows.some((row) => row.outcome === 'failed')) break;
+    }
+    console.log(
+      `crash (faults): ${rowSpecs.length} rows, ${claimCount} claims; killed with ${claimsAtKill} in the sandbox, journal steps ${JSON.stringify(steps)}; ` +
+        `${exits.length} more run(s) to finish, exit codes ${exits.join(', ')}`,
+    );
+    expect(exits.at(-1)).toBe(0);
+    // The faults were in force: some claims needed more than one attempt.
+    const { rows } = await readResults(job.results);
+    expect(rows.filter((row) => Number(row.attempts) > 1).length).toBeGreaterThan(0);
+    await expectEveryClaimOnceWithItsCases(job);
+  });
+});
