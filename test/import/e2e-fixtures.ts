@@ -7,6 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { onTestFinished } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { statusColumns } from '../../src/import/results/columns.js';
 
 /**
  * Shared by the import end-to-end tests: a temporary workspace per test, CSVs in the layout of
@@ -18,8 +19,8 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const genericMapping = join(repoRoot, 'mappings/generic.yaml');
 const samplesEvidence = join(repoRoot, 'samples/evidence');
 
-/** The results CSV's status columns (architecture.md, "Contracts"), in order. */
-export const statusColumns = ['line', 'claim_key', 'claim_id', 'case_id', 'outcome', 'error_code', 'error_message', 'error_field', 'http_status', 'attempts', 'file_ids'] as const;
+/** The results CSV's status columns (architecture.md, "Contracts"; pinned in results.test.ts). */
+export { statusColumns };
 
 /** One line of a results CSV: the status columns, then the source columns by name. */
 export type ResultRow = Record<(typeof statusColumns)[number], string> & Partial<Record<string, string>>;

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
+import { genericColumns } from './e2e-fixtures.js';
 
 /**
  * Generated issuer exports for mappings/generic.yaml (claim id `CLM-{dispute_ref}`, case id
@@ -9,30 +10,8 @@ import { finished } from 'node:stream/promises';
  * mode against the sandbox: fraud, card cancelled, fraud reported, transaction ten days ago.
  */
 
-export const genericHeader = [
-  'dispute_ref',
-  'transaction_ref',
-  'reason_code',
-  'dispute_date',
-  'cardholder_name',
-  'cardholder_email',
-  'card_last4',
-  'card_network',
-  'card_type',
-  'card_expiry',
-  'card_active',
-  'fraud_reported',
-  'merchant_name',
-  'mcc',
-  'transaction_date',
-  'transaction_amount',
-  'disputed_amount',
-  'currency',
-  'arn',
-  'cardholder_statement',
-  'receipt_file',
-  'correspondence_files',
-] as const;
+/** The columns mappings/generic.yaml reads (one list for every test of the import). */
+export const genericHeader = genericColumns;
 
 /** One input row: the `claim`-th claim's `transaction`-th case (both 0-based). */
 export interface RowSpec {

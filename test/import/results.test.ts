@@ -16,6 +16,12 @@ describe('neutralise', () => {
   });
 });
 
+describe('the results contract (architecture.md, "Contracts")', () => {
+  it('has exactly the documented status columns, in order', () => {
+    expect(statusColumns).toEqual(['line', 'claim_key', 'claim_id', 'case_id', 'outcome', 'error_code', 'error_message', 'error_field', 'http_status', 'attempts', 'file_ids']);
+  });
+});
+
 describe('results file fed back in', () => {
   it('is recognised by its leading status columns', () => {
     expect(isResultsHeader([...statusColumns, 'ref'])).toBe(true);
