@@ -76,6 +76,13 @@ export async function* readRows(input: Readable, dialect: CsvDialect, options: R
   let nextLine = 1;
   let index = 0;
   let previousSkippedRaw: string | undefined;
+  // Blank lines are reported only once a record follows them: the blank lines editors and
+  // exporters leave at the end of a file are not rows, and must not fail every run.
+  let blankLines: CsvRow[] = [];
+  function* flushBlankLines(): Generator<CsvRow> {
+    yield* blankLines;
+    blankLines = [];
+  }
   try {
     for await (const output of parser as AsyncIterable<ParserOutput>) {
       if ('skipped' in output) {
@@ -91,6 +98,7 @@ export async function* readRows(input: Readable, dialect: CsvDialect, options: R
         }
         nextLine += countLineBreaks([raw]) + 1;
         previousSkippedRaw = raw;
+        yield* flushBlankLines();
         yield { line, index: index++, error: { code: 'csv_quote', message: `record: expected quotes only around a whole field, got a stray ${dialect.quote}` } };
         continue;
       }
@@ -103,7 +111,13 @@ export async function* readRows(input: Readable, dialect: CsvDialect, options: R
         options.onHeader?.(header);
         if (dialect.header) continue;
       }
-      yield toRow(header, values, line, index++);
+      const row = toRow(header, values, line, index++);
+      if ('error' in row && row.error.code === 'csv_blank_line') {
+        blankLines.push(row);
+        continue;
+      }
+      yield* flushBlankLines();
+      yield row;
     }
   } catch (error) {
     if (error instanceof CsvFormatError) throw error;

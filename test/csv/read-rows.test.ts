@@ -116,6 +116,16 @@ describe('readRows: records and lines', () => {
     expect(rows[1]).toMatchObject({ error: { message: 'record: expected 3 columns as in the header, got 2' } });
   });
 
+  it('drops blank lines at the end of the file, and reports those a record follows', async () => {
+    const rows = await collect(utf8('a,b\n1,2\n\n\n3,4\n\n\r\n\n'));
+    expect(rows.map((row) => [row.line, 'cells' in row ? 'row' : row.error.code])).toEqual([
+      [2, 'row'],
+      [3, 'csv_blank_line'],
+      [4, 'csv_blank_line'],
+      [5, 'row'],
+    ]);
+  });
+
   it('reads two stray-quote records in a row as two row failures', async () => {
     const rows = await collect(utf8('a,b\n1,x"\n1,x"y\n2,3\n'));
     expect(rows.map((row) => [row.line, 'cells' in row ? 'row' : row.error.code])).toEqual([
