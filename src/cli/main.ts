@@ -3,8 +3,10 @@ import { Command, CommanderError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../logging/logger.js';
 import { checkCommand } from './commands/check.js';
+import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { mappingCommand } from './commands/mapping.js';
+import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import type { CliContext, CliIo } from './context.js';
 import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
@@ -23,7 +25,7 @@ Exit codes:
   2  usage, configuration or mapping error: nothing was sent
   3  aborted (authentication refused, service unavailable, disk): run the same command again
 
-Coming in later releases: export, migrate-v1, report.
+Coming in later releases: migrate-v1.
 `;
 
 /**
@@ -53,7 +55,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     const level = command.optsWithGlobals<{ logLevel: LevelWithSilent }>().logLevel;
     context.logger = createLogger({ level, destination: { write: (line: string) => io.stderr.write(line) } });
   });
-  for (const command of [importCommand(context), checkCommand(context), sandboxCommand(context), mappingCommand(context)]) {
+  for (const command of [importCommand(context), exportCommand(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
 

@@ -1,0 +1,110 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Command } from 'commander';
+import { ClaimsClient } from '../../api/client/index.js';
+import { defaultColumns, exportResources, isExportResource, parseColumns, unknownColumns, type ExportResource } from '../../export/columns.js';
+import { runExport } from '../../export/run-export.js';
+import { readState, writeState } from '../../export/state.js';
+import type { CliContext } from '../context.js';
+import { UsageError } from '../exit-codes.js';
+import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
+import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
+
+interface ExportFlags {
+  out: string;
+  columns?: string;
+  state?: string;
+  baseUrl?: string;
+  apiKeyFile?: string;
+  sandboxDb: string;
+}
+
+const helpText = `
+Columns are dot-paths into each record (dispute.reason, transaction.card.last4); arrays of values
+are joined with ";", arrays of objects written as JSON. Default columns:
+  cases   ${defaultColumns.cases.join(', ')}
+  claims  ${defaultColumns.claims.join(', ')}
+  events  ${defaultColumns.events.join(', ')}
+
+Examples:
+  # try it: what \`npm start\` put into the embedded sandbox (no --base-url)
+  bulk-disputes export claims --out claims.csv --sandbox-db out/sandbox.db
+
+  # every case, chosen columns, to stdout
+  bulk-disputes export cases --out - --columns case_id,status,dispute.amount,custom_fields.ref
+
+  # the nightly job: only the events newer than last night's bookmark, oldest first
+  CLAIMS_BASE_URL=https://claims.example.com CLAIMS_API_KEY=... \\
+    bulk-disputes export events --out "events-$(date +%F).csv" --state events.state.json
+
+The first run with --state (no file yet) exports everything; each successful run then rewrites
+the state file with the newest id exported. A failed run leaves it as it was: run the same
+command again.
+`;
+
+/** `bulk-disputes export`: one list of the service to a spreadsheet-safe CSV, optionally incremental. */
+export function exportCommand(context: CliContext): Command {
+  return new Command('export')
+    .description('export cases, claims or events to CSV; --state makes it incremental for a nightly job')
+    .argument('<resource>', `what to export: ${exportResources.join(', ')}`)
+    .requiredOption('--out <file>', 'the CSV to write (through a temporary file and a rename); - for stdout')
+    .option('--columns <list>', 'comma-separated dot-path columns (default: a set per resource, see below)')
+    .option('--state <file>', 'bookmark file: export only what is newer than the last run\'s newest record, then move the bookmark')
+    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+    .addHelpText('after', helpText)
+    .action(async (resource: string, flags: ExportFlags) => {
+      await runExportCommand(resource, flags, context);
+    });
+}
+
+async function runExportCommand(resourceName: string, flags: ExportFlags, context: CliContext): Promise<void> {
+  const { io, logger } = context;
+  if (!isExportResource(resourceName)) throw new UsageError(`resource: expected one of ${exportResources.join(', ')}, got ${resourceName}`);
+  const resource: ExportResource = resourceName;
+  const columns = flags.columns === undefined ? defaultColumns[resource] : parseColumns(flags.columns);
+  if (columns.length === 0) throw new UsageError('--columns: expected at least one column name, got none');
+  const unknown = unknownColumns(resource, columns);
+  if (unknown.length > 0) io.stderr.write(`warning: ${unknown.join(', ')}: not documented fields of ${resource}; their cells stay empty unless the service sends them\n`);
+  const toStdout = flags.out === '-';
+  const outFile = toStdout ? undefined : resolve(flags.out);
+  const stateFile = flags.state === undefined ? undefined : resolve(flags.state);
+  // Read before anything is sent: a state file for another list stops the run here.
+  const state = stateFile === undefined ? undefined : await readState(stateFile, resource);
+  for (const file of [outFile, stateFile]) if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+
+  const { service, embedded } = await serviceFor(flags, context);
+  const client = new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, logger });
+  try {
+    const report = await runExport({
+      client,
+      resource,
+      columns,
+      target: outFile === undefined ? { sink: io.stdout } : { file: outFile },
+      after: state?.bookmark ?? undefined,
+    });
+    if (stateFile !== undefined) await writeState(stateFile, { resource, bookmark: report.bookmark ?? null, updated: new Date().toISOString() });
+    logger.info({ resource, rows: report.rows, out: outFile ?? 'stdout', bookmark: report.bookmark, state: stateFile }, 'export finished');
+    io.stderr.write(`exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`);
+  } finally {
+    await client.close();
+    await embedded?.close();
+  }
+}
+
+async function serviceFor(flags: ExportFlags, context: CliContext): Promise<{ service: { baseUrl: string; apiKey: string }; embedded?: EmbeddedSandbox }> {
+  const { io, logger } = context;
+  if (flags.baseUrl !== undefined || (io.env.CLAIMS_BASE_URL ?? '').trim() !== '') return { service: await resolveServiceSettings(flags, io.env) };
+  // A live key with no address is a job missing CLAIMS_BASE_URL: an empty local export would hide it.
+  const key = await resolveApiKey(flags, io.env);
+  if (key !== undefined && environmentOf(key) === 'production') {
+    throw new UsageError('base URL: expected --base-url URL or CLAIMS_BASE_URL with a live API key, got neither (the embedded sandbox is for test_ keys only)');
+  }
+  const db = resolve(flags.sandboxDb);
+  await mkdir(dirname(db), { recursive: true });
+  const embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db });
+  logger.info({ url: embedded.url, db }, 'no --base-url or CLAIMS_BASE_URL: exporting from the embedded sandbox');
+  io.stderr.write(`no --base-url: exporting from the embedded sandbox (data in ${db})\n`);
+  return { service: { baseUrl: embedded.url, apiKey: embedded.apiKey }, embedded };
+}

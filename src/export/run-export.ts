@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import type { ClaimsClient } from '../api/client/index.js';
+import { neutralise } from '../import/results/neutralise.js';
+import type { ExportResource } from './columns.js';
+import { flatten } from './flatten.js';
+
+/** Where the CSV goes: a file (through a temporary file and a rename), or a text sink such as stdout. */
+export type ExportTarget = { file: string } | { sink: { write(text: string): unknown } };
+
+export interface ExportOptions {
+  client: ClaimsClient;
+  resource: ExportResource;
+  columns: readonly string[];
+  target: ExportTarget;
+  /** Export only what is newer than this id, oldest first; without it, everything, newest first. */
+  after?: string | undefined;
+}
+
+export interface ExportReport {
+  rows: number;
+  /** The newest id exported, or `after` when nothing new came. */
+  bookmark: string | undefined;
+}
+
+const pageSize = 100;
+
+/**
+ * One list to CSV in flat memory (issue 6): the client holds one page at a time and fetches the
+ * next only when the CSV writer has room, so a slow disk or reader slows the paging down.
+ */
+export async function runExport(options: ExportOptions): Promise<ExportReport> {
+  const { target } = options;
+  const temporary = 'file' in target ? `${target.file}.${randomBytes(6).toString('hex')}.tmp` : undefined;
+  const csv = stringify({ bom: false, record_delimiter: 'unix' });
+  const written = pipeline(csv, temporary === undefined ? sinkWritable((target as { sink: { write(text: string): unknown } }).sink) : createWriteStream(temporary));
+  written.catch(() => undefined);
+  try {
+    const report = await writeRecords(csv, options);
+    csv.end();
+    await written;
+    if (temporary !== undefined && 'file' in target) await rename(temporary, target.file);
+    return report;
+  } catch (error) {
+    csv.destroy();
+    await written.catch(() => undefined);
+    if (temporary !== undefined) await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+async function writeRecords(csv: ReturnType<typeof stringify>, options: ExportOptions): Promise<ExportReport> {
+  const { columns, after } = options;
+  await write(csv, columns.map(neutralise));
+  let rows = 0;
+  let bookmark = after;
+  for await (const record of listAll(options.client, options.resource, after)) {
+    const flat = flatten(record);
+    await write(csv, columns.map((column) => neutralise(flat[column] ?? '')));
+    rows++;
+    const id = idOf(options.resource, record);
+    // From the start the list is newest first, so the bookmark is the first id; after a
+    // bookmark it is oldest first (paginate.ts), so the bookmark is the last one.
+    if (after !== undefined || rows === 1) bookmark = id;
+  }
+  return { rows, bookmark };
+}
+
+function listAll(client: ClaimsClient, resource: ExportResource, after: string | undefined): AsyncIterable<unknown> {
+  const start = after === undefined ? { limit: pageSize } : { limit: pageSize, ending_before: after };
+  if (resource === 'cases') return client.cases.listAll(start);
+  if (resource === 'claims') return client.claims.listAll(start);
+  return client.events.listAll(start);
+}
+
+const idFields: Record<ExportResource, string> = { cases: 'case_id', claims: 'claim_id', events: 'event_id' };
+
+function idOf(resource: ExportResource, record: unknown): string {
+  return String((record as Record<string, unknown>)[idFields[resource]]);
+}
+
+async function write(csv: ReturnType<typeof stringify>, record: string[]): Promise<void> {
+  if (csv.destroyed) throw new Error('export: the CSV could not be written');
+  // `once` rejects on 'error', so a failing disk ends the wait.
+  if (!csv.write(record)) await once(csv, 'drain');
+}
+
+/** A text sink as a stream; a sink that is itself a stream (process.stdout) passes its backpressure on. */
+function sinkWritable(sink: { write(text: string): unknown }): Writable {
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, callback) {
+      const accepted = sink.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      const emitter = sink as { once?: (event: string, listener: () => void) => unknown };
+      if (accepted === false && typeof emitter.once === 'function') emitter.once('drain', () => { callback(); });
+      else callback();
+    },
+  });
+}

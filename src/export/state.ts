@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { UsageError } from '../cli/exit-codes.js';
+import type { ExportResource } from './columns.js';
+
+/**
+ * The bookmark of an incremental export (issue 6, "the nightly job"): the newest record id
+ * exported so far, and which list it belongs to, so a state file is never used for another list.
+ */
+export interface ExportState {
+  resource: ExportResource;
+  /** The newest id exported so far; null while nothing has been. */
+  bookmark: string | null;
+  /** When the last successful run ended, for a person reading the file. */
+  updated: string;
+}
+
+/** The state in `file`, or undefined on the first run (no file yet). */
+export async function readState(file: string, resource: ExportResource): Promise<ExportState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw new UsageError(`--state ${file}: expected a readable state file, got ${(error as { code?: string }).code ?? 'unreadable'}`, { cause: error });
+  }
+  const state = parseState(text);
+  if (state === undefined) throw new UsageError(`--state ${file}: expected a state file written by bulk-disputes export, got something else`);
+  // Another list's bookmark would page from an id this list does not hold.
+  if (state.resource !== resource) throw new UsageError(`--state ${file}: expected a state file for ${resource}, got one for ${state.resource}`);
+  return state;
+}
+
+function parseState(text: string): ExportState | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { resource, bookmark, updated } = value as Record<string, unknown>;
+  if (typeof resource !== 'string' || !(bookmark === null || (typeof bookmark === 'string' && bookmark !== ''))) return undefined;
+  return { resource: resource as ExportResource, bookmark, updated: typeof updated === 'string' ? updated : '' };
+}
+
+/** Written to a temporary file and renamed: a crash leaves the old bookmark or the new one, never half. */
+export async function writeState(file: string, state: ExportState): Promise<void> {
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * One line per error code telling staff what to fix, from the messages the tool and the service
+ * write (src/mapping/transforms, src/import, src/evidence, src/api/errors.ts, the sandbox's filing
+ * rules). Row codes are fixed in the results CSV, which is then fed back in as the input.
+ */
+const hints: Readonly<Record<string, string>> = {
+  // Mapping transforms (src/mapping/transforms).
+  amount_format: 'write the amount as digits with the mapping\'s decimal separator (and grouping, if any), e.g. 1234.56; or fix the mapping\'s amount options',
+  enum_unmapped: 'use one of the values the mapping lists for this field, or add the export\'s value to the mapping\'s enum table',
+  required_missing: 'fill in the empty cell (for the claim key: the key columns); the field is required',
+  date_format: 'write the date in the mapping\'s date format, or change the format in the mapping to match the export',
+  year_invalid: 'write the year as two digits (28) or four digits (2028)',
+  // Staging and claim assembly (src/import/stage.ts, src/import/claim).
+  schema_invalid: 'the mapped value breaks the service\'s rules for the field named in error_field: fix the cell or the mapping',
+  shared_field_mismatch: 'rows of one claim must agree on claim-level fields: make this row match the claim\'s first row, or give it its own claim key',
+  claim_incomplete: 'another row of the same claim is invalid: fix that row (see the claim\'s other lines) and run again',
+  case_id_duplicate: 'each case id may appear once: remove the duplicate row or give it its own case id',
+  claim_id_conflict: 'two claim keys map to one claim id: fix the key cells or the mapping\'s claim id template',
+  claim_exists_without_case: 'the claim was created earlier without this case: create a separate claim for it, or add the case in the service',
+  not_finished: 'the run stopped before this claim was done: run the same import command again to continue',
+  // Reading the CSV (src/csv).
+  csv_column_count: 'the row has more or fewer cells than the header: look for an unquoted delimiter or a missing cell',
+  csv_blank_line: 'remove the blank line from the middle of the file',
+  csv_quote: 'a quote appears inside an unquoted cell: quote the whole cell and double the inner quotes ("")',
+  // Evidence files (src/evidence).
+  evidence_path_outside: 'evidence paths must be relative and stay inside --evidence-dir: no absolute paths, no ..',
+  evidence_not_found: 'put the file in --evidence-dir, or correct the path in the cell (names are case-sensitive)',
+  evidence_type_unsupported: 'only JPEG, PNG and PDF are accepted (decided by content): convert the file, e.g. print it to PDF',
+  evidence_too_large: 'shrink or split the file under the size limit (lower image resolution, compress the PDF)',
+  evidence_pdf_too_many_pages: 'split the PDF or drop pages to stay within the page limit',
+  // The service's filing review.
+  parameter_missing: 'the service needs the field in error_field before it files: fill it in the row (or map it) and run again',
+  documentation_missing: 'attach the required document (e.g. a transaction receipt) in the evidence columns and run again',
+  filing_window_expired: 'the filing window from the transaction date has passed: check the transaction date; if it is right, the case cannot be filed',
+  workflow_queue: 'the service\'s workflow queued the case instead of filing: review it in the service; nothing to fix in the file',
+  workflow_hold: 'the service\'s workflow put the case on hold: see the case review in the service before filing by hand',
+  workflow_flag_for_review: 'the service\'s workflow flagged the case for review: review it in the service, then file it there',
+  // The service itself (src/api/errors.ts).
+  CLAIMS_NETWORK: 'the service could not be reached: check the network and CLAIMS_BASE_URL, then run the same command again',
+  CLAIMS_UNAVAILABLE: 'the service was unavailable (503): run the same command again later; it resumes',
+  CLAIMS_CONFLICT: 'the service reports a conflict (409) such as an id in use: check the claim in the service before sending it again',
+};
+
+const genericHint = 'see error_message and error_field in the results CSV; fix the row and feed the file back in';
+
+/** A one-line fix hint for an error code; codes without their own hint get a generic one. */
+export function hintFor(code: string): string {
+  return hints[code] ?? genericHint;
+}
+
+export const knownHintCodes: readonly string[] = Object.keys(hints);
