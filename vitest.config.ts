@@ -10,5 +10,7 @@ export default defineConfig({
     // CI machine 1 s (the default) is too short.
     expect: { poll: { timeout: 10_000 } },
     reporters: ['default', './test/summary-reporter.ts'],
+    // Installs Debian's chromium on CI where it is missing (the HTML report's DOM test).
+    globalSetup: ['./test/setup/install-chromium.ts'],
   },
 });
