@@ -6,6 +6,7 @@ import { checkCommand } from './commands/check.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { mappingCommand } from './commands/mapping.js';
+import { migrateV1Command } from './commands/migrate-v1.js';
 import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import type { CliContext, CliIo } from './context.js';
@@ -24,8 +25,6 @@ Exit codes:
   1  finished, some rows not ok (see the results CSV)
   2  usage, configuration or mapping error: nothing was sent
   3  aborted (authentication refused, service unavailable, disk): run the same command again
-
-Coming in later releases: migrate-v1.
 `;
 
 /**
@@ -55,7 +54,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     const level = command.optsWithGlobals<{ logLevel: LevelWithSilent }>().logLevel;
     context.logger = createLogger({ level, destination: { write: (line: string) => io.stderr.write(line) } });
   });
-  for (const command of [importCommand(context), exportCommand(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context)]) {
+  for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
 

@@ -7,8 +7,7 @@ import { runExport } from '../../export/run-export.js';
 import { readState, writeState } from '../../export/state.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
-import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
-import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
+import { serviceTarget } from './service-target.js';
 
 interface ExportFlags {
   out: string;
@@ -74,7 +73,7 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   const state = stateFile === undefined ? undefined : await readState(stateFile, resource);
   for (const file of [outFile, stateFile]) if (file !== undefined) await mkdir(dirname(file), { recursive: true });
 
-  const { service, embedded } = await serviceFor(flags, context);
+  const { service, embedded } = await serviceTarget(flags, context, 'exporting from');
   const client = new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, logger });
   try {
     const report = await runExport({
@@ -93,18 +92,3 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   }
 }
 
-async function serviceFor(flags: ExportFlags, context: CliContext): Promise<{ service: { baseUrl: string; apiKey: string }; embedded?: EmbeddedSandbox }> {
-  const { io, logger } = context;
-  if (flags.baseUrl !== undefined || (io.env.CLAIMS_BASE_URL ?? '').trim() !== '') return { service: await resolveServiceSettings(flags, io.env) };
-  // A live key with no address is a job missing CLAIMS_BASE_URL: an empty local export would hide it.
-  const key = await resolveApiKey(flags, io.env);
-  if (key !== undefined && environmentOf(key) === 'production') {
-    throw new UsageError('base URL: expected --base-url URL or CLAIMS_BASE_URL with a live API key, got neither (the embedded sandbox is for test_ keys only)');
-  }
-  const db = resolve(flags.sandboxDb);
-  await mkdir(dirname(db), { recursive: true });
-  const embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db });
-  logger.info({ url: embedded.url, db }, 'no --base-url or CLAIMS_BASE_URL: exporting from the embedded sandbox');
-  io.stderr.write(`no --base-url: exporting from the embedded sandbox (data in ${db})\n`);
-  return { service: { baseUrl: embedded.url, apiKey: embedded.apiKey }, embedded };
-}

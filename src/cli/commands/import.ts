@@ -8,8 +8,7 @@ import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer } from '../flags.js';
-import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
-import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
+import { serviceTarget, stopOnSignal } from './service-target.js';
 
 interface ImportFlags {
   mapping: string;
@@ -84,27 +83,12 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   if ([resolve(input), journalFile].includes(resultsFile)) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
 
   // Where the job writes may not exist yet (a fresh `out/`): made, like `mkdir -p`.
-  for (const file of [resultsFile, journalFile, flags.payloads, flags.dryRun ? undefined : flags.sandboxDb]) {
+  for (const file of [resultsFile, journalFile, flags.payloads]) {
     if (file !== undefined) await mkdir(dirname(resolve(file)), { recursive: true });
   }
-  let embedded: EmbeddedSandbox | undefined;
-  let service: { baseUrl: string; apiKey: string } | undefined;
-  if (!flags.dryRun) {
-    if (flags.baseUrl === undefined && (io.env.CLAIMS_BASE_URL ?? '').trim() === '') {
-      await refuseLiveKeyWithoutService(flags, io.env);
-      embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db: resolve(flags.sandboxDb), clock: flags.sandboxClock });
-      logger.info({ url: embedded.url, db: resolve(flags.sandboxDb) }, 'no --base-url or CLAIMS_BASE_URL: importing into the embedded sandbox');
-      io.stderr.write(`no --base-url: importing into the embedded sandbox (data in ${resolve(flags.sandboxDb)})\n`);
-      service = { baseUrl: embedded.url, apiKey: embedded.apiKey };
-    } else {
-      service = await resolveServiceSettings(flags, io.env);
-    }
-  }
-  let stopRequested = false;
-  io.onStop?.(() => {
-    stopRequested = true;
-    logger.warn('stop requested: finishing the claims in flight, then writing the results');
-  });
+  const target = flags.dryRun ? undefined : await serviceTarget(flags, context, 'importing into');
+  const { embedded } = target ?? {};
+  const stopRequested = stopOnSignal(context);
   try {
     const report = await runImport({
       input,
@@ -118,10 +102,10 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       payloadsFile: flags.payloads,
       shard: flags.shard,
       restart: flags.restart,
-      service,
+      service: target?.service,
       logger,
       progress: new Progress(io.stderr),
-      stopRequested: () => stopRequested,
+      stopRequested,
     });
     logger.info({ rows: report.summary.rows, outcomes: report.summary.byOutcome, results: resultsFile, journal: journalFile }, 'import finished');
     io.stderr.write(formatSummary(report, { dryRun: flags.dryRun, embedded: embedded !== undefined }));
@@ -131,17 +115,6 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
     return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
   } finally {
     await embedded?.close();
-  }
-}
-
-/**
- * A live key with no service address is a job missing CLAIMS_BASE_URL, not a wish to try the
- * sandbox: importing into a local sandbox and exiting 0 would hide that the night's claims went nowhere.
- */
-async function refuseLiveKeyWithoutService(flags: ImportFlags, env: NodeJS.ProcessEnv): Promise<void> {
-  const key = await resolveApiKey(flags, env);
-  if (key !== undefined && environmentOf(key) === 'production') {
-    throw new UsageError('base URL: expected --base-url URL or CLAIMS_BASE_URL with a live API key, got neither (the embedded sandbox is for test_ keys only)');
   }
 }
 

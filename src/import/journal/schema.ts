@@ -60,12 +60,16 @@ export class JournalBusyError extends Error {
   readonly code = 'JOURNAL_BUSY';
 }
 
-export function openJournalDatabase(file: string): JournalDatabase {
+/**
+ * A job journal's database, opened for one process only: the exclusive lock is taken at the first
+ * write here and held until close (the OS drops it if the process dies, so a crash never leaves it
+ * stuck). WAL with synchronous=NORMAL survives a process crash (SIGKILL); only an OS crash may
+ * lose the last commits. The import's and the migration's journals both open this way.
+ */
+export function openLockedDatabase(file: string): JournalDatabase {
   // It holds cardholder details: readable by the owner only (a file that exists keeps its mode).
   if (file !== ':memory:') closeSync(openSync(file, 'a', 0o600));
   const database = new Database(file, { timeout: 1000 });
-  // One process per journal: the exclusive lock is taken at the first write below and held until
-  // close (the OS drops it if the process dies, so a crash never leaves it stuck).
   database.pragma('locking_mode = EXCLUSIVE');
   try {
     database.exec('BEGIN IMMEDIATE; COMMIT;');
@@ -77,8 +81,12 @@ export function openJournalDatabase(file: string): JournalDatabase {
     throw error;
   }
   database.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash may lose the last commits.
   database.pragma('synchronous = NORMAL');
+  return database;
+}
+
+export function openJournalDatabase(file: string): JournalDatabase {
+  const database = openLockedDatabase(file);
   database.exec(schema);
   return database;
 }

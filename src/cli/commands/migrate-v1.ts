@@ -1,0 +1,104 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { parseGroupBy } from '../../migrate/group.js';
+import { formatMigrateSummary } from '../../migrate/results.js';
+import { runMigrate } from '../../migrate/run-migrate.js';
+import type { CliContext } from '../context.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { integer } from '../flags.js';
+import { serviceTarget, stopOnSignal } from './service-target.js';
+
+interface MigrateFlags {
+  groupBy?: string[];
+  results?: string;
+  journal?: string;
+  dryRun: boolean;
+  concurrency: number;
+  baseUrl?: string;
+  apiKeyFile?: string;
+  restart: boolean;
+  sandboxDb: string;
+}
+
+const helpText = `
+Examples:
+  # one claim per v1 case, against the service
+  CLAIMS_BASE_URL=https://claims.example.com CLAIMS_API_KEY=... \\
+    bulk-disputes migrate-v1 --results out/migrate-v1.results.csv
+
+  # the cases of one dispute reference into one claim; check first, send nothing
+  bulk-disputes migrate-v1 --group-by custom_fields.dispute_ref --dry-run
+  bulk-disputes migrate-v1 --group-by cardholder.email,dispute.date
+
+Reads every case from GET /v1/issuer/cases and creates version 2 claims from them with
+POST /v2/issuer/claims (case_ids and a deterministic claim_id: mig_ + 24 hex of the group key's
+sha256). Cases already in a claim are skipped. Run the same command again after a crash, a Ctrl-C
+or exit code 3: it continues from the journal and never creates a claim twice.
+
+Version 1 cases in a CSV file instead? Import them through the bundled mapping:
+  bulk-disputes import samples/v1-cases.csv --mapping mappings/v1-cases.yaml
+`;
+
+/** `bulk-disputes migrate-v1`: version 1 cases into version 2 claims (issue 6). */
+export function migrateV1Command(context: CliContext): Command {
+  return new Command('migrate-v1')
+    .description('group the service\'s version 1 cases into version 2 claims, once each, with a results CSV')
+    .option('--group-by <fields>', 'dot paths of the v1 case whose equal values share a claim, comma-separated (default: one claim per case); blank values go alone', groupByOf)
+    .option('--results <file>', 'results CSV, one line per v1 case (default: migrate-v1[.dry-run].results.csv here)')
+    .option('--journal <file>', 'the job journal that makes re-runs resume (default: migrate-v1.journal.sqlite here; a dry run uses a temporary one)')
+    .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false)
+    .option('--concurrency <n>', 'claims in flight at once', integer('--concurrency', 1, 256), 8)
+    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+    .option('--restart', 'start over a journal made with other --group-by or --dry-run', false)
+    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+    .addHelpText('after', helpText)
+    .action(async (flags: MigrateFlags) => {
+      context.setExitCode(await runMigrateCommand(flags, context));
+    });
+}
+
+function groupByOf(value: string): string[] {
+  try {
+    return parseGroupBy(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
+  const { io, logger } = context;
+  const resultsFile = resolve(flags.results ?? `migrate-v1${flags.dryRun ? '.dry-run' : ''}.results.csv`);
+  const journalFile = flags.journal === undefined ? (flags.dryRun ? ':memory:' : resolve('migrate-v1.journal.sqlite')) : resolve(flags.journal);
+  if (resultsFile === journalFile) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
+  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {
+    if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+  }
+  const { service, embedded } = await serviceTarget(flags, context, 'migrating the v1 cases of');
+  const stopRequested = stopOnSignal(context);
+  try {
+    const report = await runMigrate({
+      service,
+      journalFile,
+      resultsFile,
+      groupBy: flags.groupBy ?? [],
+      dryRun: flags.dryRun,
+      concurrency: flags.concurrency,
+      restart: flags.restart,
+      logger,
+      stopRequested,
+    });
+    logger.info({ cases: report.summary.cases, outcomes: report.summary.byOutcome, created: report.claimsCreated, adopted: report.claimsAdopted, results: resultsFile }, 'migrate-v1 finished');
+    io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
+    io.stderr.write(`results: ${resultsFile}\n`);
+    if (report.fatal !== undefined) throw report.fatal as Error;
+    if (report.abortedBecause !== undefined) {
+      io.stderr.write(`stopped early (${report.abortedBecause}): run the same command again to continue\n`);
+      return ExitCode.aborted;
+    }
+    return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
+  } finally {
+    await embedded?.close();
+  }
+}

@@ -1,0 +1,51 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { CliContext } from '../context.js';
+import { UsageError } from '../exit-codes.js';
+import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
+import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
+
+export interface ServiceTargetFlags {
+  baseUrl?: string | undefined;
+  apiKeyFile?: string | undefined;
+  sandboxDb: string;
+  sandboxClock?: Date | undefined;
+}
+
+export interface ServiceTarget {
+  service: { baseUrl: string; apiKey: string };
+  /** Set when no address was given: the sandbox started in this process, to close at the end. */
+  embedded?: EmbeddedSandbox;
+}
+
+/**
+ * Where import, export and migrate-v1 talk to (architecture.md, "Contracts"): the service at
+ * `--base-url` or CLAIMS_BASE_URL, or else the embedded sandbox, said so on stderr and in the log.
+ * `doing` completes "no --base-url: … the embedded sandbox", e.g. "importing into".
+ */
+export async function serviceTarget(flags: ServiceTargetFlags, context: CliContext, doing: string): Promise<ServiceTarget> {
+  const { io, logger } = context;
+  if (flags.baseUrl !== undefined || (io.env.CLAIMS_BASE_URL ?? '').trim() !== '') return { service: await resolveServiceSettings(flags, io.env) };
+  // A live key with no address is a job missing CLAIMS_BASE_URL, not a wish to try the sandbox:
+  // working on a local sandbox and exiting 0 would hide that the night's work went nowhere.
+  const key = await resolveApiKey(flags, io.env);
+  if (key !== undefined && environmentOf(key) === 'production') {
+    throw new UsageError('base URL: expected --base-url URL or CLAIMS_BASE_URL with a live API key, got neither (the embedded sandbox is for test_ keys only)');
+  }
+  const db = resolve(flags.sandboxDb);
+  await mkdir(dirname(db), { recursive: true });
+  const embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db, clock: flags.sandboxClock });
+  logger.info({ url: embedded.url, db }, `no --base-url or CLAIMS_BASE_URL: ${doing} the embedded sandbox`);
+  io.stderr.write(`no --base-url: ${doing} the embedded sandbox (data in ${db})\n`);
+  return { service: { baseUrl: embedded.url, apiKey: embedded.apiKey }, embedded };
+}
+
+/** A flag that Ctrl-C or SIGTERM sets: the run stops pulling work, finishes what is in flight, writes its results. */
+export function stopOnSignal(context: CliContext): () => boolean {
+  let stopRequested = false;
+  context.io.onStop?.(() => {
+    stopRequested = true;
+    context.logger.warn('stop requested: finishing the claims in flight, then writing the results');
+  });
+  return () => stopRequested;
+}

@@ -1,0 +1,68 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { stringify } from 'csv-stringify/sync';
+import { neutralise } from '../import/results/neutralise.js';
+import type { MigrateJournal, MigrateRow } from './journal.js';
+
+export const migrateColumns = ['case_id', 'claim_id', 'group_key', 'outcome', 'error_code', 'error_message', 'http_status'] as const;
+export const migrateOutcomes = ['migrated', 'skipped', 'failed', 'rejected', 'valid'] as const;
+export type MigrateOutcome = (typeof migrateOutcomes)[number];
+
+export interface MigrateSummary {
+  cases: number;
+  byOutcome: Record<MigrateOutcome, number>;
+  claims: number;
+  allOk: boolean;
+}
+
+/** A case whose claim the run never settled (it stopped early) counts as failed, resumable. */
+function outcomeOf(row: MigrateRow): { outcome: MigrateOutcome; code: string; message: string } {
+  switch (row.step) {
+    case 'staged':
+    case 'submitting':
+      return { outcome: 'failed', code: 'not_finished', message: 'the run stopped before this case\'s claim was settled; run the same command again' };
+    default:
+      return { outcome: row.step, code: row.error_code ?? '', message: row.error_message ?? '' };
+  }
+}
+
+/** One line per v1 case in listing order, neutralised cells, written to a temp file and renamed. */
+export async function writeMigrateResults(journal: MigrateJournal, file: string): Promise<MigrateSummary> {
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const out = createWriteStream(temporary, { mode: 0o600 });
+  const failedWrite = once(out, 'error');
+  failedWrite.catch(() => undefined);
+  const summary: MigrateSummary = { cases: 0, byOutcome: { migrated: 0, skipped: 0, failed: 0, rejected: 0, valid: 0 }, claims: 0, allOk: true };
+  const claims = new Set<string>();
+  const write = async (cells: readonly string[]) => {
+    if (!out.write(stringify([cells.map(neutralise)], { record_delimiter: 'unix' }))) await Promise.race([once(out, 'drain'), failedWrite]);
+  };
+  try {
+    await write(migrateColumns);
+    for (const row of journal.rows()) {
+      const { outcome, code, message } = outcomeOf(row);
+      summary.cases++;
+      summary.byOutcome[outcome]++;
+      if (outcome === 'failed' || outcome === 'rejected') summary.allOk = false;
+      if (outcome !== 'skipped') claims.add(row.claim_id);
+      await write([row.case_id, row.claim_id, row.group_key, outcome, code, message, row.http_status === null ? '' : String(row.http_status)]);
+    }
+    out.end();
+    await Promise.race([once(out, 'finish'), failedWrite]);
+    await rename(temporary, file);
+  } catch (error) {
+    out.destroy();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  summary.claims = claims.size;
+  return summary;
+}
+
+/** The line that proves nothing was lost: source = migrated + skipped + failed + rejected. */
+export function formatMigrateSummary(summary: MigrateSummary, dryRun: boolean): string {
+  const done = dryRun ? `${summary.byOutcome.valid} valid` : `${summary.byOutcome.migrated} migrated`;
+  return `migrate-v1 finished: ${summary.cases} v1 cases = ${done} + ${summary.byOutcome.skipped} skipped + ${summary.byOutcome.failed} failed + ${summary.byOutcome.rejected} rejected (${summary.claims} claims)\n`;
+}
