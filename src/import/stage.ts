@@ -2,11 +2,11 @@ import type { Readable } from 'node:stream';
 import { newClaimBody } from '../api/schemas/claim.js';
 import { readRows } from '../csv/read-rows.js';
 import type { CsvRow } from '../csv/records.js';
-import { mapRow, type MappedRow } from '../mapping/map-row.js';
+import { claimKeyValues, mapRow, type MappedRow } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { derivedCaseId, derivedClaimId, inShard, type Shard } from './ids.js';
 import type { Journal, RowProblem } from './journal/journal.js';
-import { maybeCreatedOutcomes, renameStatusColumns, statusCell, statusColumns } from './results/columns.js';
+import { hasRenamedStatusColumns, maybeCreatedOutcomes, renameStatusColumns, statusCell, statusColumns } from './results/columns.js';
 import { restore } from './results/neutralise.js';
 import { firstDifference, wireFieldToMappingField } from './wire-fields.js';
 
@@ -60,7 +60,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   };
   const onHeader = (names: readonly string[]) => {
     seen.header = names;
-    seen.resultsInput = names[0] === renameStatusColumns(statusColumns)[0];
+    seen.resultsInput = hasRenamedStatusColumns(names);
   };
   for await (const record of readRows(options.input, mapping.csv, { onHeader, renameHeader: renameStatusColumns })) {
     batch.push(prepare(record, mapping, seen));
@@ -81,21 +81,20 @@ function prepare(record: CsvRow, mapping: Mapping, seen: { header: readonly stri
   if ('error' in record) {
     const raw = resultsInput ? (record.raw ?? []).slice(statusColumns.length) : (record.raw ?? []);
     // A row of the wrong width still names its claim, which must not be sent without it.
-    const cellOf = (column: string) => record.raw?.[seen.header.indexOf(column)] ?? '';
-    const claimKey = keyOfCells(mapping, (column) => (resultsInput ? restore(cellOf(column)) : cellOf(column)));
+    const cells = Object.fromEntries(seen.header.map((column, position) => [column, record.raw?.[position] ?? '']));
+    const claimKey = keyOf(resultsInput ? restoreCells(cells) : cells, mapping);
     return { ...base, source: JSON.stringify(raw), claimKey, problem: { code: record.error.code, message: record.error.message } };
   }
   let cells = record.cells;
   let raw = record.raw;
   let claimIdReported = false;
   if (resultsInput) {
-    // A results file's cells were neutralised against formulas; the mapping reads the originals.
     raw = raw.slice(statusColumns.length).map(restore);
-    cells = Object.fromEntries(Object.entries(cells).map(([column, value]) => [column, restore(value)]));
+    cells = restoreCells(cells);
     claimIdReported = statusCell(cells, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(cells, 'outcome'));
   }
   const source = JSON.stringify(raw);
-  const claimKey = keyOfCells(mapping, (column) => cells[column]);
+  const claimKey = keyOf(cells, mapping);
   const reportedCreated = claimIdReported;
   const result = mapRow(cells, mapping);
   if (!result.ok) {
@@ -110,10 +109,15 @@ function prepare(record: CsvRow, mapping: Mapping, seen: { header: readonly stri
   return { ...base, source, claimKey: row.claimKey, reportedCreated, mapped: { row, sharedJson: JSON.stringify(row.shared), caseJson: JSON.stringify(caseBody) } };
 }
 
-/** The claim key from the key columns' cells, or undefined when one is blank or missing. */
-function keyOfCells(mapping: Mapping, cell: (column: string) => string | undefined): string | undefined {
-  const keyValues = mapping.claim.key.map((column) => (cell(column) ?? '').trim());
+/** The claim key as mapRow makes it, or undefined when a key cell is blank or missing. */
+function keyOf(cells: Readonly<Record<string, string>>, mapping: Mapping): string | undefined {
+  const keyValues = claimKeyValues(cells, mapping);
   return keyValues.some((value) => value === '') ? undefined : JSON.stringify(keyValues);
+}
+
+/** A results file's cells were neutralised against formulas; the mapping reads the originals. */
+function restoreCells(cells: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(cells).map(([column, value]) => [column, restore(value)]));
 }
 
 /** The row's entry of new_claim.cases (its id is added when staged: it may depend on its place). */

@@ -46,6 +46,11 @@ export function renameStatusColumns(header: readonly string[]): readonly string[
 
 const statusKey = (column: string) => `\u0000status.${column}`;
 
+/** Whether a header (as renamed by `renameStatusColumns`) is a results file's. */
+export function hasRenamedStatusColumns(header: readonly string[]): boolean {
+  return header[0] === statusKey('line');
+}
+
 /** A status cell of a fed-back results row (read with `renameStatusColumns`). */
 export function statusCell(cells: Readonly<Record<string, string>>, column: StatusColumn): string {
   return cells[statusKey(column)] ?? '';
