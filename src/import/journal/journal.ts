@@ -213,6 +213,11 @@ export class Journal {
   }
 }
 
+/** Every row with its claim, in input order: the results CSV's source (and the report's, reading a journal). */
+export const resultsQuery = `SELECT r.*, c.claim_id, c.step, c.attempts, c.http_status AS claim_http_status, c.error_code AS claim_error_code,
+       c.error_message AS claim_error_message, c.error_field AS claim_error_field
+FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ORDER BY r.idx`;
+
 function prepare(database: JournalDatabase) {
   const statement = (sql: string): Statement => database.prepare(sql);
   return {
@@ -248,11 +253,7 @@ function prepare(database: JournalDatabase) {
     putUpload: statement('INSERT OR IGNORE INTO uploads (sha256, category, file_id) VALUES (?, ?, ?)'),
     recordSent: statement('INSERT OR IGNORE INTO sent_claims (claim_id) VALUES (?)'),
     wasSent: statement('SELECT 1 FROM sent_claims WHERE claim_id = ?'),
-    results: statement(
-      `SELECT r.*, c.claim_id, c.step, c.attempts, c.http_status AS claim_http_status, c.error_code AS claim_error_code,
-              c.error_message AS claim_error_message, c.error_field AS claim_error_field
-       FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ORDER BY r.idx`,
-    ),
+    results: statement(resultsQuery),
     pendingCount: statement(`SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`),
     counts: statement('SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims'),
   };
