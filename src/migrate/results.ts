@@ -18,7 +18,7 @@ export interface MigrateSummary {
 }
 
 /** A case whose claim the run never settled (it stopped early) counts as failed, resumable. */
-function outcomeOf(row: MigrateRow): { outcome: MigrateOutcome; code: string; message: string } {
+export function migrateOutcomeOf(row: MigrateRow): { outcome: MigrateOutcome; code: string; message: string } {
   switch (row.step) {
     case 'staged':
     case 'submitting':
@@ -42,7 +42,7 @@ export async function writeMigrateResults(journal: MigrateJournal, file: string)
   try {
     await write(migrateColumns);
     for (const row of journal.rows()) {
-      const { outcome, code, message } = outcomeOf(row);
+      const { outcome, code, message } = migrateOutcomeOf(row);
       summary.cases++;
       summary.byOutcome[outcome]++;
       if (outcome === 'failed' || outcome === 'rejected') summary.allOk = false;

@@ -1,9 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { CsvEncoding } from '../csv/dialect.js';
 import { readRows } from '../csv/read-rows.js';
-import { isResultsHeader, renameStatusColumns, statusCell, statusColumns } from '../import/results/columns.js';
+import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from '../import/results/columns.js';
+import { migrateColumns } from '../migrate/results.js';
 
-/** The status cells of one results line that the report reads (architecture.md, "Contracts"). */
+/**
+ * The status cells of one results line that the report reads (architecture.md, "Contracts"): an
+ * import's row, or a migration's v1 case (its claim key is the group key, its line the case's
+ * place in the v1 listing).
+ */
 export interface ResultLine {
   readonly kind: 'result';
   /** The input line the result is for (the `line` column), not the line in the results file. */
@@ -15,6 +20,8 @@ export interface ResultLine {
   readonly errorCode: string;
   readonly errorMessage: string;
   readonly errorField: string;
+  /** The outcome is a success of its kind (filed, created, valid; migrated, skipped). */
+  readonly ok: boolean;
 }
 
 /** A record of the results file itself that could not be read (hand-edited, say): counted, never dropped. */
@@ -35,38 +42,76 @@ export class NotResultsError extends Error {
   }
 }
 
+/** What a migrate-v1 results CSV counts as done. */
+export const migrateOkOutcomes: readonly string[] = ['migrated', 'skipped', 'valid'];
+
 /**
- * The lines of a results CSV, streamed: one at a time, in file order. Throws `NotResultsError`
- * when the header does not start with the status columns, and `CsvFormatError` when the file
- * cannot be read as CSV at all.
+ * The lines of a results CSV (the import's or migrate-v1's), streamed: one at a time, in file
+ * order. Throws `NotResultsError` when the header is neither kind, and `CsvFormatError` when the
+ * file cannot be read as CSV at all.
  */
 export async function* readResults(input: Readable, encoding: CsvEncoding): AsyncGenerator<ResultLine | UnreadableLine> {
   const dialect = { delimiter: ',', quote: '"', encoding, header: true, trim: false };
+  // Set by the header callback, hence the cast: control flow cannot see it change.
+  let kind = 'import' as 'import' | 'migrate';
   const rows = readRows(input, dialect, {
     // Status columns get names of their own, so a source column called `line` or `case_id` still reads.
     renameHeader: (header) => {
-      if (!isResultsHeader(header)) throw new NotResultsError(`header: expected a results CSV (${statusColumns.join(', ')}, then the source columns), got ${describeHeader(header)}`);
-      return renameStatusColumns(header);
+      if (isResultsHeader(header)) return renameStatusColumns(header);
+      if (isMigrateHeader(header)) {
+        kind = 'migrate';
+        return header;
+      }
+      throw new NotResultsError(`header: expected a results CSV (${statusColumns.join(', ')}, then the source columns; or migrate-v1's ${migrateColumns.join(', ')}), got ${describeHeader(header)}`);
     },
   });
+  let position = 0;
   for await (const row of rows) {
     if ('error' in row) {
       yield { kind: 'unreadable', line: row.line, code: row.error.code, message: row.error.message };
       continue;
     }
+    position += 1;
+    if (kind === 'migrate') {
+      const cell = (column: (typeof migrateColumns)[number]) => row.cells[column] ?? '';
+      yield migrateLine(position, { caseId: cell('case_id'), claimId: cell('claim_id'), groupKey: cell('group_key'), outcome: cell('outcome'), errorCode: cell('error_code'), errorMessage: cell('error_message') });
+      continue;
+    }
     const cell = (column: (typeof statusColumns)[number]) => statusCell(row.cells, column);
+    const outcome = cell('outcome');
     yield {
       kind: 'result',
       line: cell('line'),
       claimKey: cell('claim_key'),
       claimId: cell('claim_id'),
       caseId: cell('case_id'),
-      outcome: cell('outcome'),
+      outcome,
       errorCode: cell('error_code'),
       errorMessage: cell('error_message'),
       errorField: cell('error_field'),
+      ok: okOutcomes.includes(outcome),
     };
   }
+}
+
+/** One v1 case of a migration, from its results CSV or its journal. */
+export function migrateLine(position: number, cells: { caseId: string; claimId: string; groupKey: string; outcome: string; errorCode: string; errorMessage: string }): ResultLine {
+  return {
+    kind: 'result',
+    line: String(position),
+    claimKey: cells.groupKey,
+    claimId: cells.claimId,
+    caseId: cells.caseId,
+    outcome: cells.outcome,
+    errorCode: cells.errorCode,
+    errorMessage: cells.errorMessage,
+    errorField: '',
+    ok: migrateOkOutcomes.includes(cells.outcome),
+  };
+}
+
+function isMigrateHeader(header: readonly string[]): boolean {
+  return header.length === migrateColumns.length && migrateColumns.every((name, index) => header[index] === name);
 }
 
 function describeHeader(header: readonly string[]): string {

@@ -1,4 +1,5 @@
-import { okOutcomes, outcomes } from '../import/results/columns.js';
+import { outcomes } from '../import/results/columns.js';
+import { migrateOutcomes } from '../migrate/results.js';
 import type { ResultLine, UnreadableLine } from './read-results.js';
 
 /** At most this many failed rows are kept for the HTML table; the rest are only counted. */
@@ -64,7 +65,7 @@ export class Summariser {
       claim.outcomes.add(line.outcome);
       this.claims.set(line.claimKey, claim);
     }
-    if (!okOutcomes.includes(line.outcome)) {
+    if (!line.ok) {
       this.failedRowsTotal += 1;
       if (this.failedRows.length < maxFailedRows) this.failedRows.push(line);
     }
@@ -101,11 +102,14 @@ export class Summariser {
   }
 }
 
-/** The contract's outcomes in their documented order, then unknown values alphabetically. */
+/** The import's outcomes, then migrate-v1's, in their documented order. */
+const outcomeOrder: readonly string[] = [...outcomes, ...migrateOutcomes.filter((outcome) => !(outcomes as readonly string[]).includes(outcome))];
+
+/** The contracts' outcomes in their documented order, then unknown values alphabetically. */
 function sortOutcomes(values: string[]): string[] {
   const rank = (value: string) => {
-    const position = (outcomes as readonly string[]).indexOf(value);
-    return position === -1 ? outcomes.length : position;
+    const position = outcomeOrder.indexOf(value);
+    return position === -1 ? outcomeOrder.length : position;
   };
   return values.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -6,7 +5,7 @@ import { csvEncodings, type CsvEncoding } from '../../csv/dialect.js';
 import { NotResultsError } from '../../report/read-results.js';
 import { renderHtml } from '../../report/render-html.js';
 import { renderText } from '../../report/render-text.js';
-import { summariseResults } from '../../report/run-report.js';
+import { summariseFile } from '../../report/run-report.js';
 import { writeFileAtomic } from '../../report/write-file.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -21,19 +20,26 @@ Examples:
   # what happened, on the terminal
   bulk-disputes report out/disputes.results.csv
 
+  # the same from the job's journal (the results CSV lost, or the run killed before writing it)
+  bulk-disputes report out/disputes.journal.sqlite
+
+  # a migration's results, or its journal
+  bulk-disputes report migrate-v1.results.csv
+
   # a page for staff who would rather look than read (self-contained: opens offline)
   bulk-disputes report out/disputes.results.csv --html out/disputes.report.html
 
 Prints rows and claims, counts per outcome and per error code, the ten most frequent errors with
-a fix hint each, and claims whose rows have different outcomes. Exit 0 when the report is written;
-2 when the file is not a results CSV.
+a fix hint each, and claims whose rows have different outcomes. Reads the results CSV of import or
+migrate-v1, or their journal (told apart by content, not name). Exit 0 when the report is written;
+2 when the file is none of these; 3 when a run is still using the journal.
 `;
 
 /** `bulk-disputes report`: a results CSV summarised on stdout and, with --html, as one page (issue 6). */
 export function reportCommand(context: CliContext): Command {
   return new Command('report')
-    .description('summarise a results CSV: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')
-    .argument('<results>', 'a results CSV written by import')
+    .description('summarise a results CSV or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')
+    .argument('<results>', 'a results CSV written by import or migrate-v1, or the journal of either')
     .option('--html <file>', 'also write a self-contained HTML page with a chart of outcomes and a sortable table of failed rows')
     .addOption(new Option('--encoding <encoding>', 'the results CSV\'s encoding').choices(csvEncodings).default('utf-8'))
     .addHelpText('after', helpText)
@@ -45,12 +51,12 @@ export function reportCommand(context: CliContext): Command {
 
 async function runReportCommand(results: string, flags: ReportFlags, context: CliContext): Promise<void> {
   const found = await stat(results).catch(() => undefined);
-  if (found?.isFile() !== true) throw new UsageError(`results ${results}: expected a results CSV file, got ${found === undefined ? 'nothing there' : 'something else'}`);
-  const summary = await summariseResults(createReadStream(results), flags.encoding).catch((error: unknown) => {
+  if (found?.isFile() !== true) throw new UsageError(`results ${results}: expected a results CSV or journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
+  const { summary, source } = await summariseFile(results, flags.encoding).catch((error: unknown) => {
     if (error instanceof NotResultsError) throw new UsageError(`${results}: ${error.message}`, { cause: error });
     throw error;
   });
-  context.io.stdout.write(renderText(summary, results));
+  context.io.stdout.write(renderText(summary, `${results} (${source})`));
   if (flags.html !== undefined) {
     const page = resolve(flags.html);
     await writeFileAtomic(page, renderHtml(summary, results));

@@ -79,7 +79,7 @@ function sourceCells(record: ResultRecord, sourceColumns: readonly string[]): st
 }
 
 /** Keys are stored as JSON arrays of the key columns' values; people read them joined. */
-function displayKey(claimKey: string): string {
+export function displayKey(claimKey: string): string {
   return (JSON.parse(claimKey) as string[]).join('|');
 }
 
