@@ -15,15 +15,17 @@ export class Progress {
     return this.stream.isTTY === true;
   }
 
-  staged(rows: number): void {
-    this.draw(`staging: ${rows.toLocaleString('en-US')} rows read`);
+  /** `what` names the things read: the import stages rows, migrate-v1 v1 cases. */
+  staged(count: number, what = 'rows'): void {
+    this.draw(`staging: ${count.toLocaleString('en-US')} ${what} read`);
   }
 
   claims(done: number, total: number): void {
     const width = 24;
     const filled = total === 0 ? width : Math.round((done / total) * width);
     const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
-    this.draw(`claims [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${percent}%`);
+    // The last state is always drawn, so the bar never stops short of 100%.
+    this.draw(`claims [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${percent}%`, done === total);
   }
 
   /** Clears the line, so the summary starts on a clean one. */
@@ -32,10 +34,10 @@ export class Progress {
     this.drawn = false;
   }
 
-  private draw(text: string): void {
+  private draw(text: string, force = false): void {
     if (!this.enabled) return;
     const nowMs = this.now();
-    if (nowMs - this.lastDrawMs < 100) return;
+    if (!force && nowMs - this.lastDrawMs < 100) return;
     this.lastDrawMs = nowMs;
     this.drawn = true;
     this.stream.write(`\r\u001b[2K${text.slice(0, (this.stream.columns ?? 80) - 1)}`);

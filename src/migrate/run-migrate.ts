@@ -4,6 +4,7 @@ import { ClaimsClient } from '../api/client/index.js';
 import { AuthenticationError, ClaimsHttpError, OutcomeUnknownError } from '../api/errors.js';
 import { CircuitBreaker } from '../import/breaker.js';
 import { isRefusal, settle } from '../import/claim/submit.js';
+import type { Progress } from '../import/progress.js';
 import { JournalMismatchError } from '../import/run-import.js';
 import { groupKeyOf, migratedClaimId } from './group.js';
 import { MigrateJournal, migrateJournalFormat, type MigrateRow, type Problem, type StagedCase } from './journal.js';
@@ -21,6 +22,8 @@ export interface MigrateOptions {
   stopRequested?: () => boolean;
   /** Claims failing on the service's side in a row before the run stops (exit 3). */
   breakerThreshold?: number;
+  /** The terminal's progress bar (silent when stderr is not a terminal). */
+  progress?: Progress | undefined;
 }
 
 export interface MigrateReport {
@@ -50,15 +53,19 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
     const run = new ClaimRun(journal, client, options);
     const queue = journal.pendingGroups();
     let next = 0;
+    let done = 0;
     const stop = () => run.breaker.open || (options.stopRequested?.() ?? false);
+    options.progress?.claims(done, queue.length);
     await Promise.all(
       Array.from({ length: options.concurrency }, async () => {
         while (next < queue.length && !stop()) {
           const groupKey = queue[next++];
           if (groupKey !== undefined) await run.migrate(groupKey);
+          options.progress?.claims(++done, queue.length);
         }
       }),
     );
+    options.progress?.done();
     const summary = await writeMigrateResults(journal, options.resultsFile);
     const stoppedEarly = next < queue.length || run.breaker.open;
     return {
@@ -69,6 +76,7 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
       claimsAdopted: run.adopted,
     };
   } finally {
+    options.progress?.done();
     journal.close();
     await client.close();
   }
@@ -104,6 +112,7 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
     if (batch.length >= 100) {
       journal.stage(batch);
       batch = [];
+      options.progress?.staged(idx, 'v1 cases');
     }
   }
   journal.stage(batch);
