@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { genericColumns } from './e2e-fixtures.js';
 
 /**
  * Generated issuer exports for mappings/generic.yaml (claim id `CLM-{dispute_ref}`, case id
@@ -10,7 +9,34 @@ import { genericColumns } from './e2e-fixtures.js';
  * mode against the sandbox: fraud, card cancelled, fraud reported, transaction ten days ago.
  */
 
-/** The columns mappings/generic.yaml reads (one list for every test of the import). */
+/**
+ * The columns mappings/generic.yaml reads, in the order of samples/generic-export.csv: one list for
+ * every test of the import and for the benchmarks (this module imports no vitest, so bench/ can use it).
+ */
+export const genericColumns = [
+  'dispute_ref',
+  'transaction_ref',
+  'reason_code',
+  'dispute_date',
+  'cardholder_name',
+  'cardholder_email',
+  'card_last4',
+  'card_network',
+  'card_type',
+  'card_expiry',
+  'card_active',
+  'fraud_reported',
+  'merchant_name',
+  'mcc',
+  'transaction_date',
+  'transaction_amount',
+  'disputed_amount',
+  'currency',
+  'arn',
+  'cardholder_statement',
+  'receipt_file',
+  'correspondence_files',
+] as const;
 export const genericHeader = genericColumns;
 
 /** One input row: the `claim`-th claim's `transaction`-th case (both 0-based). */
