@@ -9,6 +9,7 @@ import type { ClaimsClient } from '../api/client/index.js';
 import { neutralise } from '../import/results/neutralise.js';
 import type { ExportResource } from './columns.js';
 import { flatten } from './flatten.js';
+import { csvWriteOptions } from '../csv/write-options.js';
 
 /** Where the CSV goes: a file (through a temporary file and a rename), or a text sink such as stdout. */
 export type ExportTarget = { file: string } | { sink: { write(text: string): unknown } };
@@ -37,7 +38,7 @@ const pageSize = 100;
 export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const { target } = options;
   const temporary = 'file' in target ? `${target.file}.${randomBytes(6).toString('hex')}.tmp` : undefined;
-  const csv = stringify({ bom: false, record_delimiter: 'unix' });
+  const csv = stringify(csvWriteOptions);
   const written = pipeline(csv, temporary === undefined ? sinkWritable((target as { sink: { write(text: string): unknown } }).sink) : createWriteStream(temporary));
   written.catch(() => undefined);
   try {

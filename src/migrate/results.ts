@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { stringify } from 'csv-stringify/sync';
 import { neutralise } from '../import/results/neutralise.js';
 import type { MigrateJournal, MigrateRow } from './journal.js';
+import { csvWriteOptions } from '../csv/write-options.js';
 
 export const migrateColumns = ['case_id', 'claim_id', 'group_key', 'outcome', 'error_code', 'error_message', 'http_status'] as const;
 export const migrateOutcomes = ['migrated', 'skipped', 'failed', 'rejected', 'valid'] as const;
@@ -37,7 +38,7 @@ export async function writeMigrateResults(journal: MigrateJournal, file: string)
   const summary: MigrateSummary = { cases: 0, byOutcome: { migrated: 0, skipped: 0, failed: 0, rejected: 0, valid: 0 }, claims: 0, allOk: true };
   const claims = new Set<string>();
   const write = async (cells: readonly string[]) => {
-    if (!out.write(stringify([cells.map(neutralise)], { record_delimiter: 'unix' }))) await Promise.race([once(out, 'drain'), failedWrite]);
+    if (!out.write(stringify([cells.map(neutralise)], csvWriteOptions))) await Promise.race([once(out, 'drain'), failedWrite]);
   };
   try {
     await write(migrateColumns);

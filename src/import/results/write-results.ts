@@ -10,6 +10,7 @@ import type { Journal, ResultRecord } from '../journal/journal.js';
 import { okOutcomes, statusColumns, type Outcome } from './columns.js';
 import { neutralise } from './neutralise.js';
 import { rowResult, type RowResult } from './row-outcome.js';
+import { csvWriteOptions } from '../../csv/write-options.js';
 
 export interface ResultsSummary {
   rows: number;
@@ -27,7 +28,7 @@ export interface ResultsSummary {
 export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, encoding: CsvEncoding = 'utf-8'): Promise<ResultsSummary> {
   // A name no other run picks, even one with the same pid in another container.
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const csv = stringify({ bom: false, record_delimiter: 'unix' });
+  const csv = stringify(csvWriteOptions);
   csv.setEncoding('utf8');
   // In the input's encoding, so the fixed file reads back through the same mapping. A failing
   // disk rejects `written` (and any write waiting for room), never an unhandled 'error' event.

@@ -106,7 +106,7 @@ export function rateLimiter(perSecond: number | undefined): (nowMs: number) => b
  * reject and draw again, which would let one decision consume more values than another and
  * shift every later one; this never does.
  */
-function uniformSource(seed: number): () => number {
+export function uniformSource(seed: number): () => number {
   const generator = xoroshiro128plus(seed);
   return () => (generator.unsafeNext() >>> 0) / 2 ** 32;
 }

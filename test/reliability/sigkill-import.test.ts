@@ -1,0 +1,238 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { statusColumns } from '../../src/import/results/columns.js';
+import { testApiKey } from '../helpers/client.js';
+import { cliBin, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { expectedCaseId, expectedClaimId, oneToThreeRows, plannedRows, writeDisputesCsv, type RowSpec } from '../import/generate.js';
+import { seededRandom, seedFrom, sized } from './size.js';
+
+/**
+ * Issue 7, 1: ten SIGKILLs at random moments of one import against a faulty sandbox process
+ * (503s, connections dropped after the commit), then the same command run to the end. The
+ * sandbox must then hold every claim exactly once with exactly its cases, and the results CSV
+ * every input row exactly once, in order (architecture.md, "No duplicates, ever").
+ *
+ * The kill moments come from a seeded generator; the seed is printed, and BULK_DISPUTES_SEED=N
+ * replays the same plan (the sandbox's faults use the same seed).
+ */
+
+const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
+const claimCount = sized(2000, 200);
+const kills = 10;
+/** Claims of 1 to 3 rows, the rows of a claim up to 10 rows apart. */
+const rowSpecs: RowSpec[] = [...plannedRows({ claims: claimCount, sizeOf: oneToThreeRows, block: 10 })];
+const expectedCases = new Map<string, string[]>();
+for (const spec of rowSpecs) {
+  const claimId = expectedClaimId(spec.claim);
+  expectedCases.set(claimId, [...(expectedCases.get(claimId) ?? []), expectedCaseId(spec)]);
+}
+/** One run never legitimately takes this long here; past it the run is stuck. */
+const runDeadlineMs = sized(240_000, 60_000);
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+interface Run {
+  exit: Promise<Exit>;
+  exited: () => Exit | undefined;
+  kill: () => Promise<Exit>;
+}
+
+function startImport(args: string[]): Run {
+  const env: NodeJS.ProcessEnv = { ...process.env, CLAIMS_API_KEY: testApiKey };
+  delete env.CLAIMS_BASE_URL;
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-20_000);
+  });
+  const watchdog = setTimeout(() => child.kill('SIGKILL'), runDeadlineMs);
+  onTestFinished(() => {
+    clearTimeout(watchdog);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let result: Exit | undefined;
+  const exit = new Promise<Exit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      clearTimeout(watchdog);
+      result = { code, signal, stderr };
+      resolve(result);
+    });
+  });
+  return {
+    exit,
+    exited: () => result,
+    kill: async () => {
+      child.kill('SIGKILL');
+      return exit;
+    },
+  };
+}
+
+/** What the sandbox's data file holds, read directly (WAL: a reader beside the running sandbox). */
+function sandboxCounts(db: string): { claims: number; cases: number } {
+  const database = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    const claims = (database.prepare('SELECT count(*) AS n FROM claims').get() as { n: number }).n;
+    const cases = (database.prepare('SELECT count(*) AS n FROM cases').get() as { n: number }).n;
+    return { claims, cases };
+  } finally {
+    database.close();
+  }
+}
+
+/** Steps of the journal's claims, e.g. { done: 40, submitting: 3, staged: 107 }; {} before staging. */
+function journalSteps(journal: string): Record<string, number> {
+  try {
+    const database = new Database(journal, { readonly: true, fileMustExist: true });
+    try {
+      const rows = database.prepare('SELECT step, count(*) AS claims FROM claims GROUP BY step ORDER BY step').all() as { step: string; claims: number }[];
+      return Object.fromEntries(rows.map((row) => [row.step, row.claims]));
+    } finally {
+      database.close();
+    }
+  } catch {
+    // Killed before the journal had its tables.
+    return {};
+  }
+}
+
+interface ResultsRow {
+  line: string;
+  claim_id: string;
+  case_id: string;
+  outcome: string;
+  error_code: string;
+  attempts: string;
+}
+
+async function readResults(file: string): Promise<{ header: string[]; rows: ResultsRow[] }> {
+  const records: string[][] = parse(await readFile(file, 'utf8'));
+  const [header = [], ...data] = records;
+  return { header, rows: data.map((cells) => Object.fromEntries(header.map((name, position) => [name, cells[position] ?? ''])) as unknown as ResultsRow) };
+}
+
+/** A kill moment: after a delay from the start, or once the sandbox holds this many claims. */
+type KillPlan = { after: 'delay'; ms: number } | { after: 'claims'; claims: number };
+
+describe(`import SIGKILLed ${kills} times at random moments, then run to the end (issue 7)`, () => {
+  it(`${claimCount} claims (${rowSpecs.length} rows) against --fail-rate 0.2 --drop-after-commit-rate 0.05: every claim once, with its cases; every row once, in order`, { timeout: sized(540_000, 100_000) }, async () => {
+    const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
+    console.log(`sigkill-import: seed ${seed} (replay with BULK_DISPUTES_SEED=${seed})`);
+    const random = seededRandom(seed);
+
+    const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-reliability-'));
+    onTestFinished(async () => rm(dir, { recursive: true, force: true }));
+    const db = join(dir, 'sandbox.db');
+    // Retry-After 0: the faults are as frequent as asked, without a second's wait after each 503.
+    const sandbox = await startSandboxProcess([
+      '--api-key', testApiKey, '--db', db,
+      '--fail-rate', '0.2', '--drop-after-commit-rate', '0.05', '--seed', String(seed),
+      '--latency-ms', '0-10', '--retry-after-seconds', '0',
+    ]);
+    const input = join(dir, 'disputes.csv');
+    await writeDisputesCsv(input, rowSpecs);
+    const journal = join(dir, 'disputes.journal.sqlite');
+    const results = join(dir, 'disputes.results.csv');
+    const args = [cliBin, 'import', input, '--mapping', mapping, '--base-url', sandbox.url, '--journal', journal, '--results', results, '--concurrency', '16', '--file-mode', 'chargeback', '--log-level', 'warn'];
+
+    // The kills: each either after a random delay (start-up, staging or sending) or once the
+    // sandbox holds a random number of claims more than it did, so every kill lands mid-run.
+    const log: string[] = [];
+    let landed = 0;
+    for (let attempt = 0; landed < kills; attempt++) {
+      expect(attempt, `only ${landed} of ${kills} kills landed:\n${log.join('\n')}`).toBeLessThan(kills * 2);
+      const before = sandboxCounts(db).claims;
+      const remaining = claimCount - before;
+      const plan: KillPlan =
+        random() < 0.3
+          ? { after: 'delay', ms: Math.floor(100 + random() * 1500) }
+          : { after: 'claims', claims: before + 1 + Math.floor(random() * Math.max(1, remaining / (kills - landed + 1))) };
+      const run = startImport(args);
+      const started = Date.now();
+      for (;;) {
+        if (run.exited() !== undefined) break;
+        if (plan.after === 'delay' && Date.now() - started >= plan.ms) break;
+        if (plan.after === 'claims' && sandboxCounts(db).claims >= plan.claims) break;
+        await sleep(plan.after === 'delay' ? Math.min(10, plan.ms) : 5);
+      }
+      const early = run.exited();
+      if (early !== undefined) {
+        // The run ended before its kill moment: a finished run, not a kill. Only a clean end is acceptable.
+        expect([0, 1, 3], early.stderr).toContain(early.code);
+        log.push(`run ${attempt + 1}: ended by itself (exit ${String(early.code)}) before ${JSON.stringify(plan)}`);
+        continue;
+      }
+      const killed = await run.kill();
+      if (killed.signal !== 'SIGKILL') {
+        log.push(`run ${attempt + 1}: ended by itself (exit ${String(killed.code)}) at the kill`);
+        continue;
+      }
+      landed++;
+      log.push(`kill ${landed}: ${JSON.stringify(plan)} after ${Date.now() - started} ms; sandbox ${JSON.stringify(sandboxCounts(db))}, journal ${JSON.stringify(journalSteps(journal))}`);
+    }
+    console.log(`sigkill-import (seed ${seed}):\n  ${log.join('\n  ')}`);
+    // The kills spread over the run: at least one caught the import mid-send (claims created, not all).
+    const atLastKill = sandboxCounts(db).claims;
+    expect(atLastKill).toBeLessThan(claimCount);
+
+    // The same command to the end: exit 1 leaves `failed` rows to retry, exit 3 stops on the breaker.
+    const exits: (number | null)[] = [];
+    let rows: ResultsRow[] = [];
+    for (let run = 0; run < 10; run++) {
+      const exit = await startImport(args).exit;
+      expect(exit.signal, exit.stderr).toBeNull();
+      expect([0, 1, 3], exit.stderr).toContain(exit.code);
+      exits.push(exit.code);
+      if (exit.code === 3) continue;
+      rows = (await readResults(results)).rows;
+      if (exit.code === 0 || !rows.some((row) => row.outcome === 'failed')) break;
+    }
+    console.log(`sigkill-import (seed ${seed}): ${exits.length} run(s) to finish, exit codes ${exits.join(', ')}; journal ${JSON.stringify(journalSteps(journal))}`);
+    expect(exits.at(-1), `exit codes ${exits.join(', ')}`).toBe(0);
+
+    // The sandbox's data: exactly the expected claims (a duplicate under any id would be extra),
+    // each with exactly its cases, every case filed, nothing outside them.
+    const database = new Database(db, { readonly: true, fileMustExist: true });
+    onTestFinished(() => {
+      database.close();
+    });
+    const claims = database.prepare("SELECT claim_id FROM claims WHERE environment = 'sandbox' ORDER BY claim_id").all() as { claim_id: string }[];
+    const claimIds = claims.map((claim) => claim.claim_id);
+    expect(new Set(claimIds).size, 'duplicate claim ids').toBe(claimIds.length);
+    const expectedIds = [...expectedCases.keys()].sort();
+    expect(claimIds.filter((id) => !expectedCases.has(id)), 'unexpected claims').toEqual([]);
+    expect(expectedIds.filter((id) => !claimIds.includes(id)), 'missing claims').toEqual([]);
+    expect(claimIds).toEqual(expectedIds);
+    const cases = database.prepare("SELECT case_id, claim_id, status FROM cases WHERE environment = 'sandbox'").all() as { case_id: string; claim_id: string | null; status: string }[];
+    expect(cases.length).toBe(rowSpecs.length);
+    const casesByClaim = new Map<string, string[]>();
+    for (const item of cases) casesByClaim.set(item.claim_id ?? '(none)', [...(casesByClaim.get(item.claim_id ?? '(none)') ?? []), item.case_id]);
+    const mismatches: string[] = [];
+    for (const [claimId, caseIds] of expectedCases) {
+      const got = [...(casesByClaim.get(claimId) ?? [])].sort();
+      if (JSON.stringify(got) !== JSON.stringify([...caseIds].sort())) mismatches.push(`${claimId}: expected ${caseIds.join(', ')}, got ${got.join(', ')}`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(cases.filter((item) => item.status !== 'chargeback_filed').map((item) => `${item.case_id} ${item.status}`)).toEqual([]);
+
+    // The results: every input row once, in input order, with its ids, filed.
+    const { header } = await readResults(results);
+    expect(header.slice(0, statusColumns.length)).toEqual([...statusColumns]);
+    expect(rows.map((row) => row.line)).toEqual(rowSpecs.map((_, index) => String(index + 2)));
+    expect(rows.map((row) => `${row.claim_id} ${row.case_id}`)).toEqual(rowSpecs.map((spec) => `${expectedClaimId(spec.claim)} ${expectedCaseId(spec)}`));
+    expect(rows.filter((row) => row.outcome !== 'filed' || row.error_code !== '').map((row) => `${row.line} ${row.outcome} ${row.error_code}`)).toEqual([]);
+    // The faults were in force: some claims took more than one attempt.
+    expect(rows.filter((row) => Number(row.attempts) > 1).length).toBeGreaterThan(0);
+  });
+});
