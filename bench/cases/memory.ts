@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import type { BenchCase, BenchContext } from '../types.js';
+import { count, writeGenericExport } from '../support/export.js';
+import { genericMappingFile } from '../support/paths.js';
+import { expectSuccess, mib, runNodeMeasured, type MeasuredRun } from '../support/process.js';
+
+/**
+ * Issue 7, memory: the peak resident set of a whole dry run (`bulk-disputes import --dry-run`:
+ * stage, every claim checked, the results CSV written) at 1,000,000 rows against the same at
+ * 10,000 rows. Constant memory means the ratio stays near 1 and the big run under 250 MB.
+ * Measured as test/import/memory.test.ts does (bench/support/process.ts): GNU time's maximum RSS
+ * and the kernel's VmHWM polled from /proc, the larger of the two.
+ */
+
+const fullSizes = { small: 10_000, large: 1_000_000 };
+const quickSizes = { small: 1_000, large: 5_000 };
+const goalRatio = 1.3;
+/** 250 MB as memory is counted (the kernel and GNU time report KiB): 250 MiB, as in memory.test.ts. */
+const peakLimitBytes = 250 * 1024 * 1024;
+
+async function dryRun(context: BenchContext, rows: number): Promise<MeasuredRun> {
+  const input = join(context.workDir, `memory-${rows}.csv`);
+  const written = await writeGenericExport(input, rows);
+  context.log(`memory: generated ${count(rows)} rows (${(written.bytes / 1e6).toFixed(1)} MB); dry run…`);
+  const args = [context.cliBin, 'import', input, '--mapping', genericMappingFile, '--dry-run', '--results', join(context.workDir, `memory-${rows}.results.csv`), '--log-level', 'warn'];
+  const run = await runNodeMeasured(args, { timeReport: join(context.workDir, 'memory-time.txt'), timeoutMs: 3_600_000 });
+  expectSuccess(run, `dry run of ${count(rows)} rows`);
+  context.log(`memory: ${count(rows)} rows: ${run.seconds.toFixed(1)} s, peak RSS ${mib(run.peakRssBytes)} (${run.peakRssSource})`);
+  return run;
+}
+
+export const benchCase: BenchCase = {
+  name: 'memory',
+  async run(context) {
+    const sizes = context.quick ? quickSizes : fullSizes;
+    const small = await dryRun(context, sizes.small);
+    const large = await dryRun(context, sizes.large);
+    const ratio = large.peakRssBytes / small.peakRssBytes;
+    return [
+      {
+        benchmark: `Dry-run peak RSS (${count(sizes.large)} rows)`,
+        figure: `${count(sizes.large)} rows: ${mib(large.peakRssBytes)}`,
+        baseline: `${count(sizes.small)} rows: ${mib(small.peakRssBytes)}`,
+        ratio,
+        goal: `<= ${goalRatio} (large / small, smaller is better) and large < 250 MiB`,
+        met: ratio <= goalRatio && large.peakRssBytes < peakLimitBytes,
+        note:
+          `node dist/cli/bin.js import --dry-run as a child process; peak = max(GNU time %M, polled /proc VmHWM): ` +
+          `large ${large.peakRssSource}, small ${small.peakRssSource}; ` +
+          `dry-run wall time ${large.seconds.toFixed(1)} s (large), ${small.seconds.toFixed(1)} s (small)`,
+      },
+    ];
+  },
+};

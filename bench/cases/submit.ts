@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { plannedRows, writeDisputesCsv } from '../../test/import/generate.js';
+import { runImportTimed, type ImportRun } from '../support/import-run.js';
+import { genericMappingFile } from '../support/paths.js';
+import { benchApiKey, withSandbox } from '../support/sandbox.js';
+import type { BenchCase, BenchContext, BenchRow } from '../types.js';
+
+/**
+ * Issue 7, "Submit throughput": claims/s of the real import (the built CLI, as a process) against
+ * the sandbox answering every request after 50 ms, beside the limit that latency sets: with N
+ * claims in flight and one request per claim, no client can beat N / 50 ms.
+ *
+ * Choices, so the figure is about submission:
+ * - `--file-mode none`: each claim is exactly one request (new_claim), and the limit is N / 50 ms.
+ *   (Filing would add a second request per claim; it changes the limit, not what is measured.)
+ * - Claims of one row and no evidence: no upload requests.
+ * - Time is the sending phase only, from the import's own request logs (support/import-run.ts):
+ *   first request sent to last response read. Staging and the results CSV are reported beside it.
+ * - A fresh sandbox and SQLite file per concurrency, so earlier claims do not slow later runs.
+ */
+
+const latencyMs = 50;
+const concurrencies = [1, 8, 32, 64] as const;
+/** The issue's goal is stated at this concurrency; the other rows are informational. */
+const goalConcurrency = 32;
+const goalRatio = 0.9;
+/**
+ * Claims per run: enough for this many seconds at the limit (10 s full; quick is a smoke run),
+ * capped, because the import runs far below the limit at 64 (~250-360 claims/s on 2 cores) and
+ * 12,800 claims would then take most of a minute; 6,400 still last well over 10 s there.
+ */
+const secondsAtLimit = { full: 10, quick: 0.5 };
+const maxClaims = { full: 6_400, quick: 320 };
+
+const newClaimRequest = 'POST /v2/issuer/new_claim 201';
+
+function limitClaimsPerSecond(concurrency: number): number {
+  return concurrency / (latencyMs / 1000);
+}
+
+async function importOnce(context: BenchContext, concurrency: number, claims: number): Promise<ImportRun> {
+  const name = `submit-c${concurrency}`;
+  const input = join(context.workDir, `${name}.csv`);
+  // One row per claim: claim ids CLM-D0000000 ..., valid for the generic mapping (generate.ts).
+  await writeDisputesCsv(input, plannedRows({ claims, sizeOf: () => 1, block: 1 }));
+  const flags = ['--latency-ms', String(latencyMs)];
+  return withSandbox({ cliBin: context.cliBin, dbFile: join(context.workDir, `${name}.sandbox.db`), flags }, async (sandbox) =>
+    runImportTimed({
+      cliBin: context.cliBin,
+      args: [
+        input,
+        ...['--mapping', genericMappingFile, '--file-mode', 'none', '--concurrency', String(concurrency)],
+        ...['--journal', join(context.workDir, `${name}.journal.sqlite`), '--results', join(context.workDir, `${name}.results.csv`)],
+      ],
+      baseUrl: sandbox.url,
+      apiKey: benchApiKey,
+      cwd: context.workDir,
+    }),
+  );
+}
+
+/** Every claim created with exactly one request: otherwise claims/s would not mean what it says. */
+function checkOneRequestPerClaim(run: ImportRun, claims: number): void {
+  const created = run.requests.get(newClaimRequest) ?? 0;
+  const total = [...run.requests.values()].reduce((sum, count) => sum + count, 0);
+  if (created !== claims || total !== claims || run.outcomes.created !== claims) {
+    throw new Error(
+      `submit bench: expected ${claims} claims created by as many "${newClaimRequest}", got requests ${JSON.stringify(Object.fromEntries(run.requests))} and outcomes ${JSON.stringify(run.outcomes)}`,
+    );
+  }
+}
+
+function rowOf(concurrency: number, claims: number, run: ImportRun): BenchRow {
+  const measured = claims / run.sendingSeconds;
+  const limit = limitClaimsPerSecond(concurrency);
+  const ratio = measured / limit;
+  const withGoal = concurrency === goalConcurrency;
+  return {
+    benchmark: `Submit throughput, concurrency ${concurrency} (${claims.toLocaleString('en-US')} claims)`,
+    figure: `${measured.toFixed(1)} claims/s`,
+    baseline: `limit ${concurrency} / ${latencyMs} ms: ${limit.toFixed(0)} claims/s`,
+    ratio,
+    ...(withGoal ? { goal: `>= ${goalRatio}`, met: ratio >= goalRatio } : {}),
+    note:
+      `${withGoal ? '' : 'informational; '}1 request per claim (new_claim, --file-mode none, no evidence); ` +
+      `sending ${run.sendingSeconds.toFixed(2)} s (first request to last response, import's debug logs); ` +
+      `staged after ${run.stagedAfterSeconds.toFixed(2)} s, whole import ${run.wallSeconds.toFixed(2)} s; sandbox --latency-ms ${latencyMs}, fresh db`,
+  };
+}
+
+async function run(context: BenchContext): Promise<BenchRow[]> {
+  const seconds = context.quick ? secondsAtLimit.quick : secondsAtLimit.full;
+  const cap = context.quick ? maxClaims.quick : maxClaims.full;
+  const rows: BenchRow[] = [];
+  for (const concurrency of concurrencies) {
+    const claims = Math.min(cap, Math.ceil(limitClaimsPerSecond(concurrency) * seconds));
+    context.log(`submit: ${claims} claims at concurrency ${concurrency} against the sandbox (--latency-ms ${latencyMs})`);
+    const importRun = await importOnce(context, concurrency, claims);
+    checkOneRequestPerClaim(importRun, claims);
+    rows.push(rowOf(concurrency, claims, importRun));
+  }
+  return rows;
+}
+
+export const benchCase: BenchCase = { name: 'submit', run };

@@ -1,0 +1,126 @@
+import { rmSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchCase as evidence } from './cases/evidence.js';
+import { benchCase as memory } from './cases/memory.js';
+import { benchCase as resume } from './cases/resume.js';
+import { benchCase as sandbox } from './cases/sandbox.js';
+import { benchCase as stage } from './cases/stage.js';
+import { benchCase as submit } from './cases/submit.js';
+import { builtCli, repoRoot } from './support/paths.js';
+import { formatDuration, renderDocument } from './table.js';
+import type { BenchCase, BenchContext, BenchRow } from './types.js';
+
+/**
+ * `npm run bench [-- --quick] [-- --only name[,name]]`: runs the benchmark cases one after another
+ * (never in parallel: they would measure each other), each in its own scratch directory, then
+ * prints the table and writes it to BENCHMARKS.md. `--quick` writes out/BENCHMARKS.quick.md instead
+ * (smoke-test sizes say nothing about the goals), and `--only` out/BENCHMARKS.only.md (a partial
+ * run must not replace the whole table). A case that throws becomes a row with its error,
+ * so one broken case does not cost the figures of the others.
+ */
+
+/** In the issue's order. */
+const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence];
+
+interface Flags {
+  quick: boolean;
+  only: readonly BenchCase[];
+}
+
+function parseFlags(argv: readonly string[]): Flags {
+  const { values } = parseArgs({ args: [...argv], options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
+  if (values.only === undefined) return { quick: values.quick, only: allCases };
+  const names = values.only.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !allCases.some((benchCase) => benchCase.name === name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new Error(`--only: expected names among ${allCases.map((benchCase) => benchCase.name).join(', ')}, got ${values.only}`);
+  }
+  // The suite's order, whatever the order of the flag.
+  return { quick: values.quick, only: allCases.filter((benchCase) => names.includes(benchCase.name)) };
+}
+
+/** The row a failing case leaves: which case, and why, where its figures would have been. */
+function failureRow(benchCase: BenchCase, error: unknown): BenchRow {
+  const message = error instanceof Error ? error.message : String(error);
+  return { benchmark: `${benchCase.name} (failed)`, figure: 'none', baseline: 'none', ratio: Number.NaN, goal: 'the case runs to the end', met: false, note: `error: ${message.slice(0, 500)}` };
+}
+
+const log = (message: string): void => {
+  process.stderr.write(`[bench] ${message}\n`);
+};
+
+async function main(argv: readonly string[]): Promise<void> {
+  const flags = parseFlags(argv);
+  const startedAt = new Date();
+  const started = performance.now();
+  const root = await mkdtemp(join(tmpdir(), 'bulk-disputes-bench-'));
+  // Ctrl-C: the children get the signal too; leave no gigabyte of generated CSVs behind.
+  process.once('SIGINT', () => {
+    rmSync(root, { recursive: true, force: true });
+    process.exit(130);
+  });
+
+  const rows: BenchRow[] = [];
+  let failedCases = 0;
+  const caseSeconds: { name: string; seconds: number }[] = [];
+  try {
+    for (const benchCase of flags.only) {
+      // A directory per case, removed as soon as the case ends: the next case gets the disk back.
+      const workDir = join(root, benchCase.name);
+      await mkdir(workDir);
+      const context: BenchContext = {
+        workDir,
+        cliBin: builtCli,
+        quick: flags.quick,
+        log: (message) => { log(message); },
+      };
+      const caseStarted = performance.now();
+      log(`${benchCase.name}: starting${flags.quick ? ' (quick)' : ''}`);
+      try {
+        rows.push(...(await benchCase.run(context)));
+      } catch (error) {
+        log(`${benchCase.name}: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        rows.push(failureRow(benchCase, error));
+        failedCases++;
+      }
+      const seconds = (performance.now() - caseStarted) / 1000;
+      caseSeconds.push({ name: benchCase.name, seconds });
+      log(`${benchCase.name}: done in ${formatDuration(seconds)}`);
+      await rm(workDir, { recursive: true, force: true });
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+
+  const command = ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' ');
+  const document = renderDocument(
+    {
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
+      cores: cpus().length,
+      totalMemoryBytes: totalmem(),
+      nodeVersion: process.version,
+      startedAt,
+      totalSeconds: (performance.now() - started) / 1000,
+      command,
+      caseSeconds,
+    },
+    rows,
+  );
+  const outputFile = join(repoRoot, flags.quick ? 'out/BENCHMARKS.quick.md' : flags.only.length < allCases.length ? 'out/BENCHMARKS.only.md' : 'BENCHMARKS.md');
+  await mkdir(dirname(outputFile), { recursive: true });
+  await writeFile(outputFile, document);
+  process.stdout.write(document);
+  log(`written to ${outputFile}`);
+  // The table is written either way; the exit code tells a script that a case did not run.
+  if (failedCases > 0) process.exitCode = 1;
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  log(error instanceof Error ? error.message : String(error));
+  process.exitCode = 2;
+}
