@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { newClaimBody } from '../api/schemas/claim.js';
+import { newClaimBody, newClaimCaseSchema } from '../api/schemas/claim.js';
 import { readRows } from '../csv/read-rows.js';
 import type { CsvRow } from '../csv/records.js';
 import { claimKeyValues, mapRow, type MappedRow } from '../mapping/map-row.js';
@@ -51,6 +51,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   const seen = { header: [] as readonly string[], resultsInput: false };
   let rowsRead = 0;
   let batch: PreparedRow[] = [];
+  const wireCheck = new WireCheck();
   const flush = () => {
     const rows = batch;
     batch = [];
@@ -63,7 +64,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     seen.resultsInput = hasRenamedStatusColumns(names);
   };
   for await (const record of readRows(options.input, mapping.csv, { onHeader, renameHeader: renameStatusColumns })) {
-    batch.push(prepare(record, mapping, seen));
+    batch.push(prepare(record, mapping, seen, wireCheck));
     rowsRead++;
     if (batch.length >= batchSize) {
       flush();
@@ -75,7 +76,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   return { sourceColumns: seen.resultsInput ? seen.header.slice(statusColumns.length) : [...seen.header], resultsInput: seen.resultsInput, rowsRead };
 }
 
-function prepare(record: CsvRow, mapping: Mapping, seen: { header: readonly string[]; resultsInput: boolean }): PreparedRow {
+function prepare(record: CsvRow, mapping: Mapping, seen: { header: readonly string[]; resultsInput: boolean }, wireCheck: WireCheck): PreparedRow {
   const { resultsInput } = seen;
   const base = { idx: record.index, line: record.line, reportedCreated: false };
   if ('error' in record) {
@@ -104,9 +105,10 @@ function prepare(record: CsvRow, mapping: Mapping, seen: { header: readonly stri
   }
   const { row } = result;
   const caseBody = caseOf(row);
-  const problem = wireProblem(row, caseBody);
+  const sharedJson = JSON.stringify(row.shared);
+  const problem = wireCheck.problem(row, sharedJson, caseBody);
   if (problem) return { ...base, source, claimKey, reportedCreated, problem };
-  return { ...base, source, claimKey: row.claimKey, reportedCreated, mapped: { row, sharedJson: JSON.stringify(row.shared), caseJson: JSON.stringify(caseBody) } };
+  return { ...base, source, claimKey: row.claimKey, reportedCreated, mapped: { row, sharedJson, caseJson: JSON.stringify(caseBody) } };
 }
 
 /** The claim key as mapRow makes it, or undefined when a key cell is blank or missing. */
@@ -127,14 +129,41 @@ function caseOf(row: MappedRow): Record<string, unknown> {
   return caseBody;
 }
 
-/** The strict wire schema on the claim this row alone would make: its errors name mapping fields. */
-function wireProblem(row: MappedRow, caseBody: Record<string, unknown>): RowProblem | undefined {
-  const body = { ...row.shared, claim_id: row.claimId, cases: [{ case_id: 'placeholder', ...caseBody }] };
-  const parsed = newClaimBody.safeParse(body);
-  if (parsed.success) return undefined;
-  const [issue] = parsed.error.issues;
+/**
+ * The strict wire schema on the claim this row alone would make; its errors name mapping fields.
+ *
+ * Most of the check's cost is the claim-level part (card, cardholder, dispute, issuer evidence),
+ * which the rows of one claim repeat. Once a row's whole body has passed, a later row with the
+ * same claim id and the same shared fields is checked on its case alone: the claim-level fields
+ * and refinements passed with those very values (the JSON of a mapped fragment determines it: its
+ * values are strings, finite numbers and booleans), and the body's only check across cases
+ * (duplicate case ids) cannot fail with one case. So the first issue, if any, is the case's own,
+ * at the same path (`cases.0.…`) and with the same message as in the whole body.
+ */
+class WireCheck {
+  /** `[claim id]` + shared JSON of bodies that passed whole; bounded, as memory is one batch. */
+  private readonly passed = new Set<string>();
+
+  problem(row: MappedRow, sharedJson: string, caseBody: Record<string, unknown>): RowProblem | undefined {
+    const sharedKey = `${JSON.stringify([row.claimId ?? null])}${sharedJson}`;
+    const caseItem = { case_id: 'placeholder', ...caseBody };
+    if (this.passed.has(sharedKey)) {
+      const parsed = newClaimCaseSchema.safeParse(caseItem);
+      return parsed.success ? undefined : schemaProblem(parsed.error.issues, ['cases', 0]);
+    }
+    const parsed = newClaimBody.safeParse({ ...row.shared, claim_id: row.claimId, cases: [caseItem] });
+    if (!parsed.success) return schemaProblem(parsed.error.issues, []);
+    // Rows of a claim are usually near each other; forgetting now and then costs a full check.
+    if (this.passed.size >= 4096) this.passed.clear();
+    this.passed.add(sharedKey);
+    return undefined;
+  }
+}
+
+function schemaProblem(issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix: readonly PropertyKey[]): RowProblem | undefined {
+  const [issue] = issues;
   if (issue === undefined) return undefined;
-  const field = wireFieldToMappingField(issue.path.map(String));
+  const field = wireFieldToMappingField([...prefix, ...issue.path].map(String));
   return { code: 'schema_invalid', message: `${field}: ${issue.message}`, field };
 }
 
@@ -162,7 +191,7 @@ function stageOne(journal: Journal, row: PreparedRow, shard: Shard | undefined):
   }
 
   const key = row.claimKey;
-  let claim = journal.claim(key);
+  const claim = journal.claim(key);
   if (row.mapped === undefined) {
     // A row that did not map still belongs to its claim, which must then not be sent without it.
     if (claim === undefined) journal.insertClaim({ claimKey: key, claimId: null, firstIdx: row.idx, firstLine: row.line, sharedJson: '' });
@@ -171,7 +200,8 @@ function stageOne(journal: Journal, row: PreparedRow, shard: Shard | undefined):
   }
   const { row: mapped, sharedJson } = row.mapped;
   const claimId = mapped.claimId ?? derivedClaimId(key);
-  const owner = journal.claimById(claimId);
+  // Claim ids are unique: when the row's claim already has this id, it is the owner (no lookup).
+  const owner = claim?.claim_id === claimId ? claim : journal.claimById(claimId);
   if (owner !== undefined && owner.claim_key !== key) {
     // Kept in its own claim, which is then held back whole (its id is taken).
     if (claim === undefined) journal.insertClaim({ claimKey: key, claimId: null, firstIdx: row.idx, firstLine: row.line, sharedJson: '' });
@@ -179,14 +209,15 @@ function stageOne(journal: Journal, row: PreparedRow, shard: Shard | undefined):
     return;
   }
   if (claim === undefined) {
-    journal.insertClaim({ claimKey: key, claimId, firstIdx: row.idx, firstLine: row.line, sharedJson });
-    claim = journal.claim(key);
+    // The claim's first row, counted as the claim is inserted (ordinal 0). It agrees with itself,
+    // so the checks against the claim below are skipped.
+    journal.insertClaim({ claimKey: key, claimId, firstIdx: row.idx, firstLine: row.line, sharedJson, rows: 1 });
   } else if (claim.claim_id === null) {
     journal.fillClaim(key, claimId, sharedJson);
   }
   // Reported created (a results file fed back), or sent by this journal before a --restart.
   if (row.reportedCreated || journal.wasSent(claimId)) journal.markSent(key);
-  const ordinal = journal.addRowToClaim(key);
+  const ordinal = claim === undefined ? 0 : journal.addRowToClaim(key);
   const caseId = typeof mapped.case.case_id === 'string' ? mapped.case.case_id : derivedCaseId(claimId, ordinal);
   if (claim !== undefined && claim.claim_id !== null) {
     const mismatch =

@@ -100,14 +100,34 @@ function sourceText(spec: FieldSpec, cells: Readonly<Record<string, string>>): T
   }
   if (spec.template !== undefined) {
     let missing: string | undefined;
-    const value = spec.template.replace(/\{([^{}]+)\}/g, (_match, column: string) => {
-      const cell = cells[column];
-      if (cell === undefined) missing ??= column;
-      return (cell ?? '').trim();
-    });
+    let value = '';
+    for (const part of templateParts(spec.template)) {
+      if (typeof part === 'string') {
+        value += part;
+        continue;
+      }
+      const cell = cells[part.column];
+      if (cell === undefined) missing ??= part.column;
+      value += (cell ?? '').trim();
+    }
     return missing === undefined ? { ok: true, value } : missingColumn(missing);
   }
   return { ok: true, value: typeof spec.constant === 'string' ? spec.constant : '' };
+}
+
+/**
+ * `"CLM-{dispute_ref}"` → `["CLM-", {column: "dispute_ref"}]`: a template is split once, not on
+ * every row (a template is evaluated for each row of files of millions of rows).
+ */
+const templates = new Map<string, readonly (string | { column: string })[]>();
+function templateParts(template: string): readonly (string | { column: string })[] {
+  let parts = templates.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{([^{}]+)\}/).map((part, index) => (index % 2 === 1 ? { column: part } : part)).filter((part) => part !== '');
+    // A mapping has a few templates; the bound only keeps a long-lived process from growing.
+    if (templates.size < 1000) templates.set(template, parts);
+  }
+  return parts;
 }
 
 function missingColumn(column: string): TransformResult<string> {

@@ -45,9 +45,16 @@ export interface MapRowOptions {
 }
 
 export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping, options: MapRowOptions = {}): RowMapping {
+  const plan = planOf(mapping);
   const errors: FieldError[] = [];
-  const values = new Map<string, FieldValue>();
-  const resolved = (target: string) => values.get(`case.${target}`) ?? values.get(`shared.${target}`);
+  // values[i] is what plan.fields[i] gave; undefined for a blank optional cell, a failed field, or
+  // a field not evaluated yet (an amount's currency_field sees only the fields before it).
+  const values = new Array<FieldValue>(plan.fields.length);
+  const valueOf = (field: string) => {
+    const index = plan.indexOf.get(field);
+    return index === undefined ? undefined : values[index];
+  };
+  const resolved = (target: string) => valueOf(`case.${target}`) ?? valueOf(`shared.${target}`);
   const evaluate = (field: string, spec: FieldSpec): TransformResult<FieldValue> => {
     if (options.onField === undefined) return evaluateField(spec, { cells, resolved });
     const steps: FieldStep[] = [];
@@ -55,10 +62,9 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
     options.onField({ field, spec, steps, result });
     return result;
   };
-  const specs = evaluationOrder(mapping);
-  for (const { field, spec } of specs) {
+  for (const [index, { field, spec }] of plan.fields.entries()) {
     const result = evaluate(field, spec);
-    if (result.ok) values.set(field, result.value);
+    if (result.ok) values[index] = result.value;
     else errors.push({ field, code: result.code, message: result.message });
   }
 
@@ -70,9 +76,9 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
   if (!claimId.ok) errors.push({ field: 'claim.id', code: claimId.code, message: claimId.message });
 
   const customFields: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(mapping.custom_fields)) {
-    const result = evaluate(`custom_fields.${name}`, spec);
-    if (!result.ok) errors.push({ field: `custom_fields.${name}`, code: result.code, message: result.message });
+  for (const { name, field, spec } of plan.customFields) {
+    const result = evaluate(field, spec);
+    if (!result.ok) errors.push({ field, code: result.code, message: result.message });
     else if (result.value !== undefined) customFields[name] = String(result.value);
   }
 
@@ -82,8 +88,8 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
     row: {
       claimKey: JSON.stringify(keyValues),
       claimId: claimId.value === undefined ? undefined : String(claimId.value),
-      shared: nest(values, 'shared.'),
-      case: nest(values, 'case.'),
+      shared: nest(plan, values, 'shared'),
+      case: nest(plan, values, 'case'),
       customFields,
       evidence: evidenceOf(cells, mapping),
     },
@@ -95,33 +101,63 @@ export function claimKeyValues(cells: Readonly<Record<string, string>>, mapping:
   return mapping.claim.key.map((column) => (cells[column] ?? '').trim());
 }
 
-/** The order fields are evaluated in, worked out once per mapping (it is the same for every row). */
-const orders = new WeakMap<Mapping, { field: string; spec: FieldSpec }[]>();
-function evaluationOrder(mapping: Mapping): { field: string; spec: FieldSpec }[] {
-  let order = orders.get(mapping);
-  if (order === undefined) {
-    // Amounts last: they may read the currency another field maps.
-    order = [...sectionSpecs('shared', mapping.shared), ...sectionSpecs('case', mapping.case)].sort(
+/** One target field of the mapping, with its place in the body worked out in advance. */
+interface PlannedField {
+  /** `shared.card.last4`, `case.transaction.amount`. */
+  field: string;
+  section: 'shared' | 'case';
+  /** The field's path in its section's fragment: `['card', 'last4']`. */
+  path: readonly string[];
+  spec: FieldSpec;
+}
+
+/**
+ * What mapRow needs of a mapping that is the same for every row, worked out once per mapping:
+ * staging maps every row of a file of millions through one mapping, and sorting the fields and
+ * splitting their names again for each row showed in its profile (issue 7).
+ */
+interface MappingPlan {
+  /** In evaluation order: amounts last, as they may read the currency another field maps. */
+  fields: readonly PlannedField[];
+  /** `case.dispute.currency` → its place in `fields` (read by an amount's currency_field). */
+  indexOf: ReadonlyMap<string, number>;
+  customFields: readonly { name: string; field: string; spec: FieldSpec }[];
+}
+
+const plans = new WeakMap<Mapping, MappingPlan>();
+function planOf(mapping: Mapping): MappingPlan {
+  let plan = plans.get(mapping);
+  if (plan === undefined) {
+    const fields = [...sectionFields('shared', mapping.shared), ...sectionFields('case', mapping.case)].sort(
       (left, right) => Number(left.spec.type === 'amount') - Number(right.spec.type === 'amount'),
     );
-    orders.set(mapping, order);
+    plan = {
+      fields,
+      indexOf: new Map(fields.map(({ field }, index) => [field, index])),
+      customFields: Object.entries(mapping.custom_fields).map(([name, spec]) => ({ name, field: `custom_fields.${name}`, spec })),
+    };
+    plans.set(mapping, plan);
   }
-  return order;
+  return plan;
 }
 
-function sectionSpecs(section: 'shared' | 'case', specs: Partial<Record<string, FieldSpec>>) {
-  return Object.entries(specs).flatMap(([target, spec]) => (spec ? [{ field: `${section}.${target}`, spec }] : []));
+function sectionFields(section: 'shared' | 'case', specs: Partial<Record<string, FieldSpec>>): PlannedField[] {
+  return Object.entries(specs).flatMap(([target, spec]) => (spec ? [{ field: `${section}.${target}`, section, path: target.split('.'), spec }] : []));
 }
 
-/** `{"shared.card.last4": "4242"}` → `{card: {last4: "4242"}}`; fields left out stay out. */
-function nest(values: Map<string, FieldValue>, prefix: string): Record<string, unknown> {
+/**
+ * One section's values as a nested fragment: `shared.card.last4 = "4242"` → `{card: {last4: "4242"}}`.
+ * Fields left out (undefined) stay out. Keys come in evaluation order, so equal rows give equal JSON.
+ */
+function nest(plan: MappingPlan, values: readonly FieldValue[], section: 'shared' | 'case'): Record<string, unknown> {
   const root: Record<string, unknown> = {};
-  for (const [field, value] of values) {
-    if (!field.startsWith(prefix) || value === undefined) continue;
-    const path = field.slice(prefix.length).split('.');
+  for (const [index, field] of plan.fields.entries()) {
+    const value = values[index];
+    if (field.section !== section || value === undefined) continue;
+    const { path } = field;
     let node = root;
-    for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
-    node[path.at(-1) ?? ''] = value;
+    for (let depth = 0; depth < path.length - 1; depth++) node = (node[path[depth] ?? ''] ??= {}) as Record<string, unknown>;
+    node[path[path.length - 1] ?? ''] = value;
   }
   return root;
 }

@@ -120,6 +120,17 @@ case:
     expect(rows[0]).toMatchObject({ outcome: 'invalid', error_code: 'schema_invalid', error_field: 'shared.card.last4' });
   });
 
+  it('reports a case error on a later row of a valid claim as on a claim\'s only row (shared fields checked once)', async () => {
+    // A's first row passes whole, so A's second row is checked on its case alone; B's only row is checked whole.
+    const { rows } = await stage(['A,4242,FR,10.00,2026-03-01,ARN1', 'A,4242,FR,10.00,2026-03-02,', 'B,4242,FR,10.00,2026-03-02,', 'A,4242,FR,10.00,2026-03-03,ARN3']);
+    expect(rows.map((row) => [row.outcome, row.error_field, row.error_message])).toEqual([
+      [null, null, null],
+      ['invalid', 'case.transaction.arn', 'case.transaction.arn: expected transaction.arn or a network_details switch_serial_number'],
+      ['invalid', 'case.transaction.arn', 'case.transaction.arn: expected transaction.arn or a network_details switch_serial_number'],
+      [null, null, null],
+    ]);
+  });
+
   it('splits claims across shards with no overlap and no gap', async () => {
     const lines = Array.from({ length: 40 }, (_, index) => `R${index % 17},4242,FR,1.00,2026-03-01,ARN${index}`);
     const shards = await Promise.all([1, 2, 3].map(async (index) => stage([...lines, 'x,y'], { index, count: 3 })));

@@ -96,8 +96,12 @@ export class Journal {
     return this.statements.getClaimById.get(claimId) as ClaimRecord | undefined;
   }
 
-  insertClaim(claim: { claimKey: string; claimId: string | null; firstIdx: number; firstLine: number; sharedJson: string }): void {
-    this.statements.insertClaim.run(claim.claimKey, claim.claimId, claim.firstIdx, claim.firstLine, claim.sharedJson);
+  /**
+   * A new claim. `rows: 1` counts its first row in the same statement (that row's ordinal is 0),
+   * which spares staging an addRowToClaim update for every claim.
+   */
+  insertClaim(claim: { claimKey: string; claimId: string | null; firstIdx: number; firstLine: number; sharedJson: string; rows?: 0 | 1 }): void {
+    this.statements.insertClaim.run(claim.claimKey, claim.claimId, claim.firstIdx, claim.firstLine, claim.sharedJson, claim.rows ?? 0);
   }
 
   /** Earlier runs reported this claim as created: retrieve it before any create is sent. */
@@ -225,7 +229,7 @@ function prepare(database: JournalDatabase) {
     setMeta: statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     getClaim: statement('SELECT * FROM claims WHERE claim_key = ?'),
     getClaimById: statement('SELECT * FROM claims WHERE claim_id = ?'),
-    insertClaim: statement('INSERT INTO claims (claim_key, claim_id, first_idx, first_line, shared_json) VALUES (?, ?, ?, ?, ?)'),
+    insertClaim: statement('INSERT INTO claims (claim_key, claim_id, first_idx, first_line, shared_json, rows) VALUES (?, ?, ?, ?, ?, ?)'),
     markSent: statement('UPDATE claims SET sent = 1 WHERE claim_key = ?'),
     countRow: statement('UPDATE claims SET rows = rows + 1 WHERE claim_key = ? RETURNING rows'),
     fillClaim: statement('UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?'),

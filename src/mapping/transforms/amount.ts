@@ -51,7 +51,10 @@ export function toMinorUnits(text: string, options: AmountOptions): TransformRes
       `amount: expected at most ${exponent.value} fraction digits for ${options.currency}, got ${quote(trimmed)}`,
     );
   }
-  const minorUnits = BigInt(integerDigits + fraction.padEnd(exponent.value, '0'));
+  const digits = integerDigits + fraction.padEnd(exponent.value, '0');
+  // Up to 15 digits are below 2^53 and exact as a Number; BigInt (slower) only for longer ones.
+  if (digits.length <= 15) return ok(Number(digits));
+  const minorUnits = BigInt(digits);
   if (minorUnits > BigInt(Number.MAX_SAFE_INTEGER)) {
     return fail('amount_too_large', `amount: expected at most ${Number.MAX_SAFE_INTEGER} minor units, got ${quote(trimmed)}`);
   }

@@ -20,6 +20,21 @@ const NO_MINOR_UNIT = new Set([
 
 /** The ISO 4217 minor-unit exponent of an upper-case alphabetic code: USD 2, JPY 0, KWD 3. */
 export function minorUnitExponent(currency: string): TransformResult<number> {
+  let exponent = exponents.get(currency);
+  if (exponent === undefined) {
+    exponent = lookUpExponent(currency);
+    if (exponents.size < 1000) exponents.set(currency, exponent);
+  }
+  return exponent;
+}
+
+/**
+ * currency-codes finds a code by a linear search of its list, and every amount cell asks: an
+ * export uses a few currencies, so the answers are kept (bounded, for cells full of junk).
+ */
+const exponents = new Map<string, TransformResult<number>>();
+
+function lookUpExponent(currency: string): TransformResult<number> {
   // Upper case only: a mapping that reads lower-case codes says so with a case transform.
   if (!/^[A-Z]{3}$/.test(currency)) {
     return fail('currency_unknown', `currency: expected an ISO 4217 code like "USD", got ${quote(currency)}`);

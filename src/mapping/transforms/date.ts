@@ -40,6 +40,8 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
   if (trimmed === '') return fail('date_empty', `date: expected a date as ${quote(options.format)}, got an empty cell`);
 
   const locale = options.locale ?? 'en-US';
+  const calendarDate = locale === 'en-US' ? plainDate(trimmed, options.format) : undefined;
+  if (calendarDate !== undefined) return ok(calendarDate);
   // Parsed in UTC, the fields are exactly what was written (unless the text carries an offset).
   const parser = parserFor(options.format, locale);
   const asWritten = DateTime.fromFormatParser(trimmed, parser, { zone: 'UTC', locale });
@@ -61,6 +63,65 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
     );
   }
   return ok(zoned.toUTC().toISO());
+}
+
+/**
+ * The fast path for the all-digit date formats exports use most (`yyyy-MM-dd`, `MM/dd/yyyy`,
+ * `dd.MM.yyyy`, ...): luxon takes several microseconds per cell for them (its generic token
+ * matching and a DateTime object), which a million-row file pays twice per row (issue 7).
+ *
+ * It answers only for a cell that matches the format exactly (ASCII digits, as luxon's en-US
+ * parser reads them) and names an existing date, with what luxon gives for it: that calendar date
+ * at midnight UTC. Anything else (another format, a letter, 2026-02-30) returns undefined and
+ * takes luxon's path, so every error and its message stays luxon's. A property test checks it
+ * against luxon (test/mapping/transforms/date-fast-path.test.ts).
+ */
+function plainDate(text: string, format: string): string | undefined {
+  const layout = plainLayoutOf(format);
+  if (layout === undefined) return undefined;
+  const match = layout.regex.exec(text);
+  if (match === null) return undefined;
+  const year = match[layout.year] ?? '';
+  const month = match[layout.month] ?? '';
+  const day = match[layout.day] ?? '';
+  const monthNumber = Number(month);
+  const dayNumber = Number(day);
+  if (monthNumber < 1 || monthNumber > 12 || dayNumber < 1 || dayNumber > daysInMonth(Number(year), monthNumber)) return undefined;
+  return `${year}-${month}-${day}T00:00:00.000Z`;
+}
+
+interface PlainLayout {
+  readonly regex: RegExp;
+  /** The regex's capture group of each part. */
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+/** yyyy, MM and dd, each once, in any order, with one of - / . between them (and nothing else). */
+const PLAIN_FORMAT = /^(yyyy|MM|dd)([-/.])(yyyy|MM|dd)\2(yyyy|MM|dd)$/;
+const plainLayouts = new Map<string, PlainLayout | undefined>();
+function plainLayoutOf(format: string): PlainLayout | undefined {
+  if (plainLayouts.has(format)) return plainLayouts.get(format);
+  let layout: PlainLayout | undefined;
+  const parts = PLAIN_FORMAT.exec(format);
+  if (parts !== null) {
+    const separator = parts[2] ?? '';
+    const tokens = [parts[1], parts[3], parts[4]];
+    const [year, month, day] = ['yyyy', 'MM', 'dd'].map((token) => tokens.indexOf(token) + 1);
+    if (year !== undefined && month !== undefined && day !== undefined && year > 0 && month > 0 && day > 0) {
+      const digits = tokens.map((token) => (token === 'yyyy' ? '([0-9]{4})' : '([0-9]{2})'));
+      layout = { regex: new RegExp(`^${digits.join(`\\${separator}`)}$`), year, month, day };
+    }
+  }
+  if (plainLayouts.size < 1000) plainLayouts.set(format, layout);
+  return layout;
+}
+
+/** Days in a month of the proleptic Gregorian calendar (luxon's, for every year). */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** Luxon compiles a format into a parser on every fromFormat call; a mapping has a few formats. */
