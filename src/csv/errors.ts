@@ -3,6 +3,7 @@ export type CsvFormatErrorCode =
   | 'csv_empty'
   | 'csv_header_empty'
   | 'csv_header_duplicate'
+  | 'csv_line_endings'
   | 'csv_encoding'
   | 'csv_quote_not_closed'
   | 'csv_quote_unrecoverable'

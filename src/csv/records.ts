@@ -38,6 +38,15 @@ export function readHeader(values: readonly string[], line: number): string[] {
     if (name === '') {
       throw new CsvFormatError('csv_header_empty', line, `header: expected a name in column ${column}, got an empty cell`);
     }
+    // Records end at LF or CRLF only, so a file with old Mac line ends (lone CR) reads as one
+    // long header whose names hold the CRs: refuse it here rather than report zero rows.
+    if (name.includes('\r')) {
+      throw new CsvFormatError(
+        'csv_line_endings',
+        line,
+        `header: expected lines ending in LF or CRLF, got a lone CR in column ${column} (${JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name)}); save the file with Windows or Unix line endings`,
+      );
+    }
     const earlier = firstColumnByName.get(name);
     if (earlier !== undefined) {
       throw new CsvFormatError(

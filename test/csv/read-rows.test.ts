@@ -143,6 +143,12 @@ describe('readRows: run-level failures', () => {
     expect(error.message).toBe('line 1: header: expected unique column names, got "amount" in column 2 and column 4');
   });
 
+  it('refuses a file with old Mac line ends (lone CR) rather than reading it as a header and no rows', async () => {
+    const error = await failure(utf8('dispute_ref,transaction_ref\rD1,T1\r'));
+    expect(error.code).toBe('csv_line_endings');
+    expect(error.message).toBe('line 1: header: expected lines ending in LF or CRLF, got a lone CR in column 2 ("transaction_ref\\rD1"); save the file with Windows or Unix line endings');
+  });
+
   it('refuses an empty header cell', async () => {
     expect((await failure(utf8('id,,note\n'))).code).toBe('csv_header_empty');
   });
