@@ -40,7 +40,7 @@ export function readHeader(values: readonly string[], line: number): string[] {
     }
     // Records end at LF or CRLF only, so a file with old Mac line ends (lone CR) reads as one
     // long header whose names hold the CRs: refuse it here rather than report zero rows.
-    if (name.includes('\r')) {
+    if (/\r(?!\n)/.test(name)) {
       throw new CsvFormatError(
         'csv_line_endings',
         line,

@@ -40,6 +40,6 @@ export class Progress {
     if (!force && nowMs - this.lastDrawMs < 100) return;
     this.lastDrawMs = nowMs;
     this.drawn = true;
-    this.stream.write(`\r\u001b[2K${text.slice(0, (this.stream.columns ?? 80) - 1)}`);
+    this.stream.write(`\r\u001b[2K${text.slice(0, Math.max(this.stream.columns || 80, 20) - 1)}`);
   }
 }

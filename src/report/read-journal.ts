@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
 import { resultsQuery, type ResultRecord } from '../import/journal/journal.js';
@@ -14,27 +17,32 @@ import { migrateLine, NotResultsError, type ResultLine } from './read-results.js
  * the two cannot disagree. Useful when the results CSV was lost, or a run was killed before
  * writing it: a claim the run never finished shows as `failed` / `not_finished`.
  */
-export function* readJournal(file: string): Generator<ResultLine> {
-  const database = openForReading(file);
+export async function* readJournal(file: string): AsyncGenerator<ResultLine> {
+  const { database, folder } = await snapshotOf(file);
   try {
     const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
-    if (tables.has('rows') && tables.has('claims')) {
+    if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
       expectFormat(database, 'format', journalFormat, 'an import journal');
+      expectStaged(database, '1');
       for (const record of database.prepare(resultsQuery).iterate() as IterableIterator<ResultRecord>) yield importLine(record);
-    } else if (tables.has('cases')) {
+    } else if (tables.has('meta') && tables.has('cases')) {
       expectMigrateFormat(database);
+      expectStaged(database, 'complete');
       let position = 0;
       for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
         const { outcome, code, message } = migrateOutcomeOf(row);
         yield migrateLine(++position, { caseId: row.case_id, claimId: row.claim_id, groupKey: row.group_key, outcome, errorCode: code, errorMessage: message });
       }
     } else {
-      throw new NotResultsError(`expected an import or migrate-v1 journal (tables rows and claims, or cases), got a SQLite database with ${tables.size === 0 ? 'no tables' : [...tables].join(', ')}`);
+      throw new NotResultsError(`expected an import or migrate-v1 journal (tables meta, rows and claims, or meta and cases), got a SQLite database with ${describeTables(tables)}`);
     }
   } finally {
     database.close();
+    await rm(folder, { recursive: true, force: true });
   }
 }
+
+const describeTables = (tables: ReadonlySet<string>) => (tables.size === 0 ? 'no tables' : [...tables].join(', '));
 
 function importLine(record: ResultRecord): ResultLine {
   const result = rowResult(record);
@@ -48,29 +56,46 @@ function importLine(record: ResultRecord): ResultLine {
     errorCode: result.errorCode,
     errorMessage: result.errorMessage,
     errorField: result.errorField,
-    ok: okOutcomes.includes(result.outcome),
+    // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done.
+    ok: okOutcomes.includes(result.outcome) && result.errorCode === '',
   };
 }
 
 /**
- * Read-write but query-only: a journal left by a killed run has a WAL to recover, which a
- * read-only connection cannot do; `query_only` still guarantees the report changes nothing. A run
- * holding the journal (its exclusive lock) makes the first read fail with SQLITE_BUSY.
+ * A private copy of the journal, read in place of the job's own. A connection kept open while
+ * the report reads would hold a shared lock, and a run starting meanwhile would stop with
+ * JOURNAL_BUSY; `VACUUM INTO` copies it in one short read transaction instead (a run waits up to
+ * its busy timeout for that), and fails with SQLITE_BUSY while a run holds the journal. The copy
+ * is a temporary file, removed when the reading ends.
  */
-function openForReading(file: string): Database.Database {
-  const database = new Database(file, { fileMustExist: true, timeout: 1000 });
+async function snapshotOf(file: string): Promise<{ database: Database.Database; folder: string }> {
+  const folder = await mkdtemp(join(tmpdir(), 'bulk-disputes-report-'));
+  const copy = join(folder, 'journal.sqlite');
   try {
+    const source = new Database(file, { fileMustExist: true, timeout: 1000 });
+    try {
+      source.prepare('VACUUM INTO ?').run(copy);
+    } finally {
+      source.close();
+    }
+    const database = new Database(copy, { fileMustExist: true });
     database.pragma('query_only = ON');
-    database.prepare('SELECT count(*) FROM sqlite_master').get();
-    return database;
+    return { database, folder };
   } catch (error) {
-    database.close();
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+    await rm(folder, { recursive: true, force: true });
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
       throw new JournalBusyError(`journal ${file}: expected no run using it, got one (report on it when the run ends)`, { cause: error });
     }
-    if ((error as { code?: string }).code === 'SQLITE_NOTADB') throw new NotResultsError('expected a results CSV or a journal, got a damaged SQLite file');
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new NotResultsError('expected a results CSV or a journal, got a damaged SQLite file', { cause: error });
     throw error;
   }
+}
+
+/** A journal whose staging did not finish holds only part of the input: its report would mislead. */
+function expectStaged(database: Database.Database, complete: string): void {
+  const staged = (database.prepare("SELECT value FROM meta WHERE key = 'staged'").get() as { value: string } | undefined)?.value;
+  if (staged !== complete) throw new NotResultsError('expected a journal whose staging finished, got one stopped while reading its input (run the job again: it stages from the start)');
 }
 
 function expectFormat(database: Database.Database, key: string, expected: string, what: string): void {
@@ -81,7 +106,12 @@ function expectFormat(database: Database.Database, key: string, expected: string
 /** migrate-v1 records its format inside the `settings` JSON. */
 function expectMigrateFormat(database: Database.Database): void {
   const settings = (database.prepare("SELECT value FROM meta WHERE key = 'settings'").get() as { value: string } | undefined)?.value;
-  const recorded = settings === undefined ? undefined : (JSON.parse(settings) as { format?: unknown }).format;
+  let recorded: unknown;
+  try {
+    recorded = settings === undefined ? undefined : (JSON.parse(settings) as { format?: unknown }).format;
+  } catch {
+    recorded = 'unreadable';
+  }
   if (recorded !== migrateJournalFormat) {
     throw new NotResultsError(`expected a migrate-v1 journal of format ${migrateJournalFormat}, got ${recorded === undefined ? 'none recorded' : `format ${JSON.stringify(recorded)}`}`);
   }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { CsvEncoding } from '../csv/dialect.js';
 import { readRows } from '../csv/read-rows.js';
 import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from '../import/results/columns.js';
+import { restore } from '../import/results/neutralise.js';
 import { migrateColumns } from '../migrate/results.js';
 
 /**
@@ -36,8 +37,8 @@ export interface UnreadableLine {
 /** The file is a CSV, but not one of our results files. */
 export class NotResultsError extends Error {
   readonly code = 'REPORT_NOT_RESULTS';
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'NotResultsError';
   }
 }
@@ -73,12 +74,14 @@ export async function* readResults(input: Readable, encoding: CsvEncoding): Asyn
     }
     position += 1;
     if (kind === 'migrate') {
-      const cell = (column: (typeof migrateColumns)[number]) => row.cells[column] ?? '';
+      const cell = (column: (typeof migrateColumns)[number]) => restore(row.cells[column] ?? '');
       yield migrateLine(position, { caseId: cell('case_id'), claimId: cell('claim_id'), groupKey: cell('group_key'), outcome: cell('outcome'), errorCode: cell('error_code'), errorMessage: cell('error_message') });
       continue;
     }
-    const cell = (column: (typeof statusColumns)[number]) => statusCell(row.cells, column);
+    // Cells were neutralised against formulas when written: read as the journal holds them.
+    const cell = (column: (typeof statusColumns)[number]) => restore(statusCell(row.cells, column));
     const outcome = cell('outcome');
+    const errorCode = cell('error_code');
     yield {
       kind: 'result',
       line: cell('line'),
@@ -86,32 +89,37 @@ export async function* readResults(input: Readable, encoding: CsvEncoding): Asyn
       claimId: cell('claim_id'),
       caseId: cell('case_id'),
       outcome,
-      errorCode: cell('error_code'),
+      errorCode,
       errorMessage: cell('error_message'),
       errorField: cell('error_field'),
-      ok: okOutcomes.includes(outcome),
+      // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done.
+      ok: okOutcomes.includes(outcome) && errorCode === '',
     };
   }
 }
 
 /** One v1 case of a migration, from its results CSV or its journal. */
 export function migrateLine(position: number, cells: { caseId: string; claimId: string; groupKey: string; outcome: string; errorCode: string; errorMessage: string }): ResultLine {
+  const skipped = cells.outcome === 'skipped';
   return {
     kind: 'result',
     line: String(position),
-    claimKey: cells.groupKey,
+    // A skipped case stays in the claim it already had: it belongs to none of the migration's
+    // claims (so the counts match migrate-v1's own summary, and its group is not "mixed").
+    claimKey: skipped ? '' : cells.groupKey,
     claimId: cells.claimId,
     caseId: cells.caseId,
     outcome: cells.outcome,
     errorCode: cells.errorCode,
     errorMessage: cells.errorMessage,
     errorField: '',
-    ok: migrateOkOutcomes.includes(cells.outcome),
+    ok: migrateOkOutcomes.includes(cells.outcome) && cells.errorCode === '',
   };
 }
 
+/** migrate-v1's columns first; columns staff added after them are ignored. */
 function isMigrateHeader(header: readonly string[]): boolean {
-  return header.length === migrateColumns.length && migrateColumns.every((name, index) => header[index] === name);
+  return migrateColumns.every((name, index) => header[index] === name);
 }
 
 function describeHeader(header: readonly string[]): string {

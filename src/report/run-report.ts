@@ -19,7 +19,7 @@ export interface Report {
 export async function summariseFile(file: string, encoding: CsvEncoding): Promise<Report> {
   const summariser = new Summariser();
   if (await isSqlite(file)) {
-    for (const line of readJournal(file)) summariser.add(line);
+    for await (const line of readJournal(file)) summariser.add(line);
     return { summary: summariser.summary(), source: 'journal' };
   }
   for await (const line of readResults(createReadStream(file), encoding)) summariser.add(line);

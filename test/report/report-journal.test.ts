@@ -41,6 +41,14 @@ describe('bulk-disputes report JOURNAL', () => {
     expect(fromJournal.stdout).toContain('amount_format (1)');
     expect(fromJournal.stdout).toContain('claim_incomplete (1)');
 
+    // The report read a copy: the job's own journal is free, and the same command resumes from it.
+    const again = await runCli([
+      'import', input, '--mapping', join(root, 'mappings/generic.yaml'), '--evidence-dir', join(root, 'samples/evidence'),
+      '--sandbox-db', join(folder, 'sandbox.db'), '--sandbox-clock', '2026-11-20T12:00:00Z', '--journal', journal, '--results', results, '--log-level', 'silent',
+    ]);
+    expect(again.exitCode, again.stderr).toBe(1);
+    expect(body((await runCli(['report', results])).stdout)).toBe(body(fromCsv.stdout));
+
     // The HTML page from the journal lists the same failed row.
     const page = join(folder, 'report.html');
     expect((await runCli(['report', journal, '--html', page])).exitCode).toBe(0);
@@ -61,7 +69,8 @@ describe('bulk-disputes report JOURNAL', () => {
     const fromJournal = await runCli(['report', journal]);
     expect(fromCsv.exitCode, fromCsv.stderr).toBe(0);
     expect(body(fromJournal.stdout)).toBe(body(fromCsv.stdout));
-    expect(fromCsv.stdout).toContain('rows 3, claims 3');
+    // Claims as migrate-v1 counts them: the skipped case stays in the claim it had.
+    expect(fromCsv.stdout).toContain('rows 3, claims 2');
     expect(fromCsv.stdout).toMatch(/^ {2}migrated +2$/m);
     expect(fromCsv.stdout).toMatch(/^ {2}skipped +1$/m);
     const page = join(folder, 'report.html');
@@ -88,6 +97,6 @@ describe('bulk-disputes report JOURNAL', () => {
     database.close();
     const run = await runCli(['report', other]);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('expected an import or migrate-v1 journal (tables rows and claims, or cases), got a SQLite database with things');
+    expect(run.stderr).toContain('expected an import or migrate-v1 journal (tables meta, rows and claims, or meta and cases), got a SQLite database with things');
   });
 });
