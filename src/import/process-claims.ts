@@ -67,6 +67,18 @@ export async function processClaims(options: ProcessOptions): Promise<ProcessSum
     logger.warn({ claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message }, 'claim failed; the next run retries it');
   };
 
+  // Woken when a task ends, so the puller waits on one promise, not a race over the whole window
+  // (which would hang a reaction on every task in flight for every claim pulled).
+  let wakePuller: (() => void) | undefined;
+  const taskEnded = (task: Promise<void>) => {
+    running.delete(task);
+    wakePuller?.();
+    wakePuller = undefined;
+  };
+  const someTaskEnded = async () =>
+    new Promise<void>((resolve) => {
+      wakePuller = resolve;
+    });
   let after = -1;
   pulling: for (;;) {
     const page = journal.pendingClaims(after, pageSize);
@@ -76,9 +88,9 @@ export async function processClaims(options: ProcessOptions): Promise<ProcessSum
     await yieldToEventLoop();
     for (const claim of page) {
       after = claim.first_idx;
-      while (running.size >= window) await Promise.race(running);
+      while (running.size >= window) await someTaskEnded();
       if (stopping()) break pulling;
-      const task: Promise<void> = limit(async () => run(claim)).finally(() => running.delete(task));
+      const task: Promise<void> = limit(async () => run(claim)).finally(() => { taskEnded(task); });
       running.add(task);
     }
   }

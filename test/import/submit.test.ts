@@ -44,7 +44,7 @@ describe('submitClaim', () => {
     const server = await startScriptedServer([resetAfterReceiving, json(200, claim)]);
     const journal = journalWithClaim();
     const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);
-    expect(outcome).toEqual({ kind: 'created', caseIds: new Set(['CLM-1-1']), existing: true });
+    expect(outcome).toEqual({ kind: 'created', caseIds: new Set(['CLM-1-1']), existing: true, attempts: 0 });
     expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`]);
     expect(journal.claim('k')).toMatchObject({ step: 'submitting', sent: 1 });
     journal.close();

@@ -1,4 +1,5 @@
 import {
+  claimIdsResponse,
   claimResponse,
   claimSummaryResponse,
   createClaimBody,
@@ -14,7 +15,7 @@ import {
 } from '../schemas/claim.js';
 import { listPage, listQuery, type ListQuery } from '../schemas/list.js';
 import { paginate } from './paginate.js';
-import { checked, jsonBody, routeFor } from './request-parts.js';
+import { checked, jsonBody, routeFor, type CheckedBody } from './request-parts.js';
 import type { Transport } from './transport.js';
 
 const claimPage = listPage(claimSummaryResponse);
@@ -33,6 +34,15 @@ export class ClaimsEndpoints {
   async createWithCases(body: NewClaimBody) {
     const route = routeFor('POST', '/v2/issuer/new_claim');
     return this.transport.send({ ...route, body: jsonBody(newClaimBody, body, route), repeatable: false, response: claimResponse });
+  }
+
+  /**
+   * POST /v2/issuer/new_claim, reading of the answer only the claim's id and its cases' ids (what
+   * the import keeps): the rest of the claim, every case in full, is not checked or copied.
+   */
+  async createWithCasesIds(body: NewClaimBody | CheckedBody<typeof newClaimBody>) {
+    const route = routeFor('POST', '/v2/issuer/new_claim');
+    return this.transport.send({ ...route, body: jsonBody(newClaimBody, body, route), repeatable: false, response: claimIdsResponse });
   }
 
   /** PUT /v2/issuer/claims/{claim_id}/cases: replaces all cases; repeating it changes nothing. */

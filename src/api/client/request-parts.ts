@@ -13,9 +13,31 @@ export interface Route {
   path: string;
 }
 
-export function jsonBody<Schema extends z.ZodType>(schema: Schema, input: z.input<Schema>, route: Route): RequestBody {
+export function jsonBody<Schema extends z.ZodType>(schema: Schema, input: z.input<Schema> | CheckedBody<Schema>, route: Route): RequestBody {
+  // Checked by the caller against this very schema: sent as it is, not checked a second time.
+  if (input instanceof CheckedBody && input.schema === schema) return input.body;
   const data = checked(schema, input, route);
   return { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(data)) };
+}
+
+/**
+ * A JSON body already checked against its schema and serialised: for a caller that checks a body
+ * itself (to say which of its rows a problem is on) and then sends it, so it is not checked twice.
+ * Only `check` makes one, so a CheckedBody always holds what its schema accepted.
+ */
+export class CheckedBody<Schema extends z.ZodType> {
+  private constructor(
+    readonly schema: Schema,
+    readonly data: z.output<Schema>,
+    readonly body: RequestBody,
+  ) {}
+
+  static check<Schema extends z.ZodType>(schema: Schema, input: z.input<Schema>): { ok: true; checked: CheckedBody<Schema> } | { ok: false; error: z.ZodError } {
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) return { ok: false, error: parsed.error };
+    const body = { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(parsed.data)) };
+    return { ok: true, checked: new CheckedBody(schema, parsed.data, body) };
+  }
 }
 
 export function checked<Schema extends z.ZodType>(schema: Schema, input: unknown, route: Route): z.output<Schema> {

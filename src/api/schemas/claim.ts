@@ -100,6 +100,14 @@ export const fileClaimResultSchema = z.strictObject({
 export const successSchema = z.strictObject({ success: z.boolean() });
 
 export const claimResponse = tolerant(claimSchema);
+/**
+ * Of a claim the service returns, only its id and its cases' ids, read as tolerantly as
+ * claimResponse reads them (both required strings where present); other fields are not read.
+ */
+export const claimIdsResponse = z.object({
+  claim_id: z.string(),
+  cases: z.array(z.object({ case_id: z.string() })).nullish(),
+});
 export const claimSummaryResponse = tolerant(claimSummarySchema);
 export const fileClaimResultResponse = tolerant(fileClaimResultSchema);
 export const successResponse = tolerant(successSchema);
@@ -109,5 +117,6 @@ export type SetClaimCasesBody = z.input<typeof setClaimCasesBody>;
 export type FileBody = z.input<typeof fileBody>;
 export type NewClaimBody = z.input<typeof newClaimBody>;
 export type Claim = z.output<typeof claimResponse>;
+export type ClaimIds = z.output<typeof claimIdsResponse>;
 export type ClaimSummary = z.output<typeof claimSummaryResponse>;
 export type FileClaimResult = z.output<typeof fileClaimResultResponse>;

@@ -1,3 +1,4 @@
+import { CheckedBody } from '../../api/client/request-parts.js';
 import { newClaimBody, type NewClaimBody } from '../../api/schemas/claim.js';
 import type { ClaimRecord, RowProblem, RowRecord } from '../journal/journal.js';
 import { wireFieldToMappingField } from '../wire-fields.js';
@@ -21,12 +22,16 @@ export function buildClaimBody(claim: ClaimRecord & { claim_id: string }, rows: 
 /**
  * The whole body against the strict wire schema, the last check before sending (each row was
  * checked alone when staged; this catches what only the whole claim shows). Problems by row idx;
- * a claim-level problem lands on every row.
+ * a claim-level problem lands on every row. Else the body as checked and serialised, sent as it
+ * is (the client's create accepts a CheckedBody of the new_claim schema without a second check).
  */
-export function bodyProblems(body: ClaimBody, rows: readonly RowRecord[]): Map<number, RowProblem> {
+export function checkClaimBody(
+  body: ClaimBody,
+  rows: readonly RowRecord[],
+): { ok: true; checked: CheckedBody<typeof newClaimBody> } | { ok: false; problems: Map<number, RowProblem> } {
+  const parsed = CheckedBody.check(newClaimBody, body);
+  if (parsed.ok) return { ok: true, checked: parsed.checked };
   const problems = new Map<number, RowProblem>();
-  const parsed = newClaimBody.safeParse(body);
-  if (parsed.success) return problems;
   for (const issue of parsed.error.issues) {
     const path = issue.path.map(String);
     const field = wireFieldToMappingField(path);
@@ -34,5 +39,5 @@ export function bodyProblems(body: ClaimBody, rows: readonly RowRecord[]): Map<n
     const targets = path[0] === 'cases' ? [rows[Number(path[1])]] : rows;
     for (const row of targets) if (row !== undefined && !problems.has(row.idx)) problems.set(row.idx, problem);
   }
-  return problems;
+  return { ok: false, problems };
 }

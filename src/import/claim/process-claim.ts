@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
-import { bodyProblems, buildClaimBody, type ClaimBody } from './body.js';
+import type { CheckedBody } from '../../api/client/request-parts.js';
+import type { newClaimBody } from '../../api/schemas/claim.js';
+import { buildClaimBody, checkClaimBody, type ClaimBody } from './body.js';
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
 import { isRefusal, settle, submitClaim } from './submit.js';
@@ -30,7 +32,8 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork): Promise
   let settleFirst = step === 'filing';
   if (step === 'staged' || step === 'submitting') {
     const created = await createOnce(claim, work.journal.rowsOf(claim.claim_key), work);
-    if (created === undefined) return;
+    // Not filed (--file-mode none): recorded done with the create, nothing left to do.
+    if (created === undefined || created.done) return;
     step = 'created';
     settleFirst = created.existing;
   }
@@ -39,10 +42,11 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork): Promise
 
 /**
  * Evidence, then the create, unless something stops the claim first. Set when the claim exists
- * in the service afterwards (`existing`: it was found, not made now); undefined when it is held
- * back, refused, or only checked (dry run).
+ * in the service afterwards (`existing`: it was found, not made now; `done`: nothing is to be
+ * filed, and the claim was recorded done with its creation); undefined when it is held back,
+ * refused, or only checked (dry run).
  */
-async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork): Promise<{ existing: boolean } | undefined> {
+async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork): Promise<{ existing: boolean; done: boolean } | undefined> {
   const { journal } = work;
   const key = claim.claim_key;
   const blocked = blockers(rows);
@@ -55,8 +59,8 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
   // file is uploaded or create sent.
   const found = claim.sent === 1 && work.client !== undefined ? await settle(work.client, named.claim_id) : undefined;
   if (found !== undefined) {
-    recordCreated(journal, key, named.claim_id, rows, new Set((found.cases ?? []).map((item) => item.case_id)));
-    return { existing: true };
+    const done = recordCreated(journal, key, named.claim_id, rows, new Set((found.cases ?? []).map((item) => item.case_id)), { attempts: 0, finish: work.fileMode === 'none' });
+    return { existing: true, done };
   }
   const checked = await checkClaimEvidence(rows, work.evidenceDir);
   if (!checked.ok) {
@@ -70,7 +74,7 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
     // Dry run: file ids are not known; each file is named by its content's hash instead.
     const placeholders = new Map([...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]));
     const body = buildClaimBody(named, rows, placeholders);
-    if (rejectIfInvalid(journal, key, body, rows)) return undefined;
+    if (checkOrReject(journal, key, body, rows) === undefined) return undefined;
     await work.onPayload?.(body);
     journal.setStep(key, 'valid');
     return undefined;
@@ -84,13 +88,16 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
     });
     return undefined;
   }
-  journal.transaction(() => {
-    for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
-  });
+  if ([...fileIds.values()].some((ids) => ids.length > 0)) {
+    journal.transaction(() => {
+      for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
+    });
+  }
   const body = buildClaimBody(named, rows, fileIds);
-  if (rejectIfInvalid(journal, key, body, rows)) return undefined;
+  const wireBody = checkOrReject(journal, key, body, rows);
+  if (wireBody === undefined) return undefined;
   await work.onPayload?.(body);
-  const outcome = await submitClaim(work.client, journal, key, body, rows);
+  const outcome = await submitClaim(work.client, journal, key, body, rows, wireBody);
   if (outcome.kind === 'rejected') {
     journal.transaction(() => {
       for (const row of rows) journal.setRowOutcome(row.idx, 'rejected', outcome.rowProblems.get(row.idx) ?? outcome.claimProblem);
@@ -98,8 +105,8 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
     });
     return undefined;
   }
-  recordCreated(journal, key, named.claim_id, rows, outcome.caseIds);
-  return { existing: outcome.existing };
+  const done = recordCreated(journal, key, named.claim_id, rows, outcome.caseIds, { attempts: outcome.attempts, finish: work.fileMode === 'none' });
+  return { existing: outcome.existing, done };
 }
 
 /** Each row's file ids, or the row whose file the service refused and why. */
@@ -120,16 +127,32 @@ async function uploadAll(filesByRow: Map<number, CheckedFile[]>, uploads: Eviden
   return fileIds;
 }
 
-/** The claim exists: rows whose case it lacks (a claim created earlier without them) are refused. */
-function recordCreated(journal: Journal, key: string, claimId: string, rows: readonly RowRecord[], caseIds: ReadonlySet<string>): void {
-  journal.transaction(() => {
-    for (const row of rows) {
-      if (row.case_id !== null && !caseIds.has(row.case_id)) {
-        journal.setRowOutcome(row.idx, 'rejected', { code: 'claim_exists_without_case', message: `case ${row.case_id}: expected in claim ${claimId}, got a claim (created earlier) without it` });
-      }
+/**
+ * The claim exists: rows whose case it lacks (a claim created earlier without them) are refused.
+ * One transaction, with the create's `attempts`; with `finish` (nothing is filed) the claim's
+ * other cases are created and the claim done in it too, as fileCases would record them next
+ * (no remote call comes between, so nothing is lost by skipping the `created` step). Returns
+ * whether the claim is done.
+ */
+function recordCreated(
+  journal: Journal,
+  key: string,
+  claimId: string,
+  rows: readonly RowRecord[],
+  caseIds: ReadonlySet<string>,
+  options: { attempts: number; finish: boolean },
+): boolean {
+  const outcomes: { idx: number; outcome: string; problem: Partial<RowProblem> }[] = [];
+  for (const row of rows) {
+    if (row.case_id === null) continue;
+    if (!caseIds.has(row.case_id)) {
+      outcomes.push({ idx: row.idx, outcome: 'rejected', problem: { code: 'claim_exists_without_case', message: `case ${row.case_id}: expected in claim ${claimId}, got a claim (created earlier) without it` } });
+    } else if (options.finish && row.outcome === null) {
+      outcomes.push({ idx: row.idx, outcome: 'created', problem: { httpStatus: 201 } });
     }
-    journal.setStep(key, 'created', { httpStatus: 201 });
-  });
+  }
+  journal.recordStep(key, { step: options.finish ? 'done' : 'created', httpStatus: 201, attempts: options.attempts, rows: outcomes });
+  return options.finish;
 }
 
 /** From `created` (or an interrupted `filing`): file the claim's cases, or stop at created. */
@@ -163,14 +186,16 @@ function holdBack(journal: Journal, key: string, blocked: readonly RowRecord[]):
   journal.setClaimProblem(key, { code: 'claim_incomplete', message: `claim not sent: ${which} of this claim ${lines.length === 1 ? 'is' : 'are'} invalid; fix and run again` }, 'invalid');
 }
 
-function rejectIfInvalid(journal: Journal, key: string, body: ClaimBody, rows: readonly RowRecord[]): boolean {
-  const problems = bodyProblems(body, rows);
-  if (problems.size === 0) return false;
+/** The body checked against the wire schema, ready to send; or undefined, its problems recorded and the claim held back. */
+function checkOrReject(journal: Journal, key: string, body: ClaimBody, rows: readonly RowRecord[]): CheckedBody<typeof newClaimBody> | undefined {
+  const result = checkClaimBody(body, rows);
+  if (result.ok) return result.checked;
+  const { problems } = result;
   journal.transaction(() => {
     for (const [idx, problem] of problems) journal.setRowOutcome(idx, 'invalid', problem);
   });
   holdBack(journal, key, rows.filter((row) => problems.has(row.idx)));
-  return true;
+  return undefined;
 }
 
 function recordFiling(journal: Journal, key: string, cases: readonly RowRecord[], filing: FilingResult): void {

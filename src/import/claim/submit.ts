@@ -1,14 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimsClient } from '../../api/client/index.js';
 import { ClaimsHttpError, OutcomeUnknownError } from '../../api/errors.js';
-import type { Claim, NewClaimBody } from '../../api/schemas/claim.js';
+import type { CheckedBody } from '../../api/client/request-parts.js';
+import type { Claim, NewClaimBody, newClaimBody } from '../../api/schemas/claim.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { wireFieldToMappingField } from '../wire-fields.js';
 
 /** What creating a claim came to, for the claim's rows. */
 export type SubmitOutcome =
-  /** `existing`: found by a settle, not made by this send; an earlier run may have filed its cases. */
-  | { kind: 'created'; caseIds: Set<string>; existing: boolean }
+  /**
+   * `existing`: found by a settle, not made by this send; an earlier run may have filed its cases.
+   * `attempts`: those of the create that worked, not yet in the journal (the caller records them
+   * with the claim's new step, in one transaction); those of failed sends are recorded already.
+   */
+  | { kind: 'created'; caseIds: Set<string>; existing: boolean; attempts: number }
   | { kind: 'rejected'; claimProblem: RowProblem; rowProblems: Map<number, RowProblem> };
 
 /** A create may be sent again after this many settles that found nothing (a flaky connection). */
@@ -21,6 +26,8 @@ const settleDelayMs = 1000;
  * journal records `submitting`; an unknown outcome (connection lost after sending, 5xx) or a 409
  * is settled by retrieving the claim by its deterministic id: found → adopted, absent → sent.
  * (A claim an earlier run may have sent is settled by the caller before evidence is uploaded.)
+ * `checked`: the same body already checked against the new_claim schema (checkClaimBody), sent
+ * as it is.
  */
 export async function submitClaim(
   client: ClaimsClient,
@@ -28,13 +35,13 @@ export async function submitClaim(
   claimKey: string,
   body: NewClaimBody & { claim_id: string },
   rows: readonly RowRecord[],
+  checked?: CheckedBody<typeof newClaimBody>,
 ): Promise<SubmitOutcome> {
   for (let sends = 1; ; sends++) {
-    journal.markSubmitting(claimKey, body.claim_id);
+    journal.beginCreate(claimKey, body.claim_id);
     try {
-      const { data, attempts } = await client.claims.createWithCases(body);
-      journal.addAttempts(claimKey, attempts);
-      return adopted(data, false);
+      const { data, attempts } = await client.claims.createWithCasesIds(checked ?? body);
+      return adopted(data, false, attempts);
     } catch (error) {
       journal.addAttempts(claimKey, (error as { attempts?: number }).attempts ?? 1);
       const conflict = error instanceof ClaimsHttpError && error.status === 409;
@@ -65,8 +72,8 @@ export async function settle(client: ClaimsClient, claimId: string): Promise<Cla
   }
 }
 
-function adopted(claim: Claim, existing: boolean): SubmitOutcome {
-  return { kind: 'created', caseIds: new Set((claim.cases ?? []).map((item) => item.case_id)), existing };
+function adopted(claim: { cases?: readonly { case_id: string }[] | null | undefined }, existing: boolean, attempts = 0): SubmitOutcome {
+  return { kind: 'created', caseIds: new Set((claim.cases ?? []).map((item) => item.case_id)), existing, attempts };
 }
 
 /** A 4xx that sending again cannot fix: refused for good (authentication, 408 and 429 are not). */

@@ -141,14 +141,6 @@ export class Journal {
     this.statements.setStep.run(step, outcome.httpStatus ?? null, claimKey);
   }
 
-  /** Recorded before a create leaves the process: from now on a retrieve settles what happened. */
-  markSubmitting(claimKey: string, claimId: string): void {
-    this.transaction(() => {
-      this.statements.markSubmitting.run(claimKey);
-      this.statements.recordSent.run(claimId);
-    });
-  }
-
   /** A create was sent for this claim id by some run of this journal, before a --restart too. */
   wasSent(claimId: string): boolean {
     return this.statements.wasSent.get(claimId) !== undefined;
@@ -215,6 +207,56 @@ export class Journal {
   close(): void {
     this.database.close();
   }
+
+  // The submit path: one transaction per step change of a claim, its functions made once (a
+  // better-sqlite3 transaction function costs more to make than to run).
+
+  /**
+   * Step `submitting` and the claim id among those ever sent, in a transaction made once:
+   * recorded before a create leaves the process, so from now on a retrieve settles what happened.
+   */
+  beginCreate(claimKey: string, claimId: string): void {
+    this.submitTransactions().beginCreate(claimKey, claimId);
+  }
+
+  /**
+   * A claim's step, the attempts that got it there and the outcomes of the rows it settles, in
+   * one transaction: `created` then `done` of a claim that is not filed become one commit.
+   */
+  recordStep(claimKey: string, change: StepChange): void {
+    this.submitTransactions().recordStep(claimKey, change);
+  }
+
+  private submitTransactionsMade: ReturnType<Journal['makeSubmitTransactions']> | undefined;
+
+  private submitTransactions(): ReturnType<Journal['makeSubmitTransactions']> {
+    this.submitTransactionsMade ??= this.makeSubmitTransactions();
+    return this.submitTransactionsMade;
+  }
+
+  private makeSubmitTransactions() {
+    const { statements } = this;
+    return {
+      beginCreate: this.database.transaction((claimKey: string, claimId: string) => {
+        statements.markSubmitting.run(claimKey);
+        statements.recordSent.run(claimId);
+      }),
+      recordStep: this.database.transaction((claimKey: string, change: StepChange) => {
+        if (change.attempts !== undefined && change.attempts !== 0) statements.addAttempts.run(change.attempts, claimKey);
+        for (const row of change.rows ?? []) this.setRowOutcome(row.idx, row.outcome, row.problem);
+        this.setStep(claimKey, change.step, { httpStatus: change.httpStatus });
+      }),
+    };
+  }
+}
+
+/** What Journal.recordStep writes in one transaction. */
+export interface StepChange {
+  step: ClaimStep;
+  httpStatus?: number | undefined;
+  /** Attempts to add to the claim's count. */
+  attempts?: number | undefined;
+  rows?: readonly { idx: number; outcome: string; problem?: Partial<RowProblem> }[] | undefined;
 }
 
 /** Every row with its claim, in input order: the results CSV's source (and the report's, reading a journal). */

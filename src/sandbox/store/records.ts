@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { SandboxDatabase } from './database.js';
 
 /** Rows of the sandbox's tables, and the reads and writes the handlers need. */
@@ -31,31 +32,50 @@ export interface CaseRow {
 
 export type CaseDocument = Record<string, unknown>;
 
+const statementsOf = new WeakMap<SandboxDatabase, Map<string, Statement>>();
+
+/**
+ * The database's prepared statement for `sql`, prepared once: preparing costs more than running
+ * these small statements (one create runs several). Only for get/run/all, never iterate, so a
+ * statement is never busy when it is used again.
+ */
+function statement(database: SandboxDatabase, sql: string): Statement {
+  let statements = statementsOf.get(database);
+  if (statements === undefined) {
+    statements = new Map();
+    statementsOf.set(database, statements);
+  }
+  let prepared = statements.get(sql);
+  if (prepared === undefined) {
+    prepared = database.prepare(sql);
+    statements.set(sql, prepared);
+  }
+  return prepared;
+}
+
 export function findClaim(database: SandboxDatabase, environment: Environment, claimId: string): ClaimRow | undefined {
-  return database.prepare('SELECT * FROM claims WHERE environment = ? AND claim_id = ?').get(environment, claimId) as ClaimRow | undefined;
+  return statement(database, 'SELECT * FROM claims WHERE environment = ? AND claim_id = ?').get(environment, claimId) as ClaimRow | undefined;
 }
 
 export function insertClaim(database: SandboxDatabase, claim: Omit<ClaimRow, 'seq'>): void {
-  database
-    .prepare('INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (@environment, @claim_id, @status, @created, @updated)')
+  statement(database, 'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (@environment, @claim_id, @status, @created, @updated)')
     .run(claim);
 }
 
 export function updateClaim(database: SandboxDatabase, claim: ClaimRow): void {
-  database.prepare('UPDATE claims SET status = @status, updated = @updated WHERE seq = @seq').run(claim);
+  statement(database, 'UPDATE claims SET status = @status, updated = @updated WHERE seq = @seq').run(claim);
 }
 
 export function findCase(database: SandboxDatabase, environment: Environment, caseId: string): CaseRow | undefined {
-  return database.prepare('SELECT * FROM cases WHERE environment = ? AND case_id = ?').get(environment, caseId) as CaseRow | undefined;
+  return statement(database, 'SELECT * FROM cases WHERE environment = ? AND case_id = ?').get(environment, caseId) as CaseRow | undefined;
 }
 
 export function casesOfClaim(database: SandboxDatabase, environment: Environment, claimId: string): CaseRow[] {
-  return database.prepare('SELECT * FROM cases WHERE environment = ? AND claim_id = ? ORDER BY seq').all(environment, claimId) as CaseRow[];
+  return statement(database, 'SELECT * FROM cases WHERE environment = ? AND claim_id = ? ORDER BY seq').all(environment, claimId) as CaseRow[];
 }
 
 export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>): void {
-  database
-    .prepare(
+  statement(database, 
       `INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document)
        VALUES (@environment, @case_id, @claim_id, @api_version, @status, @filed, @workflow_state, @unavailable, @document)`,
     )
@@ -65,8 +85,7 @@ export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>)
 /** Writes back every mutable column; the document is kept in step with the columns. */
 export function saveCase(database: SandboxDatabase, row: CaseRow): void {
   const document = { ...readDocument(row), status: row.status, claim_id: row.claim_id ?? undefined };
-  database
-    .prepare(
+  statement(database, 
       `UPDATE cases SET claim_id = @claim_id, status = @status, filed = @filed, workflow_state = @workflow_state,
        unavailable = @unavailable, document = @document WHERE seq = @seq`,
     )
@@ -75,8 +94,8 @@ export function saveCase(database: SandboxDatabase, row: CaseRow): void {
 }
 
 export function deleteCaseRow(database: SandboxDatabase, row: CaseRow): void {
-  database.prepare('INSERT OR REPLACE INTO deleted_cases (seq, environment, case_id) VALUES (?, ?, ?)').run(row.seq, row.environment, row.case_id);
-  database.prepare('DELETE FROM cases WHERE seq = ?').run(row.seq);
+  statement(database, 'INSERT OR REPLACE INTO deleted_cases (seq, environment, case_id) VALUES (?, ?, ?)').run(row.seq, row.environment, row.case_id);
+  statement(database, 'DELETE FROM cases WHERE seq = ?').run(row.seq);
 }
 
 export function readDocument(row: CaseRow): CaseDocument {
@@ -97,8 +116,7 @@ export interface EventRow {
 }
 
 export function insertEvent(database: SandboxDatabase, event: Omit<EventRow, 'seq'>): void {
-  database
-    .prepare('INSERT INTO events (environment, event_id, type, case_id, created) VALUES (@environment, @event_id, @type, @case_id, @created)')
+  statement(database, 'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (@environment, @event_id, @type, @case_id, @created)')
     .run(event);
 }
 
@@ -116,9 +134,8 @@ export interface FileRow {
 
 /** Content-addressed: the same bytes uploaded twice are stored once. */
 export function insertFile(database: SandboxDatabase, file: Omit<FileRow, 'seq'>, bytes: Buffer): void {
-  database.prepare('INSERT OR IGNORE INTO blobs (sha256, bytes) VALUES (?, ?)').run(file.sha256, bytes);
-  database
-    .prepare(
+  statement(database, 'INSERT OR IGNORE INTO blobs (sha256, bytes) VALUES (?, ?)').run(file.sha256, bytes);
+  statement(database, 
       `INSERT INTO files (environment, file_id, category, type, sha256, size, page_count, created)
        VALUES (@environment, @file_id, @category, @type, @sha256, @size, @page_count, @created)`,
     )
@@ -126,5 +143,5 @@ export function insertFile(database: SandboxDatabase, file: Omit<FileRow, 'seq'>
 }
 
 export function findFile(database: SandboxDatabase, environment: Environment, fileId: string): FileRow | undefined {
-  return database.prepare('SELECT * FROM files WHERE environment = ? AND file_id = ?').get(environment, fileId) as FileRow | undefined;
+  return statement(database, 'SELECT * FROM files WHERE environment = ? AND file_id = ?').get(environment, fileId) as FileRow | undefined;
 }
