@@ -1,15 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { parse } from 'csv-parse/sync';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ClaimsClient } from '../../src/api/client/index.js';
 import { statusColumns } from '../../src/import/results/columns.js';
 import { testApiKey } from '../helpers/client.js';
+import { readResults } from './e2e-fixtures.js';
 import { cliBin, killHard, startSandboxProcess } from '../helpers/sandbox-process.js';
 import { expectedCaseId, expectedClaimId, plannedRows, writeDisputesCsv, type RowSpec } from './generate.js';
 
@@ -138,22 +138,6 @@ async function runToEnd(job: Job): Promise<Exit> {
   return startImport(job).exit;
 }
 
-interface ResultsRow {
-  line: string;
-  claim_id: string;
-  case_id: string;
-  outcome: string;
-  error_code: string;
-  error_message: string;
-  attempts: string;
-}
-
-async function readResults(file: string): Promise<{ header: string[]; rows: ResultsRow[] }> {
-  const records: string[][] = parse(await readFile(file, 'utf8'));
-  const [header = [], ...data] = records;
-  const rows = data.map((cells) => Object.fromEntries(header.map((name, position) => [name, cells[position] ?? ''])) as unknown as ResultsRow);
-  return { header, rows };
-}
 
 /** The invariants of must-show 3, checked against the sandbox with its faults turned off. */
 async function expectEveryClaimOnceWithItsCases(job: Job): Promise<void> {

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { parse } from 'csv-parse/sync';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { statusColumns } from '../../src/import/results/columns.js';
 import { testApiKey } from '../helpers/client.js';
+import { readResults, type ResultRow } from '../import/e2e-fixtures.js';
 import { cliBin, startSandboxProcess } from '../helpers/sandbox-process.js';
 import { expectedCaseId, expectedClaimId, oneToThreeRows, plannedRows, writeDisputesCsv, type RowSpec } from '../import/generate.js';
 import { seededRandom, seedFrom, sized } from './size.js';
@@ -107,20 +107,6 @@ function journalSteps(journal: string): Record<string, number> {
   }
 }
 
-interface ResultsRow {
-  line: string;
-  claim_id: string;
-  case_id: string;
-  outcome: string;
-  error_code: string;
-  attempts: string;
-}
-
-async function readResults(file: string): Promise<{ header: string[]; rows: ResultsRow[] }> {
-  const records: string[][] = parse(await readFile(file, 'utf8'));
-  const [header = [], ...data] = records;
-  return { header, rows: data.map((cells) => Object.fromEntries(header.map((name, position) => [name, cells[position] ?? ''])) as unknown as ResultsRow) };
-}
 
 /** A kill moment: after a delay from the start, or once the sandbox holds this many claims. */
 type KillPlan = { after: 'delay'; ms: number } | { after: 'claims'; claims: number };
@@ -188,7 +174,7 @@ describe(`import SIGKILLed ${kills} times at random moments, then run to the end
 
     // The same command to the end: exit 1 leaves `failed` rows to retry, exit 3 stops on the breaker.
     const exits: (number | null)[] = [];
-    let rows: ResultsRow[] = [];
+    let rows: ResultRow[] = [];
     for (let run = 0; run < 10; run++) {
       const exit = await startImport(args).exit;
       expect(exit.signal, exit.stderr).toBeNull();
