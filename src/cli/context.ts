@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Progress } from '../import/progress.js';
 import type { ExitCodeValue } from './exit-codes.js';
 
 /** What a command may touch: injected, so `main` runs in-process in tests (style.md). */
@@ -13,5 +14,7 @@ export interface CliIo {
 export interface CliContext {
   io: CliIo;
   logger: Logger;
+  /** The terminal's progress line on stderr; log lines clear it before they are written. */
+  progress: Progress;
   setExitCode(code: ExitCodeValue): void;
 }

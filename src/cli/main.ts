@@ -11,6 +11,7 @@ import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import type { CliContext, CliIo } from './context.js';
 import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
+import { Progress } from '../import/progress.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -42,17 +43,25 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .exitOverride();
 
+  const progress = new Progress(io.stderr);
   const context: CliContext = {
     io,
     // Replaced once the global options are parsed, before any command runs.
     logger: createLogger({ level: 'silent' }),
+    progress,
     setExitCode: (code) => {
       exitCode = code;
     },
   };
   program.hook('preAction', (command) => {
     const level = command.optsWithGlobals<{ logLevel: LevelWithSilent }>().logLevel;
-    context.logger = createLogger({ level, destination: { write: (line: string) => io.stderr.write(line) } });
+    // A log line on a terminal first clears the progress line, so it never starts mid-bar; the
+    // bar is drawn again below it at its next update.
+    const write = (line: string) => {
+      progress.done();
+      io.stderr.write(line);
+    };
+    context.logger = createLogger({ level, destination: { write } });
   });
   for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));

@@ -2,7 +2,6 @@ import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Shard } from '../../import/ids.js';
-import { Progress } from '../../import/progress.js';
 import { runImport } from '../../import/run-import.js';
 import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
@@ -104,7 +103,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       restart: flags.restart,
       service: target?.service,
       logger,
-      progress: new Progress(io.stderr),
+      progress: context.progress,
       stopRequested,
     });
     logger.info({ rows: report.summary.rows, outcomes: report.summary.byOutcome, results: resultsFile, journal: journalFile }, 'import finished');

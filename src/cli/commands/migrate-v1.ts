@@ -3,7 +3,6 @@ import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { parseGroupBy } from '../../migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
-import { Progress } from '../../import/progress.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -89,7 +88,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       restart: flags.restart,
       logger,
       stopRequested,
-      progress: new Progress(io.stderr),
+      progress: context.progress,
     });
     logger.info({ cases: report.summary.cases, outcomes: report.summary.byOutcome, created: report.claimsCreated, adopted: report.claimsAdopted, results: resultsFile }, 'migrate-v1 finished');
     io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
