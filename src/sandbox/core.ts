@@ -52,9 +52,13 @@ export class SandboxCore {
   /** Events recorded by the transaction in progress, published once it commits. */
   private pendingEvents: SandboxEvent[] = [];
   private readonly eventListeners: EventListener[] = [];
+  /** One better-sqlite3 transaction function for every call: making one costs more than running it. */
+  private readonly runInTransaction: <Result>(work: () => Result) => Result;
 
   constructor(options: SandboxCoreOptions) {
     this.database = options.database;
+    const inTransaction = this.database.transaction((work: () => unknown) => work());
+    this.runInTransaction = <Result>(work: () => Result) => inTransaction(work) as Result;
     this.clock = options.now ?? Date.now;
     this.workflowDelayMs = options.workflowDelayMs ?? 200;
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
@@ -94,7 +98,7 @@ export class SandboxCore {
   transaction<Result>(work: () => Result): Result {
     let result: Result;
     try {
-      result = this.database.transaction(work)();
+      result = this.runInTransaction(work);
     } catch (error) {
       this.pendingEvents = [];
       throw error;

@@ -62,10 +62,13 @@ export type ResultRecord = RowRecord & {
 export class Journal {
   readonly database: JournalDatabase;
   private readonly statements: ReturnType<typeof prepare>;
+  /** One better-sqlite3 transaction function for every call: making one costs more than running it. */
+  private readonly runInTransaction: (work: () => unknown) => unknown;
 
   constructor(file: string) {
     this.database = openJournalDatabase(file);
     this.statements = prepare(this.database);
+    this.runInTransaction = this.database.transaction((work: () => unknown) => work());
   }
 
   meta(key: string): string | undefined {
@@ -85,8 +88,10 @@ export class Journal {
   }
 
   transaction<T>(work: () => T): T {
-    return this.database.transaction(work)();
+    return this.runInTransaction(work) as T;
   }
+
+
 
   claim(claimKey: string): ClaimRecord | undefined {
     return this.statements.getClaim.get(claimKey) as ClaimRecord | undefined;
