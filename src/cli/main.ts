@@ -12,6 +12,7 @@ import { sandboxCommand } from './commands/sandbox.js';
 import type { CliContext, CliIo } from './context.js';
 import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
 import { Progress } from '../import/progress.js';
+import { limitHeapGrowth } from './heap-tuning.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -53,7 +54,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
       exitCode = code;
     },
   };
-  program.hook('preAction', (command) => {
+  program.hook('preAction', (command, actionCommand) => {
     const level = command.optsWithGlobals<{ logLevel: LevelWithSilent }>().logLevel;
     // A log line on a terminal first clears the progress line, so it never starts mid-bar; the
     // bar is drawn again below it at its next update.
@@ -62,6 +63,8 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
       io.stderr.write(line);
     };
     context.logger = createLogger({ level, destination: { write } });
+    // The job commands only: the sandbox keeps V8's default (heap-tuning.ts says why).
+    if (actionCommand.name() !== 'sandbox') limitHeapGrowth();
   });
   for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
