@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,8 @@ import { ClaimsClient } from '../../src/api/client/index.js';
 import { statusColumns } from '../../src/import/results/columns.js';
 import { testApiKey } from '../helpers/client.js';
 import { readResults } from './e2e-fixtures.js';
-import { cliBin, killHard, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { startImportProcess, type ImportExit } from '../helpers/import-process.js';
+import { cliBin, startSandboxProcess } from '../helpers/sandbox-process.js';
 import { expectedCaseId, expectedClaimId, plannedRows, writeDisputesCsv, type RowSpec } from './generate.js';
 
 /**
@@ -41,11 +41,6 @@ interface Job {
   client: ClaimsClient;
 }
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
 
 async function prepareJob(sandboxFlags: string[]): Promise<Job> {
   const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-crash-'));
@@ -73,29 +68,6 @@ async function prepareJob(sandboxFlags: string[]): Promise<Job> {
   return { dir, args, journal, results, sandboxUrl: sandbox.url, client };
 }
 
-function startImport(job: Job): { child: ChildProcess; exit: Promise<Exit> } {
-  // The key comes from the environment, never a flag (architecture.md, "Contracts").
-  const env: NodeJS.ProcessEnv = { ...process.env, CLAIMS_API_KEY: testApiKey };
-  delete env.CLAIMS_BASE_URL;
-  const child = spawn(process.execPath, job.args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    // The tail is what explains a failure; keep it bounded.
-    stderr = (stderr + chunk.toString('utf8')).slice(-20_000);
-  });
-  const watchdog = setTimeout(() => child.kill('SIGKILL'), runDeadlineMs);
-  onTestFinished(() => {
-    clearTimeout(watchdog);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  const exit = new Promise<Exit>((resolve) => {
-    child.once('exit', (code, signal) => {
-      clearTimeout(watchdog);
-      resolve({ code, signal, stderr });
-    });
-  });
-  return { child, exit };
-}
 
 async function sandboxClaimIds(client: ClaimsClient): Promise<string[]> {
   const ids: string[] = [];
@@ -116,26 +88,25 @@ function journalSteps(journal: string): Record<string, number> {
 
 /** Starts the import, waits until the sandbox holds some but not all of the claims, and SIGKILLs it. */
 async function killMidRun(job: Job): Promise<{ claimsAtKill: number; steps: Record<string, number> }> {
-  const { child, exit } = startImport(job);
-  let exited: Exit | undefined;
-  void exit.then((result) => (exited = result));
+  const run = startImportProcess(job.args, runDeadlineMs);
   let held = 0;
   const started = Date.now();
   while (held < killAtClaims) {
+    const exited = run.exited();
     if (exited !== undefined) throw new Error(`the import ended (exit ${String(exited.code)}) before it could be killed, with ${held} claims seen:\n${exited.stderr}`);
     if (Date.now() - started > runDeadlineMs) throw new Error(`the sandbox held ${held} claims after ${runDeadlineMs} ms`);
     await sleep(100);
     held = (await sandboxClaimIds(job.client)).length;
   }
-  if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the import ended (exit ${String(child.exitCode)}) before it could be killed`);
-  await killHard(child);
+  const killed = await run.kill();
+  if (killed.signal !== 'SIGKILL') throw new Error(`the import ended (exit ${String(killed.code)}) before it could be killed`);
   // Whatever the import had in flight is now either committed or not; nothing else arrives.
   const claimsAtKill = (await sandboxClaimIds(job.client)).length;
   return { claimsAtKill, steps: journalSteps(job.journal) };
 }
 
-async function runToEnd(job: Job): Promise<Exit> {
-  return startImport(job).exit;
+async function runToEnd(job: Job): Promise<ImportExit> {
+  return startImportProcess(job.args, runDeadlineMs).exit;
 }
 
 

@@ -276,16 +276,22 @@ const outsidePaths: [string, string][] = [
   ['absolute path to a real file outside', '{outside}/secret.pdf'],
 ];
 
+/** A workspace whose evidence directory has ways out (a symlinked file and directory) and one good PDF. */
+async function workspaceWithWaysOut() {
+  const workspace = await makeWorkspace();
+  const outside = join(workspace.dir, 'outside');
+  await mkdir(outside);
+  await writeFile(join(outside, 'secret.pdf'), await pdfBytes(1));
+  await mkdir(join(workspace.evidenceDir, 'sub'));
+  await symlink(join(outside, 'secret.pdf'), join(workspace.evidenceDir, 'link-to-secret.pdf'));
+  await symlink(outside, join(workspace.evidenceDir, 'linked-dir'));
+  await workspace.evidence('receipts/sakuragawa-folio.pdf', 'folio.pdf');
+  return { workspace, outside };
+}
+
 describe('evidence paths outside --evidence-dir (import --dry-run: checked, never read)', () => {
   it.each(outsidePaths)('│ receipt_file, %s │ %s │ invalid evidence_path_outside; the good row next to it is valid', async (_label, cell) => {
-    const workspace = await makeWorkspace();
-    const outside = join(workspace.dir, 'outside');
-    await mkdir(outside);
-    await writeFile(join(outside, 'secret.pdf'), await pdfBytes(1));
-    await mkdir(join(workspace.evidenceDir, 'sub'));
-    await symlink(join(outside, 'secret.pdf'), join(workspace.evidenceDir, 'link-to-secret.pdf'));
-    await symlink(outside, join(workspace.evidenceDir, 'linked-dir'));
-    await workspace.evidence('receipts/sakuragawa-folio.pdf', 'folio.pdf');
+    const { workspace, outside } = await workspaceWithWaysOut();
     const path = cell.replace('{outside}', outside);
     const input = await workspace.write('disputes.csv', csvOf([duplicateChargeRow('P', 'T1', path), duplicateChargeRow('OK', 'T1', 'folio.pdf')]));
 
@@ -298,14 +304,7 @@ describe('evidence paths outside --evidence-dir (import --dry-run: checked, neve
   });
 
   it.each(outsidePaths)('│ correspondence_files (a list), %s │ %s │ invalid evidence_path_outside', async (_label, cell) => {
-    const workspace = await makeWorkspace();
-    const outside = join(workspace.dir, 'outside');
-    await mkdir(outside);
-    await writeFile(join(outside, 'secret.pdf'), await pdfBytes(1));
-    await mkdir(join(workspace.evidenceDir, 'sub'));
-    await symlink(join(outside, 'secret.pdf'), join(workspace.evidenceDir, 'link-to-secret.pdf'));
-    await symlink(outside, join(workspace.evidenceDir, 'linked-dir'));
-    await workspace.evidence('receipts/sakuragawa-folio.pdf', 'folio.pdf');
+    const { workspace, outside } = await workspaceWithWaysOut();
     await workspace.evidence('correspondence/northwind-support-reply.png', 'reply.png');
     const path = cell.replace('{outside}', outside);
     const input = await workspace.write('disputes.csv', csvOf([duplicateChargeRow('C', 'T1', 'folio.pdf', { correspondence_files: `reply.png;${path}` })]));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { statusColumns } from '../../src/import/results/columns.js';
 import { testApiKey } from '../helpers/client.js';
 import { readResults } from '../import/e2e-fixtures.js';
+import { startImportProcess } from '../helpers/import-process.js';
 import { cliBin, startSandboxProcess } from '../helpers/sandbox-process.js';
 import { expectedCaseId, expectedClaimId, oneToThreeRows, plannedRows, writeDisputesCsv, type RowSpec } from '../import/generate.js';
 import { seededRandom, seedFrom, sized } from './size.js';
@@ -36,48 +36,6 @@ for (const spec of rowSpecs) {
 /** One run never legitimately takes this long here; past it the run is stuck. */
 const runDeadlineMs = sized(240_000, 60_000);
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
-interface Run {
-  exit: Promise<Exit>;
-  exited: () => Exit | undefined;
-  kill: () => Promise<Exit>;
-}
-
-function startImport(args: string[]): Run {
-  const env: NodeJS.ProcessEnv = { ...process.env, CLAIMS_API_KEY: testApiKey };
-  delete env.CLAIMS_BASE_URL;
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-20_000);
-  });
-  const watchdog = setTimeout(() => child.kill('SIGKILL'), runDeadlineMs);
-  onTestFinished(() => {
-    clearTimeout(watchdog);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  let result: Exit | undefined;
-  const exit = new Promise<Exit>((resolve) => {
-    child.once('exit', (code, signal) => {
-      clearTimeout(watchdog);
-      result = { code, signal, stderr };
-      resolve(result);
-    });
-  });
-  return {
-    exit,
-    exited: () => result,
-    kill: async () => {
-      child.kill('SIGKILL');
-      return exit;
-    },
-  };
-}
 
 /** What the sandbox's data file holds, read directly (WAL: a reader beside the running sandbox). */
 function sandboxCounts(db: string): { claims: number; cases: number } {
@@ -144,7 +102,7 @@ describe(`import SIGKILLed ${kills} times at random moments, then run to the end
         random() < 0.3
           ? { after: 'delay', ms: Math.floor(100 + random() * 1500) }
           : { after: 'claims', claims: before + 1 + Math.floor(random() * Math.max(1, remaining / (kills - landed + 1))) };
-      const run = startImport(args);
+      const run = startImportProcess(args, runDeadlineMs);
       const started = Date.now();
       for (;;) {
         if (run.exited() !== undefined) break;
@@ -176,7 +134,7 @@ describe(`import SIGKILLed ${kills} times at random moments, then run to the end
     // create or filing failed under the faults) and exit 3 (the breaker) are both resumable.
     const exits: (number | null)[] = [];
     for (let run = 0; run < 10; run++) {
-      const exit = await startImport(args).exit;
+      const exit = await startImportProcess(args, runDeadlineMs).exit;
       expect(exit.signal, exit.stderr).toBeNull();
       expect([0, 1, 3], exit.stderr).toContain(exit.code);
       exits.push(exit.code);

@@ -213,15 +213,15 @@ export class Journal {
     this.database.close();
   }
 
-  // The submit path: one transaction per step change of a claim, its functions made once (a
-  // better-sqlite3 transaction function costs more to make than to run).
-
   /**
-   * Step `submitting` and the claim id among those ever sent, in a transaction made once:
-   * recorded before a create leaves the process, so from now on a retrieve settles what happened.
+   * Step `submitting` and the claim id among those ever sent, in one transaction: recorded before
+   * a create leaves the process, so from now on a retrieve settles what happened.
    */
   beginCreate(claimKey: string, claimId: string): void {
-    this.submitTransactions().beginCreate(claimKey, claimId);
+    this.transaction(() => {
+      this.statements.markSubmitting.run(claimKey);
+      this.statements.recordSent.run(claimId);
+    });
   }
 
   /**
@@ -229,29 +229,11 @@ export class Journal {
    * one transaction: `created` then `done` of a claim that is not filed become one commit.
    */
   recordStep(claimKey: string, change: StepChange): void {
-    this.submitTransactions().recordStep(claimKey, change);
-  }
-
-  private submitTransactionsMade: ReturnType<Journal['makeSubmitTransactions']> | undefined;
-
-  private submitTransactions(): ReturnType<Journal['makeSubmitTransactions']> {
-    this.submitTransactionsMade ??= this.makeSubmitTransactions();
-    return this.submitTransactionsMade;
-  }
-
-  private makeSubmitTransactions() {
-    const { statements } = this;
-    return {
-      beginCreate: this.database.transaction((claimKey: string, claimId: string) => {
-        statements.markSubmitting.run(claimKey);
-        statements.recordSent.run(claimId);
-      }),
-      recordStep: this.database.transaction((claimKey: string, change: StepChange) => {
-        if (change.attempts !== undefined && change.attempts !== 0) statements.addAttempts.run(change.attempts, claimKey);
-        for (const row of change.rows ?? []) this.setRowOutcome(row.idx, row.outcome, row.problem);
-        this.setStep(claimKey, change.step, { httpStatus: change.httpStatus });
-      }),
-    };
+    this.transaction(() => {
+      if (change.attempts !== undefined && change.attempts !== 0) this.addAttempts(claimKey, change.attempts);
+      for (const row of change.rows ?? []) this.setRowOutcome(row.idx, row.outcome, row.problem);
+      this.setStep(claimKey, change.step, { httpStatus: change.httpStatus });
+    });
   }
 }
 
