@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { UsageError } from '../cli/exit-codes.js';
 import type { ExportResource } from './columns.js';
+
+/**
+ * A state file that cannot be used: unreadable, not ours, or another list's. The run stops before
+ * anything is exported (the CLI maps it to exit 2, usage).
+ */
+export class ExportStateError extends Error {
+  readonly code = 'EXPORT_STATE';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ExportStateError';
+  }
+}
 
 /**
  * The bookmark of an incremental export (issue 6, "the nightly job"): the newest record id
@@ -22,12 +33,12 @@ export async function readState(file: string, resource: ExportResource): Promise
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return undefined;
-    throw new UsageError(`--state ${file}: expected a readable state file, got ${(error as { code?: string }).code ?? 'unreadable'}`, { cause: error });
+    throw new ExportStateError(`--state ${file}: expected a readable state file, got ${(error as { code?: string }).code ?? 'unreadable'}`, { cause: error });
   }
   const state = parseState(text);
-  if (state === undefined) throw new UsageError(`--state ${file}: expected a state file written by bulk-disputes export, got something else`);
+  if (state === undefined) throw new ExportStateError(`--state ${file}: expected a state file written by bulk-disputes export, got something else`);
   // Another list's bookmark would page from an id this list does not hold.
-  if (state.resource !== resource) throw new UsageError(`--state ${file}: expected a state file for ${resource}, got one for ${state.resource}`);
+  if (state.resource !== resource) throw new ExportStateError(`--state ${file}: expected a state file for ${resource}, got one for ${state.resource}`);
   return state;
 }
 
