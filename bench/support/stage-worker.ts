@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { createDecoder } from '../../src/csv/decode.js';
 import { Journal } from '../../src/import/journal/journal.js';
-import { stageRows } from '../../src/import/stage.js';
+import { stageRows } from '../../src/import/stage/index.js';
 import { parseMapping } from '../../src/mapping/load.js';
 import type { Mapping } from '../../src/mapping/schema.js';
 

@@ -17,7 +17,7 @@ import { Journal } from './journal/journal.js';
 import { processClaims } from './process-claims.js';
 import type { Progress } from './progress.js';
 import { writeResults, type ResultsSummary } from './results/write-results.js';
-import { stageRows } from './stage.js';
+import { stageRows } from './stage/index.js';
 
 export interface ImportOptions {
   input: string;

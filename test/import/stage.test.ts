@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { derivedCaseId, derivedClaimId, inShard } from '../../src/import/ids.js';
 import { Journal, type RowRecord } from '../../src/import/journal/journal.js';
-import { stageRows } from '../../src/import/stage.js';
+import { stageRows } from '../../src/import/stage/index.js';
 import { parseMapping } from '../../src/mapping/load.js';
 
 /** A small mapping: claim key `ref`, no claim id template, so ids are derived from the key. */

@@ -1,0 +1,102 @@
+import { availableParallelism } from 'node:os';
+import type { Readable } from 'node:stream';
+import Tinypool from 'tinypool';
+import { readRows } from '../../csv/read-rows.js';
+import type { Mapping } from '../../mapping/schema.js';
+import type { Shard } from '../ids.js';
+import type { Journal } from '../journal/journal.js';
+import { hasRenamedStatusColumns, renameStatusColumns, statusColumns } from '../results/columns.js';
+import type { HeaderSeen, PreparedRow } from './prepare.js';
+import type { PrepareTask, SentRecord, StageWorkerData } from './worker.js';
+import { StageWriter } from './write.js';
+
+/**
+ * The stage step (architecture.md, "The pipeline"): every record of the input, read as a stream,
+ * mapped and checked against the wire schema, written into the journal in batched transactions,
+ * grouped by claim key however far apart its rows are.
+ *
+ * Three parts (issue 12): this thread reads the CSV and sends batches of records to a pool of
+ * worker threads (src/import/stage/worker.ts), which map and check them; it writes what comes
+ * back to the journal, batch by batch in input order, and is the only thread that touches the
+ * journal. At most `batchesInFlight` batches are out at once, and the input is read only as
+ * batches come back: memory is that window, whatever the file's size.
+ */
+
+export interface StageOptions {
+  input: Readable;
+  mapping: Mapping;
+  journal: Journal;
+  shard?: Shard | undefined;
+  onProgress?: (rowsRead: number) => void;
+}
+
+export interface StageSummary {
+  sourceColumns: string[];
+  /** The input is one of our results files, fixed and fed back in. */
+  resultsInput: boolean;
+  rowsRead: number;
+}
+
+/** Records per batch: one message each way and one journal transaction. */
+const batchSize = 2000;
+/** Two threads for mapping where there are cores for them; the reader and the journal take a third share. */
+const workerThreads = Math.max(1, Math.min(2, availableParallelism()));
+const batchesInFlight = 2 * workerThreads;
+
+export async function stageRows(options: StageOptions): Promise<StageSummary> {
+  const writer = new StageWriter(options.journal);
+  const workerData: StageWorkerData = { mapping: options.mapping, shard: options.shard };
+  const pool = new Tinypool({ filename: workerFile().href, minThreads: workerThreads, maxThreads: workerThreads, workerData });
+  const seen: HeaderSeen = { header: [], resultsInput: false };
+  const onHeader = (names: readonly string[]) => {
+    seen.header = names;
+    seen.resultsInput = hasRenamedStatusColumns(names);
+  };
+  const inFlight: { rowsRead: number; prepared: Promise<PreparedRow[]> }[] = [];
+  let rowsRead = 0;
+  let records: SentRecord[] = [];
+  const writeOldest = async () => {
+    const oldest = inFlight.shift();
+    if (oldest === undefined) return;
+    const rows = await oldest.prepared;
+    options.journal.transaction(() => {
+      for (const row of rows) writer.write(row);
+    });
+    options.onProgress?.(oldest.rowsRead);
+  };
+  const sendBatch = async () => {
+    const task: PrepareTask = { seen, records };
+    records = [];
+    const prepared = pool.run(task) as Promise<PreparedRow[]>;
+    // Awaited in order below; until then a failure must not count as unhandled.
+    prepared.catch(() => undefined);
+    inFlight.push({ rowsRead, prepared });
+    if (inFlight.length >= batchesInFlight) await writeOldest();
+  };
+  try {
+    for await (const record of readRows(options.input, options.mapping.csv, { onHeader, renameHeader: renameStatusColumns })) {
+      records.push({ line: record.line, index: record.index, raw: record.raw, error: 'error' in record ? record.error : undefined });
+      rowsRead++;
+      if (records.length >= batchSize) await sendBatch();
+    }
+    if (records.length > 0) await sendBatch();
+    while (inFlight.length > 0) await writeOldest();
+    options.journal.transaction(() => {
+      writer.finish();
+    });
+  } finally {
+    await pool.destroy();
+  }
+  return { sourceColumns: seen.resultsInput ? seen.header.slice(statusColumns.length) : [...seen.header], resultsInput: seen.resultsInput, rowsRead };
+}
+
+/**
+ * The worker's compiled file beside this one. Run from the TypeScript sources (vitest), this module
+ * is src/import/stage/index.ts and a worker thread cannot load TypeScript: it uses the build in
+ * dist/ instead (`npm test` builds before it tests).
+ */
+function workerFile(): URL {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new URL('./worker.js', here);
+  return new URL(here.replace(/\/src\/(?!.*\/src\/)/, '/dist/').replace(/index\.ts$/, 'worker.js'));
+}

@@ -1,0 +1,143 @@
+import { newClaimBody, newClaimCaseSchema } from '../../api/schemas/claim.js';
+import type { CsvRow } from '../../csv/records.js';
+import { claimKeyValues, mapRow, type MappedRow } from '../../mapping/map-row.js';
+import type { Mapping } from '../../mapping/schema.js';
+import { derivedClaimId } from '../ids.js';
+import type { RowProblem } from '../journal/journal.js';
+import { maybeCreatedOutcomes, statusCell, statusColumns } from '../results/columns.js';
+import { restore } from '../results/neutralise.js';
+import { wireFieldToMappingField } from '../wire-fields.js';
+
+/**
+ * The part of staging that needs no journal (issue 12): one record of the input, mapped and
+ * checked against the wire schema, to what the journal stores of it. It depends on no other row,
+ * so it runs in the staging worker thread while the main thread writes the journal.
+ */
+
+/** A row ready for the journal: mapped and checked, or with the problem that stops it. */
+export interface PreparedRow {
+  idx: number;
+  line: number;
+  /** JSON array of the record's cells, unchanged (a results file's: its source columns, restored). */
+  source: string;
+  claimKey: string | undefined;
+  problem?: RowProblem | undefined;
+  mapped?: MappedForJournal | undefined;
+  /** An earlier run reported the row's claim as created (a results file fed back in). */
+  reportedCreated: boolean;
+}
+
+/** What the journal needs of a mapped row, already serialised (plain strings cross threads cheaply). */
+export interface MappedForJournal {
+  /** The mapped claim id, or the one derived from the key. */
+  claimId: string;
+  /** The mapped case id; undefined to derive one from the row's place in its claim. */
+  caseId: string | undefined;
+  sharedJson: string;
+  caseJson: string;
+  evidenceJson: string;
+}
+
+/** What the header said: set by the reader before the first row. */
+export interface HeaderSeen {
+  header: readonly string[];
+  /** The input is one of our results files, fixed and fed back in. */
+  resultsInput: boolean;
+}
+
+export function prepareRow(record: CsvRow, mapping: Mapping, seen: HeaderSeen, wireCheck: WireCheck): PreparedRow {
+  const { resultsInput } = seen;
+  const base = { idx: record.index, line: record.line, reportedCreated: false };
+  if ('error' in record) {
+    const raw = resultsInput ? (record.raw ?? []).slice(statusColumns.length) : (record.raw ?? []);
+    // A row of the wrong width still names its claim, which must not be sent without it.
+    const cells = Object.fromEntries(seen.header.map((column, position) => [column, record.raw?.[position] ?? '']));
+    const claimKey = keyOf(resultsInput ? restoreCells(cells) : cells, mapping);
+    return { ...base, source: JSON.stringify(raw), claimKey, problem: { code: record.error.code, message: record.error.message } };
+  }
+  let cells = record.cells;
+  let raw = record.raw;
+  let reportedCreated = false;
+  if (resultsInput) {
+    raw = raw.slice(statusColumns.length).map(restore);
+    cells = restoreCells(cells);
+    reportedCreated = statusCell(cells, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(cells, 'outcome'));
+  }
+  const source = JSON.stringify(raw);
+  const claimKey = keyOf(cells, mapping);
+  const result = mapRow(cells, mapping);
+  if (!result.ok) {
+    const [first, ...rest] = result.errors;
+    const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((error) => error.field).join(', ')})`;
+    return { ...base, source, claimKey, reportedCreated, problem: { code: first?.code ?? 'invalid', message: `${first?.message ?? 'invalid'}${more}`, field: first?.field } };
+  }
+  const { row } = result;
+  const caseBody = caseOf(row);
+  const sharedJson = JSON.stringify(row.shared);
+  const problem = wireCheck.problem(row, sharedJson, caseBody);
+  if (problem) return { ...base, source, claimKey, reportedCreated, problem };
+  const mapped: MappedForJournal = {
+    claimId: row.claimId ?? derivedClaimId(row.claimKey),
+    caseId: typeof row.case.case_id === 'string' ? row.case.case_id : undefined,
+    sharedJson,
+    caseJson: JSON.stringify(caseBody),
+    evidenceJson: JSON.stringify(row.evidence),
+  };
+  return { ...base, source, claimKey: row.claimKey, reportedCreated, mapped };
+}
+
+/** The claim key as mapRow makes it, or undefined when a key cell is blank or missing. */
+function keyOf(cells: Readonly<Record<string, string>>, mapping: Mapping): string | undefined {
+  const keyValues = claimKeyValues(cells, mapping);
+  return keyValues.some((value) => value === '') ? undefined : JSON.stringify(keyValues);
+}
+
+/** A results file's cells were neutralised against formulas; the mapping reads the originals. */
+function restoreCells(cells: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(cells).map(([column, value]) => [column, restore(value)]));
+}
+
+/** The row's entry of new_claim.cases (its id is added when staged: it may depend on its place). */
+function caseOf(row: MappedRow): Record<string, unknown> {
+  const caseBody: Record<string, unknown> = { ...row.case };
+  if (Object.keys(row.customFields).length > 0) caseBody.custom_fields = row.customFields;
+  return caseBody;
+}
+
+/**
+ * The strict wire schema on the claim this row alone would make; its errors name mapping fields.
+ *
+ * Most of the check's cost is the claim-level part (card, cardholder, dispute, issuer evidence),
+ * which the rows of one claim repeat. Once a row's whole body has passed, a later row with the
+ * same claim id and the same shared fields is checked on its case alone: the claim-level fields
+ * and refinements passed with those very values (the JSON of a mapped fragment determines it: its
+ * values are strings, finite numbers and booleans), and the body's only check across cases
+ * (duplicate case ids) cannot fail with one case. So the first issue, if any, is the case's own,
+ * at the same path (`cases.0.…`) and with the same message as in the whole body.
+ */
+export class WireCheck {
+  /** `[claim id]` + shared JSON of bodies that passed whole; bounded, as memory is one batch. */
+  private readonly passed = new Set<string>();
+
+  problem(row: MappedRow, sharedJson: string, caseBody: Record<string, unknown>): RowProblem | undefined {
+    const sharedKey = `${JSON.stringify([row.claimId ?? null])}${sharedJson}`;
+    const caseItem = { case_id: 'placeholder', ...caseBody };
+    if (this.passed.has(sharedKey)) {
+      const parsed = newClaimCaseSchema.safeParse(caseItem);
+      return parsed.success ? undefined : schemaProblem(parsed.error.issues, ['cases', 0]);
+    }
+    const parsed = newClaimBody.safeParse({ ...row.shared, claim_id: row.claimId, cases: [caseItem] });
+    if (!parsed.success) return schemaProblem(parsed.error.issues, []);
+    // Rows of a claim are usually near each other; forgetting now and then costs a full check.
+    if (this.passed.size >= 4096) this.passed.clear();
+    this.passed.add(sharedKey);
+    return undefined;
+  }
+}
+
+function schemaProblem(issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix: readonly PropertyKey[]): RowProblem | undefined {
+  const [issue] = issues;
+  if (issue === undefined) return undefined;
+  const field = wireFieldToMappingField([...prefix, ...issue.path].map(String));
+  return { code: 'schema_invalid', message: `${field}: ${issue.message}`, field };
+}
