@@ -107,6 +107,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       abortedBecause = (error as Error).message;
     }
     options.progress?.done();
+    // The last turn's group commit, before the results read the journal statement by statement.
+    journal.flush();
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
     const summary = await writeResults(journal, sourceColumns, options.resultsFile, mapping.csv.encoding);
     return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal };

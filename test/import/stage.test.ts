@@ -131,6 +131,23 @@ case:
     ]);
   });
 
+  it('counts and numbers the rows of a claim whose rows are further apart than the claims kept in memory', async () => {
+    // 5,000 one-row claims between A's two rows: A has left staging's memory of recent claims
+    // (4,096) when its second row comes, so its count is read back from the journal.
+    const between = Array.from({ length: 5000 }, (_, index) => `F${index},4242,FR,1.00,2026-03-01,ARN-F${index}`);
+    const { rows, claims } = await stage(['A,4242,FR,10.00,2026-03-01,ARN1', ...between, 'A,4242,FR,20.00,2026-03-03,ARN2', 'A,9999,FR,30.00,2026-03-04,ARN3']);
+    const claimA = derivedClaimId('["A"]');
+    expect(claims.find((claim) => claim.claim_key === '["A"]')).toMatchObject({ claim_id: claimA, rows: 3 });
+    expect(claims.filter((claim) => claim.rows !== 1).map((claim) => claim.claim_key)).toEqual(['["A"]']);
+    const rowsOfA = rows.filter((row) => row.claim_key === '["A"]');
+    expect(rowsOfA.map((row) => [row.line, row.ordinal, row.case_id, row.error_code])).toEqual([
+      [2, 0, derivedCaseId(claimA, 0), null],
+      [5003, 1, derivedCaseId(claimA, 1), null],
+      // Its first row's shared fields are read back from the journal too.
+      [5004, 2, null, 'shared_field_mismatch'],
+    ]);
+  });
+
   it('splits claims across shards with no overlap and no gap', async () => {
     const lines = Array.from({ length: 40 }, (_, index) => `R${index % 17},4242,FR,1.00,2026-03-01,ARN${index}`);
     const shards = await Promise.all([1, 2, 3].map(async (index) => stage([...lines, 'x,y'], { index, count: 3 })));

@@ -169,7 +169,7 @@ async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: re
     });
     return;
   }
-  journal.setStep(key, 'filing');
+  await journal.beginFiling(key);
   const filing = await fileClaim(work.client, claim.claim_id, cases.map((row) => row.case_id ?? ''), work.fileMode, settleFirst);
   recordFiling(journal, key, cases, filing);
 }

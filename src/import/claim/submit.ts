@@ -38,7 +38,7 @@ export async function submitClaim(
   checked?: CheckedBody<typeof newClaimBody>,
 ): Promise<SubmitOutcome> {
   for (let sends = 1; ; sends++) {
-    journal.beginCreate(claimKey, body.claim_id);
+    await journal.beginCreate(claimKey, body.claim_id);
     try {
       const { data, attempts } = await client.claims.createWithCasesIds(checked ?? body);
       return adopted(data, false, attempts);

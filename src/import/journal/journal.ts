@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { GroupCommit } from './group-commit.js';
 import { journalFormat, openJournalDatabase, type JournalDatabase } from './schema.js';
 
 /** Where a claim has got to (architecture.md: a step is recorded before and after every remote call). */
@@ -64,11 +65,19 @@ export class Journal {
   private readonly statements: ReturnType<typeof prepare>;
   /** One better-sqlite3 transaction function for every call: making one costs more than running it. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
+  /** The sending phase's commits, shared by the claims of one turn of the event loop. */
+  private readonly group: GroupCommit;
 
   constructor(file: string) {
     this.database = openJournalDatabase(file);
     this.statements = prepare(this.database);
     this.runInTransaction = this.database.transaction((work: () => unknown) => work());
+    this.group = new GroupCommit(this.database, this.runInTransaction);
+  }
+
+  /** Commits what the sending phase wrote this turn; call before the results are read. */
+  flush(): void {
+    this.group.flush();
   }
 
   meta(key: string): string | undefined {
@@ -90,7 +99,6 @@ export class Journal {
   transaction<T>(work: () => T): T {
     return this.runInTransaction(work) as T;
   }
-
 
 
   claim(claimKey: string): ClaimRecord | undefined {
@@ -236,6 +244,7 @@ export class Journal {
   }
 
   close(): void {
+    this.group.flush();
     this.database.close();
   }
 
@@ -243,19 +252,27 @@ export class Journal {
    * Step `submitting` and the claim id among those ever sent, in one transaction: recorded before
    * a create leaves the process, so from now on a retrieve settles what happened.
    */
-  beginCreate(claimKey: string, claimId: string): void {
-    this.transaction(() => {
+  async beginCreate(claimKey: string, claimId: string): Promise<void> {
+    await this.group.durably(() => {
       this.statements.markSubmitting.run(claimKey);
       this.statements.recordSent.run(claimId);
     });
   }
 
+  /** Step `filing`, durable before the filing request leaves: the next run then settles first. */
+  async beginFiling(claimKey: string): Promise<void> {
+    await this.group.durably(() => {
+      this.setStep(claimKey, 'filing');
+    });
+  }
+
   /**
    * A claim's step, the attempts that got it there and the outcomes of the rows it settles, in
-   * one transaction: `created` then `done` of a claim that is not filed become one commit.
+   * one transaction: `created` then `done` of a claim that is not filed become one commit. It
+   * comes after a remote call, so it joins the turn's group commit (GroupCommit).
    */
   recordStep(claimKey: string, change: StepChange): void {
-    this.transaction(() => {
+    this.group.soon(() => {
       if (change.attempts !== undefined && change.attempts !== 0) this.addAttempts(claimKey, change.attempts);
       for (const row of change.rows ?? []) this.setRowOutcome(row.idx, row.outcome, row.problem);
       this.setStep(claimKey, change.step, { httpStatus: change.httpStatus });

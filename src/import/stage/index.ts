@@ -38,15 +38,30 @@ export interface StageSummary {
 }
 
 /** Records per batch: one message each way and one journal transaction. */
-const batchSize = 2000;
+const batchRows = 1000;
+/** And at most this much cell text, so that long rows make smaller batches (a worker's heap is capped). */
+const batchTextLength = 1024 * 1024;
 /** Two threads for mapping where there are cores for them; the reader and the journal take a third share. */
 const workerThreads = Math.max(1, Math.min(2, availableParallelism()));
-const batchesInFlight = 2 * workerThreads;
+const batchesInFlight = workerThreads + 1;
+/**
+ * A worker's live data is its mapping and a few batches. V8's default young generation (16 MiB
+ * semi-spaces) let each worker add ~45 MiB to the process; with 4 MiB it is ~30 MiB, the same
+ * throughput (a 100,000-row dry run: peak 297 → 237 MiB with two workers). The old generation's
+ * cap is a guard: batches are bounded in rows and text, so a worker never comes near it.
+ */
+const workerHeap = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
+/** SQLite's default, and staging's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
+const defaultCheckpointPages = 1000;
+const stagingCheckpointPages = 10_000;
 
 export async function stageRows(options: StageOptions): Promise<StageSummary> {
   const writer = new StageWriter(options.journal);
+  // Fewer checkpoints while staging: each one syncs the file, and staging writes the whole input
+  // (measured on 200,000 rows of journal inserts: 10–25% less time). Restored below.
+  options.journal.database.pragma(`wal_autocheckpoint = ${stagingCheckpointPages}`);
   const workerData: StageWorkerData = { mapping: options.mapping, shard: options.shard };
-  const pool = new Tinypool({ filename: workerFile().href, minThreads: workerThreads, maxThreads: workerThreads, workerData });
+  const pool = new Tinypool({ filename: workerFile().href, minThreads: workerThreads, maxThreads: workerThreads, workerData, resourceLimits: workerHeap });
   const seen: HeaderSeen = { header: [], resultsInput: false };
   const onHeader = (names: readonly string[]) => {
     seen.header = names;
@@ -55,6 +70,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   const inFlight: { rowsRead: number; prepared: Promise<PreparedRow[]> }[] = [];
   let rowsRead = 0;
   let records: SentRecord[] = [];
+  let textLength = 0;
   const writeOldest = async () => {
     const oldest = inFlight.shift();
     if (oldest === undefined) return;
@@ -67,6 +83,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   const sendBatch = async () => {
     const task: PrepareTask = { seen, records };
     records = [];
+    textLength = 0;
     const prepared = pool.run(task) as Promise<PreparedRow[]>;
     // Awaited in order below; until then a failure must not count as unhandled.
     prepared.catch(() => undefined);
@@ -77,7 +94,8 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     for await (const record of readRows(options.input, options.mapping.csv, { onHeader, renameHeader: renameStatusColumns })) {
       records.push({ line: record.line, index: record.index, raw: record.raw, error: 'error' in record ? record.error : undefined });
       rowsRead++;
-      if (records.length >= batchSize) await sendBatch();
+      for (const cell of record.raw ?? []) textLength += cell.length;
+      if (records.length >= batchRows || textLength >= batchTextLength) await sendBatch();
     }
     if (records.length > 0) await sendBatch();
     while (inFlight.length > 0) await writeOldest();
@@ -85,6 +103,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
       writer.finish();
     });
   } finally {
+    options.journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
     await pool.destroy();
   }
   return { sourceColumns: seen.resultsInput ? seen.header.slice(statusColumns.length) : [...seen.header], resultsInput: seen.resultsInput, rowsRead };
