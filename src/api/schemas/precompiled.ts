@@ -1,0 +1,172 @@
+import { util, type $ZodType } from 'zod/v4/core';
+import type { z } from 'zod';
+
+/**
+ * A precompiled check derived from a zod schema (issue 12): a drop-in for `schema.safeParse` that
+ * gives the same answer, and on values that pass (nearly all of them: every staged row, every
+ * request the sandbox answers) skips zod's parse, which copies the value as it goes.
+ *
+ * The zod schema stays the single source. Its definition tree is walked once into predicates:
+ * the types, shapes and enum values come from the tree, and every check (min/max, formats,
+ * regexes, refinements) is run through the check's own function (`check._zod.check`), so no rule
+ * is restated here. Anything the walk does not know (transforms, defaults, unions, coercion, loose
+ * objects) is decided by that sub-schema's own `safeParse`. A value the predicate refuses is
+ * parsed by zod in full, so errors, messages and paths are always zod's own.
+ */
+
+/**
+ * True only when zod would succeed; false when it would not, or when the walk cannot tell (an
+ * absent key that a default would fill, a key a plain object would strip): zod then decides.
+ */
+type Predicate = (value: unknown) => boolean;
+
+interface CompiledNode {
+  test: Predicate;
+  /** zod's output equals its input whenever `test` passes (nothing in the tree changes values). */
+  exact: boolean;
+}
+
+type AnySchema = $ZodType;
+type Check = AnySchema['_zod']['def'] extends { checks?: (infer C)[] } ? C : never;
+
+export function precompiledSafeParse<Schema extends z.ZodType>(schema: Schema): (value: unknown) => z.ZodSafeParseResult<z.output<Schema>> {
+  const { test, exact } = compile(schema);
+  return (value) => (exact && test(value) ? { success: true, data: value as z.output<Schema> } : schema.safeParse(value));
+}
+
+/** Whether `schema.safeParse(value)` succeeds, with zod's parse only for values the predicate refuses. */
+export function precompiledCheck(schema: z.ZodType): Predicate {
+  const { test } = compile(schema);
+  return (value) => test(value) || schema.safeParse(value).success;
+}
+
+function compile(schema: AnySchema): CompiledNode {
+  const checks: Check[] = [...(schema._zod.traits.has('$ZodCheck') ? [schema as unknown as Check] : []), ...(schema._zod.def.checks ?? [])];
+  // An overwrite (trim, toLowerCase) changes the value as it checks it.
+  if (checks.some((check) => check._zod.def.check === 'overwrite')) return delegated(schema);
+  const base = compileType(schema);
+  if (base === undefined) return delegated(schema);
+  if (checks.length === 0) return base;
+  // Checks run on zod's output; only where that is the input may they run on the input.
+  if (!base.exact) return delegated(schema);
+  return {
+    exact: true,
+    test: (value) => base.test(value) && checks.every((check) => passes(check, value)),
+  };
+}
+
+/** Runs one check as zod runs it; an asynchronous one is left to zod. */
+function passes(check: Check, value: unknown): boolean {
+  const payload = { value, issues: [] as unknown[] };
+  const result: unknown = check._zod.check(payload as never);
+  return !(result instanceof Promise) && payload.issues.length === 0;
+}
+
+function delegated(schema: AnySchema): CompiledNode {
+  const parse = (schema as unknown as z.ZodType).safeParse.bind(schema);
+  return { exact: false, test: (value) => parse(value).success };
+}
+
+/** The type's own test (before its checks), or undefined when zod decides (see the module's comment). */
+function compileType(schema: AnySchema): CompiledNode | undefined {
+  const def = schema._zod.def as AnySchema['_zod']['def'] & Record<string, unknown>;
+  if (def.coerce === true) return undefined;
+  switch (def.type) {
+    case 'string':
+      return { exact: true, test: (value) => typeof value === 'string' };
+    case 'number':
+      return { exact: true, test: (value) => typeof value === 'number' && Number.isFinite(value) };
+    case 'boolean':
+      return { exact: true, test: (value) => typeof value === 'boolean' };
+    case 'enum':
+    case 'literal': {
+      const values = schema._zod.values;
+      return values === undefined ? undefined : { exact: true, test: (value) => values.has(value as util.Primitive) };
+    }
+    case 'optional':
+      return schema._zod.optin === 'defaulted' ? undefined : wrapped(def.innerType as AnySchema, (value) => value === undefined);
+    case 'nullable':
+      return wrapped(def.innerType as AnySchema, (value) => value === null);
+    case 'array':
+      return compileArray(def.element as AnySchema);
+    case 'object':
+      return compileObject(def.shape as Record<string, AnySchema>, def.catchall as AnySchema | undefined);
+    case 'record':
+      return compileRecord(def.keyType as AnySchema, def.valueType as AnySchema, def.partial === true);
+    default:
+      return undefined;
+  }
+}
+
+/** optional / nullable: a value of its own passes as is; anything else is the inner schema's. */
+function wrapped(inner: AnySchema, passesAsIs: Predicate): CompiledNode {
+  const compiled = compile(inner);
+  return { exact: compiled.exact, test: (value) => passesAsIs(value) || compiled.test(value) };
+}
+
+function compileArray(element: AnySchema): CompiledNode {
+  const item = compile(element);
+  return {
+    exact: item.exact,
+    test: (value) => {
+      // A property beside the elements (never in JSON) would not be in zod's copy.
+      if (!Array.isArray(value) || Object.keys(value).length !== value.length) return false;
+      // By index, as zod reads it: a hole is an undefined element, which `every` would skip.
+      for (let index = 0; index < value.length; index++) if (!item.test(value[index])) return false;
+      return true;
+    },
+  };
+}
+
+/**
+ * A strict object (catchall never), or a plain one: a key outside the shape fails either way (a
+ * plain object would strip it, so its output would not be its input; zod decides). A loose object
+ * is zod's. An absent key passes only where the field is optional, as zod's object parse says.
+ */
+function compileObject(shape: Record<string, AnySchema>, catchall: AnySchema | undefined): CompiledNode | undefined {
+  if (catchall !== undefined && catchall._zod.def.type !== 'never') return undefined;
+  const fields = Object.entries(shape).map(([key, field]) => ({ key, optional: field._zod.optin === 'optional', ...compile(field) }));
+  const known = new Set(Object.keys(shape));
+  return {
+    exact: fields.every((field) => field.exact),
+    test: (value) => {
+      if (!util.isObject(value) || !hasPlainPrototype(value)) return false;
+      const record = value as Record<string, unknown>;
+      for (const key in record) if (!known.has(key)) return false;
+      for (const field of fields) {
+        if (!(field.key in record)) {
+          if (!field.optional) return false;
+        } else if (!field.test(record[field.key])) {
+          return false;
+        }
+      }
+      return true;
+    },
+  };
+}
+
+/** A record keyed by any string, or partially by an enum's values; an exhaustive enum record is zod's. */
+function compileRecord(keyType: AnySchema, valueType: AnySchema, partial: boolean): CompiledNode | undefined {
+  if (keyType._zod.values !== undefined && !partial) return undefined;
+  const key = compile(keyType);
+  const item = compile(valueType);
+  if (!key.exact) return undefined;
+  return {
+    exact: item.exact,
+    test: (value) => {
+      if (!util.isPlainObject(value) || !hasPlainPrototype(value)) return false;
+      const record = value as Record<string, unknown>;
+      for (const name in record) {
+        // zod never copies a __proto__ key; let it say what that means.
+        if (name === '__proto__' || !key.test(name) || !item.test(record[name])) return false;
+      }
+      return true;
+    },
+  };
+}
+
+/** Object.prototype (as JSON.parse makes) or none: zod reads inherited keys too, but copies them as own. */
+function hasPlainPrototype(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
