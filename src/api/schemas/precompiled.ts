@@ -12,6 +12,9 @@ import type { z } from 'zod';
  * is restated here. Anything the walk does not know (transforms, defaults, unions, coercion, loose
  * objects) is decided by that sub-schema's own `safeParse`. A value the predicate refuses is
  * parsed by zod in full, so errors, messages and paths are always zod's own.
+ *
+ * On success the data is the value itself, not a copy: equal to zod's output, with the value's
+ * own key order (zod's follows the schema's).
  */
 
 /**
@@ -32,6 +35,18 @@ type Check = AnySchema['_zod']['def'] extends { checks?: (infer C)[] } ? C : nev
 export function precompiledSafeParse<Schema extends z.ZodType>(schema: Schema): (value: unknown) => z.ZodSafeParseResult<z.output<Schema>> {
   const { test, exact } = compile(schema);
   return (value) => (exact && test(value) ? { success: true, data: value as z.output<Schema> } : schema.safeParse(value));
+}
+
+const compiledBySchema = new WeakMap<z.ZodType, (value: unknown) => z.ZodSafeParseResult<unknown>>();
+
+/** `schema.safeParse(value)` through the schema's precompiled check, made at its first use. */
+export function checkedParse<Schema extends z.ZodType>(schema: Schema, value: unknown): z.ZodSafeParseResult<z.output<Schema>> {
+  let compiled = compiledBySchema.get(schema);
+  if (compiled === undefined) {
+    compiled = precompiledSafeParse(schema);
+    compiledBySchema.set(schema, compiled);
+  }
+  return compiled(value) as z.ZodSafeParseResult<z.output<Schema>>;
 }
 
 /** Whether `schema.safeParse(value)` succeeds, with zod's parse only for values the predicate refuses. */

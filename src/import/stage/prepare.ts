@@ -1,4 +1,5 @@
 import { newClaimBody, newClaimCaseSchema } from '../../api/schemas/claim.js';
+import { precompiledSafeParse } from '../../api/schemas/precompiled.js';
 import type { CsvRow } from '../../csv/records.js';
 import { claimKeyValues, mapRow, type MappedRow } from '../../mapping/map-row.js';
 import type { Mapping } from '../../mapping/schema.js';
@@ -115,6 +116,9 @@ function caseOf(row: MappedRow): Record<string, unknown> {
  * (duplicate case ids) cannot fail with one case. So the first issue, if any, is the case's own,
  * at the same path (`cases.0.…`) and with the same message as in the whole body.
  */
+const parseBody = precompiledSafeParse(newClaimBody);
+const parseCase = precompiledSafeParse(newClaimCaseSchema);
+
 export class WireCheck {
   /** `[claim id]` + shared JSON of bodies that passed whole; bounded, as memory is one batch. */
   private readonly passed = new Set<string>();
@@ -123,10 +127,10 @@ export class WireCheck {
     const sharedKey = `${JSON.stringify([row.claimId ?? null])}${sharedJson}`;
     const caseItem = { case_id: 'placeholder', ...caseBody };
     if (this.passed.has(sharedKey)) {
-      const parsed = newClaimCaseSchema.safeParse(caseItem);
+      const parsed = parseCase(caseItem);
       return parsed.success ? undefined : schemaProblem(parsed.error.issues, ['cases', 0]);
     }
-    const parsed = newClaimBody.safeParse({ ...row.shared, claim_id: row.claimId, cases: [caseItem] });
+    const parsed = parseBody({ ...row.shared, claim_id: row.claimId, cases: [caseItem] });
     if (!parsed.success) return schemaProblem(parsed.error.issues, []);
     // Rows of a claim are usually near each other; forgetting now and then costs a full check.
     if (this.passed.size >= 4096) this.passed.clear();

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
+import { checkedParse } from '../../api/schemas/precompiled.js';
 import { schemaError, simpleError, validationError } from './errors.js';
 
 /** Largest JSON body accepted: a new_claim with many cases fits well within it. */
@@ -33,7 +34,7 @@ export async function readJson(request: IncomingMessage): Promise<unknown> {
 
 /** Parses with a strict schema; a mismatch is a 400 naming every field at fault. */
 export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
-  const parsed = schema.safeParse(body);
+  const parsed = checkedParse(schema, body);
   if (!parsed.success) throw schemaError(parsed.error);
   return parsed.data;
 }
