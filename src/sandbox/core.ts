@@ -17,6 +17,14 @@ export interface SandboxEvent {
 
 export type EventListener = (event: SandboxEvent) => void;
 
+/** The open group of writes: committed at the end of the turn, then its events published. */
+interface OpenGroup {
+  readonly committed: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+  readonly events: SandboxEvent[];
+}
+
 /** How far the control prefix may move the clock in all: 100 years. */
 export const maxClockOffsetMs = 100 * 365 * 24 * 60 * 60 * 1000;
 
@@ -49,8 +57,10 @@ export class SandboxCore {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly onBackgroundError: (error: unknown) => void;
   private closed = false;
-  /** Events recorded by the transaction in progress, published once it commits. */
+  /** Events recorded by the transaction in progress, published once its group commits. */
   private pendingEvents: SandboxEvent[] = [];
+  /** The writes of this turn of the event loop, committed together (see `transaction`). */
+  private group: OpenGroup | undefined;
   private readonly eventListeners: EventListener[] = [];
   /** One better-sqlite3 transaction function for every call: making one costs more than running it. */
   private readonly runInTransaction: <Result>(work: () => Result) => Result;
@@ -92,10 +102,15 @@ export class SandboxCore {
   }
 
   /**
-   * Runs `work` in one SQLite transaction; the events it recorded reach the listeners (webhooks)
-   * only after the commit, so nothing is announced that a rollback took back. Not nested.
+   * Runs `work` as one unit: all of it or, if it throws, none of it. Group commit (issue 12): the
+   * units of one turn of the event loop share one SQLite transaction, committed at the end of the
+   * turn, each in a savepoint of its own; a commit cost more than the rest of a new_claim. A reply
+   * waits for `committed()`, so nothing is acknowledged before it is durable (the server does
+   * this for every reply). The events a unit recorded reach the listeners (webhooks) only after
+   * the commit, so nothing is announced that a rollback took back. Not nested.
    */
   transaction<Result>(work: () => Result): Result {
+    const group = this.group ?? this.openGroup();
     let result: Result;
     try {
       result = this.runInTransaction(work);
@@ -103,10 +118,46 @@ export class SandboxCore {
       this.pendingEvents = [];
       throw error;
     }
-    const committed = this.pendingEvents;
+    group.events.push(...this.pendingEvents);
     this.pendingEvents = [];
-    for (const event of committed) this.publish(event);
     return result;
+  }
+
+  /** Resolves once every write made so far is committed; rejects if that commit failed. */
+  async committed(): Promise<void> {
+    await this.group?.committed;
+  }
+
+  private openGroup(): OpenGroup {
+    this.database.exec('BEGIN IMMEDIATE');
+    let settle: Pick<OpenGroup, 'resolve' | 'reject'> = { resolve: () => undefined, reject: () => undefined };
+    const committed = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    // Awaited by the replies of this turn; a failure with none waiting must not go unhandled.
+    committed.catch(() => undefined);
+    const group: OpenGroup = { committed, events: [], ...settle };
+    this.group = group;
+    setImmediate(() => {
+      this.commitGroup();
+    });
+    return group;
+  }
+
+  private commitGroup(): void {
+    const group = this.group;
+    if (group === undefined) return;
+    this.group = undefined;
+    try {
+      this.database.exec('COMMIT');
+    } catch (error) {
+      if (this.database.inTransaction) this.database.exec('ROLLBACK');
+      this.onBackgroundError(error);
+      group.reject(error);
+      return;
+    }
+    group.resolve();
+    for (const event of group.events) this.publish(event);
   }
 
   /** Records an event (service-notes.md, "Webhooks": event types). Call inside a transaction. */
@@ -150,6 +201,7 @@ export class SandboxCore {
   }
 
   close(): void {
+    this.commitGroup();
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();

@@ -91,6 +91,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now());
       if (fault && (await injectBeforeHandling(fault, request))) return;
       const reply = await match.route.handler({ core, environment, params: match.params, query: url.searchParams, request, json: async () => readJson(request), routes });
+      // No answer before what it says is durable (group commit: SandboxCore.transaction).
+      await core.committed();
       if (fault?.action === 'drop-after-commit') {
         request.socket.resetAndDestroy();
         return;
@@ -98,6 +100,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       writeJson(response, reply.status, reply.body);
     } catch (error) {
       if (!(error instanceof SandboxHttpError)) throw error;
+      // A refusal may have read what another request of this turn wrote: it waits too.
+      await core.committed();
       writeJson(response, error.status, error.body, error.headers);
     }
   }
