@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { noFaults, type FaultInjector } from './faults/fault-injector.js';
 import { defaultWorkflowRules, type WorkflowRules } from './rules/workflow-rules.js';
+import { blobStoreFor, type BlobStore } from './store/blobs.js';
 import type { SandboxDatabase } from './store/database.js';
 import { insertEvent, type Environment } from './store/records.js';
 
@@ -39,6 +40,8 @@ export interface SandboxCoreOptions {
   faults?: FaultInjector;
   /** Workflow rules for `file_mode: auto` and run_workflow; default: file every valid case. */
   rules?: WorkflowRules;
+  /** Uploaded contents; default: in the database's `blobs` table. */
+  blobs?: BlobStore;
 }
 
 /**
@@ -51,6 +54,7 @@ export class SandboxCore {
   /** What goes wrong on purpose; replaceable at run time through the control prefix. */
   faults: FaultInjector;
   readonly rules: WorkflowRules;
+  readonly blobs: BlobStore;
   /** How far the control prefix has moved the clock (filing windows, due dates). */
   private clockOffsetMs = 0;
   private readonly clock: () => number;
@@ -74,6 +78,7 @@ export class SandboxCore {
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
     this.faults = options.faults ?? noFaults;
     this.rules = options.rules ?? defaultWorkflowRules;
+    this.blobs = options.blobs ?? blobStoreFor(':memory:');
   }
 
   now(): number {

@@ -12,6 +12,7 @@ import { readJson } from './http/body.js';
 import { SandboxHttpError, simpleError } from './http/errors.js';
 import { routerFor } from './http/routes.js';
 import { routes } from './route-table.js';
+import { blobStoreFor } from './store/blobs.js';
 import { openDatabase } from './store/database.js';
 
 export interface SandboxOptions {
@@ -55,6 +56,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const database = openDatabase(options.db ?? ':memory:');
   const core = new SandboxCore({
     database,
+    blobs: blobStoreFor(options.db ?? ':memory:'),
     now: options.now,
     workflowDelayMs: options.workflowDelayMs,
     onBackgroundError: (error) => options.logger?.error({ err: error }, 'sandbox background work failed'),

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -44,11 +44,11 @@ describe('persistence', () => {
       await after.close();
       await killHard(second.child);
     }
-    // The uploaded bytes are stored once, by their hash.
+    // The uploaded bytes are stored once, by their hash, in the folder beside the database.
     const database = new Database(db, { readonly: true });
-    const stored = database.prepare('SELECT f.file_id, b.bytes FROM files f JOIN blobs b USING (sha256) WHERE f.file_id = ?').get(upload.data.id) as { bytes: Buffer };
+    const stored = database.prepare('SELECT f.sha256 FROM files f JOIN blobs b USING (sha256) WHERE f.file_id = ?').get(upload.data.id) as { sha256: string };
     database.close();
-    expect(Buffer.compare(stored.bytes, pngBytes)).toBe(0);
+    expect(Buffer.compare(await readFile(join(`${db}.blobs`, stored.sha256)), pngBytes)).toBe(0);
   });
 
   it('finishes a run_workflow that a restart interrupted, instead of leaving it running forever', async () => {

@@ -63,7 +63,7 @@ export async function resetEnvironment(call: HandlerCall): Promise<Reply> {
     for (const table of ['claims', 'cases', 'deleted_cases', 'events', 'files']) {
       core.database.prepare(`DELETE FROM ${table} WHERE environment = ?`).run(environment);
     }
-    core.database.prepare('DELETE FROM blobs WHERE sha256 NOT IN (SELECT sha256 FROM files)').run();
+    core.blobs.prune(core.database);
     return { status: 200, body: { success: true } };
   });
 }

@@ -6,7 +6,7 @@ import { insertFile } from '../store/records.js';
 
 /**
  * POST /v2/issuer/files: checked while streaming (files/receive-upload.ts), then stored
- * content-addressed: the bytes once per sha256, a file record per upload. Answers 200
+ * content-addressed (store/blobs.ts): the bytes once per sha256, a file record per upload. Answers 200
  * `{id, category, created, type}` with the type decided by the content.
  */
 export async function uploadFile(call: HandlerCall): Promise<Reply> {
@@ -18,6 +18,8 @@ export async function uploadFile(call: HandlerCall): Promise<Reply> {
       { code: 'category_invalid', details: { field: 'category' }, message: `category: expected one of ${fileCategories.join(', ')} (test-mode categories need a test_ key), got ${upload.category}` },
     ]);
   }
+  // Written before the record that names it, both before the reply: an acknowledged upload survives a kill.
+  const stored = await core.blobs.put(upload.sha256, upload.bytes);
   return core.transaction(() => {
     const file = {
       environment,
@@ -29,7 +31,7 @@ export async function uploadFile(call: HandlerCall): Promise<Reply> {
       page_count: upload.pageCount ?? null,
       created: core.nowIso(),
     };
-    insertFile(core.database, file, upload.bytes);
+    insertFile(core.database, file, stored);
     return { status: 200, body: { id: file.file_id, category: file.category, created: file.created, type: file.type } };
   });
 }
