@@ -46,15 +46,31 @@ async function readBounded(handle: FileHandle, cell: string): Promise<Buffer | E
   // Known too large without reading a byte; the bounded read below still covers a file that grows.
   if (stats.size >= fileSizeLimitBytes) return fileTooLarge(cell, fileSizeLimitBytes, stats.size, false);
 
-  const chunks: Buffer[] = [];
-  let totalBytes = 0;
+  // One buffer of the size the file says, read into directly: no chunks to concatenate, nothing
+  // zero-filled first (issue 12: evidence upload copies). Its one byte more notices a file that
+  // grew since: the rest is then read as it comes, still bounded by the limit.
+  const buffer = Buffer.allocUnsafe(stats.size + 1);
+  let totalBytes = await readInto(handle, buffer, 0);
+  if (totalBytes < buffer.length) return buffer.subarray(0, totalBytes);
+  const chunks = [buffer];
   while (totalBytes < fileSizeLimitBytes) {
-    const chunk = Buffer.alloc(Math.min(readChunkBytes, fileSizeLimitBytes - totalBytes));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    const chunk = Buffer.allocUnsafe(Math.min(readChunkBytes, fileSizeLimitBytes - totalBytes));
+    const bytesRead = await readInto(handle, chunk, 0);
     if (bytesRead === 0) break;
     chunks.push(chunk.subarray(0, bytesRead));
     totalBytes += bytesRead;
   }
   if (totalBytes >= fileSizeLimitBytes) return fileTooLarge(cell, fileSizeLimitBytes, totalBytes, true);
   return Buffer.concat(chunks, totalBytes);
+}
+
+/** Fills `buffer` from `offset` until it is full or the file ends; the bytes now in it. */
+async function readInto(handle: FileHandle, buffer: Buffer, offset: number): Promise<number> {
+  let filled = offset;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, Math.min(readChunkBytes, buffer.length - filled), null);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
 }

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { Readable } from 'node:stream';
 import { buildConnector, Pool } from 'undici';
 import type { z } from 'zod';
 import {
@@ -20,7 +21,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** A request body as bytes, so that every attempt sends exactly the same ones. */
 export interface RequestBody {
   contentType: string;
-  bytes: Uint8Array;
+  /**
+   * In one piece, or in pieces sent one after another: a multipart upload is its headers, the
+   * file's own buffer and a trailer, never copied into one (issue 12).
+   */
+  bytes: Uint8Array | readonly Uint8Array[];
 }
 
 export interface ApiRequest<Data> {
@@ -104,12 +109,16 @@ export class Transport {
       'user-agent': this.options.userAgent,
     };
     if (request.body) headers['content-type'] = request.body.contentType;
+    const bytes = request.body?.bytes;
+    // Pieces go as a stream made anew for each attempt, so every attempt sends them all, in turn.
+    if (Array.isArray(bytes)) headers['content-length'] = String(bytes.reduce((total: number, piece: Uint8Array) => total + piece.byteLength, 0));
+    const body = Array.isArray(bytes) ? Readable.from(bytes as readonly Uint8Array[], { objectMode: false }) : (bytes as Uint8Array | undefined);
     try {
       const response = await this.pool.request({
         method: request.method,
         path: this.options.pathPrefix + request.path + queryString(request.query),
         headers,
-        body: request.body?.bytes,
+        body,
       });
       // Read to the end whatever the status, so the connection goes back to the pool.
       const text = await response.body.text();
