@@ -10,7 +10,7 @@ import { resumeInterruptedWorkflows } from './workflow.js';
 import { authenticate } from './http/auth.js';
 import { readJson } from './http/body.js';
 import { SandboxHttpError, simpleError } from './http/errors.js';
-import { routerFor } from './http/routes.js';
+import { JsonText, routerFor } from './http/routes.js';
 import { routes } from './route-table.js';
 import { blobStoreFor } from './store/blobs.js';
 import { openDatabase } from './store/database.js';
@@ -181,7 +181,7 @@ function writeJson(response: ServerResponse, status: number, body: unknown, head
     response.destroy();
     return;
   }
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   response.end(text);
 }

@@ -19,7 +19,16 @@ export interface HandlerCall {
 
 export interface Reply {
   status: number;
+  /** Written as JSON; a `JsonText` is written as it is. */
   body: unknown;
+}
+
+/**
+ * A body already serialised, written byte for byte (issue 12): new_claim answers with the case
+ * texts it has just stored, rather than parsing them back to serialise them again.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 export interface Route {
