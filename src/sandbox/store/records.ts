@@ -58,8 +58,9 @@ export function findClaim(database: SandboxDatabase, environment: Environment, c
 }
 
 export function insertClaim(database: SandboxDatabase, claim: Omit<ClaimRow, 'seq'>): void {
-  statement(database, 'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (@environment, @claim_id, @status, @created, @updated)')
-    .run(claim);
+  // Bound by position: better-sqlite3 binds a named object several times slower (issue 12).
+  statement(database, 'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)')
+    .run(claim.environment, claim.claim_id, claim.status, claim.created, claim.updated);
 }
 
 export function updateClaim(database: SandboxDatabase, claim: ClaimRow): void {
@@ -75,11 +76,8 @@ export function casesOfClaim(database: SandboxDatabase, environment: Environment
 }
 
 export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>): void {
-  statement(database, 
-      `INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document)
-       VALUES (@environment, @case_id, @claim_id, @api_version, @status, @filed, @workflow_state, @unavailable, @document)`,
-    )
-    .run(row);
+  statement(database, 'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(row.environment, row.case_id, row.claim_id, row.api_version, row.status, row.filed, row.workflow_state, row.unavailable, row.document);
 }
 
 /** Writes back every mutable column; the document is kept in step with the columns. */
@@ -116,8 +114,8 @@ export interface EventRow {
 }
 
 export function insertEvent(database: SandboxDatabase, event: Omit<EventRow, 'seq'>): void {
-  statement(database, 'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (@environment, @event_id, @type, @case_id, @created)')
-    .run(event);
+  statement(database, 'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)')
+    .run(event.environment, event.event_id, event.type, event.case_id, event.created);
 }
 
 export interface FileRow {
