@@ -46,6 +46,8 @@ export interface SandboxCoreOptions {
   rules?: WorkflowRules;
   /** Uploaded contents; default: in the database's `blobs` table. */
   blobs?: BlobStore;
+  /** Told after every commit (store/checkpoints.ts: WAL checkpoints off the event loop). */
+  afterCommit?: () => void;
 }
 
 /**
@@ -64,6 +66,7 @@ export class SandboxCore {
   private readonly clock: () => number;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly onBackgroundError: (error: unknown) => void;
+  private readonly afterCommit: () => void;
   private closed = false;
   /** Events recorded by the transaction in progress, published once its group commits. */
   private pendingEvents: SandboxEvent[] = [];
@@ -83,6 +86,7 @@ export class SandboxCore {
     this.clock = options.now ?? Date.now;
     this.workflowDelayMs = options.workflowDelayMs ?? 200;
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
+    this.afterCommit = options.afterCommit ?? (() => undefined);
     this.faults = options.faults ?? noFaults;
     this.rules = options.rules ?? defaultWorkflowRules;
     this.blobs = options.blobs ?? blobStoreFor(':memory:');
@@ -178,6 +182,11 @@ export class SandboxCore {
     }
     group.resolve();
     for (const event of group.events) this.publish(event);
+    try {
+      this.afterCommit();
+    } catch (error) {
+      this.onBackgroundError(error);
+    }
   }
 
   /** Records an event (service-notes.md, "Webhooks": event types). Call inside a transaction. */

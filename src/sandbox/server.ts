@@ -13,6 +13,7 @@ import { SandboxHttpError, simpleError } from './http/errors.js';
 import { JsonText, routerFor } from './http/routes.js';
 import { routes } from './route-table.js';
 import { blobStoreFor } from './store/blobs.js';
+import { startCheckpoints } from './store/checkpoints.js';
 import { openDatabase } from './store/database.js';
 
 export interface SandboxOptions {
@@ -54,14 +55,22 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const apiKeys = options.apiKeys?.length ? options.apiKeys : [generatedKey ?? ''];
   const keys = new Set(apiKeys);
   const database = openDatabase(options.db ?? ':memory:');
+  const onBackgroundError = (error: unknown) => options.logger?.error({ err: error }, 'sandbox background work failed');
+  const checkpoints = (options.db ?? ':memory:') === ':memory:' ? undefined : startCheckpoints(database, options.db ?? '', { onError: onBackgroundError });
+  const closeStore = async () => {
+    // The worker's connection first: the last one to close checkpoints and removes the WAL.
+    await checkpoints?.close();
+    database.close();
+  };
   const core = new SandboxCore({
     database,
     blobs: blobStoreFor(options.db ?? ':memory:'),
     now: options.now,
     workflowDelayMs: options.workflowDelayMs,
-    onBackgroundError: (error) => options.logger?.error({ err: error }, 'sandbox background work failed'),
+    onBackgroundError,
     faults: options.faults,
     rules: options.rules,
+    afterCommit: checkpoints?.afterCommit,
   });
   // Subscribed before the server listens, so no event can go unannounced.
   let webhooks: Webhooks | undefined;
@@ -69,7 +78,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     webhooks = options.webhooks?.urls.length ? startWebhooks(core, options.webhooks) : undefined;
   } catch (error) {
     core.close();
-    database.close();
+    await closeStore();
     throw error;
   }
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
@@ -123,7 +132,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   } catch (error) {
     await webhooks?.close();
     core.close();
-    database.close();
+    await closeStore();
     throw error;
   }
   // Only a sandbox that is up may finish evaluations a restart interrupted.
@@ -143,7 +152,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         // Webhook attempts are recorded in the database: they stop first.
         await webhooks?.close();
         core.close();
-        database.close();
+        await closeStore();
       });
       return closing;
     },
