@@ -109,7 +109,11 @@ export function startCheckpoints(database: SandboxDatabase, path: string, option
     close: async () => {
       clearTimeout(timer);
       failed = true;
-      if (!exited) worker.postMessage('close');
+      if (exited) return;
+      // Unreferenced while it runs; its exit must now be waited for (an awaited promise alone
+      // does not keep the process alive: a CLI run ended with exit 13, an unsettled await).
+      worker.ref();
+      worker.postMessage('close');
       await exit;
     },
   };
