@@ -7,13 +7,16 @@ import type { AddressInfo } from 'node:net';
  * bare-server.ts: node:http and nothing else, so the ratio shows what the sandbox (or our upload
  * path) costs on top of the HTTP transfer itself.
  *
- *   node bare-server-main.js respond STATUS BODY_FILE   reads each request's body, answers BODY_FILE as JSON
+ *   node bare-server-main.js respond STATUS BODY_FILE [DELAY_MS]
+ *                                                       reads each request's body, answers BODY_FILE as JSON
+ *                                                       (DELAY_MS after the body, as the sandbox's --latency-ms)
  *   node bare-server-main.js discard                    reads each request's body, answers {"bytes":N}
  *
  * The body is always read to the end (the sandbox must read it too), never parsed.
  */
 
-const [mode, statusText, bodyFile] = process.argv.slice(2);
+const [mode, statusText, bodyFile, delayText] = process.argv.slice(2);
+const delayMs = Number(delayText ?? 0);
 
 async function drain(request: IncomingMessage): Promise<number> {
   let bytes = 0;
@@ -34,9 +37,13 @@ const answer = answerer();
 const server = createServer((request, response) => {
   drain(request).then(
     (bytes) => {
-      const { status, body } = answer(bytes);
-      response.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });
-      response.end(body);
+      const reply = () => {
+        const { status, body } = answer(bytes);
+        response.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });
+        response.end(body);
+      };
+      if (delayMs > 0) setTimeout(reply, delayMs);
+      else reply();
     },
     () => response.destroy(),
   );
