@@ -1,10 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from '../helpers/cli.js';
 import { testApiKey } from '../helpers/client.js';
 import { json, startScriptedServer } from '../helpers/scripted-server.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 const emptyPage = { data: [], has_more: false };
 
@@ -51,7 +51,7 @@ describe('bulk-disputes (in-process)', () => {
   });
 
   it('check reads --api-key-file without its trailing newline', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'bulk-disputes-'));
+    const folder = await temporaryFolder('bulk-disputes-');
     const keyFile = join(folder, 'key');
     await writeFile(keyFile, 'live_abc123\n');
     const server = await startScriptedServer([json(200, emptyPage)]);

@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClaimsClient } from '../../src/api/client/index.js';
@@ -9,6 +8,7 @@ import { verifySignature } from '../../src/sandbox/webhooks/signature.js';
 import { fraudClaim } from '../helpers/sandbox.js';
 import { json, startScriptedServer } from '../helpers/scripted-server.js';
 import { startSandboxProcess } from '../helpers/sandbox-process.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 describe('bulk-disputes sandbox', () => {
   it('prints its URL and a generated test key that the sandbox then accepts; stops cleanly', async () => {
@@ -57,7 +57,7 @@ describe('bulk-disputes sandbox', () => {
 
 describe('bulk-disputes sandbox --rules', () => {
   it('refuses a rules file that does not parse, naming the file and the field, exit 2', async () => {
-    const rulesFile = join(await mkdtemp(join(tmpdir(), 'bulk-disputes-rules-')), 'rules.json');
+    const rulesFile = join(await temporaryFolder('bulk-disputes-rules-'), 'rules.json');
     await writeFile(rulesFile, JSON.stringify({ rules: [{ when: { amount_over: 'lots' }, outcome: 'file_chargeback' }] }));
     let stderr = '';
     const exitCode = await main(['sandbox', '--rules', rulesFile, '--port', '0'], { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, env: {} });

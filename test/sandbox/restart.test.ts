@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -7,12 +6,13 @@ import { ClaimsClient } from '../../src/api/client/index.js';
 import { createSandbox } from '../../src/sandbox/server.js';
 import { fraudClaim, sandboxKey } from '../helpers/sandbox.js';
 import { killHard, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 const pngBytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256, 1)]);
 
 describe('persistence', () => {
   it('keeps every acknowledged write when the process is SIGKILLed, and serves it after a restart', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'bulk-disputes-sandbox-'));
+    const folder = await temporaryFolder('bulk-disputes-sandbox-');
     const db = join(folder, 'sandbox.db');
     const first = await startSandboxProcess(['--db', db, '--api-key', sandboxKey]);
     const before = new ClaimsClient({ baseUrl: first.url, apiKey: sandboxKey, concurrency: 8, retry: { maxAttempts: 1 } });
@@ -52,7 +52,7 @@ describe('persistence', () => {
   });
 
   it('finishes a run_workflow that a restart interrupted, instead of leaving it running forever', async () => {
-    const db = join(await mkdtemp(join(tmpdir(), 'bulk-disputes-sandbox-')), 'sandbox.db');
+    const db = join(await temporaryFolder('bulk-disputes-sandbox-'), 'sandbox.db');
     const first = await createSandbox({ db, apiKeys: [sandboxKey], workflowDelayMs: 60_000 });
     const client = new ClaimsClient({ baseUrl: first.url, apiKey: sandboxKey, retry: { maxAttempts: 1 } });
     await client.claims.createWithCases(fraudClaim('claim_w'));

@@ -1,7 +1,5 @@
-import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -11,6 +9,7 @@ import { openDatabase } from '../../src/sandbox/store/database.js';
 import { createSandbox } from '../../src/sandbox/server.js';
 import { fraudClaim, sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { pngBytes } from './files/fixtures.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 describe('background work never ends the process', () => {
   it('reports a failing delayed job instead of throwing, and schedules nothing after close', async () => {
@@ -31,7 +30,7 @@ describe('background work never ends the process', () => {
   });
 
   it('a sandbox that fails to listen files nothing and releases its database', async () => {
-    const db = join(await mkdtemp(join(tmpdir(), 'bulk-disputes-sandbox-')), 'sandbox.db');
+    const db = join(await temporaryFolder('bulk-disputes-sandbox-'), 'sandbox.db');
     const first = await createSandbox({ db, apiKeys: [sandboxKey], workflowDelayMs: 60_000 });
     const client = new ClaimsClient({ baseUrl: first.url, apiKey: sandboxKey, retry: { maxAttempts: 1 } });
     await client.claims.createWithCases(fraudClaim('claim_r'));
