@@ -6,6 +6,7 @@ import { checkCommand } from './commands/check.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { mappingCommand } from './commands/mapping.js';
+import { mergeResultsCommand } from './commands/merge-results.js';
 import { migrateV1Command } from './commands/migrate-v1.js';
 import { reportCommand } from './commands/report.js';
 import { sandboxCommand } from './commands/sandbox.js';
@@ -66,7 +67,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     // The job commands only: the sandbox keeps V8's default (heap-tuning.ts says why).
     if (actionCommand.name() !== 'sandbox') limitHeapGrowth();
   });
-  for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context)]) {
+  for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context), mergeResultsCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
 

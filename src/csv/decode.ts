@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { CsvEncoding } from './dialect.js';
 import { CsvFormatError } from './errors.js';
+import { LineEndingProbe, type FileLayout } from './layout.js';
 
 const utf8Bom = [0xef, 0xbb, 0xbf];
 const utf16LeBom = [0xff, 0xfe];
@@ -42,14 +43,39 @@ function openDecoding(encoding: CsvEncoding): TextDecoding {
   return { write: (chunk) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
 }
 
+/** Whether the file starts with the byte order mark of its own encoding (which decoding strips). */
+function ownByteOrderMark(head: Uint8Array, encoding: CsvEncoding): boolean {
+  if (encoding === 'utf-8') return startsWith(head, utf8Bom);
+  if (encoding === 'utf-16le') return startsWith(head, utf16LeBom);
+  return false;
+}
+
+/** Told once what the file's bytes say beyond the dialect (issue 13): its line ending and BOM. */
+export interface LayoutObserver {
+  /** The dialect's quote: line breaks inside quotes do not end the first record. */
+  readonly quote: string;
+  readonly onLayout: (layout: FileLayout) => void;
+}
+
 /**
  * A Transform from bytes in `encoding` to UTF-8 bytes without a byte order mark, for csv-parse.
- * Characters and the BOM may be split across input chunks.
+ * Characters and the BOM may be split across input chunks. With an observer, it reports whether
+ * the file started with a BOM and how its first record ends, as soon as it has seen that end.
  */
-export function createDecoder(encoding: CsvEncoding): Transform {
+export function createDecoder(encoding: CsvEncoding, observer?: LayoutObserver): Transform {
   const decoding = openDecoding(encoding);
   let head: Buffer | undefined = Buffer.alloc(0);
   let linesDecoded = 0;
+  let byteOrderMark = false;
+  const probe = observer === undefined ? undefined : new LineEndingProbe(observer.quote);
+  let reported = observer === undefined;
+  const report = (atEnd: boolean) => {
+    if (reported || probe === undefined) return;
+    const lineEnding = probe.lineEnding ?? (atEnd ? '\n' : undefined);
+    if (lineEnding === undefined) return;
+    reported = true;
+    observer?.onLayout({ lineEnding, byteOrderMark });
+  };
 
   // The line of the first undecodable byte in the failing chunk: decode it leniently, find U+FFFD.
   const decodeFailure = (cause: unknown, chunk: Uint8Array): CsvFormatError => {
@@ -61,6 +87,10 @@ export function createDecoder(encoding: CsvEncoding): Transform {
 
   const emit = (transform: Transform, text: string): void => {
     linesDecoded += text.split('\n').length - 1;
+    if (!reported) {
+      probe?.scan(text);
+      report(false);
+    }
     if (text.length > 0) transform.push(Buffer.from(text, 'utf8'));
   };
 
@@ -71,6 +101,7 @@ export function createDecoder(encoding: CsvEncoding): Transform {
       throw new CsvFormatError('csv_encoding', 1, `encoding: expected ${encoding} as declared in the dialect, got a file starting with a ${foreign} byte order mark`);
     }
     const bytes = head;
+    byteOrderMark = ownByteOrderMark(bytes, encoding);
     head = undefined;
     emit(transform, decoding.write(bytes));
   };
@@ -93,6 +124,7 @@ export function createDecoder(encoding: CsvEncoding): Transform {
       try {
         decodeHead(this, true);
         emit(this, decoding.end());
+        report(true);
         callback();
       } catch (error) {
         callback(error instanceof CsvFormatError ? error : decodeFailure(error, head ?? new Uint8Array()));

@@ -40,13 +40,17 @@ export function encodeText(text: string, encoding: CsvEncoding): Buffer {
   }
 }
 
-/** A Transform from text to bytes in `encoding` (UTF-16LE starts with its byte order mark). */
-export function createEncoder(encoding: CsvEncoding): Transform {
+/**
+ * A Transform from text to bytes in `encoding`, starting with the encoding's byte order mark when
+ * `byteOrderMark` is set (the input had one: issue 13). Single-byte encodings have no mark.
+ */
+export function createEncoder(encoding: CsvEncoding, byteOrderMark: boolean): Transform {
   let started = false;
+  const mark = byteOrderMark && (encoding === 'utf-8' || encoding === 'utf-16le') ? '\uFEFF' : '';
   return new Transform({
     decodeStrings: false,
     transform(chunk: string | Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-      const prefix = !started && encoding === 'utf-16le' ? '\uFEFF' : '';
+      const prefix = started ? '' : mark;
       started = true;
       callback(null, encodeText(prefix + chunk.toString(), encoding));
     },

@@ -3,6 +3,7 @@ import { CsvError, parse } from 'csv-parse';
 import { createDecoder } from './decode.js';
 import type { CsvDialect } from './dialect.js';
 import { CsvFormatError } from './errors.js';
+import type { FileLayout } from './layout.js';
 import { continuesSkippedRecord, countLineBreaks, numberedHeader, readHeader, toRow, type CsvRow } from './records.js';
 
 /** Bounds the memory one record may take: an unclosed quote would otherwise buffer the rest of the file. */
@@ -48,12 +49,21 @@ export interface ReadRowsOptions {
    * both apart.
    */
   renameHeader?: (header: readonly string[]) => readonly string[];
+  /**
+   * Called once with the file's line ending (its first record's) and whether it started with a
+   * byte order mark, before the header is passed on: what a file written for this one must
+   * repeat to read back the same way (issue 13).
+   */
+  onLayout?: (layout: FileLayout) => void;
 }
 
 export async function* readRows(input: Readable, dialect: CsvDialect, options: ReadRowsOptions = {}): AsyncGenerator<CsvRow> {
   const parser = parse({
     delimiter: dialect.delimiter,
     quote: dialect.quote,
+    // A quote is escaped by doubling it, whichever character the dialect quotes with (csv-parse's
+    // own default escape is always `"`, so `'it''s'` would not read with quote `'`).
+    escape: dialect.quote,
     // Lets white space sit outside quotes; inside quotes it is kept, then trimmed below.
     trim: dialect.trim,
     record_delimiter: ['\r\n', '\n'],
@@ -69,7 +79,8 @@ export async function* readRows(input: Readable, dialect: CsvDialect, options: R
     },
   });
   // pipeline destroys every stage on the first error and on an early `break` of the caller.
-  pipeline(input, createDecoder(dialect.encoding), parser, () => undefined);
+  const observer = options.onLayout === undefined ? undefined : { quote: dialect.quote, onLayout: options.onLayout };
+  pipeline(input, createDecoder(dialect.encoding, observer), parser, () => undefined);
   const clean = (values: readonly string[]): string[] => (dialect.trim ? values.map((value) => value.trim()) : [...values]);
 
   let header: string[] | undefined;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
+import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
 import type { Mapping } from '../mapping/schema.js';
 import type { ClaimBody } from './claim/body.js';
@@ -16,7 +17,7 @@ import { journalFormat } from './journal/schema.js';
 import { Journal } from './journal/journal.js';
 import { processClaims } from './process-claims.js';
 import type { Progress } from './progress.js';
-import { writeResults, type ResultsSummary } from './results/write-results.js';
+import { resultsDialectKey, writeResults, type ResultsSummary } from './results/write-results.js';
 import { stageRows } from './stage/index.js';
 
 export interface ImportOptions {
@@ -91,6 +92,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         onProgress: (rows) => options.progress?.staged(rows),
       });
       journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
+      // What the results CSV is written in, kept for a resumed run and for merge-results (issue 13).
+      journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
       journal.setMeta('staged', '1');
       options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
     } else {
@@ -110,12 +113,21 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     // The last turn's group commit, before the results read the journal statement by statement.
     journal.flush();
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
-    const summary = await writeResults(journal, sourceColumns, options.resultsFile, mapping.csv.encoding);
+    const summary = await writeResults(journal, sourceColumns, options.resultsFile, resultsDialectOf(journal.meta(resultsDialectKey), mapping));
     return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal };
   } finally {
     journal.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The dialect recorded at staging. A journal staged before it was recorded (issue 13) gets its
+ * mapping's delimiter, quote and encoding with LF and no mark, near enough to what it wrote then.
+ */
+function resultsDialectOf(recorded: string | undefined, mapping: Mapping): WrittenDialect {
+  if (recorded !== undefined) return JSON.parse(recorded) as WrittenDialect;
+  return writtenDialectOf(mapping.csv, plainDialect);
 }
 
 function prepareJournal(journal: Journal, fingerprint: string, options: ImportOptions): void {

@@ -68,7 +68,7 @@ function importLine(record: ResultRecord): ResultLine {
  * its busy timeout for that), and fails with SQLITE_BUSY while a run holds the journal. The copy
  * is a temporary file, removed when the reading ends.
  */
-async function snapshotOf(file: string): Promise<{ database: Database.Database; folder: string }> {
+export async function snapshotOf(file: string): Promise<{ database: Database.Database; folder: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'bulk-disputes-report-'));
   const copy = join(folder, 'journal.sqlite');
   try {
@@ -93,12 +93,12 @@ async function snapshotOf(file: string): Promise<{ database: Database.Database; 
 }
 
 /** A journal whose staging did not finish holds only part of the input: its report would mislead. */
-function expectStaged(database: Database.Database, complete: string): void {
+export function expectStaged(database: Database.Database, complete: string): void {
   const staged = (database.prepare("SELECT value FROM meta WHERE key = 'staged'").get() as { value: string } | undefined)?.value;
   if (staged !== complete) throw new NotResultsError('expected a journal whose staging finished, got one stopped while reading its input (run the job again: it stages from the start)');
 }
 
-function expectFormat(database: Database.Database, key: string, expected: string, what: string): void {
+export function expectFormat(database: Database.Database, key: string, expected: string, what: string): void {
   const recorded = (database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
   if (recorded !== expected) throw new NotResultsError(`expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${recorded}`}`);
 }

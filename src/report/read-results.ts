@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { CsvEncoding } from '../csv/dialect.js';
+import type { DetectedDialect } from './detect-dialect.js';
 import { readRows } from '../csv/read-rows.js';
 import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from '../import/results/columns.js';
 import { restore } from '../import/results/neutralise.js';
@@ -48,11 +48,11 @@ export const migrateOkOutcomes: readonly string[] = ['migrated', 'skipped', 'val
 
 /**
  * The lines of a results CSV (the import's or migrate-v1's), streamed: one at a time, in file
- * order. Throws `NotResultsError` when the header is neither kind, and `CsvFormatError` when the
- * file cannot be read as CSV at all.
+ * order, in the dialect the file was written in (detect-dialect.ts). Throws `NotResultsError`
+ * when the header is neither kind, and `CsvFormatError` when the file cannot be read as CSV at all.
  */
-export async function* readResults(input: Readable, encoding: CsvEncoding): AsyncGenerator<ResultLine | UnreadableLine> {
-  const dialect = { delimiter: ',', quote: '"', encoding, header: true, trim: false };
+export async function* readResults(input: Readable, written: DetectedDialect): AsyncGenerator<ResultLine | UnreadableLine> {
+  const dialect = { ...written, header: true, trim: false };
   // Set by the header callback, hence the cast: control flow cannot see it change.
   let kind = 'import' as 'import' | 'migrate';
   const rows = readRows(input, dialect, {

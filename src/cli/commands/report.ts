@@ -5,14 +5,14 @@ import { csvEncodings, type CsvEncoding } from '../../csv/dialect.js';
 import { NotResultsError } from '../../report/read-results.js';
 import { renderHtml } from '../../report/render-html.js';
 import { renderText } from '../../report/render-text.js';
-import { summariseFile } from '../../report/run-report.js';
+import { summariseFiles } from '../../report/run-report.js';
 import { writeFileAtomic } from '../../report/write-file.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 
 interface ReportFlags {
   html?: string;
-  encoding: CsvEncoding;
+  encoding?: CsvEncoding;
 }
 
 const helpText = `
@@ -29,37 +29,46 @@ Examples:
   # a page for staff who would rather look than read (self-contained: opens offline)
   bulk-disputes report out/disputes.results.csv --html out/disputes.report.html
 
+  # the four shards of one job (--shard i/4) as one report
+  bulk-disputes report out/disputes.shard-*-of-4.journal.sqlite
+
 Prints rows and claims, counts per outcome and per error code, the ten most frequent errors with
 a fix hint each, and claims whose rows have different outcomes. Reads the results CSV of import or
-migrate-v1, or their journal (told apart by content, not name). Exit 0 when the report is written;
-2 when the file is none of these; 3 when a run is still using the journal.
+migrate-v1, or their journal (told apart by content, not name); several files are summarised as
+one. A results CSV is read in the dialect it was written in (its delimiter, quote, line ending
+and encoding are told by its status header and its bytes). Exit 0 when the report is written;
+2 when a file is none of these; 3 when a run is still using a journal.
 `;
 
 /** `bulk-disputes report`: a results CSV summarised on stdout and, with --html, as one page (issue 6). */
 export function reportCommand(context: CliContext): Command {
   return new Command('report')
     .description('summarise a results CSV or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')
-    .argument('<results>', 'a results CSV written by import or migrate-v1, or the journal of either')
+    .argument('<results...>', 'results CSVs written by import or migrate-v1, or the journals of either (several: one report)')
     .option('--html <file>', 'also write a self-contained HTML page with a chart of outcomes and a sortable table of failed rows')
-    .addOption(new Option('--encoding <encoding>', 'the results CSV\'s encoding').choices(csvEncodings).default('utf-8'))
+    .addOption(new Option('--encoding <encoding>', 'the results CSVs\' encoding (default: told by their bytes: BOM, UTF-16LE, valid UTF-8, else windows-1252)').choices(csvEncodings))
     .addHelpText('after', helpText)
-    .action(async (results: string, flags: ReportFlags) => {
+    .action(async (results: string[], flags: ReportFlags) => {
       await runReportCommand(results, flags, context);
       context.setExitCode(ExitCode.ok);
     });
 }
 
-async function runReportCommand(results: string, flags: ReportFlags, context: CliContext): Promise<void> {
-  const found = await stat(results).catch(() => undefined);
-  if (found?.isFile() !== true) throw new UsageError(`results ${results}: expected a results CSV or journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
-  const { summary, source } = await summariseFile(results, flags.encoding).catch((error: unknown) => {
-    if (error instanceof NotResultsError) throw new UsageError(`${results}: ${error.message}`, { cause: error });
+async function runReportCommand(results: readonly string[], flags: ReportFlags, context: CliContext): Promise<void> {
+  for (const file of results) {
+    const found = await stat(file).catch(() => undefined);
+    if (found?.isFile() !== true) throw new UsageError(`results ${file}: expected a results CSV or journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
+  }
+  const { summary, sources } = await summariseFiles(results, flags.encoding).catch((error: unknown) => {
+    // The error names its file (summariseFiles).
+    if (error instanceof NotResultsError) throw new UsageError(error.message, { cause: error });
     throw error;
   });
-  context.io.stdout.write(renderText(summary, `${results} (${source})`));
+  const named = results.map((file, position) => `${file} (${sources[position] ?? 'results CSV'})`).join(', ');
+  context.io.stdout.write(renderText(summary, named));
   if (flags.html !== undefined) {
     const page = resolve(flags.html);
-    await writeFileAtomic(page, renderHtml(summary, results));
+    await writeFileAtomic(page, renderHtml(summary, results.join(', ')));
     context.logger.info({ html: page }, 'report page written');
     context.io.stderr.write(`html: ${page}\n`);
   }

@@ -5,12 +5,15 @@ import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import { stringify } from 'csv-stringify';
 import { createEncoder } from '../../csv/encode.js';
-import type { CsvEncoding } from '../../csv/dialect.js';
+import type { WrittenDialect } from '../../csv/layout.js';
 import type { Journal, ResultRecord } from '../journal/journal.js';
 import { okOutcomes, statusColumns, type Outcome } from './columns.js';
 import { neutralise } from './neutralise.js';
 import { rowResult, type RowResult } from './row-outcome.js';
-import { csvWriteOptions } from '../../csv/write-options.js';
+import { csvWriteOptionsFor } from '../../csv/write-options.js';
+
+/** The journal's meta key for the results CSV's dialect (a JSON `WrittenDialect`), recorded at staging. */
+export const resultsDialectKey = 'results_dialect';
 
 export interface ResultsSummary {
   rows: number;
@@ -23,21 +26,30 @@ export interface ResultsSummary {
 /**
  * The results CSV (architecture.md, "Contracts"): one line per input row in input order, the
  * status columns, then the source columns unchanged, every cell safe to open in a spreadsheet.
- * Written to a temporary file and renamed, so a reader never sees half a file.
+ * Written in the input's dialect (issue 13): its delimiter, quote, line ending, byte order mark
+ * and encoding, so that the fixed file reads back through the same mapping.
  */
-export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, encoding: CsvEncoding = 'utf-8'): Promise<ResultsSummary> {
+export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, dialect: WrittenDialect): Promise<ResultsSummary> {
+  return writeResultRecords(journal.results(), sourceColumns, file, dialect);
+}
+
+/**
+ * The results CSV from journal records in input order (one journal's, or several shards' merged:
+ * src/import/results/merge.ts). Written to a temporary file and renamed, so a reader never sees
+ * half a file.
+ */
+export async function writeResultRecords(records: Iterable<ResultRecord>, sourceColumns: readonly string[], file: string, dialect: WrittenDialect): Promise<ResultsSummary> {
   // A name no other run picks, even one with the same pid in another container.
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const csv = stringify(csvWriteOptions);
+  const csv = stringify(csvWriteOptionsFor(dialect));
   csv.setEncoding('utf8');
-  // In the input's encoding, so the fixed file reads back through the same mapping. A failing
-  // disk rejects `written` (and any write waiting for room), never an unhandled 'error' event.
-  const written = pipeline(csv, createEncoder(encoding), createWriteStream(temporary));
+  // A failing disk rejects `written` (and any write waiting for room), never an unhandled 'error' event.
+  const written = pipeline(csv, createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary));
   written.catch(() => undefined);
   const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true };
   try {
     await write(csv, [...statusColumns, ...sourceColumns]);
-    for (const record of journal.results()) {
+    for (const record of records) {
       const result = rowResult(record);
       summary.rows++;
       summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import Tinypool from 'tinypool';
+import { plainLayout, type FileLayout } from '../../csv/layout.js';
 import { readRows } from '../../csv/read-rows.js';
 import type { Mapping } from '../../mapping/schema.js';
 import type { Shard } from '../ids.js';
@@ -35,6 +36,8 @@ export interface StageSummary {
   /** The input is one of our results files, fixed and fed back in. */
   resultsInput: boolean;
   rowsRead: number;
+  /** The input's line ending and byte order mark, for the results CSV to repeat (issue 13). */
+  layout: FileLayout;
 }
 
 /** Records per batch: one message each way and one journal transaction. */
@@ -67,6 +70,10 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     seen.header = names;
     seen.resultsInput = hasRenamedStatusColumns(names);
   };
+  let layout = plainLayout;
+  const onLayout = (found: FileLayout) => {
+    layout = found;
+  };
   const inFlight: { rowsRead: number; prepared: Promise<PreparedRow[]> }[] = [];
   let rowsRead = 0;
   let records: SentRecord[] = [];
@@ -91,7 +98,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     if (inFlight.length >= batchesInFlight) await writeOldest();
   };
   try {
-    for await (const record of readRows(options.input, options.mapping.csv, { onHeader, renameHeader: renameStatusColumns })) {
+    for await (const record of readRows(options.input, options.mapping.csv, { onHeader, onLayout, renameHeader: renameStatusColumns })) {
       records.push({ line: record.line, index: record.index, raw: record.raw, error: 'error' in record ? record.error : undefined });
       rowsRead++;
       for (const cell of record.raw ?? []) textLength += cell.length;
@@ -106,7 +113,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     options.journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
     await pool.destroy();
   }
-  return { sourceColumns: seen.resultsInput ? seen.header.slice(statusColumns.length) : [...seen.header], resultsInput: seen.resultsInput, rowsRead };
+  return { sourceColumns: seen.resultsInput ? seen.header.slice(statusColumns.length) : [...seen.header], resultsInput: seen.resultsInput, rowsRead, layout };
 }
 
 /**

@@ -1,0 +1,59 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Command } from 'commander';
+import { mergeShardJournals } from '../../import/results/merge-journals.js';
+import { MergeRefusedError } from '../../import/results/merge.js';
+import type { CliContext } from '../context.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+
+interface MergeFlags {
+  out: string;
+}
+
+const helpText = `
+Examples:
+  # the four shards of one import (--shard 1/4 ... 4/4) as one results CSV
+  bulk-disputes merge-results --out out/disputes.results.csv out/disputes.shard-*-of-4.journal.sqlite
+
+Give every shard's journal (the --journal of its import: it records the input, the mapping, the
+flags and the shard i/n, which a results CSV does not). The merged results CSV has every input row
+once, in input order, in the dialect of the shards' results (the input's), and reads exactly as the
+import without --shard would have written it, except for each shard's own attempts and file_ids.
+
+Refused (exit 2, naming the file and why): a results CSV or other file instead of a journal,
+journals of another input, mapping, file mode or dry-run flag, of another split (2/4 beside 1/3),
+the same shard twice (their lines overlap), a shard missing, a journal whose staging never
+finished. Exit 3 while an import is still using one of the journals: merge when the shards end.
+Exit 0 when the merged file is written, whatever its rows' outcomes (report on it for those).
+`;
+
+/** `bulk-disputes merge-results`: the shards of one import (`--shard i/n`) as one results CSV (issue 13). */
+export function mergeResultsCommand(context: CliContext): Command {
+  return new Command('merge-results')
+    .description('merge the results of an import split with --shard i/n into one results CSV, in input order')
+    .argument('<journals...>', 'the journal of every shard (--journal of each import)')
+    .requiredOption('--out <file>', 'the merged results CSV (written to a temporary file and renamed when complete)')
+    .addHelpText('after', helpText)
+    .action(async (journals: string[], flags: MergeFlags) => {
+      await runMergeCommand(journals, flags, context);
+      context.setExitCode(ExitCode.ok);
+    });
+}
+
+async function runMergeCommand(journals: readonly string[], flags: MergeFlags, context: CliContext): Promise<void> {
+  const out = resolve(flags.out);
+  for (const file of journals) {
+    const found = await stat(file).catch(() => undefined);
+    if (found?.isFile() !== true) throw new UsageError(`journal ${file}: expected a shard's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
+    if (resolve(file) === out) throw new UsageError(`--out ${out}: expected a file of its own, got one of the journals`);
+  }
+  await mkdir(dirname(out), { recursive: true });
+  const { summary, shards } = await mergeShardJournals(journals, out).catch((error: unknown) => {
+    if (error instanceof MergeRefusedError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  });
+  const count = shards[0]?.shard?.count ?? 1;
+  const outcomes = Object.entries(summary.byOutcome).map(([outcome, rows]) => `${outcome} ${rows}`).join(', ');
+  context.logger.info({ shards: shards.length, rows: summary.rows, outcomes: summary.byOutcome, results: out }, 'results merged');
+  context.io.stderr.write(`merged ${shards.length} of ${count} shards: ${summary.rows} rows (${outcomes || 'none'})\nresults: ${out}\n`);
+}
