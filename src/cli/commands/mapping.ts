@@ -8,6 +8,7 @@ import { loadMapping, MappingError } from '../../mapping/load.js';
 import type { Mapping } from '../../mapping/schema.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { guessCommand } from './mapping-guess.js';
 import { explanationJson, formatExplanation, formatLintSummary, formatUnreadableRecord, unreadableRecordJson, type ExplainedRecord } from './mapping-output.js';
 
 interface ExplainFlags {
@@ -52,9 +53,10 @@ the mapping or the file cannot be read, or no record starts at line N.
 /** `bulk-disputes mapping`: check a mapping file, or show what it does to one row (nothing is sent). */
 export function mappingCommand(context: CliContext): Command {
   return new Command('mapping')
-    .description('check a mapping file, or show step by step how it maps one row of an export')
+    .description('check a mapping file, show step by step how it maps one row of an export, or draft one from a sample')
     .addCommand(nested(context, lintCommand(context)))
-    .addCommand(nested(context, explainCommand(context)));
+    .addCommand(nested(context, explainCommand(context)))
+    .addCommand(nested(context, guessCommand(context)));
 }
 
 /** Subcommands added with addCommand inherit nothing: they must not exit the process, and write to io. */

@@ -1,0 +1,45 @@
+import { describeDelimiter, type DialectGuess, type Draft, type EncodingGuess } from '../../mapping/guess/index.js';
+
+export interface GuessSummary {
+  samplePath: string;
+  /** Where the draft went; undefined for stdout. */
+  out: string | undefined;
+  encoding: EncodingGuess;
+  dialect: DialectGuess;
+  rows: number;
+  draft: Draft;
+  firstLine: number;
+}
+
+/** What `mapping guess` says on stderr: what was decided, what needs a person, what to run next. */
+export function formatGuessSummary(summary: GuessSummary): string {
+  const { draft, dialect, encoding } = summary;
+  const target = summary.out ?? 'the draft (stdout)';
+  const mappingArgument = summary.out ?? 'DRAFT.yaml';
+  const subjectWidth = Math.max(...draft.decisions.map((decision) => decision.subject.length), 10);
+  const decisionWidth = Math.max(...draft.decisions.map((decision) => decision.decision.length), 10);
+  const lines = [
+    `mapping guess: ${summary.rows} rows of ${summary.samplePath}, ${encoding.encoding}, ${describeDelimiter(dialect.delimiter)} delimited, ${dialect.header ? 'a header line' : 'no header line'}`,
+    'decided:',
+    ...draft.decisions.map((decision) => `  ${decision.subject.padEnd(subjectWidth)}  ${decision.decision.padEnd(decisionWidth)}  ${decision.confidence}`),
+  ];
+  if (draft.todos.length === 0) lines.push('needs a person: nothing (no TODO)');
+  else {
+    lines.push(`needs a person (${draft.todos.length} TODO${draft.todos.length === 1 ? '' : 's'} in ${target}):`);
+    for (const todo of draft.todos) lines.push(`  line ${todo.line}  ${todo.field}: ${todo.message}`);
+  }
+  if (draft.checks.length > 0) {
+    lines.push(`worth a look (${draft.checks.length} CHECK${draft.checks.length === 1 ? '' : 's'}):`);
+    for (const check of draft.checks) lines.push(`  line ${check.line}  ${check.field}: ${check.message}`);
+  }
+  if (draft.unplaced.length > 0) {
+    lines.push(`not placed (${draft.unplaced.length}, listed at the end of the draft): ${draft.unplaced.map((column) => JSON.stringify(column.column)).join(', ')}`);
+  }
+  lines.push('next:');
+  if (summary.out === undefined) lines.push('  save the draft: run again with --out DRAFT.yaml');
+  lines.push(
+    `  bulk-disputes mapping explain ${mappingArgument} ${summary.samplePath} --line ${summary.firstLine}`,
+    `  bulk-disputes import ${summary.samplePath} --mapping ${mappingArgument} --dry-run`,
+  );
+  return `${lines.join('\n')}\n`;
+}

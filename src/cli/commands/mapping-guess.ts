@@ -1,0 +1,142 @@
+import { open, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError } from 'commander';
+import { csvDialectSchema, type CsvEncoding } from '../../csv/dialect.js';
+import { CsvFormatError } from '../../csv/errors.js';
+import { readRows } from '../../csv/read-rows.js';
+import { guessMapping, sniffDialect, sniffEncoding, UnsupportedEncodingError, type DialectGuess, type EncodingGuess, type Sample } from '../../mapping/guess/index.js';
+import type { CliContext } from '../context.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { formatGuessSummary } from './mapping-guess-output.js';
+
+interface GuessFlags {
+  out?: string;
+  rows: number;
+  force?: boolean;
+}
+
+/** Bytes the encoding and dialect are sniffed from; the rows themselves are streamed. */
+const headBytes = 1024 * 1024;
+const schemaFile = fileURLToPath(new URL('../../../mappings/mapping.schema.json', import.meta.url));
+
+const guessHelp = `
+Example:
+  $ bulk-disputes mapping guess export.csv --out mappings/acme.yaml
+  mapping guess: 10000 rows of export.csv, windows-1252, ";" delimited, a header line
+  decided:
+    encoding                      windows-1252                  medium
+    shared.card.last4             column "Kartennummer (letzte 4)"  high
+    ...
+  needs a person (2 TODOs in mappings/acme.yaml):
+    line 41  shared.dispute.reason: column "Grund": write the dispute.reason value of "FR", "NR" in its enum
+    ...
+  next:
+    bulk-disputes mapping explain mappings/acme.yaml export.csv --line 2
+    bulk-disputes import export.csv --mapping mappings/acme.yaml --dry-run
+
+The draft (YAML) goes to --out, or to stdout; the summary to stderr. Lines marked TODO need a
+person: until each is done, a dry run reports the rows it affects as invalid. CHECK marks a
+guess worth a look. Exit 0 when a draft was written, 2 when SAMPLE cannot be read or --out
+exists (without --force).
+`;
+
+/** `mapping guess SAMPLE`: a draft mapping for a new export layout, from its first rows (issue 14). */
+export function guessCommand(context: CliContext): Command {
+  return new Command('guess')
+    .description('read the first rows of an export and write a draft mapping for it, with what needs a person marked TODO')
+    .argument('<sample>', 'CSV export to learn the layout from')
+    .option('--out <file>', 'write the draft here (default: stdout)')
+    .option('--rows <n>', 'rows to read from the start of SAMPLE', positiveInteger, 10_000)
+    .option('--force', 'overwrite --out when it exists')
+    .addHelpText('after', guessHelp)
+    .action(async (samplePath: string, flags: GuessFlags) => {
+      const out = flags.out;
+      if (out !== undefined && !flags.force && (await exists(out))) throw new UsageError(`--out ${out}: expected a new file, got an existing one (use --force to overwrite it)`);
+      const { encoding, dialect, sample, unreadableRows, firstLine } = await readSample(samplePath, flags.rows);
+      const schemaPath = relative(out === undefined ? process.cwd() : dirname(resolve(out)), schemaFile).split(sep).join('/');
+      const draft = guessMapping({ sample, encoding, dialect, source: samplePath, unreadableRows, schemaPath });
+      if (out === undefined) context.io.stdout.write(draft.yaml);
+      else await writeFile(out, draft.yaml, { flag: flags.force ? 'w' : 'wx' });
+      context.io.stderr.write(formatGuessSummary({ samplePath, out, encoding, dialect, rows: sample.rows.length, draft, firstLine }));
+      context.setExitCode(ExitCode.ok);
+    });
+}
+
+function positiveInteger(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a whole number from 1, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await (await open(path, 'r')).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface ReadSample {
+  encoding: EncodingGuess;
+  dialect: DialectGuess;
+  sample: Sample;
+  unreadableRows: number;
+  /** The line of the first data record, for the `mapping explain` to try next. */
+  firstLine: number;
+}
+
+/** Sniffs the head, then streams the first `maxRows` records with what was sniffed. */
+async function readSample(path: string, maxRows: number): Promise<ReadSample> {
+  const handle = await open(path, 'r').catch((error: unknown) => {
+    throw new UsageError(`${path}: expected a readable CSV file, got ${(error as { code?: string }).code ?? String(error)}`, { cause: error });
+  });
+  try {
+    const head = new Uint8Array(headBytes);
+    const { bytesRead } = await handle.read(head, 0, headBytes, 0);
+    if (bytesRead === 0) throw new UsageError(`${path}: expected a CSV export with a header line and rows, got an empty file`);
+    let encoding: EncodingGuess;
+    try {
+      encoding = sniffEncoding(head.subarray(0, bytesRead), bytesRead < headBytes);
+    } catch (error) {
+      if (error instanceof UnsupportedEncodingError) throw new UsageError(`${path}: ${error.message}`, { cause: error });
+      throw error;
+    }
+    const dialect = sniffDialect(new TextDecoder(encoding.encoding === 'latin1' ? 'windows-1252' : encoding.encoding).decode(head.subarray(0, bytesRead)));
+    try {
+      return { encoding, dialect, ...(await readRecords(path, dialect, encoding.encoding, maxRows)) };
+    } catch (error) {
+      // Not UTF-8 after all, past the sniffed head: what Excel on Windows writes is the likely reading.
+      if (error instanceof CsvFormatError && error.code === 'csv_encoding' && encoding.encoding === 'utf-8' && encoding.confidence !== 'high') {
+        const fallback: EncodingGuess = { encoding: 'windows-1252', confidence: 'medium', evidence: `valid UTF-8 until line ${error.line}, then bytes that are not: windows-1252` };
+        return { encoding: fallback, dialect, ...(await readRecords(path, dialect, fallback.encoding, maxRows)) };
+      }
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof CsvFormatError) throw new UsageError(`${path}: ${error.message} (${error.code})`, { cause: error });
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readRecords(path: string, dialect: DialectGuess, encoding: CsvEncoding, maxRows: number): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
+  const csv = csvDialectSchema.parse({ delimiter: dialect.delimiter, quote: dialect.quote, encoding, header: dialect.header });
+  const handle = await open(path, 'r');
+  let columns: readonly string[] = [];
+  const rows: Record<string, string>[] = [];
+  let unreadableRows = 0;
+  let firstLine: number | undefined;
+  // Leaving the loop ends readRows, which stops the parser and closes the file.
+  for await (const row of readRows(handle.createReadStream(), csv, { onHeader: (header) => (columns = header) })) {
+    if ('error' in row) unreadableRows++;
+    else {
+      firstLine ??= row.line;
+      rows.push({ ...row.cells });
+    }
+    if (rows.length + unreadableRows >= maxRows) break;
+  }
+  if (rows.length === 0) throw new UsageError(`${path}: expected rows below the header line, got none that can be read`);
+  return { sample: { columns, rows }, unreadableRows, firstLine: firstLine ?? 2 };
+}

@@ -1,0 +1,123 @@
+import type { DecimalSeparator } from '../transforms/index.js';
+import { isCurrencyCode } from './classify-scalars.js';
+import type { FieldDraft } from './field-draft.js';
+import type { ColumnProfile } from './profile.js';
+import { currencyTargetOf, fieldsForRole, type RoleContext, type RoleReason } from './role-fields.js';
+import type { Confidence, Sample } from './types.js';
+
+/** A column given a role: new_claim fields, or one of the roles placed elsewhere in a mapping. */
+export interface Assignment {
+  readonly role: string;
+  readonly profile: ColumnProfile;
+  readonly fields: readonly FieldDraft[];
+  readonly confidence: Confidence;
+}
+
+export interface Assignments {
+  readonly assigned: readonly Assignment[];
+  /** Roles placed outside shared/case: the claim key's candidates by header, case ids, evidence columns. */
+  readonly named: { readonly claimKey: readonly ColumnProfile[]; readonly caseId: readonly ColumnProfile[]; readonly evidence: readonly ColumnProfile[] };
+  /** Why a column is not where its header or values pointed: kept for the unplaced list. */
+  readonly notes: ReadonlyMap<string, string>;
+  /** The column the rows' currencies come from, if any. */
+  readonly currencyColumn: ColumnProfile | undefined;
+}
+
+const rank: Readonly<Record<Confidence, number>> = { high: 3, medium: 2, low: 1 };
+const placedElsewhere = new Set(['claim_key', 'case_id', 'evidence']);
+
+/**
+ * Which column fills which target (issue 14). Headers first (an exact known name is `high`, a
+ * telling word in it `medium`), each checked against the column's values; then values alone for
+ * the targets no header claimed (23 digits are an ARN, e-mail addresses the cardholder's, ISO
+ * 4217 codes a currency, card networks the network, 4 digits beside a network the last four).
+ * A target goes to one column: the more confident claim wins, the other is noted.
+ */
+export function assignRoles(sample: Sample, profiles: readonly ColumnProfile[], preferredDecimal: DecimalSeparator): Assignments {
+  const notes = new Map<string, string>();
+  const currencyColumn = findCurrencyColumn(profiles);
+  const currencyOfRow = (rowIndex: number): string | undefined => {
+    const code = (sample.rows[rowIndex]?.[currencyColumn?.column ?? ''] ?? '').trim().toUpperCase();
+    return currencyColumn !== undefined && isCurrencyCode(code) ? code : undefined;
+  };
+  const context: RoleContext = {
+    preferredDecimal,
+    currencyOfRow,
+    currencyFieldOf: (amountTarget) => (currencyColumn === undefined && amountTarget === 'dispute.amount' ? 'transaction.currency' : currencyTargetOf(amountTarget)),
+  };
+  const taken = new Map<string, Assignment>();
+  const named = { claimKey: [] as ColumnProfile[], caseId: [] as ColumnProfile[], evidence: [] as ColumnProfile[] };
+
+  const propose = (role: string, profile: ColumnProfile, reason: RoleReason): boolean => {
+    const result = fieldsForRole(role, profile, reason, context);
+    if (!result.ok) {
+      notes.set(profile.column, `looks like ${role} by ${reason.evidence[0] ?? 'its values'}, but ${result.reason}`);
+      return false;
+    }
+    const current = taken.get(role);
+    if (current !== undefined && rank[current.confidence] >= rank[reason.confidence]) {
+      notes.set(profile.column, `also looks like ${role}, which ${JSON.stringify(current.profile.column)} fills`);
+      return false;
+    }
+    if (current !== undefined) notes.set(current.profile.column, `also looks like ${role}, which ${JSON.stringify(profile.column)} fills`);
+    taken.set(role, { role, profile, fields: result.fields, confidence: reason.confidence });
+    return true;
+  };
+
+  for (const profile of profiles) {
+    const header = profile.header;
+    if (header === undefined || profile.kind.kind === 'empty') continue;
+    if (header.role === 'claim_key') named.claimKey.push(profile);
+    else if (header.role === 'case_id') named.caseId.push(profile);
+    else if (header.role === 'evidence') named.evidence.push(profile);
+    else {
+      const confidence: Confidence = header.how === 'exact' ? 'high' : 'medium';
+      const how = header.how === 'exact' ? `${header.language} header` : `a ${header.language} word in the header`;
+      propose(header.role, profile, { confidence, evidence: [`${how} ${JSON.stringify(profile.column)}`] });
+    }
+  }
+  const isPlaced = (profile: ColumnProfile) => [...taken.values()].some((assignment) => assignment.profile === profile) || named.claimKey.includes(profile) || named.caseId.includes(profile) || named.evidence.includes(profile);
+
+  for (const profile of profiles) {
+    if (isPlaced(profile)) continue;
+    const byValues = roleByValues(profile, profiles);
+    if (byValues === undefined || taken.has(byValues.role)) continue;
+    propose(byValues.role, profile, { confidence: byValues.confidence, evidence: [byValues.evidence] });
+  }
+  // The only date (or amount) column nobody placed is likely the transaction's: a low guess.
+  for (const [role, kind] of [['transaction.date', 'date'], ['transaction.amount', 'number']] as const) {
+    if (taken.has(role)) continue;
+    const loose = profiles.filter((profile) => !isPlaced(profile) && profile.kind.kind === kind);
+    const only = loose[0];
+    if (loose.length === 1 && only !== undefined) propose(role, only, { confidence: 'low', evidence: [`the only ${kind} column no header placed`] });
+  }
+  return { assigned: [...taken.values()].filter((assignment) => !placedElsewhere.has(assignment.role)), named, notes, currencyColumn };
+}
+
+function findCurrencyColumn(profiles: readonly ColumnProfile[]): ColumnProfile | undefined {
+  return profiles.find((profile) => profile.header?.role === 'transaction.currency' && profile.kind.kind === 'currency') ?? profiles.find((profile) => profile.kind.kind === 'currency');
+}
+
+function roleByValues(profile: ColumnProfile, profiles: readonly ColumnProfile[]): { role: string; confidence: Confidence; evidence: string } | undefined {
+  const example = JSON.stringify(profile.values[0] ?? '');
+  switch (profile.kind.kind) {
+    case 'arn':
+      return { role: 'transaction.arn', confidence: 'high', evidence: `23-digit values (acquirer reference numbers), e.g. ${example}` };
+    case 'email':
+      return { role: 'cardholder.email', confidence: 'high', evidence: `e-mail addresses, e.g. ${example}` };
+    case 'currency':
+      return { role: 'transaction.currency', confidence: 'medium', evidence: `ISO 4217 codes, e.g. ${example}` };
+    case 'network':
+      return { role: 'card.network', confidence: 'high', evidence: `card networks, e.g. ${example}` };
+    case 'expiry':
+      return { role: 'expiry', confidence: 'medium', evidence: `expiry dates, e.g. ${example}` };
+    case 'four_digits': {
+      const neighbours = profiles.filter((other) => Math.abs(other.position - profile.position) === 1);
+      const network = neighbours.find((other) => other.kind.kind === 'network' || other.header?.role === 'card.network');
+      if (network === undefined) return undefined;
+      return { role: 'card.last4', confidence: 'medium', evidence: `4-digit values beside the card network column ${JSON.stringify(network.column)}, e.g. ${example}` };
+    }
+    default:
+      return undefined;
+  }
+}

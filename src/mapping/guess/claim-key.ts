@@ -1,0 +1,89 @@
+import type { ColumnProfile } from './profile.js';
+import type { Confidence, Sample } from './types.js';
+
+export interface ClaimKeyGuess {
+  /** The key column, or undefined when no column can be one (the draft then has a TODO). */
+  readonly column: string | undefined;
+  readonly confidence: Confidence;
+  readonly evidence: string;
+  /** Whether rows share claims (values repeat) or each row is a claim of its own. */
+  readonly grouping: 'repeats' | 'one_row_per_claim' | 'none';
+}
+
+interface Candidate {
+  readonly profile: ColumnProfile;
+  readonly named: boolean;
+  readonly distinct: number;
+  /** Groups of two or more rows, and of those the ones whose rows agree on every shared column. */
+  readonly groups: number;
+  readonly agreeing: number;
+  readonly disagreement: string | undefined;
+}
+
+/**
+ * The claim key (issue 14): a column whose values repeat across rows (rows of one dispute) and
+ * whose rows, value by value, agree on every claim-level column (the mapping's `shared` fields
+ * must be the same on each row of a claim). Among such columns: one whose header names a
+ * dispute reference first, then the one with the most distinct values (the finest grouping:
+ * a card number repeats too, but groups several disputes). When no value repeats, each row is
+ * a claim of its own and a column with distinct values (preferably the named one) is the key.
+ */
+export function proposeClaimKey(sample: Sample, candidates: readonly ColumnProfile[], sharedColumns: readonly string[]): ClaimKeyGuess {
+  const rowCount = sample.rows.length;
+  const scored = candidates
+    .filter((profile) => profile.values.length > 0 && profile.blanks <= rowCount * 0.01)
+    .map((profile) => score(sample, profile, sharedColumns.filter((column) => column !== profile.column)));
+  const grouping = scored.filter((candidate) => candidate.groups > 0 && candidate.agreeing === candidate.groups);
+  const best = grouping.sort(byPreference)[0];
+  if (best !== undefined) {
+    return {
+      column: best.profile.column,
+      confidence: best.named ? 'high' : 'medium',
+      evidence: `${best.named ? 'the header names a dispute reference; ' : ''}${best.distinct} distinct values in ${best.profile.values.length} rows, the rows of each agree on the ${sharedColumns.length} claim-level columns`,
+      grouping: 'repeats',
+    };
+  }
+  const named = scored.find((candidate) => candidate.named);
+  if (named !== undefined && named.groups > 0) {
+    return {
+      column: named.profile.column,
+      confidence: 'low',
+      evidence: `the header names a dispute reference, but ${named.groups - named.agreeing} of its ${named.groups} repeated values have rows that disagree (${named.disagreement ?? ''}): check those rows`,
+      grouping: 'repeats',
+    };
+  }
+  const unique = scored.filter((candidate) => candidate.distinct === candidate.profile.values.length).sort(byPreference)[0];
+  if (unique !== undefined) {
+    return {
+      column: unique.profile.column,
+      confidence: unique.named ? 'medium' : 'low',
+      evidence: `no column's values repeat with agreeing rows; ${JSON.stringify(unique.profile.column)} is distinct on every row, so each row becomes a claim of its own`,
+      grouping: 'one_row_per_claim',
+    };
+  }
+  return { column: undefined, confidence: 'low', evidence: 'no column groups rows into claims and none is distinct on every row', grouping: 'none' };
+}
+
+function byPreference(left: Candidate, right: Candidate): number {
+  return Number(right.named) - Number(left.named) || right.distinct - left.distinct;
+}
+
+function score(sample: Sample, profile: ColumnProfile, sharedColumns: readonly string[]): Candidate {
+  const rowsByValue = new Map<string, number[]>();
+  profile.values.forEach((value, position) => {
+    const rows = rowsByValue.get(value) ?? [];
+    rows.push(profile.rowIndexes[position] ?? 0);
+    rowsByValue.set(value, rows);
+  });
+  let groups = 0;
+  let agreeing = 0;
+  let disagreement: string | undefined;
+  for (const [value, rows] of rowsByValue) {
+    if (rows.length < 2) continue;
+    groups++;
+    const differing = sharedColumns.find((column) => new Set(rows.map((row) => (sample.rows[row]?.[column] ?? '').trim())).size > 1);
+    if (differing === undefined) agreeing++;
+    else disagreement ??= `${JSON.stringify(value)} differs in ${JSON.stringify(differing)}`;
+  }
+  return { profile, named: profile.header?.role === 'claim_key', distinct: rowsByValue.size, groups, agreeing, disagreement };
+}

@@ -1,0 +1,46 @@
+import type { Confidence } from './types.js';
+
+/** A field spec as the draft writes it: plain values, keys in the order a person reads them. */
+export type SpecValue = string | number | boolean | SpecObject | readonly string[];
+export interface SpecObject {
+  readonly [key: string]: SpecValue;
+}
+
+/** One target of the draft mapping with the reasons for it. */
+export interface FieldDraft {
+  readonly section: 'shared' | 'case';
+  readonly target: string;
+  /** The source column, when there is one (not for a placeholder). */
+  readonly column: string | undefined;
+  readonly spec: SpecObject;
+  readonly confidence: Confidence;
+  /** Why: header, values, examples. One comment line each. */
+  readonly evidence: readonly string[];
+  /** Set when the field cannot run as written: a person must decide (a TODO in the YAML). */
+  readonly todo?: string;
+  /** A guess that runs but deserves a look (a CHECK in the YAML). */
+  readonly check?: string;
+  /** Other specs a person chooses from, written as comments above the field. */
+  readonly alternatives?: readonly SpecObject[];
+}
+
+/**
+ * What a field is written as when the sample cannot decide it: a column that no export has, so
+ * `mapping lint` accepts the draft but every row of a dry run fails on it until a person fills
+ * it in ("expected a column "TODO" in the file"). A guess that looks right and is wrong would
+ * pass a dry run silently; this cannot.
+ */
+export const placeholderColumn = 'TODO';
+
+export function placeholder(section: 'shared' | 'case', target: string, todo: string, evidence: readonly string[] = [], alternatives?: readonly SpecObject[]): FieldDraft {
+  return {
+    section,
+    target,
+    column: undefined,
+    spec: { column: placeholderColumn, required: true },
+    confidence: 'low',
+    evidence,
+    todo,
+    ...(alternatives === undefined ? {} : { alternatives }),
+  };
+}

@@ -1,0 +1,169 @@
+import { assignRoles, type Assignments } from './assign-roles.js';
+import { proposeClaimKey, type ClaimKeyGuess } from './claim-key.js';
+import { describeDelimiter, type DialectGuess } from './dialect.js';
+import type { EncodingGuess } from './encoding.js';
+import { placeholder, placeholderColumn, type FieldDraft, type SpecObject } from './field-draft.js';
+import { describeValues, profileColumns, type ColumnProfile } from './profile.js';
+import { flow, renderSection, scalar, YamlLines } from './render-yaml.js';
+import { currencyTargetOf, sectionOf } from './role-fields.js';
+import { evidenceEntries, type EvidenceDraft } from './evidence-columns.js';
+import type { Confidence, Sample } from './types.js';
+
+export interface GuessInput {
+  readonly sample: Sample;
+  readonly encoding: EncodingGuess;
+  readonly dialect: DialectGuess;
+  /** The export's name as the user gave it, for the comments. */
+  readonly source: string;
+  /** Records that could not be read (a stray quote): counted, not guessed from. */
+  readonly unreadableRows: number;
+  /** Path of mappings/mapping.schema.json as seen from where the draft is written. */
+  readonly schemaPath: string;
+}
+
+export interface Decision {
+  readonly subject: string;
+  readonly decision: string;
+  readonly confidence: Confidence;
+}
+
+export interface Draft {
+  readonly yaml: string;
+  readonly decisions: readonly Decision[];
+  /** Must be done before the draft can import a row; `line` is the TODO comment's line. */
+  readonly todos: readonly { line: number; field: string; message: string }[];
+  /** Guesses that run but deserve a look. */
+  readonly checks: readonly { line: number; field: string; message: string }[];
+  readonly unplaced: readonly { column: string; note: string }[];
+}
+
+const requiredTargets: readonly { target: string; todo: string }[] = [
+  { target: 'card.last4', todo: 'no column with the card\'s last four digits found: write its column' },
+  { target: 'card.network', todo: 'no card network column found: write its column, or { constant: visa } when every card is one network' },
+  { target: 'dispute.reason', todo: 'no dispute reason column found: write its column with an enum, or { constant: fraud } when every dispute has one reason' },
+  { target: 'transaction.amount', todo: 'no amount column found: write its column with type amount' },
+  { target: 'transaction.currency', todo: 'no currency column found: write its column, or { constant: EUR } when every amount is in one currency' },
+  { target: 'transaction.date', todo: 'no transaction date column found: write its column with type date' },
+];
+
+/** A draft mapping for a sample of an export, with what was decided and what needs a person (issue 14). */
+export function guessMapping(input: GuessInput): Draft {
+  const { sample, dialect, encoding } = input;
+  const profiles = profileColumns(sample, dialect.header);
+  const assignments = assignRoles(sample, profiles, dialect.delimiter === ';' ? ',' : '.');
+  const fields = completeFields(assignments);
+  const sharedColumns = [...new Set(fields.filter((field) => field.section === 'shared' && field.column !== undefined).map((field) => field.column ?? ''))];
+  const placedColumns = new Set(fields.map((field) => field.column));
+  const keyCandidates = profiles.filter((profile) => assignments.named.claimKey.includes(profile) || (!placedColumns.has(profile.column) && !assignments.named.evidence.includes(profile)));
+  const claimKey = proposeClaimKey(sample, keyCandidates, sharedColumns);
+  const caseId = caseIdField(sample, assignments.named.caseId, claimKey);
+  const allFields = caseId === undefined ? fields : [...fields, caseId];
+  const evidence = evidenceEntries(assignments.named.evidence, profiles.filter((profile) => !placedColumns.has(profile.column) && profile.column !== claimKey.column && profile.column !== caseId?.column));
+
+  const used = new Set<string>([...allFields.map((field) => field.column ?? ''), claimKey.column ?? '', ...evidence.map((entry) => entry.column)]);
+  const unplaced = profiles.filter((profile) => !used.has(profile.column)).map((profile) => ({ column: profile.column, note: unplacedNote(profile, assignments) }));
+
+  const yaml = new YamlLines();
+  renderHeader(yaml, input);
+  renderClaim(yaml, claimKey);
+  renderSection(yaml, 'shared', allFields.filter((field) => field.section === 'shared'));
+  renderSection(yaml, 'case', allFields.filter((field) => field.section === 'case'));
+  renderEvidence(yaml, evidence);
+  yaml.comment('', 'auto files each claim after creating it; none only creates them, chargeback files as a chargeback.');
+  yaml.add('file_mode: auto');
+  renderUnplaced(yaml, unplaced);
+
+  const decisions: Decision[] = [
+    { subject: 'encoding', decision: encoding.encoding, confidence: encoding.confidence },
+    { subject: 'delimiter', decision: `${describeDelimiter(dialect.delimiter)}, quote ${dialect.quote}, ${dialect.lineEnding} line endings, ${dialect.header ? 'a header line' : 'no header line'}`, confidence: dialect.confidence },
+    { subject: 'claim.key', decision: claimKey.column ?? 'none found', confidence: claimKey.confidence },
+    ...allFields.map((field) => ({ subject: `${field.section}.${field.target}`, decision: field.column === undefined ? 'TODO' : `column ${JSON.stringify(field.column)}`, confidence: field.confidence })),
+    ...evidence.map((entry) => ({ subject: 'evidence', decision: `column ${JSON.stringify(entry.column)}, ${entry.category}`, confidence: entry.confidence })),
+  ];
+  return { yaml: yaml.text(), decisions, todos: yaml.todoLines, checks: yaml.checkLines, unplaced };
+}
+
+/** The assigned fields, plus a currency for every amount, plus a placeholder for each required target left. */
+function completeFields(assignments: Assignments): FieldDraft[] {
+  const fields = assignments.assigned.flatMap((assignment) => assignment.fields);
+  const has = (target: string) => fields.some((field) => field.target === target);
+  const currencyField = fields.find((field) => field.target === 'transaction.currency');
+  // One currency column often serves both amounts (mappings/generic.yaml does the same).
+  if (has('dispute.amount') && !has('dispute.currency') && currencyField?.column !== undefined) {
+    fields.push({ ...currencyField, section: sectionOf('dispute.currency'), target: currencyTargetOf('dispute.amount'), evidence: ['the same currency column as transaction.currency'] });
+  }
+  for (const { target, todo } of requiredTargets) if (!has(target)) fields.push(placeholder(sectionOf(target), target, todo));
+  const hasReference = fields.some((field) => field.target === 'transaction.arn' || field.target.endsWith('.switch_serial_number'));
+  if (!hasReference) {
+    fields.push(placeholder('case', 'transaction.arn', 'no ARN column (23 digits) found: write its column, or map a switch_serial_number under transaction.network_details instead'));
+  }
+  return fields;
+}
+
+/** A case id column: itself when distinct on every row, else made unique within its claim by a template. */
+function caseIdField(sample: Sample, candidates: readonly ColumnProfile[], claimKey: ClaimKeyGuess): FieldDraft | undefined {
+  const profile = candidates[0];
+  if (profile === undefined || profile.blanks > 0) return undefined;
+  const distinct = new Set(profile.values).size === profile.values.length;
+  const keyColumn = claimKey.column;
+  if (!distinct && keyColumn === undefined) return undefined;
+  const spec: SpecObject = distinct ? { column: profile.column } : { template: `{${keyColumn ?? ''}}-{${profile.column}}` };
+  const pairsDistinct = distinct || new Set(sample.rows.map((row) => `${row[keyColumn ?? ''] ?? ''}\u0000${row[profile.column] ?? ''}`)).size === sample.rows.length;
+  if (!pairsDistinct) return undefined;
+  return {
+    section: 'case',
+    target: 'case_id',
+    column: profile.column,
+    spec,
+    confidence: 'medium',
+    evidence: [`${profile.header?.language ?? 'the'} header names a transaction or case reference; ${distinct ? 'distinct on every row' : `repeats across claims, so prefixed with the claim key ${JSON.stringify(keyColumn)}`}`],
+  };
+}
+
+function renderHeader(yaml: YamlLines, input: GuessInput): void {
+  const { encoding, dialect, sample } = input;
+  yaml.add(`# yaml-language-server: $schema=${input.schemaPath}`);
+  yaml.comment('', `Draft written by \`bulk-disputes mapping guess\` from ${input.source} (${sample.rows.length} rows read${input.unreadableRows > 0 ? `, ${input.unreadableRows} unreadable` : ''}).`);
+  yaml.comment('', 'TODO lines need a person: until each is done, `import --dry-run` reports the rows they affect as invalid.');
+  yaml.comment('', 'CHECK lines are guesses worth a look. Delete both kinds of comment once done.');
+  yaml.add(`description: ${scalar(`Draft for ${input.source}, guessed from ${sample.rows.length} rows: review the TODO and CHECK comments`)}`);
+  yaml.add('csv:');
+  yaml.comment('  ', `encoding: ${encoding.evidence} (confidence: ${encoding.confidence})`);
+  yaml.comment('  ', `delimiter: ${dialect.evidence} (confidence: ${dialect.confidence})`);
+  yaml.comment('  ', `line endings ${dialect.lineEnding} (the reader takes CRLF and LF alike); ${dialect.header ? 'the first line names the columns' : 'no header line: columns are numbered from 1'}`);
+  yaml.add(`  delimiter: ${scalar(dialect.delimiter)}`, `  quote: ${scalar(dialect.quote)}`, `  encoding: ${encoding.encoding}`, `  header: ${dialect.header}`);
+}
+
+function renderClaim(yaml: YamlLines, claimKey: ClaimKeyGuess): void {
+  yaml.add('claim:');
+  yaml.comment('  ', `key: ${claimKey.evidence} (confidence: ${claimKey.confidence})`);
+  if (claimKey.column === undefined) yaml.todo('  ', 'claim.key', 'name the column (or columns) whose values say which claim a row belongs to');
+  else if (claimKey.confidence === 'low') yaml.check('  ', 'claim.key', `is ${JSON.stringify(claimKey.column)} the dispute reference?`);
+  yaml.add(`  key: ${flow([claimKey.column ?? placeholderColumn])}`);
+  yaml.comment('  ', 'id: left out, so each claim id derives from the key and a re-run never duplicates a claim');
+}
+
+function renderEvidence(yaml: YamlLines, evidence: readonly EvidenceDraft[]): void {
+  if (evidence.length === 0) return;
+  yaml.add('evidence:');
+  for (const entry of evidence) {
+    yaml.comment('  ', `${entry.evidence} (confidence: ${entry.confidence})`);
+    if (entry.check !== undefined) yaml.check('  ', 'evidence', entry.check);
+    yaml.add(`  - ${flow({ column: entry.column, category: entry.category, ...(entry.separator === undefined ? {} : { separator: entry.separator }) })}`);
+  }
+}
+
+function renderUnplaced(yaml: YamlLines, unplaced: readonly { column: string; note: string }[]): void {
+  if (unplaced.length === 0) {
+    yaml.comment('', 'Every column is placed.');
+    return;
+  }
+  yaml.comment('', 'Columns not placed (the results CSV carries them through unchanged; map them under');
+  yaml.comment('', 'shared, case or custom_fields if the claims need them):');
+  for (const { column, note } of unplaced) yaml.comment('', `  ${JSON.stringify(column)}: ${note}`);
+}
+
+function unplacedNote(profile: ColumnProfile, assignments: Assignments): string {
+  const note = assignments.notes.get(profile.column);
+  return note === undefined ? describeValues(profile) : `${describeValues(profile)}; ${note}`;
+}

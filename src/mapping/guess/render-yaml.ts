@@ -1,0 +1,68 @@
+import type { FieldDraft, SpecObject, SpecValue } from './field-draft.js';
+
+/**
+ * YAML text for the draft, written by hand rather than by a YAML library so that every field is
+ * one flow-style line (as in mappings/generic.yaml) with its reasons in comments right above it.
+ * Scalars are plain where YAML cannot misread them, JSON-quoted otherwise (a JSON string is a
+ * valid YAML double-quoted scalar).
+ */
+
+/** Words YAML 1.1 readers take for booleans or null: quoted even though `yaml` (1.2) would not need it. */
+const reservedWords = new Set(['true', 'false', 'yes', 'no', 'y', 'n', 'on', 'off', 'null', '~']);
+
+export function scalar(value: string | number | boolean): string {
+  if (typeof value !== 'string') return String(value);
+  if (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !reservedWords.has(value.toLowerCase())) return value;
+  return JSON.stringify(value);
+}
+
+export function flow(value: SpecValue): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return scalar(value);
+  if (Array.isArray(value)) return `[${(value as readonly string[]).map(scalar).join(', ')}]`;
+  const entries = Object.entries(value as SpecObject).map(([key, inner]) => `${scalar(key)}: ${flow(inner)}`);
+  return `{ ${entries.join(', ')} }`;
+}
+
+/** Lines of a YAML document being built, with the 1-based line of each TODO, for the summary. */
+export class YamlLines {
+  readonly lines: string[] = [];
+  readonly todoLines: { line: number; field: string; message: string }[] = [];
+  readonly checkLines: { line: number; field: string; message: string }[] = [];
+
+  add(...lines: string[]): void {
+    this.lines.push(...lines);
+  }
+
+  comment(indent: string, text: string): void {
+    this.lines.push(`${indent}# ${text}`);
+  }
+
+  todo(indent: string, field: string, message: string): void {
+    this.todoLines.push({ line: this.lines.length + 1, field, message });
+    this.comment(indent, `TODO: ${message}`);
+  }
+
+  check(indent: string, field: string, message: string): void {
+    this.checkLines.push({ line: this.lines.length + 1, field, message });
+    this.comment(indent, `CHECK: ${message}`);
+  }
+
+  text(): string {
+    return `${this.lines.join('\n')}\n`;
+  }
+}
+
+/** One section's fields (`shared:` or `case:`), each with its reasons, TODO and alternatives. */
+export function renderSection(yaml: YamlLines, name: 'shared' | 'case', fields: readonly FieldDraft[]): void {
+  yaml.add(`${name}:`);
+  if (fields.length === 0) yaml.comment('  ', 'nothing placed here');
+  for (const field of fields) {
+    const source = field.column === undefined ? 'no column' : `column ${JSON.stringify(field.column)}`;
+    yaml.comment('  ', `${source} → ${field.target} (confidence: ${field.confidence})`);
+    for (const line of field.evidence) yaml.comment('  ', `  ${line}`);
+    if (field.todo !== undefined) yaml.todo('  ', `${name}.${field.target}`, field.todo);
+    if (field.check !== undefined) yaml.check('  ', `${name}.${field.target}`, field.check);
+    for (const alternative of field.alternatives ?? []) yaml.comment('  ', `${field.target}: ${flow(alternative)}`);
+    yaml.add(`  ${field.target}: ${flow(field.spec)}`);
+  }
+}
