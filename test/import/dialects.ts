@@ -61,7 +61,8 @@ export function exportIn(dialect: ExportDialect, rows: readonly GenericRow[]): B
 export async function readResultsIn(dialect: ExportDialect, file: string): Promise<{ bytes: Buffer; text: string; header: string[]; rows: Record<string, string>[] }> {
   const bytes = await readFile(file);
   const text = textIn(dialect, bytes);
-  const [header = [], ...data] = parse(text, { delimiter: dialect.delimiter, record_delimiter: dialect.lineEnding }) as string[][];
+  const records: string[][] = parse(text, { delimiter: dialect.delimiter, record_delimiter: dialect.lineEnding });
+  const [header = [], ...data] = records;
   const rows = data.map((record) => Object.fromEntries(header.map((column, position) => [column, record[position] ?? ''])));
   return { bytes, text, header, rows };
 }
