@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { mergeShardJournals } from '../../import/results/merge-journals.js';
+import { outcomes } from '../../import/results/columns.js';
 import { MergeRefusedError } from '../../import/results/merge.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -53,7 +54,7 @@ async function runMergeCommand(journals: readonly string[], flags: MergeFlags, c
     throw error;
   });
   const count = shards[0]?.shard?.count ?? 1;
-  const outcomes = Object.entries(summary.byOutcome).map(([outcome, rows]) => `${outcome} ${rows}`).join(', ');
+  const counts = outcomes.flatMap((outcome) => (summary.byOutcome[outcome] === undefined ? [] : [`${outcome} ${summary.byOutcome[outcome]}`])).join(', ');
   context.logger.info({ shards: shards.length, rows: summary.rows, outcomes: summary.byOutcome, results: out }, 'results merged');
-  context.io.stderr.write(`merged ${shards.length} of ${count} shards: ${summary.rows} rows (${outcomes || 'none'})\nresults: ${out}\n`);
+  context.io.stderr.write(`merged ${shards.length} of ${count} shards: ${summary.rows} rows (${counts || 'none'})\nresults: ${out}\n`);
 }
