@@ -86,6 +86,10 @@ describe('merge-results', () => {
     const body = (stdout: string) => stdout.split('\n').slice(1).filter((line) => !line.trimStart().startsWith('e.g.')).join('\n');
     expect(body(reportShards.stdout)).toBe(body(reportWhole.stdout));
     expect(reportShards.stdout.split('\n')[0]).toContain('shard-4-of-4.journal.sqlite (journal)');
+    // The shards' results CSVs as well, in their dialect, told nothing.
+    const reportResults = await runCli(['report', ...shards.map((shard) => shard.results)]);
+    expect(reportResults.exitCode, reportResults.stderr).toBe(0);
+    expect(body(reportResults.stdout)).toBe(body(reportWhole.stdout));
   });
 });
 
