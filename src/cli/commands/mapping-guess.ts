@@ -102,7 +102,7 @@ async function readSample(path: string, maxRows: number): Promise<ReadSample> {
       if (error instanceof UnsupportedEncodingError) throw new UsageError(`${path}: ${error.message}`, { cause: error });
       throw error;
     }
-    const dialect = sniffDialect(new TextDecoder(encoding.encoding === 'latin1' ? 'windows-1252' : encoding.encoding).decode(head.subarray(0, bytesRead)));
+    const dialect = sniffDialect(new TextDecoder(encoding.encoding).decode(head.subarray(0, bytesRead), { stream: true }), bytesRead < headBytes);
     try {
       return { encoding, dialect, ...(await readRecords(path, dialect, encoding.encoding, maxRows)) };
     } catch (error) {

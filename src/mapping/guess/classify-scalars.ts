@@ -125,7 +125,8 @@ const spellingsOf: Readonly<Record<KnownValues, Readonly<Record<string, string>>
 export function codeCounts(values: readonly string[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]));
+  // Ties in code-unit order, never the locale's: the same draft on every machine.
+  return [...counts].sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0));
 }
 
 /** At most this many distinct codes make a code column: enough for reason codes, not for names. */

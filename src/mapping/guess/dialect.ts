@@ -27,12 +27,12 @@ const recordsToSniff = 200;
  * non-blank, and none reads as data (a number, an amount, a date): a header of digits is rarer
  * than an export without one.
  */
-export function sniffDialect(text: string): DialectGuess {
+export function sniffDialect(text: string, complete = true): DialectGuess {
   const lineEnding = sniffLineEnding(text);
   const quote = sniffQuote(text);
-  const scored = delimiterCandidates.map((delimiter) => ({ delimiter, ...consistency(splitRecords(text, delimiter, quote, recordsToSniff)) }));
+  const scored = delimiterCandidates.map((delimiter) => ({ delimiter, ...consistency(splitRecords(text, delimiter, quote, recordsToSniff, complete)) }));
   const best = scored.reduce((left, right) => (right.score > left.score ? right : left));
-  const records = splitRecords(text, best.delimiter, quote, recordsToSniff);
+  const records = splitRecords(text, best.delimiter, quote, recordsToSniff, complete);
   const header = hasHeader(records);
   if (best.score === 0) {
     return { delimiter: ',', quote, lineEnding, header, confidence: 'low', evidence: 'no candidate delimiter (, ; tab |) splits the lines into several fields: one column?' };
@@ -63,9 +63,11 @@ function sniffQuote(text: string): string {
 
 /**
  * The first `limit` records split on `delimiter`, quotes honoured (a doubled quote inside a
- * quoted field is one quote character; a line break inside quotes stays in the field).
+ * quoted field is one quote character; a line break inside quotes stays in the field). When the
+ * text is not `complete` (the head of a larger file), a last record without its line break may
+ * be cut short and is left out.
  */
-export function splitRecords(text: string, delimiter: string, quote: string, limit: number): string[][] {
+export function splitRecords(text: string, delimiter: string, quote: string, limit: number, complete = true): string[][] {
   const records: string[][] = [];
   let fields: string[] = [];
   let field = '';
@@ -97,8 +99,7 @@ export function splitRecords(text: string, delimiter: string, quote: string, lim
       field += character;
     }
   }
-  // The last record counts only when the text ends with it, not when the sniff cut it short.
-  if ((field !== '' || fields.length > 0) && position >= text.length) records.push([...fields, field]);
+  if ((field !== '' || fields.length > 0) && position >= text.length && complete) records.push([...fields, field]);
   return records.filter((record) => !(record.length === 1 && record[0] === ''));
 }
 

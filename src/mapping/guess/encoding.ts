@@ -81,6 +81,8 @@ function notUtf8Examples(head: Uint8Array): string {
 }
 
 function describeWindows1252(head: Uint8Array): string {
-  const characters = [...new Set(new TextDecoder('windows-1252').decode(head))].filter((character) => character.charCodeAt(0) >= 0x80).slice(0, 5);
+  // Decoded as a stream: Node's one-shot windows-1252 decode reads 0x80-0x9F as C1 controls (src/csv/decode.ts).
+  const decoder = new TextDecoder('windows-1252');
+  const characters = [...new Set(decoder.decode(head, { stream: true }) + decoder.decode())].filter((character) => character.charCodeAt(0) >= 0x80).slice(0, 5);
   return characters.map((character) => JSON.stringify(character)).join(' ');
 }

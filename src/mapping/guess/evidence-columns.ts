@@ -28,7 +28,7 @@ const categoryWords: readonly { words: readonly string[]; category: EvidenceDraf
  * of PDF, PNG or JPEG files. Several paths in a cell are split on the separator found.
  */
 export function evidenceEntries(named: readonly ColumnProfile[], others: readonly ColumnProfile[]): EvidenceDraft[] {
-  const byValues = others.filter((profile) => profile.values.length > 0 && mostly(profile.values, (value) => value.split(/[;|,]/).every((part) => fileName.test(part.trim()))));
+  const byValues = others.filter((profile) => !named.includes(profile) && profile.values.length > 0 && mostly(profile.values, (value) => value.split(/[;|,]/).every((part) => fileName.test(part.trim()))));
   return [...named, ...byValues]
     .filter((profile) => profile.values.length > 0)
     .map((profile) => {

@@ -10,7 +10,7 @@ export interface SpecObject {
 export interface FieldDraft {
   readonly section: 'shared' | 'case';
   readonly target: string;
-  /** The source column, when there is one (not for a placeholder). */
+  /** The source column; for a placeholder, the column its alternatives read, if any. */
   readonly column: string | undefined;
   readonly spec: SpecObject;
   readonly confidence: Confidence;
@@ -32,15 +32,20 @@ export interface FieldDraft {
  */
 export const placeholderColumn = 'TODO';
 
-export function placeholder(section: 'shared' | 'case', target: string, todo: string, evidence: readonly string[] = [], alternatives?: readonly SpecObject[]): FieldDraft {
+export function placeholder(section: 'shared' | 'case', target: string, todo: string, evidence: readonly string[] = [], alternatives?: readonly SpecObject[], column?: string): FieldDraft {
   return {
     section,
     target,
-    column: undefined,
+    // The column the alternatives read: it counts as placed, so it is not listed as unplaced too.
+    column,
     spec: { column: placeholderColumn, required: true },
     confidence: 'low',
     evidence,
     todo,
     ...(alternatives === undefined ? {} : { alternatives }),
   };
+}
+
+export function isPlaceholder(field: FieldDraft): boolean {
+  return field.spec.column === placeholderColumn;
 }

@@ -2,7 +2,7 @@ import { assignRoles, type Assignments } from './assign-roles.js';
 import { proposeClaimKey, type ClaimKeyGuess } from './claim-key.js';
 import { describeDelimiter, type DialectGuess } from './dialect.js';
 import type { EncodingGuess } from './encoding.js';
-import { placeholder, placeholderColumn, type FieldDraft, type SpecObject } from './field-draft.js';
+import { isPlaceholder, placeholder, placeholderColumn, type FieldDraft, type SpecObject } from './field-draft.js';
 import { describeValues, profileColumns, type ColumnProfile } from './profile.js';
 import { flow, renderSection, scalar, YamlLines } from './render-yaml.js';
 import { currencyTargetOf, sectionOf } from './role-fields.js';
@@ -77,7 +77,7 @@ export function guessMapping(input: GuessInput): Draft {
     { subject: 'encoding', decision: encoding.encoding, confidence: encoding.confidence },
     { subject: 'delimiter', decision: `${describeDelimiter(dialect.delimiter)}, quote ${dialect.quote}, ${dialect.lineEnding} line endings, ${dialect.header ? 'a header line' : 'no header line'}`, confidence: dialect.confidence },
     { subject: 'claim.key', decision: claimKey.column ?? 'none found', confidence: claimKey.confidence },
-    ...allFields.map((field) => ({ subject: `${field.section}.${field.target}`, decision: field.column === undefined ? 'TODO' : `column ${JSON.stringify(field.column)}`, confidence: field.confidence })),
+    ...allFields.map((field) => ({ subject: `${field.section}.${field.target}`, decision: isPlaceholder(field) ? 'TODO' : `column ${JSON.stringify(field.column)}`, confidence: field.confidence })),
     ...evidence.map((entry) => ({ subject: 'evidence', decision: `column ${JSON.stringify(entry.column)}, ${entry.category}`, confidence: entry.confidence })),
   ];
   return { yaml: yaml.text(), decisions, todos: yaml.todoLines, checks: yaml.checkLines, unplaced };

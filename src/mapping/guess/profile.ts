@@ -1,5 +1,5 @@
 import { classifyDate, type DateGuess } from './classify-date.js';
-import { booleanSpelling, codeCounts, expirySeparator, isArn, isCodeColumn, isCurrencyCode, isEmail, isFourDigits, isNetworkColumn, mostly, type BooleanSpelling } from './classify-scalars.js';
+import { booleanSpelling, codeCounts, expirySeparator, isArn, isCodeColumn, isCurrencyCode, isEmail, isFourDigits, isNetworkColumn, maxCodes, mostly, type BooleanSpelling } from './classify-scalars.js';
 import { matchHeader, type HeaderMatch } from './header-names.js';
 import type { ColumnValues, Sample } from './types.js';
 
@@ -43,7 +43,7 @@ export function valueKind(values: readonly string[]): ValueKind {
   if (values.length === 0) return { kind: 'empty' };
   if (mostly(values, isArn)) return { kind: 'arn' };
   if (mostly(values, isEmail)) return { kind: 'email' };
-  if (mostly(values, isCurrencyCode) && isCodeColumn(values)) return { kind: 'currency' };
+  if (mostly(values, isCurrencyCode) && new Set(values).size <= maxCodes) return { kind: 'currency' };
   if (isNetworkColumn(values)) return { kind: 'network' };
   const spelling = booleanSpelling(values);
   if (spelling !== undefined) return { kind: 'boolean', spelling };

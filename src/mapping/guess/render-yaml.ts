@@ -1,4 +1,4 @@
-import type { FieldDraft, SpecObject, SpecValue } from './field-draft.js';
+import { isPlaceholder, type FieldDraft, type SpecObject, type SpecValue } from './field-draft.js';
 
 /**
  * YAML text for the draft, written by hand rather than by a YAML library so that every field is
@@ -57,7 +57,7 @@ export function renderSection(yaml: YamlLines, name: 'shared' | 'case', fields: 
   yaml.add(`${name}:`);
   if (fields.length === 0) yaml.comment('  ', 'nothing placed here');
   for (const field of fields) {
-    const source = field.column === undefined ? 'no column' : `column ${JSON.stringify(field.column)}`;
+    const source = field.column === undefined ? 'no column' : `column ${JSON.stringify(field.column)}${isPlaceholder(field) ? ' (undecided)' : ''}`;
     yaml.comment('  ', `${source} → ${field.target} (confidence: ${field.confidence})`);
     for (const line of field.evidence) yaml.comment('  ', `  ${line}`);
     if (field.todo !== undefined) yaml.todo('  ', `${name}.${field.target}`, field.todo);

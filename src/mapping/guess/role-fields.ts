@@ -106,7 +106,7 @@ function amountField(role: string, profile: ColumnProfile, reason: RoleReason, c
   if (guess.kind === 'ambiguous') {
     const todo = `column ${JSON.stringify(profile.column)}: pick the decimal separator (${guess.readings.map(describeReading).join(', or ')}), then write its column`;
     const alternatives = guess.readings.map((reading) => ({ column: profile.column, required: true, ...spec(reading) }));
-    return { ok: true, fields: [placeholder(sectionOf(role), role, todo, [`amounts, ambiguous: ${guess.evidence}`], alternatives)] };
+    return { ok: true, fields: [placeholder(sectionOf(role), role, todo, [...reason.evidence, `amounts, ambiguous: ${guess.evidence}`], alternatives, profile.column)] };
   }
   const draft = field(role, spec(guess.reading), { evidence: [...reason.evidence, `amounts, ${guess.evidence}`] });
   const merged: FieldDraft = guess.confidence === 'high' ? draft : { ...draft, confidence: 'medium', check: `column ${JSON.stringify(profile.column)}: ${guess.evidence}` };
@@ -119,7 +119,7 @@ function dateField(role: string, profile: ColumnProfile, reason: RoleReason, fie
   if (guess.kind === 'ambiguous') {
     const todo = `column ${JSON.stringify(profile.column)}: day or month first? (${guess.formats.join(' or ')}), then write its column`;
     const alternatives = guess.formats.map((format) => ({ column: profile.column, required: true, type: 'date', date: { format } }));
-    return { ok: true, fields: [placeholder(sectionOf(role), role, todo, [`dates, ambiguous: ${guess.evidence}`], alternatives)] };
+    return { ok: true, fields: [placeholder(sectionOf(role), role, todo, [...reason.evidence, `dates, ambiguous: ${guess.evidence}`], alternatives, profile.column)] };
   }
   const date: SpecObject = guess.needsTimeZone ? { format: guess.format, time_zone: 'UTC' } : { format: guess.format };
   const evidence = [...reason.evidence, `dates, ${guess.evidence}`];
