@@ -24,6 +24,8 @@ import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /** The import's default `--concurrency`: claims (and so uploads) in flight at once. */
 const concurrency = 8;
+/** Issue 12: checked uploads at half the rate of a raw loopback POST of the same bytes or better. */
+const goalRatio = 0.5;
 const category = 'transaction_receipt';
 
 const sizes = {
@@ -121,6 +123,8 @@ async function run(context: BenchContext): Promise<BenchRow[]> {
       figure: `checked uploads to the sandbox: ${oursMedian.toFixed(1)} MB/s`,
       baseline: `raw loopback POST to node:http: ${rawMedian.toFixed(1)} MB/s`,
       ratio: oursMedian / rawMedian,
+      goal: `>= ${goalRatio}`,
+      met: oursMedian / rawMedian >= goalRatio,
       note:
         `median of ${size.rounds} alternating round(s) (ours ${list(ours)}; raw ${list(raw)} MB/s); ${concurrency} uploads in flight, ` +
         `${size.warmUpFiles} warm-up files first; ours = checkEvidence + EvidenceUploads + ClaimsClient in-process, sandbox (fresh db) in a child; ` +

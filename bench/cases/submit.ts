@@ -26,9 +26,11 @@ import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 const latencyMs = 50;
 const concurrencies = [1, 8, 32, 64] as const;
-/** The issue's goal is stated at this concurrency; the other rows are informational. */
-const goalConcurrency = 32;
-const goalRatio = 0.9;
+/** The issue's goals (issue 12): >= 0.9 at concurrency 32, >= 0.85 at 64; the other rows are informational. */
+const goalRatios: ReadonlyMap<number, number> = new Map([
+  [32, 0.9],
+  [64, 0.85],
+]);
 /**
  * Claims per run: enough for this many seconds at the limit (10 s full; quick is a smoke run),
  * capped, because the import runs far below the limit at 64 (~250-360 claims/s on 2 cores) and
@@ -92,7 +94,8 @@ function rowOf(concurrency: number, claims: number, run: ImportRun, bare: number
   const measured = claims / run.sendingSeconds;
   const limit = limitClaimsPerSecond(concurrency);
   const ratio = measured / limit;
-  const withGoal = concurrency === goalConcurrency;
+  const goalRatio = goalRatios.get(concurrency);
+  const withGoal = goalRatio !== undefined;
   return {
     benchmark: `Submit throughput, concurrency ${concurrency} (${claims.toLocaleString('en-US')} claims)`,
     figure: `${measured.toFixed(1)} claims/s`,
