@@ -92,14 +92,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
-      const environment = authenticate(request.headers.authorization, keys);
-      if (environment instanceof SandboxHttpError) throw environment;
+      const caller = authenticate(request.headers.authorization, keys);
+      if (caller instanceof SandboxHttpError) throw caller;
+      const { environment } = caller;
       const url = new URL(request.url ?? '/', 'http://sandbox');
       const match = route(request.method ?? 'GET', url.pathname);
       if (match === undefined) throw simpleError(404, `no such route: ${request.method ?? ''} ${url.pathname}`);
       if (match === 'method-not-allowed') throw simpleError(405, `method ${request.method ?? ''} not allowed on ${url.pathname}`);
       // Control routes are never faulted: they are how faults are turned off.
-      const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now());
+      const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now(), caller.apiKey);
       if (fault && (await injectBeforeHandling(fault, request))) return;
       const reply = await match.route.handler({ core, environment, params: match.params, query: url.searchParams, request, json: async () => readJson(request), routes });
       // No answer before what it says is durable (group commit: SandboxCore.transaction).
@@ -164,7 +165,7 @@ async function injectBeforeHandling(fault: FaultDecision, request: IncomingMessa
   if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
   const retryAfter = { 'retry-after': String(fault.retryAfterSeconds ?? 1) };
   if (fault.action === 'fail') throw simpleError(503, 'service temporarily unavailable (injected fault); retry later', retryAfter);
-  if (fault.action === 'rate-limit') throw simpleError(429, 'too many requests (injected fault); retry later', retryAfter);
+  if (fault.action === 'rate-limit') throw simpleError(429, `too many requests: over the rate limit for this API key; retry after ${retryAfter['retry-after']} s`, retryAfter);
   if (fault.action === 'drop') {
     request.socket.resetAndDestroy();
     return true;

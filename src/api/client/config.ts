@@ -20,6 +20,11 @@ export interface ClientOptions {
   /** Time allowed between two chunks of the response body. */
   bodyTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * Requests per second for everything this client sends, retries included (issue 13,
+   * `--max-rps`); default: no limit. Any positive number: 0.5 is one request every 2 s.
+   */
+  maxRps?: number | undefined;
   logger?: ClientLogger;
   /** Injectable for tests: how to wait, where randomness and the clock come from. */
   sleep?: (delayMs: number) => Promise<void>;
@@ -37,6 +42,7 @@ export interface ResolvedOptions {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   retry: RetryPolicy;
+  maxRps: number | undefined;
   logger: ClientLogger;
   sleep: (delayMs: number) => Promise<void>;
   random: () => number;
@@ -59,6 +65,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     headersTimeoutMs: positiveInteger('headersTimeoutMs', options.headersTimeoutMs ?? 30_000),
     bodyTimeoutMs: positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? 30_000),
     retry: checkedPolicy({ ...defaultRetryPolicy, ...options.retry }),
+    maxRps: options.maxRps === undefined ? undefined : positiveNumber('maxRps', options.maxRps),
     logger: options.logger ?? silentLogger,
     sleep: options.sleep ?? (async (delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
     random: options.random ?? Math.random,
@@ -101,6 +108,11 @@ function checkedPolicy(policy: RetryPolicy): RetryPolicy {
   } catch (error) {
     throw new ClaimsConfigError((error as Error).message);
   }
+}
+
+function positiveNumber(name: string, value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) throw new ClaimsConfigError(`${name}: expected a positive number, got ${String(value)}`);
+  return value;
 }
 
 function positiveInteger(name: string, value: number): number {

@@ -2,6 +2,7 @@ import { CasesEndpoints } from './cases.js';
 import { ClaimsEndpoints } from './claims.js';
 import { resolveOptions, type ClientOptions } from './config.js';
 import { EventsEndpoints, FilesEndpoints } from './files-events.js';
+import type { AttemptListener, PacingStats } from './pacing.js';
 import { Transport } from './transport.js';
 import { V1CasesEndpoints } from './v1-cases.js';
 
@@ -27,6 +28,19 @@ export class ClaimsClient {
     this.v1 = { cases: new V1CasesEndpoints(this.transport) };
   }
 
+  /**
+   * Calls `listener` after every attempt of every request (issue 13: the import's adaptive
+   * concurrency cuts on 429 and 503); returns how to stop listening.
+   */
+  onAttempt(listener: AttemptListener): () => void {
+    return this.transport.pacing.onAttempt(listener);
+  }
+
+  /** Throttled answers so far, and the job's pauses and waits for --max-rps. */
+  pacing(): PacingStats {
+    return this.transport.pacing.stats();
+  }
+
   /** Closes the connection pool once requests in flight have finished. */
   async close(): Promise<void> {
     return this.transport.close();
@@ -37,3 +51,4 @@ export type { ClientLogger, ClientOptions } from './config.js';
 export type { ApiResult, RequestBody } from './transport.js';
 export type { UploadInput } from './files-events.js';
 export type { PageCursor } from './paginate.js';
+export type { AttemptListener, AttemptReport, PacingStats } from './pacing.js';

@@ -14,6 +14,7 @@ import {
 import { decideRetry, type AttemptOutcome, type StopReason } from '../retry-policy.js';
 import { errorBodyResponse } from '../schemas/errors.js';
 import type { ResolvedOptions } from './config.js';
+import { Pacing } from './pacing.js';
 import { basicAuthorization, redactorFor, type Redactor } from './redact.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -58,6 +59,8 @@ export class Transport {
   private readonly pool: Pool;
   private readonly authorization: string;
   private readonly redact: Redactor;
+  /** The job's pace: Retry-After pauses, --max-rps, and who listens to the answers (issue 13). */
+  readonly pacing: Pacing;
 
   constructor(private readonly options: ResolvedOptions) {
     this.pool = new Pool(options.origin, {
@@ -68,16 +71,21 @@ export class Transport {
     });
     this.authorization = basicAuthorization(options.apiKey);
     this.redact = redactorFor(options.apiKey);
+    this.pacing = new Pacing({ maxRps: options.maxRps, retryAfterCapMs: options.retry.retryAfterCapMs, now: options.now, sleep: options.sleep });
   }
 
   async send<Data>(request: ApiRequest<Data>): Promise<ApiResult<Data>> {
-    const { retry, now, random, sleep, logger } = this.options;
+    const { retry, now, random, logger } = this.options;
+    // The deadline counts from the first attempt sent, not from the wait for the job's pace.
+    await this.pacing.beforeAttempt(undefined);
     const startedMs = now();
     for (let attempt = 1; ; attempt++) {
       const attemptStartedMs = now();
       const outcome = await this.attemptOnce(request);
       const durationMs = now() - attemptStartedMs;
       logger.debug({ ...describeAttempt(request, outcome), attempt, durationMs }, 'claims request');
+      if (outcome.type === 'response') this.pacing.afterAttempt(request.method, request.path, outcome.status, outcome.retryAfter);
+      else this.pacing.afterAttempt(request.method, request.path, undefined, undefined);
 
       const decision = decideRetry(
         { attempt, outcome: toOutcome(outcome), repeatable: request.repeatable, elapsedMs: now() - startedMs, nowMs: now() },
@@ -86,7 +94,7 @@ export class Transport {
       );
       if (decision.action === 'retry') {
         logger.warn({ ...describeAttempt(request, outcome), attempt, delayMs: decision.delayMs }, 'claims request retried');
-        await sleep(decision.delayMs);
+        await this.pacing.beforeAttempt(decision.delayMs);
         continue;
       }
       const context: RequestContext = { method: request.method, path: request.path, attempts: attempt, stoppedBy: decision.reason };

@@ -35,8 +35,13 @@ export const faultConfigSchema = z.strictObject({
   failRate: rate('is answered 503 with Retry-After before handling'),
   dropRate: rate('has its connection reset before handling'),
   dropAfterCommitRate: rate('is handled and committed, then has its connection reset'),
-  rateLimitPerSecond: z.number().int().positive().optional().describe('requests in scope admitted per second of the sandbox clock; the rest get 429'),
-  retryAfterSeconds: z.number().int().min(0).max(86_400).default(1).describe('the Retry-After sent with 503 and 429'),
+  rateLimitPerSecond: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('requests in scope admitted per second per API key (a token bucket holding one second\'s worth); the rest get 429 with Retry-After: the seconds until the next token, rounded up'),
+  retryAfterSeconds: z.number().int().min(0).max(86_400).default(1).describe('the Retry-After sent with an injected 503'),
   routes: z.array(routeScopeSchema).optional().describe('the routes faulted; absent: every service route'),
 });
 
@@ -105,10 +110,10 @@ export const faultFlagHelp: readonly { flags: string; description: string }[] = 
   { flags: '--seed <n>', description: `seed of the fault generator, 0 to ${maxSeed}: the same seed and requests replay the same faults (default 1)` },
   { flags: '--latency-ms <ms>', description: 'wait before handling: N, or MIN-MAX drawn uniformly (default 0)' },
   { flags: '--fail-rate <rate>', description: 'chance from 0 to 1 of a 503 with Retry-After, before handling (default 0)' },
-  { flags: '--rate-limit <n>', description: 'requests admitted per second; the rest get 429 with Retry-After (default: no limit)' },
+  { flags: '--rate-limit <n>', description: 'requests admitted per second per API key, bursts up to n (token bucket); the rest get 429 with Retry-After, the seconds until the next token rounded up (default: no limit)' },
   { flags: '--drop-rate <rate>', description: 'chance from 0 to 1 of a connection reset before handling (default 0)' },
   { flags: '--drop-after-commit-rate <rate>', description: 'chance from 0 to 1 of a connection reset after the write is committed (default 0)' },
-  { flags: '--retry-after-seconds <s>', description: 'Retry-After sent with injected 503 and 429 (default 1)' },
+  { flags: '--retry-after-seconds <s>', description: 'Retry-After sent with injected 503s (default 1; a 429 of --rate-limit says when the next token comes)' },
   { flags: '--fault-route <route>', description: 'fault only this route, e.g. "POST /v2/issuer/new_claim" or "* /v2/issuer/claims/{claim_id}" (repeatable; default: every service route)' },
 ];
 

@@ -3,7 +3,7 @@
  * route (never a control route), the injector decides what goes wrong. The server carries it out:
  * - `latencyMs`: wait before handling;
  * - `fail`: 503 `{message}` with `Retry-After`, before handling;
- * - `rate-limit`: 429 `{message}` with `Retry-After`, before handling;
+ * - `rate-limit`: 429 `{message}` with `Retry-After` (when the caller's next token comes), before handling;
  * - `drop`: reset the connection before handling (nothing happened);
  * - `drop-after-commit`: handle and commit, then reset instead of answering (the client cannot
  *   know it succeeded).
@@ -24,7 +24,8 @@ export interface RouteKey {
 }
 
 export interface FaultInjector {
-  decide(route: RouteKey, nowMs: number): FaultDecision;
+  /** `apiKey`: whose allowance the rate limit counts the request against (issue 13: per key). */
+  decide(route: RouteKey, nowMs: number, apiKey?: string): FaultDecision;
 }
 
 /** No faults: what a sandbox does unless told otherwise. */

@@ -1,4 +1,5 @@
 import { xoroshiro128plus } from 'pure-rand';
+import { TokenBucket } from '../../rate/token-bucket.js';
 import { faultConfigSchema, routeScopeMatches, type FaultConfig, type FaultConfigInput, type LatencyMs } from './config.js';
 import type { FaultAction, FaultDecision, FaultInjector, RouteKey } from './fault-injector.js';
 
@@ -11,7 +12,7 @@ import type { FaultAction, FaultDecision, FaultInjector, RouteKey } from './faul
  * in scope always meets the same values. Routes out of scope take none: adding fault-free reads
  * to a run does not shift the faults of the routes under test. The rate limit takes none either:
  * it depends only on the `nowMs` sequence. So: same seed + same sequence of in-scope requests
- * (and their clock readings) → same decisions.
+ * (and their clock readings, per API key) → same decisions.
  */
 
 /** Per decision in scope: drop, fail, drop-after-commit, latency; always all four, in that order. */
@@ -36,11 +37,11 @@ export function createFaultInjector(input: FaultConfigInput): FaultInjector {
   const routes = config.routes;
   const inScope = (route: RouteKey) => routes === undefined || routes.some((scope) => routeScopeMatches(scope, route));
   const injector: FaultInjector = {
-    decide(route, nowMs) {
+    decide(route, nowMs, apiKey = '') {
       if (!inScope(route)) return { latencyMs: 0, action: 'none' };
       // Property order is evaluation order: the draws are taken in the documented order.
       const draws: FaultDraws = { drop: random(), fail: random(), dropAfterCommit: random(), latency: random() };
-      return decisionFrom(config, draws, !admit(nowMs));
+      return decisionFrom(config, draws, admit(nowMs, apiKey));
     },
   };
   configs.set(injector, config);
@@ -52,12 +53,18 @@ export function faultConfigOf(injector: FaultInjector): FaultConfig | undefined 
   return configs.get(injector);
 }
 
-/** The decision for one request in scope, from its draws: pure, so every rule is testable alone. */
-export function decisionFrom(config: FaultConfig, draws: FaultDraws, rateLimited: boolean): FaultDecision {
-  const action = actionFrom(config, draws, rateLimited);
+/**
+ * The decision for one request in scope, from its draws and the rate limit's answer (0: a token
+ * was there; otherwise the ms until the next one): pure, so every rule is testable alone.
+ */
+export function decisionFrom(config: FaultConfig, draws: FaultDraws, rateLimitedForMs: number): FaultDecision {
+  const action = actionFrom(config, draws, rateLimitedForMs > 0);
   const latencyMs = latencyFrom(config.latencyMs, draws.latency);
-  // Retry-After only goes with the answers that carry it (fault-injector.ts).
-  return action === 'fail' || action === 'rate-limit' ? { latencyMs, action, retryAfterSeconds: config.retryAfterSeconds } : { latencyMs, action };
+  // Retry-After only goes with the answers that carry it (fault-injector.ts). A 429 of the rate
+  // limit says when the next token comes, in whole seconds rounded up (issue 13): a client that
+  // honours it is never refused for the same reason twice in a row.
+  if (action === 'rate-limit') return { latencyMs, action, retryAfterSeconds: Math.max(1, Math.ceil(rateLimitedForMs / 1000)) };
+  return action === 'fail' ? { latencyMs, action, retryAfterSeconds: config.retryAfterSeconds } : { latencyMs, action };
 }
 
 /**
@@ -81,23 +88,22 @@ export function latencyFrom(latency: LatencyMs, draw: number): number {
 }
 
 /**
- * The rate limit as a bucket of `perSecond` tokens, refilled at each whole second of the
- * sandbox clock: deterministic given the `nowMs` sequence, and a moved clock (control prefix)
- * starts a fresh second. A refused request takes no token.
+ * The rate limit (issue 13): a token bucket per API key, `perSecond` tokens a second on the
+ * sandbox clock, holding at most `perSecond` (a quiet second buys a burst of one second's worth,
+ * no more). Returns 0 when a token was taken, else the ms until the next one; a refused request
+ * takes none. Deterministic given the `(nowMs, apiKey)` sequence; a clock moved back adds nothing.
+ * Per request: one Map lookup and a few multiplications.
  */
-export function rateLimiter(perSecond: number | undefined): (nowMs: number) => boolean {
-  if (perSecond === undefined) return () => true;
-  let second = Number.NaN;
-  let admitted = 0;
-  return (nowMs) => {
-    const current = Math.floor(nowMs / 1000);
-    if (current !== second) {
-      second = current;
-      admitted = 0;
+export function rateLimiter(perSecond: number | undefined): (nowMs: number, apiKey: string) => number {
+  if (perSecond === undefined) return () => 0;
+  const buckets = new Map<string, TokenBucket>();
+  return (nowMs, apiKey) => {
+    let bucket = buckets.get(apiKey);
+    if (bucket === undefined) {
+      bucket = new TokenBucket(perSecond, perSecond, nowMs);
+      buckets.set(apiKey, bucket);
     }
-    if (admitted >= perSecond) return false;
-    admitted += 1;
-    return true;
+    return bucket.tryTake(nowMs);
   };
 }
 

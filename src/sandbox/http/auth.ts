@@ -10,7 +10,13 @@ export function environmentOfKey(apiKey: string): Environment {
   return apiKey.startsWith('test_') ? 'sandbox' : 'production';
 }
 
-export function authenticate(authorization: string | undefined, keys: ReadonlySet<string>): Environment | SandboxHttpError {
+/** Who is calling: the key (the rate limit counts per key, issue 13) and the environment it reaches. */
+export interface Caller {
+  apiKey: string;
+  environment: Environment;
+}
+
+export function authenticate(authorization: string | undefined, keys: ReadonlySet<string>): Caller | SandboxHttpError {
   if (authorization === undefined) return unauthorized('missing API key: send it as the Basic username');
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
   if (!match?.[1]) return unauthorized('malformed Authorization header: expected Basic credentials');
@@ -19,7 +25,7 @@ export function authenticate(authorization: string | undefined, keys: ReadonlySe
   if (colon < 1) return unauthorized('malformed Authorization header: expected the API key followed by a colon');
   const apiKey = decoded.slice(0, colon);
   if (!keys.has(apiKey)) return unauthorized('invalid API key');
-  return environmentOfKey(apiKey);
+  return { apiKey, environment: environmentOfKey(apiKey) };
 }
 
 function unauthorized(message: string): SandboxHttpError {

@@ -79,9 +79,23 @@ describe('decision rules', () => {
 
   it('sends Retry-After only with 503 and 429', () => {
     const input = config({ failRate: 1, retryAfterSeconds: 4 });
-    expect(decisionFrom(input, noDraws, false)).toEqual({ latencyMs: 0, action: 'fail', retryAfterSeconds: 4 });
-    expect(decisionFrom(input, noDraws, true)).toEqual({ latencyMs: 0, action: 'rate-limit', retryAfterSeconds: 4 });
-    expect(decisionFrom(config({ dropRate: 1 }), noDraws, false)).toEqual({ latencyMs: 0, action: 'drop' });
+    expect(decisionFrom(input, noDraws, 0)).toEqual({ latencyMs: 0, action: 'fail', retryAfterSeconds: 4 });
+    expect(decisionFrom(input, noDraws, 1)).toMatchObject({ action: 'rate-limit', retryAfterSeconds: 1 });
+    expect(decisionFrom(config({ dropRate: 1 }), noDraws, 0)).toEqual({ latencyMs: 0, action: 'drop' });
+    expect(decisionFrom(config({}), noDraws, 0)).toEqual({ latencyMs: 0, action: 'none' });
+  });
+
+  // Issue 13: a 429 of the rate limit says when the caller's next token comes, in whole seconds
+  // rounded up, whatever --retry-after-seconds says (that one is for injected 503s).
+  it.each([
+    { waitMs: 1, seconds: 1 },
+    { waitMs: 20, seconds: 1 },
+    { waitMs: 999, seconds: 1 },
+    { waitMs: 1000, seconds: 1 },
+    { waitMs: 1001, seconds: 2 },
+    { waitMs: 2500, seconds: 3 },
+  ])('a rate-limited request $waitMs ms before its next token: 429 with Retry-After $seconds', ({ waitMs, seconds }) => {
+    expect(decisionFrom(config({ retryAfterSeconds: 7, latencyMs: 5 }), noDraws, waitMs)).toEqual({ latencyMs: 5, action: 'rate-limit', retryAfterSeconds: seconds });
   });
 
   it('draws latency uniformly over the whole range, ends included', () => {
@@ -93,11 +107,67 @@ describe('decision rules', () => {
     expect(new Set(seen)).toEqual(new Set([20, 21, 22, 23, 24]));
   });
 
-  it('admits `perSecond` requests per whole second of the clock, and follows a clock moved back', () => {
-    const admit = rateLimiter(2);
-    expect([admit(1000), admit(1500), admit(1999), admit(2000), admit(2001), admit(2002)]).toEqual([true, true, false, true, true, false]);
-    expect(admit(500)).toBe(true);
-    expect([true, true, true]).toEqual([0, 1, 2].map(() => rateLimiter(undefined)(0)));
+  // Issue 13: a token bucket per API key, `perSecond` a second, holding at most one second's
+  // worth; the answer is 0 (admitted) or the ms until the caller's next token (refused, nothing taken).
+  it.each([
+    {
+      name: 'a full bucket admits a second\'s worth at once, then says when the next token comes',
+      perSecond: 2,
+      calls: [[1000, 'a', 0], [1000, 'a', 0], [1000, 'a', 500], [1000, 'a', 500]],
+    },
+    {
+      name: 'a refused request takes nothing: the wait shrinks as the clock moves',
+      perSecond: 2,
+      calls: [[0, 'a', 0], [0, 'a', 0], [250, 'a', 250], [400, 'a', 100], [500, 'a', 0], [500, 'a', 500]],
+    },
+    {
+      name: 'a quiet spell refills the bucket up to one second\'s worth, no more',
+      perSecond: 2,
+      calls: [[0, 'a', 0], [0, 'a', 0], [60_000, 'a', 0], [60_000, 'a', 0], [60_000, 'a', 500]],
+    },
+    {
+      name: 'each API key has its own bucket',
+      perSecond: 1,
+      calls: [[0, 'a', 0], [0, 'a', 1000], [0, 'b', 0], [0, 'b', 1000], [0, 'test_x', 0], [0, 'live_x', 0], [500, 'a', 500]],
+    },
+    {
+      name: 'a steady pace at the rate is always admitted',
+      perSecond: 50,
+      calls: Array.from({ length: 200 }, (_, index) => [index * 20, 'a', 0] as const),
+    },
+    {
+      name: 'a pace over the rate is refused once the burst is spent',
+      perSecond: 10,
+      calls: [...Array.from({ length: 10 }, () => [0, 'a', 0] as const), [50, 'a', 50], [100, 'a', 0], [101, 'a', 99]],
+    },
+    {
+      name: 'a clock moved back adds nothing, and counts on from there',
+      perSecond: 2,
+      calls: [[5000, 'a', 0], [5000, 'a', 0], [1000, 'a', 500], [1500, 'a', 0]],
+    },
+    {
+      name: 'a fractional wait is rounded up to the next whole millisecond',
+      perSecond: 3,
+      calls: [[0, 'a', 0], [0, 'a', 0], [0, 'a', 0], [0, 'a', 334]],
+    },
+  ] as { name: string; perSecond: number; calls: (readonly [number, string, number])[] }[])('rateLimiter: $name', ({ perSecond, calls }) => {
+    const admit = rateLimiter(perSecond);
+    expect(calls.map(([nowMs, apiKey]) => admit(nowMs, apiKey))).toEqual(calls.map(([, , waitMs]) => waitMs));
+  });
+
+  it('no rate limit admits everything', () => {
+    const admit = rateLimiter(undefined);
+    expect(Array.from({ length: 1000 }, () => admit(0, 'a'))).toEqual(Array.from({ length: 1000 }, () => 0));
+  });
+
+  it('the injector counts each API key apart, and a request without a key against its own bucket', () => {
+    const injector = createFaultInjector({ rateLimitPerSecond: 1 });
+    const actions = (apiKey: string | undefined) => [injector.decide(newClaim, 0, apiKey).action, injector.decide(newClaim, 0, apiKey).action];
+    expect(actions('test_key_one')).toEqual(['none', 'rate-limit']);
+    expect(actions('test_key_two')).toEqual(['none', 'rate-limit']);
+    expect(actions('live_key_one')).toEqual(['none', 'rate-limit']);
+    expect(actions(undefined)).toEqual(['none', 'rate-limit']);
+    expect(injector.decide(newClaim, 1000, 'test_key_one').action).toBe('none');
   });
 
   it('keeps actual rates near the configured ones', () => {

@@ -1,0 +1,159 @@
+import { setImmediate as turn } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { Pacing, type AttemptReport } from '../../../src/api/client/pacing.js';
+
+/**
+ * The job's pace (issue 13) on a virtual clock: `sleep` parks the caller until the test moves
+ * the clock past its time, so the tables say exactly when each attempt was let go.
+ */
+
+interface VirtualTime {
+  now: () => number;
+  sleep: (delayMs: number) => Promise<void>;
+  /** Runs the parked sleepers in time order (callers' follow-ups in between) until none is left or `untilMs`. */
+  run: (untilMs?: number) => Promise<void>;
+}
+
+function virtualTime(): VirtualTime {
+  let nowMs = 0;
+  const sleepers: { atMs: number; wake: () => void }[] = [];
+  return {
+    now: () => nowMs,
+    sleep: async (delayMs) =>
+      new Promise<void>((wake) => {
+        sleepers.push({ atMs: nowMs + delayMs, wake });
+      }),
+    run: async (untilMs = Number.POSITIVE_INFINITY) => {
+      for (;;) {
+        // Let every woken caller run on to its next sleep (or its end) before the clock moves.
+        await turn();
+        sleepers.sort((left, right) => left.atMs - right.atMs);
+        const next = sleepers[0];
+        if (next === undefined || next.atMs > untilMs) break;
+        sleepers.shift();
+        nowMs = Math.max(nowMs, next.atMs);
+        next.wake();
+      }
+      if (Number.isFinite(untilMs)) nowMs = Math.max(nowMs, untilMs);
+    },
+  };
+}
+
+function pacingOn(time: VirtualTime, maxRps: number | undefined, retryAfterCapMs = 60_000): Pacing {
+  return new Pacing({ maxRps, retryAfterCapMs, now: time.now, sleep: time.sleep });
+}
+
+/** Starts an attempt's wait now; resolves to the virtual time it was let go. */
+async function attempt(pacing: Pacing, time: VirtualTime, retryDelayMs?: number): Promise<number> {
+  await pacing.beforeAttempt(retryDelayMs);
+  return time.now();
+}
+
+describe('Pacing: --max-rps', () => {
+  it.each([
+    { maxRps: 4, attempts: 5, letGoAt: [0, 250, 500, 750, 1000] },
+    { maxRps: 45, attempts: 4, letGoAt: [0, 23, 45, 67] },
+    { maxRps: 0.5, attempts: 3, letGoAt: [0, 2000, 4000] },
+  ])('$attempts attempts at once under --max-rps $maxRps go one token apart', async ({ maxRps, attempts, letGoAt }) => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, maxRps);
+    const waits = Array.from({ length: attempts }, async () => attempt(pacing, time));
+    await time.run();
+    expect(await Promise.all(waits)).toEqual(letGoAt);
+    expect(pacing.stats()).toMatchObject({ maxRps, waitedForToken: attempts - 1 });
+  });
+
+  it('a retry waits for its own delay, then for a token like any attempt', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, 2);
+    const first = attempt(pacing, time);
+    const retry = attempt(pacing, time, 100);
+    await time.run();
+    // After its 100 ms the retry books the next token, one token's time (500 ms) after the first's.
+    expect([await first, await retry]).toEqual([0, 500]);
+  });
+
+  it('no --max-rps: nothing waits, a retry still sleeps its delay (0 included)', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    const waits = [attempt(pacing, time), attempt(pacing, time), attempt(pacing, time, 0), attempt(pacing, time, 300)];
+    await time.run();
+    expect(await Promise.all(waits)).toEqual([0, 0, 0, 300]);
+    expect(pacing.stats()).toEqual({ maxRps: undefined, requests: 0, answered429: 0, answered503: 0, pauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 0 });
+  });
+});
+
+describe('Pacing: Retry-After pauses the whole job', () => {
+  it('a 429 with Retry-After: 2 holds every attempt, new ones and retries, until it ends', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    pacing.afterAttempt('POST', '/v2/issuer/new_claim', 429, '2');
+    const waits = [attempt(pacing, time), attempt(pacing, time, 500), attempt(pacing, time, 3000)];
+    await time.run();
+    expect(await Promise.all(waits)).toEqual([2000, 2000, 3000]);
+    expect(pacing.stats()).toMatchObject({ requests: 1, answered429: 1, pauses: 1, pausedMs: 2000 });
+  });
+
+  it('a pause lengthened while attempts wait holds them to its new end; overlaps count once', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    pacing.afterAttempt('GET', '/v2/issuer/claims', 503, '1');
+    const waiting = attempt(pacing, time);
+    await time.run(500);
+    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '2');
+    // A shorter hint inside the pause changes nothing.
+    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '1');
+    await time.run();
+    expect(await waiting).toBe(2500);
+    expect(pacing.stats()).toMatchObject({ requests: 3, answered429: 2, answered503: 1, pauses: 2, pausedMs: 2500 });
+  });
+
+  it('an attempt waiting for its token when a pause begins waits for the pause too', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, 1);
+    const first = attempt(pacing, time);
+    const second = attempt(pacing, time);
+    await time.run(100);
+    pacing.afterAttempt('POST', '/v2/issuer/new_claim', 429, '3');
+    await time.run();
+    expect([await first, await second]).toEqual([0, 3100]);
+  });
+
+  it.each([
+    { name: 'a Retry-After over the cap is shortened to it', status: 429, retryAfter: '3600', capMs: 30_000, letGoAt: 30_000 },
+    { name: 'an HTTP-date Retry-After is read against the clock', status: 503, retryAfter: 'Thu, 01 Jan 1970 00:00:04 GMT', capMs: 60_000, letGoAt: 4000 },
+    { name: 'a 429 without Retry-After pauses nothing (its own retry backs off)', status: 429, retryAfter: undefined, capMs: 60_000, letGoAt: 0 },
+    { name: 'Retry-After: 0 pauses nothing', status: 503, retryAfter: '0', capMs: 60_000, letGoAt: 0 },
+    { name: 'an unreadable Retry-After pauses nothing', status: 429, retryAfter: 'soon', capMs: 60_000, letGoAt: 0 },
+    { name: 'a Retry-After on another status pauses nothing', status: 500, retryAfter: '5', capMs: 60_000, letGoAt: 0 },
+  ])('$name', async ({ status, retryAfter, capMs, letGoAt }) => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined, capMs);
+    pacing.afterAttempt('GET', '/v2/issuer/events', status, retryAfter);
+    const waiting = attempt(pacing, time);
+    await time.run();
+    expect(await waiting).toBe(letGoAt);
+  });
+});
+
+describe('Pacing: listeners', () => {
+  it('hear of every attempt, throttled or not, until they stop listening', () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined, 10_000);
+    const heard: AttemptReport[] = [];
+    const stop = pacing.onAttempt((report) => heard.push(report));
+    pacing.afterAttempt('POST', '/v2/issuer/new_claim', 201, undefined);
+    pacing.afterAttempt('POST', '/v2/issuer/new_claim', 429, '20');
+    pacing.afterAttempt('GET', '/v2/issuer/claims/CLM-1', 503, undefined);
+    pacing.afterAttempt('GET', '/v2/issuer/claims/CLM-1', undefined, undefined);
+    stop();
+    pacing.afterAttempt('GET', '/v2/issuer/claims/CLM-1', 200, undefined);
+    expect(heard).toEqual([
+      { method: 'POST', path: '/v2/issuer/new_claim', status: 201, throttled: false, retryAfterMs: undefined },
+      { method: 'POST', path: '/v2/issuer/new_claim', status: 429, throttled: true, retryAfterMs: 10_000 },
+      { method: 'GET', path: '/v2/issuer/claims/CLM-1', status: 503, throttled: true, retryAfterMs: undefined },
+      { method: 'GET', path: '/v2/issuer/claims/CLM-1', status: undefined, throttled: false, retryAfterMs: undefined },
+    ]);
+    expect(pacing.stats()).toMatchObject({ requests: 5, answered429: 1, answered503: 1, pauses: 1, pausedMs: 10_000 });
+  });
+});

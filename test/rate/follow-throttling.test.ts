@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { ConcurrencyStats } from '../../src/rate/adaptive-concurrency.js';
+import { followThrottling, formatThrottling, pacingSummary, type ThrottlingSummary } from '../../src/rate/follow-throttling.js';
+import { clientFor } from '../helpers/client.js';
+import { json, startScriptedServer, type Step } from '../helpers/scripted-server.js';
+
+/**
+ * The adapter between the client's answers and a sender's concurrency (issue 13), with a real
+ * client against a real server on loopback: what the server answers is what the controller hears.
+ */
+
+const ok = json(200, { data: [], has_more: false });
+const tooMany = json(429, { message: 'too many requests' });
+const unavailable = json(503, { message: 'service unavailable' });
+
+interface LogLine {
+  level: 'warn' | 'debug';
+  fields: object;
+  message: string;
+}
+
+function recordingLogger(lines: LogLine[]) {
+  return {
+    warn: (fields: object, message: string) => lines.push({ level: 'warn', fields, message }),
+    debug: (fields: object, message: string) => lines.push({ level: 'debug', fields, message }),
+  };
+}
+
+describe('followThrottling', () => {
+  it('cuts on each 429 and 503, grows back after 2 x --concurrency answers, warns once, and sums up', async () => {
+    // 429, 503, 429, then successes: 8 → 4 → 2 → 1, then one more after each 16 successes.
+    const script: Step[] = [tooMany, unavailable, tooMany, ...Array.from({ length: 40 }, () => ok)];
+    const server = await startScriptedServer(script);
+    const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
+    const applied: number[] = [];
+    const lines: LogLine[] = [];
+    const follower = followThrottling({ client, concurrency: 8, apply: (limit) => applied.push(limit), logger: recordingLogger(lines) });
+
+    for (let index = 0; index < script.length; index++) await client.events.list().catch(() => undefined);
+    expect(follower.limit).toBe(3);
+    const summary = follower.stop();
+    // Stopped: later answers change nothing.
+    await client.events.list().catch(() => undefined);
+
+    expect(applied).toEqual([4, 2, 1, 2, 3]);
+    expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'warn', fields: { status: 429, concurrency: 4, maxConcurrency: 8 } });
+    expect(summary).toEqual({
+      maxRps: undefined,
+      requests: 43,
+      answered429: 2,
+      answered503: 1,
+      pauses: 0,
+      pausedMs: 0,
+      waitedForToken: 0,
+      sendingMs: expect.any(Number) as unknown,
+      concurrency: { max: 8, current: 3, lowest: 1, settled: expect.any(Number) as unknown, throttled: 3, cuts: 3, increases: 2 },
+    });
+  });
+
+  it('other errors say nothing about the rate: a 500 neither cuts nor counts towards the run of successes', async () => {
+    // 429 (2 → 1), then 500, 200, 500, 200, ...: growth back to 2 takes 4 answers of 200 (2 x 2).
+    const server = await startScriptedServer((index) => (index === 0 ? tooMany : index % 2 === 1 ? json(500, { message: 'oops' }) : ok));
+    const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
+    const applied: number[] = [];
+    const follower = followThrottling({ client, concurrency: 2, apply: (limit) => applied.push(limit), logger: recordingLogger([]) });
+    for (let index = 0; index < 8; index++) await client.events.list().catch(() => undefined);
+    expect(applied).toEqual([1]);
+    await client.events.list();
+    expect(applied).toEqual([1, 2]);
+    expect(follower.stop().concurrency).toMatchObject({ current: 2, lowest: 1, throttled: 1, cuts: 1, increases: 1 });
+  });
+
+  it('export has no concurrency: its summary is the pacing alone', async () => {
+    const server = await startScriptedServer([tooMany, ok]);
+    const client = clientFor(server.url, { retry: { maxAttempts: 2 } });
+    await client.events.list();
+    expect(pacingSummary(client)).toMatchObject({ requests: 2, answered429: 1, concurrency: undefined });
+  });
+});
+
+const concurrency = (stats: Partial<ConcurrencyStats>): ConcurrencyStats => ({ max: 32, current: 32, lowest: 32, settled: 32, throttled: 0, cuts: 0, increases: 0, ...stats });
+const quiet: ThrottlingSummary = { maxRps: undefined, requests: 2000, answered429: 0, answered503: 0, pauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 40_000, concurrency: concurrency({}) };
+
+describe('formatThrottling', () => {
+  it.each([
+    {
+      name: 'never throttled',
+      summary: quiet,
+      lines: ['requests: 2,000 in 40.0 s (50.0 a second)', 'throttled: never (claims in flight stayed at 32)'],
+    },
+    {
+      name: 'throttled, with Retry-After pauses',
+      summary: { ...quiet, requests: 2061, sendingMs: 41_220, answered429: 52, pauses: 26, pausedMs: 26_012, concurrency: concurrency({ current: 2, lowest: 1, settled: 1, throttled: 52 }) },
+      lines: [
+        'requests: 2,061 in 41.2 s (50.0 a second)',
+        'throttled: 52 (2.5%; 429: 52); paused 26 times by Retry-After, 26.0 s in all',
+        'claims in flight: settled at 1 of 32 (lowest 1, 2 at the end)',
+      ],
+    },
+    {
+      name: '429s and 503s, one pause',
+      summary: { ...quiet, requests: 100, sendingMs: 2500, answered429: 3, answered503: 2, pauses: 1, pausedMs: 1000, concurrency: concurrency({ max: 8, current: 4, lowest: 2, settled: 8 }) },
+      lines: ['requests: 100 in 2.5 s (40.0 a second)', 'throttled: 5 (5.0%; 429: 3, 503: 2); paused 1 time by Retry-After, 1.0 s in all', 'claims in flight: settled at 8 of 8 (lowest 2, 4 at the end)'],
+    },
+    {
+      name: 'paced by --max-rps',
+      summary: { ...quiet, maxRps: 45, sendingMs: 44_440, waitedForToken: 1990 },
+      lines: ['requests: 2,000 in 44.4 s (45.0 a second)', 'throttled: never (claims in flight stayed at 32)', '--max-rps 45: 1,990 waited for their turn'],
+    },
+    {
+      name: 'nothing left to send (a resumed job)',
+      summary: { ...quiet, requests: 0, sendingMs: 0 },
+      lines: ['requests: 0', 'throttled: never (claims in flight stayed at 32)'],
+    },
+    {
+      name: 'export (no concurrency)',
+      summary: { ...quiet, requests: 1, sendingMs: 3, answered503: 1, concurrency: undefined },
+      lines: ['requests: 1 in 0.0 s (333.3 a second)', 'throttled: 1 (100.0%; 503: 1)'],
+    },
+  ])('$name', ({ summary, lines }) => {
+    expect(formatThrottling(summary)).toEqual(lines);
+  });
+});
