@@ -41,10 +41,12 @@ export async function writeResults(journal: Journal, sourceColumns: readonly str
 export async function writeResultRecords(records: Iterable<ResultRecord>, sourceColumns: readonly string[], file: string, dialect: WrittenDialect): Promise<ResultsSummary> {
   // A name no other run picks, even one with the same pid in another container.
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const csv = stringify(csvWriteOptionsFor(dialect));
-  csv.setEncoding('utf8');
+  // UTF-8 is csv-stringify's own output (its `bom` option writes the mark): no second stage that
+  // turns each record's bytes into text and back. Other encodings go through the encoder.
+  const utf8 = dialect.encoding === 'utf-8';
+  const csv = stringify({ ...csvWriteOptionsFor(dialect), bom: utf8 && dialect.byteOrderMark });
   // A failing disk rejects `written` (and any write waiting for room), never an unhandled 'error' event.
-  const written = pipeline(csv, createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary));
+  const written = utf8 ? pipeline(csv, createWriteStream(temporary)) : pipeline(csv.setEncoding('utf8'), createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary));
   written.catch(() => undefined);
   const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true };
   try {
