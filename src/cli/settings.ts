@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from './exit-codes.js';
+import { positiveNumber } from './flags.js';
 
 /**
  * Where the service and the key come from: flags and the environment, never a key as a flag
@@ -49,6 +50,21 @@ async function readKeyFile(path: string): Promise<string> {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/**
+ * `--max-rps`, else CLAIMS_MAX_RPS, else no limit (issue 13). A bad variable is a usage error
+ * (exit 2) before anything is sent, in the flag's words.
+ */
+export function resolveMaxRps(flagValue: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  if (flagValue !== undefined) return flagValue;
+  const text = nonEmpty(env.CLAIMS_MAX_RPS);
+  if (text === undefined) return undefined;
+  try {
+    return positiveNumber('CLAIMS_MAX_RPS')(text);
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
 }
 
 /** Test keys select the sandbox environment (interface document, "Authentication"). */

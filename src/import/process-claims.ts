@@ -1,11 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { AuthenticationError, ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError } from '../api/errors.js';
+import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
 import { CircuitBreaker } from './breaker.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
 import type { RowProblem } from './journal/journal.js';
 
 export interface ProcessOptions extends ClaimWork {
+  /** The most claims in flight; fewer while the service throttles (issue 13). */
   concurrency: number;
   /** Claims failing in a row on the service's side before the run stops (exit 3). */
   breakerThreshold: number;
@@ -17,6 +19,8 @@ export interface ProcessOptions extends ClaimWork {
 export interface ProcessSummary {
   /** Why the run stopped early, when it did: claims not reached stay in the journal for the next run. */
   abortedBecause: string | undefined;
+  /** How often the service throttled and where the claims in flight settled; absent in a dry run. */
+  throttling: ThrottlingSummary | undefined;
 }
 
 const pageSize = 200;
@@ -25,10 +29,29 @@ const pageSize = 200;
  * Every claim not yet final, at most `concurrency` at a time. Backpressure is a pull
  * (architecture.md): p-limit's own queue is unbounded, so no claim is read from the journal while
  * the window (2 x concurrency) is full; memory is bounded by the window, not the file.
+ * The claims in flight follow the service (issue 13): every 429 or 503 halves them, a run of
+ * unthrottled answers adds one back, up to `concurrency` (rate/adaptive-concurrency.ts).
  */
 export async function processClaims(options: ProcessOptions): Promise<ProcessSummary> {
-  const { journal, logger } = options;
   const limit = pLimit(options.concurrency);
+  // p-limit applies a lower concurrency to the claims it starts next; those in flight finish.
+  const apply = (next: number) => {
+    limit.concurrency = next;
+  };
+  const follower = options.client === undefined ? undefined : followThrottling({ client: options.client, concurrency: options.concurrency, apply, logger: options.logger });
+  let abortedBecause: string | undefined;
+  let throttling: ThrottlingSummary | undefined;
+  try {
+    abortedBecause = await processAll(options, limit);
+  } finally {
+    throttling = follower?.stop();
+    if (throttling !== undefined) options.logger.info({ throttling }, 'sending paced');
+  }
+  return { abortedBecause, throttling };
+}
+
+async function processAll(options: ProcessOptions, limit: LimitFunction): Promise<string | undefined> {
+  const { journal, logger } = options;
   const breaker = new CircuitBreaker(options.breakerThreshold);
   const window = options.concurrency * 2;
   const running = new Set<Promise<void>>();
@@ -97,7 +120,7 @@ export async function processClaims(options: ProcessOptions): Promise<ProcessSum
   await Promise.allSettled(running);
   if (fatal !== undefined) throw fatal as Error;
   const unfinished = journal.pendingCount() > 0;
-  return { abortedBecause: breaker.why ?? (options.stopRequested?.() === true && unfinished ? 'stopped by a signal' : undefined) };
+  return breaker.why ?? (options.stopRequested?.() === true && unfinished ? 'stopped by a signal' : undefined);
 }
 
 /** The service is not answering usefully: down, overloaded, or the outcome is unknown. */

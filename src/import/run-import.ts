@@ -9,13 +9,14 @@ import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
+import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import type { Mapping } from '../mapping/schema.js';
 import type { ClaimBody } from './claim/body.js';
 import { EvidenceUploads } from './claim/evidence.js';
 import type { Shard } from './ids.js';
 import { journalFormat } from './journal/schema.js';
 import { Journal } from './journal/journal.js';
-import { processClaims } from './process-claims.js';
+import { processClaims, type ProcessSummary } from './process-claims.js';
 import type { Progress } from './progress.js';
 import { resultsDialectKey, writeResults, type ResultsSummary } from './results/write-results.js';
 import { stageRows } from './stage/index.js';
@@ -30,6 +31,8 @@ export interface ImportOptions {
   /** Overrides the mapping's `file_mode`. */
   fileMode?: Mapping['file_mode'] | undefined;
   concurrency: number;
+  /** Requests per second for the whole job (`--max-rps`, issue 13); undefined: no limit. */
+  maxRps?: number | undefined;
   dryRun: boolean;
   payloadsFile?: string | undefined;
   shard?: Shard | undefined;
@@ -52,6 +55,8 @@ export interface ImportReport {
   abortedBecause: string | undefined;
   /** What stopped the run, when it is an error (a refused key, a failing disk): the caller rethrows it. */
   fatal?: unknown;
+  /** How often the service throttled, and where the claims in flight settled; absent in a dry run (issue 13). */
+  throttling?: ThrottlingSummary | undefined;
 }
 
 /** The journal belongs to another job: refused unless `--restart` (issue 5, "Resume"). */
@@ -102,8 +107,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
     let abortedBecause: string | undefined;
     let fatal: unknown;
+    let throttling: ThrottlingSummary | undefined;
     try {
-      abortedBecause = await sendClaims(journal, { ...options, fileMode }, resuming);
+      ({ abortedBecause, throttling } = await sendClaims(journal, { ...options, fileMode }, resuming));
     } catch (error) {
       // A refused key or a failing disk stops the run; the results still account for every row.
       fatal = error;
@@ -114,7 +120,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     journal.flush();
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
     const summary = await writeResults(journal, sourceColumns, options.resultsFile, resultsDialectOf(journal.meta(resultsDialectKey), mapping));
-    return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal };
+    return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal, throttling };
   } finally {
     journal.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
@@ -145,8 +151,8 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
   }
 }
 
-async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<string | undefined> {
-  const client = options.service === undefined || options.dryRun ? undefined : new ClaimsClient({ ...options.service, concurrency: options.concurrency, logger: options.logger });
+async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<ProcessSummary> {
+  const client = options.service === undefined || options.dryRun ? undefined : new ClaimsClient({ ...options.service, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
   // A resumed job adds the claims it sends now to the bodies written before.
   // Bodies hold cardholder details: readable by the owner only.
   const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
@@ -157,7 +163,7 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
   const total = journal.pendingCount();
   let done = 0;
   try {
-    const { abortedBecause } = await processClaims({
+    const processed = await processClaims({
       journal,
       client,
       uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
@@ -176,8 +182,8 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
               if (!payloads.write(`${JSON.stringify(body)}\n`)) await once(payloads, 'drain');
             },
     });
-    if (abortedBecause !== undefined) options.logger.error({ reason: abortedBecause }, 'run stopped early; run the same command again to continue');
-    return abortedBecause;
+    if (processed.abortedBecause !== undefined) options.logger.error({ reason: processed.abortedBecause }, 'run stopped early; run the same command again to continue');
+    return processed;
   } finally {
     await client?.close();
     if (payloads !== undefined) {

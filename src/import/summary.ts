@@ -1,4 +1,5 @@
 import type { ImportReport } from './run-import.js';
+import { formatThrottling, throttlingWorthTelling } from '../rate/follow-throttling.js';
 import { outcomes } from './results/columns.js';
 
 /** The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the results are. */
@@ -14,6 +15,8 @@ export function formatSummary(report: ImportReport, options: { dryRun: boolean; 
     lines.push('top errors:');
     for (const [code, count] of top) lines.push(`  ${code.padEnd(28)} ${String(count).padStart(8)}`);
   }
+  // How the service's pace was kept (issue 13): throttled answers, pauses, where concurrency settled.
+  if (report.throttling !== undefined && throttlingWorthTelling(report.throttling)) lines.push(...formatThrottling(report.throttling));
   if (report.abortedBecause !== undefined) lines.push(`stopped because: ${report.abortedBecause}`, 'run the same command again to continue');
   lines.push(`results: ${report.resultsFile}`);
   return `${lines.join('\n')}\n`;

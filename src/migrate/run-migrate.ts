@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
 import { AuthenticationError, ClaimsHttpError, OutcomeUnknownError } from '../api/errors.js';
@@ -6,6 +7,7 @@ import { CircuitBreaker } from '../import/breaker.js';
 import { isRefusal, settle } from '../import/claim/submit.js';
 import type { Progress } from '../import/progress.js';
 import { JournalMismatchError } from '../import/run-import.js';
+import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
 import { groupKeyOf, migratedClaimId } from './group.js';
 import { MigrateJournal, migrateJournalFormat, type MigrateRow, type Problem, type StagedCase } from './journal.js';
 import { writeMigrateResults, type MigrateSummary } from './results.js';
@@ -16,7 +18,10 @@ export interface MigrateOptions {
   resultsFile: string;
   groupBy: readonly string[];
   dryRun: boolean;
+  /** The most claims in flight; fewer while the service throttles (issue 13). */
   concurrency: number;
+  /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
+  maxRps?: number | undefined;
   restart: boolean;
   logger: Logger;
   stopRequested?: () => boolean;
@@ -34,6 +39,8 @@ export interface MigrateReport {
   fatal?: unknown;
   claimsCreated: number;
   claimsAdopted: number;
+  /** How often the service throttled, and where the claims in flight settled (issue 13). */
+  throttling: ThrottlingSummary;
 }
 
 /** A create may be sent again after this many settles that found nothing. */
@@ -47,35 +54,48 @@ const settleDelayMs = 1000;
  */
 export async function runMigrate(options: MigrateOptions): Promise<MigrateReport> {
   const journal = new MigrateJournal(options.journalFile);
-  const client = new ClaimsClient({ ...options.service, concurrency: options.concurrency, logger: options.logger });
+  const client = new ClaimsClient({ ...options.service, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
+  // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
+  // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
+  const limit = pLimit(options.concurrency);
+  const apply = (next: number) => {
+    limit.concurrency = next;
+  };
+  const follower = followThrottling({ client, concurrency: options.concurrency, apply, logger: options.logger });
   try {
     await stageAll(journal, client, options);
     const run = new ClaimRun(journal, client, options);
     const queue = journal.pendingGroups();
-    let next = 0;
+    let started = 0;
     let done = 0;
     const stop = () => run.breaker.open || (options.stopRequested?.() ?? false);
     options.progress?.claims(done, queue.length);
     await Promise.all(
-      Array.from({ length: options.concurrency }, async () => {
-        while (next < queue.length && !stop()) {
-          const groupKey = queue[next++];
-          if (groupKey !== undefined) await run.migrate(groupKey);
+      queue.map(async (groupKey) =>
+        limit(async () => {
+          // Queued before a stop: not started, left for the next run.
+          if (stop()) return;
+          started++;
+          await run.migrate(groupKey);
           options.progress?.claims(++done, queue.length);
-        }
-      }),
+        }),
+      ),
     );
     options.progress?.done();
+    const throttling = follower.stop();
+    options.logger.info({ throttling }, 'sending paced');
     const summary = await writeMigrateResults(journal, options.resultsFile);
-    const stoppedEarly = next < queue.length || run.breaker.open;
+    const stoppedEarly = started < queue.length || run.breaker.open;
     return {
       summary,
       abortedBecause: stoppedEarly ? (run.breaker.why ?? 'stop requested') : undefined,
       fatal: run.fatal,
       claimsCreated: run.created,
       claimsAdopted: run.adopted,
+      throttling,
     };
   } finally {
+    follower.stop();
     options.progress?.done();
     journal.close();
     await client.close();

@@ -68,6 +68,15 @@ export function pacingSummary(client: { pacing(): PacingStats }): ThrottlingSumm
 }
 
 /**
+ * Whether the summary for people should speak of the pace: the service throttled the job, or
+ * `--max-rps` paced it. A run that neither met nor set a limit says nothing more than before;
+ * the JSON log's `throttling` says it all either way.
+ */
+export function throttlingWorthTelling(summary: ThrottlingSummary): boolean {
+  return summary.answered429 + summary.answered503 > 0 || summary.pauses > 0 || summary.maxRps !== undefined;
+}
+
+/**
  * The summary's lines for people (stderr), e.g.
  *   requests: 2,061 in 41.2 s (50.0 a second)
  *   throttled: 52 (2.5%; 429: 52); paused 26 times by Retry-After, 26.0 s in all

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConcurrencyStats } from '../../src/rate/adaptive-concurrency.js';
-import { followThrottling, formatThrottling, pacingSummary, type ThrottlingSummary } from '../../src/rate/follow-throttling.js';
+import { followThrottling, formatThrottling, pacingSummary, throttlingWorthTelling, type ThrottlingSummary } from '../../src/rate/follow-throttling.js';
 import { clientFor } from '../helpers/client.js';
 import { json, startScriptedServer, type Step } from '../helpers/scripted-server.js';
 
@@ -120,5 +120,17 @@ describe('formatThrottling', () => {
     },
   ])('$name', ({ summary, lines }) => {
     expect(formatThrottling(summary)).toEqual(lines);
+  });
+});
+
+describe('throttlingWorthTelling', () => {
+  it.each([
+    { name: 'a run that neither met nor set a limit', summary: quiet, worth: false },
+    { name: 'a 429', summary: { ...quiet, answered429: 1 }, worth: true },
+    { name: 'a 503', summary: { ...quiet, answered503: 1 }, worth: true },
+    { name: 'a pause', summary: { ...quiet, pauses: 1 }, worth: true },
+    { name: '--max-rps set', summary: { ...quiet, maxRps: 10 }, worth: true },
+  ])('$name: $worth', ({ summary, worth }) => {
+    expect(throttlingWorthTelling(summary)).toBe(worth);
   });
 });

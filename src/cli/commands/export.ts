@@ -7,6 +7,9 @@ import { runExport } from '../../export/run-export.js';
 import { readState, writeState } from '../../export/state.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
+import { formatThrottling, pacingSummary, throttlingWorthTelling } from '../../rate/follow-throttling.js';
+import { maxRpsHelp, positiveNumber } from '../flags.js';
+import { resolveMaxRps } from '../settings.js';
 import { serviceTarget } from './service-target.js';
 
 interface ExportFlags {
@@ -15,6 +18,7 @@ interface ExportFlags {
   state?: string;
   baseUrl?: string;
   apiKeyFile?: string;
+  maxRps?: number;
   sandboxDb: string;
 }
 
@@ -51,6 +55,7 @@ export function exportCommand(context: CliContext): Command {
     .option('--state <file>', 'bookmark file: export only what is newer than the last run\'s newest record, then move the bookmark')
     .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
     .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
     .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
     .addHelpText('after', helpText)
     .action(async (resource: string, flags: ExportFlags) => {
@@ -72,9 +77,10 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   // Read before anything is sent: a state file for another list stops the run here.
   const state = stateFile === undefined ? undefined : await readState(stateFile, resource);
   for (const file of [outFile, stateFile]) if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+  const maxRps = resolveMaxRps(flags.maxRps, io.env);
 
   const { service, embedded } = await serviceTarget(flags, context, 'exporting from');
-  const client = new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, logger });
+  const client = new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, maxRps, logger });
   try {
     const report = await runExport({
       client,
@@ -84,8 +90,11 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
       after: state?.bookmark ?? undefined,
     });
     if (stateFile !== undefined) await writeState(stateFile, { resource, bookmark: report.bookmark ?? null, updated: new Date().toISOString() });
-    logger.info({ resource, rows: report.rows, out: outFile ?? 'stdout', bookmark: report.bookmark, state: stateFile }, 'export finished');
+    const throttling = pacingSummary(client);
+    logger.info({ resource, rows: report.rows, out: outFile ?? 'stdout', bookmark: report.bookmark, state: stateFile, throttling }, 'export finished');
     io.stderr.write(`exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`);
+    // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run (issue 13).
+    if (throttlingWorthTelling(throttling)) io.stderr.write(`${formatThrottling(throttling).join('\n')}\n`);
   } finally {
     await client.close();
     await embedded?.close();

@@ -6,7 +6,8 @@ import { runImport } from '../../import/run-import.js';
 import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { integer } from '../flags.js';
+import { integer, maxRpsHelp, positiveNumber } from '../flags.js';
+import { resolveMaxRps } from '../settings.js';
 import { serviceTarget, stopOnSignal } from './service-target.js';
 
 interface ImportFlags {
@@ -16,6 +17,7 @@ interface ImportFlags {
   evidenceDir?: string;
   fileMode?: 'none' | 'auto' | 'chargeback';
   concurrency: number;
+  maxRps?: number;
   dryRun: boolean;
   payloads?: string;
   baseUrl?: string;
@@ -35,8 +37,14 @@ Examples:
   CLAIMS_BASE_URL=https://claims.example.com CLAIMS_API_KEY=... \\
     bulk-disputes import disputes.csv --mapping mappings/generic.yaml --results out/disputes.results.csv
 
+  # a service that allows 50 requests a second: stay under it (README, "Rate limits")
+  bulk-disputes import disputes.csv --mapping mappings/generic.yaml --max-rps 45 --concurrency 16
+
   # check everything, send nothing; write each claim's body
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --dry-run --payloads claims.jsonl
+
+A 429 or 503 halves the claims in flight and its Retry-After pauses the whole job; the summary
+says how often the service throttled and where the claims in flight settled.
 
 Run the same command again after a crash, a Ctrl-C or exit code 3: it continues from the journal and
 never creates a claim twice. A fixed results CSV can be fed back in as the input: rows already
@@ -53,7 +61,8 @@ export function importCommand(context: CliContext): Command {
     .option('--journal <file>', 'the job journal that makes re-runs resume (default: <input name>[.shard-i-of-n].journal.sqlite here; a dry run uses a temporary one)')
     .option('--evidence-dir <dir>', 'evidence paths in the CSV are inside this directory (default: the input file\'s directory)')
     .addOption(new Option('--file-mode <mode>', 'filing after creation (default: the mapping\'s file_mode)').choices(['none', 'auto', 'chargeback']))
-    .option('--concurrency <n>', 'claims in flight at once', integer('--concurrency', 1, 256), 8)
+    .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes', integer('--concurrency', 1, 256), 8)
+    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
     .option('--dry-run', 'map and check everything (evidence included), send nothing; outcomes are valid or invalid', false)
     .option('--payloads <file>', 'write each claim\'s new_claim body to this JSON Lines file')
     .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
@@ -85,6 +94,8 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   for (const file of [resultsFile, journalFile, flags.payloads]) {
     if (file !== undefined) await mkdir(dirname(resolve(file)), { recursive: true });
   }
+  // Checked before anything is sent, like the flag itself (exit 2).
+  const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const target = flags.dryRun ? undefined : await serviceTarget(flags, context, 'importing into');
   const { embedded } = target ?? {};
   const stopRequested = stopOnSignal(context);
@@ -97,6 +108,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       evidenceDir,
       fileMode: flags.fileMode,
       concurrency: flags.concurrency,
+      maxRps,
       dryRun: flags.dryRun,
       payloadsFile: flags.payloads,
       shard: flags.shard,
@@ -106,7 +118,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       progress: context.progress,
       stopRequested,
     });
-    logger.info({ rows: report.summary.rows, outcomes: report.summary.byOutcome, results: resultsFile, journal: journalFile }, 'import finished');
+    logger.info({ rows: report.summary.rows, outcomes: report.summary.byOutcome, throttling: report.throttling, results: resultsFile, journal: journalFile }, 'import finished');
     io.stderr.write(formatSummary(report, { dryRun: flags.dryRun, embedded: embedded !== undefined }));
     // The funnel in main.ts gives a refused key or a failing disk its message and exit code.
     if (report.fatal !== undefined) throw report.fatal as Error;

@@ -6,7 +6,9 @@ import { formatMigrateSummary } from '../../migrate/results.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { integer } from '../flags.js';
+import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
+import { integer, maxRpsHelp, positiveNumber } from '../flags.js';
+import { resolveMaxRps } from '../settings.js';
 import { serviceTarget, stopOnSignal } from './service-target.js';
 
 interface MigrateFlags {
@@ -15,6 +17,7 @@ interface MigrateFlags {
   journal?: string;
   dryRun: boolean;
   concurrency: number;
+  maxRps?: number;
   baseUrl?: string;
   apiKeyFile?: string;
   restart: boolean;
@@ -48,7 +51,8 @@ export function migrateV1Command(context: CliContext): Command {
     .option('--results <file>', 'results CSV, one line per v1 case (default: migrate-v1[.dry-run].results.csv here)')
     .option('--journal <file>', 'the job journal that makes re-runs resume (default: migrate-v1.journal.sqlite here; a dry run uses a temporary one)')
     .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false)
-    .option('--concurrency <n>', 'claims in flight at once', integer('--concurrency', 1, 256), 8)
+    .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes', integer('--concurrency', 1, 256), 8)
+    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
     .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
     .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
     .option('--restart', 'start over a journal made with other --group-by or --dry-run', false)
@@ -75,6 +79,8 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {
     if (file !== undefined) await mkdir(dirname(file), { recursive: true });
   }
+  // Checked before anything is sent, like the flag itself (exit 2).
+  const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const { service, embedded } = await serviceTarget(flags, context, 'migrating the v1 cases of');
   const stopRequested = stopOnSignal(context);
   try {
@@ -85,13 +91,15 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       groupBy: flags.groupBy ?? [],
       dryRun: flags.dryRun,
       concurrency: flags.concurrency,
+      maxRps,
       restart: flags.restart,
       logger,
       stopRequested,
       progress: context.progress,
     });
-    logger.info({ cases: report.summary.cases, outcomes: report.summary.byOutcome, created: report.claimsCreated, adopted: report.claimsAdopted, results: resultsFile }, 'migrate-v1 finished');
+    logger.info({ cases: report.summary.cases, outcomes: report.summary.byOutcome, created: report.claimsCreated, adopted: report.claimsAdopted, throttling: report.throttling, results: resultsFile }, 'migrate-v1 finished');
     io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
+    if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`results: ${resultsFile}\n`);
     if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.abortedBecause !== undefined) {
