@@ -32,16 +32,19 @@ interface OpenShard {
 
 export async function mergeShardJournals(files: readonly string[], out: string): Promise<MergeReport> {
   const opened: OpenShard[] = [];
+  const sources: { file: string; rows: IterableIterator<ResultRecord> }[] = [];
   try {
     // Each read from a private copy (report's snapshot): a run starting on a journal meanwhile is not blocked.
     for (const file of files) opened.push(await openShard(file));
     const shards = checkShards(opened.map((shard) => shard.job));
     const [first] = shards;
     if (first === undefined) throw new MergeRefusedError('expected at least one shard, got none');
-    const sources = opened.map(({ job, database }) => ({ file: job.file, rows: database.prepare(resultsQuery).iterate() as IterableIterator<ResultRecord> }));
+    for (const { job, database } of opened) sources.push({ file: job.file, rows: database.prepare(resultsQuery).iterate() as IterableIterator<ResultRecord> });
     const summary = await writeResultRecords(mergeByLine(sources), first.sourceColumns, out, first.dialect);
     return { summary, shards };
   } finally {
+    // A refusal in mid-merge leaves statements open: a connection closes only once they end.
+    for (const { rows } of sources) rows.return?.();
     for (const { database, folder } of opened) {
       database.close();
       await rm(folder, { recursive: true, force: true });
