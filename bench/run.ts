@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCase as evidence } from './cases/evidence.js';
 import { benchCase as memory } from './cases/memory.js';
+import { benchCase as rateLimit } from './cases/rate-limit.js';
 import { benchCase as resume } from './cases/resume.js';
 import { benchCase as sandbox } from './cases/sandbox.js';
 import { benchCase as stage } from './cases/stage.js';
@@ -23,7 +24,7 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  */
 
 /** In the order. */
-const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence];
+const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit];
 
 interface Flags {
   quick: boolean;
