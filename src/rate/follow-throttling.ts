@@ -34,12 +34,13 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
   let warned = false;
   const listener: AttemptListener = (report) => {
     if (report.throttled) {
-      if (!controller.throttled(now())) return;
-      options.apply(controller.limit);
+      const cut = controller.throttled(now());
+      if (cut) options.apply(controller.limit);
       const fields = { status: report.status, method: report.method, path: report.path, retryAfterMs: report.retryAfterMs, concurrency: controller.limit, maxConcurrency: controller.max };
-      // Once at warn (the job is being throttled); every later cut at debug, not a line a second.
-      if (warned) options.logger.debug(fields, 'throttled: fewer claims in flight');
-      else options.logger.warn(fields, 'the service is throttling: fewer claims in flight, growing back one at a time after a run of successes');
+      // The first throttled answer at warn (even with nothing left to cut), every later cut at
+      // debug: not a line a second.
+      if (!warned) options.logger.warn(fields, 'the service is throttling: claims in flight cut on each 429 or 503, growing back one at a time after a run of successes');
+      else if (cut) options.logger.debug(fields, 'throttled: fewer claims in flight');
       warned = true;
       return;
     }

@@ -71,6 +71,18 @@ describe('followThrottling', () => {
     expect(follower.stop().concurrency).toMatchObject({ current: 2, lowest: 1, throttled: 1, cuts: 1, increases: 1 });
   });
 
+  it('warns at the first throttled answer even when there is nothing left to cut (--concurrency 1)', async () => {
+    const server = await startScriptedServer([tooMany, tooMany, ok]);
+    const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
+    const applied: number[] = [];
+    const lines: LogLine[] = [];
+    const follower = followThrottling({ client, concurrency: 1, apply: (limit) => applied.push(limit), logger: recordingLogger(lines) });
+    for (let index = 0; index < 3; index++) await client.events.list().catch(() => undefined);
+    expect(applied).toEqual([]);
+    expect(lines).toMatchObject([{ level: 'warn', fields: { status: 429, concurrency: 1, maxConcurrency: 1 } }]);
+    expect(follower.stop().concurrency).toMatchObject({ throttled: 2, cuts: 0, current: 1 });
+  });
+
   it('export has no concurrency: its summary is the pacing alone', async () => {
     const server = await startScriptedServer([tooMany, ok]);
     const client = clientFor(server.url, { retry: { maxAttempts: 2 } });
