@@ -22,6 +22,8 @@ Environment:
   CLAIMS_BASE_URL   the service's base address (or --base-url)
   CLAIMS_API_KEY    the API key; test_... keys select the sandbox environment
                     (or --api-key-file FILE; never a key as a flag value)
+  CLAIMS_MAX_RPS    import, migrate-v1, export: requests per second for the whole job
+                    (or --max-rps N; default no limit)
 
 Exit codes:
   0  every row ok

@@ -50,6 +50,12 @@ describe('--max-rps and CLAIMS_MAX_RPS', () => {
     },
   );
 
+  it('the main --help lists CLAIMS_MAX_RPS with the environment', async () => {
+    const run = await runCli(['--help']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}CLAIMS_MAX_RPS {4}import, migrate-v1, export: requests per second for the whole job$/m);
+  });
+
   it.each(commands)('%s --help describes --max-rps', async (command) => {
     const run = await runCli([command, '--help']);
     expect(run.exitCode).toBe(0);
