@@ -4,7 +4,7 @@ import { AdaptiveConcurrency, type ConcurrencyStats } from './adaptive-concurren
 /**
  * The adapter between the client's answers and a sender's concurrency (issue 13): every attempt
  * the client reports goes to the AIMD controller, and each change of its limit is applied by the
- * sender (`apply`: p-limit's `concurrency` for the import, the worker gate of migrate-v1).
+ * sender (`apply`: the `concurrency` of the p-limit queue that import and migrate-v1 run claims through).
  */
 
 export interface ThrottlingSummary extends PacingStats {
