@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import { plannedRows, writeDisputesCsv } from '../../test/import/generate.js';
-import { runImportTimed, type ImportRun } from '../support/import-run.js';
-import { genericMappingFile } from '../support/paths.js';
-import { benchApiKey, withSandbox } from '../support/sandbox.js';
+import { importIntoSandbox, type ImportRun } from '../support/import-run.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
@@ -51,19 +49,7 @@ const settings: Setting[] = [
 
 async function importOnce(context: BenchContext, input: string, name: string, setting: Setting): Promise<ImportRun> {
   const sandboxFlags = ['--rate-limit', String(ratePerSecond), ...setting.sandboxFlags];
-  return withSandbox({ cliBin: context.cliBin, dbFile: join(context.workDir, `${name}.sandbox.db`), flags: sandboxFlags }, async (sandbox) =>
-    runImportTimed({
-      cliBin: context.cliBin,
-      args: [
-        input,
-        ...['--mapping', genericMappingFile, '--file-mode', 'none', '--concurrency', String(concurrency), ...setting.flags],
-        ...['--journal', join(context.workDir, `${name}.journal.sqlite`), '--results', join(context.workDir, `${name}.results.csv`)],
-      ],
-      baseUrl: sandbox.url,
-      apiKey: benchApiKey,
-      cwd: context.workDir,
-    }),
-  );
+  return importIntoSandbox(context, { name, input, sandboxFlags, concurrency, importFlags: setting.flags });
 }
 
 /** Every claim created, each by exactly one successful request: otherwise claims/s would not mean what it says. */

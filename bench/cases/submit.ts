@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { plannedRows, writeDisputesCsv } from '../../test/import/generate.js';
 import { startCannedJsonServer } from '../support/bare-server.js';
-import { runImportTimed, type ImportRun } from '../support/import-run.js';
+import { importIntoSandbox, type ImportRun } from '../support/import-run.js';
 import { runClosedLoop } from '../support/load.js';
-import { genericMappingFile } from '../support/paths.js';
-import { benchApiKey, withSandbox } from '../support/sandbox.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
@@ -50,20 +48,7 @@ async function importOnce(context: BenchContext, concurrency: number, claims: nu
   const input = join(context.workDir, `${name}.csv`);
   // One row per claim: claim ids CLM-D0000000 ..., valid for the generic mapping (generate.ts).
   await writeDisputesCsv(input, plannedRows({ claims, sizeOf: () => 1, block: 1 }));
-  const flags = ['--latency-ms', String(latencyMs)];
-  return withSandbox({ cliBin: context.cliBin, dbFile: join(context.workDir, `${name}.sandbox.db`), flags }, async (sandbox) =>
-    runImportTimed({
-      cliBin: context.cliBin,
-      args: [
-        input,
-        ...['--mapping', genericMappingFile, '--file-mode', 'none', '--concurrency', String(concurrency)],
-        ...['--journal', join(context.workDir, `${name}.journal.sqlite`), '--results', join(context.workDir, `${name}.results.csv`)],
-      ],
-      baseUrl: sandbox.url,
-      apiKey: benchApiKey,
-      cwd: context.workDir,
-    }),
-  );
+  return importIntoSandbox(context, { name, input, sandboxFlags: ['--latency-ms', String(latencyMs)], concurrency });
 }
 
 /** Every claim created with exactly one request: otherwise claims/s would not mean what it says. */

@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { BenchContext } from '../types.js';
+import { genericMappingFile } from './paths.js';
+import { benchApiKey, withSandbox } from './sandbox.js';
 
 /**
  * `bulk-disputes import` as a real process, timed from its own logs. At `--log-level debug` the
@@ -96,4 +100,36 @@ export async function runImportTimed(options: ImportRunOptions): Promise<ImportR
     requests: tally.requests,
     outcomes: tally.outcomes,
   };
+}
+
+export interface SandboxImportOptions {
+  /** Names the run's files in the work dir: `<name>.sandbox.db`, `.journal.sqlite`, `.results.csv`. */
+  readonly name: string;
+  readonly input: string;
+  /** `bulk-disputes sandbox` flags, e.g. `--latency-ms 50` or `--rate-limit 100`. */
+  readonly sandboxFlags: readonly string[];
+  /** Import flags beside the generic mapping, `--file-mode none` and `--concurrency`. */
+  readonly concurrency: number;
+  readonly importFlags?: readonly string[];
+}
+
+/**
+ * One timed import of `input` through the generic mapping, creating only (`--file-mode none`),
+ * into a fresh sandbox process stopped afterwards: the submit and rate-limit cases' run.
+ */
+export async function importIntoSandbox(context: BenchContext, options: SandboxImportOptions): Promise<ImportRun> {
+  const file = (suffix: string) => join(context.workDir, `${options.name}.${suffix}`);
+  return withSandbox({ cliBin: context.cliBin, dbFile: file('sandbox.db'), flags: [...options.sandboxFlags] }, async (sandbox) =>
+    runImportTimed({
+      cliBin: context.cliBin,
+      args: [
+        options.input,
+        ...['--mapping', genericMappingFile, '--file-mode', 'none', '--concurrency', String(options.concurrency), ...(options.importFlags ?? [])],
+        ...['--journal', file('journal.sqlite'), '--results', file('results.csv')],
+      ],
+      baseUrl: sandbox.url,
+      apiKey: benchApiKey,
+      cwd: context.workDir,
+    }),
+  );
 }
