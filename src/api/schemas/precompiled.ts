@@ -124,8 +124,9 @@ function compileArray(element: AnySchema): CompiledNode {
   return {
     exact: item.exact,
     test: (value) => {
-      // A property beside the elements (never in JSON) would not be in zod's copy.
-      if (!Array.isArray(value) || Object.keys(value).length !== value.length) return false;
+      // A property beside the elements (never in JSON) would not be in zod's copy; nor would a
+      // swapped prototype (`cases.__proto__ = {}`), under which a refinement's forEach is missing.
+      if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype || Object.keys(value).length !== value.length) return false;
       // By index, as zod reads it: a hole is an undefined element, which `every` would skip.
       for (let index = 0; index < value.length; index++) if (!item.test(value[index])) return false;
       return true;

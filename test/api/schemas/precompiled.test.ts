@@ -109,6 +109,7 @@ describe('precompiled nodes', () => {
     ['a nullable optional field', z.strictObject({ a: z.number().int().nullable().optional() }), [{}, { a: null }, { a: undefined }, { a: 1.5 }]],
     ['a required field absent or undefined', z.strictObject({ a: z.unknown() }), [{}, { a: undefined }, { a: 1 }]],
     ['an array with bounds', z.array(z.string().max(2)).min(1).max(2), [[], ['a'], ['a', 'b', 'c'], ['abc'], 'a']],
+    ['an array with a swapped prototype', z.array(z.string()).refine((items) => items.every((item) => item !== 'x')), [Object.setPrototypeOf(['a'], {}), Object.setPrototypeOf(['x'], null)]],
     ['a refined object', z.strictObject({ a: z.number(), b: z.number() }).refine((value) => value.a < value.b), [{ a: 1, b: 2 }, { a: 2, b: 1 }]],
     ['numbers', z.number().int().min(1), [1, 0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1']],
     ['a literal', z.literal('x'), ['x', 'y']],
