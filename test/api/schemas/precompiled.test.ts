@@ -49,7 +49,9 @@ function mutated(value: unknown, mutations: readonly Mutation[]): unknown {
     }
     const last = path.at(-1) ?? '';
     if ('remove' in change) Reflect.deleteProperty(container, last);
-    else container[last] = change.value;
+    // A copy: fast-check hands out the same constant object (['x']) to several mutations, and
+    // setting one as the other's __proto__ would make a cycle the mutator itself throws on.
+    else container[last] = structuredClone(change.value);
   }
   return copy;
 }
