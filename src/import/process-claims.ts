@@ -3,6 +3,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { AuthenticationError, ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError } from '../api/errors.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
 import { CircuitBreaker } from './breaker.js';
+import { PrepareAhead, type ClaimAhead } from './claim/prepare-ahead.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
 import type { RowProblem } from './journal/journal.js';
 
@@ -58,12 +59,17 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
   let fatal: unknown;
 
   const stopping = () => breaker.open || options.stopRequested?.() === true;
+  // The claims waiting in the window are prepared while the claims in flight wait on the network.
+  const prepareAhead = new PrepareAhead(journal);
   // Never rejects: whatever happens to one claim is recorded, so every task settles before the end.
-  const run = async (claim: Parameters<typeof processClaim>[0]) => {
+  const run = async (claim: Parameters<typeof processClaim>[0], ahead: ClaimAhead) => {
     // Queued in p-limit before a stop: not started at all, left for the next run.
-    if (stopping()) return;
+    if (stopping()) {
+      ahead.drop();
+      return;
+    }
     try {
-      await processClaim(claim, options);
+      await processClaim(claim, options, ahead);
       breaker.succeeded();
     } catch (error) {
       try {
@@ -113,7 +119,8 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
       after = claim.first_idx;
       while (running.size >= window) await someTaskEnded();
       if (stopping()) break pulling;
-      const task: Promise<void> = limit(async () => run(claim)).finally(() => { taskEnded(task); });
+      const ahead = prepareAhead.schedule(claim);
+      const task: Promise<void> = limit(async () => run(claim, ahead)).finally(() => { taskEnded(task); });
       running.add(task);
     }
   }

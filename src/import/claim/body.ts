@@ -25,10 +25,9 @@ export function buildClaimBody(claim: ClaimRecord & { claim_id: string }, rows: 
  * a claim-level problem lands on every row. Else the body as checked and serialised, sent as it
  * is (the client's create accepts a CheckedBody of the new_claim schema without a second check).
  */
-export function checkClaimBody(
-  body: ClaimBody,
-  rows: readonly RowRecord[],
-): { ok: true; checked: CheckedBody<typeof newClaimBody> } | { ok: false; problems: Map<number, RowProblem> } {
+export type ClaimBodyCheck = { ok: true; checked: CheckedBody<typeof newClaimBody> } | { ok: false; problems: Map<number, RowProblem> };
+
+export function checkClaimBody(body: ClaimBody, rows: readonly RowRecord[]): ClaimBodyCheck {
   const parsed = CheckedBody.check(newClaimBody, body);
   if (parsed.ok) return { ok: true, checked: parsed.checked };
   const problems = new Map<number, RowProblem>();

@@ -3,7 +3,8 @@ import type { ClaimsClient } from '../../api/client/index.js';
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import type { CheckedBody } from '../../api/client/request-parts.js';
 import type { newClaimBody } from '../../api/schemas/claim.js';
-import { buildClaimBody, checkClaimBody, type ClaimBody } from './body.js';
+import { buildClaimBody, checkClaimBody, type ClaimBody, type ClaimBodyCheck } from './body.js';
+import { prepareClaim, type ClaimAhead, type PreparedClaim } from './prepare-ahead.js';
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
 import { isRefusal, settle, submitClaim } from './submit.js';
@@ -25,13 +26,13 @@ export interface ClaimWork {
  * done), starting from whichever step the journal holds. Remote failures throw: the caller
  * records them and the step stays, so the next run continues from it.
  */
-export async function processClaim(claim: ClaimRecord, work: ClaimWork): Promise<void> {
+export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: ClaimAhead): Promise<void> {
   let step = claim.step;
   // Filing settles first when an earlier run may have filed: an interrupted filing, or a claim
   // found rather than made here (a fed-back results file, --restart), whose cases may have moved on.
   let settleFirst = step === 'filing';
   if (step === 'staged' || step === 'submitting') {
-    const created = await createOnce(claim, work.journal.rowsOf(claim.claim_key), work);
+    const created = await createOnce(claim, ahead?.take() ?? prepareClaim(claim, work.journal), work);
     // Not filed (--file-mode none): recorded done with the create, nothing left to do.
     if (created === undefined || created.done) return;
     step = 'created';
@@ -46,8 +47,9 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork): Promise
  * filed, and the claim was recorded done with its creation); undefined when it is held back,
  * refused, or only checked (dry run).
  */
-async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork): Promise<{ existing: boolean; done: boolean } | undefined> {
+async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: ClaimWork): Promise<{ existing: boolean; done: boolean } | undefined> {
   const { journal } = work;
+  const { rows, wire } = prepared;
   const key = claim.claim_key;
   const blocked = blockers(rows);
   if (blocked.length > 0 || claim.claim_id === null) {
@@ -62,7 +64,8 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
     const done = recordCreated(journal, key, named.claim_id, rows, new Set((found.cases ?? []).map((item) => item.case_id)), { attempts: 0, finish: work.fileMode === 'none' });
     return { existing: true, done };
   }
-  const checked = await checkClaimEvidence(rows, work.evidenceDir);
+  // Prepared ahead: no row names a file, so there is nothing to check or upload.
+  const checked = wire === undefined ? await checkClaimEvidence(rows, work.evidenceDir) : { ok: true as const, filesByRow: new Map<number, CheckedFile[]>() };
   if (!checked.ok) {
     journal.transaction(() => {
       for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
@@ -73,8 +76,8 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
   if (work.client === undefined || work.uploads === undefined) {
     // Dry run: file ids are not known; each file is named by its content's hash instead.
     const placeholders = new Map([...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]));
-    const body = buildClaimBody(named, rows, placeholders);
-    if (checkOrReject(journal, key, body, rows) === undefined) return undefined;
+    const body = wire?.body ?? buildClaimBody(named, rows, placeholders);
+    if (checkOrReject(journal, key, body, rows, wire?.check) === undefined) return undefined;
     await work.onPayload?.(body);
     journal.setStep(key, 'valid');
     return undefined;
@@ -93,8 +96,8 @@ async function createOnce(claim: ClaimRecord, rows: readonly RowRecord[], work: 
       for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
     });
   }
-  const body = buildClaimBody(named, rows, fileIds);
-  const wireBody = checkOrReject(journal, key, body, rows);
+  const body = wire?.body ?? buildClaimBody(named, rows, fileIds);
+  const wireBody = checkOrReject(journal, key, body, rows, wire?.check);
   if (wireBody === undefined) return undefined;
   await work.onPayload?.(body);
   const outcome = await submitClaim(work.client, journal, key, body, rows, wireBody);
@@ -187,8 +190,8 @@ function holdBack(journal: Journal, key: string, blocked: readonly RowRecord[]):
 }
 
 /** The body checked against the wire schema, ready to send; or undefined, its problems recorded and the claim held back. */
-function checkOrReject(journal: Journal, key: string, body: ClaimBody, rows: readonly RowRecord[]): CheckedBody<typeof newClaimBody> | undefined {
-  const result = checkClaimBody(body, rows);
+function checkOrReject(journal: Journal, key: string, body: ClaimBody, rows: readonly RowRecord[], done?: ClaimBodyCheck): CheckedBody<typeof newClaimBody> | undefined {
+  const result = done ?? checkClaimBody(body, rows);
   if (result.ok) return result.checked;
   const { problems } = result;
   journal.transaction(() => {

@@ -1,0 +1,122 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildClaimBody, checkClaimBody } from '../../src/import/claim/body.js';
+import { PrepareAhead, prepareClaim } from '../../src/import/claim/prepare-ahead.js';
+import { Journal, type StagedRowRecord } from '../../src/import/journal/journal.js';
+
+/**
+ * Claims prepared before their turn (issue 12, src/import/claim/prepare-ahead.ts): the body of a
+ * claim with nothing remote before its create is the one createOnce would build, checked; any
+ * other claim gets its rows only; the pump prepares one claim a turn, in order, skipping those
+ * already taken or dropped.
+ */
+
+const journals: Journal[] = [];
+afterEach(() => {
+  for (const journal of journals.splice(0)) journal.close();
+});
+
+const shared = {
+  card: { last4: '4242', network: 'visa', type: 'credit', expiry_month: 11, expiry_year: 2030 },
+  cardholder: { name: 'Ada Holder', email: 'ada@example.com', type: 'individual' },
+  dispute: { date: '2026-11-20T00:00:00.000Z', raised_by: 'cardholder', reason: 'fraud' },
+};
+
+function caseJson(index: number, amount = 1_250): string {
+  return JSON.stringify({
+    dispute: { amount, currency: 'USD' },
+    merchant: { category_code: '5732', name: `Merchant ${index}` },
+    transaction: { amount: 1_250, arn: `7${String(index).padStart(22, '0')}`, currency: 'USD', date: '2026-11-10T00:00:00.000Z', system: 'dual_message' },
+  });
+}
+
+function row(idx: number, claimKey: string, overrides: Partial<StagedRowRecord> = {}): StagedRowRecord {
+  return {
+    idx, line: idx + 2, source: '[]', claim_key: claimKey, ordinal: idx, case_id: `CASE-${idx}`, case_json: caseJson(idx),
+    evidence_json: null, outcome: null, error_code: null, error_message: null, error_field: null, ...overrides,
+  };
+}
+
+/** A journal in memory with one claim per entry, each of the rows given. */
+function journalWith(claims: Record<string, StagedRowRecord[]>): Journal {
+  const journal = new Journal(':memory:');
+  journals.push(journal);
+  let firstIdx = 0;
+  for (const [key, rows] of Object.entries(claims)) {
+    journal.insertClaim({ claimKey: key, claimId: `CLM-${key}`, firstIdx, firstLine: firstIdx + 2, sharedJson: JSON.stringify(shared) });
+    for (const staged of rows) journal.insertRow(staged);
+    firstIdx += rows.length;
+  }
+  return journal;
+}
+
+function claimOf(journal: Journal, key: string) {
+  const claim = journal.claim(key);
+  if (claim === undefined) throw new Error(`test: expected claim ${key}`);
+  return claim;
+}
+
+describe('prepareClaim', () => {
+  it('builds and checks the body of a claim with nothing remote before its create, as createOnce would', () => {
+    const journal = journalWith({ a: [row(0, 'a'), row(1, 'a')] });
+    const claim = claimOf(journal, 'a');
+    const prepared = prepareClaim(claim, journal);
+    const rows = journal.rowsOf('a');
+    expect(prepared.rows).toEqual(rows);
+    expect(prepared.wire?.body).toEqual(buildClaimBody({ ...claim, claim_id: 'CLM-a' }, rows, new Map()));
+    expect(prepared.wire?.check.ok).toBe(true);
+    expect(prepared.wire?.check).toEqual(checkClaimBody(buildClaimBody({ ...claim, claim_id: 'CLM-a' }, rows, new Map()), rows));
+  });
+
+  it("keeps a body the wire schema refuses with its row's problem, to be recorded in the claim's turn", () => {
+    const journal = journalWith({ a: [row(0, 'a', { case_json: caseJson(0, -5) })] });
+    const prepared = prepareClaim(claimOf(journal, 'a'), journal);
+    expect(prepared.wire?.check.ok).toBe(false);
+    if (prepared.wire?.check.ok !== false) return;
+    expect([...prepared.wire.check.problems.keys()]).toEqual([0]);
+    // Nothing was written: the claim is untouched until its turn.
+    expect(journal.rowsOf('a')[0]?.outcome).toBeNull();
+  });
+
+  it.each([
+    ['a row names an evidence file', { a: [row(0, 'a', { evidence_json: JSON.stringify([{ path: 'r.pdf', category: 'receipt', column: 'receipt' }]) })] }, () => { /* as staged */ }],
+    ['a row is invalid', { a: [row(0, 'a'), row(1, 'a', { outcome: 'invalid', error_code: 'schema_invalid' })] }, () => { /* as staged */ }],
+    ['an earlier run sent it', { a: [row(0, 'a')] }, (journal: Journal) => { journal.database.prepare('UPDATE claims SET sent = 1').run(); }],
+    ['it is past staged', { a: [row(0, 'a')] }, (journal: Journal) => { journal.setStep('a', 'created'); }],
+  ])('reads only the rows when %s', (_name, claims, change) => {
+    const journal = journalWith(claims);
+    change(journal);
+    const prepared = prepareClaim(claimOf(journal, 'a'), journal);
+    expect(prepared.wire).toBeUndefined();
+    expect(prepared.rows).toEqual(journal.rowsOf('a'));
+  });
+});
+
+describe('PrepareAhead', () => {
+  it('prepares one claim a turn, in order, skipping claims taken or dropped before their turn', async () => {
+    const journal = journalWith({ a: [row(0, 'a')], b: [row(1, 'b')], c: [row(2, 'c')], d: [row(3, 'd')] });
+    const ahead = new PrepareAhead(journal);
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((key) => ahead.schedule(claimOf(journal, key)));
+    if (a === undefined || b === undefined || c === undefined || d === undefined) throw new Error('test: four scheduled');
+    const prepared = (entry: typeof a) => entry.isPrepared;
+    expect([a, b, c, d].map(prepared)).toEqual([false, false, false, false]);
+    // Taken before the pump reached it: prepared there and then.
+    expect(b.take().wire?.body.claim_id).toBe('CLM-b');
+    c.drop();
+    await nextTurn();
+    expect([a, b, c, d].map(prepared)).toEqual([true, true, false, false]);
+    await nextTurn();
+    // b and c were skipped: the next turn went to d.
+    expect([a, b, c, d].map(prepared)).toEqual([true, true, false, true]);
+    expect(a.take().rows.map((staged) => staged.idx)).toEqual([0]);
+  });
+
+  it('throws a failure to read the journal where the claim is taken, not in the pump', async () => {
+    const journal = journalWith({ a: [row(0, 'a')] });
+    const ahead = new PrepareAhead(journal);
+    const entry = ahead.schedule(claimOf(journal, 'a'));
+    journal.database.exec('DROP TABLE rows');
+    await nextTurn();
+    expect(() => entry.take()).toThrow(/no such table: rows/);
+  });
+});
