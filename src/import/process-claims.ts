@@ -80,6 +80,8 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
         breaker.trip((bookkeeping as Error).message);
       }
     } finally {
+      // Whatever the claim's step was, the pump has nothing more to do for it.
+      ahead.drop();
       options.onClaimDone?.();
     }
   };

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildClaimBody, checkClaimBody } from '../../src/import/claim/body.js';
+import { buildClaimBody, checkClaimBody, type ClaimBody } from '../../src/import/claim/body.js';
 import { PrepareAhead, prepareClaim } from '../../src/import/claim/prepare-ahead.js';
 import { Journal, type StagedRowRecord } from '../../src/import/journal/journal.js';
 
@@ -63,9 +63,12 @@ describe('prepareClaim', () => {
     const prepared = prepareClaim(claim, journal);
     const rows = journal.rowsOf('a');
     expect(prepared.rows).toEqual(rows);
+    // The shared fields once, one case per row in input order, no documentation: no row names a file.
+    const expected = { ...shared, claim_id: 'CLM-a', cases: [0, 1].map((idx) => ({ case_id: `CASE-${idx}`, ...(JSON.parse(caseJson(idx)) as object) })) };
+    expect(prepared.wire?.body).toEqual(expected);
     expect(prepared.wire?.body).toEqual(buildClaimBody({ ...claim, claim_id: 'CLM-a' }, rows, new Map()));
     expect(prepared.wire?.check.ok).toBe(true);
-    expect(prepared.wire?.check).toEqual(checkClaimBody(buildClaimBody({ ...claim, claim_id: 'CLM-a' }, rows, new Map()), rows));
+    expect(prepared.wire?.check).toEqual(checkClaimBody(expected as unknown as ClaimBody, rows));
   });
 
   it("keeps a body the wire schema refuses with its row's problem, to be recorded in the claim's turn", () => {
@@ -83,6 +86,7 @@ describe('prepareClaim', () => {
     ['a row is invalid', { a: [row(0, 'a'), row(1, 'a', { outcome: 'invalid', error_code: 'schema_invalid' })] }, () => { /* as staged */ }],
     ['an earlier run sent it', { a: [row(0, 'a')] }, (journal: Journal) => { journal.database.prepare('UPDATE claims SET sent = 1').run(); }],
     ['it is past staged', { a: [row(0, 'a')] }, (journal: Journal) => { journal.setStep('a', 'created'); }],
+    ['it has no claim id', { a: [row(0, 'a')] }, (journal: Journal) => { journal.database.prepare('UPDATE claims SET claim_id = NULL').run(); }],
   ])('reads only the rows when %s', (_name, claims, change) => {
     const journal = journalWith(claims);
     change(journal);
@@ -111,12 +115,28 @@ describe('PrepareAhead', () => {
     expect(a.take().rows.map((staged) => staged.idx)).toEqual([0]);
   });
 
-  it('throws a failure to read the journal where the claim is taken, not in the pump', async () => {
+  it('leaves claims past staged to be prepared when taken', async () => {
     const journal = journalWith({ a: [row(0, 'a')] });
-    const ahead = new PrepareAhead(journal);
-    const entry = ahead.schedule(claimOf(journal, 'a'));
-    journal.database.exec('DROP TABLE rows');
+    journal.setStep('a', 'created');
+    const entry = new PrepareAhead(journal).schedule(claimOf(journal, 'a'));
     await nextTurn();
-    expect(() => entry.take()).toThrow(/no such table: rows/);
+    expect(entry.isPrepared).toBe(false);
+    expect(entry.take()).toEqual({ rows: journal.rowsOf('a'), wire: undefined });
+  });
+
+  it("reads the journal again in the claim's turn when the pump's read failed, and throws only a failure there", async () => {
+    const journal = journalWith({ a: [row(0, 'a')], b: [row(1, 'b')] });
+    const ahead = new PrepareAhead(journal);
+    const [a, b] = ['a', 'b'].map((key) => ahead.schedule(claimOf(journal, key)));
+    if (a === undefined || b === undefined) throw new Error('test: two scheduled');
+    journal.database.exec('ALTER TABLE rows RENAME TO rows_away');
+    await nextTurn();
+    await nextTurn();
+    // The pump tried both and failed: nothing is thrown from it.
+    expect([a.isPrepared, b.isPrepared]).toEqual([true, true]);
+    expect(() => a.take()).toThrow(/no such table: rows/);
+    // A failure that has passed by the claim's turn is no failure.
+    journal.database.exec('ALTER TABLE rows_away RENAME TO rows');
+    expect(b.take().wire?.body.claim_id).toBe('CLM-b');
   });
 });

@@ -52,15 +52,20 @@ export class ClaimAhead {
     return this.state !== undefined;
   }
 
-  /** The preparation, done now if the pump has not reached it yet; a failure to read the journal is thrown here. */
+  /**
+   * The preparation, done now if the pump has not reached it yet. A read of the journal that
+   * failed in the pump is tried again here, in the claim's turn, where it always was; a failure
+   * then is thrown to the claim's caller.
+   */
   take(): PreparedClaim {
     this.settled = true;
+    if (this.state !== undefined && 'failed' in this.state) this.state = undefined;
     this.prepare();
     if (this.state !== undefined && 'failed' in this.state) throw this.state.failed;
     return (this.state as { prepared: PreparedClaim }).prepared;
   }
 
-  /** Not going to be taken (the run stops before the claim's turn). */
+  /** Not going to be taken, or no longer: the claim's turn is over, or the run stopped before it. */
   drop(): void {
     this.settled = true;
   }
@@ -85,8 +90,10 @@ export class PrepareAhead {
 
   constructor(private readonly journal: Journal) {}
 
+  /** Only claims whose create is still to come are worth preparing; the others are prepared when taken, if ever. */
   schedule(claim: ClaimRecord): ClaimAhead {
     const ahead = new ClaimAhead(claim, this.journal);
+    if (claim.step !== 'staged') return ahead;
     this.queue.push(ahead);
     if (!this.pumping) {
       this.pumping = true;
