@@ -1,31 +1,20 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeText } from '../../src/csv/encode.js';
 import type { WrittenDialect } from '../../src/csv/layout.js';
 import { csvWriteOptionsFor } from '../../src/csv/write-options.js';
 import type { ResultRecord } from '../../src/import/journal/journal.js';
 import { statusColumns } from '../../src/import/results/columns.js';
 import { writeResultRecords } from '../../src/import/results/write-results.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 /**
  * The results CSV is written in batches of records (issue 12): the same bytes as csv-stringify's
  * stream writing one record at a time, which the writer used before and serves as the oracle here,
  * across batch boundaries, in every kind of dialect; and a write that fails leaves nothing behind.
  */
-
-const directories: string[] = [];
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
-
-function workDir(): string {
-  const directory = mkdtempSync(join(tmpdir(), 'write-results-'));
-  directories.push(directory);
-  return directory;
-}
 
 /** Rows whose cells need quoting now and then: the dialect's delimiter and quote, line breaks, a formula. */
 function records(count: number): ResultRecord[] {
@@ -68,7 +57,7 @@ const dialects: [string, WrittenDialect][] = [
 
 describe('writeResultRecords', () => {
   it.each(dialects)('writes %s byte for byte as a record-at-a-time stream, across batch boundaries', async (_name, dialect) => {
-    const file = join(workDir(), 'results.csv');
+    const file = join(await temporaryFolder('write-results-'), 'results.csv');
     // 1,201 rows: the header and two full batches of 500, then a short one.
     const rows = records(1_201);
     const summary = await writeResultRecords(rows, sourceColumns, file, dialect);
@@ -79,7 +68,7 @@ describe('writeResultRecords', () => {
   it('writes the header alone for no rows', async () => {
     const dialect = dialects[0]?.[1];
     if (dialect === undefined) throw new Error('test: a dialect');
-    const file = join(workDir(), 'results.csv');
+    const file = join(await temporaryFolder('write-results-'), 'results.csv');
     await writeResultRecords([], sourceColumns, file, dialect);
     expect(readFileSync(file, 'utf8')).toBe(`${[...statusColumns, ...sourceColumns].join(',')}\n`);
   });
@@ -87,7 +76,7 @@ describe('writeResultRecords', () => {
   it('rejects when the file cannot be written, and leaves no temporary file', async () => {
     const dialect = dialects[1]?.[1];
     if (dialect === undefined) throw new Error('test: a dialect');
-    const directory = workDir();
+    const directory = await temporaryFolder('write-results-');
     await expect(writeResultRecords(records(3), sourceColumns, join(directory, 'missing', 'results.csv'), dialect)).rejects.toThrow(/ENOENT/);
     expect(readdirSync(directory)).toEqual([]);
   });
