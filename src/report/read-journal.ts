@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
-import { resultsQuery, type ResultRecord } from '../import/journal/journal.js';
+import { readResultRecords, type ResultRecord } from '../import/journal/journal.js';
 import { rowResult } from '../import/results/row-outcome.js';
 import { displayKey } from '../import/results/write-results.js';
 import { okOutcomes } from '../import/results/columns.js';
@@ -24,7 +24,7 @@ export async function* readJournal(file: string): AsyncGenerator<ResultLine> {
     if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
       expectFormat(database, 'format', journalFormat, 'an import journal');
       expectStaged(database, '1');
-      for (const record of database.prepare(resultsQuery).iterate() as IterableIterator<ResultRecord>) yield importLine(record);
+      for (const record of readResultRecords(database)) yield importLine(record);
     } else if (tables.has('meta') && tables.has('cases')) {
       expectMigrateFormat(database);
       expectStaged(database, 'complete');

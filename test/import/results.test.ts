@@ -31,7 +31,7 @@ describe('results file fed back in', () => {
 
 describe('rowResult', () => {
   const base: ResultRecord = {
-    idx: 0, line: 2, source: '[]', claim_key: '["A"]', ordinal: 0, case_id: 'c', case_json: '{}', evidence_json: '[]', file_ids: null,
+    idx: 0, line: 2, source: '[]', claim_key: '["A"]', case_id: 'c', file_ids: null,
     outcome: null, error_code: null, error_message: null, error_field: null, http_status: null,
     claim_id: 'C', step: 'staged', attempts: 0, claim_http_status: null, claim_error_code: null, claim_error_message: null, claim_error_field: null,
   };

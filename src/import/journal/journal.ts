@@ -48,8 +48,19 @@ export interface RowRecord {
   http_status: number | null;
 }
 
-/** A row with its claim's record, for the results CSV. */
-export type ResultRecord = RowRecord & {
+/** A row with its claim's record, for the results CSV: only the columns the results read. */
+export interface ResultRecord {
+  idx: number;
+  line: number;
+  source: string;
+  claim_key: string | null;
+  case_id: string | null;
+  file_ids: string | null;
+  outcome: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_field: string | null;
+  http_status: number | null;
   claim_id: string | null;
   step: ClaimStep | null;
   attempts: number | null;
@@ -57,7 +68,7 @@ export type ResultRecord = RowRecord & {
   claim_error_code: string | null;
   claim_error_message: string | null;
   claim_error_field: string | null;
-};
+}
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
 export class Journal {
@@ -232,7 +243,7 @@ export class Journal {
 
   /** Every row with its claim, in input order, read lazily (nothing may write meanwhile). */
   results(): IterableIterator<ResultRecord> {
-    return this.statements.results.iterate() as IterableIterator<ResultRecord>;
+    return readResultRecords(this.database);
   }
 
   pendingCount(): number {
@@ -306,10 +317,31 @@ export interface StepChange {
   rows?: readonly { idx: number; outcome: string; problem?: Partial<RowProblem> }[] | undefined;
 }
 
-/** Every row with its claim, in input order: the results CSV's source (and the report's, reading a journal). */
-export const resultsQuery = `SELECT r.*, c.claim_id, c.step, c.attempts, c.http_status AS claim_http_status, c.error_code AS claim_error_code,
-       c.error_message AS claim_error_message, c.error_field AS claim_error_field
+/**
+ * Every row with its claim, in input order: the results CSV's source (and the report's and
+ * merge-results', reading a journal). Only the columns the results read (not the mapped case and
+ * evidence, as long as the source), read as arrays and named in one object literal: a re-run of a
+ * finished 100,000-row import read them in 0.3 s instead of 0.65 s as better-sqlite3's objects of
+ * every column (issue 12).
+ */
+const resultsQuery = `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, r.outcome, r.error_code, r.error_message, r.error_field, r.http_status,
+       c.claim_id, c.step, c.attempts, c.http_status, c.error_code, c.error_message, c.error_field
 FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ORDER BY r.idx`;
+
+type ResultColumns = [
+  number, number, string, string | null, string | null, string | null, string | null, string | null, string | null, string | null, number | null,
+  string | null, ClaimStep | null, number | null, number | null, string | null, string | null, string | null,
+];
+
+/** A journal database's result records, lazily; ending the iteration early ends the statement. */
+export function* readResultRecords(database: JournalDatabase): Generator<ResultRecord> {
+  for (const [idx, line, source, claim_key, case_id, file_ids, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field] of database
+    .prepare(resultsQuery)
+    .raw()
+    .iterate() as IterableIterator<ResultColumns>) {
+    yield { idx, line, source, claim_key, case_id, file_ids, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field };
+  }
+}
 
 function prepare(database: JournalDatabase) {
   const statement = (sql: string): Statement => database.prepare(sql);
@@ -347,7 +379,6 @@ function prepare(database: JournalDatabase) {
     recordSent: statement('INSERT OR IGNORE INTO sent_claims (claim_id) VALUES (?)'),
     wasSent: statement('SELECT 1 FROM sent_claims WHERE claim_id = ?'),
     anySent: statement('SELECT 1 FROM sent_claims LIMIT 1'),
-    results: statement(resultsQuery),
     pendingCount: statement(`SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`),
     counts: statement('SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims'),
   };

@@ -5,7 +5,7 @@ import { expectFormat, expectStaged, snapshotOf } from '../../report/read-journa
 import { NotResultsError } from '../../report/read-results.js';
 import { isSqlite } from '../../report/run-report.js';
 import type { Shard } from '../ids.js';
-import { resultsQuery, type ResultRecord } from '../journal/journal.js';
+import { readResultRecords, type ResultRecord } from '../journal/journal.js';
 import { journalFormat } from '../journal/schema.js';
 import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from './merge.js';
 import { resultsDialectKey, writeResultRecords, type ResultsSummary } from './write-results.js';
@@ -39,7 +39,7 @@ export async function mergeShardJournals(files: readonly string[], out: string):
     const shards = checkShards(opened.map((shard) => shard.job));
     const [first] = shards;
     if (first === undefined) throw new MergeRefusedError('expected at least one shard, got none');
-    for (const { job, database } of opened) sources.push({ file: job.file, rows: database.prepare(resultsQuery).iterate() as IterableIterator<ResultRecord> });
+    for (const { job, database } of opened) sources.push({ file: job.file, rows: readResultRecords(database) });
     const summary = await writeResultRecords(mergeByLine(sources), first.sourceColumns, out, first.dialect);
     return { summary, shards };
   } finally {
