@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { fileContent } from '../../src/sandbox/files/file-content.js';
 import { blobStoreFor } from '../../src/sandbox/store/blobs.js';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 import { insertFile } from '../../src/sandbox/store/records.js';
@@ -20,10 +21,10 @@ describe('blob stores', () => {
     const db = join(directory, 'sandbox.db');
     const database = openDatabase(db);
     const blobs = blobStoreFor(db);
-    const kept = await blobs.put('aa', Buffer.from('one'));
+    const kept = await blobs.put('aa', fileContent([Buffer.from('o'), Buffer.from('n'), Buffer.from('e')]));
     expect(kept.length).toBe(0);
     insertFile(database, file('aa', 'file_1'), kept);
-    insertFile(database, file('bb', 'file_2'), await blobs.put('bb', Buffer.from('two')));
+    insertFile(database, file('bb', 'file_2'), await blobs.put('bb', fileContent([Buffer.from('two')])));
     expect(readFileSync(join(`${db}.blobs`, 'aa'), 'utf8')).toBe('one');
     database.prepare("DELETE FROM files WHERE file_id = 'file_2'").run();
     blobs.prune(database);
@@ -35,7 +36,7 @@ describe('blob stores', () => {
   it('keeps an in-memory database\'s contents in its blobs table', async () => {
     const database = openDatabase(':memory:');
     const blobs = blobStoreFor(':memory:');
-    insertFile(database, file('aa', 'file_1'), await blobs.put('aa', Buffer.from('one')));
+    insertFile(database, file('aa', 'file_1'), await blobs.put('aa', fileContent([Buffer.from('o'), Buffer.from('n'), Buffer.from('e')])));
     expect((database.prepare('SELECT bytes FROM blobs').get() as { bytes: Buffer }).bytes.toString()).toBe('one');
     database.close();
   });

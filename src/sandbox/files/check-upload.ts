@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { uploadCategories } from '../../api/schemas/known-values.js';
 import { maxPdfPages } from '../../files/limits.js';
 import { countPdfPages, PdfUnreadableError } from '../../files/pdf-pages.js';
-import { describeContent, detectFileType, type SniffedType } from '../../files/sniff.js';
+import { describeContent, detectFileType, pdfHeaderWindowBytes, type SniffedType } from '../../files/sniff.js';
+import { contentBytes, contentHead, type FileContent } from './file-content.js';
 import {
   categoryInvalid,
   categoryMissing,
@@ -35,7 +36,7 @@ export interface CollectedParts {
    */
   categories: { value: string; truncated: boolean; sentAsFile?: boolean }[];
   /** The first part named `file` that came with a filename. */
-  file?: { filename: string; bytes: Buffer };
+  file?: { filename: string; content: FileContent };
   /** A part named `file` arrived without a filename, so it was a plain field, not a file. */
   fileSentAsPlainField: boolean;
   /** Problems the parser noticed on the way: unknown parts, too many parts. */
@@ -48,8 +49,8 @@ export interface ReceivedUpload {
   filename: string;
   /** Sniffed from the bytes; the part's declared content type is ignored. */
   contentType: SniffedType;
-  bytes: Buffer;
-  /** Lower-case hex SHA-256 of `bytes`: the content address. */
+  content: FileContent;
+  /** Lower-case hex SHA-256 of the content: its address. */
   sha256: string;
   /** PDFs only. */
   pageCount?: number;
@@ -64,8 +65,9 @@ export async function checkUpload(parts: CollectedParts): Promise<ReceivedUpload
   if ('issue' in file) issues.push(file.issue);
   if ('issue' in category || 'issue' in file || issues.length > 0) throw refuseUpload(issues);
 
-  const sha256 = createHash('sha256').update(file.bytes).digest('hex');
-  return { category: category.value, ...file, sha256 };
+  const hash = createHash('sha256');
+  for (const piece of file.content.pieces) hash.update(piece);
+  return { category: category.value, ...file, sha256: hash.digest('hex') };
 }
 
 type Checked<T> = T | { issue: UploadIssue };
@@ -85,22 +87,24 @@ function isUploadCategory(value: string): value is UploadCategory {
   return (uploadCategories as readonly string[]).includes(value);
 }
 
-type CheckedFile = Pick<ReceivedUpload, 'filename' | 'bytes' | 'contentType' | 'pageCount'>;
+type CheckedFile = Pick<ReceivedUpload, 'filename' | 'content' | 'contentType' | 'pageCount'>;
 
-async function checkFile({ filename, bytes }: { filename: string; bytes: Buffer }): Promise<Checked<CheckedFile>> {
-  if (bytes.length === 0) return { issue: fileEmpty(filename) };
-  const contentType = detectFileType(bytes);
-  if (contentType === undefined) return { issue: fileTypeUnsupported(describeContent(bytes), filename) };
-  if (contentType !== 'application/pdf') return { filename, bytes, contentType };
+async function checkFile({ filename, content }: { filename: string; content: FileContent }): Promise<Checked<CheckedFile>> {
+  if (content.size === 0) return { issue: fileEmpty(filename) };
+  // Both read no further than the PDF header window (describeContent: its first 512 bytes).
+  const head = contentHead(content, pdfHeaderWindowBytes);
+  const contentType = detectFileType(head);
+  if (contentType === undefined) return { issue: fileTypeUnsupported(describeContent(head), filename) };
+  if (contentType !== 'application/pdf') return { filename, content, contentType };
 
   let pageCount: number;
   try {
-    pageCount = await countPdfPages(bytes);
+    pageCount = await countPdfPages(contentBytes(content));
   } catch (error) {
     if (error instanceof PdfUnreadableError) return { issue: pdfUnreadable(error.reason) };
     throw error;
   }
   if (pageCount === 0) return { issue: pdfNoPages() };
   if (pageCount > maxPdfPages) return { issue: pdfTooManyPages(maxPdfPages, pageCount) };
-  return { filename, bytes, contentType, pageCount };
+  return { filename, content, contentType, pageCount };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { fileSizeLimitBytes } from '../../files/limits.js';
 import { checkUpload, type CollectedParts, type ReceivedUpload } from './check-upload.js';
+import { fileContent } from './file-content.js';
 import {
   bodyTooLarge,
   contentTypeInvalid,
@@ -117,11 +118,9 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
         stream.resume();
         return;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
+      const pieces: Buffer[] = [];
+      stream.on('data', (piece: Buffer) => {
+        pieces.push(piece);
       });
       // Refuse at once: waiting for the end of the body would let the client set the pace.
       stream.on('limit', () => {
@@ -130,7 +129,7 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
       // busboy leaves the filename out when the part is a file only by its octet-stream type.
       const filename: string | undefined = info.filename;
       stream.on('end', () => {
-        parts.file = { filename: filename ?? '', bytes: Buffer.concat(chunks, size) };
+        parts.file = { filename: filename ?? '', content: fileContent(pieces) };
       });
     });
     parser.on('field', (name, value, info) => {

@@ -19,7 +19,7 @@ export async function uploadFile(call: HandlerCall): Promise<Reply> {
     ]);
   }
   // Written before the record that names it, both before the reply: an acknowledged upload survives a kill.
-  const stored = await core.blobs.put(upload.sha256, upload.bytes);
+  const stored = await core.blobs.put(upload.sha256, upload.content);
   return core.transaction(() => {
     const file = {
       environment,
@@ -27,7 +27,7 @@ export async function uploadFile(call: HandlerCall): Promise<Reply> {
       category: upload.category,
       type: upload.contentType,
       sha256: upload.sha256,
-      size: upload.bytes.length,
+      size: upload.content.size,
       page_count: upload.pageCount ?? null,
       created: core.nowIso(),
     };

@@ -1,8 +1,9 @@
 import { mkdirSync, unlinkSync } from 'node:fs';
-import { access, rename, rm, writeFile } from 'node:fs/promises';
+import { access, open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { SandboxDatabase } from './database.js';
+import { contentBytes, type FileContent } from '../files/file-content.js';
 
 /**
  * Where uploaded contents live, content-addressed by sha256 (one copy however many uploads).
@@ -15,7 +16,7 @@ import type { SandboxDatabase } from './database.js';
  */
 export interface BlobStore {
   /** Stores the content once; resolves, once it is written, to the bytes for its `blobs` row. */
-  put(sha256: string, bytes: Buffer): Promise<Buffer>;
+  put(sha256: string, content: FileContent): Promise<Buffer>;
   /** Forgets the contents no file record names (the reset control route); call in a transaction. */
   prune(database: SandboxDatabase): void;
 }
@@ -28,7 +29,7 @@ export function blobStoreFor(databasePath: string): BlobStore {
 const orphansQuery = 'DELETE FROM blobs WHERE sha256 NOT IN (SELECT sha256 FROM files) RETURNING sha256';
 
 const inTable: BlobStore = {
-  put: async (_sha256, bytes) => bytes,
+  put: async (_sha256, content) => contentBytes(content),
   prune: (database) => {
     database.prepare(orphansQuery).run();
   },
@@ -38,7 +39,7 @@ function inFolder(folder: string): BlobStore {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const pathOf = (sha256: string) => join(folder, sha256);
   return {
-    async put(sha256, bytes) {
+    async put(sha256, content) {
       const path = pathOf(sha256);
       const stored = await access(path).then(
         () => true,
@@ -48,7 +49,7 @@ function inFolder(folder: string): BlobStore {
         // Written whole under another name, then renamed: a crash never leaves half a content.
         const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
         try {
-          await writeFile(temporary, bytes, { mode: 0o600 });
+          await writePieces(temporary, content.pieces);
           await rename(temporary, path);
         } catch (error) {
           await rm(temporary, { force: true });
@@ -61,4 +62,14 @@ function inFolder(folder: string): BlobStore {
       for (const { sha256 } of database.prepare(orphansQuery).all() as { sha256: string }[]) unlinkSync(pathOf(sha256));
     },
   };
+}
+
+/** The pieces one after another into a new file, with one `writev` (no copy into one buffer first). */
+async function writePieces(file: string, pieces: readonly Buffer[]): Promise<void> {
+  const handle = await open(file, 'wx', 0o600);
+  try {
+    await handle.writev([...pieces]);
+  } finally {
+    await handle.close();
+  }
 }

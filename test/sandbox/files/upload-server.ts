@@ -26,8 +26,8 @@ export async function startUploadServer(options: ReceiveUploadOptions = {}): Pro
     };
     receiveUpload(incoming, options).then(
       (upload) => {
-        const { category, contentType, bytes, sha256, pageCount } = upload;
-        answer(200, { category, contentType, size: bytes.length, sha256, pageCount });
+        const { category, contentType, content, sha256, pageCount } = upload;
+        answer(200, { category, contentType, size: content.size, sha256, pageCount });
       },
       (error: unknown) => {
         if (error instanceof SandboxHttpError) answer(error.status, error.body);
