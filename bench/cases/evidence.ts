@@ -67,6 +67,7 @@ async function uploadChecked(context: BenchContext, evidenceDir: string, round: 
   } finally {
     // Each round stores every file again: without this, the scratch directory grows by the whole set per round.
     await rm(dbFile, { force: true });
+    await rm(`${dbFile}.blobs`, { recursive: true, force: true });
   }
 }
 
