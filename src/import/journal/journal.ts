@@ -49,18 +49,7 @@ export interface RowRecord {
 }
 
 /** A row with its claim's record, for the results CSV: only the columns the results read. */
-export interface ResultRecord {
-  idx: number;
-  line: number;
-  source: string;
-  claim_key: string | null;
-  case_id: string | null;
-  file_ids: string | null;
-  outcome: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  error_field: string | null;
-  http_status: number | null;
+export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_key' | 'case_id' | 'file_ids' | 'outcome' | 'error_code' | 'error_message' | 'error_field' | 'http_status'> & {
   claim_id: string | null;
   step: ClaimStep | null;
   attempts: number | null;
@@ -68,7 +57,7 @@ export interface ResultRecord {
   claim_error_code: string | null;
   claim_error_message: string | null;
   claim_error_field: string | null;
-}
+};
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
 export class Journal {
