@@ -29,8 +29,9 @@ export function contentHead(content: FileContent, length: number): Buffer {
   let taken = 0;
   for (const piece of content.pieces) {
     if (taken >= length) break;
-    head.push(piece.subarray(0, length - taken));
-    taken += Math.min(piece.length, length - taken);
+    const part = piece.subarray(0, length - taken);
+    head.push(part);
+    taken += part.length;
   }
   return Buffer.concat(head, taken);
 }
