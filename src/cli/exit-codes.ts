@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { CsvFormatError } from '../csv/errors.js';
 import { AuthenticationError, ClaimsConfigError, ClaimsError, ClaimsHttpError, ClaimsNetworkError, RequestInvalidError } from '../api/errors.js';
+import { ServiceMismatchError } from '../api/service-identity.js';
 import { ExportStateError } from '../export/state.js';
 import { JournalMismatchError } from '../import/run-import.js';
 import { MappingError } from '../mapping/load.js';
@@ -34,7 +35,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     // --help and --version end through commander's exit path too, with code 0.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
-  if (error instanceof UsageError || error instanceof MappingError || error instanceof CsvFormatError || error instanceof JournalMismatchError || error instanceof ExportStateError || error instanceof ClaimsConfigError || error instanceof RequestInvalidError) {
+  if (error instanceof UsageError || error instanceof MappingError || error instanceof CsvFormatError || error instanceof JournalMismatchError || error instanceof ExportStateError || error instanceof ServiceMismatchError || error instanceof ClaimsConfigError || error instanceof RequestInvalidError) {
     return ExitCode.usage;
   }
   if (error instanceof AuthenticationError || error instanceof ClaimsNetworkError) return ExitCode.aborted;

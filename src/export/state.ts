@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { compareService, describeService, serviceFrom, ServiceMismatchError, type ServiceIdentity } from '../api/service-identity.js';
 import type { ExportResource } from './columns.js';
 
 /**
@@ -24,6 +25,11 @@ export interface ExportState {
   bookmark: string | null;
   /** When the last successful run ended, for a person reading the file. */
   updated: string;
+  /**
+   * The service the bookmark is an id of (issue 19): another service's events are not ordered
+   * after it, so its bookmark would skip them. Undefined in a file written before it was recorded.
+   */
+  service?: ServiceIdentity | undefined;
 }
 
 /** The state in `file`, or undefined on the first run (no file yet). */
@@ -50,9 +56,24 @@ function parseState(text: string): ExportState | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { resource, bookmark, updated } = value as Record<string, unknown>;
+  const { resource, bookmark, updated, service } = value as Record<string, unknown>;
   if (typeof resource !== 'string' || !(bookmark === null || (typeof bookmark === 'string' && bookmark !== ''))) return undefined;
-  return { resource: resource as ExportResource, bookmark, updated: typeof updated === 'string' ? updated : '' };
+  return { resource: resource as ExportResource, bookmark, updated: typeof updated === 'string' ? updated : '', service: serviceFrom(service) };
+}
+
+/**
+ * A bookmark belongs to the service it was taken from (issue 19): against another one the run stops
+ * before anything is read. `unrecorded`: a state file written before services were recorded, taken
+ * as this service's once (the next successful run records it).
+ */
+export function checkStateService(state: ExportState, file: string, current: ServiceIdentity): 'same' | 'unrecorded' {
+  const verdict = compareService(state.service, current);
+  if (verdict.kind !== 'other') return verdict.kind;
+  throw new ServiceMismatchError(
+    `--state ${file}: expected a bookmark taken from ${describeService(current)}, got one taken from ${describeService(verdict.recorded)}; ` +
+      'its bookmark is an id of that service, and exporting after it here would skip this service\'s records, so nothing was exported. ' +
+      'Use --state FILE of its own for this service, or --restart to export everything from this service and start the bookmark over',
+  );
 }
 
 /** Written to a temporary file and renamed: a crash leaves the old bookmark or the new one, never half. */

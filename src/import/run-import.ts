@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
+import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
@@ -16,6 +17,7 @@ import { EvidenceUploads } from './claim/evidence.js';
 import type { Shard } from './ids.js';
 import { journalFormat } from './journal/schema.js';
 import { Journal } from './journal/journal.js';
+import { bindService } from './journal/service-binding.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
 import type { Progress } from './progress.js';
 import { resultsDialectKey, writeResults, type ResultsSummary } from './results/write-results.js';
@@ -38,8 +40,11 @@ export interface ImportOptions {
   shard?: Shard | undefined;
   /** Start a journal made for another input, mapping or flags over. */
   restart: boolean;
-  /** Where to send; absent in a dry run. */
-  service: { baseUrl: string; apiKey: string } | undefined;
+  /**
+   * Where to send; absent in a dry run. `identity` names it in the journal (issue 19); by default
+   * the base URL and the key's environment (the CLI passes the embedded sandbox's data file).
+   */
+  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined } | undefined;
   logger: Logger;
   progress?: Progress | undefined;
   stopRequested?: () => boolean;
@@ -137,6 +142,17 @@ function resultsDialectOf(recorded: string | undefined, mapping: Mapping): Writt
 }
 
 function prepareJournal(journal: Journal, fingerprint: string, options: ImportOptions): void {
+  // Before the fingerprint: a journal of another service is refused whatever else changed.
+  if (options.service !== undefined) {
+    const binding = bindService(journal, options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey), {
+      file: options.journalFile ?? 'journal',
+      restart: options.restart,
+      holdsJob: journal.meta('fingerprint') !== undefined,
+      holdsServiceData: journal.holdsServiceData(),
+      logger: options.logger,
+    });
+    if (binding === 'forget') journal.reset({ forgetService: true });
+  }
   const recorded = journal.meta('fingerprint');
   if (recorded !== undefined && recorded !== fingerprint && !options.restart) {
     throw new JournalMismatchError(
@@ -152,7 +168,7 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
 }
 
 async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<ProcessSummary> {
-  const client = options.service === undefined || options.dryRun ? undefined : new ClaimsClient({ ...options.service, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
+  const client = options.service === undefined || options.dryRun ? undefined : new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
   // A resumed job adds the claims it sends now to the bodies written before.
   // Bodies hold cardholder details: readable by the owner only.
   const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });

@@ -2,10 +2,15 @@ import type { ImportReport } from './run-import.js';
 import { formatThrottling, throttlingWorthTelling } from '../rate/follow-throttling.js';
 import { outcomes } from './results/columns.js';
 
-/** The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the results are. */
-export function formatSummary(report: ImportReport, options: { dryRun: boolean; embedded?: boolean; topErrors?: number }): string {
+/**
+ * The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the
+ * results are. `service` names where the claims went (issue 19: a rehearsal and the real run read apart).
+ */
+export function formatSummary(report: ImportReport, options: { dryRun: boolean; service?: string | undefined; embedded?: boolean; topErrors?: number }): string {
   const { summary } = report;
-  const lines = [`${options.dryRun ? 'dry run' : options.embedded === true ? 'import into the embedded sandbox' : 'import'} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`];
+  const service = options.service ?? (options.embedded === true ? 'the embedded sandbox' : undefined);
+  const what = options.dryRun ? 'dry run' : service === undefined ? 'import' : `import into ${service}`;
+  const lines = [`${what} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`];
   for (const outcome of outcomes) {
     const count = summary.byOutcome[outcome];
     if (count !== undefined) lines.push(`  ${outcome.padEnd(10)} ${String(count).padStart(8)}`);

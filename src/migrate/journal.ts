@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openLockedDatabase } from '../import/journal/schema.js';
+import { serviceMetaKey } from '../import/journal/service-binding.js';
 
 /** Bumped when the table changes: an older journal is refused rather than misread. */
 export const migrateJournalFormat = '1';
@@ -75,9 +76,12 @@ export class MigrateJournal {
     this.database.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
-  /** Forgets everything (--restart, or a staging that did not finish: nothing was sent yet). */
+  /**
+   * Forgets everything (--restart, or a staging that did not finish: nothing was sent yet) but the
+   * service the journal belongs to (service-binding.ts records it).
+   */
   reset(): void {
-    this.database.exec('DELETE FROM cases; DELETE FROM meta;');
+    this.database.exec(`DELETE FROM cases; DELETE FROM meta WHERE key <> '${serviceMetaKey}';`);
   }
 
   /** One page of the listing, in one transaction. */

@@ -2,6 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
+import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
+import { bindService } from '../import/journal/service-binding.js';
 import { AuthenticationError, ClaimsHttpError, OutcomeUnknownError } from '../api/errors.js';
 import { CircuitBreaker } from '../import/breaker.js';
 import { isRefusal, settle } from '../import/claim/submit.js';
@@ -13,7 +15,8 @@ import { MigrateJournal, migrateJournalFormat, type MigrateRow, type Problem, ty
 import { writeMigrateResults, type MigrateSummary } from './results.js';
 
 export interface MigrateOptions {
-  service: { baseUrl: string; apiKey: string };
+  /** Where to migrate; `identity` names it in the journal (issue 19), by default the base URL and the key's environment. */
+  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined };
   journalFile: string;
   resultsFile: string;
   groupBy: readonly string[];
@@ -54,7 +57,21 @@ const settleDelayMs = 1000;
  */
 export async function runMigrate(options: MigrateOptions): Promise<MigrateReport> {
   const journal = new MigrateJournal(options.journalFile);
-  const client = new ClaimsClient({ ...options.service, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
+  try {
+    // Before the listing, the first request: a journal of another service is refused (issue 19).
+    const binding = bindService(journal, options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey), {
+      file: options.journalFile,
+      restart: options.restart,
+      holdsJob: journal.meta('settings') !== undefined,
+      holdsServiceData: journal.meta('staged') === 'complete',
+      logger: options.logger,
+    });
+    if (binding === 'forget') journal.reset();
+  } catch (error) {
+    journal.close();
+    throw error;
+  }
+  const client = new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
   // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
   // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
   const limit = pLimit(options.concurrency);

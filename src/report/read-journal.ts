@@ -2,7 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { describeService, parseService } from '../api/service-identity.js';
 import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
+import { serviceMetaKey } from '../import/journal/service-binding.js';
 import { readResultRecords, type ResultRecord } from '../import/journal/journal.js';
 import { rowResult } from '../import/results/row-outcome.js';
 import { displayKey } from '../import/results/write-results.js';
@@ -17,17 +19,19 @@ import { migrateLine, NotResultsError, type ResultLine } from './read-results.js
  * the two cannot disagree. Useful when the results CSV was lost, or a run was killed before
  * writing it: a claim the run never finished shows as `failed` / `not_finished`.
  */
-export async function* readJournal(file: string): AsyncGenerator<ResultLine> {
+export async function* readJournal(file: string, onService?: (service: string) => void): AsyncGenerator<ResultLine> {
   const { database, folder } = await snapshotOf(file);
   try {
     const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
     if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
       expectFormat(database, 'format', journalFormat, 'an import journal');
       expectStaged(database, '1');
+      onService?.(serviceOf(database));
       for (const record of readResultRecords(database)) yield importLine(record);
     } else if (tables.has('meta') && tables.has('cases')) {
       expectMigrateFormat(database);
       expectStaged(database, 'complete');
+      onService?.(serviceOf(database));
       let position = 0;
       for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
         const { outcome, code, message } = migrateOutcomeOf(row);
@@ -40,6 +44,15 @@ export async function* readJournal(file: string): AsyncGenerator<ResultLine> {
     database.close();
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** Which service the journal belongs to (issue 19), for a person. */
+function serviceOf(database: Database.Database): string {
+  const meta = (key: string) => (database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  const service = parseService(meta(serviceMetaKey));
+  if (service !== undefined) return describeService(service);
+  const dryRun = (JSON.parse(meta('fingerprint') ?? '{}') as { dryRun?: unknown }).dryRun === true;
+  return dryRun ? 'none (a dry run)' : 'not recorded (a journal made before journals recorded their service)';
 }
 
 const describeTables = (tables: ReadonlySet<string>) => (tables.size === 0 ? 'no tables' : [...tables].join(', '));

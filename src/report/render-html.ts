@@ -33,7 +33,7 @@ var rows=Array.prototype.slice.call(body.rows);rows.sort(function(a,b){var x=a.c
 var d=(x!==''&&y!==''&&!isNaN(x)&&!isNaN(y))?x-y:x.localeCompare(y);return up?d:-d});rows.forEach(function(r){body.appendChild(r)})})});`;
 
 /** One self-contained page: inline CSS, SVG and script; nothing is fetched (issue 6). */
-export function renderHtml(summary: Summary, source: string): string {
+export function renderHtml(summary: Summary, source: string, service?: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -44,7 +44,7 @@ export function renderHtml(summary: Summary, source: string): string {
 <body>
 <h1>bulk-disputes report</h1>
 <p>${escapeHtml(source)}: ${summary.rows} rows, ${summary.claims} claims${summary.unreadable === 0 ? '' : `, ${summary.unreadable} unreadable lines`}</p>
-<h2>Outcomes</h2>
+${service === undefined ? '' : `<p id="service">${escapeHtml(service)}</p>\n`}<h2>Outcomes</h2>
 ${outcomeChart(summary.byOutcome)}
 <h2>Most frequent errors</h2>
 ${topErrors(summary)}

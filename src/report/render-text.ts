@@ -2,8 +2,8 @@ import { hintFor } from './hints.js';
 import type { Summary } from './summarise.js';
 
 /** The report on stdout: counts, the top errors with their fix hints, claims with mixed outcomes. */
-export function renderText(summary: Summary, source: string): string {
-  const lines = [`report: ${source}`, `rows ${summary.rows}, claims ${summary.claims}${summary.unreadable === 0 ? '' : `, ${summary.unreadable} unreadable`}`, '', 'outcomes:'];
+export function renderText(summary: Summary, source: string, service?: string): string {
+  const lines = [`report: ${source}`, ...(service === undefined ? [] : [service]), `rows ${summary.rows}, claims ${summary.claims}${summary.unreadable === 0 ? '' : `, ${summary.unreadable} unreadable`}`, '', 'outcomes:'];
   lines.push(...table(summary.byOutcome.map(([outcome, count]) => [outcome, count])));
   lines.push('', 'error codes:');
   lines.push(...(summary.byErrorCode.length === 0 ? ['  (none)'] : table(summary.byErrorCode.map((error) => [error.code, error.count]))));

@@ -14,6 +14,8 @@ export interface Report {
   readonly summary: Summary;
   /** One per file, in the order given. */
   readonly sources: readonly ReportSource[];
+  /** One per file: the service a journal belongs to (issue 19); undefined for a results CSV, which does not record it. */
+  readonly services: readonly (string | undefined)[];
 }
 
 /**
@@ -25,25 +27,40 @@ export interface Report {
 export async function summariseFiles(files: readonly string[], encoding?: CsvEncoding): Promise<Report> {
   const summariser = new Summariser();
   const sources: ReportSource[] = [];
+  const services: (string | undefined)[] = [];
   for (const file of files) {
-    sources.push(
-      await addFile(summariser, file, encoding).catch((error: unknown) => {
-        throw withFileName(error, file);
-      }),
-    );
+    const read = await addFile(summariser, file, encoding).catch((error: unknown) => {
+      throw withFileName(error, file);
+    });
+    sources.push(read.source);
+    services.push(read.service);
   }
-  return { summary: summariser.summary(), sources };
+  return { summary: summariser.summary(), sources, services };
 }
 
 /** One file's lines into the summariser; an error names the file it came from. */
-async function addFile(summariser: Summariser, file: string, encoding: CsvEncoding | undefined): Promise<ReportSource> {
+async function addFile(summariser: Summariser, file: string, encoding: CsvEncoding | undefined): Promise<{ source: ReportSource; service?: string }> {
   if (await isSqlite(file)) {
-    for await (const line of readJournal(file)) summariser.add(line);
-    return 'journal';
+    let service: string | undefined;
+    for await (const line of readJournal(file, (found) => (service = found))) summariser.add(line);
+    return { source: 'journal', service };
   }
   const dialect = await detectFileDialect(file, encoding);
   for await (const line of readResults(createReadStream(file), dialect)) summariser.add(line);
-  return 'results CSV';
+  return { source: 'results CSV' };
+}
+
+/**
+ * The report's `service:` line (issue 19): which service the journals belong to, each named when
+ * they differ (shards of one job never should). Undefined when only results CSVs were read.
+ */
+export function describeServices(files: readonly string[], services: readonly (string | undefined)[]): string | undefined {
+  const named = files.flatMap((file, position) => (services[position] === undefined ? [] : [{ file, service: services[position] }]));
+  const distinct = new Set(named.map((entry) => entry.service));
+  const [only] = distinct;
+  if (only === undefined) return undefined;
+  if (distinct.size === 1) return `service: ${only}`;
+  return `services (these journals belong to different services): ${named.map((entry) => `${entry.file}: ${entry.service}`).join('; ')}`;
 }
 
 /** With several files, a file that cannot be read must be named (a journal's errors name it already). */

@@ -4,7 +4,8 @@ import { Command } from 'commander';
 import { ClaimsClient } from '../../api/client/index.js';
 import { defaultColumns, exportResources, isExportResource, parseColumns, unknownColumns, type ExportResource } from '../../export/columns.js';
 import { runExport } from '../../export/run-export.js';
-import { readState, writeState } from '../../export/state.js';
+import { checkStateService, readState, writeState, type ExportState } from '../../export/state.js';
+import { describeService, type ServiceIdentity } from '../../api/service-identity.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { formatThrottling, pacingSummary, throttlingWorthTelling } from '../../rate/follow-throttling.js';
@@ -20,6 +21,7 @@ interface ExportFlags {
   apiKeyFile?: string;
   maxRps?: number;
   sandboxDb: string;
+  restart: boolean;
 }
 
 const helpText = `
@@ -42,7 +44,9 @@ Examples:
 
 The first run with --state (no file yet) exports everything; each successful run then rewrites
 the state file with the newest id exported. A failed run leaves it as it was: run the same
-command again.
+command again. A state file belongs to the service it was written against: with another
+--base-url or key environment the export stops (exit 2) before reading anything; give that
+service a --state file of its own, or --restart to export everything from it.
 `;
 
 /** `bulk-disputes export`: one list of the service to a spreadsheet-safe CSV, optionally incremental. */
@@ -56,6 +60,7 @@ export function exportCommand(context: CliContext): Command {
     .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
     .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
     .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
+    .option('--restart', 'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service', false)
     .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
     .addHelpText('after', helpText)
     .action(async (resource: string, flags: ExportFlags) => {
@@ -75,13 +80,15 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   const outFile = toStdout ? undefined : resolve(flags.out);
   const stateFile = flags.state === undefined ? undefined : resolve(flags.state);
   // Read before anything is sent: a state file for another list stops the run here.
-  const state = stateFile === undefined ? undefined : await readState(stateFile, resource);
+  const recorded = stateFile === undefined ? undefined : await readState(stateFile, resource);
   for (const file of [outFile, stateFile]) if (file !== undefined) await mkdir(dirname(file), { recursive: true });
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
 
   const { service, embedded } = await serviceTarget(flags, context, 'exporting from');
   const client = new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, maxRps, logger });
   try {
+    // Checked before the first page is read: another service's bookmark would skip this one's records.
+    const state = recorded === undefined || stateFile === undefined ? undefined : stateFor(recorded, stateFile, service.identity, flags.restart, context);
     const report = await runExport({
       client,
       resource,
@@ -89,9 +96,9 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
       target: outFile === undefined ? { sink: io.stdout } : { file: outFile },
       after: state?.bookmark ?? undefined,
     });
-    if (stateFile !== undefined) await writeState(stateFile, { resource, bookmark: report.bookmark ?? null, updated: new Date().toISOString() });
+    if (stateFile !== undefined) await writeState(stateFile, { resource, bookmark: report.bookmark ?? null, updated: new Date().toISOString(), service: service.identity });
     const throttling = pacingSummary(client);
-    logger.info({ resource, rows: report.rows, out: outFile ?? 'stdout', bookmark: report.bookmark, state: stateFile, throttling }, 'export finished');
+    logger.info({ resource, service: describeService(service.identity), rows: report.rows, out: outFile ?? 'stdout', bookmark: report.bookmark, state: stateFile, throttling }, 'export finished');
     io.stderr.write(`exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`);
     // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run (issue 13).
     if (throttlingWorthTelling(throttling)) io.stderr.write(`${formatThrottling(throttling).join('\n')}\n`);
@@ -99,5 +106,21 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
     await client.close();
     await embedded?.close();
   }
+}
+
+/**
+ * The bookmark to export after, if it is this service's (issue 19); `--restart` drops it (export
+ * everything). A bookmark of nothing yet (null) skips nothing, whichever service it came from.
+ */
+function stateFor(recorded: ExportState, file: string, current: ServiceIdentity, restart: boolean, context: CliContext): ExportState | undefined {
+  if (restart) {
+    context.logger.warn({ state: file }, '--restart: the bookmark is dropped; exporting everything, then a new bookmark for this service');
+    return undefined;
+  }
+  if (recorded.bookmark === null) return recorded;
+  if (checkStateService(recorded, file, current) === 'unrecorded') {
+    context.logger.warn({ state: file, service: describeService(current) }, `--state ${file} records no service (written before bookmarks recorded one): taken as ${describeService(current)}'s from now on`);
+  }
+  return recorded;
 }
 

@@ -2,13 +2,14 @@ import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Shard } from '../../import/ids.js';
+import { describeService } from '../../api/service-identity.js';
 import { runImport } from '../../import/run-import.js';
 import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer, maxRpsHelp, positiveNumber } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
-import { serviceTarget, stopOnSignal } from './service-target.js';
+import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
 
 interface ImportFlags {
   mapping: string;
@@ -57,8 +58,8 @@ export function importCommand(context: CliContext): Command {
     .description('import disputes from a CSV export: map, upload evidence, create and file claims, write a results CSV')
     .argument('<input>', 'the CSV export')
     .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
-    .option('--results <file>', 'results CSV, one line per input row (default: <input name>[.shard-i-of-n][.dry-run].results.csv here)')
-    .option('--journal <file>', 'the job journal that makes re-runs resume (default: <input name>[.shard-i-of-n].journal.sqlite here; a dry run uses a temporary one)')
+    .option('--results <file>', 'results CSV, one line per input row (default: <input name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here)')
+    .option('--journal <file>', 'the job journal that makes re-runs resume; it belongs to the service of its first run (default: <input name>[.shard-i-of-n][.sandbox].journal.sqlite here, .sandbox into the embedded sandbox; a dry run uses a temporary one)')
     .option('--evidence-dir <dir>', 'evidence paths in the CSV are inside this directory (default: the input file\'s directory)')
     .addOption(new Option('--file-mode <mode>', 'filing after creation (default: the mapping\'s file_mode)').choices(['none', 'auto', 'chargeback']))
     .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes', integer('--concurrency', 1, 256), 8)
@@ -68,7 +69,7 @@ export function importCommand(context: CliContext): Command {
     .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
     .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
     .option('--shard <i/n>', 'process only the claims of shard i of n (1-based), by a hash of the claim key', shardOf)
-    .option('--restart', 'start over a journal made for another input, mapping or flags', false)
+    .option('--restart', 'start over a journal made for another input, mapping, flags or service', false)
     .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
     .option('--sandbox-clock <datetime>', 'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)', dateOf)
     .addHelpText('after', helpText)
@@ -83,9 +84,11 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   const evidenceDir = resolve(flags.evidenceDir ?? dirname(input));
   await requireDirectory(evidenceDir);
   await requireFile(flags.mapping, '--mapping', 'a readable mapping file');
-  // Shards and dry runs get names of their own, so that none overwrites another's files.
+  // Shards, dry runs and rehearsals into the embedded sandbox get names of their own, so that none
+  // overwrites another's files, and a rehearsal's journal is never the real run's (issue 19).
   const shard = flags.shard === undefined ? '' : `.shard-${flags.shard.index}-of-${flags.shard.count}`;
-  const name = `${basename(input, extname(input))}${shard}${flags.dryRun ? '.dry-run' : ''}`;
+  const rehearsal = flags.dryRun ? '.dry-run' : sandboxNamePart(flags, io.env);
+  const name = `${basename(input, extname(input))}${shard}${rehearsal}`;
   const resultsFile = resolve(flags.results ?? `${name}.results.csv`);
   const journalFile = flags.journal === undefined ? (flags.dryRun ? undefined : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
   if ([resolve(input), journalFile].includes(resultsFile)) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
@@ -118,8 +121,8 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       progress: context.progress,
       stopRequested,
     });
-    logger.info({ rows: report.summary.rows, outcomes: report.summary.byOutcome, throttling: report.throttling, results: resultsFile, journal: journalFile }, 'import finished');
-    io.stderr.write(formatSummary(report, { dryRun: flags.dryRun, embedded: embedded !== undefined }));
+    logger.info({ service: target === undefined ? undefined : describeService(target.service.identity), rows: report.summary.rows, outcomes: report.summary.byOutcome, throttling: report.throttling, results: resultsFile, journal: journalFile }, 'import finished');
+    io.stderr.write(formatSummary(report, { dryRun: flags.dryRun, embedded: embedded !== undefined, service: target === undefined || embedded !== undefined ? undefined : describeService(target.service.identity) }));
     // The funnel in main.ts gives a refused key or a failing disk its message and exit code.
     if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.abortedBecause !== undefined) return ExitCode.aborted;

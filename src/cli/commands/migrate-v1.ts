@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { describeService } from '../../api/service-identity.js';
 import { parseGroupBy } from '../../migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
@@ -9,7 +10,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
 import { integer, maxRpsHelp, positiveNumber } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
-import { serviceTarget, stopOnSignal } from './service-target.js';
+import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
 
 interface MigrateFlags {
   groupBy?: string[];
@@ -48,14 +49,14 @@ export function migrateV1Command(context: CliContext): Command {
   return new Command('migrate-v1')
     .description('group the service\'s version 1 cases into version 2 claims, once each, with a results CSV')
     .option('--group-by <fields>', 'dot paths of the v1 case whose equal values share a claim, comma-separated (default: one claim per case); blank values go alone', groupByOf)
-    .option('--results <file>', 'results CSV, one line per v1 case (default: migrate-v1[.dry-run].results.csv here)')
-    .option('--journal <file>', 'the job journal that makes re-runs resume (default: migrate-v1.journal.sqlite here; a dry run uses a temporary one)')
+    .option('--results <file>', 'results CSV, one line per v1 case (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)')
+    .option('--journal <file>', 'the job journal that makes re-runs resume; it belongs to the service of its first run (default: migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)')
     .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false)
     .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes', integer('--concurrency', 1, 256), 8)
     .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
     .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
     .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-    .option('--restart', 'start over a journal made with other --group-by or --dry-run', false)
+    .option('--restart', 'start over a journal made with other --group-by or --dry-run, or against another service', false)
     .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
     .addHelpText('after', helpText)
     .action(async (flags: MigrateFlags) => {
@@ -73,8 +74,10 @@ function groupByOf(value: string): string[] {
 
 async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   const { io, logger } = context;
-  const resultsFile = resolve(flags.results ?? `migrate-v1${flags.dryRun ? '.dry-run' : ''}.results.csv`);
-  const journalFile = flags.journal === undefined ? (flags.dryRun ? ':memory:' : resolve('migrate-v1.journal.sqlite')) : resolve(flags.journal);
+  // A rehearsal into the embedded sandbox never shares a default file with the real run (issue 19).
+  const name = `migrate-v1${sandboxNamePart(flags, io.env)}`;
+  const resultsFile = resolve(flags.results ?? `${name}${flags.dryRun ? '.dry-run' : ''}.results.csv`);
+  const journalFile = flags.journal === undefined ? (flags.dryRun ? ':memory:' : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
   if (resultsFile === journalFile) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
   for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {
     if (file !== undefined) await mkdir(dirname(file), { recursive: true });
@@ -97,8 +100,9 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       stopRequested,
       progress: context.progress,
     });
-    logger.info({ cases: report.summary.cases, outcomes: report.summary.byOutcome, created: report.claimsCreated, adopted: report.claimsAdopted, throttling: report.throttling, results: resultsFile }, 'migrate-v1 finished');
+    logger.info({ service: describeService(service.identity), cases: report.summary.cases, outcomes: report.summary.byOutcome, created: report.claimsCreated, adopted: report.claimsAdopted, throttling: report.throttling, results: resultsFile }, 'migrate-v1 finished');
     io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
+    io.stderr.write(`service: ${describeService(service.identity)}\n`);
     if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`results: ${resultsFile}\n`);
     if (report.fatal !== undefined) throw report.fatal as Error;

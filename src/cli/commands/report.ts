@@ -5,7 +5,7 @@ import { csvEncodings, type CsvEncoding } from '../../csv/dialect.js';
 import { NotResultsError } from '../../report/read-results.js';
 import { renderHtml } from '../../report/render-html.js';
 import { renderText } from '../../report/render-text.js';
-import { summariseFiles } from '../../report/run-report.js';
+import { describeServices, summariseFiles } from '../../report/run-report.js';
 import { writeFileAtomic } from '../../report/write-file.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -59,16 +59,17 @@ async function runReportCommand(results: readonly string[], flags: ReportFlags, 
     const found = await stat(file).catch(() => undefined);
     if (found?.isFile() !== true) throw new UsageError(`results ${file}: expected a results CSV or journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
   }
-  const { summary, sources } = await summariseFiles(results, flags.encoding).catch((error: unknown) => {
+  const { summary, sources, services } = await summariseFiles(results, flags.encoding).catch((error: unknown) => {
     // The error names its file (summariseFiles).
     if (error instanceof NotResultsError) throw new UsageError(error.message, { cause: error });
     throw error;
   });
   const named = results.map((file, position) => `${file} (${sources[position] ?? 'results CSV'})`).join(', ');
-  context.io.stdout.write(renderText(summary, named));
+  const service = describeServices(results, services);
+  context.io.stdout.write(renderText(summary, named, service));
   if (flags.html !== undefined) {
     const page = resolve(flags.html);
-    await writeFileAtomic(page, renderHtml(summary, results.join(', ')));
+    await writeFileAtomic(page, renderHtml(summary, results.join(', '), service));
     context.logger.info({ html: page }, 'report page written');
     context.io.stderr.write(`html: ${page}\n`);
   }

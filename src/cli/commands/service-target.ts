@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
+import { embeddedSandbox, serviceAt, type ServiceIdentity } from '../../api/service-identity.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
 
 export interface ServiceTargetFlags {
@@ -13,7 +14,8 @@ export interface ServiceTargetFlags {
 }
 
 export interface ServiceTarget {
-  service: { baseUrl: string; apiKey: string };
+  /** `identity` is what a journal or an export bookmark records of it (issue 19). */
+  service: { baseUrl: string; apiKey: string; identity: ServiceIdentity };
   /** Set when no address was given: the sandbox started in this process, to close at the end. */
   embedded?: EmbeddedSandbox;
 }
@@ -25,7 +27,10 @@ export interface ServiceTarget {
  */
 export async function serviceTarget(flags: ServiceTargetFlags, context: CliContext, doing: string): Promise<ServiceTarget> {
   const { io, logger } = context;
-  if (flags.baseUrl !== undefined || (io.env.CLAIMS_BASE_URL ?? '').trim() !== '') return { service: await resolveServiceSettings(flags, io.env) };
+  if (!usesEmbeddedSandbox(flags, io.env)) {
+    const settings = await resolveServiceSettings(flags, io.env);
+    return { service: { ...settings, identity: serviceAt(settings.baseUrl, settings.apiKey) } };
+  }
   // A live key with no address is a job missing CLAIMS_BASE_URL, not a wish to try the sandbox:
   // working on a local sandbox and exiting 0 would hide that the night's work went nowhere.
   const key = await resolveApiKey(flags, io.env);
@@ -37,7 +42,20 @@ export async function serviceTarget(flags: ServiceTargetFlags, context: CliConte
   const embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db, clock: flags.sandboxClock });
   logger.info({ url: embedded.url, db }, `no --base-url or CLAIMS_BASE_URL: ${doing} the embedded sandbox`);
   io.stderr.write(`no --base-url: ${doing} the embedded sandbox (data in ${db})\n`);
-  return { service: { baseUrl: embedded.url, apiKey: embedded.apiKey }, embedded };
+  return { service: { baseUrl: embedded.url, apiKey: embedded.apiKey, identity: embeddedSandbox(db, embedded.apiKey) }, embedded };
+}
+
+/**
+ * No address given: the run goes to the embedded sandbox. Known before it starts, so a rehearsal's
+ * default file names can say so (issue 19: `disputes.sandbox.journal.sqlite`).
+ */
+export function usesEmbeddedSandbox(flags: { baseUrl?: string | undefined }, env: NodeJS.ProcessEnv): boolean {
+  return flags.baseUrl === undefined && (env.CLAIMS_BASE_URL ?? '').trim() === '';
+}
+
+/** The part of a default file name that keeps a rehearsal's files apart from the real run's. */
+export function sandboxNamePart(flags: { baseUrl?: string | undefined }, env: NodeJS.ProcessEnv): string {
+  return usesEmbeddedSandbox(flags, env) ? '.sandbox' : '';
 }
 
 /** A flag that Ctrl-C or SIGTERM sets: the run stops pulling work, finishes what is in flight, writes its results. */

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import { journalFormat, openJournalDatabase, type JournalDatabase } from './schema.js';
+import { serviceMetaKey } from './service-binding.js';
 
 /** Where a claim has got to (architecture.md: a step is recorded before and after every remote call). */
 export type ClaimStep = 'staged' | 'submitting' | 'created' | 'filing' | 'done' | 'invalid' | 'rejected' | 'valid';
@@ -88,12 +89,23 @@ export class Journal {
     this.statements.setMeta.run(key, value);
   }
 
-  /** Forgets everything: a journal restarted for a new input, mapping or flags. */
-  reset(): void {
+  /**
+   * Forgets the job: a journal restarted for a new input, mapping or flags. The uploads and the
+   * claim ids ever sent are kept (the same service still has them) unless `forgetService`: a
+   * restart onto another service (issue 19), where the old file ids and claims do not exist. The
+   * service the journal belongs to is kept either way (service-binding.ts records it).
+   */
+  reset(options: { forgetService?: boolean } = {}): void {
     this.transaction(() => {
-      this.database.exec('DELETE FROM rows; DELETE FROM claims; DELETE FROM meta;');
+      this.database.exec(`DELETE FROM rows; DELETE FROM claims; DELETE FROM meta WHERE key <> '${serviceMetaKey}';`);
+      if (options.forgetService === true) this.database.exec('DELETE FROM uploads; DELETE FROM sent_claims;');
       this.setMeta('format', journalFormat);
     });
+  }
+
+  /** Whether anything here came from its service: a create sent, an upload, a claim past staging. */
+  holdsServiceData(): boolean {
+    return this.statements.holdsServiceData.get() !== undefined;
   }
 
   transaction<T>(work: () => T): T {
@@ -368,6 +380,9 @@ function prepare(database: JournalDatabase) {
     recordSent: statement('INSERT OR IGNORE INTO sent_claims (claim_id) VALUES (?)'),
     wasSent: statement('SELECT 1 FROM sent_claims WHERE claim_id = ?'),
     anySent: statement('SELECT 1 FROM sent_claims LIMIT 1'),
+    holdsServiceData: statement(
+      `SELECT 1 FROM sent_claims UNION ALL SELECT 1 FROM uploads UNION ALL SELECT 1 FROM claims WHERE step NOT IN ('staged', 'invalid', 'valid') LIMIT 1`,
+    ),
     pendingCount: statement(`SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`),
     counts: statement('SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims'),
   };

@@ -7,6 +7,8 @@ import { isSqlite } from '../../report/run-report.js';
 import type { Shard } from '../ids.js';
 import { readResultRecords, type ResultRecord } from '../journal/journal.js';
 import { journalFormat } from '../journal/schema.js';
+import { serviceMetaKey } from '../journal/service-binding.js';
+import { parseService } from '../../api/service-identity.js';
 import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from './merge.js';
 import { resultsDialectKey, writeResultRecords, type ResultsSummary } from './write-results.js';
 
@@ -97,5 +99,6 @@ function shardJobOf(database: Database.Database, file: string): ShardJob {
     sourceColumns: JSON.parse(meta('source_columns') ?? '[]') as string[],
     // A journal staged before the dialect was recorded (issue 13) wrote its results plain.
     dialect: recordedDialect === undefined ? plainDialect : (JSON.parse(recordedDialect) as WrittenDialect),
+    service: parseService(meta(serviceMetaKey)),
   };
 }

@@ -1,3 +1,4 @@
+import { describeService, sameService, type ServiceIdentity } from '../../api/service-identity.js';
 import { describeDialect, sameDialect, type WrittenDialect } from '../../csv/layout.js';
 import type { Shard } from '../ids.js';
 
@@ -26,6 +27,8 @@ export interface ShardJob {
   readonly shard: Shard | undefined;
   readonly sourceColumns: readonly string[];
   readonly dialect: WrittenDialect;
+  /** The service its import ran against (issue 19); undefined in a dry run or a journal made before it was recorded. */
+  readonly service?: ServiceIdentity | undefined;
 }
 
 /** The shards cannot be merged into one results CSV; the message says which file and why. */
@@ -51,6 +54,11 @@ export function checkShards(jobs: readonly ShardJob[]): ShardJob[] {
     if (job.mappingSha256 !== first.mappingSha256) throw new MergeRefusedError(`${job.file}: expected the same mapping as the other shards, got another mapping (${short(job.mappingSha256)}) ${against} (${short(first.mappingSha256)})`);
     if (job.fileMode !== first.fileMode || job.dryRun !== first.dryRun) {
       throw new MergeRefusedError(`${job.file}: expected the same flags as the other shards, got file mode ${job.fileMode}${job.dryRun ? ', dry run' : ''} against ${first.fileMode}${first.dryRun ? ', dry run' : ''} in ${first.file}`);
+    }
+    // The shards of one job send to one service: a rehearsal's shard beside a real one's would merge into a lie.
+    const service = jobs.find((other) => other.service !== undefined);
+    if (job.service !== undefined && service?.service !== undefined && !sameService(job.service, service.service)) {
+      throw new MergeRefusedError(`${job.file}: expected shards of one service, got one made against ${describeService(job.service)} and one against ${describeService(service.service)} (${service.file})`);
     }
     if (shardOf(job).count !== shardOf(first).count) throw new MergeRefusedError(`${job.file}: expected shards of one split, got ${shardText(job)} and ${shardText(first)} in ${first.file}`);
     // Same input and mapping make these equal; a journal edited by hand might not.
