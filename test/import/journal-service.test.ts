@@ -151,4 +151,55 @@ describe('a journal belongs to one service', () => {
     expect(elsewhere.exitCode, elsewhere.stderr).toBe(2);
     expect(other.door.total()).toBe(0);
   });
+
+  it('feed-back: the rehearsal\'s results CSV fed to the real service is sent there, claim by claim; with the rehearsal\'s journal it is refused', { timeout: 60_000 }, async () => {
+    const workspace = await makeWorkspace();
+    await exportIn(workspace);
+    const rehearsal = await startServiceBehindDoor([testKey]);
+    const production = await startServiceBehindDoor([liveKey]);
+    const first = await importIn(workspace, ['--journal', 'rehearsal.journal.sqlite', '--results', 'rehearsal.results.csv'], { CLAIMS_BASE_URL: rehearsal.url, CLAIMS_API_KEY: testKey });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const feedBack = async (journal: string) => runBin(
+      ['import', 'rehearsal.results.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--journal', journal, '--results', 'fed.results.csv', '--log-level', 'warn'],
+      { CLAIMS_BASE_URL: production.url, CLAIMS_API_KEY: liveKey },
+      { cwd: workspace.dir },
+    );
+
+    const refused = await feedBack('rehearsal.journal.sqlite');
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('SERVICE_MISMATCH');
+    expect(production.door.total()).toBe(0);
+
+    // A new journal: the rows the rehearsal filed are looked up at the real service, not found, and sent.
+    const fed = await feedBack('fed.journal.sqlite');
+    expect(fed.exitCode, fed.stderr).toBe(0);
+    expect(await claimIds(production.client(liveKey))).toEqual(await claimIds(rehearsal.client(testKey)));
+    const results = await readResults(join(workspace.dir, 'fed.results.csv'));
+    expect(results.rows.map((row) => row.outcome)).toEqual(Array(6).fill('filed'));
+  });
+
+  it('merge-results refuses the shards of one input made against two services, naming both', { timeout: 60_000 }, async () => {
+    const workspace = await makeWorkspace();
+    await exportIn(workspace);
+    const rehearsal = await startServiceBehindDoor([testKey]);
+    const production = await startServiceBehindDoor([liveKey]);
+    const shard = async (index: number, env: NodeJS.ProcessEnv) => {
+      const run = await importIn(workspace, ['--shard', `${index}/2`], env);
+      expect(run.exitCode, run.stderr).toBe(0);
+    };
+    await shard(1, { CLAIMS_BASE_URL: rehearsal.url, CLAIMS_API_KEY: testKey });
+    await shard(2, { CLAIMS_BASE_URL: production.url, CLAIMS_API_KEY: liveKey });
+    const merge = await runBin(['merge-results', '--out', 'merged.results.csv', 'disputes.shard-1-of-2.journal.sqlite', 'disputes.shard-2-of-2.journal.sqlite'], {}, { cwd: workspace.dir });
+    expect(merge.exitCode, merge.stderr).toBe(2);
+    expect(merge.stderr).toContain(`disputes.shard-2-of-2.journal.sqlite: expected shards of one service, got one made against ${production.url} (live key) and one against ${rehearsal.url} (test key)`);
+    expect(existsSync(join(workspace.dir, 'merged.results.csv'))).toBe(false);
+
+    // Shard 1 started over for the real service: the merge goes through.
+    const again = await importIn(workspace, ['--shard', '1/2', '--restart'], { CLAIMS_BASE_URL: production.url, CLAIMS_API_KEY: liveKey });
+    expect(again.exitCode, again.stderr).toBe(0);
+    const merged = await runBin(['merge-results', '--out', 'merged.results.csv', 'disputes.shard-1-of-2.journal.sqlite', 'disputes.shard-2-of-2.journal.sqlite'], {}, { cwd: workspace.dir });
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain('merged 2 of 2 shards: 6 rows (filed 6)');
+    expect(await claimIds(production.client(liveKey))).toHaveLength(4);
+  });
 });
