@@ -3,7 +3,7 @@ import { CsvFormatError } from '../csv/errors.js';
 import { AuthenticationError, ClaimsConfigError, ClaimsError, ClaimsHttpError, ClaimsNetworkError, RequestInvalidError } from '../api/errors.js';
 import { ServiceMismatchError } from '../api/service-identity.js';
 import { ExportStateError } from '../export/state.js';
-import { JournalMismatchError } from '../import/run-import.js';
+import { JournalMismatchError } from '../import/journal/schema.js';
 import { MappingError } from '../mapping/load.js';
 
 /** The documented exit codes (README, "Exit codes"; architecture.md, "Contracts"). */

@@ -15,7 +15,7 @@ import type { Mapping } from '../mapping/schema.js';
 import type { ClaimBody } from './claim/body.js';
 import { EvidenceUploads } from './claim/evidence.js';
 import type { Shard } from './ids.js';
-import { journalFormat } from './journal/schema.js';
+import { journalFormat, JournalMismatchError } from './journal/schema.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from './journal/service-binding.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
@@ -62,11 +62,6 @@ export interface ImportReport {
   fatal?: unknown;
   /** How often the service throttled, and where the claims in flight settled; absent in a dry run (issue 13). */
   throttling?: ThrottlingSummary | undefined;
-}
-
-/** The journal belongs to another job: refused unless `--restart` (issue 5, "Resume"). */
-export class JournalMismatchError extends Error {
-  readonly code = 'JOURNAL_MISMATCH';
 }
 
 /**

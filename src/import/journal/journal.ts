@@ -1,69 +1,19 @@
-import type { Statement } from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import { journalFormat, openJournalDatabase, type JournalDatabase } from './schema.js';
+import type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, StagedRowRecord, StepChange } from './records.js';
+import { readResultRecords } from './result-records.js';
 import { serviceMetaKey } from './service-binding.js';
+import { prepareStatements } from './statements.js';
 
-/** Where a claim has got to (architecture.md: a step is recorded before and after every remote call). */
-export type ClaimStep = 'staged' | 'submitting' | 'created' | 'filing' | 'done' | 'invalid' | 'rejected' | 'valid';
-
-/** Steps after which nothing more is done for the claim, in this run or the next. */
-export const finalSteps: readonly ClaimStep[] = ['done', 'invalid', 'rejected', 'valid'];
-
-export interface RowProblem {
-  code: string;
-  message: string;
-  field?: string | undefined;
-  httpStatus?: number | undefined;
-}
-
-export interface ClaimRecord {
-  claim_key: string;
-  claim_id: string | null;
-  first_idx: number;
-  first_line: number;
-  shared_json: string;
-  rows: number;
-  step: ClaimStep;
-  sent: number;
-  attempts: number;
-  http_status: number | null;
-  error_code: string | null;
-  error_message: string | null;
-  error_field: string | null;
-}
-
-export interface RowRecord {
-  idx: number;
-  line: number;
-  source: string;
-  claim_key: string | null;
-  ordinal: number | null;
-  case_id: string | null;
-  case_json: string | null;
-  evidence_json: string | null;
-  file_ids: string | null;
-  outcome: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  error_field: string | null;
-  http_status: number | null;
-}
-
-/** A row with its claim's record, for the results CSV: only the columns the results read. */
-export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_key' | 'case_id' | 'file_ids' | 'outcome' | 'error_code' | 'error_message' | 'error_field' | 'http_status'> & {
-  claim_id: string | null;
-  step: ClaimStep | null;
-  attempts: number | null;
-  claim_http_status: number | null;
-  claim_error_code: string | null;
-  claim_error_message: string | null;
-  claim_error_field: string | null;
-};
+// The records are the journal's vocabulary: its users import them from here, beside the class.
+export type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, StagedRowRecord, StepChange } from './records.js';
+export { finalSteps } from './records.js';
+export { readResultRecords } from './result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
 export class Journal {
   readonly database: JournalDatabase;
-  private readonly statements: ReturnType<typeof prepare>;
+  private readonly statements: ReturnType<typeof prepareStatements>;
   /** One better-sqlite3 transaction function for every call: making one costs more than running it. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
   /** The sending phase's commits, shared by the claims of one turn of the event loop. */
@@ -71,7 +21,7 @@ export class Journal {
 
   constructor(file: string) {
     this.database = openJournalDatabase(file);
-    this.statements = prepare(this.database);
+    this.statements = prepareStatements(this.database);
     this.runInTransaction = this.database.transaction((work: () => unknown) => work());
     this.group = new GroupCommit(this.database, this.runInTransaction);
   }
@@ -292,9 +242,6 @@ export class Journal {
   }
 }
 
-/** A row as staging writes it: the columns later steps fill are left out. */
-export type StagedRowRecord = Omit<RowRecord, 'file_ids' | 'http_status'>;
-
 /**
  * Runs one insert; false when a UNIQUE constraint refused it. A refused statement changes nothing
  * and leaves the transaction around it open (SQLite rolls back the statement only).
@@ -307,83 +254,4 @@ function refusedAsDuplicate(insert: () => void): boolean {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
     throw error;
   }
-}
-
-/** What Journal.recordStep writes in one transaction. */
-export interface StepChange {
-  step: ClaimStep;
-  httpStatus?: number | undefined;
-  /** Attempts to add to the claim's count. */
-  attempts?: number | undefined;
-  rows?: readonly { idx: number; outcome: string; problem?: Partial<RowProblem> }[] | undefined;
-}
-
-/**
- * Every row with its claim, in input order: the results CSV's source (and the report's and
- * merge-results', reading a journal). Only the columns the results read (not the mapped case and
- * evidence, as long as the source), read as arrays and named in one object literal: a re-run of a
- * finished 100,000-row import read them in 0.3 s instead of 0.65 s as better-sqlite3's objects of
- * every column (issue 12).
- */
-const resultsQuery = `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, r.outcome, r.error_code, r.error_message, r.error_field, r.http_status,
-       c.claim_id, c.step, c.attempts, c.http_status, c.error_code, c.error_message, c.error_field
-FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ORDER BY r.idx`;
-
-type ResultColumns = [
-  number, number, string, string | null, string | null, string | null, string | null, string | null, string | null, string | null, number | null,
-  string | null, ClaimStep | null, number | null, number | null, string | null, string | null, string | null,
-];
-
-/** A journal database's result records, lazily; ending the iteration early ends the statement. */
-export function* readResultRecords(database: JournalDatabase): Generator<ResultRecord> {
-  for (const [idx, line, source, claim_key, case_id, file_ids, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field] of database
-    .prepare(resultsQuery)
-    .raw()
-    .iterate() as IterableIterator<ResultColumns>) {
-    yield { idx, line, source, claim_key, case_id, file_ids, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field };
-  }
-}
-
-function prepare(database: JournalDatabase) {
-  const statement = (sql: string): Statement => database.prepare(sql);
-  return {
-    getMeta: statement('SELECT value FROM meta WHERE key = ?'),
-    setMeta: statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    getClaim: statement('SELECT * FROM claims WHERE claim_key = ?'),
-    getClaimById: statement('SELECT * FROM claims WHERE claim_id = ?'),
-    insertClaim: statement('INSERT INTO claims (claim_key, claim_id, first_idx, first_line, shared_json, rows) VALUES (?, ?, ?, ?, ?, ?)'),
-    markSent: statement('UPDATE claims SET sent = 1 WHERE claim_key = ?'),
-    countRow: statement('UPDATE claims SET rows = rows + 1 WHERE claim_key = ? RETURNING rows'),
-    setClaimRows: statement('UPDATE claims SET rows = ? WHERE claim_key = ?'),
-    fillClaim: statement('UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?'),
-    insertRow: statement(
-      `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, outcome, error_code, error_message, error_field)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    pendingClaims: statement(
-      `SELECT * FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
-    ),
-    rowsOf: statement('SELECT * FROM rows WHERE claim_key = ? ORDER BY idx'),
-    setStep: statement('UPDATE claims SET step = ?, http_status = coalesce(?, http_status), error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?'),
-    setStepOnly: statement('UPDATE claims SET step = ? WHERE claim_key = ?'),
-    markSubmitting: statement(`UPDATE claims SET step = 'submitting', sent = 1 WHERE claim_key = ?`),
-    addAttempts: statement('UPDATE claims SET attempts = attempts + ? WHERE claim_key = ?'),
-    setClaimProblem: statement(
-      'UPDATE claims SET error_code = @code, error_message = @message, error_field = @field, http_status = coalesce(@status, http_status) WHERE claim_key = @key',
-    ),
-    setRowOutcome: statement(
-      'UPDATE rows SET outcome = @outcome, error_code = @code, error_message = @message, error_field = @field, http_status = @status WHERE idx = @idx',
-    ),
-    setRowFileIds: statement('UPDATE rows SET file_ids = ? WHERE idx = ?'),
-    getUpload: statement('SELECT file_id FROM uploads WHERE sha256 = ? AND category = ?'),
-    putUpload: statement('INSERT OR IGNORE INTO uploads (sha256, category, file_id) VALUES (?, ?, ?)'),
-    recordSent: statement('INSERT OR IGNORE INTO sent_claims (claim_id) VALUES (?)'),
-    wasSent: statement('SELECT 1 FROM sent_claims WHERE claim_id = ?'),
-    anySent: statement('SELECT 1 FROM sent_claims LIMIT 1'),
-    holdsServiceData: statement(
-      `SELECT 1 FROM sent_claims UNION ALL SELECT 1 FROM uploads UNION ALL SELECT 1 FROM claims WHERE step NOT IN ('staged', 'invalid', 'valid') LIMIT 1`,
-    ),
-    pendingCount: statement(`SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`),
-    counts: statement('SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims'),
-  };
 }

@@ -55,6 +55,11 @@ CREATE TABLE IF NOT EXISTS uploads (sha256 TEXT NOT NULL, category TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS sent_claims (claim_id TEXT PRIMARY KEY);
 `;
 
+/** The journal belongs to another job: refused unless `--restart` (issue 5, "Resume"). */
+export class JournalMismatchError extends Error {
+  readonly code = 'JOURNAL_MISMATCH';
+}
+
 /** Another process has the journal open: two runs of one job would race each other's claims. */
 export class JournalBusyError extends Error {
   readonly code = 'JOURNAL_BUSY';

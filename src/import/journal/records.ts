@@ -1,0 +1,73 @@
+/**
+ * The journal's records as its tables hold them (schema.ts), and the changes written to them: the
+ * types every step of the import passes around.
+ */
+
+/** Where a claim has got to (architecture.md: a step is recorded before and after every remote call). */
+export type ClaimStep = 'staged' | 'submitting' | 'created' | 'filing' | 'done' | 'invalid' | 'rejected' | 'valid';
+
+/** Steps after which nothing more is done for the claim, in this run or the next. */
+export const finalSteps: readonly ClaimStep[] = ['done', 'invalid', 'rejected', 'valid'];
+
+export interface RowProblem {
+  code: string;
+  message: string;
+  field?: string | undefined;
+  httpStatus?: number | undefined;
+}
+
+export interface ClaimRecord {
+  claim_key: string;
+  claim_id: string | null;
+  first_idx: number;
+  first_line: number;
+  shared_json: string;
+  rows: number;
+  step: ClaimStep;
+  sent: number;
+  attempts: number;
+  http_status: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_field: string | null;
+}
+
+export interface RowRecord {
+  idx: number;
+  line: number;
+  source: string;
+  claim_key: string | null;
+  ordinal: number | null;
+  case_id: string | null;
+  case_json: string | null;
+  evidence_json: string | null;
+  file_ids: string | null;
+  outcome: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  error_field: string | null;
+  http_status: number | null;
+}
+
+/** A row with its claim's record, for the results CSV: only the columns the results read. */
+export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_key' | 'case_id' | 'file_ids' | 'outcome' | 'error_code' | 'error_message' | 'error_field' | 'http_status'> & {
+  claim_id: string | null;
+  step: ClaimStep | null;
+  attempts: number | null;
+  claim_http_status: number | null;
+  claim_error_code: string | null;
+  claim_error_message: string | null;
+  claim_error_field: string | null;
+};
+
+/** A row as staging writes it: the columns later steps fill are left out. */
+export type StagedRowRecord = Omit<RowRecord, 'file_ids' | 'http_status'>;
+
+/** What Journal.recordStep writes in one transaction. */
+export interface StepChange {
+  step: ClaimStep;
+  httpStatus?: number | undefined;
+  /** Attempts to add to the claim's count. */
+  attempts?: number | undefined;
+  rows?: readonly { idx: number; outcome: string; problem?: Partial<RowProblem> }[] | undefined;
+}

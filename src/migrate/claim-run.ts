@@ -1,0 +1,149 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { ClaimsClient } from '../api/client/index.js';
+import { AuthenticationError, ClaimsHttpError, OutcomeUnknownError } from '../api/errors.js';
+import { CircuitBreaker } from '../import/breaker.js';
+import { isRefusal, settle } from '../import/claim/submit.js';
+import { migratedClaimId } from './group.js';
+import type { MigrateJournal, MigrateRow, Problem } from './journal.js';
+
+/** What one migration claim needs of the run's options. */
+export interface ClaimRunOptions {
+  dryRun: boolean;
+  logger: Logger;
+  /** Claims failing on the service's side in a row before the run stops (exit 3). */
+  breakerThreshold?: number | undefined;
+}
+
+/** A create may be sent again after this many settles that found nothing. */
+const maxSends = 3;
+const settleDelayMs = 1000;
+
+/**
+ * One claim of migrate-v1 (issue 6): `POST /v2/issuer/claims {case_ids, claim_id}` exactly once,
+ * an unknown outcome or a 409 settled with a retrieve first (architecture.md, "No duplicates, ever").
+ */
+export class ClaimRun {
+  readonly breaker: CircuitBreaker;
+  fatal: unknown;
+  created = 0;
+  adopted = 0;
+
+  constructor(
+    private readonly journal: MigrateJournal,
+    private readonly client: ClaimsClient,
+    private readonly options: ClaimRunOptions,
+  ) {
+    this.breaker = new CircuitBreaker(options.breakerThreshold ?? 10);
+  }
+
+  async migrate(groupKey: string): Promise<void> {
+    const rows = this.journal.groupRows(groupKey);
+    const first = rows[0];
+    if (first === undefined) return;
+    if (this.options.dryRun) {
+      this.journal.setGroupStep(groupKey, 'valid');
+      return;
+    }
+    const claimId = migratedClaimId(groupKey);
+    try {
+      // An earlier run may have sent it: look before sending again.
+      if ((first.step === 'submitting' || first.step === 'failed') && (await this.settled(groupKey, claimId))) return;
+      await this.send(groupKey, claimId, rows);
+    } catch (error) {
+      this.failed(groupKey, error);
+    }
+  }
+
+  private async send(groupKey: string, claimId: string, initialRows: MigrateRow[]): Promise<void> {
+    let rows = initialRows;
+    for (let sends = 1; ; sends++) {
+      this.journal.setGroupStep(groupKey, 'submitting');
+      try {
+        const { attempts } = await this.client.claims.create({ case_ids: rows.map((row) => row.case_id), claim_id: claimId });
+        this.journal.addAttempts(groupKey, attempts);
+        this.journal.setGroupStep(groupKey, 'migrated');
+        this.created++;
+        this.breaker.succeeded();
+        return;
+      } catch (error) {
+        this.journal.addAttempts(groupKey, (error as { attempts?: number }).attempts ?? 1);
+        const conflict = error instanceof ClaimsHttpError && error.status === 409;
+        if (error instanceof OutcomeUnknownError || conflict) {
+          if (error instanceof OutcomeUnknownError) await sleep(settleDelayMs);
+          if (await this.settled(groupKey, claimId)) return;
+          if (conflict) {
+            // No claim of ours: some case of the group belongs to another claim by now.
+            const moved = await this.skipOwnedElsewhere(rows, claimId);
+            rows = this.journal.groupRows(groupKey);
+            if (rows.length === 0) return;
+            if (moved > 0 && sends < maxSends) continue;
+            this.journal.setGroupStep(groupKey, 'rejected', problemOf(error));
+            return;
+          }
+          if (sends >= maxSends) throw error;
+          continue;
+        }
+        if (isRefusal(error)) {
+          // A refusal of a resend may be the service's way of saying the first send worked.
+          if (sends > 1 && (await this.settled(groupKey, claimId))) return;
+          this.journal.setGroupStep(groupKey, 'rejected', problemOf(error));
+          this.breaker.succeeded();
+          return;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** Retrieves the claim by its id: found → adopted (migrated). */
+  private async settled(groupKey: string, claimId: string): Promise<boolean> {
+    const found = await settle(this.client, claimId);
+    if (found === undefined) return false;
+    this.journal.setGroupStep(groupKey, 'migrated');
+    this.adopted++;
+    this.breaker.succeeded();
+    return true;
+  }
+
+  private async skipOwnedElsewhere(rows: readonly MigrateRow[], claimId: string): Promise<number> {
+    let moved = 0;
+    for (const row of rows) {
+      const { data } = await this.client.cases.retrieve(row.case_id);
+      const owner = (data as { claim_id?: string | null }).claim_id;
+      if (typeof owner === 'string' && owner !== '' && owner !== claimId) {
+        this.journal.skip(row.case_id, owner);
+        moved++;
+      }
+    }
+    return moved;
+  }
+
+  private failed(groupKey: string, error: unknown): void {
+    if (error instanceof AuthenticationError) {
+      // Left as it stands (submitting settles next run); the run stops.
+      this.fatal ??= error;
+      this.breaker.trip(error.message);
+      return;
+    }
+    const problem = problemOf(error);
+    this.journal.setGroupStep(groupKey, 'failed', problem);
+    this.breaker.failed(`${problem.code}: ${problem.message}`);
+    this.options.logger.warn({ groupKey, code: problem.code, error: problem.message }, 'claim failed; the next run tries it again');
+  }
+}
+
+function problemOf(error: unknown): Problem {
+  if (error instanceof ClaimsHttpError) {
+    const item = error.errors[0];
+    const code = item?.code !== undefined && item.code !== '' ? item.code : error.code;
+    const message = error.errors.length > 0 ? error.errors.map((entry) => entry.message).join('; ') : error.serviceMessage || error.message;
+    return { code, message, httpStatus: error.status };
+  }
+  const code = (error as { code?: unknown }).code;
+  return {
+    code: typeof code === 'string' ? code : 'internal_error',
+    message: error instanceof Error ? error.message : String(error),
+    httpStatus: (error as { status?: number }).status,
+  };
+}
