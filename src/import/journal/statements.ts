@@ -2,46 +2,39 @@ import type { Statement } from 'better-sqlite3';
 import type { JournalDatabase } from './schema.js';
 
 /** Every statement of the Journal, prepared once: preparing costs more than running. */
-export function prepareStatements(database: JournalDatabase) {
-  const statement = (sql: string): Statement => database.prepare(sql);
-  return {
-    getMeta: statement('SELECT value FROM meta WHERE key = ?'),
-    setMeta: statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    getClaim: statement('SELECT * FROM claims WHERE claim_key = ?'),
-    getClaimById: statement('SELECT * FROM claims WHERE claim_id = ?'),
-    insertClaim: statement('INSERT INTO claims (claim_key, claim_id, first_idx, first_line, shared_json, rows) VALUES (?, ?, ?, ?, ?, ?)'),
-    markSent: statement('UPDATE claims SET sent = 1 WHERE claim_key = ?'),
-    countRow: statement('UPDATE claims SET rows = rows + 1 WHERE claim_key = ? RETURNING rows'),
-    setClaimRows: statement('UPDATE claims SET rows = ? WHERE claim_key = ?'),
-    fillClaim: statement('UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?'),
-    insertRow: statement(
-      `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, outcome, error_code, error_message, error_field)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    pendingClaims: statement(
-      `SELECT * FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
-    ),
-    rowsOf: statement('SELECT * FROM rows WHERE claim_key = ? ORDER BY idx'),
-    setStep: statement('UPDATE claims SET step = ?, http_status = coalesce(?, http_status), error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?'),
-    setStepOnly: statement('UPDATE claims SET step = ? WHERE claim_key = ?'),
-    markSubmitting: statement(`UPDATE claims SET step = 'submitting', sent = 1 WHERE claim_key = ?`),
-    addAttempts: statement('UPDATE claims SET attempts = attempts + ? WHERE claim_key = ?'),
-    setClaimProblem: statement(
-      'UPDATE claims SET error_code = @code, error_message = @message, error_field = @field, http_status = coalesce(@status, http_status) WHERE claim_key = @key',
-    ),
-    setRowOutcome: statement(
-      'UPDATE rows SET outcome = @outcome, error_code = @code, error_message = @message, error_field = @field, http_status = @status WHERE idx = @idx',
-    ),
-    setRowFileIds: statement('UPDATE rows SET file_ids = ? WHERE idx = ?'),
-    getUpload: statement('SELECT file_id FROM uploads WHERE sha256 = ? AND category = ?'),
-    putUpload: statement('INSERT OR IGNORE INTO uploads (sha256, category, file_id) VALUES (?, ?, ?)'),
-    recordSent: statement('INSERT OR IGNORE INTO sent_claims (claim_id) VALUES (?)'),
-    wasSent: statement('SELECT 1 FROM sent_claims WHERE claim_id = ?'),
-    anySent: statement('SELECT 1 FROM sent_claims LIMIT 1'),
-    holdsServiceData: statement(
-      `SELECT 1 FROM sent_claims UNION ALL SELECT 1 FROM uploads UNION ALL SELECT 1 FROM claims WHERE step NOT IN ('staged', 'invalid', 'valid') LIMIT 1`,
-    ),
-    pendingCount: statement(`SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`),
-    counts: statement('SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims'),
-  };
+export function prepareStatements(database: JournalDatabase): JournalStatements {
+  return Object.fromEntries(Object.entries(statementSql).map(([name, sql]) => [name, database.prepare(sql)])) as JournalStatements;
 }
+
+export type JournalStatements = { readonly [Name in keyof typeof statementSql]: Statement };
+
+const statementSql = {
+  getMeta: 'SELECT value FROM meta WHERE key = ?',
+  setMeta: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  getClaim: 'SELECT * FROM claims WHERE claim_key = ?',
+  getClaimById: 'SELECT * FROM claims WHERE claim_id = ?',
+  insertClaim: 'INSERT INTO claims (claim_key, claim_id, first_idx, first_line, shared_json, rows) VALUES (?, ?, ?, ?, ?, ?)',
+  markSent: 'UPDATE claims SET sent = 1 WHERE claim_key = ?',
+  countRow: 'UPDATE claims SET rows = rows + 1 WHERE claim_key = ? RETURNING rows',
+  setClaimRows: 'UPDATE claims SET rows = ? WHERE claim_key = ?',
+  fillClaim: 'UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?',
+  insertRow: `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, outcome, error_code, error_message, error_field)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  pendingClaims: `SELECT * FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
+  rowsOf: 'SELECT * FROM rows WHERE claim_key = ? ORDER BY idx',
+  setStep: 'UPDATE claims SET step = ?, http_status = coalesce(?, http_status), error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?',
+  setStepOnly: 'UPDATE claims SET step = ? WHERE claim_key = ?',
+  markSubmitting: `UPDATE claims SET step = 'submitting', sent = 1 WHERE claim_key = ?`,
+  addAttempts: 'UPDATE claims SET attempts = attempts + ? WHERE claim_key = ?',
+  setClaimProblem: 'UPDATE claims SET error_code = @code, error_message = @message, error_field = @field, http_status = coalesce(@status, http_status) WHERE claim_key = @key',
+  setRowOutcome: 'UPDATE rows SET outcome = @outcome, error_code = @code, error_message = @message, error_field = @field, http_status = @status WHERE idx = @idx',
+  setRowFileIds: 'UPDATE rows SET file_ids = ? WHERE idx = ?',
+  getUpload: 'SELECT file_id FROM uploads WHERE sha256 = ? AND category = ?',
+  putUpload: 'INSERT OR IGNORE INTO uploads (sha256, category, file_id) VALUES (?, ?, ?)',
+  recordSent: 'INSERT OR IGNORE INTO sent_claims (claim_id) VALUES (?)',
+  wasSent: 'SELECT 1 FROM sent_claims WHERE claim_id = ?',
+  anySent: 'SELECT 1 FROM sent_claims LIMIT 1',
+  holdsServiceData: `SELECT 1 FROM sent_claims UNION ALL SELECT 1 FROM uploads UNION ALL SELECT 1 FROM claims WHERE step NOT IN ('staged', 'invalid', 'valid') LIMIT 1`,
+  pendingCount: `SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`,
+  counts: 'SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims',
+};
