@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import type { CsvDialect, CsvEncoding } from '../csv/dialect.js';
-import { statusColumns } from '../import/results/columns.js';
+import { legacyStatusColumns, statusColumns } from '../import/results/columns.js';
 import { migrateColumns } from '../migrate/results.js';
 
 /**
@@ -56,7 +56,7 @@ function decodeSample(head: Uint8Array, encoding: CsvEncoding, complete: boolean
 
 /** The character after `line` when the first line is the import's status header (or after `case_id`, migrate-v1's). */
 function delimiterOf(text: string): string | undefined {
-  for (const columns of [statusColumns, migrateColumns] as const) {
+  for (const columns of [statusColumns, legacyStatusColumns, migrateColumns] as const) {
     const [first = '', second = ''] = columns;
     const delimiter = text.charAt(first.length);
     if (delimiter !== '' && text.startsWith(`${first}${delimiter}${second}`) && text.startsWith(columns.join(delimiter))) return delimiter;

@@ -15,6 +15,8 @@ export interface CountingProxy {
   byStatus(): Readonly<Record<number, number>>;
   /** Every answer. */
   total(): number;
+  /** Every request handed on, in order, as `METHOD /path` (no query): what reached the service, route by route. */
+  requests(): readonly string[];
 }
 
 export async function startCountingProxy(targetUrl: string): Promise<CountingProxy> {
@@ -22,9 +24,11 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
   // Keep-alive upstream too, as the import's own client does: no connection set-up per request.
   const agent = new Agent({ keepAlive: true });
   const counts = new Map<number, number>();
+  const seen: string[] = [];
   const count = (status: number) => counts.set(status, (counts.get(status) ?? 0) + 1);
 
   const server = createServer((incoming, outgoing) => {
+    seen.push(`${incoming.method ?? ''} ${(incoming.url ?? '').split('?')[0] ?? ''}`);
     const upstream = request({ agent, host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
       const status = response.statusCode ?? 502;
       count(status);
@@ -49,5 +53,6 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
     url: `http://127.0.0.1:${port}`,
     byStatus: () => Object.fromEntries(counts),
     total: () => [...counts.values()].reduce((sum, value) => sum + value, 0),
+    requests: () => [...seen],
   };
 }

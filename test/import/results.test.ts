@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../../src/import/journal/journal.js';
-import { isResultsHeader, statusColumns } from '../../src/import/results/columns.js';
+import { isResultsHeader, legacyStatusColumns, renamedStatusCount, renameStatusColumns, statusColumnCount, statusColumns } from '../../src/import/results/columns.js';
 import { neutralise, restore } from '../../src/import/results/neutralise.js';
 import { rowResult } from '../../src/import/results/row-outcome.js';
 
@@ -18,7 +18,7 @@ describe('neutralise', () => {
 
 describe('the results contract (architecture.md, "Contracts")', () => {
   it('has exactly the documented status columns, in order', () => {
-    expect(statusColumns).toEqual(['line', 'claim_key', 'claim_id', 'case_id', 'outcome', 'error_code', 'error_message', 'error_field', 'http_status', 'attempts', 'file_ids']);
+    expect(statusColumns).toEqual(['line', 'claim_key', 'claim_id', 'case_id', 'outcome', 'error_code', 'error_message', 'error_field', 'http_status', 'attempts', 'file_ids', 'changed_fields']);
   });
 });
 
@@ -27,11 +27,21 @@ describe('results file fed back in', () => {
     expect(isResultsHeader([...statusColumns, 'ref'])).toBe(true);
     expect(isResultsHeader(['ref', ...statusColumns])).toBe(false);
   });
+
+  it('a results file written before changed_fields (issue 20) still reads back, its source columns after its 11 status columns', () => {
+    expect(legacyStatusColumns).toEqual(statusColumns.slice(0, 11));
+    expect(statusColumnCount([...statusColumns, 'ref'])).toBe(12);
+    expect(statusColumnCount([...legacyStatusColumns, 'ref'])).toBe(11);
+    expect(statusColumnCount(['line', 'ref'])).toBe(0);
+    const renamed = renameStatusColumns([...legacyStatusColumns, 'ref', 'line']);
+    expect(renamedStatusCount(renamed)).toBe(11);
+    expect(renamed.slice(11)).toEqual(['ref', 'line']);
+  });
 });
 
 describe('rowResult', () => {
   const base: ResultRecord = {
-    idx: 0, line: 2, source: '[]', claim_key: '["A"]', case_id: 'c', file_ids: null,
+    idx: 0, line: 2, source: '[]', claim_key: '["A"]', case_id: 'c', file_ids: null, changed_fields: null,
     outcome: null, error_code: null, error_message: null, error_field: null, http_status: null,
     claim_id: 'C', step: 'staged', attempts: 0, claim_http_status: null, claim_error_code: null, claim_error_message: null, claim_error_field: null,
   };

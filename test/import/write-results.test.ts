@@ -20,7 +20,7 @@ import { temporaryFolder } from '../helpers/temporary-folder.js';
 function records(count: number): ResultRecord[] {
   return Array.from({ length: count }, (_, index) => ({
     idx: index, line: index + 2, source: JSON.stringify([`ref ${index}`, index % 7 === 0 ? 'a;b,"c"\tq\'d' : 'plain', index % 11 === 0 ? 'two\r\nlines\nhere' : 'ü € 1,50', index % 13 === 0 ? '=SUM(A1)' : '']),
-    claim_key: JSON.stringify([`K${index % 97}`]), case_id: `CASE-${index}`, file_ids: null,
+    claim_key: JSON.stringify([`K${index % 97}`]), case_id: `CASE-${index}`, file_ids: null, changed_fields: null,
     outcome: 'created', error_code: null, error_message: null, error_field: null, http_status: 201,
     claim_id: `CLM-${index % 97}`, step: 'done', attempts: 1, claim_http_status: 201, claim_error_code: null, claim_error_message: null, claim_error_field: null,
   }));

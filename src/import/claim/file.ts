@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimsClient } from '../../api/client/index.js';
 import { OutcomeUnknownError } from '../../api/errors.js';
+import type { Claim } from '../../api/schemas/claim.js';
 import type { CaseReview } from '../../api/schemas/resources.js';
 import type { RowProblem } from '../journal/journal.js';
 import { caseFieldToMappingField } from '../wire-fields.js';
@@ -22,10 +23,11 @@ const unfiledStatuses = new Set(['created', 'closed', 'withdrawn']);
  * reasons from the case review, so staff know what to fix. Filing is not repeatable: a filing
  * whose outcome is unknown, or one an earlier run began, is settled by retrieving the claim first.
  */
-export async function fileClaim(client: ClaimsClient, claimId: string, caseIds: readonly string[], mode: FileMode, settleFirst: boolean): Promise<FilingResult> {
+export async function fileClaim(client: ClaimsClient, claimId: string, caseIds: readonly string[], mode: FileMode, settleFirst: boolean, found?: Claim): Promise<FilingResult> {
   const results: FilingResult = new Map();
   let pending = [...caseIds];
-  if (settleFirst) pending = await stillUnfiled(client, claimId, pending, results);
+  // `found`: the claim as this run just retrieved it (only this run's filing could have moved it since).
+  if (settleFirst) pending = await stillUnfiled(client, claimId, pending, results, found);
   if (pending.length === 0) return results;
   let answer;
   try {
@@ -52,8 +54,8 @@ export async function fileClaim(client: ClaimsClient, claimId: string, caseIds: 
 }
 
 /** Records the cases the service already shows as filed; returns the rest. */
-async function stillUnfiled(client: ClaimsClient, claimId: string, caseIds: readonly string[], results: FilingResult): Promise<string[]> {
-  const claim = await settle(client, claimId);
+async function stillUnfiled(client: ClaimsClient, claimId: string, caseIds: readonly string[], results: FilingResult, found?: Claim): Promise<string[]> {
+  const claim = found ?? (await settle(client, claimId));
   const statusById = new Map((claim?.cases ?? []).map((item) => [item.case_id, item.status]));
   return caseIds.filter((caseId) => {
     const status = statusById.get(caseId);

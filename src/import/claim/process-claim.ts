@@ -2,12 +2,13 @@ import type { Logger } from 'pino';
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import type { CheckedBody } from '../../api/client/request-parts.js';
-import type { newClaimBody } from '../../api/schemas/claim.js';
+import type { Claim, newClaimBody } from '../../api/schemas/claim.js';
 import { buildClaimBody, checkClaimBody, type ClaimBody, type ClaimBodyCheck } from './body.js';
 import { prepareClaim, type ClaimAhead, type PreparedClaim } from './prepare-ahead.js';
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
 import { isRefusal, settle, submitClaim } from './submit.js';
+import { applyFixes } from '../update/apply-fixes.js';
 
 export interface ClaimWork {
   journal: Journal;
@@ -31,14 +32,17 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: 
   // Filing settles first when an earlier run may have filed: an interrupted filing, or a claim
   // found rather than made here (a fed-back results file, --restart), whose cases may have moved on.
   let settleFirst = step === 'filing';
+  let found: Claim | undefined;
   if (step === 'staged' || step === 'submitting') {
     const created = await createOnce(claim, ahead?.take() ?? prepareClaim(claim, work.journal), work);
     // Not filed (--file-mode none): recorded done with the create, nothing left to do.
     if (created === undefined || created.done) return;
     step = 'created';
     settleFirst = created.existing;
+    // Retrieved a moment ago: the filing reads the cases' statuses from it, not from a second retrieve.
+    found = created.found;
   }
-  await fileCases(step, claim, work.journal.rowsOf(claim.claim_key), work, settleFirst);
+  await fileCases(step, claim, work.journal.rowsOf(claim.claim_key), work, settleFirst, found);
 }
 
 /**
@@ -47,7 +51,7 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: 
  * filed, and the claim was recorded done with its creation); undefined when it is held back,
  * refused, or only checked (dry run).
  */
-async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: ClaimWork): Promise<{ existing: boolean; done: boolean } | undefined> {
+async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: ClaimWork): Promise<{ existing: boolean; done: boolean; found?: Claim } | undefined> {
   const { journal } = work;
   const { rows, wire } = prepared;
   const key = claim.claim_key;
@@ -61,8 +65,10 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
   // file is uploaded or create sent.
   const found = claim.sent === 1 && work.client !== undefined ? await settle(work.client, named.claim_id) : undefined;
   if (found !== undefined) {
-    const done = recordCreated(journal, key, named.claim_id, rows, new Set((found.cases ?? []).map((item) => item.case_id)), { attempts: 0, finish: work.fileMode === 'none' });
-    return { existing: true, done };
+    // Fixes fed back reach the claim before it is filed again (issue 20); an unchanged claim gets no request.
+    if (work.client !== undefined && work.uploads !== undefined) await applyFixes(found, named, rows, { ...work, client: work.client, uploads: work.uploads });
+    const done = recordCreated(journal, key, named.claim_id, journal.rowsOf(key), new Set((found.cases ?? []).map((item) => item.case_id)), { attempts: 0, finish: work.fileMode === 'none' });
+    return { existing: true, done, found };
   }
   // Prepared ahead: no row names a file, so there is nothing to check or upload.
   const checked = wire === undefined ? await checkClaimEvidence(rows, work.evidenceDir) : { ok: true as const, filesByRow: new Map<number, CheckedFile[]>() };
@@ -91,9 +97,11 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
     });
     return undefined;
   }
-  if ([...fileIds.values()].some((ids) => ids.length > 0)) {
+  // A fed-back row's reported ids (a claim the service turned out not to hold) give way to this run's.
+  const reported = new Set(rows.filter((row) => row.file_ids !== null).map((row) => row.idx));
+  if ([...fileIds.values()].some((ids) => ids.length > 0) || reported.size > 0) {
     journal.transaction(() => {
-      for (const [idx, ids] of fileIds) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
+      for (const [idx, ids] of fileIds) if (ids.length > 0 || reported.has(idx)) journal.setRowFileIds(idx, ids.join(';'));
     });
   }
   const body = wire?.body ?? buildClaimBody(named, rows, fileIds);
@@ -159,7 +167,7 @@ function recordCreated(
 }
 
 /** From `created` (or an interrupted `filing`): file the claim's cases, or stop at created. */
-async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork, settleFirst: boolean): Promise<void> {
+async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork, settleFirst: boolean, found?: Claim): Promise<void> {
   const { journal } = work;
   const key = claim.claim_key;
   if (step !== 'created' && step !== 'filing') return;
@@ -173,7 +181,7 @@ async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: re
     return;
   }
   await journal.beginFiling(key);
-  const filing = await fileClaim(work.client, claim.claim_id, cases.map((row) => row.case_id ?? ''), work.fileMode, settleFirst);
+  const filing = await fileClaim(work.client, claim.claim_id, cases.map((row) => row.case_id ?? ''), work.fileMode, settleFirst, found);
   recordFiling(journal, key, cases, filing);
 }
 

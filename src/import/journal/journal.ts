@@ -113,7 +113,7 @@ export class Journal {
   insertRow(row: StagedRowRecord): void {
     // Positional: binding a dozen named parameters from an object showed in staging's profile.
     this.statements.insertRow.run(
-      row.idx, row.line, row.source, row.claim_key, row.ordinal, row.case_id, row.case_json, row.evidence_json, row.outcome, row.error_code, row.error_message, row.error_field,
+      row.idx, row.line, row.source, row.claim_key, row.ordinal, row.case_id, row.case_json, row.evidence_json, row.file_ids ?? null, row.outcome, row.error_code, row.error_message, row.error_field,
     );
   }
 
@@ -184,6 +184,11 @@ export class Journal {
     this.statements.setRowFileIds.run(fileIds, idx);
   }
 
+  /** What a fed-back row's update changed in its case (issue 20): mapping fields, `;`-separated. */
+  setRowChangedFields(idx: number, fields: string): void {
+    this.statements.setRowChangedFields.run(fields, idx);
+  }
+
   uploadedFileId(sha256: string, category: string): string | undefined {
     return (this.statements.getUpload.get(sha256, category) as { file_id: string } | undefined)?.file_id;
   }
@@ -218,6 +223,13 @@ export class Journal {
     await this.group.durably(() => {
       this.statements.markSubmitting.run(claimKey);
       this.statements.recordSent.run(claimId);
+    });
+  }
+
+  /** A fed-back row's changed fields, durable before its case's update leaves (issue 20). */
+  async beginUpdate(idx: number, fields: string): Promise<void> {
+    await this.group.durably(() => {
+      this.setRowChangedFields(idx, fields);
     });
   }
 

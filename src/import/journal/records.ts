@@ -42,6 +42,8 @@ export interface RowRecord {
   case_json: string | null;
   evidence_json: string | null;
   file_ids: string | null;
+  /** Issue 20: the mapping fields an update changed in the case the service held, `;`-separated. */
+  changed_fields: string | null;
   outcome: string | null;
   error_code: string | null;
   error_message: string | null;
@@ -50,7 +52,7 @@ export interface RowRecord {
 }
 
 /** A row with its claim's record, for the results CSV: only the columns the results read. */
-export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_key' | 'case_id' | 'file_ids' | 'outcome' | 'error_code' | 'error_message' | 'error_field' | 'http_status'> & {
+export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_key' | 'case_id' | 'file_ids' | 'changed_fields' | 'outcome' | 'error_code' | 'error_message' | 'error_field' | 'http_status'> & {
   claim_id: string | null;
   step: ClaimStep | null;
   attempts: number | null;
@@ -61,7 +63,10 @@ export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_ke
 };
 
 /** A row as staging writes it: the columns later steps fill are left out. */
-export type StagedRowRecord = Omit<RowRecord, 'file_ids' | 'http_status'>;
+export type StagedRowRecord = Omit<RowRecord, 'file_ids' | 'changed_fields' | 'http_status'> & {
+  /** A fed-back row's `file_ids`: the files its case has at the service (issue 20). */
+  file_ids?: string | null | undefined;
+};
 
 /** What Journal.recordStep writes in one transaction. */
 export interface StepChange {

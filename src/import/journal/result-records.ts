@@ -8,21 +8,21 @@ import type { ClaimStep, ResultRecord } from './records.js';
  * finished 100,000-row import read them in 0.3 s instead of 0.65 s as better-sqlite3's objects of
  * every column (issue 12).
  */
-const resultsQuery = `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, r.outcome, r.error_code, r.error_message, r.error_field, r.http_status,
+const resultsQuery = `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, r.changed_fields, r.outcome, r.error_code, r.error_message, r.error_field, r.http_status,
        c.claim_id, c.step, c.attempts, c.http_status, c.error_code, c.error_message, c.error_field
 FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ORDER BY r.idx`;
 
 type ResultColumns = [
-  number, number, string, string | null, string | null, string | null, string | null, string | null, string | null, string | null, number | null,
+  number, number, string, string | null, string | null, string | null, string | null, string | null, string | null, string | null, string | null, number | null,
   string | null, ClaimStep | null, number | null, number | null, string | null, string | null, string | null,
 ];
 
 /** A journal database's result records, lazily; ending the iteration early ends the statement. */
 export function* readResultRecords(database: JournalDatabase): Generator<ResultRecord> {
-  for (const [idx, line, source, claim_key, case_id, file_ids, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field] of database
+  for (const [idx, line, source, claim_key, case_id, file_ids, changed_fields, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field] of database
     .prepare(resultsQuery)
     .raw()
     .iterate() as IterableIterator<ResultColumns>) {
-    yield { idx, line, source, claim_key, case_id, file_ids, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field };
+    yield { idx, line, source, claim_key, case_id, file_ids, changed_fields, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field };
   }
 }

@@ -23,7 +23,8 @@ CREATE TABLE IF NOT EXISTS rows (
   case_id TEXT,
   case_json TEXT,                -- the mapped case, as sent in new_claim.cases[]
   evidence_json TEXT,            -- [{path, category, column}]
-  file_ids TEXT,                 -- uploaded file ids of this row, ';'-separated
+  file_ids TEXT,                 -- uploaded file ids of this row, ';'-separated (a fed-back row's: those the results reported)
+  changed_fields TEXT,           -- mapping fields an update changed in the service's case (issue 20), ';'-separated
   outcome TEXT,                  -- a row-level outcome: invalid (stage, evidence), filed, not_filed, created
   error_code TEXT,
   error_message TEXT,
@@ -93,5 +94,15 @@ export function openLockedDatabase(file: string): JournalDatabase {
 export function openJournalDatabase(file: string): JournalDatabase {
   const database = openLockedDatabase(file);
   database.exec(schema);
+  addMissingColumns(database);
   return database;
+}
+
+/**
+ * Columns added since format 2 was first written, added to a journal made before them: a job in
+ * flight across an upgrade resumes instead of being refused (its rows simply have none yet).
+ */
+function addMissingColumns(database: JournalDatabase): void {
+  const rowColumns = new Set((database.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).map((column) => column.name));
+  if (!rowColumns.has('changed_fields')) database.exec('ALTER TABLE rows ADD COLUMN changed_fields TEXT');
 }

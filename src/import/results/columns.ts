@@ -11,7 +11,12 @@ export const statusColumns = [
   'http_status',
   'attempts',
   'file_ids',
+  // Issue 20: what a fed-back row changed in a case the service already held, `;`-separated.
+  'changed_fields',
 ] as const;
+
+/** The status columns of results files written before `changed_fields` (issue 20): they still read back. */
+export const legacyStatusColumns = statusColumns.slice(0, -1);
 
 export type StatusColumn = (typeof statusColumns)[number];
 
@@ -32,7 +37,14 @@ export const okOutcomes: readonly string[] = ['filed', 'created', 'valid'];
  * status columns. Its source columns are the ones after them.
  */
 export function isResultsHeader(header: readonly string[]): boolean {
-  return statusColumns.every((column, position) => header[position] === column);
+  return statusColumnCount(header) > 0;
+}
+
+/** How many status columns a results header starts with: all of today's, a legacy file's, or 0 (not a results file). */
+export function statusColumnCount(header: readonly string[]): number {
+  const startsWith = (columns: readonly string[]) => columns.every((column, position) => header[position] === column);
+  if (startsWith(statusColumns)) return statusColumns.length;
+  return startsWith(legacyStatusColumns) ? legacyStatusColumns.length : 0;
 }
 
 /**
@@ -40,8 +52,8 @@ export function isResultsHeader(header: readonly string[]): boolean {
  * `case_id` or `line` column of its own still reads back (see `statusCell`).
  */
 export function renameStatusColumns(header: readonly string[]): readonly string[] {
-  if (!isResultsHeader(header)) return header;
-  return header.map((name, position) => (position < statusColumns.length ? statusKey(name) : name));
+  const count = statusColumnCount(header);
+  return count === 0 ? header : header.map((name, position) => (position < count ? statusKey(name) : name));
 }
 
 const statusKey = (column: string) => `\u0000status.${column}`;
@@ -49,6 +61,14 @@ const statusKey = (column: string) => `\u0000status.${column}`;
 /** Whether a header (as renamed by `renameStatusColumns`) is a results file's. */
 export function hasRenamedStatusColumns(header: readonly string[]): boolean {
   return header[0] === statusKey('line');
+}
+
+/** How many status columns a header renamed by `renameStatusColumns` has (0: not a results file). */
+export function renamedStatusCount(header: readonly string[]): number {
+  const prefix = statusKey('');
+  let count = 0;
+  while (header[count]?.startsWith(prefix) === true) count++;
+  return count;
 }
 
 /** A status cell of a fed-back results row (read with `renameStatusColumns`). */

@@ -99,6 +99,7 @@ function statusCells(record: ResultRecord, result: RowResult): string[] {
     result.httpStatus === null ? '' : String(result.httpStatus),
     record.attempts === null ? '' : String(record.attempts),
     record.file_ids ?? '',
+    record.changed_fields ?? '',
   ];
 }
 

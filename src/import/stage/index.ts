@@ -6,7 +6,7 @@ import { readRows } from '../../csv/read-rows.js';
 import type { Mapping } from '../../mapping/schema.js';
 import type { Shard } from '../ids.js';
 import type { Journal } from '../journal/journal.js';
-import { hasRenamedStatusColumns, renameStatusColumns, statusColumns } from '../results/columns.js';
+import { renamedStatusCount, renameStatusColumns } from '../results/columns.js';
 import type { HeaderSeen, PreparedRow } from './prepare.js';
 import type { PrepareTask, SentRecord, StageWorkerData } from './worker.js';
 import { StageWriter } from './write.js';
@@ -65,10 +65,11 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   options.journal.database.pragma(`wal_autocheckpoint = ${stagingCheckpointPages}`);
   const workerData: StageWorkerData = { mapping: options.mapping, shard: options.shard };
   const pool = new Tinypool({ filename: workerFile().href, minThreads: workerThreads, maxThreads: workerThreads, workerData, resourceLimits: workerHeap });
-  const seen: HeaderSeen = { header: [], resultsInput: false };
+  const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0 };
   const onHeader = (names: readonly string[]) => {
     seen.header = names;
-    seen.resultsInput = hasRenamedStatusColumns(names);
+    seen.statusCount = renamedStatusCount(names);
+    seen.resultsInput = seen.statusCount > 0;
   };
   let layout = plainLayout;
   const onLayout = (found: FileLayout) => {
@@ -113,7 +114,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     options.journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
     await pool.destroy();
   }
-  return { sourceColumns: seen.resultsInput ? seen.header.slice(statusColumns.length) : [...seen.header], resultsInput: seen.resultsInput, rowsRead, layout };
+  return { sourceColumns: seen.header.slice(seen.statusCount), resultsInput: seen.resultsInput, rowsRead, layout };
 }
 
 /**

@@ -5,7 +5,7 @@ import { claimKeyValues, mapRow, type MappedRow } from '../../mapping/map-row.js
 import type { Mapping } from '../../mapping/schema.js';
 import { derivedClaimId } from '../ids.js';
 import type { RowProblem } from '../journal/journal.js';
-import { maybeCreatedOutcomes, statusCell, statusColumns } from '../results/columns.js';
+import { maybeCreatedOutcomes, statusCell } from '../results/columns.js';
 import { restore } from '../results/neutralise.js';
 import { wireFieldToMappingField } from '../wire-fields.js';
 
@@ -26,6 +26,8 @@ export interface PreparedRow {
   mapped?: MappedForJournal | undefined;
   /** An earlier run reported the row's claim as created (a results file fed back in). */
   reportedCreated: boolean;
+  /** Such a row's `file_ids`: the files its case has at the service, to tell a newly named file from them (issue 20). */
+  reportedFileIds?: string | undefined;
 }
 
 /** What the journal needs of a mapped row, already serialised (plain strings cross threads cheaply). */
@@ -44,13 +46,15 @@ export interface HeaderSeen {
   header: readonly string[];
   /** The input is one of our results files, fixed and fed back in. */
   resultsInput: boolean;
+  /** Its status columns before the source columns: today's, or a legacy file's fewer (0 when not a results file). */
+  statusCount: number;
 }
 
 export function prepareRow(record: CsvRow, mapping: Mapping, seen: HeaderSeen, wireCheck: WireCheck): PreparedRow {
   const { resultsInput } = seen;
   const base = { idx: record.index, line: record.line, reportedCreated: false };
   if ('error' in record) {
-    const raw = resultsInput ? (record.raw ?? []).slice(statusColumns.length) : (record.raw ?? []);
+    const raw = (record.raw ?? []).slice(seen.statusCount);
     // A row of the wrong width still names its claim, which must not be sent without it.
     const cells = Object.fromEntries(seen.header.map((column, position) => [column, record.raw?.[position] ?? '']));
     const claimKey = keyOf(resultsInput ? restoreCells(cells) : cells, mapping);
@@ -59,10 +63,12 @@ export function prepareRow(record: CsvRow, mapping: Mapping, seen: HeaderSeen, w
   let cells = record.cells;
   let raw = record.raw;
   let reportedCreated = false;
+  let reportedFileIds: string | undefined;
   if (resultsInput) {
-    raw = raw.slice(statusColumns.length).map(restore);
+    raw = raw.slice(seen.statusCount).map(restore);
     cells = restoreCells(cells);
     reportedCreated = statusCell(cells, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(cells, 'outcome'));
+    if (reportedCreated && statusCell(cells, 'file_ids') !== '') reportedFileIds = statusCell(cells, 'file_ids');
   }
   const source = JSON.stringify(raw);
   const claimKey = keyOf(cells, mapping);
@@ -84,7 +90,7 @@ export function prepareRow(record: CsvRow, mapping: Mapping, seen: HeaderSeen, w
     caseJson: JSON.stringify(caseBody),
     evidenceJson: JSON.stringify(row.evidence),
   };
-  return { ...base, source, claimKey: row.claimKey, reportedCreated, mapped };
+  return { ...base, source, claimKey: row.claimKey, reportedCreated, reportedFileIds, mapped };
 }
 
 /** The claim key as mapRow makes it, or undefined when a key cell is blank or missing. */

@@ -1,0 +1,88 @@
+import type { Logger } from 'pino';
+import type { ClaimsClient } from '../../api/client/index.js';
+import type { Case, CaseUpdate } from '../../api/schemas/case.js';
+import type { Claim } from '../../api/schemas/claim.js';
+import { isRefusal } from '../claim/submit.js';
+import type { EvidenceUploads } from '../claim/evidence.js';
+import type { ClaimRecord, Journal, RowRecord } from '../journal/journal.js';
+import { caseAsSent, caseChanges } from './case-changes.js';
+import { newEvidence } from './new-evidence.js';
+
+export interface FixWork {
+  journal: Journal;
+  client: ClaimsClient;
+  uploads: EvidenceUploads;
+  evidenceDir: string;
+  logger: Logger;
+}
+
+/** Case statuses that may still change: created and not filed (the service refuses an update otherwise). */
+const updatableStatuses = new Set(['created']);
+/** Closed without a filing: nothing changes them, and nothing files them. */
+const closedStatuses = new Set(['closed', 'withdrawn']);
+
+/**
+ * Feed-back that reaches the service (issue 20): a claim it already holds, with the rows fed back
+ * now. Each row's case is compared with the case as retrieved (update/case-changes.ts) and its
+ * evidence with the claim's documentation (update/new-evidence.ts):
+ * - a case not yet filed gets what changed in one `PUT /v2/issuer/cases/{case_id}` (a new file
+ *   goes to every case of the claim: documentation is the claim's), and its row lists the fields
+ *   in `changed_fields`; the filing that follows files it again;
+ * - a filed or closed case cannot change: its row says so (`already_filed`, `case_closed`) with
+ *   the fields that differ, and nothing is sent;
+ * - an unchanged case gets no request.
+ * The fields are recorded before the PUT leaves (durably), and an update is the same request
+ * whenever it is sent: a crash before its answer is settled by the next run's comparison, which
+ * finds what is left to change (nothing, if it was applied).
+ */
+export async function applyFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: FixWork): Promise<void> {
+  const { journal } = work;
+  const heldById = new Map((found.cases ?? []).map((item) => [item.case_id, item]));
+  const open = rows.filter((row) => row.outcome === null && row.case_id !== null && heldById.has(row.case_id));
+  if (open.length === 0) return;
+  const evidence = await newEvidence(found, open, work);
+  const shared = JSON.parse(claim.shared_json) as Record<string, unknown>;
+  journal.transaction(() => {
+    for (const [idx, ids] of evidence.fileIdsByRow) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
+    for (const [idx, { outcome, ...problem }] of evidence.problems) journal.setRowOutcome(idx, outcome, problem);
+  });
+  for (const row of open) {
+    if (evidence.problems.has(row.idx)) continue;
+    const held = heldById.get(row.case_id ?? '') as Case;
+    const { changes, update } = caseChanges(caseAsSent(shared, JSON.parse(row.case_json ?? '{}') as Record<string, unknown>), held);
+    const fields = changes.map((change) => change.mappingField);
+    if (evidence.newFileIds.length > 0) {
+      update.issuer_evidence = { ...(update.issuer_evidence as object | undefined), documentation: evidence.documentation };
+      fields.push(...(evidence.fieldsByRow.get(row.idx) ?? ['shared.issuer_evidence.documentation']));
+    }
+    if (fields.length === 0) continue;
+    await applyToCase(row, held, update, [...new Set(fields)], work);
+  }
+}
+
+async function applyToCase(row: RowRecord, held: Case, update: CaseUpdate, fields: readonly string[], work: FixWork): Promise<void> {
+  const { journal } = work;
+  const caseId = held.case_id;
+  const status = typeof held.status === 'string' ? held.status : 'unknown';
+  const listed = fields.join(', ');
+  if (!updatableStatuses.has(status)) {
+    // Nothing is sent: the service keeps a filed or closed case as it is.
+    const closed = closedStatuses.has(status);
+    journal.setRowOutcome(row.idx, closed ? 'not_filed' : 'filed', {
+      code: closed ? 'case_closed' : 'already_filed',
+      message: `case ${caseId} is ${status} at the service, which cannot change it: not applied: ${listed}`,
+      field: fields[0],
+    });
+    work.logger.info({ caseId, status, fields }, 'fix not applied: the case cannot change any more');
+    return;
+  }
+  await journal.beginUpdate(row.idx, fields.join(';'));
+  try {
+    await work.client.cases.update(caseId, update);
+    work.logger.debug({ caseId, fields }, 'case updated');
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    const item = error.errors[0];
+    journal.setRowOutcome(row.idx, 'rejected', { code: item?.code || error.code, message: `update of case ${caseId} refused: ${item?.message || error.serviceMessage}`, field: fields[0], httpStatus: error.status });
+  }
+}
