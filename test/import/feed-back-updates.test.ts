@@ -26,7 +26,10 @@ function requestsFor(requests: readonly string[], id: string): string[] {
 const byRef = (rows: readonly ResultRow[], ref: string) => rows.filter((row) => row.dispute_ref === ref);
 
 describe('feed-back updates the cases the service holds, then files them again', () => {
-  it('the measured case: fixed fraud claims and an added receipt are updated once per case and filed; a filed claim\'s change is reported, never sent', { timeout: 90_000 }, async () => {
+  it.each([
+    ['a new journal', 'fixed.journal.sqlite', []],
+    ['--restart on the first run\'s journal', 'first.journal.sqlite', ['--restart']],
+  ])('the measured case, fed back with %s: fixed fraud claims and an added receipt are updated once per case and filed; a filed claim\'s change is reported, never sent', { timeout: 90_000 }, async (_how, journal, extra) => {
     const workspace = await makeWorkspace();
     await workspace.evidence('receipts/cafe-lumiere-receipt.pdf', 'receipts/receipt.pdf');
     const service = await startServiceBehindDoor([liveKey]);
@@ -62,7 +65,7 @@ describe('feed-back updates the cases the service holds, then files them again',
     await writeFile(join(workspace.dir, 'fixed.csv'), resultsCsv(results, fixed));
     const before = service.door.requests().length;
 
-    const fed = await importIn(workspace, 'fixed.csv', 'fixed.journal.sqlite', 'fixed.results.csv', service.url);
+    const fed = await importIn(workspace, 'fixed.csv', journal, 'fixed.results.csv', service.url, extra);
     expect(fed.exitCode, fed.stderr).toBe(1);
     const requests = service.door.requests().slice(before);
     const after = await readResults(join(workspace.dir, 'fixed.results.csv'));

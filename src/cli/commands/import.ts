@@ -48,8 +48,10 @@ A 429 or 503 halves the claims in flight and its Retry-After pauses the whole jo
 says how often the service throttled and where the claims in flight settled.
 
 Run the same command again after a crash, a Ctrl-C or exit code 3: it continues from the journal and
-never creates a claim twice. A fixed results CSV can be fed back in as the input: rows already
-created are recognised, the rest are sent.
+never creates a claim twice. A fixed results CSV can be fed back in as the input: claims the
+service holds get what changed (PUT per case, new files attached) and are filed again; a filed
+case cannot change (already_filed, nothing sent); the rest are sent. changed_fields says what
+was updated.
 `;
 
 /** `bulk-disputes import`: an issuer CSV through a mapping into claims, filed, with a results CSV. */

@@ -157,7 +157,13 @@ function recordCreated(
   for (const row of rows) {
     if (row.case_id === null) continue;
     if (!caseIds.has(row.case_id)) {
-      outcomes.push({ idx: row.idx, outcome: 'rejected', problem: { code: 'claim_exists_without_case', message: `case ${row.case_id}: expected in claim ${claimId}, got a claim (created earlier) without it` } });
+      // The interface creates cases only with their claim (new_claim) or as version 1 cases: a case
+      // cannot be added to a claim the service holds (issue 20, part 5; README, "Fixing and feeding back").
+      outcomes.push({
+        idx: row.idx,
+        outcome: 'rejected',
+        problem: { code: 'claim_exists_without_case', message: `case ${row.case_id}: expected in claim ${claimId}, got that claim at the service without it (created earlier); a case cannot be added to an existing claim: give the row a claim key of its own to send it as a new claim` },
+      });
     } else if (options.finish && row.outcome === null) {
       outcomes.push({ idx: row.idx, outcome: 'created', problem: { httpStatus: 201 } });
     }

@@ -38,6 +38,10 @@ const closedStatuses = new Set(['closed', 'withdrawn']);
 export async function applyFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: FixWork): Promise<void> {
   const { journal } = work;
   const heldById = new Map((found.cases ?? []).map((item) => [item.case_id, item]));
+  const named = new Set(rows.map((row) => row.case_id));
+  const unnamed = [...heldById.keys()].filter((caseId) => !named.has(caseId));
+  // A row taken out of the export does not take its case out of the claim: said, left as it is.
+  if (unnamed.length > 0) work.logger.warn({ claimId: found.claim_id, caseIds: unnamed }, 'the claim holds cases no row names any more: left as they are (withdraw a case in the service to drop it)');
   const open = rows.filter((row) => row.outcome === null && row.case_id !== null && heldById.has(row.case_id));
   if (open.length === 0) return;
   const evidence = await newEvidence(found, open, work);
