@@ -163,7 +163,10 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
 }
 
 async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<ProcessSummary> {
-  const client = options.service === undefined || options.dryRun ? undefined : new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
+  const connect = (service: NonNullable<ImportOptions['service']>) => new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
+  const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
+  // A dry run given a service reads from it, to compare a feed-back with what it holds (issue 20).
+  const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;
   // A resumed job adds the claims it sends now to the bodies written before.
   // Bodies hold cardholder details: readable by the owner only.
   const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
@@ -177,6 +180,7 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
     const processed = await processClaims({
       journal,
       client,
+      reader,
       uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
       evidenceDir: options.evidenceDir,
       fileMode: options.fileMode,
@@ -197,6 +201,7 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
     return processed;
   } finally {
     await client?.close();
+    await reader?.close();
     if (payloads !== undefined) {
       payloads.end();
       await finished(payloads);

@@ -63,6 +63,22 @@ describe('feed-back updates the cases the service holds, then files them again',
       return row;
     });
     await writeFile(join(workspace.dir, 'fixed.csv'), resultsCsv(results, fixed));
+
+    // A dry run first: what would be updated, per row, with reads only.
+    const beforeDry = service.door.requests().length;
+    const dry = await importIn(workspace, 'fixed.csv', 'dry.journal.sqlite', 'dry.results.csv', service.url, ['--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(1);
+    expect(service.door.requests().slice(beforeDry).filter((request) => !request.startsWith('GET '))).toEqual([]);
+    const preview = await readResults(join(workspace.dir, 'dry.results.csv'));
+    expect(preview.rows.map((row) => [row.dispute_ref, row.outcome, row.error_code, row.changed_fields])).toEqual([
+      ['FR-1', 'valid', '', 'shared.issuer_evidence.card.is_active;shared.issuer_evidence.fraud.was_reported'],
+      ['FR-2', 'valid', '', 'shared.issuer_evidence.card.is_active;shared.issuer_evidence.fraud.was_reported'],
+      ['FR-3', 'valid', '', 'shared.issuer_evidence.card.is_active;shared.issuer_evidence.fraud.was_reported'],
+      ['FR-LEFT', 'valid', '', ''],
+      ['DUP-1', 'valid', '', 'evidence.receipt_file'],
+      ['OK-1', 'valid', 'already_filed', ''],
+      ['OK-2', 'valid', '', ''],
+    ]);
     const before = service.door.requests().length;
 
     const fed = await importIn(workspace, 'fixed.csv', journal, 'fixed.results.csv', service.url, extra);

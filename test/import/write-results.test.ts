@@ -39,7 +39,7 @@ async function oracle(dialect: WrittenDialect, rows: readonly ResultRecord[]): P
   for (const row of rows) {
     const source = JSON.parse(row.source) as string[];
     const formula = source[3] === '' ? '' : `'${source[3] ?? ''}`;
-    csv.write([String(row.line), row.claim_key === null ? '' : (JSON.parse(row.claim_key) as string[]).join('|'), row.claim_id ?? '', row.case_id ?? '', 'created', '', '', '', '201', '1', '', source[0] ?? '', source[1] ?? '', source[2] ?? '', formula]);
+    csv.write([String(row.line), row.claim_key === null ? '' : (JSON.parse(row.claim_key) as string[]).join('|'), row.claim_id ?? '', row.case_id ?? '', 'created', '', '', '', '201', '1', '', '', source[0] ?? '', source[1] ?? '', source[2] ?? '', formula]);
   }
   csv.end();
   await ended;

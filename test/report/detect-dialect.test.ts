@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeText } from '../../src/csv/encode.js';
-import { statusColumns } from '../../src/import/results/columns.js';
+import { legacyStatusColumns, statusColumns } from '../../src/import/results/columns.js';
 import { migrateColumns } from '../../src/migrate/results.js';
 import { detectResultsDialect, encodingOf } from '../../src/report/detect-dialect.js';
 
@@ -11,7 +11,7 @@ import { detectResultsDialect, encodingOf } from '../../src/report/detect-dialec
 
 const header = (delimiter: string) => [...statusColumns, 'ref', 'betrag'].join(delimiter);
 const row = (delimiter: string, quote: string, message: string) =>
-  ['2', 'D-1', 'CLM-D-1', 'D-1-1', 'invalid', 'amount_format', `${quote}${message}${quote}`, '', '', '', '', 'D-1', '9,99'].join(delimiter);
+  ['2', 'D-1', 'CLM-D-1', 'D-1-1', 'invalid', 'amount_format', `${quote}${message}${quote}`, '', '', '', '', '', 'D-1', '9,99'].join(delimiter);
 
 describe('detectResultsDialect', () => {
   it.each([
@@ -20,6 +20,7 @@ describe('detectResultsDialect', () => {
     { name: 'UTF-16LE without a BOM', bytes: Buffer.from(`${header(',')}\n`, 'utf16le'), expected: { delimiter: ',', quote: '"', encoding: 'utf-16le' } },
     { name: '";" windows-1252 (ü, € are not UTF-8)', bytes: encodeText(`${header(';')}\r\n${row(';', '', 'Betrag über 5 €')}\r\n`, 'windows-1252'), expected: { delimiter: ';', quote: '"', encoding: 'windows-1252' } },
     { name: '"|" quoted with \'', bytes: Buffer.from(`${header('|')}\n${row('|', "'", 'a|b')}\n`), expected: { delimiter: '|', quote: "'", encoding: 'utf-8' } },
+    { name: 'a results file written before changed_fields (issue 20)', bytes: Buffer.from(`${[...legacyStatusColumns, 'ref'].join(';')}\r\n2;D-1;CLM-D-1;D-1-1;filed;;;;202;1;;D-1\r\n`), expected: { delimiter: ';', quote: '"', encoding: 'utf-8' } },
     { name: 'migrate-v1 results', bytes: Buffer.from(`${migrateColumns.join(',')}\n`), expected: { delimiter: ',', quote: '"', encoding: 'utf-8' } },
     { name: 'not a results file: the plain dialect, for the reader to refuse', bytes: Buffer.from('name;amount\nx;1\n'), expected: { delimiter: ',', quote: '"', encoding: 'utf-8' } },
   ])('$name', ({ bytes, expected }) => {

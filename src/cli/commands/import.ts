@@ -8,8 +8,8 @@ import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer, maxRpsHelp, positiveNumber } from '../flags.js';
-import { resolveMaxRps } from '../settings.js';
-import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
+import { resolveApiKey, resolveMaxRps } from '../settings.js';
+import { sandboxNamePart, serviceTarget, stopOnSignal, usesEmbeddedSandbox } from './service-target.js';
 
 interface ImportFlags {
   mapping: string;
@@ -66,7 +66,7 @@ export function importCommand(context: CliContext): Command {
     .addOption(new Option('--file-mode <mode>', 'filing after creation (default: the mapping\'s file_mode)').choices(['none', 'auto', 'chargeback']))
     .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes', integer('--concurrency', 1, 256), 8)
     .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-    .option('--dry-run', 'map and check everything (evidence included), send nothing; outcomes are valid or invalid', false)
+    .option('--dry-run', 'map and check everything (evidence included), send nothing; outcomes are valid or invalid. With a service named, a fed-back file is compared with the claims it holds: changed_fields shows what would be updated', false)
     .option('--payloads <file>', 'write each claim\'s new_claim body to this JSON Lines file')
     .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
     .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
@@ -103,6 +103,8 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const target = flags.dryRun ? undefined : await serviceTarget(flags, context, 'importing into');
   const { embedded } = target ?? {};
+  // A dry run sends nothing; given a service, it reads the claims a fed-back file reports created (issue 20).
+  const readFrom = flags.dryRun ? await dryRunService(flags, context) : undefined;
   const stopRequested = stopOnSignal(context);
   try {
     const report = await runImport({
@@ -118,7 +120,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       payloadsFile: flags.payloads,
       shard: flags.shard,
       restart: flags.restart,
-      service: target?.service,
+      service: target?.service ?? readFrom,
       logger,
       progress: context.progress,
       stopRequested,
@@ -132,6 +134,18 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   } finally {
     await embedded?.close();
   }
+}
+
+/** The service a dry run reads from: the one named by --base-url or CLAIMS_BASE_URL with a key, else none (never the embedded sandbox). */
+async function dryRunService(flags: ImportFlags, context: CliContext): Promise<{ baseUrl: string; apiKey: string } | undefined> {
+  if (usesEmbeddedSandbox(flags, context.io.env)) return undefined;
+  const apiKey = await resolveApiKey(flags, context.io.env);
+  const baseUrl = flags.baseUrl ?? context.io.env.CLAIMS_BASE_URL ?? '';
+  if (apiKey === undefined) {
+    context.logger.warn('dry run: a service is named but no API key: a fed-back file is not compared with the claims the service holds');
+    return undefined;
+  }
+  return { baseUrl, apiKey };
 }
 
 async function requireFile(path: string, what: string, expected: string): Promise<void> {

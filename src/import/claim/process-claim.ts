@@ -8,12 +8,17 @@ import { prepareClaim, type ClaimAhead, type PreparedClaim } from './prepare-ahe
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
 import { isRefusal, settle, submitClaim } from './submit.js';
-import { applyFixes } from '../update/apply-fixes.js';
+import { applyFixes, recordDryRunFixes } from '../update/apply-fixes.js';
 
 export interface ClaimWork {
   journal: Journal;
   /** Absent in a dry run: everything is checked, nothing is sent. */
   client: ClaimsClient | undefined;
+  /**
+   * A dry run's reads, when a service is named: a fed-back claim the service holds is retrieved
+   * and compared, to show what the run would update (issue 20, part 7). Never used to write.
+   */
+  reader?: ClaimsClient | undefined;
   uploads: EvidenceUploads | undefined;
   evidenceDir: string;
   fileMode: 'none' | 'auto' | 'chargeback';
@@ -61,6 +66,12 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
     return undefined;
   }
   const named = { ...claim, claim_id: claim.claim_id };
+  const held = claim.sent === 1 && work.client === undefined && work.reader !== undefined ? await settle(work.reader, named.claim_id) : undefined;
+  if (held !== undefined) {
+    await recordDryRunFixes(held, named, rows, work);
+    journal.setStep(key, 'valid');
+    return undefined;
+  }
   // Reported created by an earlier run (or this journal): a retrieve settles it before any
   // file is uploaded or create sent.
   const found = claim.sent === 1 && work.client !== undefined ? await settle(work.client, named.claim_id) : undefined;

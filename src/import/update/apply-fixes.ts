@@ -4,9 +4,9 @@ import type { Case, CaseUpdate } from '../../api/schemas/case.js';
 import type { Claim } from '../../api/schemas/claim.js';
 import { isRefusal } from '../claim/submit.js';
 import type { EvidenceUploads } from '../claim/evidence.js';
-import type { ClaimRecord, Journal, RowRecord } from '../journal/journal.js';
+import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { caseAsSent, caseChanges } from './case-changes.js';
-import { newEvidence } from './new-evidence.js';
+import { newEvidence, type NewEvidence } from './new-evidence.js';
 
 export interface FixWork {
   journal: Journal;
@@ -37,19 +37,50 @@ const closedStatuses = new Set(['closed', 'withdrawn']);
  */
 export async function applyFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: FixWork): Promise<void> {
   const { journal } = work;
+  const plan = await planFixes(found, claim, rows, work);
+  journal.transaction(() => {
+    for (const [idx, ids] of plan.evidence.fileIdsByRow) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
+    for (const [idx, { outcome, ...problem }] of plan.evidence.problems) journal.setRowOutcome(idx, outcome, problem);
+  });
+  for (const fix of plan.fixes) await applyToCase(fix, work);
+}
+
+/**
+ * `--dry-run` on a feed-back (issue 20, part 7): what `applyFixes` would do, recorded on the rows
+ * (their `changed_fields`, or `already_filed` / `case_closed`), with nothing sent: a new file is
+ * checked and counted, not uploaded.
+ */
+export async function recordDryRunFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: Omit<FixWork, 'client' | 'uploads'>): Promise<void> {
+  const { journal } = work;
+  const plan = await planFixes(found, claim, rows, { ...work, uploads: undefined });
+  journal.transaction(() => {
+    for (const [idx, { outcome, ...problem }] of plan.evidence.problems) journal.setRowOutcome(idx, outcome, problem);
+    for (const fix of plan.fixes) {
+      const refusal = unchangeable(fix);
+      if (refusal === undefined) journal.setRowChangedFields(fix.row.idx, fix.fields.join(';'));
+      else journal.setRowOutcome(fix.row.idx, 'valid', refusal.problem);
+    }
+  });
+}
+
+/** One case's fix: what changed, as the update that applies it. */
+interface CaseFix {
+  row: RowRecord;
+  held: Case;
+  update: CaseUpdate;
+  fields: readonly string[];
+}
+
+async function planFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: Pick<FixWork, 'journal' | 'evidenceDir' | 'logger'> & { uploads: EvidenceUploads | undefined }): Promise<{ fixes: CaseFix[]; evidence: NewEvidence }> {
   const heldById = new Map((found.cases ?? []).map((item) => [item.case_id, item]));
   const named = new Set(rows.map((row) => row.case_id));
   const unnamed = [...heldById.keys()].filter((caseId) => !named.has(caseId));
   // A row taken out of the export does not take its case out of the claim: said, left as it is.
   if (unnamed.length > 0) work.logger.warn({ claimId: found.claim_id, caseIds: unnamed }, 'the claim holds cases no row names any more: left as they are (withdraw a case in the service to drop it)');
   const open = rows.filter((row) => row.outcome === null && row.case_id !== null && heldById.has(row.case_id));
-  if (open.length === 0) return;
   const evidence = await newEvidence(found, open, work);
   const shared = JSON.parse(claim.shared_json) as Record<string, unknown>;
-  journal.transaction(() => {
-    for (const [idx, ids] of evidence.fileIdsByRow) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
-    for (const [idx, { outcome, ...problem }] of evidence.problems) journal.setRowOutcome(idx, outcome, problem);
-  });
+  const fixes: CaseFix[] = [];
   for (const row of open) {
     if (evidence.problems.has(row.idx)) continue;
     const held = heldById.get(row.case_id ?? '') as Case;
@@ -59,25 +90,31 @@ export async function applyFixes(found: Claim, claim: ClaimRecord, rows: readonl
       update.issuer_evidence = { ...(update.issuer_evidence as object | undefined), documentation: evidence.documentation };
       fields.push(...(evidence.fieldsByRow.get(row.idx) ?? ['shared.issuer_evidence.documentation']));
     }
-    if (fields.length === 0) continue;
-    await applyToCase(row, held, update, [...new Set(fields)], work);
+    if (fields.length > 0) fixes.push({ row, held, update, fields: [...new Set(fields)] });
   }
+  return { fixes, evidence };
 }
 
-async function applyToCase(row: RowRecord, held: Case, update: CaseUpdate, fields: readonly string[], work: FixWork): Promise<void> {
+/** Why a fix cannot be applied (the case is filed or closed), as the row's outcome; undefined when it can. */
+function unchangeable(fix: CaseFix): { outcome: 'filed' | 'not_filed'; problem: RowProblem } | undefined {
+  const status = typeof fix.held.status === 'string' ? fix.held.status : 'unknown';
+  if (updatableStatuses.has(status)) return undefined;
+  const closed = closedStatuses.has(status);
+  return {
+    outcome: closed ? 'not_filed' : 'filed',
+    problem: { code: closed ? 'case_closed' : 'already_filed', message: `case ${fix.held.case_id} is ${status} at the service, which cannot change it: not applied: ${fix.fields.join(', ')}`, field: fix.fields[0] },
+  };
+}
+
+async function applyToCase(fix: CaseFix, work: FixWork): Promise<void> {
   const { journal } = work;
+  const { row, held, update, fields } = fix;
   const caseId = held.case_id;
-  const status = typeof held.status === 'string' ? held.status : 'unknown';
-  const listed = fields.join(', ');
-  if (!updatableStatuses.has(status)) {
+  const refusal = unchangeable(fix);
+  if (refusal !== undefined) {
     // Nothing is sent: the service keeps a filed or closed case as it is.
-    const closed = closedStatuses.has(status);
-    journal.setRowOutcome(row.idx, closed ? 'not_filed' : 'filed', {
-      code: closed ? 'case_closed' : 'already_filed',
-      message: `case ${caseId} is ${status} at the service, which cannot change it: not applied: ${listed}`,
-      field: fields[0],
-    });
-    work.logger.info({ caseId, status, fields }, 'fix not applied: the case cannot change any more');
+    journal.setRowOutcome(row.idx, refusal.outcome, refusal.problem);
+    work.logger.info({ caseId, status: held.status, fields }, 'fix not applied: the case cannot change any more');
     return;
   }
   await journal.beginUpdate(row.idx, fields.join(';'));

@@ -22,9 +22,10 @@ export interface NewEvidence {
  * hash of a file, so a file counts as attached when this job uploaded its content (sha256 and
  * category) under an id the claim holds, or when a fed-back row names as many files as its
  * results line reported ids and the claim holds them all (the row's files as they were). Anything
- * else is uploaded (once per content for the job) and becomes new documentation.
+ * else is uploaded (once per content for the job) and becomes new documentation; without
+ * `uploads` (a dry run) it is only named, by its content's hash.
  */
-export async function newEvidence(found: Claim, rows: readonly RowRecord[], work: { journal: Journal; uploads: EvidenceUploads; evidenceDir: string }): Promise<NewEvidence> {
+export async function newEvidence(found: Claim, rows: readonly RowRecord[], work: { journal: Journal; uploads: EvidenceUploads | undefined; evidenceDir: string }): Promise<NewEvidence> {
   const held = heldDocumentation(found);
   const heldSet = new Set(held);
   const result: NewEvidence = { newFileIds: [], documentation: held, fieldsByRow: new Map(), fileIdsByRow: new Map(), problems: new Map() };
@@ -46,7 +47,8 @@ export async function newEvidence(found: Claim, rows: readonly RowRecord[], work
     for (const file of files) {
       let id: string;
       try {
-        id = await work.uploads.fileIdFor(file);
+        // A dry run (no uploads) names a file it would upload by its content, as a dry run's bodies do.
+        id = work.uploads === undefined ? (work.journal.uploadedFileId(file.sha256, file.category) ?? `sha256_${file.sha256.slice(0, 32)}`) : await work.uploads.fileIdFor(file);
       } catch (error) {
         if (!isRefusal(error)) throw error;
         result.problems.set(idx, { outcome: 'rejected', code: error.errors[0]?.code || error.code, message: error.errors[0]?.message || error.serviceMessage, field: `evidence.${file.column}`, httpStatus: error.status });
