@@ -32,6 +32,7 @@ describe('feed-back updates the cases the service holds, then files them again',
   ])('the measured case, fed back with %s: fixed fraud claims and an added receipt are updated once per case and filed; a filed claim\'s change is reported, never sent', { timeout: 90_000 }, async (_how, journal, extra) => {
     const workspace = await makeWorkspace();
     await workspace.evidence('receipts/cafe-lumiere-receipt.pdf', 'receipts/receipt.pdf');
+    await workspace.evidence('correspondence/fenwick-furniture-email.png', 'receipts/receipt.png');
     const service = await startServiceBehindDoor([liveKey]);
     const notCancelled = { card_active: 'yes', fraud_reported: 'no' };
     await workspace.write(
@@ -42,6 +43,7 @@ describe('feed-back updates the cases the service holds, then files them again',
         fraudRow('FR-3', 'T1', notCancelled),
         fraudRow('FR-LEFT', 'T1', notCancelled),
         duplicateChargeRow('DUP-1', 'T1', ''),
+        duplicateChargeRow('DUP-FILED', 'T1', 'receipts/receipt.png'),
         fraudRow('OK-1', 'T1'),
         fraudRow('OK-2', 'T1'),
       ]),
@@ -50,7 +52,7 @@ describe('feed-back updates the cases the service holds, then files them again',
     expect(first.exitCode, first.stderr).toBe(1);
     const results = await readResults(join(workspace.dir, 'first.results.csv'));
     expect(results.rows.map((row) => [row.dispute_ref, row.outcome])).toEqual([
-      ['FR-1', 'not_filed'], ['FR-2', 'not_filed'], ['FR-3', 'not_filed'], ['FR-LEFT', 'not_filed'], ['DUP-1', 'not_filed'], ['OK-1', 'filed'], ['OK-2', 'filed'],
+      ['FR-1', 'not_filed'], ['FR-2', 'not_filed'], ['FR-3', 'not_filed'], ['FR-LEFT', 'not_filed'], ['DUP-1', 'not_filed'], ['DUP-FILED', 'filed'], ['OK-1', 'filed'], ['OK-2', 'filed'],
     ]);
     expect(byRef(results.rows, 'DUP-1')[0]?.error_code).toBe('documentation_missing');
 
@@ -76,6 +78,7 @@ describe('feed-back updates the cases the service holds, then files them again',
       ['FR-3', 'valid', '', 'shared.issuer_evidence.card.is_active;shared.issuer_evidence.fraud.was_reported'],
       ['FR-LEFT', 'valid', '', ''],
       ['DUP-1', 'valid', '', 'evidence.receipt_file'],
+      ['DUP-FILED', 'valid', '', ''],
       ['OK-1', 'valid', 'already_filed', ''],
       ['OK-2', 'valid', '', ''],
     ]);
@@ -110,6 +113,10 @@ describe('feed-back updates the cases the service holds, then files them again',
     const untouched = row('OK-2')?.claim_id ?? '';
     expect(requestsFor(requests, untouched)).toEqual([`GET /v2/issuer/claims/${untouched}`]);
     expect(row('OK-2')).toMatchObject({ outcome: 'filed', error_code: '', changed_fields: '' });
+    // Untouched with its evidence: the files its results line reported are the claim's; nothing uploaded or sent.
+    const withEvidence = row('DUP-FILED')?.claim_id ?? '';
+    expect(requestsFor(requests, withEvidence)).toEqual([`GET /v2/issuer/claims/${withEvidence}`]);
+    expect(row('DUP-FILED')).toMatchObject({ outcome: 'filed', error_code: '', changed_fields: '', file_ids: byRef(results.rows, 'DUP-FILED')[0]?.file_ids });
     // Left as it was: no update; filed again as before, and refused for the same reason.
     expect(requestsFor(requests, row('FR-LEFT')?.case_id ?? '').filter((request) => request.startsWith('PUT '))).toEqual([]);
     expect(row('FR-LEFT')).toMatchObject({ outcome: 'not_filed', changed_fields: '' });
