@@ -15,6 +15,8 @@ export function formatSummary(report: ImportReport, options: { dryRun: boolean; 
     const count = summary.byOutcome[outcome];
     if (count !== undefined) lines.push(`  ${outcome.padEnd(10)} ${String(count).padStart(8)}`);
   }
+  // Fixes fed back that reached cases the service held (issue 20), or would in a dry run.
+  if (summary.changed > 0) lines.push(`${options.dryRun ? 'cases that would be updated' : 'cases updated'}: ${summary.changed} (changed_fields says which fields)`);
   const top = [...summary.byErrorCode].sort((left, right) => right[1] - left[1]).slice(0, options.topErrors ?? 5);
   if (top.length > 0) {
     lines.push('top errors:');

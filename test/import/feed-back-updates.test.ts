@@ -70,6 +70,7 @@ describe('feed-back updates the cases the service holds, then files them again',
     const beforeDry = service.door.requests().length;
     const dry = await importIn(workspace, 'fixed.csv', 'dry.journal.sqlite', 'dry.results.csv', service.url, ['--dry-run']);
     expect(dry.exitCode, dry.stderr).toBe(1);
+    expect(dry.stderr).toContain('cases that would be updated: 4 (changed_fields says which fields)');
     expect(service.door.requests().slice(beforeDry).filter((request) => !request.startsWith('GET '))).toEqual([]);
     const preview = await readResults(join(workspace.dir, 'dry.results.csv'));
     expect(preview.rows.map((row) => [row.dispute_ref, row.outcome, row.error_code, row.changed_fields])).toEqual([
@@ -86,6 +87,7 @@ describe('feed-back updates the cases the service holds, then files them again',
 
     const fed = await importIn(workspace, 'fixed.csv', journal, 'fixed.results.csv', service.url, extra);
     expect(fed.exitCode, fed.stderr).toBe(1);
+    expect(fed.stderr).toContain('cases updated: 4 (changed_fields says which fields)');
     const requests = service.door.requests().slice(before);
     const after = await readResults(join(workspace.dir, 'fixed.results.csv'));
     const row = (ref: string) => byRef(after.rows, ref)[0];

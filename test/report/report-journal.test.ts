@@ -58,6 +58,33 @@ describe('bulk-disputes report JOURNAL', () => {
     expect(await readFile(page, 'utf8')).toContain('amount_format');
   });
 
+  it('reads a journal made before changed_fields (issue 20) without it; the job\'s next run adds the column and resumes', { timeout: 60_000 }, async () => {
+    const folder = await temporaryFolder();
+    const journal = join(folder, 'export.journal.sqlite');
+    const results = join(folder, 'export.results.csv');
+    const args = [
+      'import', join(root, 'samples/generic-export.csv'), '--mapping', join(root, 'mappings/generic.yaml'), '--evidence-dir', join(root, 'samples/evidence'),
+      '--sandbox-db', join(folder, 'sandbox.db'), '--sandbox-clock', '2026-11-20T12:00:00Z', '--journal', journal, '--results', results, '--log-level', 'silent',
+    ];
+    expect((await runCli(args)).exitCode).toBe(0);
+    const database = new Database(journal);
+    database.exec('ALTER TABLE rows DROP COLUMN changed_fields');
+    database.close();
+
+    const report = await runCli(['report', journal]);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/^ {2}filed +10$/m);
+    const merged = await runCli(['merge-results', '--out', join(folder, 'merged.csv'), journal]);
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    expect(await readFile(join(folder, 'merged.csv'), 'utf8')).toBe(await readFile(results, 'utf8'));
+
+    const resumed = await runCli(args);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const reopened = new Database(journal, { readonly: true });
+    expect((reopened.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).map((column) => column.name)).toContain('changed_fields');
+    reopened.close();
+  });
+
   it('reads a migrate-v1 journal and results CSV: migrated and skipped are not failures', { timeout: 60_000 }, async () => {
     const { sandbox, client } = await startTestSandbox();
     const folder = await temporaryFolder();

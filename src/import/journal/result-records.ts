@@ -8,7 +8,7 @@ import type { ClaimStep, ResultRecord } from './records.js';
  * finished 100,000-row import read them in 0.3 s instead of 0.65 s as better-sqlite3's objects of
  * every column (issue 12).
  */
-const resultsQuery = `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, r.changed_fields, r.outcome, r.error_code, r.error_message, r.error_field, r.http_status,
+const resultsQuery = (changedFields: string) => `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, ${changedFields}, r.outcome, r.error_code, r.error_message, r.error_field, r.http_status,
        c.claim_id, c.step, c.attempts, c.http_status, c.error_code, c.error_message, c.error_field
 FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ORDER BY r.idx`;
 
@@ -20,9 +20,17 @@ type ResultColumns = [
 /** A journal database's result records, lazily; ending the iteration early ends the statement. */
 export function* readResultRecords(database: JournalDatabase): Generator<ResultRecord> {
   for (const [idx, line, source, claim_key, case_id, file_ids, changed_fields, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field] of database
-    .prepare(resultsQuery)
+    .prepare(resultsQuery(hasChangedFields(database) ? 'r.changed_fields' : 'NULL'))
     .raw()
     .iterate() as IterableIterator<ResultColumns>) {
     yield { idx, line, source, claim_key, case_id, file_ids, changed_fields, outcome, error_code, error_message, error_field, http_status, claim_id, step, attempts, claim_http_status, claim_error_code, claim_error_message, claim_error_field };
   }
+}
+
+/**
+ * A journal made before `changed_fields` (issue 20) gets the column when a run opens it; `report`
+ * and `merge-results` read a private copy that no run has opened, so they read none instead.
+ */
+function hasChangedFields(database: JournalDatabase): boolean {
+  return (database.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).some((column) => column.name === 'changed_fields');
 }

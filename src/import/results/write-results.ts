@@ -21,6 +21,8 @@ export interface ResultsSummary {
   byErrorCode: Map<string, number>;
   /** Every row ended ok (filed, created, or valid in a dry run). */
   allOk: boolean;
+  /** Rows whose case the service held and this job updated (or, in a dry run, would): `changed_fields` set (issue 20). */
+  changed: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function writeResults(journal: Journal, sourceColumns: readonly str
 export async function writeResultRecords(records: Iterable<ResultRecord>, sourceColumns: readonly string[], file: string, dialect: WrittenDialect): Promise<ResultsSummary> {
   // A name no other run picks, even one with the same pid in another container.
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true };
+  const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true, changed: 0 };
   const utf8 = dialect.encoding === 'utf-8';
   const lines = function* (): Generator<string> {
     // UTF-8 is csv-stringify's own output (its `bom` option writes the mark): no second stage that
@@ -60,6 +62,7 @@ export async function writeResultRecords(records: Iterable<ResultRecord>, source
       summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
       if (result.errorCode !== '') summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
       if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
+      if ((record.changed_fields ?? '') !== '') summary.changed++;
       batch.push([...statusCells(record, result), ...sourceCells(record, sourceColumns)].map(neutralise));
       if (batch.length >= batchRecords) yield stringified();
     }
