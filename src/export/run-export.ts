@@ -39,7 +39,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const { target } = options;
   const temporary = 'file' in target ? `${target.file}.${randomBytes(6).toString('hex')}.tmp` : undefined;
   const csv = stringify(csvWriteOptions);
-  const written = pipeline(csv, temporary === undefined ? sinkWritable((target as { sink: { write(text: string): unknown } }).sink) : createWriteStream(temporary));
+  const written = pipeline(csv, temporary === undefined ? sinkWritable((target as { sink: { write(text: string): unknown } }).sink) : createWriteStream(temporary, { mode: 0o600 }));
   written.catch(() => undefined);
   try {
     const report = await writeRecords(csv, options);

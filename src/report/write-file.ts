@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Writes beside the target, then renames: a reader never sees half a page (architecture.md, "Contracts"). */
+/**
+ * Writes beside the target, then renames: a reader never sees half a page (architecture.md,
+ * "Contracts"). Readable by the owner only: a report lists rows with their messages (issue 21, part 4).
+ */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temporary, text, 'utf8');
+    await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600 });
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });

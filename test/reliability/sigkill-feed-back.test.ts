@@ -1,15 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { testApiKey } from '../helpers/client.js';
+import { describe, expect, it } from 'vitest';
 import { startImportProcess } from '../helpers/import-process.js';
-import { cliBin, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { cliBin } from '../helpers/sandbox-process.js';
 import { readResults, resultsCsv } from '../import/e2e-fixtures.js';
-import { expectedCaseId, oneToThreeRows, plannedRows, writeDisputesCsv, type RowSpec } from '../import/generate.js';
+import { expectedCaseId, oneToThreeRows, plannedRows, type RowSpec } from '../import/generate.js';
+import { faultyJob } from './faulty-sandbox.js';
 import { seededRandom, seedFrom, sized } from './size.js';
 
 /**
@@ -47,16 +46,7 @@ describe('a feed-back that updates, SIGKILLed among its updates (issue 20)', () 
     const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
     console.log(`sigkill-feed-back: seed ${seed} (replay with BULK_DISPUTES_SEED=${seed})`);
     const random = seededRandom(seed);
-    const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-reliability-'));
-    onTestFinished(async () => rm(dir, { recursive: true, force: true }));
-    const db = join(dir, 'sandbox.db');
-    const sandbox = await startSandboxProcess([
-      '--api-key', testApiKey, '--db', db,
-      '--fail-rate', '0.2', '--drop-after-commit-rate', '0.05', '--seed', String(seed),
-      '--latency-ms', '0-10', '--retry-after-seconds', '0',
-    ]);
-    const input = join(dir, 'disputes.csv');
-    await writeDisputesCsv(input, rowSpecs);
+    const { dir, db, sandbox, input } = await faultyJob(seed, rowSpecs);
     const base = ['--mapping', mapping, '--base-url', sandbox.url, '--concurrency', '16', '--file-mode', 'none', '--log-level', 'warn'];
     const runToTheEnd = async (args: string[]) => {
       for (let run = 0; run < 10; run++) {

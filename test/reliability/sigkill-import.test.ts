@@ -1,16 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { statusColumns } from '../../src/import/results/columns.js';
-import { testApiKey } from '../helpers/client.js';
 import { readResults } from '../import/e2e-fixtures.js';
 import { startImportProcess } from '../helpers/import-process.js';
-import { cliBin, startSandboxProcess } from '../helpers/sandbox-process.js';
-import { expectedCaseId, expectedClaimId, oneToThreeRows, plannedRows, writeDisputesCsv, type RowSpec } from '../import/generate.js';
+import { cliBin } from '../helpers/sandbox-process.js';
+import { expectedCaseId, expectedClaimId, oneToThreeRows, plannedRows, type RowSpec } from '../import/generate.js';
+import { faultyJob } from './faulty-sandbox.js';
 import { seededRandom, seedFrom, sized } from './size.js';
 
 /**
@@ -75,17 +73,7 @@ describe(`import SIGKILLed ${kills} times at random moments, then run to the end
     console.log(`sigkill-import: seed ${seed} (replay with BULK_DISPUTES_SEED=${seed})`);
     const random = seededRandom(seed);
 
-    const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-reliability-'));
-    onTestFinished(async () => rm(dir, { recursive: true, force: true }));
-    const db = join(dir, 'sandbox.db');
-    // Retry-After 0: the faults are as frequent as asked, without a second's wait after each 503.
-    const sandbox = await startSandboxProcess([
-      '--api-key', testApiKey, '--db', db,
-      '--fail-rate', '0.2', '--drop-after-commit-rate', '0.05', '--seed', String(seed),
-      '--latency-ms', '0-10', '--retry-after-seconds', '0',
-    ]);
-    const input = join(dir, 'disputes.csv');
-    await writeDisputesCsv(input, rowSpecs);
+    const { dir, db, sandbox, input } = await faultyJob(seed, rowSpecs);
     const journal = join(dir, 'disputes.journal.sqlite');
     const results = join(dir, 'disputes.results.csv');
     const args = [cliBin, 'import', input, '--mapping', mapping, '--base-url', sandbox.url, '--journal', journal, '--results', results, '--concurrency', '16', '--file-mode', 'chargeback', '--log-level', 'warn'];

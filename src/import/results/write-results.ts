@@ -71,8 +71,9 @@ export async function writeResultRecords(records: Iterable<ResultRecord>, source
   try {
     // Pulled by the file's stream: a batch is made when there is room for it (flat memory); a
     // failing disk rejects the pipeline, and ending the generator ends the journal's iterator.
-    if (utf8) await pipeline(Readable.from(lines()), createWriteStream(temporary));
-    else await pipeline(Readable.from(lines()), createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary));
+    // Cardholder names and e-mails: readable by the owner only, like the journal (issue 21, part 4).
+    if (utf8) await pipeline(Readable.from(lines()), createWriteStream(temporary, { mode: 0o600 }));
+    else await pipeline(Readable.from(lines()), createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary, { mode: 0o600 }));
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
