@@ -1,6 +1,7 @@
 import { evaluateField, type FieldStep, type FieldValue } from './evaluate-field.js';
 import type { FieldSpec } from './field-spec.js';
 import type { Mapping } from './schema.js';
+import { identifierDamage, isIdentifierTarget, serialDateHint } from './spreadsheet-damage.js';
 import type { TransformResult } from './transforms/index.js';
 
 /**
@@ -56,9 +57,15 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
   };
   const resolved = (target: string) => valueOf(`case.${target}`) ?? valueOf(`shared.${target}`);
   const evaluate = (field: string, spec: FieldSpec): TransformResult<FieldValue> => {
-    if (options.onField === undefined) return evaluateField(spec, { cells, resolved });
+    // What a spreadsheet did to an identifier is refused before it is read (issue 21).
+    const damaged = damageIn(field, spec, cells);
+    if (damaged !== undefined) {
+      options.onField?.({ field, spec, steps: [], result: damaged });
+      return damaged;
+    }
+    if (options.onField === undefined) return withSerialDateHint(evaluateField(spec, { cells, resolved }), spec, cells);
     const steps: FieldStep[] = [];
-    const result = evaluateField(spec, { cells, resolved, trace: (step) => steps.push(step) });
+    const result = withSerialDateHint(evaluateField(spec, { cells, resolved, trace: (step) => steps.push(step) }), spec, cells);
     options.onField({ field, spec, steps, result });
     return result;
   };
@@ -71,6 +78,10 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
   const keyValues = claimKeyValues(cells, mapping);
   if (keyValues.some((value) => value === '')) {
     errors.push({ field: 'claim.key', code: 'required_missing', message: `claim key: expected values in ${mapping.claim.key.join(', ')}, got a blank` });
+  }
+  for (const column of mapping.claim.key) {
+    const damage = identifierDamage('claim.key', column, cells[column] ?? '');
+    if (damage !== undefined) errors.push({ field: 'claim.key', ...damage });
   }
   const claimId = mapping.claim.id === undefined ? { ok: true as const, value: undefined } : evaluate('claim.id', mapping.claim.id);
   if (!claimId.ok) errors.push({ field: 'claim.id', code: claimId.code, message: claimId.message });
@@ -94,6 +105,24 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
       evidence: evidenceOf(cells, mapping),
     },
   };
+}
+
+/** A spreadsheet's damage to the cells an identifier field reads (its column, or its template's columns). */
+function damageIn(field: string, spec: FieldSpec, cells: Readonly<Record<string, string>>): TransformResult<FieldValue> | undefined {
+  if (!isIdentifierTarget(field) || spec.type !== 'string') return undefined;
+  const columns = spec.column !== undefined ? [spec.column] : [...(spec.template ?? '').matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  for (const column of columns) {
+    const damage = identifierDamage(field, column, cells[column] ?? '');
+    if (damage !== undefined) return { ok: false, ...damage };
+  }
+  return undefined;
+}
+
+/** A date that did not read, whose cell is a spreadsheet's serial number: the error says so. */
+function withSerialDateHint(result: TransformResult<FieldValue>, spec: FieldSpec, cells: Readonly<Record<string, string>>): TransformResult<FieldValue> {
+  if (result.ok || spec.type !== 'date' || spec.column === undefined) return result;
+  const hint = serialDateHint(cells[spec.column] ?? '');
+  return hint === undefined ? result : { ...result, message: `${result.message}; ${hint}` };
 }
 
 /** The key columns' values, trimmed: rows with equal values form one claim. */

@@ -10,13 +10,16 @@ const hints: Readonly<Record<string, string>> = {
   required_missing: 'fill in the empty cell (for the claim key: the key columns); the field is required',
   date_format: 'write the date in the mapping\'s date format, or change the format in the mapping to match the export',
   year_invalid: 'write the year as two digits (28) or four digits (2028)',
+  // What a spreadsheet did to a cell (src/mapping/spreadsheet-damage.ts, issue 21).
+  spreadsheet_damaged: 'a spreadsheet saved this identifier as a number and lost digits: copy the value from the original export, with the column typed as text',
+  leading_zeros_dropped: 'a spreadsheet dropped the leading zeros: write the code with all its digits (0123), with the column typed as text',
+  claim_exists_without_case: 'the claim exists at the service without this case, and a case cannot be added to it: give the row a claim key of its own to send it as a new claim',
   // Staging and claim assembly (src/import/stage.ts, src/import/claim).
   schema_invalid: 'the mapped value breaks the service\'s rules for the field named in error_field: fix the cell or the mapping',
   shared_field_mismatch: 'rows of one claim must agree on claim-level fields: make this row match the claim\'s first row, or give it its own claim key',
   claim_incomplete: 'another row of the same claim is invalid: fix that row (see the claim\'s other lines) and run again',
   case_id_duplicate: 'each case id may appear once: remove the duplicate row or give it its own case id',
   claim_id_conflict: 'two claim keys map to one claim id: fix the key cells or the mapping\'s claim id template',
-  claim_exists_without_case: 'the claim was created earlier without this case: create a separate claim for it, or add the case in the service',
   not_finished: 'the run stopped before this claim was done: run the same import command again to continue',
   // Reading the CSV (src/csv).
   csv_column_count: 'the row has more or fewer cells than the header: look for an unquoted delimiter or a missing cell',

@@ -116,7 +116,8 @@ case:
   });
 
   it('checks each row against the strict wire schema, naming the mapping field', async () => {
-    const { rows } = await stage(['A,42,FR,10.00,2026-03-01,ARN1']);
+    // Not digits: the wire schema's refusal (a short run of digits is a spreadsheet's dropped zeros: spreadsheet-damage.test.ts).
+    const { rows } = await stage(['A,42x,FR,10.00,2026-03-01,ARN1']);
     expect(rows[0]).toMatchObject({ outcome: 'invalid', error_code: 'schema_invalid', error_field: 'shared.card.last4' });
   });
 

@@ -27,6 +27,9 @@ export const TRANSFORM_ERROR_CODES = [
   'enum_unmapped',
   'split_part_missing',
   'split_parts_count',
+  // What a spreadsheet did to an identifier cell (src/mapping/spreadsheet-damage.ts, issue 21).
+  'spreadsheet_damaged',
+  'leading_zeros_dropped',
 ] as const;
 
 export type TransformErrorCode = (typeof TRANSFORM_ERROR_CODES)[number];

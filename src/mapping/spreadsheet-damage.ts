@@ -1,0 +1,69 @@
+/**
+ * What a spreadsheet does to the cells this tool sends to the card network (issue 21, part 1),
+ * caught before a row is mapped: an identifier saved as a number in scientific notation
+ * (`1.48792E+22`, `7,78563E+22`: its last digits are gone for good), a fixed-width code that lost
+ * its leading zeros (last4 `0123` saved as `123`), a date saved as its serial number (`46021`).
+ * Pure: text in, a row problem or nothing out.
+ */
+
+export interface Damage {
+  code: 'spreadsheet_damaged' | 'leading_zeros_dropped';
+  message: string;
+}
+
+/** `1.5e3`, `1.48792E+22`, `7,78563E+22` (a decimal-comma locale), `-2E-5`: how a spreadsheet writes a number it shortened. */
+const scientific = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
+
+/** Targets holding codes of a fixed number of digits, which a spreadsheet stores as numbers. */
+const fixedWidth: Readonly<Record<string, { digits: number; what: string }>> = {
+  'shared.card.last4': { digits: 4, what: 'the card\'s last 4 digits' },
+  'case.merchant.category_code': { digits: 4, what: 'a 4-digit merchant category code' },
+};
+
+/**
+ * Targets whose values are identifiers or codes, never quantities: an id, a reference, an ARN or
+ * switch serial number, a card's digits. A value of theirs in scientific notation is damage.
+ */
+export function isIdentifierTarget(field: string): boolean {
+  if (field === 'claim.id' || field === 'claim.key' || field.startsWith('custom_fields.')) return true;
+  if (field in fixedWidth) return true;
+  return /(^|\.)(case_id|claim_id|program_id|issuer_id|arn|switch_serial_number|transaction_id|order_id|id|tracking_number)$/.test(field);
+}
+
+/** The damage a spreadsheet did to one identifier cell, or undefined when it looks untouched. */
+export function identifierDamage(field: string, column: string, cell: string): Damage | undefined {
+  const text = cell.trim();
+  if (scientific.test(text)) {
+    return {
+      code: 'spreadsheet_damaged',
+      message: `column "${column}": expected the value as written, got ${JSON.stringify(text)}, a number in scientific notation: a spreadsheet saved the cell as a number and dropped its last digits, which cannot be recovered from this file; take the value from the original export (or open it with the column typed as text) and run again`,
+    };
+  }
+  const width = fixedWidth[field];
+  if (width !== undefined && /^\d+$/.test(text) && text.length < width.digits) {
+    const padded = text.padStart(width.digits, '0');
+    return {
+      code: 'leading_zeros_dropped',
+      message: `column "${column}": expected ${width.what}, got ${JSON.stringify(text)} (${text.length} digits): a spreadsheet may have dropped its leading zeros (was it ${padded}?); check the original export and write the cell as text`,
+    };
+  }
+  return undefined;
+}
+
+/** Days from the spreadsheets' day 0 (1899-12-30, after Lotus 1-2-3's leap-year slip) to 1970-01-01. */
+const serialEpochOffsetDays = 25_569;
+const dayMs = 86_400_000;
+
+/**
+ * A date cell that a spreadsheet turned into its serial number: the date it stands for, said in
+ * the date error (`46021` is 2025-12-30). Serials from 1927 to 2118 (10,000 to 80,000); anything
+ * else is not taken for one.
+ */
+export function serialDateHint(cell: string): string | undefined {
+  const text = cell.trim();
+  if (!/^\d{5}(?:[.,]\d+)?$/.test(text)) return undefined;
+  const serial = Math.floor(Number(text.replace(',', '.')));
+  if (serial < 10_000 || serial > 80_000) return undefined;
+  const date = new Date((serial - serialEpochOffsetDays) * dayMs).toISOString().slice(0, 10);
+  return `${JSON.stringify(text)} looks like a spreadsheet's serial number for ${date}: the spreadsheet saved the date as a number; write the date as the mapping's format says (or format the column as text before saving)`;
+}
