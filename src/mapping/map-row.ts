@@ -1,7 +1,7 @@
 import { evaluateField, type FieldStep, type FieldValue } from './evaluate-field.js';
 import type { FieldSpec } from './field-spec.js';
 import type { Mapping } from './schema.js';
-import { identifierDamage, isIdentifierTarget, serialDateHint } from './spreadsheet-damage.js';
+import { arnProblem, identifierDamage, isIdentifierTarget, serialDateHint } from './spreadsheet-damage.js';
 import type { TransformResult } from './transforms/index.js';
 
 /**
@@ -74,6 +74,10 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
     if (result.ok) values[index] = result.value;
     else errors.push({ field, code: result.code, message: result.message });
   }
+  const arn = valueOf('case.transaction.arn');
+  const network = valueOf('shared.card.network');
+  const arnError = typeof arn === 'string' ? arnProblem(arn, typeof network === 'string' ? network : undefined) : undefined;
+  if (arnError !== undefined) errors.push({ field: 'case.transaction.arn', ...arnError });
 
   const keyValues = claimKeyValues(cells, mapping);
   if (keyValues.some((value) => value === '')) {

@@ -50,6 +50,25 @@ export function identifierDamage(field: string, column: string, cell: string): D
   return undefined;
 }
 
+/** Networks whose acquirer reference numbers are 23 digits (the ARN's check digit included). */
+const twentyThreeDigitNetworks = new Set(['visa', 'mastercard']);
+
+/**
+ * An ARN checked as an ARN (issue 21): 23 digits for Visa and Mastercard; digits only for the other
+ * networks, whose formats the interface document does not give. A spreadsheet's rounding shows
+ * here too: `74492156302000200000000` has the length but not the digits, which only the original
+ * export can tell, so the message points there.
+ */
+export function arnProblem(arn: string, network: string | undefined): Damage | { code: 'arn_invalid'; message: string } | undefined {
+  if (network !== undefined && twentyThreeDigitNetworks.has(network)) {
+    if (/^\d{23}$/.test(arn)) return undefined;
+    const got = /^\d+$/.test(arn) ? `${arn.length} digits` : `${JSON.stringify(arn)}, with characters other than digits`;
+    return { code: 'arn_invalid', message: `arn: expected the 23 digits of a ${network} acquirer reference number, got ${got}; check the original export (a spreadsheet may have rounded or reformatted it)` };
+  }
+  if (/^\d+$/.test(arn)) return undefined;
+  return { code: 'arn_invalid', message: `arn: expected digits only, got ${JSON.stringify(arn)}` };
+}
+
 /** Days from the spreadsheets' day 0 (1899-12-30, after Lotus 1-2-3's leap-year slip) to 1970-01-01. */
 const serialEpochOffsetDays = 25_569;
 const dayMs = 86_400_000;

@@ -12,6 +12,7 @@ const hints: Readonly<Record<string, string>> = {
   year_invalid: 'write the year as two digits (28) or four digits (2028)',
   // What a spreadsheet did to a cell (src/mapping/spreadsheet-damage.ts, issue 21).
   spreadsheet_damaged: 'a spreadsheet saved this identifier as a number and lost digits: copy the value from the original export, with the column typed as text',
+  arn_invalid: 'write the acquirer reference number exactly as the card network issued it: 23 digits for Visa and Mastercard, digits only for the others',
   leading_zeros_dropped: 'a spreadsheet dropped the leading zeros: write the code with all its digits (0123), with the column typed as text',
   claim_exists_without_case: 'the claim exists at the service without this case, and a case cannot be added to it: give the row a claim key of its own to send it as a new claim',
   // Staging and claim assembly (src/import/stage.ts, src/import/claim).

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { identifierDamage, isIdentifierTarget, serialDateHint } from '../../src/mapping/spreadsheet-damage.js';
+import { arnProblem, identifierDamage, isIdentifierTarget, serialDateHint } from '../../src/mapping/spreadsheet-damage.js';
 import { mapRow } from '../../src/mapping/map-row.js';
 import { loadMapping } from '../../src/mapping/load.js';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +61,29 @@ describe('identifierDamage', () => {
   });
 });
 
+describe('arnProblem: an ARN checked as an ARN', () => {
+  it.each([
+    ['74492156302000184736251', 'visa'],
+    ['85310426261000093417725', 'mastercard'],
+    ['3441237625800071662', 'amex'],
+    ['12345', undefined],
+  ])('%s (%s) is one', (arn, network) => {
+    expect(arnProblem(arn, network)).toBeUndefined();
+  });
+
+  it.each([
+    ['7449215630200018473625', 'visa', '22 digits'],
+    ['744921563020001847362511', 'mastercard', '24 digits'],
+    ['7449 2156 3020 0018 4736 251', 'visa', 'with characters other than digits'],
+    ['74492156302000184736-25', 'visa', 'with characters other than digits'],
+    ['ARN-1', 'amex', 'expected digits only'],
+  ])('%s (%s) is refused: %s', (arn, network, said) => {
+    const problem = arnProblem(arn, network);
+    expect(problem?.code).toBe('arn_invalid');
+    expect(problem?.message).toContain(said);
+  });
+});
+
 describe('serialDateHint', () => {
   it('a spreadsheet serial number is named with the date it stands for', () => {
     expect(serialDateHint('46021')).toContain('serial number for 2025-12-30');
@@ -85,6 +108,7 @@ describe('mapRow refuses what a spreadsheet damaged', async () => {
     [{ card_last4: '417' }, 'shared.card.last4', 'leading_zeros_dropped'],
     [{ mcc: '742' }, 'case.merchant.category_code', 'leading_zeros_dropped'],
     [{ dispute_ref: '1.2E+07' }, 'claim.key', 'spreadsheet_damaged'],
+    [{ arn: '7449215630200018473625' }, 'case.transaction.arn', 'arn_invalid'],
   ])('%j → %s %s', (cells, field, code) => {
     const result = mapRow({ ...row, ...cells }, mapping);
     expect(result.ok).toBe(false);

@@ -30,6 +30,7 @@ export const TRANSFORM_ERROR_CODES = [
   // What a spreadsheet did to an identifier cell (src/mapping/spreadsheet-damage.ts, issue 21).
   'spreadsheet_damaged',
   'leading_zeros_dropped',
+  'arn_invalid',
 ] as const;
 
 export type TransformErrorCode = (typeof TRANSFORM_ERROR_CODES)[number];
