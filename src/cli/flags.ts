@@ -1,4 +1,6 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { isWorkbookFile } from '../workbook/read-rows.js';
+import { UsageError } from './exit-codes.js';
 
 /** Flag value parsers shared by the commands; each says "expected …, got …". */
 
@@ -24,4 +26,22 @@ export function positiveNumber(flag: string) {
 
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+export type ResultsFormat = 'csv' | 'xlsx';
+
+/** `--results-format`: shared by the commands that write a results file (issue 21). */
+export function resultsFormatOption(): Option {
+  return new Option('--results-format <format>', 'csv, or xlsx: a workbook of text cells a spreadsheet cannot damage (default: from the results file\'s name)').choices(['csv', 'xlsx']);
+}
+
+/**
+ * The results file's name: the one given, which must agree with `--results-format` (a workbook
+ * is named .xlsx, and nothing else is one), or the default stem with the format's extension.
+ */
+export function resultsFileName(given: string | undefined, format: ResultsFormat | undefined, stem: string, fallback: ResultsFormat = 'csv'): string {
+  if (given === undefined) return `${stem}.${format ?? fallback}`;
+  if (format === 'xlsx' && !isWorkbookFile(given)) throw new UsageError(`--results ${given}: expected a name ending in .xlsx with --results-format xlsx, got another`);
+  if (format === 'csv' && isWorkbookFile(given)) throw new UsageError(`--results ${given}: expected a CSV name with --results-format csv, got one ending in .xlsx`);
+  return given;
 }

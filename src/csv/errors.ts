@@ -8,7 +8,10 @@ export type CsvFormatErrorCode =
   | 'csv_quote_not_closed'
   | 'csv_quote_unrecoverable'
   | 'csv_record_too_large'
-  | 'csv_parse';
+  | 'csv_parse'
+  // A workbook input (issue 21): not a readable .xlsx, or without the sheet asked for.
+  | 'workbook_unreadable'
+  | 'workbook_sheet_missing';
 
 /** Codes of row-level CSV failures: one record is bad, the rest of the file is fine. */
 export type CsvRowErrorCode = 'csv_column_count' | 'csv_blank_line' | 'csv_quote';

@@ -20,11 +20,15 @@ import { Journal } from './journal/journal.js';
 import { bindService } from './journal/service-binding.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
 import type { Progress } from './progress.js';
-import { resultsDialectKey, writeResults, type ResultsSummary } from './results/write-results.js';
+import { fieldColumnsKey, resultsDialectKey, resultsFormatOf, writeResults, type ResultsSummary } from './results/write-results.js';
+import { fieldColumns } from '../mapping/source-columns.js';
+import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
 
 export interface ImportOptions {
   input: string;
+  /** A workbook input's sheet (default: its first). */
+  sheet?: string | undefined;
   mappingFile: string;
   resultsFile: string;
   /** The job's journal; a dry run without one uses a temporary journal, removed at the end. */
@@ -82,6 +86,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     fileMode,
     shard: options.shard ?? null,
     dryRun: options.dryRun,
+    // Another sheet of the same workbook is another input (absent for CSV: fingerprints of older journals hold).
+    sheet: options.sheet,
   });
   const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
   const journal = new Journal(options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite'));
@@ -90,7 +96,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     const resuming = journal.meta('staged') === '1';
     if (!resuming) {
       const staged = await stageRows({
-        input: createReadStream(options.input),
+        input: isWorkbookFile(options.input) ? { workbook: options.input, sheet: options.sheet } : createReadStream(options.input),
         mapping,
         journal,
         shard: options.shard,
@@ -99,6 +105,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
       // What the results CSV is written in, kept for a resumed run and for merge-results (issue 13).
       journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
+      // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
+      journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
       journal.setMeta('staged', '1');
       options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
     } else {
@@ -119,7 +127,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     // The last turn's group commit, before the results read the journal statement by statement.
     journal.flush();
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
-    const summary = await writeResults(journal, sourceColumns, options.resultsFile, resultsDialectOf(journal.meta(resultsDialectKey), mapping));
+    const format = resultsFormatOf(options.resultsFile, resultsDialectOf(journal.meta(resultsDialectKey), mapping), fieldColumns(mapping));
+    const summary = await writeResults(journal, sourceColumns, options.resultsFile, format);
     return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal, throttling };
   } finally {
     journal.close();

@@ -1,5 +1,6 @@
 import { evaluateField, type FieldStep, type FieldValue } from './evaluate-field.js';
 import type { FieldSpec } from './field-spec.js';
+import { specColumns } from './source-columns.js';
 import type { Mapping } from './schema.js';
 import { arnProblem, identifierDamage, isIdentifierTarget, serialDateHint } from './spreadsheet-damage.js';
 import type { TransformResult } from './transforms/index.js';
@@ -114,8 +115,7 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
 /** A spreadsheet's damage to the cells an identifier field reads (its column, or its template's columns). */
 function damageIn(field: string, spec: FieldSpec, cells: Readonly<Record<string, string>>): TransformResult<FieldValue> | undefined {
   if (!isIdentifierTarget(field) || spec.type !== 'string') return undefined;
-  const columns = spec.column !== undefined ? [spec.column] : [...(spec.template ?? '').matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
-  for (const column of columns) {
+  for (const column of specColumns(spec)) {
     const damage = identifierDamage(field, column, cells[column] ?? '');
     if (damage !== undefined) return { ok: false, ...damage };
   }

@@ -6,6 +6,8 @@ import { stringify } from 'csv-stringify/sync';
 import { neutralise } from '../import/results/neutralise.js';
 import type { MigrateJournal, MigrateRow } from './journal.js';
 import { csvWriteOptions } from '../csv/write-options.js';
+import { isWorkbookFile } from '../workbook/read-rows.js';
+import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
 
 export const migrateColumns = ['case_id', 'claim_id', 'group_key', 'outcome', 'error_code', 'error_message', 'http_status'] as const;
 export const migrateOutcomes = ['migrated', 'skipped', 'failed', 'rejected', 'valid'] as const;
@@ -29,27 +31,44 @@ export function migrateOutcomeOf(row: MigrateRow): { outcome: MigrateOutcome; co
   }
 }
 
-/** One line per v1 case in listing order, neutralised cells, written to a temp file and renamed. */
+/**
+ * One line per v1 case in listing order, written to a temp file and renamed: a CSV of neutralised
+ * cells, or (a name ending in .xlsx, issue 21) a workbook of text cells, the outcome coloured.
+ */
 export async function writeMigrateResults(journal: MigrateJournal, file: string): Promise<MigrateSummary> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const out = createWriteStream(temporary, { mode: 0o600 });
-  const failedWrite = once(out, 'error');
-  failedWrite.catch(() => undefined);
   const summary: MigrateSummary = { cases: 0, byOutcome: { migrated: 0, skipped: 0, failed: 0, rejected: 0, valid: 0 }, claims: 0, allOk: true };
   const claims = new Set<string>();
-  const write = async (cells: readonly string[]) => {
-    if (!out.write(stringify([cells.map(neutralise)], csvWriteOptions))) await Promise.race([once(out, 'drain'), failedWrite]);
-  };
-  try {
-    await write(migrateColumns);
+  const lines = function* (): Generator<SheetLine> {
     for (const row of journal.rows()) {
       const { outcome, code, message } = migrateOutcomeOf(row);
       summary.cases++;
       summary.byOutcome[outcome]++;
       if (outcome === 'failed' || outcome === 'rejected') summary.allOk = false;
       if (outcome !== 'skipped') claims.add(row.claim_id);
-      await write([row.case_id, row.claim_id, row.group_key, outcome, code, message, row.http_status === null ? '' : String(row.http_status)]);
+      const cells = [row.case_id, row.claim_id, row.group_key, outcome, code, message, row.http_status === null ? '' : String(row.http_status)];
+      yield { cells, marks: new Map([[outcomeColumn, { fill: migrateOutcomeFills[outcome] }]]) };
     }
+  };
+  if (isWorkbookFile(file)) await writeSheet(file, { sheetName: 'migrate-v1', header: migrateColumns, widths: [20, 20, 30, 11, 24, 60, 8] }, lines());
+  else await writeCsv(file, lines());
+  summary.claims = claims.size;
+  return summary;
+}
+
+const outcomeColumn = migrateColumns.indexOf('outcome');
+export const migrateOutcomeFills: Record<MigrateOutcome, string> = { migrated: 'FFC6EFCE', valid: 'FFE2EFDA', skipped: 'FFEDEDED', failed: 'FFF8CBAD', rejected: 'FFFFC7CE' };
+
+async function writeCsv(file: string, lines: Iterable<SheetLine>): Promise<void> {
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const out = createWriteStream(temporary, { mode: 0o600 });
+  const failedWrite = once(out, 'error');
+  failedWrite.catch(() => undefined);
+  const write = async (cells: readonly string[]) => {
+    if (!out.write(stringify([cells.map(neutralise)], csvWriteOptions))) await Promise.race([once(out, 'drain'), failedWrite]);
+  };
+  try {
+    await write(migrateColumns);
+    for (const { cells } of lines) await write(cells);
     out.end();
     await Promise.race([once(out, 'finish'), failedWrite]);
     await rename(temporary, file);
@@ -58,8 +77,6 @@ export async function writeMigrateResults(journal: MigrateJournal, file: string)
     await rm(temporary, { force: true });
     throw error;
   }
-  summary.claims = claims.size;
-  return summary;
 }
 
 /** The line that proves nothing was lost: source = migrated + skipped + failed + rejected. */

@@ -60,7 +60,7 @@ describe('writeResultRecords', () => {
     const file = join(await temporaryFolder('write-results-'), 'results.csv');
     // 1,201 rows: the header and two full batches of 500, then a short one.
     const rows = records(1_201);
-    const summary = await writeResultRecords(rows, sourceColumns, file, dialect);
+    const summary = await writeResultRecords(rows, sourceColumns, file, { kind: 'csv', dialect });
     expect(summary).toMatchObject({ rows: 1_201, byOutcome: { created: 1_201 }, allOk: true });
     expect(readFileSync(file).equals(await oracle(dialect, rows))).toBe(true);
   });
@@ -69,7 +69,7 @@ describe('writeResultRecords', () => {
     const dialect = dialects[0]?.[1];
     if (dialect === undefined) throw new Error('test: a dialect');
     const file = join(await temporaryFolder('write-results-'), 'results.csv');
-    await writeResultRecords([], sourceColumns, file, dialect);
+    await writeResultRecords([], sourceColumns, file, { kind: 'csv', dialect });
     expect(readFileSync(file, 'utf8')).toBe(`${[...statusColumns, ...sourceColumns].join(',')}\n`);
   });
 
@@ -77,7 +77,7 @@ describe('writeResultRecords', () => {
     const dialect = dialects[1]?.[1];
     if (dialect === undefined) throw new Error('test: a dialect');
     const directory = await temporaryFolder('write-results-');
-    await expect(writeResultRecords(records(3), sourceColumns, join(directory, 'missing', 'results.csv'), dialect)).rejects.toThrow(/ENOENT/);
+    await expect(writeResultRecords(records(3), sourceColumns, join(directory, 'missing', 'results.csv'), { kind: 'csv', dialect })).rejects.toThrow(/ENOENT/);
     expect(readdirSync(directory)).toEqual([]);
   });
 });

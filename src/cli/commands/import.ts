@@ -4,16 +4,19 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Shard } from '../../import/ids.js';
 import { describeService } from '../../api/service-identity.js';
 import { runImport } from '../../import/run-import.js';
+import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { integer, maxRpsHelp, positiveNumber } from '../flags.js';
+import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption } from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { sandboxNamePart, serviceTarget, stopOnSignal, usesEmbeddedSandbox } from './service-target.js';
 
 interface ImportFlags {
   mapping: string;
   results?: string;
+  resultsFormat?: 'csv' | 'xlsx';
+  sheet?: string;
   journal?: string;
   evidenceDir?: string;
   fileMode?: 'none' | 'auto' | 'chargeback';
@@ -41,6 +44,10 @@ Examples:
   # a service that allows 50 requests a second: stay under it (README, "Rate limits")
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --max-rps 45 --concurrency 16
 
+  # review in a spreadsheet: results as a workbook of text cells, fixed and fed back
+  bulk-disputes import disputes.csv --mapping mappings/generic.yaml --results out/disputes.results.xlsx
+  bulk-disputes import out/disputes.results.xlsx --mapping mappings/generic.yaml --journal out/disputes.fix-1.journal.sqlite
+
   # check everything, send nothing; write each claim's body
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --dry-run --payloads claims.jsonl
 
@@ -57,10 +64,12 @@ was updated.
 /** `bulk-disputes import`: an issuer CSV through a mapping into claims, filed, with a results CSV. */
 export function importCommand(context: CliContext): Command {
   return new Command('import')
-    .description('import disputes from a CSV export: map, upload evidence, create and file claims, write a results CSV')
-    .argument('<input>', 'the CSV export')
+    .description('import disputes from a CSV export (or a workbook): map, upload evidence, create and file claims, write a results CSV or workbook')
+    .argument('<input>', 'the CSV export, or a workbook (.xlsx: a fed-back results workbook, or an export delivered as one)')
     .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
-    .option('--results <file>', 'results CSV, one line per input row (default: <input name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here)')
+    .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
+    .option('--results <file>', 'results file, one line per input row; .xlsx writes a workbook (default: <input name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here, .xlsx for a workbook input)')
+    .addOption(resultsFormatOption())
     .option('--journal <file>', 'the job journal that makes re-runs resume; it belongs to the service of its first run (default: <input name>[.shard-i-of-n][.sandbox].journal.sqlite here, .sandbox into the embedded sandbox; a dry run uses a temporary one)')
     .option('--evidence-dir <dir>', 'evidence paths in the CSV are inside this directory (default: the input file\'s directory)')
     .addOption(new Option('--file-mode <mode>', 'filing after creation (default: the mapping\'s file_mode)').choices(['none', 'auto', 'chargeback']))
@@ -82,7 +91,8 @@ export function importCommand(context: CliContext): Command {
 
 async function runImportCommand(input: string, flags: ImportFlags, context: CliContext) {
   const { io, logger } = context;
-  await requireFile(input, 'input', 'a readable CSV file');
+  await requireFile(input, 'input', 'a readable CSV or .xlsx file');
+  if (flags.sheet !== undefined && !isWorkbookFile(input)) throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
   const evidenceDir = resolve(flags.evidenceDir ?? dirname(input));
   await requireDirectory(evidenceDir);
   await requireFile(flags.mapping, '--mapping', 'a readable mapping file');
@@ -91,7 +101,8 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   const shard = flags.shard === undefined ? '' : `.shard-${flags.shard.index}-of-${flags.shard.count}`;
   const rehearsal = flags.dryRun ? '.dry-run' : sandboxNamePart(flags, io.env);
   const name = `${basename(input, extname(input))}${shard}${rehearsal}`;
-  const resultsFile = resolve(flags.results ?? `${name}.results.csv`);
+  // A workbook in, a workbook out (issue 21): the reviewer's loop stays in the spreadsheet.
+  const resultsFile = resolve(resultsFileName(flags.results, flags.resultsFormat, `${name}.results`, isWorkbookFile(input) ? 'xlsx' : 'csv'));
   const journalFile = flags.journal === undefined ? (flags.dryRun ? undefined : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
   if ([resolve(input), journalFile].includes(resultsFile)) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
 
@@ -109,6 +120,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   try {
     const report = await runImport({
       input,
+      sheet: flags.sheet,
       mappingFile: flags.mapping,
       resultsFile,
       journalFile,

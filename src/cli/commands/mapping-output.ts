@@ -11,6 +11,8 @@ export interface ExplainedRecord {
   mapping: string;
   input: string;
   line: number;
+  /** A workbook input (issue 21): the sheet asked for, or undefined for its first. */
+  workbook?: { sheet?: string | undefined } | undefined;
 }
 
 /** Step labels line up within a field; a long one (an amount's settings) only widens its own field. */
@@ -29,6 +31,8 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
     `${file}: ok`,
     `  description  ${mapping.description?.replace(/\s+/g, ' ').trim() ?? '(none)'}`,
     `  csv          delimiter ${character(dialect.delimiter)}, quote ${character(dialect.quote)}, ${dialect.encoding}, ${dialect.header ? 'header line' : 'no header line'}${dialect.trim ? ', cells trimmed' : ''}`,
+    // Issue 21: a workbook has no delimiter, quote or encoding; its typed dates read in the mapping's date formats.
+    `  workbook     an .xlsx input reads its sheet's cells: the csv section's delimiter, quote and encoding do not apply${dialect.header ? '' : ' (its first row is the header whatever the csv section says)'}`,
     `  claim        key ${mapping.claim.key.join(' + ')}; id ${claimId}`,
     `  fields       ${counts.join(', ')}`,
     `  file_mode    ${mapping.file_mode}`,
@@ -38,7 +42,9 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
 
 export function formatExplanation(record: ExplainedRecord, explanation: RowExplanation): string {
   const keyCells = explanation.claimKey.columns.map((column, position) => `${column} ${JSON.stringify(explanation.claimKey.values[position] ?? '')}`);
-  const lines = [`${record.input}:${record.line} through ${record.mapping}`, `claim key: ${keyCells.join(', ')}`, ''];
+  const sheet = record.workbook?.sheet === undefined ? 'the first sheet' : `sheet ${JSON.stringify(record.workbook.sheet)}`;
+  const workbook = record.workbook === undefined ? [] : [`${sheet} of a workbook: the mapping's csv section (delimiter, quote, encoding) does not apply`];
+  const lines = [`${record.input}:${record.line} through ${record.mapping}`, ...workbook, `claim key: ${keyCells.join(', ')}`, ''];
   for (const field of explanation.fields) lines.push(...formatField(field));
   lines.push('evidence');
   if (explanation.evidence.length === 0) lines.push('  (none)');

@@ -2,6 +2,8 @@ import { open } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { CsvFormatError } from '../../csv/errors.js';
 import { readRows } from '../../csv/read-rows.js';
+import { columnReadings } from '../../workbook/column-readings.js';
+import { isWorkbookFile, readWorkbookRows } from '../../workbook/read-rows.js';
 import { countLineBreaks, type CsvRow } from '../../csv/records.js';
 import { explainRow } from '../../mapping/explain.js';
 import { loadMapping, MappingError } from '../../mapping/load.js';
@@ -13,6 +15,7 @@ import { explanationJson, formatExplanation, formatLintSummary, formatUnreadable
 
 interface ExplainFlags {
   line: number;
+  sheet?: string;
   json?: boolean;
 }
 
@@ -89,14 +92,16 @@ function explainCommand(context: CliContext): Command {
   return new Command('explain')
     .description('show how the mapping turns one record of INPUT into claim fields, step by step')
     .argument('<file>', 'mapping file (.yaml or .json)')
-    .argument('<input>', 'CSV export, read with the mapping\'s csv dialect')
-    .requiredOption('--line <N>', 'the line where the record starts (1 is the first line of the file)', lineNumber)
+    .argument('<input>', 'CSV export, read with the mapping\'s csv dialect, or a workbook (.xlsx)')
+    .requiredOption('--line <N>', 'the line where the record starts (1 is the first line of the file; a workbook\'s row number)', lineNumber)
+    .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
     .option('--json', 'print one JSON document instead of text')
     .addHelpText('after', explainHelp)
     .action(async (file: string, input: string, flags: ExplainFlags) => {
       const mapping = await loadMapping(file);
-      const row = await findRecord(input, mapping, flags.line);
-      const record: ExplainedRecord = { mapping: file, input, line: flags.line };
+      if (flags.sheet !== undefined && !isWorkbookFile(input)) throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
+      const row = await findRecord(input, mapping, flags);
+      const record: ExplainedRecord = { mapping: file, input, line: flags.line, workbook: isWorkbookFile(input) ? { sheet: flags.sheet } : undefined };
       if ('error' in row) {
         context.io.stdout.write(flags.json ? unreadableRecordJson(record, row.error) : formatUnreadableRecord(record, row.error));
         context.setExitCode(ExitCode.someRowsNotOk);
@@ -114,14 +119,17 @@ function lineNumber(value: string): number {
 }
 
 /** The record that starts at `line`, read with the mapping's dialect; any other line is a usage error naming what it is. */
-async function findRecord(input: string, mapping: Mapping, line: number): Promise<CsvRow> {
+async function findRecord(input: string, mapping: Mapping, { line, sheet }: ExplainFlags): Promise<CsvRow> {
   const handle = await open(input, 'r').catch((error: unknown) => {
-    throw new UsageError(`${input}: expected a readable CSV file, got ${(error as { code?: string }).code ?? String(error)}`, { cause: error });
+    throw new UsageError(`${input}: expected a readable CSV or .xlsx file, got ${(error as { code?: string }).code ?? String(error)}`, { cause: error });
   });
   let previous: CsvRow | undefined;
+  // A workbook is read by name (exceljs opens it); the handle only proved it readable.
+  if (isWorkbookFile(input)) await handle.close();
+  const rows = isWorkbookFile(input) ? readWorkbookRows(input, { sheet, readings: columnReadings(mapping) }) : readRows(handle.createReadStream(), mapping.csv);
   try {
-    // Returning from the loop ends readRows, which stops the parser and closes the file.
-    for await (const row of readRows(handle.createReadStream(), mapping.csv)) {
+    // Returning from the loop ends the reader, which stops the parser and closes the file.
+    for await (const row of rows) {
       if (row.line === line) return row;
       if (row.line > line) throw notARecordStart(input, line, previous, row);
       previous = row;

@@ -16,6 +16,9 @@ Examples:
   # the four shards of one import (--shard 1/4 ... 4/4) as one results CSV
   bulk-disputes merge-results --out out/disputes.results.csv out/disputes.shard-*-of-4.journal.sqlite
 
+  # the same as a workbook for review in a spreadsheet
+  bulk-disputes merge-results --out out/disputes.results.xlsx out/disputes.shard-*-of-4.journal.sqlite
+
 Give every shard's journal (the --journal of its import: it records the input, the mapping, the
 flags and the shard i/n, which a results CSV does not). The merged results CSV has every input row
 once, in input order, in the dialect of the shards' results (the input's), and reads exactly as the
@@ -33,7 +36,7 @@ export function mergeResultsCommand(context: CliContext): Command {
   return new Command('merge-results')
     .description('merge the results of an import split with --shard i/n into one results CSV, in input order')
     .argument('<journals...>', 'the journal of every shard (--journal of each import)')
-    .requiredOption('--out <file>', 'the merged results CSV (written to a temporary file and renamed when complete)')
+    .requiredOption('--out <file>', 'the merged results CSV, or a workbook of text cells when it ends in .xlsx (written to a temporary file and renamed when complete)')
     .addHelpText('after', helpText)
     .action(async (journals: string[], flags: MergeFlags) => {
       await runMergeCommand(journals, flags, context);

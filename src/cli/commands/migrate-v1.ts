@@ -8,13 +8,14 @@ import { runMigrate } from '../../migrate/run-migrate.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
-import { integer, maxRpsHelp, positiveNumber } from '../flags.js';
+import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
 
 interface MigrateFlags {
   groupBy?: string[];
   results?: string;
+  resultsFormat?: ResultsFormat;
   journal?: string;
   dryRun: boolean;
   concurrency: number;
@@ -49,7 +50,8 @@ export function migrateV1Command(context: CliContext): Command {
   return new Command('migrate-v1')
     .description('group the service\'s version 1 cases into version 2 claims, once each, with a results CSV')
     .option('--group-by <fields>', 'dot paths of the v1 case whose equal values share a claim, comma-separated (default: one claim per case); blank values go alone', groupByOf)
-    .option('--results <file>', 'results CSV, one line per v1 case (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)')
+    .option('--results <file>', 'results file, one line per v1 case; .xlsx writes a workbook (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)')
+    .addOption(resultsFormatOption())
     .option('--journal <file>', 'the job journal that makes re-runs resume; it belongs to the service of its first run (default: migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)')
     .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false)
     .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes', integer('--concurrency', 1, 256), 8)
@@ -76,7 +78,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   const { io, logger } = context;
   // A rehearsal into the embedded sandbox never shares a default file with the real run (issue 19).
   const name = `migrate-v1${sandboxNamePart(flags, io.env)}`;
-  const resultsFile = resolve(flags.results ?? `${name}${flags.dryRun ? '.dry-run' : ''}.results.csv`);
+  const resultsFile = resolve(resultsFileName(flags.results, flags.resultsFormat, `${name}${flags.dryRun ? '.dry-run' : ''}.results`));
   const journalFile = flags.journal === undefined ? (flags.dryRun ? ':memory:' : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
   if (resultsFile === journalFile) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
   for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {

@@ -7,11 +7,14 @@ import { renderHtml } from '../../report/render-html.js';
 import { renderText } from '../../report/render-text.js';
 import { describeServices, summariseFiles } from '../../report/run-report.js';
 import { writeFileAtomic } from '../../report/write-file.js';
+import { writeReportWorkbook } from '../../report/write-workbook.js';
+import { isWorkbookFile } from '../../workbook/read-rows.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 
 interface ReportFlags {
   html?: string;
+  xlsx?: string;
   encoding?: CsvEncoding;
 }
 
@@ -28,6 +31,9 @@ Examples:
 
   # a page for staff who would rather look than read (self-contained: opens offline)
   bulk-disputes report out/disputes.results.csv --html out/disputes.report.html
+
+  # the results as a workbook for review in a spreadsheet (text cells: ARNs and last4s stay intact)
+  bulk-disputes report out/disputes.results.csv --xlsx out/disputes.results.xlsx
 
   # the four shards of one job (--shard i/4) as one report
   bulk-disputes report out/disputes.shard-*-of-4.journal.sqlite
@@ -46,6 +52,7 @@ export function reportCommand(context: CliContext): Command {
     .description('summarise a results CSV or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')
     .argument('<results...>', 'results CSVs written by import or migrate-v1, or the journals of either (several: one report)')
     .option('--html <file>', 'also write a self-contained HTML page with a chart of outcomes and a sortable table of failed rows')
+    .option('--xlsx <file>', 'also write the results as a workbook of text cells, outcomes coloured, each error\'s cell marked with its message (one results CSV or import journal)')
     .addOption(new Option('--encoding <encoding>', 'the results CSVs\' encoding (default: told by their bytes: BOM, UTF-16LE, valid UTF-8, else windows-1252)').choices(csvEncodings))
     .addHelpText('after', helpText)
     .action(async (results: string[], flags: ReportFlags) => {
@@ -55,6 +62,10 @@ export function reportCommand(context: CliContext): Command {
 }
 
 async function runReportCommand(results: readonly string[], flags: ReportFlags, context: CliContext): Promise<void> {
+  if (flags.xlsx !== undefined) {
+    if (results.length > 1) throw new UsageError(`--xlsx ${flags.xlsx}: expected one results file or journal, got ${results.length} (the shards of one import: merge-results --out FILE.xlsx)`);
+    if (!isWorkbookFile(flags.xlsx)) throw new UsageError(`--xlsx ${flags.xlsx}: expected a name ending in .xlsx, got another`);
+  }
   for (const file of results) {
     const found = await stat(file).catch(() => undefined);
     if (found?.isFile() !== true) throw new UsageError(`results ${file}: expected a results CSV or journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
@@ -67,6 +78,15 @@ async function runReportCommand(results: readonly string[], flags: ReportFlags, 
   const named = results.map((file, position) => `${file} (${sources[position] ?? 'results CSV'})`).join(', ');
   const service = describeServices(results, services);
   context.io.stdout.write(renderText(summary, named, service));
+  if (flags.xlsx !== undefined) {
+    const workbook = resolve(flags.xlsx);
+    await writeReportWorkbook(results[0] ?? '', workbook, flags.encoding).catch((error: unknown) => {
+      if (error instanceof NotResultsError) throw new UsageError(`${results[0] ?? ''}: ${error.message}`, { cause: error });
+      throw error;
+    });
+    context.logger.info({ xlsx: workbook }, 'report workbook written');
+    context.io.stderr.write(`xlsx: ${workbook}\n`);
+  }
   if (flags.html !== undefined) {
     const page = resolve(flags.html);
     await writeFileAtomic(page, renderHtml(summary, results.join(', '), service));

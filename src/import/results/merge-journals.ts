@@ -10,7 +10,7 @@ import { journalFormat } from '../journal/schema.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { parseService } from '../../api/service-identity.js';
 import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from './merge.js';
-import { resultsDialectKey, writeResultRecords, type ResultsSummary } from './write-results.js';
+import { fieldColumnsKey, resultsDialectKey, resultsFormatOf, writeResultRecords, type ResultsSummary } from './write-results.js';
 
 /**
  * `merge-results` (issue 13, part 3): the journals of one import split with `--shard i/n`, checked
@@ -42,7 +42,7 @@ export async function mergeShardJournals(files: readonly string[], out: string):
     const [first] = shards;
     if (first === undefined) throw new MergeRefusedError('expected at least one shard, got none');
     for (const { job, database } of opened) sources.push({ file: job.file, rows: readResultRecords(database) });
-    const summary = await writeResultRecords(mergeByLine(sources), first.sourceColumns, out, first.dialect);
+    const summary = await writeResultRecords(mergeByLine(sources), first.sourceColumns, out, resultsFormatOf(out, first.dialect, first.fieldColumns));
     return { summary, shards };
   } finally {
     // A refusal in mid-merge leaves statements open: a connection closes only once they end.
@@ -100,5 +100,7 @@ function shardJobOf(database: Database.Database, file: string): ShardJob {
     // A journal staged before the dialect was recorded (issue 13) wrote its results plain.
     dialect: recordedDialect === undefined ? plainDialect : (JSON.parse(recordedDialect) as WrittenDialect),
     service: parseService(meta(serviceMetaKey)),
+    // A journal staged before they were recorded (issue 21): a results workbook without its error cells marked.
+    fieldColumns: JSON.parse(meta(fieldColumnsKey) ?? '{}') as Record<string, string[]>,
   };
 }

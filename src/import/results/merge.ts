@@ -29,6 +29,8 @@ export interface ShardJob {
   readonly dialect: WrittenDialect;
   /** The service its import ran against (issue 19); undefined in a dry run or a journal made before it was recorded. */
   readonly service?: ServiceIdentity | undefined;
+  /** The mapping's source columns by field (issue 21), for a merged results workbook. */
+  readonly fieldColumns?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /** The shards cannot be merged into one results CSV; the message says which file and why. */

@@ -8,12 +8,16 @@ import { createEncoder } from '../../csv/encode.js';
 import type { WrittenDialect } from '../../csv/layout.js';
 import type { Journal, ResultRecord } from '../journal/journal.js';
 import { okOutcomes, statusColumns, type Outcome } from './columns.js';
+import { writeResultsWorkbook } from './results-workbook.js';
+import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { neutralise } from './neutralise.js';
 import { rowResult, type RowResult } from './row-outcome.js';
 import { csvWriteOptionsFor } from '../../csv/write-options.js';
 
 /** The journal's meta key for the results CSV's dialect (a JSON `WrittenDialect`), recorded at staging. */
 export const resultsDialectKey = 'results_dialect';
+/** The journal's meta key for the mapping's `fieldColumns` (JSON), recorded at staging: a results workbook's error cells. */
+export const fieldColumnsKey = 'field_columns';
 
 export interface ResultsSummary {
   rows: number;
@@ -26,44 +30,75 @@ export interface ResultsSummary {
 }
 
 /**
- * The results CSV (architecture.md, "Contracts"): one line per input row in input order, the
- * status columns, then the source columns unchanged, every cell safe to open in a spreadsheet.
- * Written in the input's dialect (issue 13): its delimiter, quote, line ending, byte order mark
- * and encoding, so that the fixed file reads back through the same mapping.
+ * The format of a results file: CSV in the input's dialect, or a workbook (issue 21), whose
+ * `fieldColumns` (a mapping's `fieldColumns`) say which source cell an `error_field` names.
  */
-export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, dialect: WrittenDialect): Promise<ResultsSummary> {
-  return writeResultRecords(journal.results(), sourceColumns, file, dialect);
+export type ResultsFormat = { readonly kind: 'csv'; readonly dialect: WrittenDialect } | { readonly kind: 'xlsx'; readonly fieldColumns?: Readonly<Record<string, readonly string[]>> | undefined };
+
+/** A results file's format from its name: `.xlsx` is a workbook, anything else CSV in the dialect given. */
+export function resultsFormatOf(file: string, dialect: WrittenDialect, fieldColumns?: Readonly<Record<string, readonly string[]>>): ResultsFormat {
+  return isWorkbookFile(file) ? { kind: 'xlsx', fieldColumns } : { kind: 'csv', dialect };
 }
 
 /**
- * The results CSV from journal records in input order (one journal's, or several shards' merged:
+ * The results file (architecture.md, "Contracts"): one line per input row in input order, the
+ * status columns, then the source columns unchanged. A CSV is written in the input's dialect
+ * (issue 13): its delimiter, quote, line ending, byte order mark and encoding, so that the fixed
+ * file reads back through the same mapping, every cell safe to open in a spreadsheet; a workbook
+ * as text cells (src/import/results/results-workbook.ts).
+ */
+export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, format: ResultsFormat): Promise<ResultsSummary> {
+  return writeResultRecords(journal.results(), sourceColumns, file, format);
+}
+
+/**
+ * The results file from journal records in input order (one journal's, or several shards' merged:
  * src/import/results/merge.ts). Written to a temporary file and renamed, so a reader never sees
  * half a file.
  */
-export async function writeResultRecords(records: Iterable<ResultRecord>, sourceColumns: readonly string[], file: string, dialect: WrittenDialect): Promise<ResultsSummary> {
+export async function writeResultRecords(records: Iterable<ResultRecord>, sourceColumns: readonly string[], file: string, format: ResultsFormat): Promise<ResultsSummary> {
+  const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true, changed: 0 };
+  const lines = resultLines(records, sourceColumns, summary);
+  if (format.kind === 'xlsx') await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {});
+  else await writeResultsCsv(file, sourceColumns, lines, format.dialect);
+  return summary;
+}
+
+/** One results line: its row's result and cells (status, then source), as pulled; counted into the summary. */
+export interface ResultLine {
+  readonly result: RowResult;
+  readonly cells: string[];
+}
+
+function* resultLines(records: Iterable<ResultRecord>, sourceColumns: readonly string[], summary: ResultsSummary): Generator<ResultLine> {
+  for (const record of records) {
+    const result = rowResult(record);
+    summary.rows++;
+    summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
+    if (result.errorCode !== '') summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
+    if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
+    if ((record.changed_fields ?? '') !== '') summary.changed++;
+    yield { result, cells: [...statusCells(record, result), ...sourceCells(record, sourceColumns)] };
+  }
+}
+
+async function writeResultsCsv(file: string, sourceColumns: readonly string[], lines: Iterable<ResultLine>, dialect: WrittenDialect): Promise<void> {
   // A name no other run picks, even one with the same pid in another container.
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true, changed: 0 };
   const utf8 = dialect.encoding === 'utf-8';
-  const lines = function* (): Generator<string> {
+  const text = function* (): Generator<string> {
     // UTF-8 is csv-stringify's own output (its `bom` option writes the mark): no second stage that
     // turns each record's bytes into text and back. Other encodings go through the encoder.
     let batch: string[][] = [[...statusColumns, ...sourceColumns]];
     let first = true;
     const stringified = () => {
-      const text = stringifyBatch(batch, { ...csvWriteOptionsFor(dialect), bom: first && utf8 && dialect.byteOrderMark });
+      const written = stringifyBatch(batch, { ...csvWriteOptionsFor(dialect), bom: first && utf8 && dialect.byteOrderMark });
       first = false;
       batch = [];
-      return text;
+      return written;
     };
-    for (const record of records) {
-      const result = rowResult(record);
-      summary.rows++;
-      summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
-      if (result.errorCode !== '') summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
-      if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
-      if ((record.changed_fields ?? '') !== '') summary.changed++;
-      batch.push([...statusCells(record, result), ...sourceCells(record, sourceColumns)].map(neutralise));
+    for (const line of lines) {
+      batch.push(line.cells.map(neutralise));
       if (batch.length >= batchRecords) yield stringified();
     }
     yield stringified();
@@ -72,14 +107,13 @@ export async function writeResultRecords(records: Iterable<ResultRecord>, source
     // Pulled by the file's stream: a batch is made when there is room for it (flat memory); a
     // failing disk rejects the pipeline, and ending the generator ends the journal's iterator.
     // Cardholder names and e-mails: readable by the owner only, like the journal (issue 21, part 4).
-    if (utf8) await pipeline(Readable.from(lines()), createWriteStream(temporary, { mode: 0o600 }));
-    else await pipeline(Readable.from(lines()), createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary, { mode: 0o600 }));
+    if (utf8) await pipeline(Readable.from(text()), createWriteStream(temporary, { mode: 0o600 }));
+    else await pipeline(Readable.from(text()), createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary, { mode: 0o600 }));
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
-  return summary;
 }
 
 /**

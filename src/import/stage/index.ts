@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import Tinypool from 'tinypool';
 import { plainLayout, type FileLayout } from '../../csv/layout.js';
 import { readRows } from '../../csv/read-rows.js';
+import { columnReadings } from '../../workbook/column-readings.js';
+import { readWorkbookRows } from '../../workbook/read-rows.js';
 import type { Mapping } from '../../mapping/schema.js';
 import type { Shard } from '../ids.js';
 import type { Journal } from '../journal/journal.js';
@@ -23,8 +25,15 @@ import { StageWriter } from './write.js';
  * batches come back: memory is that window, whatever the file's size.
  */
 
+/** A workbook input (issue 21, part 3): the file, and its sheet (default: the first). */
+export interface WorkbookInput {
+  workbook: string;
+  sheet?: string | undefined;
+}
+
 export interface StageOptions {
-  input: Readable;
+  /** A CSV byte stream, read in the mapping's dialect, or a workbook. */
+  input: Readable | WorkbookInput;
   mapping: Mapping;
   journal: Journal;
   shard?: Shard | undefined;
@@ -99,7 +108,11 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     if (inFlight.length >= batchesInFlight) await writeOldest();
   };
   try {
-    for await (const record of readRows(options.input, options.mapping.csv, { onHeader, onLayout, renameHeader: renameStatusColumns })) {
+    const hooks = { onHeader, onLayout, renameHeader: renameStatusColumns };
+    const input = options.input;
+    const rows =
+      'workbook' in input ? readWorkbookRows(input.workbook, { sheet: input.sheet, readings: columnReadings(options.mapping), ...hooks }) : readRows(input, options.mapping.csv, hooks);
+    for await (const record of rows) {
       records.push({ line: record.line, index: record.index, raw: record.raw, error: 'error' in record ? record.error : undefined });
       rowsRead++;
       for (const cell of record.raw ?? []) textLength += cell.length;

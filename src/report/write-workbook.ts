@@ -1,0 +1,70 @@
+import { createReadStream } from 'node:fs';
+import type { CsvEncoding } from '../csv/dialect.js';
+import { readRows } from '../csv/read-rows.js';
+import { isResultsHeader, renamedStatusCount, renameStatusColumns, statusColumns } from '../import/results/columns.js';
+import { mergeShardJournals } from '../import/results/merge-journals.js';
+import { MergeRefusedError } from '../import/results/merge.js';
+import { restore } from '../import/results/neutralise.js';
+import { errorCellFill, errorColumns, outcomeFills } from '../import/results/results-workbook.js';
+import { migrateColumns, migrateOutcomeFills } from '../migrate/results.js';
+import { writeSheet, type CellMark, type SheetLine } from '../workbook/write-sheet.js';
+import { detectFileDialect } from './detect-dialect.js';
+import { hintFor } from './hints.js';
+import { NotResultsError } from './read-results.js';
+import { isSqlite } from './run-report.js';
+
+const fills: Readonly<Record<string, string>> = { ...outcomeFills, ...migrateOutcomeFills };
+
+/**
+ * `report --xlsx` (issue 21, part 2): a results CSV, or an import's journal, as a results workbook
+ * of text cells for review in a spreadsheet. A journal's workbook marks the source cell behind each
+ * error (the journal records which columns each mapping field reads); a results CSV's marks the
+ * cell when `error_field` names a column (an evidence column, say): a CSV does not record its mapping.
+ */
+export async function writeReportWorkbook(file: string, out: string, encoding?: CsvEncoding): Promise<void> {
+  if (await isSqlite(file)) {
+    await mergeShardJournals([file], out).catch((error: unknown) => {
+      if (error instanceof MergeRefusedError) throw new NotResultsError(`${error.message} (a migrate-v1 journal: run migrate-v1 again with --results FILE.xlsx; it rewrites the results from its journal)`, { cause: error });
+      throw error;
+    });
+    return;
+  }
+  const dialect = await detectFileDialect(file, encoding);
+  let header: readonly string[] = [];
+  let statusCount = 0;
+  const rows = readRows(createReadStream(file), { ...dialect, header: true, trim: false }, {
+    // The status columns keep their names in the workbook; renamed only to tell them from source columns.
+    renameHeader: (names) => {
+      if (!isResultsHeader(names) && !migrateColumns.every((name, position) => names[position] === name)) throw new NotResultsError(`header: expected a results CSV of import or migrate-v1, got ${names.slice(0, 3).join(', ')}, …`);
+      header = names;
+      statusCount = renamedStatusCount(renameStatusColumns(names));
+      return renameStatusColumns(names);
+    },
+  });
+  const lines = async function* (): AsyncGenerator<SheetLine> {
+    const position = (column: string) => header.indexOf(column);
+    for await (const row of rows) {
+      // A record the results file itself garbles keeps its cells, unmarked: nothing is dropped.
+      const cells = (row.raw ?? []).map(restore);
+      const marks = new Map<number, CellMark>();
+      const fill = fills[cells[position('outcome')] ?? ''];
+      if (fill !== undefined) marks.set(position('outcome'), { fill });
+      const errorField = statusCount > 0 ? (cells[position('error_field')] ?? '') : '';
+      const code = cells[position('error_code')] ?? '';
+      for (const column of errorField === '' ? [] : errorColumns(errorField, {})) {
+        const at = header.indexOf(column, statusCount);
+        if (at >= statusCount) marks.set(at, { fill: errorCellFill, note: `${code}: ${cells[position('error_message')] ?? ''}\nfix: ${hintFor(code)}` });
+      }
+      yield { cells, marks };
+    }
+  };
+  const iterator = lines();
+  // The header is known once the first record is read: pull it before the sheet is opened.
+  const first = await iterator.next();
+  const sheetLines = async function* (): AsyncGenerator<SheetLine> {
+    if (first.done !== true) yield first.value;
+    yield* iterator;
+  };
+  if (header.length === 0) header = [...statusColumns];
+  await writeSheet(out, { sheetName: 'results', header }, sheetLines());
+}

@@ -1,0 +1,93 @@
+import { createReadStream } from 'node:fs';
+import ExcelJS from 'exceljs';
+import { CsvFormatError } from '../csv/errors.js';
+import { readHeader, toRow, type CsvRow } from '../csv/records.js';
+import { cellText, type ColumnReading, type ReadCell } from './cell-text.js';
+
+/** Whether a file is a workbook by its name: `.xlsx` (Office Open XML; not the old binary `.xls`). */
+export function isWorkbookFile(file: string): boolean {
+  return /\.xlsx$/i.test(file);
+}
+
+export interface ReadWorkbookOptions {
+  /** The sheet to read (default: the workbook's first). */
+  sheet?: string | undefined;
+  /** How typed cells of a column read as text (by header name): the mapping's date formats and decimal separators. */
+  readings?: ReadonlyMap<string, ColumnReading> | undefined;
+  onHeader?: (header: readonly string[]) => void;
+  renameHeader?: (header: readonly string[]) => readonly string[];
+}
+
+/** The minimum of exceljs's streamed row this reader uses. */
+interface StreamedRow {
+  readonly number: number;
+  readonly cellCount: number;
+  getCell(column: number): ReadCell;
+}
+
+/**
+ * The rows of one sheet of an .xlsx file, as `readRows` gives a CSV's (issue 21, part 3): the first
+ * row is the header, each later row one record keyed by it, `line` the sheet's row number (what
+ * the person sees at the left of the row). Streamed with exceljs's WorkbookReader: rows are read
+ * as the caller iterates. Shared strings (the text table most spreadsheets write) are held in
+ * memory while the sheet is read; the workbooks this tool writes use none.
+ *
+ * Rows with no cell (a spreadsheet writes nothing for them) are not records: in a sheet, empty
+ * rows are layout, and the line numbers of the rows around them stay true.
+ */
+export async function* readWorkbookRows(file: string, options: ReadWorkbookOptions = {}): AsyncGenerator<CsvRow> {
+  const input = createReadStream(file);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const seen: string[] = [];
+  let read = false;
+  try {
+    for await (const worksheet of reader) {
+      const name = (worksheet as unknown as { name: string }).name;
+      seen.push(name);
+      if (read || !isWanted(name, options.sheet, reader)) continue;
+      read = true;
+      yield* sheetRows(worksheet, file, options);
+    }
+  } catch (error) {
+    if (error instanceof CsvFormatError) throw error;
+    throw new CsvFormatError('workbook_unreadable', 1, `workbook: expected an .xlsx file (Office Open XML), got one that does not read (${(error as Error).message})`, { cause: error });
+  } finally {
+    input.destroy();
+  }
+  if (!read) {
+    const found = seen.length === 0 ? 'no sheets' : `the sheets ${seen.map((sheet) => JSON.stringify(sheet)).join(', ')}`;
+    const wanted = options.sheet === undefined ? 'a sheet' : `a sheet named ${JSON.stringify(options.sheet)}`;
+    throw new CsvFormatError('workbook_sheet_missing', 1, `workbook: expected ${wanted}, got ${found}`);
+  }
+}
+
+/** The sheet asked for, or the workbook's first (its first tab: `xl/workbook.xml` order, read before the sheets). */
+function isWanted(name: string, sheet: string | undefined, reader: ExcelJS.stream.xlsx.WorkbookReader): boolean {
+  if (sheet !== undefined) return name === sheet;
+  const first = (reader as unknown as { model?: { sheets?: { name: string }[] } }).model?.sheets?.[0]?.name;
+  return first === undefined || first === name;
+}
+
+async function* sheetRows(rows: AsyncIterable<StreamedRow>, file: string, options: ReadWorkbookOptions): AsyncGenerator<CsvRow> {
+  let header: string[] | undefined;
+  let readings: (ColumnReading | undefined)[] = [];
+  let index = 0;
+  for await (const row of rows) {
+    const width = header?.length ?? row.cellCount;
+    const values: string[] = [];
+    for (let column = 1; column <= Math.max(width, row.cellCount); column++) values.push(cellText(row.getCell(column), readings[column - 1]));
+    // Cells past the header that hold nothing are not columns (a spreadsheet keeps formatted empty cells).
+    while (values.length > width && values.at(-1) === '') values.pop();
+    if (header === undefined) {
+      while (values.at(-1) === '') values.pop();
+      if (values.length === 0) continue;
+      header = readHeader(options.renameHeader?.(values) ?? values, row.number);
+      readings = header.map((name) => options.readings?.get(name));
+      options.onHeader?.(header);
+      continue;
+    }
+    if (values.every((value) => value === '')) continue;
+    yield toRow(header, values, row.number, index++);
+  }
+  if (header === undefined) throw new CsvFormatError('csv_empty', 1, `workbook ${file}: expected a header row, got an empty sheet`);
+}

@@ -1,0 +1,75 @@
+import { createWriteStream } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { rename, rm } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+
+/** How one cell stands out: a fill colour (ARGB, e.g. `FFC6EFCE`) and a note a reviewer reads on hover. */
+export interface CellMark {
+  readonly fill?: string | undefined;
+  readonly note?: string | undefined;
+}
+
+export interface SheetLine {
+  readonly cells: readonly string[];
+  /** Marks by 0-based column. */
+  readonly marks?: ReadonlyMap<number, CellMark> | undefined;
+}
+
+export interface SheetOptions {
+  readonly sheetName: string;
+  readonly header: readonly string[];
+  /** Column widths in characters, by 0-based column (default: the header's width, at least 10). */
+  readonly widths?: readonly number[] | undefined;
+}
+
+/** The text format: what a person types into the column stays text (`0123` keeps its zero). */
+const textFormat = '@';
+const headerFill = 'FFD9E1F2';
+
+/**
+ * One sheet written as an .xlsx file, streamed (issue 21, part 2): every cell a text cell in a
+ * text-formatted column, so a spreadsheet never turns an ARN into `7.67755811560297E+22` or drops
+ * a last4's leading zero, nor does it once the reviewer types into it; the header frozen and
+ * filtered. Rows are written as the lines are pulled (exceljs's WorkbookWriter: flat memory);
+ * strings are written inline, not into a shared-strings table that would hold every cell in
+ * memory. Written to a temporary file, 0600 (cardholder data), then renamed.
+ */
+export async function writeSheet(file: string, options: SheetOptions, lines: Iterable<SheetLine> | AsyncIterable<SheetLine>): Promise<void> {
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const stream = createWriteStream(temporary, { mode: 0o600 });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  try {
+    const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
+    sheet.columns = options.header.map((name, position) => ({ key: String(position), width: options.widths?.[position] ?? Math.min(40, Math.max(10, name.length + 2)), style: { numFmt: textFormat } }));
+    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(1, options.header.length) } };
+    const header = sheet.getRow(1);
+    header.values = [...options.header];
+    header.font = { bold: true };
+    header.eachCell((cell) => {
+      cell.fill = solid(headerFill);
+    });
+    header.commit();
+    let number = 2;
+    for await (const line of lines) {
+      const row = sheet.getRow(number++);
+      row.values = [...line.cells];
+      for (const [column, mark] of line.marks ?? []) {
+        const cell = row.getCell(column + 1);
+        if (mark.fill !== undefined) cell.fill = solid(mark.fill);
+        if (mark.note !== undefined) cell.note = mark.note;
+      }
+      row.commit();
+    }
+    sheet.commit();
+    await workbook.commit();
+    await rename(temporary, file);
+  } catch (error) {
+    stream.destroy();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+function solid(argb: string): ExcelJS.Fill {
+  return { type: 'pattern', pattern: 'solid', fgColor: { argb } };
+}
