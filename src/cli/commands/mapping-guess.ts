@@ -5,6 +5,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { csvDialectSchema, type CsvEncoding } from '../../csv/dialect.js';
 import { CsvFormatError } from '../../csv/errors.js';
 import { readRows } from '../../csv/read-rows.js';
+import type { CsvRow } from '../../csv/records.js';
+import { isWorkbookFile, readWorkbookRows } from '../../workbook/read-rows.js';
 import { guessMapping, sniffDialect, sniffEncoding, UnsupportedEncodingError, type DialectGuess, type EncodingGuess, type Sample } from '../../mapping/guess/index.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -14,6 +16,7 @@ interface GuessFlags {
   out?: string;
   rows: number;
   force?: boolean;
+  sheet?: string;
 }
 
 /** Bytes the encoding and dialect are sniffed from; the rows themselves are streamed. */
@@ -45,7 +48,8 @@ exists (without --force).
 export function guessCommand(context: CliContext): Command {
   return new Command('guess')
     .description('read the first rows of an export and write a draft mapping for it, with what needs a person marked TODO')
-    .argument('<sample>', 'CSV export to learn the layout from')
+    .argument('<sample>', 'CSV export (or a workbook, .xlsx) to learn the layout from')
+    .option('--sheet <name>', 'a workbook sample: the sheet to read (default: its first)')
     .option('--out <file>', 'write the draft here (default: stdout)')
     .option('--rows <n>', 'rows to read from the start of SAMPLE', positiveInteger, 10_000)
     .option('--force', 'overwrite --out when it exists')
@@ -53,7 +57,7 @@ export function guessCommand(context: CliContext): Command {
     .action(async (samplePath: string, flags: GuessFlags) => {
       const out = flags.out;
       if (out !== undefined && !flags.force && (await exists(out))) throw new UsageError(`--out ${out}: expected a new file, got an existing one (use --force to overwrite it)`);
-      const { encoding, dialect, sample, unreadableRows, firstLine } = await readSample(samplePath, flags.rows);
+      const { encoding, dialect, sample, unreadableRows, firstLine } = isWorkbookFile(samplePath) ? await readWorkbookSample(samplePath, flags) : await readSample(samplePath, flags.rows);
       const schemaPath = relative(out === undefined ? process.cwd() : dirname(resolve(out)), schemaFile).split(sep).join('/');
       const draft = guessMapping({ sample, encoding, dialect, source: samplePath, unreadableRows, schemaPath });
       if (out === undefined) context.io.stdout.write(draft.yaml);
@@ -121,15 +125,37 @@ async function readSample(path: string, maxRows: number): Promise<ReadSample> {
   }
 }
 
+/**
+ * A workbook's first rows (issue 21): cells, not bytes, so there is no encoding or delimiter to
+ * sniff; typed dates read as ISO dates, the format the draft then names. The draft's csv section
+ * is the default one, which a workbook input does not use.
+ */
+async function readWorkbookSample(path: string, { rows: maxRows, sheet }: GuessFlags): Promise<ReadSample> {
+  if (!(await exists(path))) throw new UsageError(`${path}: expected a readable workbook, got nothing there`);
+  const encoding: EncodingGuess = { encoding: 'utf-8', confidence: 'high', evidence: 'a workbook (.xlsx): cells, not bytes; the csv section does not apply to it' };
+  const dialect: DialectGuess = { delimiter: ',', quote: '"', lineEnding: 'LF', header: true, confidence: 'high', evidence: 'a workbook: its first row is the header' };
+  let columns: readonly string[] = [];
+  try {
+    return { encoding, dialect, ...(await collectSample(path, readWorkbookRows(path, { sheet, onHeader: (header) => (columns = header) }), () => columns, maxRows)) };
+  } catch (error) {
+    if (error instanceof CsvFormatError) throw new UsageError(`${path}: ${error.message} (${error.code})`, { cause: error });
+    throw error;
+  }
+}
+
 async function readRecords(path: string, dialect: DialectGuess, encoding: CsvEncoding, maxRows: number): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
   const csv = csvDialectSchema.parse({ delimiter: dialect.delimiter, quote: dialect.quote, encoding, header: dialect.header });
   const handle = await open(path, 'r');
   let columns: readonly string[] = [];
+  return collectSample(path, readRows(handle.createReadStream(), csv, { onHeader: (header) => (columns = header) }), () => columns, maxRows);
+}
+
+/** The first `maxRows` records of a reader; leaving the loop ends it, which stops the parser and closes the file. */
+async function collectSample(path: string, records: AsyncIterable<CsvRow>, header: () => readonly string[], maxRows: number): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
   const rows: Record<string, string>[] = [];
   let unreadableRows = 0;
   let firstLine: number | undefined;
-  // Leaving the loop ends readRows, which stops the parser and closes the file.
-  for await (const row of readRows(handle.createReadStream(), csv, { onHeader: (header) => (columns = header) })) {
+  for await (const row of records) {
     if ('error' in row) unreadableRows++;
     else {
       firstLine ??= row.line;
@@ -138,5 +164,5 @@ async function readRecords(path: string, dialect: DialectGuess, encoding: CsvEnc
     if (rows.length + unreadableRows >= maxRows) break;
   }
   if (rows.length === 0) throw new UsageError(`${path}: expected rows below the header line, got none that can be read`);
-  return { sample: { columns, rows }, unreadableRows, firstLine: firstLine ?? 2 };
+  return { sample: { columns: header(), rows }, unreadableRows, firstLine: firstLine ?? 2 };
 }
