@@ -45,7 +45,7 @@ async function readSheet(file: string): Promise<{ sheet: ExcelJS.Worksheet; head
   return { sheet, header, rows };
 }
 
-const text = (cell: ExcelJS.Cell | undefined) => (cell?.value === null || cell?.value === undefined ? '' : String(cell.value));
+const text = (cell: ExcelJS.Cell | undefined) => (typeof cell?.value === 'string' ? cell.value : '');
 
 describe('results as a workbook, fixed in it and fed back', () => {
   it('text cells, header frozen and filtered, outcomes coloured, the cell to fix marked with its error; two cells fixed and fed back: those claims filed, none created twice', { timeout: 90_000 }, async () => {
