@@ -10,6 +10,7 @@ import { benchCase as resume } from './cases/resume.js';
 import { benchCase as sandbox } from './cases/sandbox.js';
 import { benchCase as stage } from './cases/stage.js';
 import { benchCase as submit } from './cases/submit.js';
+import { benchCase as workbook } from './cases/workbook.js';
 import { builtCli, repoRoot } from './support/paths.js';
 import { formatDuration, renderDocument } from './table.js';
 import type { BenchCase, BenchContext, BenchRow } from './types.js';
@@ -24,7 +25,7 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  */
 
 /** In the order. */
-const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit];
+const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, workbook];
 
 interface Flags {
   quick: boolean;

@@ -202,7 +202,7 @@ describe('bulk-disputes mapping explain', () => {
     expect((await run(['mapping', 'explain', mapping, input, '--line', '0'])).stderr).toContain('expected a line number from 1, got "0"');
     expect((await run(['mapping', 'explain', mapping, input])).exitCode).toBe(2);
     const noInput = await run(['mapping', 'explain', mapping, `${input}.missing`, '--line', '2']);
-    expect(noInput).toMatchObject({ exitCode: 2, stderr: expect.stringContaining(`${input}.missing: expected a readable CSV file, got ENOENT`) as unknown });
+    expect(noInput).toMatchObject({ exitCode: 2, stderr: expect.stringContaining(`${input}.missing: expected a readable CSV or .xlsx file, got ENOENT`) as unknown });
     const noMapping = await run(['mapping', 'explain', `${mapping}.missing`, input, '--line', '2']);
     expect(noMapping).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('expected a readable mapping file, got ENOENT') as unknown });
   });
