@@ -59,6 +59,7 @@ export async function writeSheet(file: string, options: SheetOptions, lines: Ite
         if (mark.note !== undefined) cell.note = mark.note;
       }
       row.commit();
+      if (number % yieldEveryRows === 0) await drained(sheet, stream);
     }
     sheet.commit();
     await workbook.commit();
@@ -68,6 +69,34 @@ export async function writeSheet(file: string, options: SheetOptions, lines: Ite
     await rm(temporary, { force: true });
     throw error;
   }
+}
+
+/**
+ * exceljs's writer takes rows without backpressure: a sheet's XML is queued for the zip's deflate
+ * as fast as rows come (a 100,000-row results workbook queued ~190 MB of buffers). Every few
+ * hundred rows the writer waits while the sheet's queue (exceljs's StreamBuf: its buffers, and what
+ * it handed the zip's entry stream) holds more than a little, and while the file has a backlog.
+ */
+const yieldEveryRows = 200;
+const backlogLimitBytes = 1024 * 1024;
+
+interface SheetQueue {
+  buffers?: { length: number }[];
+  /** archiver's entry stream: a readable-stream v2 PassThrough, which has no `writableLength` yet. */
+  pipes?: { writableLength?: number; _writableState?: { length?: number } }[];
+}
+
+function backlogBytes(queue: SheetQueue): number {
+  const buffered = (queue.buffers ?? []).reduce((total, buffer) => total + buffer.length, 0);
+  return buffered + (queue.pipes ?? []).reduce((total, pipe) => total + (pipe.writableLength ?? pipe._writableState?.length ?? 0), 0);
+}
+
+async function drained(sheet: ExcelJS.Worksheet, file: NodeJS.WritableStream & { writableNeedDrain?: boolean }): Promise<void> {
+  const queue = (sheet as unknown as { stream?: SheetQueue }).stream ?? {};
+  // The zip deflates on the thread pool: a short sleep, not a spin, while it catches up.
+  await new Promise((resolve) => setImmediate(resolve));
+  while (backlogBytes(queue) > backlogLimitBytes) await new Promise((resolve) => setTimeout(resolve, 2));
+  if (file.writableNeedDrain === true) await new Promise((resolve) => file.once('drain', resolve));
 }
 
 function solid(argb: string): ExcelJS.Fill {
