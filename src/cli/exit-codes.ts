@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { CsvFormatError } from '../csv/errors.js';
 import { AuthenticationError, ClaimsConfigError, ClaimsError, ClaimsHttpError, ClaimsNetworkError, RequestInvalidError } from '../api/errors.js';
 import { ServiceMismatchError } from '../api/service-identity.js';
+import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-error.js';
 import { ExportStateError } from '../export/state.js';
 import { JournalMismatchError } from '../import/journal/schema.js';
 import { MappingError } from '../mapping/load.js';
@@ -16,6 +17,12 @@ export const ExitCode = {
   usage: 2,
   /** Aborted (authentication refused, service unavailable, disk): run the same command again. */
   aborted: 3,
+  /** The server's certificate is not trusted: untrusted CA, expired, or for another host (issue 22). Nothing sent. */
+  serverCertificate: 4,
+  /** The client certificate: none given when the service asks for one, refused, its key not its own, a wrong passphrase. Nothing sent. */
+  clientCertificate: 5,
+  /** The proxy: unreachable, or refusing the tunnel (407 without or with wrong credentials, 403). Nothing sent. */
+  proxy: 6,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -38,12 +45,15 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   if (error instanceof UsageError || error instanceof MappingError || error instanceof CsvFormatError || error instanceof JournalMismatchError || error instanceof ExportStateError || error instanceof ServiceMismatchError || error instanceof ClaimsConfigError || error instanceof RequestInvalidError) {
     return ExitCode.usage;
   }
+  if (error instanceof ConnectionSetupError) return setupExitCodes[error.category];
   if (error instanceof AuthenticationError || error instanceof ClaimsNetworkError) return ExitCode.aborted;
   if (error instanceof ClaimsHttpError) return error.status === 429 || error.status >= 500 ? ExitCode.aborted : ExitCode.someRowsNotOk;
   if (error instanceof ClaimsError) return ExitCode.aborted;
   // Anything unforeseen stops the run; what is recorded so far stays, so it is resumable.
   return ExitCode.aborted;
 }
+
+const setupExitCodes: Record<SetupCategory, ExitCodeValue> = { 'server-certificate': ExitCode.serverCertificate, 'client-certificate': ExitCode.clientCertificate, proxy: ExitCode.proxy };
 
 /** One line for a person: the code when there is one, then what happened. */
 export function describeFailure(error: unknown): string {

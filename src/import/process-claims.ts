@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { AuthenticationError, ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError } from '../api/errors.js';
+import { ConnectionSetupError } from '../api/network/setup-error.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
 import { CircuitBreaker } from './breaker.js';
 import { PrepareAhead, type ClaimAhead } from './claim/prepare-ahead.js';
@@ -86,8 +87,8 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
     }
   };
   const recordFailure = (claim: Parameters<typeof processClaim>[0], error: unknown) => {
-    if (error instanceof AuthenticationError || !isRemoteFailure(error)) {
-      // A refused key or a local failure (the journal's disk): nothing else can succeed.
+    if (error instanceof AuthenticationError || error instanceof ConnectionSetupError || !isRemoteFailure(error)) {
+      // A refused key, a network set up wrongly (issue 22) or a local failure (the journal's disk): nothing else can succeed.
       fatal ??= error;
       breaker.trip((error as Error).message);
       return;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ClaimsClient } from '../api/client/index.js';
+import { ConnectionSetupError } from '../api/network/setup-error.js';
 import { AuthenticationError, ClaimsHttpError, OutcomeUnknownError } from '../api/errors.js';
 import { CircuitBreaker } from '../import/breaker.js';
 import { isRefusal, settle } from '../import/claim/submit.js';
@@ -120,7 +121,7 @@ export class ClaimRun {
   }
 
   private failed(groupKey: string, error: unknown): void {
-    if (error instanceof AuthenticationError) {
+    if (error instanceof AuthenticationError || error instanceof ConnectionSetupError) {
       // Left as it stands (submitting settles next run); the run stops.
       this.fatal ??= error;
       this.breaker.trip(error.message);

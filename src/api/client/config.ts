@@ -1,4 +1,13 @@
 import { ClaimsConfigError } from '../errors.js';
+import { ProxyUrlError, routeFor, type ProxySettings, type Route } from '../network/proxy-route.js';
+import { resolveTls, type ResolvedTls, type TlsSettings } from '../network/tls-material.js';
+
+/**
+ * The way to the service (issue 22): a proxy (`proxy`, or the environment's HTTPS_PROXY and
+ * NO_PROXY when `env` is given: pass `process.env` to honour them as curl does), CAs trusted in
+ * addition to the system's, and a client certificate for mutual TLS.
+ */
+export type NetworkOptions = ProxySettings & TlsSettings;
 import { checkRetryPolicy, defaultRetryPolicy, type RetryPolicy } from '../retry-policy.js';
 
 /** The logging the client needs: pino's `Logger` fits, and so does any object with these two. */
@@ -31,6 +40,7 @@ export interface ClientOptions {
   random?: () => number;
   now?: () => number;
   userAgent?: string;
+  network?: NetworkOptions | undefined;
 }
 
 export interface ResolvedOptions {
@@ -48,6 +58,10 @@ export interface ResolvedOptions {
   random: () => number;
   now: () => number;
   userAgent: string;
+  /** The service's base URL as parsed, for messages and the network probe. */
+  target: URL;
+  route: Route;
+  tls: ResolvedTls;
 }
 
 const silentLogger: ClientLogger = { debug: () => undefined, warn: () => undefined };
@@ -71,7 +85,20 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
     userAgent: options.userAgent ?? 'bulk-disputes',
+    target: url,
+    route: proxyRoute(url, options.network),
+    // A key that is not its certificate's, or a wrong passphrase: ConnectionSetupError, before anything is sent.
+    tls: resolveTls(options.network, options.network?.env ?? {}),
   };
+}
+
+function proxyRoute(url: URL, network: NetworkOptions | undefined): Route {
+  try {
+    return routeFor(url, network);
+  } catch (error) {
+    if (error instanceof ProxyUrlError) throw new ClaimsConfigError(error.message);
+    throw error;
+  }
 }
 
 function parseBaseUrl(baseUrl: string): URL {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
-import { buildConnector, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import {
   AuthenticationError,
@@ -16,6 +16,9 @@ import { errorBodyResponse } from '../schemas/errors.js';
 import type { ResolvedOptions } from './config.js';
 import { Pacing } from './pacing.js';
 import { basicAuthorization, redactorFor, type Redactor } from './redact.js';
+import { classifyFailure } from '../network/classify-failure.js';
+import { createDispatcher, failedWhileConnecting } from '../network/dispatcher.js';
+import { proxySecrets } from '../network/proxy-route.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -56,21 +59,24 @@ type Attempt =
  * to the end (undici README, "Garbage Collection": an unread body holds its connection).
  */
 export class Transport {
-  private readonly pool: Pool;
+  private readonly dispatcher: Dispatcher;
   private readonly authorization: string;
   private readonly redact: Redactor;
   /** The job's pace: Retry-After pauses, --max-rps, and who listens to the answers (issue 13). */
   readonly pacing: Pacing;
 
   constructor(private readonly options: ResolvedOptions) {
-    this.pool = new Pool(options.origin, {
+    this.dispatcher = createDispatcher({
+      origin: options.origin,
+      route: options.route,
+      tls: options.tls,
       connections: options.concurrency,
-      connect: connectorTaggingFailures(options.connectTimeoutMs),
-      headersTimeout: options.headersTimeoutMs,
-      bodyTimeout: options.bodyTimeoutMs,
+      connectTimeoutMs: options.connectTimeoutMs,
+      headersTimeoutMs: options.headersTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs,
     });
     this.authorization = basicAuthorization(options.apiKey);
-    this.redact = redactorFor(options.apiKey);
+    this.redact = redactorFor(options.apiKey, [...proxySecrets(options.route), ...options.tls.secrets]);
     this.pacing = new Pacing({ maxRps: options.maxRps, retryAfterCapMs: options.retry.retryAfterCapMs, now: options.now, sleep: options.sleep });
   }
 
@@ -107,7 +113,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    return this.pool.close();
+    return this.dispatcher.close();
   }
 
   private async attemptOnce(request: ApiRequest<unknown>): Promise<Attempt> {
@@ -122,7 +128,8 @@ export class Transport {
     if (Array.isArray(bytes)) headers['content-length'] = String(bytes.reduce((total: number, piece: Uint8Array) => total + piece.byteLength, 0));
     const body = Array.isArray(bytes) ? Readable.from(bytes as readonly Uint8Array[], { objectMode: false }) : (bytes as Uint8Array | undefined);
     try {
-      const response = await this.pool.request({
+      const response = await this.dispatcher.request({
+        origin: this.options.origin,
         method: request.method,
         path: this.options.pathPrefix + request.path + queryString(request.query),
         headers,
@@ -133,7 +140,16 @@ export class Transport {
       const retryAfter = response.headers['retry-after'];
       return { type: 'response', status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text };
     } catch (error) {
-      const notSent = failedToConnect.has(error as object);
+      // A certificate, a client certificate or a proxy set up wrongly: sending again cannot help (issue 22).
+      const setup = await classifyFailure(error, {
+        target: this.options.target,
+        route: this.options.route,
+        tls: this.options.tls,
+        connectTimeoutMs: this.options.connectTimeoutMs,
+        request: `${request.method} ${request.path}`,
+      });
+      if (setup !== undefined) throw setup;
+      const notSent = failedWhileConnecting(error);
       const code = networkErrorCode(error, notSent);
       if (code === undefined) throw error;
       return { type: 'network-error', code, sent: !notSent, error };
@@ -158,25 +174,6 @@ export class Transport {
   }
 }
 
-/**
- * Errors raised while connecting (refused, DNS, connect timeout, TLS handshake): the request was
- * never written, so sending it again cannot duplicate anything. Tagged where they arise rather
- * than guessed from their codes, since a reset during a TLS handshake and a reset after sending
- * share the code ECONNRESET.
- */
-const failedToConnect = new WeakSet<object>();
-
-function connectorTaggingFailures(timeoutMs: number): buildConnector.connector {
-  const connect = buildConnector({ timeout: timeoutMs });
-  return (options, callback) => {
-    connect(options, (...args) => {
-      const [error] = args;
-      if (error) failedToConnect.add(error);
-      callback(...args);
-    });
-  };
-}
-
 /** undici's codes for a connection that broke or went silent after the request was sent. */
 const undiciNetworkCodes = new Set([
   'UND_ERR_SOCKET',
@@ -191,10 +188,10 @@ const undiciNetworkCodes = new Set([
  * is thrown as it is. An allowlist: system errors (`ECONNRESET`, ...), undici's socket and
  * timeout errors, HTTP parser errors, and whatever failed while connecting.
  */
-function networkErrorCode(error: unknown, failedWhileConnecting: boolean): string | undefined {
+function networkErrorCode(error: unknown, whileConnecting: boolean): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return failedWhileConnecting ? 'ECONNECT' : undefined;
-  if (failedWhileConnecting || /^E[A-Z]+$/.test(code) || code.startsWith('HPE_') || undiciNetworkCodes.has(code)) return code;
+  if (typeof code !== 'string') return whileConnecting ? 'ECONNECT' : undefined;
+  if (whileConnecting || /^E[A-Z]+$/.test(code) || code.startsWith('HPE_') || undiciNetworkCodes.has(code)) return code;
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import { ConnectionSetupError } from '../../api/network/setup-error.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimsClient } from '../../api/client/index.js';
 import { ClaimsHttpError, OutcomeUnknownError } from '../../api/errors.js';
@@ -43,6 +44,12 @@ export async function submitClaim(
       const { data, attempts } = await client.claims.createWithCasesIds(checked ?? body);
       return adopted(data, false, attempts);
     } catch (error) {
+      // Never sent (a certificate or a proxy set up wrongly, issue 22): the claim is staged again, as
+      // it was before this send (it reached here only once the service had no claim by its id).
+      if (error instanceof ConnectionSetupError) {
+        journal.setStep(claimKey, 'staged');
+        throw error;
+      }
       journal.addAttempts(claimKey, (error as { attempts?: number }).attempts ?? 1);
       const conflict = error instanceof ClaimsHttpError && error.status === 409;
       if (!(error instanceof OutcomeUnknownError) && !conflict) {
