@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from './exit-codes.js';
 import { positiveNumber } from './flags.js';
+import type { NetworkOptions } from '../api/client/config.js';
+import { resolveNetwork, type NetworkFlags } from './network-settings.js';
 
 /**
  * Where the service and the key come from: flags and the environment, never a key as a flag
@@ -10,9 +12,11 @@ import { positiveNumber } from './flags.js';
 export interface ServiceSettings {
   baseUrl: string;
   apiKey: string;
+  /** Proxy, CAs, client certificate (issue 22). */
+  network: NetworkOptions;
 }
 
-export interface ServiceFlags {
+export interface ServiceFlags extends NetworkFlags {
   baseUrl?: string | undefined;
   apiKeyFile?: string | undefined;
 }
@@ -26,7 +30,7 @@ export async function resolveServiceSettings(flags: ServiceFlags, env: NodeJS.Pr
   if (apiKey === undefined) {
     throw new UsageError('API key: expected CLAIMS_API_KEY or --api-key-file FILE, got neither');
   }
-  return { baseUrl, apiKey };
+  return { baseUrl, apiKey, network: await resolveNetwork(flags, env) };
 }
 
 /** The key from `--api-key-file` or CLAIMS_API_KEY, or undefined when neither gives one. */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
+import type { NetworkOptions } from '../api/client/config.js';
 import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
@@ -48,7 +49,7 @@ export interface ImportOptions {
    * Where to send; absent in a dry run. `identity` names it in the journal (issue 19); by default
    * the base URL and the key's environment (the CLI passes the embedded sandbox's data file).
    */
-  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined } | undefined;
+  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined } | undefined;
   logger: Logger;
   progress?: Progress | undefined;
   stopRequested?: () => boolean;
@@ -172,7 +173,7 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
 }
 
 async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<ProcessSummary> {
-  const connect = (service: NonNullable<ImportOptions['service']>) => new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
+  const connect = (service: NonNullable<ImportOptions['service']>) => new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: service.network });
   const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
   // A dry run given a service reads from it, to compare a feed-back with what it holds (issue 20).
   const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
+import type { NetworkOptions } from '../api/client/config.js';
 import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { bindService } from '../import/journal/service-binding.js';
 import type { Progress } from '../import/progress.js';
@@ -13,7 +14,7 @@ import { writeMigrateResults, type MigrateSummary } from './results.js';
 
 export interface MigrateOptions {
   /** Where to migrate; `identity` names it in the journal (issue 19), by default the base URL and the key's environment. */
-  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined };
+  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined };
   journalFile: string;
   resultsFile: string;
   groupBy: readonly string[];
@@ -65,7 +66,7 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
     journal.close();
     throw error;
   }
-  const client = new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger });
+  const client = new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: options.service.network });
   // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
   // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
   const limit = pLimit(options.concurrency);

@@ -46,7 +46,7 @@ describe('bulk-disputes (in-process)', () => {
     const server = await startScriptedServer([json(200, emptyPage)]);
     const result = await run(['check'], { CLAIMS_BASE_URL: server.url, CLAIMS_API_KEY: testApiKey });
 
-    expect(result).toMatchObject({ exitCode: 0, stdout: `ok: ${server.url} accepted the key (sandbox environment)\n` });
+    expect(result).toMatchObject({ exitCode: 0, stdout: `route: direct (no proxy set)\nclient certificate: none configured\nok: ${server.url} accepted the key (sandbox environment)\n` });
     expect(server.requests[0]?.url).toBe('/v2/issuer/claims?limit=1');
   });
 

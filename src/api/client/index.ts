@@ -4,6 +4,8 @@ import { resolveOptions, type ClientOptions } from './config.js';
 import { EventsEndpoints, FilesEndpoints } from './files-events.js';
 import type { AttemptListener, PacingStats } from './pacing.js';
 import { Transport } from './transport.js';
+import type { Route } from '../network/proxy-route.js';
+import type { ProbeResult } from '../network/probe.js';
 import { V1CasesEndpoints } from './v1-cases.js';
 
 /**
@@ -41,13 +43,23 @@ export class ClaimsClient {
     return this.transport.pacing.stats();
   }
 
+  /** The route to the service (direct or which proxy, and why) and whether a client certificate is configured (issue 22). */
+  connection(): { route: Route; clientCertificate: boolean } {
+    return this.transport.connection();
+  }
+
+  /** One look at the way to the service, no request sent: the proxy's answer, TLS version, server certificate (`check`). */
+  async probe(): Promise<ProbeResult> {
+    return this.transport.probe();
+  }
+
   /** Closes the connection pool once requests in flight have finished. */
   async close(): Promise<void> {
     return this.transport.close();
   }
 }
 
-export type { ClientLogger, ClientOptions } from './config.js';
+export type { ClientLogger, ClientOptions, NetworkOptions } from './config.js';
 export type { ApiResult, RequestBody } from './transport.js';
 export type { UploadInput } from './files-events.js';
 export type { PageCursor } from './paginate.js';

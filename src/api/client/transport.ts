@@ -18,7 +18,8 @@ import { Pacing } from './pacing.js';
 import { basicAuthorization, redactorFor, type Redactor } from './redact.js';
 import { classifyFailure } from '../network/classify-failure.js';
 import { createDispatcher, failedWhileConnecting } from '../network/dispatcher.js';
-import { proxySecrets } from '../network/proxy-route.js';
+import { proxySecrets, type Route } from '../network/proxy-route.js';
+import { probe, type ProbeResult } from '../network/probe.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -110,6 +111,14 @@ export class Transport {
       }
       throw this.failure(outcome, decision.reason, context);
     }
+  }
+
+  connection(): { route: Route; clientCertificate: boolean } {
+    return { route: this.options.route, clientCertificate: this.options.tls.clientCertificate };
+  }
+
+  async probe(): Promise<ProbeResult> {
+    return probe(this.options.target, this.options.route, this.options.tls, this.options.connectTimeoutMs);
   }
 
   async close(): Promise<void> {

@@ -99,20 +99,29 @@ async function proxyFailure(error: unknown, codes: readonly string[], context: F
 /** Whether a system error is about the proxy's address, not the service's. */
 function pointsAtProxy(error: unknown, proxy: URL): boolean {
   const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
-  for (let current = error as { port?: unknown; hostname?: unknown; cause?: unknown } | undefined; current !== undefined && current !== null; current = current.cause as typeof current) {
-    if (current.port === port || current.hostname === proxy.hostname) return true;
-  }
-  return false;
+  return chain(error).some((item) => item.port === port || item.hostname === proxy.hostname);
 }
 
 async function look(context: FailureContext): Promise<ProbeResult> {
   return probe(context.target, context.route, context.tls, context.connectTimeoutMs).catch((): ProbeResult => ({}));
 }
 
-function chain(error: unknown): { code?: unknown; message?: unknown; reason?: unknown }[] {
-  const found: { code?: unknown; message?: unknown; reason?: unknown }[] = [];
-  for (let current = error as { cause?: unknown } | undefined; typeof current === 'object' && current !== null && found.length < 8; current = current.cause as typeof current) {
-    found.push(current as { code?: unknown });
+interface ErrorLink {
+  code?: unknown;
+  message?: unknown;
+  reason?: unknown;
+  port?: unknown;
+  hostname?: unknown;
+  cause?: unknown;
+}
+
+/** The error and its causes (undici wraps the system's error), at most eight deep. */
+function chain(error: unknown): ErrorLink[] {
+  const found: ErrorLink[] = [];
+  let current: unknown = error;
+  while (typeof current === 'object' && current !== null && found.length < 8) {
+    found.push(current);
+    current = (current as ErrorLink).cause;
   }
   return found;
 }

@@ -58,7 +58,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // The per-origin pool inside the agent: its connect (the tunnel, then TLS) tagged like a direct one's.
     factory: (origin, poolOptions) => {
       const given = (poolOptions as { connect?: Connector }).connect;
-      return new Pool(origin, given === undefined ? poolOptions : { ...poolOptions, connect: tagging(given) });
+      return new Pool(origin, given === undefined ? poolOptions : Object.assign({}, poolOptions, { connect: tagging(given) }));
     },
   });
 }

@@ -60,7 +60,9 @@ export async function probe(target: URL, route: Route, tls: ResolvedTls, timeout
 async function connectDirect(host: string, port: number, timeoutMs: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = netConnect({ host, port, timeout: timeoutMs });
-    socket.once('connect', () => resolve(socket));
+    socket.once('connect', () => {
+      resolve(socket);
+    });
     socket.once('timeout', () => socket.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })));
     socket.once('error', reject);
   });
@@ -110,19 +112,19 @@ async function handshake(socket: Socket, host: string, tls: ResolvedTls, timeout
       });
       secure.destroy();
     });
-    secure.once('error', (error) => {
+    secure.once('error', (error: Error & { code?: string }) => {
       clearTimeout(timer);
-      resolve({ failure: (error as { code?: string }).code ?? error.message });
+      resolve({ failure: error.code ?? error.message });
     });
   });
 }
 
 function describeCertificate(peer: PeerCertificate): ServerCertificate | undefined {
-  if (!('valid_to' in peer) || peer.valid_to === undefined) return undefined;
+  if (!('valid_to' in peer)) return undefined;
   const validTo = new Date(peer.valid_to);
-  const name = (fields: Record<string, unknown> | undefined) =>
+  const name = (fields: object | undefined) =>
     Object.entries(fields ?? {})
       .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
       .join(', ');
-  return { subject: name(peer.subject as unknown as Record<string, unknown>), issuer: name(peer.issuer as unknown as Record<string, unknown>), validTo, daysLeft: Math.floor((validTo.getTime() - Date.now()) / 86_400_000) };
+  return { subject: name(peer.subject), issuer: name(peer.issuer), validTo, daysLeft: Math.floor((validTo.getTime() - Date.now()) / 86_400_000) };
 }

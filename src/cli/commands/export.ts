@@ -7,6 +7,7 @@ import { runExport } from '../../export/run-export.js';
 import { checkStateService, readState, writeState, type ExportState } from '../../export/state.js';
 import { describeService, type ServiceIdentity } from '../../api/service-identity.js';
 import type { CliContext } from '../context.js';
+import { addNetworkOptions } from '../network-settings.js';
 import { UsageError } from '../exit-codes.js';
 import { formatThrottling, pacingSummary, throttlingWorthTelling } from '../../rate/follow-throttling.js';
 import { maxRpsHelp, positiveNumber } from '../flags.js';
@@ -51,7 +52,7 @@ service a --state file of its own, or --restart to export everything from it.
 
 /** `bulk-disputes export`: one list of the service to a spreadsheet-safe CSV, optionally incremental. */
 export function exportCommand(context: CliContext): Command {
-  return new Command('export')
+  return addNetworkOptions(new Command('export')
     .description('export cases, claims or events to CSV; --state makes it incremental for a nightly job')
     .argument('<resource>', `what to export: ${exportResources.join(', ')}`)
     .requiredOption('--out <file>', 'the CSV to write (through a temporary file and a rename); - for stdout')
@@ -62,6 +63,7 @@ export function exportCommand(context: CliContext): Command {
     .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
     .option('--restart', 'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service', false)
     .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+  )
     .addHelpText('after', helpText)
     .action(async (resource: string, flags: ExportFlags) => {
       await runExportCommand(resource, flags, context);
@@ -85,7 +87,7 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
 
   const { service, embedded } = await serviceTarget(flags, context, 'exporting from');
-  const client = new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, maxRps, logger });
+  const client = new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, maxRps, logger, network: service.network });
   try {
     // Checked before the first page is read: another service's bookmark would skip this one's records.
     const state = recorded === undefined || stateFile === undefined ? undefined : stateFor(recorded, stateFile, service.identity, flags.restart, context);

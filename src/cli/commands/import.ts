@@ -4,6 +4,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Shard } from '../../import/ids.js';
 import { describeService } from '../../api/service-identity.js';
 import { runImport } from '../../import/run-import.js';
+import type { NetworkOptions } from '../../api/client/config.js';
+import { addNetworkOptions, resolveNetwork, type NetworkFlags } from '../network-settings.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
@@ -12,7 +14,7 @@ import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOpti
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { sandboxNamePart, serviceTarget, stopOnSignal, usesEmbeddedSandbox } from './service-target.js';
 
-interface ImportFlags {
+interface ImportFlags extends NetworkFlags {
   mapping: string;
   results?: string;
   resultsFormat?: 'csv' | 'xlsx';
@@ -63,7 +65,7 @@ was updated.
 
 /** `bulk-disputes import`: an issuer CSV through a mapping into claims, filed, with a results CSV. */
 export function importCommand(context: CliContext): Command {
-  return new Command('import')
+  return addNetworkOptions(new Command('import')
     .description('import disputes from a CSV export (or a workbook): map, upload evidence, create and file claims, write a results CSV or workbook')
     .argument('<input>', 'the CSV export, or a workbook (.xlsx: a fed-back results workbook, or an export delivered as one)')
     .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
@@ -83,6 +85,7 @@ export function importCommand(context: CliContext): Command {
     .option('--restart', 'start over a journal made for another input, mapping, flags or service', false)
     .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
     .option('--sandbox-clock <datetime>', 'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)', dateOf)
+  )
     .addHelpText('after', helpText)
     .action(async (input: string, flags: ImportFlags) => {
       context.setExitCode(await runImportCommand(input, flags, context));
@@ -149,7 +152,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
 }
 
 /** The service a dry run reads from: the one named by --base-url or CLAIMS_BASE_URL with a key, else none (never the embedded sandbox). */
-async function dryRunService(flags: ImportFlags, context: CliContext): Promise<{ baseUrl: string; apiKey: string } | undefined> {
+async function dryRunService(flags: ImportFlags, context: CliContext): Promise<{ baseUrl: string; apiKey: string; network: NetworkOptions } | undefined> {
   if (usesEmbeddedSandbox(flags, context.io.env)) return undefined;
   const apiKey = await resolveApiKey(flags, context.io.env);
   const baseUrl = flags.baseUrl ?? context.io.env.CLAIMS_BASE_URL ?? '';
@@ -157,7 +160,7 @@ async function dryRunService(flags: ImportFlags, context: CliContext): Promise<{
     context.logger.warn('dry run: a service is named but no API key: a fed-back file is not compared with the claims the service holds');
     return undefined;
   }
-  return { baseUrl, apiKey };
+  return { baseUrl, apiKey, network: await resolveNetwork(flags, context.io.env) };
 }
 
 async function requireFile(path: string, what: string, expected: string): Promise<void> {

@@ -6,6 +6,7 @@ import { parseGroupBy } from '../../migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
 import type { CliContext } from '../context.js';
+import { addNetworkOptions } from '../network-settings.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
 import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
@@ -47,7 +48,7 @@ Version 1 cases in a CSV file instead? Import them through the bundled mapping:
 
 /** `bulk-disputes migrate-v1`: version 1 cases into version 2 claims (issue 6). */
 export function migrateV1Command(context: CliContext): Command {
-  return new Command('migrate-v1')
+  return addNetworkOptions(new Command('migrate-v1')
     .description('group the service\'s version 1 cases into version 2 claims, once each, with a results CSV')
     .option('--group-by <fields>', 'dot paths of the v1 case whose equal values share a claim, comma-separated (default: one claim per case); blank values go alone', groupByOf)
     .option('--results <file>', 'results file, one line per v1 case; .xlsx writes a workbook (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)')
@@ -60,6 +61,7 @@ export function migrateV1Command(context: CliContext): Command {
     .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
     .option('--restart', 'start over a journal made with other --group-by or --dry-run, or against another service', false)
     .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+  )
     .addHelpText('after', helpText)
     .action(async (flags: MigrateFlags) => {
       context.setExitCode(await runMigrateCommand(flags, context));

@@ -5,8 +5,10 @@ import { UsageError } from '../exit-codes.js';
 import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
 import { embeddedSandbox, serviceAt, type ServiceIdentity } from '../../api/service-identity.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
+import type { NetworkOptions } from '../../api/client/config.js';
+import type { NetworkFlags } from '../network-settings.js';
 
-export interface ServiceTargetFlags {
+export interface ServiceTargetFlags extends NetworkFlags {
   baseUrl?: string | undefined;
   apiKeyFile?: string | undefined;
   sandboxDb: string;
@@ -15,7 +17,7 @@ export interface ServiceTargetFlags {
 
 export interface ServiceTarget {
   /** `identity` is what a journal or an export bookmark records of it (issue 19). */
-  service: { baseUrl: string; apiKey: string; identity: ServiceIdentity };
+  service: { baseUrl: string; apiKey: string; identity: ServiceIdentity; network?: NetworkOptions | undefined };
   /** Set when no address was given: the sandbox started in this process, to close at the end. */
   embedded?: EmbeddedSandbox;
 }
