@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
 import type { FaultDecision, FaultInjector } from './faults/fault-injector.js';
@@ -36,6 +37,13 @@ export interface SandboxOptions {
   /** Deliver every event to these receivers, signed (webhooks/); none by default. */
   webhooks?: WebhookOptions;
   logger?: Pick<Logger, 'error'>;
+  /**
+   * Serve HTTPS with this certificate and key (issue 22); with `clientCa`, require a client
+   * certificate issued by it (mutual TLS): a client without one is refused in the handshake.
+   */
+  tls?: { cert: string | Buffer; key: string | Buffer; clientCa?: string | Buffer | undefined } | undefined;
+  /** Told of every connection accepted (TCP, before any TLS handshake): for tests and metrics. */
+  onConnection?: ((socket: Socket) => void) | undefined;
 }
 
 export interface Sandbox {
@@ -83,12 +91,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   }
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 
-  const server = createServer((request, response) => {
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
     void handle(request, response).catch((error: unknown) => {
       options.logger?.error({ err: error, method: request.method, url: request.url }, 'sandbox request failed');
       writeJson(response, 500, { message: 'internal error' });
     });
-  });
+  };
+  const tls = options.tls;
+  const server: Server =
+    tls === undefined
+      ? createServer(listener)
+      : createHttpsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true }) }, listener);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
@@ -118,6 +131,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     }
   }
 
+  if (options.onConnection !== undefined) server.on('connection', options.onConnection);
   // A client that opens a request and goes silent must not hold a connection for Node's default
   // 300 s: headers within 10 s, the whole request (a 4.5 MB upload included) within 60 s.
   server.headersTimeout = 10_000;
@@ -143,7 +157,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let closing: Promise<void> | undefined;
 
   return {
-    url: `http://${host}:${address.port}`,
+    url: `${tls === undefined ? 'http' : 'https'}://${host}:${address.port}`,
     webhookSecret: webhooks?.secret,
     apiKeys,
     generatedKey,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from '../context.js';
@@ -8,7 +9,24 @@ import { defaultRetryScheduleMs, parseRetrySchedule, WebhookConfigError } from '
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { collect, integer } from '../flags.js';
 
+/** `--tls-cert`, `--tls-key`, `--client-ca` read (issue 22): HTTPS, and mutual TLS with a client CA. */
+async function sandboxTls(flags: SandboxFlags): Promise<{ cert: Buffer; key: Buffer; clientCa?: Buffer | undefined } | undefined> {
+  if (flags.tlsCert === undefined && flags.tlsKey === undefined) {
+    if (flags.clientCa !== undefined) throw new UsageError('--client-ca: expected HTTPS too (--tls-cert and --tls-key), got plain HTTP');
+    return undefined;
+  }
+  if (flags.tlsCert === undefined || flags.tlsKey === undefined) throw new UsageError('--tls-cert and --tls-key: expected both, got one');
+  const read = async (file: string, flag: string) =>
+    readFile(file).catch((error: unknown) => {
+      throw new UsageError(`${flag} ${file}: expected a readable PEM file, got ${(error as { code?: string }).code ?? 'unreadable'}`, { cause: error });
+    });
+  return { cert: await read(flags.tlsCert, '--tls-cert'), key: await read(flags.tlsKey, '--tls-key'), clientCa: flags.clientCa === undefined ? undefined : await read(flags.clientCa, '--client-ca') };
+}
+
 interface SandboxFlags extends FaultFlags {
+  tlsCert?: string;
+  tlsKey?: string;
+  clientCa?: string;
   host: string;
   port: number;
   db: string;
@@ -30,6 +48,9 @@ export function sandboxCommand(context: CliContext): Command {
     .option('--db <file>', 'SQLite file that keeps the data across restarts, or :memory:', 'sandbox.db')
     .option('--api-key <key>', 'accept this key (repeatable); test_... keys reach the sandbox environment, others production', collect, [])
     .option('--control', 'serve the /_sandbox/... control endpoints', false)
+    .option('--tls-cert <pem>', 'serve HTTPS with this certificate (with --tls-key)')
+    .option('--tls-key <pem>', 'the HTTPS certificate\'s private key')
+    .option('--client-ca <pem>', 'with HTTPS: require client certificates issued by this CA (mutual TLS)')
     .option('--rules <file>', 'workflow rules (JSON) for file_mode auto and run_workflow; default: file every valid case')
     .option('--webhook-url <url>', 'POST each event here as signed JSON (repeatable)', collect, [])
     .option('--webhook-secret <secret>', 'HMAC-SHA256 key for the bulk-disputes-signature header (default: generated and printed)')
@@ -75,6 +96,7 @@ export function sandboxCommand(context: CliContext): Command {
         control: flags.control,
         workflowDelayMs: flags.workflowDelayMs,
         logger: context.logger,
+        tls: await sandboxTls(flags),
       }).catch((error: unknown) => {
         // A webhook URL or schedule that cannot work is a usage error: nothing was started.
         throw error instanceof WebhookConfigError ? new UsageError(error.message, { cause: error }) : error;

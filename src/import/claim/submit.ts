@@ -39,15 +39,17 @@ export async function submitClaim(
   checked?: CheckedBody<typeof newClaimBody>,
 ): Promise<SubmitOutcome> {
   for (let sends = 1; ; sends++) {
+    const before = journal.sentBefore(claimKey, body.claim_id);
     await journal.beginCreate(claimKey, body.claim_id);
     try {
       const { data, attempts } = await client.claims.createWithCasesIds(checked ?? body);
       return adopted(data, false, attempts);
     } catch (error) {
-      // Never sent (a certificate or a proxy set up wrongly, issue 22): the claim is staged again, as
-      // it was before this send (it reached here only once the service had no claim by its id).
+      // Never sent (a certificate or a proxy set up wrongly, issue 22): the claim as it was before
+      // this send (it reached here only once the service had no claim by its id), so the journal
+      // marks nothing sent that was not.
       if (error instanceof ConnectionSetupError) {
-        journal.setStep(claimKey, 'staged');
+        await journal.createNotSent(claimKey, body.claim_id, before);
         throw error;
       }
       journal.addAttempts(claimKey, (error as { attempts?: number }).attempts ?? 1);

@@ -11,6 +11,11 @@ export { finalSteps } from './records.js';
 export { readResultRecords } from './result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
+export interface SentBefore {
+  readonly sent: boolean;
+  readonly recorded: boolean;
+}
+
 export class Journal {
   readonly database: JournalDatabase;
   private readonly statements: ReturnType<typeof prepareStatements>;
@@ -223,6 +228,20 @@ export class Journal {
     await this.group.durably(() => {
       this.statements.markSubmitting.run(claimKey);
       this.statements.recordSent.run(claimId);
+    });
+  }
+
+  /** Whether a claim was ever sent and its id recorded as sent: read before a create, to undo it if it never leaves (issue 22). */
+  sentBefore(claimKey: string, claimId: string): SentBefore {
+    const row = this.statements.claimSent.get(claimKey) as { sent: number } | undefined;
+    return { sent: row?.sent === 1, recorded: this.wasSent(claimId) };
+  }
+
+  /** A create that never left (a certificate or a proxy set up wrongly): the claim as it was before `beginCreate`. */
+  async createNotSent(claimKey: string, claimId: string, before: SentBefore): Promise<void> {
+    await this.group.durably(() => {
+      this.statements.unmarkSubmitting.run(before.sent ? 1 : 0, claimKey);
+      if (!before.recorded) this.statements.forgetSent.run(claimId);
     });
   }
 
