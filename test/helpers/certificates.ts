@@ -18,6 +18,7 @@ export interface Certificates {
   readonly serverKey: string;
   readonly expiredPem: string;
   readonly wrongHostPem: string;
+  readonly wrongHostKey: string;
   readonly untrustedPem: string;
   readonly clientPem: string;
   readonly clientKey: string;
@@ -78,6 +79,7 @@ export async function makeCertificates(): Promise<Certificates> {
     serverKey: path('server.key'),
     expiredPem: path('expired.pem'),
     wrongHostPem: path('wrong-host.pem'),
+    wrongHostKey: path('wrong-host.key'),
     untrustedPem: path('untrusted.pem'),
     clientPem: path('client.pem'),
     clientKey: path('client.key'),

@@ -12,14 +12,14 @@ export interface TlsSandbox {
 }
 
 /** The service over HTTPS with the given certificate, requiring client certificates from the bank's CA unless `mutual` is false. */
-export async function startTlsSandbox(certificates: Certificates, options: { certificate?: string; mutual?: boolean } = {}): Promise<TlsSandbox> {
+export async function startTlsSandbox(certificates: Certificates, options: { certificate?: string; key?: string; mutual?: boolean } = {}): Promise<TlsSandbox> {
   const connections: number[] = [];
   const sandbox = await createSandbox({
     apiKeys: [bankKey],
     workflowDelayMs: 20,
     tls: {
       cert: await certificates.read(options.certificate ?? certificates.serverPem),
-      key: await certificates.read(certificates.serverKey),
+      key: await certificates.read(options.key ?? certificates.serverKey),
       clientCa: options.mutual === false ? undefined : await certificates.read(certificates.caPem),
     },
     onConnection: (socket) => connections.push(socket.remotePort ?? 0),

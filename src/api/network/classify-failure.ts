@@ -26,6 +26,8 @@ const untrustedCodes = new Set([
 ]);
 /** TLS alerts a server sends when it refuses the client's certificate. */
 const refusedClientCertificateCodes = /^ERR_SSL_(SSLV3_ALERT_(BAD_CERTIFICATE|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|CERTIFICATE_UNKNOWN|UNSUPPORTED_CERTIFICATE)|TLSV1_ALERT_(UNKNOWN_CA|ACCESS_DENIED|DECRYPT_ERROR))$/;
+/** A connection the server closed before answering. */
+const closedCodes = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 /** A proxy that cannot be reached at all: retrying does not bring it back within a run. */
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -59,6 +61,15 @@ export async function classifyFailure(error: unknown, context: FailureContext): 
       { request, cause: error },
     );
   }
+  // TLS 1.3: the server's alert comes after the handshake, and a request sees only a closed socket.
+  // Whether it was the client certificate, one look at the connection (no request) tells.
+  if (context.target.protocol === 'https:' && has((code) => closedCodes.has(code))) {
+    const seen = await look(context);
+    if (seen.afterHandshake === 'closed') {
+      // Hung up after the handshake, before any request: its verdict on the client certificate (or its absence).
+      codes.push(context.tls.clientCertificate ? 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED' : 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED');
+    } else if (seen.afterHandshake !== undefined) codes.push(seen.afterHandshake);
+  }
   if (has((code) => code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' || (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' && !context.tls.clientCertificate))) {
     return new ConnectionSetupError(
       'CLAIMS_TLS_CLIENT_CERT_REQUIRED',
@@ -68,7 +79,8 @@ export async function classifyFailure(error: unknown, context: FailureContext): 
   }
   if (has((code) => refusedClientCertificateCodes.test(code))) {
     const alert = codes.find((code) => refusedClientCertificateCodes.test(code)) ?? '';
-    return new ConnectionSetupError('CLAIMS_TLS_CLIENT_CERT_REFUSED', `${service} refused the client certificate (${alert}): it is not issued by a CA the service trusts, or has expired; ask the service for the CA it accepts`, { request, cause: error });
+    const why = alert === 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED' ? 'it hung up right after the TLS handshake, before any request' : alert;
+    return new ConnectionSetupError('CLAIMS_TLS_CLIENT_CERT_REFUSED', `${service} refused the client certificate (${why}): it is not issued by a CA the service trusts, or has expired; ask the service for the CA it accepts`, { request, cause: error });
   }
   return context.route.kind === 'proxy' ? proxyFailure(error, codes, context, context.route.proxy) : undefined;
 }

@@ -26,7 +26,16 @@ export interface ProbeResult {
   readonly hostnameError?: string | undefined;
   /** The connection itself failed: its code. */
   readonly failure?: string | undefined;
+  /**
+   * What the server said after the handshake, without a request sent: in TLS 1.3 a server that
+   * refuses the client's certificate (or its absence) says so with an alert once the handshake
+   * is done (`ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED`), which a request only sees as a closed socket.
+   */
+  readonly afterHandshake?: string | undefined;
 }
+
+/** How long the probe listens after the handshake for a server's alert. */
+const alertWaitMs = 400;
 
 /**
  * Looks at the way to the service without sending a request (issue 22): the CONNECT the proxy
@@ -99,22 +108,32 @@ async function handshake(socket: Socket, host: string, tls: ResolvedTls, timeout
     // Verification is done below, by hand: the point is to see the certificate even when it fails.
     const secure = tlsConnect({ ...(tls.options ?? {}), socket, servername: isIP(host) === 0 ? host : undefined, rejectUnauthorized: false });
     const timer = setTimeout(() => secure.destroy(Object.assign(new Error('TLS handshake timeout'), { code: 'ETIMEDOUT' })), timeoutMs);
+    let handshaken: ProbeResult | undefined;
     secure.once('secureConnect', () => {
       clearTimeout(timer);
       const peer = secure.getPeerCertificate();
-      const hostnameError = checkServerIdentity(host, peer)?.message;
-      resolve({
+      handshaken = {
         tlsVersion: secure.getProtocol() ?? undefined,
         certificate: describeCertificate(peer),
         trusted: secure.authorized,
         trustError: secure.authorized ? undefined : String(secure.authorizationError),
-        hostnameError,
+        hostnameError: checkServerIdentity(host, peer)?.message,
+      };
+      // Listen a moment for the server's verdict on the client certificate, then hang up. A server
+      // that verifies client certificates itself (Node's does) just hangs up on one it refuses.
+      secure.resume();
+      secure.once('end', () => {
+        resolve({ ...(handshaken ?? {}), afterHandshake: 'closed' });
       });
-      secure.destroy();
+      setTimeout(() => {
+        resolve(handshaken ?? {});
+        secure.destroy();
+      }, alertWaitMs);
     });
     secure.once('error', (error: Error & { code?: string }) => {
       clearTimeout(timer);
-      resolve({ failure: error.code ?? error.message });
+      const code = error.code ?? error.message;
+      resolve(handshaken === undefined ? { failure: code } : { ...handshaken, afterHandshake: code });
     });
   });
 }
