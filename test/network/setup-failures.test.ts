@@ -59,9 +59,8 @@ describe('a bank network set up wrongly: a clear failure, never retried, nothing
       if (setup.proxy?.unreachable === true) await proxy.close();
     }
     await workspace.write('one.csv', csvOf([fraudRow('ONE', 'T1')]));
-    const env = Object.fromEntries(
-      Object.entries({ ...bankEnvironment(certificates, sandbox), ...(proxyUrl === undefined ? {} : { HTTPS_PROXY: proxyUrl }), ...setup.env?.(certificates) }).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    );
+    const merged: Record<string, string | undefined> = { ...bankEnvironment(certificates, sandbox), ...(proxyUrl === undefined ? {} : { HTTPS_PROXY: proxyUrl }), ...setup.env?.(certificates) };
+    const env = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const run = await runBin(['import', 'one.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--log-level', 'debug'], env, { cwd: workspace.dir });
     expect(run.exitCode, run.stderr.slice(-1500)).toBe(setup.exitCode);
     expect(run.stderr).toContain(`bulk-disputes: ${setup.code}: `);
