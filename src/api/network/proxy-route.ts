@@ -45,12 +45,8 @@ export function parseProxyUrl(text: string, from: string): URL {
 
 /** The proxy's address for logs and messages: credentials replaced. */
 export function describeProxy(proxy: URL): string {
-  const shown = new URL(proxy.href);
-  if (shown.username !== '' || shown.password !== '') {
-    shown.username = '[REDACTED]';
-    shown.password = '';
-  }
-  return shown.href.replace(/\/$/, '');
+  const credentials = proxy.username !== '' || proxy.password !== '' ? '[REDACTED]@' : '';
+  return `${proxy.protocol}//${credentials}${proxy.host}`;
 }
 
 /** Every form a proxy URL's credentials travel in, for the log's redactor. */
