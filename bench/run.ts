@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCase as evidence } from './cases/evidence.js';
 import { benchCase as memory } from './cases/memory.js';
+import { benchCase as network } from './cases/network.js';
 import { benchCase as rateLimit } from './cases/rate-limit.js';
 import { benchCase as resume } from './cases/resume.js';
 import { benchCase as sandbox } from './cases/sandbox.js';
@@ -25,7 +26,7 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  */
 
 /** In the order. */
-const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, workbook];
+const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, workbook, network];
 
 interface Flags {
   quick: boolean;

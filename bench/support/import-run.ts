@@ -21,6 +21,8 @@ export interface ImportRunOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly cwd: string;
+  /** More environment for the import (a proxy, CA and client certificate: issue 22). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface ImportRun {
@@ -89,7 +91,7 @@ export async function runImportTimed(options: ImportRunOptions): Promise<ImportR
   const child = spawn(process.execPath, [options.cliBin, '--log-level', 'info', 'import', ...options.args], {
     cwd: options.cwd,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, CLAIMS_BASE_URL: options.baseUrl, CLAIMS_API_KEY: options.apiKey },
+    env: { ...process.env, ...options.env, CLAIMS_BASE_URL: options.baseUrl, CLAIMS_API_KEY: options.apiKey },
   });
   const tally = new LogTally();
   const lines = createInterface({ input: child.stderr, crlfDelay: Number.POSITIVE_INFINITY });
@@ -120,6 +122,7 @@ export interface SandboxImportOptions {
   /** Import flags beside the generic mapping, `--file-mode none` and `--concurrency`. */
   readonly concurrency: number;
   readonly importFlags?: readonly string[];
+  readonly importEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -139,6 +142,7 @@ export async function importIntoSandbox(context: BenchContext, options: SandboxI
       baseUrl: sandbox.url,
       apiKey: benchApiKey,
       cwd: context.workDir,
+      env: options.importEnv,
     }),
   );
 }

@@ -19,7 +19,7 @@ export interface SandboxOptions {
 export async function startSandbox(options: SandboxOptions): Promise<ChildServer> {
   return startChildServer({
     args: [options.cliBin, '--log-level', 'warn', 'sandbox', '--port', '0', '--db', options.dbFile, '--api-key', benchApiKey, ...(options.flags ?? [])],
-    listening: /sandbox listening on (http:\/\/\S+)/,
+    listening: /sandbox listening on (https?:\/\/\S+)/,
   });
 }
 
