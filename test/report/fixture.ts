@@ -1,8 +1,29 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { legacyStatusColumns } from '../../src/import/results/columns.js';
+import { runCli, type CliRun } from '../helpers/cli.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The bundled sample imported into an embedded sandbox with the first claim's disputed amount
+ * replaced by `badAmount`: that claim is held back (exit 1), the others filed.
+ */
+export async function importSampleWithBadAmount(folder: string, badAmount: string): Promise<{ input: string; journal: string; results: string; imported: CliRun }> {
+  const sample = await readFile(join(root, 'samples/generic-export.csv'), 'utf8');
+  const input = join(folder, 'export.csv');
+  await writeFile(input, sample.replace(',849.99,849.99,', `,849.99,${badAmount},`));
+  const journal = join(folder, 'export.journal.sqlite');
+  const results = join(folder, 'export.results.csv');
+  const imported = await runCli([
+    'import', input, '--mapping', join(root, 'mappings/generic.yaml'), '--evidence-dir', join(root, 'samples/evidence'),
+    '--sandbox-db', join(folder, 'sandbox.db'), '--sandbox-clock', '2026-11-20T12:00:00Z', '--journal', journal, '--results', results, '--log-level', 'silent',
+  ]);
+  return { input, journal, results, imported };
+}
 
 /** A folder of its own for one test, removed when the test finishes. */
 export async function temporaryFolder(): Promise<string> {

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -7,7 +7,7 @@ import { openLockedDatabase } from '../../src/import/journal/schema.js';
 import { runCli } from '../helpers/cli.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { v1Case } from '../migrate/fixtures.js';
-import { temporaryFolder } from './fixture.js';
+import { importSampleWithBadAmount, temporaryFolder } from './fixture.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,15 +19,7 @@ describe('bulk-disputes report JOURNAL', () => {
   it('reads an import journal to the same report as its results CSV', { timeout: 60_000 }, async () => {
     const folder = await temporaryFolder();
     // The sample with one bad amount: its claim (two rows) is held back, the other claims are filed.
-    const sample = await readFile(join(root, 'samples/generic-export.csv'), 'utf8');
-    const input = join(folder, 'export.csv');
-    await writeFile(input, sample.replace(',849.99,849.99,', ',849.99,8 49,'));
-    const journal = join(folder, 'export.journal.sqlite');
-    const results = join(folder, 'export.results.csv');
-    const imported = await runCli([
-      'import', input, '--mapping', join(root, 'mappings/generic.yaml'), '--evidence-dir', join(root, 'samples/evidence'),
-      '--sandbox-db', join(folder, 'sandbox.db'), '--sandbox-clock', '2026-11-20T12:00:00Z', '--journal', journal, '--results', results, '--log-level', 'silent',
-    ]);
+    const { input, journal, results, imported } = await importSampleWithBadAmount(folder, '8 49');
     expect(imported.exitCode, imported.stderr).toBe(1);
 
     const fromCsv = await runCli(['report', results]);

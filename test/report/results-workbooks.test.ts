@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
@@ -7,7 +7,7 @@ import { runCli } from '../helpers/cli.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { v1Case } from '../migrate/fixtures.js';
 import { readResults } from '../import/e2e-fixtures.js';
-import { temporaryFolder } from './fixture.js';
+import { importSampleWithBadAmount, temporaryFolder } from './fixture.js';
 
 /** Issue 21, part 2: every command that writes results writes a workbook when asked, and report turns results into one. */
 
@@ -42,15 +42,7 @@ describe('results workbooks from every command that writes results', () => {
   it('import\'s journal, report --xlsx and merge-results --out .xlsx give the rows of the results CSV; a journal\'s marks the cell behind the error', { timeout: 60_000 }, async () => {
     const folder = await temporaryFolder();
     // The sample with one amount a person mistyped.
-    const sample = await readFile(join(root, 'samples/generic-export.csv'), 'utf8');
-    const input = join(folder, 'export.csv');
-    await writeFile(input, sample.replace(',849.99,849.99,', ',849.99,84x.99,'));
-    const journal = join(folder, 'export.journal.sqlite');
-    const results = join(folder, 'export.results.csv');
-    const imported = await runCli([
-      'import', input, '--mapping', join(root, 'mappings/generic.yaml'), '--evidence-dir', join(root, 'samples/evidence'),
-      '--sandbox-db', join(folder, 'sandbox.db'), '--sandbox-clock', '2026-11-20T12:00:00Z', '--journal', journal, '--results', results, '--log-level', 'silent',
-    ]);
+    const { input, journal, results, imported } = await importSampleWithBadAmount(folder, '84x.99');
     expect(imported.exitCode, imported.stderr).toBe(1);
     const csv = await readResults(results);
 
