@@ -43,3 +43,21 @@ describe('check inside a bank network', () => {
     expect(checked.stderr).toContain('CLAIMS_TLS_UNTRUSTED');
   });
 });
+
+describe('export and migrate-v1 inside a bank network', () => {
+  it('both reach the service through the proxy over mTLS, with the flags instead of the environment', { timeout: 60_000 }, async () => {
+    const { sandbox, connections } = await startTlsSandbox(certificates);
+    const proxy = await startConnectProxy();
+    const flags = ['--proxy', proxy.address, '--ca-file', certificates.caPem, '--client-cert', certificates.clientPem, '--client-key', certificates.clientKey];
+    const env = { CLAIMS_BASE_URL: sandbox.url, CLAIMS_API_KEY: 'live_bank_network_key_0001' };
+    const folder = certificates.dir;
+    const exported = await runCli(['export', 'claims', '--out', `${folder}/claims.csv`, ...flags], env);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const migrated = await runCli(['migrate-v1', '--journal', `${folder}/migrate.journal.sqlite`, '--results', `${folder}/migrate.results.csv`, ...flags], env);
+    expect(migrated.exitCode, migrated.stderr).toBe(0);
+    const tunnelled = new Set(proxy.tunnels.map((tunnel) => tunnel.upstreamPort));
+    expect(connections.length).toBeGreaterThanOrEqual(2);
+    expect(connections.filter((port) => !tunnelled.has(port))).toEqual([]);
+    await proxy.close();
+  });
+});
