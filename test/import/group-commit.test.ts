@@ -18,7 +18,7 @@ afterEach(() => {
 
 function journalWithClaims(file: string, count: number): Journal {
   const journal = new Journal(file);
-  for (let index = 0; index < count; index++) journal.insertClaim({ claimKey: `k${index}`, claimId: `CLM-${index}`, firstIdx: index, firstLine: index + 2, sharedJson: '{}' });
+  for (let index = 0; index < count; index++) journal.staging.insertClaim({ claimKey: `k${index}`, claimId: `CLM-${index}`, firstIdx: index, firstLine: index + 2, sharedJson: '{}' });
   return journal;
 }
 

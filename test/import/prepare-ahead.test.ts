@@ -43,8 +43,8 @@ function journalWith(claims: Record<string, StagedRowRecord[]>): Journal {
   journals.push(journal);
   let firstIdx = 0;
   for (const [key, rows] of Object.entries(claims)) {
-    journal.insertClaim({ claimKey: key, claimId: `CLM-${key}`, firstIdx, firstLine: firstIdx + 2, sharedJson: JSON.stringify(shared) });
-    for (const staged of rows) journal.insertRow(staged);
+    journal.staging.insertClaim({ claimKey: key, claimId: `CLM-${key}`, firstIdx, firstLine: firstIdx + 2, sharedJson: JSON.stringify(shared) });
+    for (const staged of rows) journal.staging.insertRow(staged);
     firstIdx += rows.length;
   }
   return journal;

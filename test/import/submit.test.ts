@@ -33,7 +33,7 @@ function journalWithClaim(): Journal {
   const directory = mkdtempSync(join(tmpdir(), 'submit-'));
   directories.push(directory);
   const journal = new Journal(join(directory, 'journal.sqlite'));
-  journal.insertClaim({ claimKey: 'k', claimId, firstIdx: 0, firstLine: 2, sharedJson: '{}' });
+  journal.staging.insertClaim({ claimKey: 'k', claimId, firstIdx: 0, firstLine: 2, sharedJson: '{}' });
   return journal;
 }
 

@@ -63,6 +63,8 @@ export class Transport {
   private readonly dispatcher: Dispatcher;
   private readonly authorization: string;
   private readonly redact: Redactor;
+  /** A connection closed after its handshake has been looked at once already (classify-failure.ts). */
+  private lookedAfterClose = false;
   /** The job's pace: Retry-After pauses, --max-rps, and who listens to the answers (issue 13). */
   readonly pacing: Pacing;
 
@@ -150,15 +152,21 @@ export class Transport {
       return { type: 'response', status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text };
     } catch (error) {
       // A certificate, a client certificate or a proxy set up wrongly: sending again cannot help (issue 22).
+      const notSent = failedWhileConnecting(error);
       const setup = await classifyFailure(error, {
         target: this.options.target,
         route: this.options.route,
         tls: this.options.tls,
         connectTimeoutMs: this.options.connectTimeoutMs,
         request: `${request.method} ${request.path}`,
+        whileConnecting: notSent,
+        mayLookAfterClose: () => {
+          const first = !this.lookedAfterClose;
+          this.lookedAfterClose = true;
+          return first;
+        },
       });
       if (setup !== undefined) throw setup;
-      const notSent = failedWhileConnecting(error);
       const code = networkErrorCode(error, notSent);
       if (code === undefined) throw error;
       return { type: 'network-error', code, sent: !notSent, error };

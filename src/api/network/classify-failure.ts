@@ -10,6 +10,13 @@ export interface FailureContext {
   readonly connectTimeoutMs: number;
   /** `GET /v2/issuer/claims`, for the message. */
   readonly request: string;
+  /** The failure came while connecting (the handshake itself), not after it. */
+  readonly whileConnecting: boolean;
+  /**
+   * Whether a closed connection may still be looked at (once per client: a service that drops
+   * kept-alive connections must not cost a look for every one).
+   */
+  readonly mayLookAfterClose: () => boolean;
 }
 
 /** OpenSSL's verification codes for a chain that does not lead to a trusted CA. */
@@ -63,7 +70,7 @@ export async function classifyFailure(error: unknown, context: FailureContext): 
   }
   // TLS 1.3: the server's alert comes after the handshake, and a request sees only a closed socket.
   // Whether it was the client certificate, one look at the connection (no request) tells.
-  if (context.target.protocol === 'https:' && has((code) => closedCodes.has(code))) {
+  if (context.target.protocol === 'https:' && !context.whileConnecting && has((code) => closedCodes.has(code)) && context.mayLookAfterClose()) {
     const seen = await look(context);
     if (seen.afterHandshake === 'closed') {
       // Hung up after the handshake, before any request: its verdict on the client certificate (or its absence).

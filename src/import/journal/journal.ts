@@ -1,21 +1,17 @@
 import { GroupCommit } from './group-commit.js';
 import { journalFormat, openJournalDatabase, type JournalDatabase } from './schema.js';
-import type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, StagedRowRecord, StepChange } from './records.js';
+import type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, SentBefore, StepChange } from './records.js';
 import { readResultRecords } from './result-records.js';
 import { serviceMetaKey } from './service-binding.js';
 import { prepareStatements } from './statements.js';
+import { StagingWrites } from './staging-writes.js';
 
 // The records are the journal's vocabulary: its users import them from here, beside the class.
-export type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, StagedRowRecord, StepChange } from './records.js';
+export type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, SentBefore, StagedRowRecord, StepChange } from './records.js';
 export { finalSteps } from './records.js';
 export { readResultRecords } from './result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
-export interface SentBefore {
-  readonly sent: boolean;
-  readonly recorded: boolean;
-}
-
 export class Journal {
   readonly database: JournalDatabase;
   private readonly statements: ReturnType<typeof prepareStatements>;
@@ -23,10 +19,13 @@ export class Journal {
   private readonly runInTransaction: (work: () => unknown) => unknown;
   /** The sending phase's commits, shared by the claims of one turn of the event loop. */
   private readonly group: GroupCommit;
+  /** What staging writes: claims and rows as they are read (staging-writes.ts). */
+  readonly staging: StagingWrites;
 
   constructor(file: string) {
     this.database = openJournalDatabase(file);
     this.statements = prepareStatements(this.database);
+    this.staging = new StagingWrites(this.statements);
     this.runInTransaction = this.database.transaction((work: () => unknown) => work());
     this.group = new GroupCommit(this.database, this.runInTransaction);
   }
@@ -74,59 +73,6 @@ export class Journal {
 
   claimById(claimId: string): ClaimRecord | undefined {
     return this.statements.getClaimById.get(claimId) as ClaimRecord | undefined;
-  }
-
-  /**
-   * A new claim. `rows: 1` counts its first row in the same statement (that row's ordinal is 0),
-   * which spares staging an addRowToClaim update for every claim.
-   */
-  insertClaim(claim: { claimKey: string; claimId: string | null; firstIdx: number; firstLine: number; sharedJson: string; rows?: 0 | 1 }): void {
-    this.statements.insertClaim.run(claim.claimKey, claim.claimId, claim.firstIdx, claim.firstLine, claim.sharedJson, claim.rows ?? 0);
-  }
-
-  /** Earlier runs reported this claim as created: retrieve it before any create is sent. */
-  markSent(claimKey: string): void {
-    this.statements.markSent.run(claimKey);
-  }
-
-  /** Counts one more row in the claim; returns the row's ordinal (0-based place in the claim). */
-  addRowToClaim(claimKey: string): number {
-    const { rows } = this.statements.countRow.get(claimKey) as { rows: number };
-    return rows - 1;
-  }
-
-  /** Sets a claim's count of rows (staging counts them in memory and writes the total once). */
-  setClaimRows(claimKey: string, rows: number): void {
-    this.statements.setClaimRows.run(rows, claimKey);
-  }
-
-  /** The first mapped row of a claim whose earlier rows did not map: it names the claim. */
-  fillClaim(claimKey: string, claimId: string, sharedJson: string): void {
-    this.statements.fillClaim.run(claimId, sharedJson, claimKey);
-  }
-
-  /**
-   * A new claim, unless another claim has its id: false then, nothing written. The UNIQUE index
-   * decides, so staging looks an owner up only when there is one.
-   */
-  insertClaimUnlessIdTaken(claim: Parameters<Journal['insertClaim']>[0]): boolean {
-    return refusedAsDuplicate(() => {
-      this.insertClaim(claim);
-    });
-  }
-
-  insertRow(row: StagedRowRecord): void {
-    // Positional: binding a dozen named parameters from an object showed in staging's profile.
-    this.statements.insertRow.run(
-      row.idx, row.line, row.source, row.claim_key, row.ordinal, row.case_id, row.case_json, row.evidence_json, row.file_ids ?? null, row.outcome, row.error_code, row.error_message, row.error_field,
-    );
-  }
-
-  /** A row, unless its case id is another row's: false then, nothing written (the UNIQUE index decides). */
-  insertRowUnlessCaseIdTaken(row: StagedRowRecord): boolean {
-    return refusedAsDuplicate(() => {
-      this.insertRow(row);
-    });
   }
 
   /** Whether any run of this journal sent a create (kept through --restart). */
@@ -270,19 +216,5 @@ export class Journal {
       for (const row of change.rows ?? []) this.setRowOutcome(row.idx, row.outcome, row.problem);
       this.setStep(claimKey, change.step, { httpStatus: change.httpStatus });
     });
-  }
-}
-
-/**
- * Runs one insert; false when a UNIQUE constraint refused it. A refused statement changes nothing
- * and leaves the transaction around it open (SQLite rolls back the statement only).
- */
-function refusedAsDuplicate(insert: () => void): boolean {
-  try {
-    insert();
-    return true;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
-    throw error;
   }
 }

@@ -76,3 +76,9 @@ export interface StepChange {
   attempts?: number | undefined;
   rows?: readonly { idx: number; outcome: string; problem?: Partial<RowProblem> }[] | undefined;
 }
+
+/** Whether a claim was ever sent and its id recorded as sent: read before a create, to undo it if it never leaves (issue 22). */
+export interface SentBefore {
+  readonly sent: boolean;
+  readonly recorded: boolean;
+}

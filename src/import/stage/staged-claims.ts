@@ -48,8 +48,8 @@ export class StagedClaims {
   insert(claim: { claimKey: string; claimId: string | null; firstIdx: number; firstLine: number; sharedJson: string }, firstRowCounted: boolean): StagingClaim | undefined {
     const rows: 0 | 1 = firstRowCounted ? 1 : 0;
     const inserted = { ...claim, rows } as const;
-    if (claim.claimId === null) this.journal.insertClaim(inserted);
-    else if (!this.journal.insertClaimUnlessIdTaken(inserted)) return undefined;
+    if (claim.claimId === null) this.journal.staging.insertClaim(inserted);
+    else if (!this.journal.staging.insertClaimUnlessIdTaken(inserted)) return undefined;
     return this.remember({ claimKey: claim.claimKey, claimId: claim.claimId, firstLine: claim.firstLine, sharedJson: claim.sharedJson, rows, rowsSaved: rows });
   }
 
@@ -61,7 +61,7 @@ export class StagedClaims {
 
   /** The first mapped row of a claim whose earlier rows did not map: it names the claim. */
   fill(claim: StagingClaim, claimId: string, sharedJson: string): void {
-    this.journal.fillClaim(claim.claimKey, claimId, sharedJson);
+    this.journal.staging.fillClaim(claim.claimKey, claimId, sharedJson);
     claim.claimId = claimId;
     claim.sharedJson = sharedJson;
   }
@@ -86,7 +86,7 @@ export class StagedClaims {
 
   private save(claim: StagingClaim): void {
     if (claim.rows === claim.rowsSaved) return;
-    this.journal.setClaimRows(claim.claimKey, claim.rows);
+    this.journal.staging.setClaimRows(claim.claimKey, claim.rows);
     claim.rowsSaved = claim.rows;
   }
 }

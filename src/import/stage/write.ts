@@ -45,7 +45,7 @@ export class StageWriter {
     }
     if (claim !== undefined && claim.claimId === null) this.claims.fill(claim, claimId, sharedJson);
     // Reported created (a results file fed back), or sent by this journal before a --restart.
-    if (row.reportedCreated || (this.anySent && this.journal.wasSent(claimId))) this.journal.markSent(key);
+    if (row.reportedCreated || (this.anySent && this.journal.wasSent(claimId))) this.journal.staging.markSent(key);
     const ordinal = claim === undefined ? 0 : this.claims.addRow(claim);
     const caseId = row.mapped.caseId ?? derivedCaseId(claimId, ordinal);
     const mismatch = claim === undefined ? undefined : sharedMismatch(claim, claimId, sharedJson);
@@ -53,7 +53,7 @@ export class StageWriter {
       this.insert(row, key, ordinal, mismatch);
       return;
     }
-    if (!this.journal.insertRowUnlessCaseIdTaken(this.record(row, key, ordinal, undefined, caseId))) {
+    if (!this.journal.staging.insertRowUnlessCaseIdTaken(this.record(row, key, ordinal, undefined, caseId))) {
       this.insert(row, key, ordinal, { code: 'case_id_duplicate', field: 'case.case_id', message: `case id: expected a case id used once, got ${caseId} again` });
     }
   }
@@ -78,7 +78,7 @@ export class StageWriter {
   }
 
   private insert(row: PreparedRow, claimKey: string | null, ordinal: number | null, problem: RowProblem | undefined): void {
-    this.journal.insertRow(this.record(row, claimKey, ordinal, problem, null));
+    this.journal.staging.insertRow(this.record(row, claimKey, ordinal, problem, null));
   }
 
   private record(row: PreparedRow, claimKey: string | null, ordinal: number | null, problem: RowProblem | undefined, caseId: string | null) {
