@@ -9,6 +9,7 @@ import { mappingCommand } from './commands/mapping.js';
 import { mergeResultsCommand } from './commands/merge-results.js';
 import { migrateV1Command } from './commands/migrate-v1.js';
 import { reportCommand } from './commands/report.js';
+import { reviewCommand } from './commands/review.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import type { CliContext, CliIo } from './context.js';
 import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
@@ -69,7 +70,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     // The job commands only: the sandbox keeps V8's default (heap-tuning.ts says why).
     if (actionCommand.name() !== 'sandbox') limitHeapGrowth();
   });
-  for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context), mergeResultsCommand(context)]) {
+  for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context), mergeResultsCommand(context), reviewCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
 

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import type { CliContext } from '../context.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { integer } from '../flags.js';
+
+interface ReviewFlags {
+  mapping: string;
+  host: string;
+  port: number;
+  open: boolean;
+  fixFormat: 'csv' | 'xlsx';
+}
+
+const helpText = `
+Example:
+  $ bulk-disputes review out/disputes.journal.sqlite --mapping mappings/generic.yaml --open
+  review: http://127.0.0.1:4020/?token=…  (stop with Ctrl-C)
+
+The page lists the rows to fix (invalid, failed, not_filed, rejected) by error code, each with its
+cells; the cell behind the error is marked with the message and the fix hint. Editing a cell
+re-checks the row with the import's own code (mapping, spreadsheet damage, the service's schema)
+and keeps the edit in <journal>.review.sqlite (nothing is lost when the page or the server is
+closed). "Save fix file" writes the edited rows as a results file beside the journal (0600) and
+shows the feed-back command. The page needs the token in the printed address; it listens on
+127.0.0.1 unless --host says otherwise.
+`;
+
+/** `bulk-disputes review`: the rows of a job to fix, in a local web page (issue 23). */
+export function reviewCommand(context: CliContext): Command {
+  return new Command('review')
+    .description('fix the failed rows of an import in a local web page, checked as you type, and save them to feed back')
+    .argument('<journal>', 'the import\'s journal (--journal of the import)')
+    .requiredOption('--mapping <file>', 'the mapping the import ran with (the journal records its sha256)')
+    .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
+    .option('--open', 'open the page in the default browser', false)
+    .addOption(new Option('--fix-format <format>', 'the fix file: csv in the input\'s dialect, or an xlsx workbook').choices(['csv', 'xlsx']).default('csv'))
+    .addHelpText('after', helpText)
+    .action(async (journal: string, flags: ReviewFlags) => {
+      await runReview(resolve(journal), flags, context);
+      context.setExitCode(ExitCode.ok);
+    });
+}
+
+async function runReview(journal: string, flags: ReviewFlags, context: CliContext): Promise<void> {
+  const found = await stat(journal).catch(() => undefined);
+  if (found?.isFile() !== true) throw new UsageError(`journal ${journal}: expected an import's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
+  // Loaded when it runs, not by every command of the CLI.
+  const [{ openReviewJob, ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] = await Promise.all([
+    import('../../review/job.js'),
+    import('../../review/store.js'),
+    import('../../review/server.js'),
+    import('../../report/read-results.js'),
+  ]);
+  const job = await openReviewJob(journal, flags.mapping).catch((error: unknown) => {
+    if (error instanceof ReviewJobError || error instanceof NotResultsError) throw new UsageError(`journal ${journal}: ${error.message}`, { cause: error });
+    throw error;
+  });
+  if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
+  const store = new ReviewStore(ReviewStore.fileFor(journal));
+  const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat });
+  context.io.stdout.write(`review: ${server.url}  (${job.rows.length} rows to fix of ${job.totalRows}; stop with Ctrl-C)\n`);
+  // The address carries the token: logged without it.
+  context.logger.info({ origin: server.origin, toFix: job.rows.length }, 'review started');
+  if (flags.open) spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [server.url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();
+  await new Promise<void>((stopped) => {
+    context.io.onStop?.(() => {
+      void server.close().finally(() => {
+        store.close();
+        stopped();
+      });
+    });
+  });
+}

@@ -1,0 +1,43 @@
+import { explainRow } from '../mapping/explain.js';
+import type { Mapping } from '../mapping/schema.js';
+import { fieldColumns } from '../mapping/source-columns.js';
+import { prepareRow, WireCheck } from '../import/stage/prepare.js';
+
+/** One problem of a row, with the source columns a reviewer edits to fix it. */
+export interface CellProblem {
+  readonly field: string;
+  readonly code: string;
+  readonly message: string;
+  readonly columns: readonly string[];
+}
+
+export interface RowCheck {
+  readonly ok: boolean;
+  readonly problems: readonly CellProblem[];
+  /** What each mapped field gave, by its source column (the first, for a template): shown beside the cell. */
+  readonly mapped: Readonly<Record<string, string>>;
+}
+
+/**
+ * A row as the import would stage it (issue 23): the import's own `prepareRow` (mapping,
+ * spreadsheet damage, the new_claim wire schema) decides whether it passes, and `explainRow` (the
+ * same mapRow, with every field's steps) lists every field's error and value, so the page can put
+ * each beside its cell. Nothing is sent.
+ */
+export function checkRow(cells: Readonly<Record<string, string>>, mapping: Mapping, sourceColumns: readonly string[]): RowCheck {
+  const explained = explainRow(cells, mapping);
+  const columnsOf = fieldColumns(mapping);
+  const problems: CellProblem[] = explained.errors.map((error) => ({ field: error.field, code: error.code, message: error.message, columns: columnsOf[error.field] ?? [] }));
+  if (problems.length === 0) {
+    const raw = sourceColumns.map((column) => cells[column] ?? '');
+    const prepared = prepareRow({ line: 0, index: 0, cells, raw }, mapping, { header: sourceColumns, resultsInput: false, statusCount: 0 }, new WireCheck());
+    const problem = prepared.problem;
+    if (problem !== undefined) problems.push({ field: problem.field ?? '', code: problem.code, message: problem.message, columns: columnsOf[problem.field ?? ''] ?? [] });
+  }
+  const mapped: Record<string, string> = {};
+  for (const field of explained.fields) {
+    const [column] = columnsOf[field.field] ?? [];
+    if (column !== undefined && field.result.ok && mapped[column] === undefined) mapped[column] = JSON.stringify(field.result.value);
+  }
+  return { ok: problems.length === 0, problems, mapped };
+}

@@ -1,0 +1,42 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
+import Database from 'better-sqlite3';
+
+/**
+ * The review's own store beside the journal (`<journal>.review.sqlite`, 0600: it holds cardholder
+ * data): each edited row's cells, written when the reviewer changes a cell, so that nothing is lost
+ * when the browser or the server is closed mid-review; the next `review` brings the edits back.
+ * The journal itself is never written by a review.
+ */
+export class ReviewStore {
+  private readonly database: Database.Database;
+
+  constructor(readonly file: string) {
+    // Created owner-only before SQLite opens it (SQLite would create it 0644 under the usual umask).
+    closeSync(openSync(file, 'a', 0o600));
+    chmodSync(file, 0o600);
+    this.database = new Database(file);
+    this.database.pragma('journal_mode = WAL');
+    this.database.exec('CREATE TABLE IF NOT EXISTS edits (line INTEGER PRIMARY KEY, cells TEXT NOT NULL, updated_at TEXT NOT NULL)');
+  }
+
+  static fileFor(journal: string): string {
+    return `${journal}.review.sqlite`;
+  }
+
+  edits(): Map<number, Record<string, string>> {
+    const rows = this.database.prepare('SELECT line, cells FROM edits ORDER BY line').all() as { line: number; cells: string }[];
+    return new Map(rows.map((row) => [row.line, JSON.parse(row.cells) as Record<string, string>]));
+  }
+
+  save(line: number, cells: Readonly<Record<string, string>>): void {
+    this.database.prepare('INSERT INTO edits (line, cells, updated_at) VALUES (?, ?, ?) ON CONFLICT (line) DO UPDATE SET cells = excluded.cells, updated_at = excluded.updated_at').run(line, JSON.stringify(cells), new Date().toISOString());
+  }
+
+  discard(line: number): void {
+    this.database.prepare('DELETE FROM edits WHERE line = ?').run(line);
+  }
+
+  close(): void {
+    this.database.close();
+  }
+}

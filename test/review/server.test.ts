@@ -1,0 +1,118 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { openReviewJob, ReviewJobError } from '../../src/review/job.js';
+import { startReviewServer, type ReviewServer } from '../../src/review/server.js';
+import { ReviewStore } from '../../src/review/store.js';
+import { runCli } from '../helpers/cli.js';
+import { readResults } from '../import/e2e-fixtures.js';
+import { importSampleWithBadAmount, temporaryFolder } from '../report/fixture.js';
+
+/** Issue 23, first part: the review server's routes over real HTTP, its guards, and a fix fed back. */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const mapping = join(root, 'mappings/generic.yaml');
+
+async function reviewOf(folder: string): Promise<{ server: ReviewServer; journal: string; store: ReviewStore }> {
+  const { journal, imported } = await importSampleWithBadAmount(folder, '84x.99');
+  expect(imported.exitCode, imported.stderr).toBe(1);
+  const job = await openReviewJob(journal, mapping);
+  const store = new ReviewStore(ReviewStore.fileFor(journal));
+  const server = await startReviewServer({ job, store });
+  onTestFinished(async () => {
+    await server.close();
+    store.close();
+  });
+  return { server, journal, store };
+}
+
+/** A request as a browser on the page sends it: the cookie, and for writes the page's Origin. */
+async function call(server: ReviewServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
+  const write = method !== 'GET';
+  const response = await request(`${server.origin}${path}`, {
+    method,
+    headers: { cookie: `review_token=${server.token}`, ...(write ? { origin: server.origin } : {}), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, headers: response.headers, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : text };
+}
+
+describe('bulk-disputes review: the server', () => {
+  it('refuses a request without the token (401), with another (403), for another Host (421), and a write from another origin or none (403)', { timeout: 60_000 }, async () => {
+    const { server } = await reviewOf(await temporaryFolder());
+    const bare = await request(`${server.origin}/api/overview`);
+    expect(bare.statusCode).toBe(401);
+    await bare.body.dump();
+    expect((await call(server, 'GET', '/api/overview', { headers: { cookie: 'review_token=guess' } })).status).toBe(403);
+    expect((await call(server, 'GET', '/api/overview', { headers: { host: 'evil.example:80' } })).status).toBe(421);
+    const rows = (await call(server, 'GET', '/api/rows')).body as { rows: { line: number }[] };
+    const line = rows.rows[0]?.line ?? 0;
+    expect((await call(server, 'PUT', `/api/rows/${line}`, { body: { cells: {} }, headers: { origin: 'http://evil.example' } })).status).toBe(403);
+    const noOrigin = await request(`${server.origin}/api/save`, { method: 'POST', headers: { cookie: `review_token=${server.token}` } });
+    expect(noOrigin.statusCode).toBe(403);
+    await noOrigin.body.dump();
+    // No CORS: an answer another origin could read.
+    expect((await call(server, 'GET', '/api/overview', { headers: { origin: 'http://evil.example' } })).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('the printed address sets the cookie and leaves the address bar; the page and the overview load with it', { timeout: 60_000 }, async () => {
+    const { server } = await reviewOf(await temporaryFolder());
+    const first = await request(server.url);
+    expect(first.statusCode).toBe(302);
+    expect(first.headers.location).toBe('/');
+    expect(String(first.headers['set-cookie'])).toMatch(/review_token=.*HttpOnly.*SameSite=Strict/i);
+    await first.body.dump();
+    const page = await call(server, 'GET', '/');
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('<label for="code">error code</label>');
+    const overview = await call(server, 'GET', '/api/overview');
+    // The bad row, and the other row of its claim, held back with it.
+    expect(overview.body).toMatchObject({ rows: 10, toFix: 2, codes: [{ code: 'amount_format', count: 1 }, { code: 'claim_incomplete', count: 1 }] });
+  });
+
+  it('lists the rows to fix with the cell behind the error; an edit is checked with the import\'s code, kept across restarts, saved and fed back: the claim filed', { timeout: 90_000 }, async () => {
+    const folder = await temporaryFolder();
+    const { server, journal } = await reviewOf(folder);
+    const listed = (await call(server, 'GET', '/api/rows?code=amount_format')).body as { total: number; rows: { line: number; errorColumns: string[]; hint: string; cells: Record<string, string> }[] };
+    expect(listed.total).toBe(1);
+    const bad = listed.rows.find((row) => row.cells.disputed_amount === '84x.99');
+    if (bad === undefined) throw new Error('test: the row with the bad amount');
+    expect(bad.errorColumns).toEqual(['disputed_amount']);
+    expect(bad.hint).not.toBe('');
+
+    const stillBad = (await call(server, 'POST', `/api/rows/${bad.line}/check`, { body: { cells: { disputed_amount: '84y' } } })).body as { ok: boolean; problems: { code: string; columns: string[] }[] };
+    expect(stillBad).toMatchObject({ ok: false, problems: [{ code: 'amount_format', columns: ['disputed_amount'] }] });
+    const fixed = (await call(server, 'PUT', `/api/rows/${bad.line}`, { body: { cells: { disputed_amount: '849.99' } } })).body as { edited: boolean; check: { ok: boolean; mapped: Record<string, string> } };
+    expect(fixed).toMatchObject({ edited: true, check: { ok: true } });
+    expect(fixed.check.mapped.disputed_amount).toBe('84999');
+
+    // A second review of the same journal finds the edit again.
+    const again = await startReviewServer({ job: await openReviewJob(journal, mapping), store: new ReviewStore(ReviewStore.fileFor(journal)) });
+    const reopened = (await call(again, 'GET', '/api/rows?code=amount_format')).body as { rows: { line: number; edited: boolean }[] };
+    expect(reopened.rows.find((row) => row.line === bad.line)?.edited).toBe(true);
+    await again.close();
+    expect((await stat(ReviewStore.fileFor(journal))).mode & 0o777).toBe(0o600);
+
+    const saved = (await call(server, 'POST', '/api/save')).body as { file: string; rows: number; command: string };
+    // The edited row and the other row of its claim: a claim goes back whole.
+    expect(saved.rows).toBe(2);
+    expect((await stat(saved.file)).mode & 0o777).toBe(0o600);
+    expect(saved.command).toContain(`--mapping ${mapping}`);
+    const fedBack = await runCli(['import', saved.file, '--mapping', mapping, '--evidence-dir', join(root, 'samples/evidence'), '--sandbox-db', join(folder, 'sandbox.db'), '--sandbox-clock', '2026-11-20T12:00:00Z', '--journal', join(folder, 'fix.journal.sqlite'), '--results', join(folder, 'fix.results.csv'), '--log-level', 'silent']);
+    const { rows } = await readResults(join(folder, 'fix.results.csv'));
+    expect(fedBack.exitCode, fedBack.stderr).toBe(0);
+    expect(rows.map((row) => row.outcome)).toEqual(['filed', 'filed']);
+    expect(rows.map((row) => row.disputed_amount)).toContain('849.99');
+  });
+
+  it('refuses a mapping other than the job\'s, and a file that is not a journal', { timeout: 60_000 }, async () => {
+    const folder = await temporaryFolder();
+    const { journal } = await importSampleWithBadAmount(folder, '84x.99');
+    await expect(openReviewJob(journal, join(root, 'mappings/v1-cases.yaml'))).rejects.toBeInstanceOf(ReviewJobError);
+    const notJournal = await runCli(['review', join(root, 'package.json'), '--mapping', mapping]);
+    expect(notJournal.exitCode).toBe(2);
+  });
+});
