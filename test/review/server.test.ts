@@ -67,7 +67,7 @@ describe('bulk-disputes review: the server', () => {
     await first.body.dump();
     const page = await call(server, 'GET', '/');
     expect(page.status).toBe(200);
-    expect(String(page.body)).toContain('<label for="code">error code</label>');
+    expect(typeof page.body === 'string' ? page.body : '').toContain('<label for="code">error code</label>');
     const overview = await call(server, 'GET', '/api/overview');
     // The bad row, and the other row of its claim, held back with it.
     expect(overview.body).toMatchObject({ rows: 10, toFix: 2, codes: [{ code: 'amount_format', count: 1 }, { code: 'claim_incomplete', count: 1 }] });
