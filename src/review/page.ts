@@ -54,7 +54,7 @@ function showCheck(container,check){const status=container.querySelector('.statu
  status.append(check.ok?text('span','✓ maps: ready to feed back','ok'):text('span',check.problems.length+' problem(s): '+check.problems.map(p=>p.field+' '+p.code).join(', '),'error'));}
 function rowElement(row){const container=text('article','','row');container.dataset.line=row.line;
  container.append(text('h2','Line '+row.line+' · '+row.outcome+(row.claimKey?' · claim '+row.claimKey:'')));
- container.append(text('p',row.errorCode+': '+row.errorMessage,'error'),text('p','fix: '+row.hint,'hint'));
+ container.append(text('p','the import said: '+row.errorCode+': '+row.errorMessage,'error'),text('p','fix: '+row.hint,'hint'));
  const cells=text('div','','cells');let timer;
  for(const column of state.columns){const cell=text('div','','cell');cell.dataset.column=column;const id='c'+row.line+'-'+state.columns.indexOf(column);
   const label=text('label',column);label.htmlFor=id;const input=document.createElement('input');input.id=id;input.value=row.cells[column]??'';
