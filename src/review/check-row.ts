@@ -2,6 +2,7 @@ import { explainRow } from '../mapping/explain.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { prepareRow, WireCheck } from '../import/stage/prepare.js';
+import { checkEvidence } from '../evidence/index.js';
 
 /** One problem of a row, with the source columns a reviewer edits to fix it. */
 export interface CellProblem {
@@ -40,4 +41,19 @@ export function checkRow(cells: Readonly<Record<string, string>>, mapping: Mappi
     if (column !== undefined && field.result.ok && mapped[column] === undefined) mapped[column] = JSON.stringify(field.result.value);
   }
   return { ok: problems.length === 0, problems, mapped };
+}
+
+/**
+ * `checkRow`, and each evidence file the row names checked as the import checks it (inside the
+ * evidence directory, readable, of an accepted type and size): a path outside the directory is a
+ * problem of its cell, never a file read.
+ */
+export async function checkRowWithEvidence(cells: Readonly<Record<string, string>>, mapping: Mapping, sourceColumns: readonly string[], evidenceDir: string): Promise<RowCheck> {
+  const checked = checkRow(cells, mapping, sourceColumns);
+  const problems = [...checked.problems];
+  for (const { path, column } of explainRow(cells, mapping).evidence) {
+    const result = await checkEvidence(evidenceDir, path);
+    if (!result.ok) problems.push({ field: `evidence.${column}`, code: result.code, message: result.message, columns: [column] });
+  }
+  return { ...checked, ok: problems.length === 0, problems };
 }

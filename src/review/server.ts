@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { hintFor } from '../report/hints.js';
 import { fieldColumns } from '../mapping/source-columns.js';
-import { checkRow } from './check-row.js';
+import { checkRowWithEvidence } from './check-row.js';
 import type { ReviewJob, ReviewRow } from './job.js';
 import { reviewPage } from './page.js';
 import { saveFixes } from './save-fixes.js';
@@ -18,6 +18,8 @@ export interface ReviewServerOptions {
   readonly host?: string | undefined;
   /** Default 0: any free port. */
   readonly port?: number | undefined;
+  /** Where the rows' evidence paths point (the import's --evidence-dir); a path outside it is refused. */
+  readonly evidenceDir: string;
   /** The fix file's format: a workbook when the job's results were one. */
   readonly fixFormat?: 'csv' | 'xlsx' | undefined;
 }
@@ -48,7 +50,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const columnsOf = fieldColumns(job.mapping);
   const edits = store.edits();
 
-  const view = (row: ReviewRow) => {
+  const check = async (cells: Readonly<Record<string, string>>) => checkRowWithEvidence(cells, job.mapping, job.sourceColumns, options.evidenceDir);
+  const view = async (row: ReviewRow) => {
     const cells = edits.get(row.line) ?? row.cells;
     return {
       line: row.line,
@@ -62,7 +65,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       hint: row.errorCode === '' ? '' : hintFor(row.errorCode),
       cells,
       edited: edits.has(row.line),
-      check: edits.has(row.line) ? checkRow(cells, job.mapping, job.sourceColumns) : undefined,
+      check: edits.has(row.line) ? await check(cells) : undefined,
     };
   };
 
@@ -96,7 +99,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       (row) => (query.code === undefined || query.code === '' || row.errorCode === query.code) && (text === '' || Object.values(edits.get(row.line) ?? row.cells).some((cell) => cell.toLowerCase().includes(text)) || row.errorMessage.toLowerCase().includes(text)),
     );
     const page = Math.max(1, Number(query.page ?? 1) || 1);
-    return { total: matching.length, page, pageSize, rows: matching.slice((page - 1) * pageSize, page * pageSize).map(view) };
+    return { total: matching.length, page, pageSize, rows: await Promise.all(matching.slice((page - 1) * pageSize, page * pageSize).map(view)) };
   });
 
   const cellsBody = { type: 'object', required: ['cells'], properties: { cells: { type: 'object', additionalProperties: { type: 'string' } } } } as const;
@@ -105,7 +108,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   app.post('/api/rows/:line/check', { schema: { body: cellsBody } }, async (request, reply) => {
     const row = rowOf((request.params as { line: string }).line);
     if (row === undefined) return reply.code(404).send({ message: 'no row to fix at that line' });
-    return checkRow({ ...row.cells, ...(request.body as { cells: Record<string, string> }).cells }, job.mapping, job.sourceColumns);
+    return check({ ...row.cells, ...(request.body as { cells: Record<string, string> }).cells });
   });
 
   app.put('/api/rows/:line', { schema: { body: cellsBody } }, async (request, reply) => {

@@ -14,13 +14,14 @@ import { importSampleWithBadAmount, temporaryFolder } from '../report/fixture.js
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const mapping = join(root, 'mappings/generic.yaml');
+const evidenceDir = join(root, 'samples/evidence');
 
 async function reviewOf(folder: string): Promise<{ server: ReviewServer; journal: string; store: ReviewStore }> {
   const { journal, imported } = await importSampleWithBadAmount(folder, '84x.99');
   expect(imported.exitCode, imported.stderr).toBe(1);
   const job = await openReviewJob(journal, mapping);
   const store = new ReviewStore(ReviewStore.fileFor(journal));
-  const server = await startReviewServer({ job, store });
+  const server = await startReviewServer({ job, store, evidenceDir });
   onTestFinished(async () => {
     await server.close();
     store.close();
@@ -90,7 +91,7 @@ describe('bulk-disputes review: the server', () => {
     expect(fixed.check.mapped.disputed_amount).toBe('84999');
 
     // A second review of the same journal finds the edit again.
-    const again = await startReviewServer({ job: await openReviewJob(journal, mapping), store: new ReviewStore(ReviewStore.fileFor(journal)) });
+    const again = await startReviewServer({ job: await openReviewJob(journal, mapping), store: new ReviewStore(ReviewStore.fileFor(journal)), evidenceDir });
     const reopened = (await call(again, 'GET', '/api/rows?code=amount_format')).body as { rows: { line: number; edited: boolean }[] };
     expect(reopened.rows.find((row) => row.line === bad.line)?.edited).toBe(true);
     await again.close();
@@ -106,6 +107,17 @@ describe('bulk-disputes review: the server', () => {
     expect(fedBack.exitCode, fedBack.stderr).toBe(0);
     expect(rows.map((row) => row.outcome)).toEqual(['filed', 'filed']);
     expect(rows.map((row) => row.disputed_amount)).toContain('849.99');
+  });
+
+  it('checks an evidence path as the import does: a path outside the evidence directory is a problem of its cell, never read', { timeout: 60_000 }, async () => {
+    const { server } = await reviewOf(await temporaryFolder());
+    const [row] = ((await call(server, 'GET', '/api/rows?code=amount_format')).body as { rows: { line: number }[] }).rows;
+    const outside = (await call(server, 'POST', `/api/rows/${row?.line ?? 0}/check`, { body: { cells: { disputed_amount: '849.99', receipt_file: '../../package.json' } } })).body;
+    expect(outside).toMatchObject({ ok: false, problems: [{ field: 'evidence.receipt_file', code: 'evidence_path_outside', columns: ['receipt_file'] }] });
+    const missing = (await call(server, 'POST', `/api/rows/${row?.line ?? 0}/check`, { body: { cells: { disputed_amount: '849.99', receipt_file: 'receipts/none.pdf' } } })).body;
+    expect(missing).toMatchObject({ ok: false, problems: [{ code: 'evidence_not_found' }] });
+    const inside = (await call(server, 'POST', `/api/rows/${row?.line ?? 0}/check`, { body: { cells: { disputed_amount: '849.99', receipt_file: `receipts/cafe-lumiere-receipt.pdf` } } })).body;
+    expect(inside).toMatchObject({ ok: true });
   });
 
   it('refuses a mapping other than the job\'s, and a file that is not a journal', { timeout: 60_000 }, async () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -12,6 +12,7 @@ interface ReviewFlags {
   port: number;
   open: boolean;
   fixFormat: 'csv' | 'xlsx';
+  evidenceDir?: string;
 }
 
 const helpText = `
@@ -37,6 +38,7 @@ export function reviewCommand(context: CliContext): Command {
     .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
     .option('--open', 'open the page in the default browser', false)
+    .option('--evidence-dir <dir>', 'where the rows\' evidence paths point, as for the import (default: the journal\'s directory); a path outside it is refused')
     .addOption(new Option('--fix-format <format>', 'the fix file: csv in the input\'s dialect, or an xlsx workbook').choices(['csv', 'xlsx']).default('csv'))
     .addHelpText('after', helpText)
     .action(async (journal: string, flags: ReviewFlags) => {
@@ -61,7 +63,8 @@ async function runReview(journal: string, flags: ReviewFlags, context: CliContex
   });
   if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
   const store = new ReviewStore(ReviewStore.fileFor(journal));
-  const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat });
+  const evidenceDir = resolve(flags.evidenceDir ?? dirname(journal));
+  const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat, evidenceDir });
   context.io.stdout.write(`review: ${server.url}  (${job.rows.length} rows to fix of ${job.totalRows}; stop with Ctrl-C)\n`);
   // The address carries the token: logged without it.
   context.logger.info({ origin: server.origin, toFix: job.rows.length }, 'review started');
