@@ -59,7 +59,7 @@ function rowElement(row){const container=text('article','','row');container.data
  for(const column of state.columns){const cell=text('div','','cell');cell.dataset.column=column;const id='c'+row.line+'-'+state.columns.indexOf(column);
   const label=text('label',column);label.htmlFor=id;const input=document.createElement('input');input.id=id;input.value=row.cells[column]??'';
   if(row.errorColumns.includes(column)&&!row.edited){cell.classList.add('bad');}
-  input.addEventListener('input',()=>{clearTimeout(timer);timer=setTimeout(async()=>{const edited={};for(const field of cells.querySelectorAll('input'))edited[field.parentElement.dataset.column]=field.value;const saved=await api('PUT','/api/rows/'+row.line,{cells:edited});showCheck(container,saved.check);},300);});
+  input.addEventListener('input',()=>{clearTimeout(timer);timer=setTimeout(async()=>{const edited={};for(const field of cells.querySelectorAll('input'))edited[field.parentElement.dataset.column]=field.value;const saved=await api('PUT','/api/rows/'+row.line,{cells:edited});showCheck(container,saved.check);for(const sibling of saved.siblings){const other=document.querySelector('article[data-line="'+sibling.line+'"]');if(other)showCheck(other,sibling.check);}},300);});
   cell.append(label,input,text('div','','problem'),text('div','','mapped'));cells.append(cell);}
  container.append(cells,text('div','','status'));if(row.check)showCheck(container,row.check);else if(row.errorColumns.length){for(const column of row.errorColumns){const cell=container.querySelector('[data-column="'+CSS.escape(column)+'"]');if(cell)cell.querySelector('.problem').textContent=row.errorCode;}}
  return container;}

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { hintFor } from '../report/hints.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { checkRowWithEvidence } from './check-row.js';
+import { claimConflicts } from './claim-conflicts.js';
 import type { ReviewJob, ReviewRow } from './job.js';
 import { reviewPage } from './page.js';
 import { saveFixes } from './save-fixes.js';
@@ -50,9 +51,16 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const columnsOf = fieldColumns(job.mapping);
   const edits = store.edits();
 
-  const check = async (cells: Readonly<Record<string, string>>) => checkRowWithEvidence(cells, job.mapping, job.sourceColumns, options.evidenceDir);
+  const siblingsOf = (row: ReviewRow) => (row.claimKey === '' ? [] : job.rows.filter((other) => other.claimKey === row.claimKey && other.line !== row.line));
+  const cellsOf = (row: ReviewRow) => edits.get(row.line) ?? row.cells;
+  /** The import's checks, and the row's agreement with the other rows of its claim. */
+  const check = async (row: ReviewRow, cells: Readonly<Record<string, string>>) => {
+    const checked = await checkRowWithEvidence(cells, job.mapping, job.sourceColumns, options.evidenceDir);
+    const conflicts = claimConflicts({ line: row.line, cells }, siblingsOf(row).map((other) => ({ line: other.line, cells: cellsOf(other) })), job.mapping);
+    return conflicts.length === 0 ? checked : { ...checked, ok: false, problems: [...checked.problems, ...conflicts] };
+  };
   const view = async (row: ReviewRow) => {
-    const cells = edits.get(row.line) ?? row.cells;
+    const cells = cellsOf(row);
     return {
       line: row.line,
       claimKey: row.claimKey,
@@ -65,7 +73,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       hint: row.errorCode === '' ? '' : hintFor(row.errorCode),
       cells,
       edited: edits.has(row.line),
-      check: edits.has(row.line) ? await check(cells) : undefined,
+      check: edits.has(row.line) || siblingsOf(row).some((other) => edits.has(other.line)) ? await check(row, cells) : undefined,
     };
   };
 
@@ -108,7 +116,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   app.post('/api/rows/:line/check', { schema: { body: cellsBody } }, async (request, reply) => {
     const row = rowOf((request.params as { line: string }).line);
     if (row === undefined) return reply.code(404).send({ message: 'no row to fix at that line' });
-    return check({ ...row.cells, ...(request.body as { cells: Record<string, string> }).cells });
+    return check(row, { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells });
   });
 
   app.put('/api/rows/:line', { schema: { body: cellsBody } }, async (request, reply) => {
@@ -117,7 +125,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     const cells = { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells };
     store.save(row.line, cells);
     edits.set(row.line, cells);
-    return view(row);
+    // The other rows of the claim are checked again: a conflict shows on both.
+    return { ...(await view(row)), siblings: await Promise.all(siblingsOf(row).map(async (other) => ({ line: other.line, check: await check(other, cellsOf(other)) }))) };
   });
 
   app.delete('/api/rows/:line', async (request, reply) => {

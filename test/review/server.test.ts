@@ -120,6 +120,24 @@ describe('bulk-disputes review: the server', () => {
     expect(inside).toMatchObject({ ok: true });
   });
 
+  it('shows a conflict between two rows of a claim on both: a shared field that no longer agrees', { timeout: 60_000 }, async () => {
+    const { server } = await reviewOf(await temporaryFolder());
+    const all = ((await call(server, 'GET', '/api/rows')).body as { rows: { line: number; claimKey: string; cells: Record<string, string> }[] }).rows;
+    const bad = all.find((row) => row.cells.disputed_amount === '84x.99');
+    const sibling = all.find((row) => row.claimKey === bad?.claimKey && row.line !== bad.line);
+    if (bad === undefined || sibling === undefined) throw new Error('test: the claim of two rows');
+    const edited = (await call(server, 'PUT', `/api/rows/${bad.line}`, { body: { cells: { disputed_amount: '849.99', card_last4: '9999' } } })).body as {
+      check: { ok: boolean; problems: { code: string; message: string; columns: string[] }[] };
+      siblings: { line: number; check: { ok: boolean; problems: { code: string; message: string }[] } }[];
+    };
+    expect(edited.check.ok).toBe(false);
+    expect(edited.check.problems).toEqual([expect.objectContaining({ code: 'shared_field_mismatch', columns: ['card_last4'], message: expect.stringContaining(`line ${sibling.line} of the same claim has "4417", this row "9999"`) })]);
+    expect(edited.siblings).toEqual([{ line: sibling.line, check: expect.objectContaining({ ok: false, problems: [expect.objectContaining({ code: 'shared_field_mismatch', message: expect.stringContaining(`line ${bad.line} of the same claim`) })] }) }]);
+    // Agreeing again clears both.
+    const agreed = (await call(server, 'PUT', `/api/rows/${bad.line}`, { body: { cells: { disputed_amount: '849.99', card_last4: '4417' } } })).body as { check: { ok: boolean }; siblings: { check: { ok: boolean } }[] };
+    expect([agreed.check.ok, agreed.siblings[0]?.check.ok]).toEqual([true, true]);
+  });
+
   it('refuses a mapping other than the job\'s, and a file that is not a journal', { timeout: 60_000 }, async () => {
     const folder = await temporaryFolder();
     const { journal } = await importSampleWithBadAmount(folder, '84x.99');
