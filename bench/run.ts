@@ -8,6 +8,7 @@ import { benchCase as memory } from './cases/memory.js';
 import { benchCase as network } from './cases/network.js';
 import { benchCase as rateLimit } from './cases/rate-limit.js';
 import { benchCase as resume } from './cases/resume.js';
+import { benchCase as review } from './cases/review.js';
 import { benchCase as sandbox } from './cases/sandbox.js';
 import { benchCase as stage } from './cases/stage.js';
 import { benchCase as submit } from './cases/submit.js';
@@ -26,7 +27,7 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  */
 
 /** In the order. */
-const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, workbook, network];
+const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, workbook, network, review];
 
 interface Flags {
   quick: boolean;
