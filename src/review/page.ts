@@ -35,6 +35,7 @@ button{font:inherit;padding:.3rem .7rem;border-radius:4px;border:1px solid #5b67
   <div><label for="q">search</label><input id="q" name="q" type="search" placeholder="a reference, a name, a message"></div>
   <button type="submit">Show</button>
   <button type="button" class="primary" id="save">Save fix file</button>
+  <button type="button" class="primary" id="send" hidden>Send fixes</button>
 </form>
 <div id="saved" hidden role="status"></div>
 <main id="rows" aria-live="polite"></main>
@@ -69,6 +70,13 @@ async function rows(){const data=await api('GET','/api/rows?page='+state.page+'&
 document.getElementById('filters').addEventListener('submit',(event)=>{event.preventDefault();state.code=document.getElementById('code').value;state.q=document.getElementById('q').value;state.page=1;rows();});
 document.getElementById('previous').addEventListener('click',()=>{state.page--;rows();});document.getElementById('next').addEventListener('click',()=>{state.page++;rows();});
 document.getElementById('save').addEventListener('click',async()=>{const out=document.getElementById('saved');out.hidden=false;try{const saved=await api('POST','/api/save');out.textContent='Saved '+saved.rows+' row(s) to '+saved.file+'\\nFeed it back:\\n'+saved.command;}catch(error){out.textContent=String(error.message);}});
+const sendButton=document.getElementById('send');
+fetch('/api/send',{credentials:'same-origin'}).then((response)=>{sendButton.hidden=!response.ok;});
+sendButton.addEventListener('click',async()=>{const out=document.getElementById('saved');out.hidden=false;sendButton.disabled=true;
+ try{await api('POST','/api/send');for(;;){const state=await api('GET','/api/send');out.textContent='Sending: '+state.progress;
+  if(state.status==='done'){out.textContent='Sent: '+Object.entries(state.outcomes||{}).map(([outcome,count])=>outcome+' '+count).join(', ')+(state.error?' (stopped: '+state.error+')':'')+'\\nresults: '+state.results;break;}
+  if(state.status==='failed'){out.textContent='Send failed: '+state.error;break;}await new Promise((resolve)=>setTimeout(resolve,500));}}
+ catch(error){out.textContent=String(error.message);}finally{sendButton.disabled=false;}});
 overview().then(rows);
 </script>
 </body></html>

@@ -7,6 +7,8 @@ import type { ReviewJob } from './job.js';
 
 export interface SavedFixes {
   readonly file: string;
+  /** The feed-back import's own journal. */
+  readonly journal: string;
   readonly rows: number;
   /** The feed-back import to run, with a journal of its own. */
   readonly command: string;
@@ -34,7 +36,7 @@ export async function saveFixes(job: ReviewJob, edits: ReadonlyMap<number, Reado
   const dialect = job.dialect ?? writtenDialectOf(job.mapping.csv, plainDialect);
   await writeResultRecords(records, job.sourceColumns, file, format === 'xlsx' ? { kind: 'xlsx', fieldColumns: fieldColumns(job.mapping) } : { kind: 'csv', dialect });
   const journal = `${base}.fix-${number}.journal.sqlite`;
-  return { file, rows: records.length, command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)} --journal ${quote(journal)}` };
+  return { file, journal, rows: records.length, command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)} --journal ${quote(journal)}` };
 }
 
 function quote(path: string): string {

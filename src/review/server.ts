@@ -11,6 +11,7 @@ import { reviewPage } from './page.js';
 import { saveFixes } from './save-fixes.js';
 import { secure, tokenCookie } from './security.js';
 import type { ReviewStore } from './store.js';
+import type { FixSender } from './send-fixes.js';
 
 export interface ReviewServerOptions {
   readonly job: ReviewJob;
@@ -23,6 +24,8 @@ export interface ReviewServerOptions {
   readonly evidenceDir: string;
   /** The fix file's format: a workbook when the job's results were one. */
   readonly fixFormat?: 'csv' | 'xlsx' | undefined;
+  /** With `--send`: feeds the fixes back from the page (send-fixes.ts); without, sending is off. */
+  readonly sender?: FixSender | undefined;
 }
 
 export interface ReviewServer {
@@ -140,6 +143,18 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   app.post('/api/save', async (_request, reply) => {
     if (edits.size === 0) return reply.code(409).send({ message: 'nothing to save: no row edited yet' });
     return saveFixes(job, edits, options.fixFormat ?? 'csv');
+  });
+
+  app.post('/api/send', async (_request, reply) => {
+    if (options.sender === undefined) return reply.code(404).send({ message: 'sending is off: start review with --send (and the service set as for import) to send from the page' });
+    if (edits.size === 0) return reply.code(409).send({ message: 'nothing to send: no row edited yet' });
+    if (!options.sender.start(edits)) return reply.code(409).send({ message: 'a send is running already' });
+    return reply.code(202).send(options.sender.state());
+  });
+
+  app.get('/api/send', async (_request, reply) => {
+    if (options.sender === undefined) return reply.code(404).send({ message: 'sending is off: start review with --send' });
+    return options.sender.state();
   });
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });

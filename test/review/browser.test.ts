@@ -24,8 +24,8 @@ const artifacts = fileURLToPath(new URL('../../out/test-artifacts/', import.meta
 const creates = (requests: readonly string[]) => requests.filter((request) => request === 'POST /v2/issuer/new_claim').length;
 
 /** `bulk-disputes review` as a process; resolves with the address it prints. Stopped at test end. */
-async function startReview(args: readonly string[], cwd: string): Promise<string> {
-  const child = spawn(process.execPath, [cliBin, '--log-level', 'warn', 'review', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startReview(args: readonly string[], cwd: string, env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, [cliBin, '--log-level', 'warn', 'review', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, ...env } });
   onTestFinished(() => {
     if (child.exitCode === null) child.kill('SIGTERM');
   });
@@ -44,8 +44,8 @@ async function startReview(args: readonly string[], cwd: string): Promise<string
   });
 }
 
-describe.skipIf(browserPath === undefined && !required)('review in a real browser', () => {
-  it('fix an amount and an unmapped reason by keyboard, errors clear live, save, feed back: those two claims filed, nothing else created', { timeout: 120_000 }, async () => {
+/** A real import that leaves a mistyped amount (line 3) and an unmapped reason (line 4), reviewed in Chromium. */
+async function reviewInBrowser(extraArgs: readonly string[] = []) {
     const workspace = await makeWorkspace();
     const service = await startServiceBehindDoor([liveKey]);
     const env = { CLAIMS_BASE_URL: service.url, CLAIMS_API_KEY: liveKey };
@@ -54,11 +54,17 @@ describe.skipIf(browserPath === undefined && !required)('review in a real browse
     expect(imported.exitCode, imported.stderr).toBe(1);
     expect(creates(service.door.requests())).toBe(1);
 
-    const address = await startReview([join(workspace.dir, 'night.journal.sqlite'), '--mapping', genericMapping], workspace.dir);
+    const address = await startReview([join(workspace.dir, 'night.journal.sqlite'), '--mapping', genericMapping, ...extraArgs], workspace.dir, env);
     const browser: Browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
     onTestFinished(async () => browser.close());
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(address);
+    return { workspace, service, env, page };
+}
+
+describe.skipIf(browserPath === undefined && !required)('review in a real browser', () => {
+  it('fix an amount and an unmapped reason by keyboard, errors clear live, save, feed back: those two claims filed, nothing else created', { timeout: 120_000 }, async () => {
+    const { workspace, service, env, page } = await reviewInBrowser();
     // The token went into a cookie; the address bar no longer shows it.
     expect(page.url()).not.toContain('token=');
     await page.getByText('Line 3 · invalid').waitFor();
@@ -93,5 +99,19 @@ describe.skipIf(browserPath === undefined && !required)('review in a real browse
       ['AMOUNT', 'filed'],
       ['REASON', 'filed'],
     ]);
+  });
+
+  it('with --send, the Send button feeds the fixes back from the page: those two claims filed, nothing else created', { timeout: 120_000 }, async () => {
+    const { service, page } = await reviewInBrowser(['--send']);
+    const row = (line: number) => page.locator(`article[data-line="${line}"]`);
+    await page.getByText('Line 3 · invalid').waitFor();
+    await row(3).getByLabel('disputed_amount', { exact: true }).fill('849.99');
+    await row(3).getByText('✓ maps: ready to feed back').waitFor();
+    await row(4).getByLabel('reason_code', { exact: true }).fill('FR');
+    await row(4).getByText('✓ maps: ready to feed back').waitFor();
+    const before = service.door.requests().length;
+    await page.getByRole('button', { name: 'Send fixes' }).click();
+    await page.getByText(/Sent: filed 2/).waitFor({ timeout: 60_000 });
+    expect(creates(service.door.requests().slice(before))).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { Script } from 'node:vm';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +70,11 @@ describe('bulk-disputes review: the server', () => {
     const page = await call(server, 'GET', '/');
     expect(page.status).toBe(200);
     expect(typeof page.body === 'string' ? page.body : '').toContain('<label for="code">error code</label>');
+    // The page's one script parses (a syntax error would leave a blank page).
+    const script = /<script>([\s\S]*)<\/script>/.exec(typeof page.body === 'string' ? page.body : '')?.[1] ?? '';
+    expect(() => new Script(script)).not.toThrow();
+    // Sending is off unless review was started with --send.
+    expect((await call(server, 'POST', '/api/send')).status).toBe(404);
     const overview = await call(server, 'GET', '/api/overview');
     // The bad row, and the other row of its claim, held back with it.
     expect(overview.body).toMatchObject({ rows: 10, toFix: 2, codes: [{ code: 'amount_format', count: 1 }, { code: 'claim_incomplete', count: 1 }] });

@@ -5,8 +5,16 @@ import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer } from '../flags.js';
+import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
+import { resolveServiceSettings } from '../settings.js';
+import { describeService, serviceAt } from '../../api/service-identity.js';
+import type { ReviewJob } from '../../review/job.js';
+import type { FixSender } from '../../review/send-fixes.js';
 
-interface ReviewFlags {
+interface ReviewFlags extends NetworkFlags {
+  send: boolean;
+  baseUrl?: string;
+  apiKeyFile?: string;
   mapping: string;
   host: string;
   port: number;
@@ -31,7 +39,7 @@ shows the feed-back command. The page needs the token in the printed address; it
 
 /** `bulk-disputes review`: the rows of a job to fix, in a local web page (issue 23). */
 export function reviewCommand(context: CliContext): Command {
-  return new Command('review')
+  return addNetworkOptions(new Command('review')
     .description('fix the failed rows of an import in a local web page, checked as you type, and save them to feed back')
     .argument('<journal>', 'the import\'s journal (--journal of the import)')
     .requiredOption('--mapping <file>', 'the mapping the import ran with (the journal records its sha256)')
@@ -39,12 +47,30 @@ export function reviewCommand(context: CliContext): Command {
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
     .option('--open', 'open the page in the default browser', false)
     .option('--evidence-dir <dir>', 'where the rows\' evidence paths point, as for the import (default: the journal\'s directory); a path outside it is refused')
+    .option('--send', 'also send the fixes from the page: the feed-back import runs in the server, against the service of the job (--base-url or CLAIMS_BASE_URL, and the key, as for import)', false)
+    .option('--base-url <url>', 'with --send: the service (default: CLAIMS_BASE_URL); it must be the one the job ran against')
+    .option('--api-key-file <file>', 'with --send: read the API key from this file (default: CLAIMS_API_KEY)')
     .addOption(new Option('--fix-format <format>', 'the fix file: csv in the input\'s dialect, or an xlsx workbook').choices(['csv', 'xlsx']).default('csv'))
+  )
     .addHelpText('after', helpText)
     .action(async (journal: string, flags: ReviewFlags) => {
       await runReview(resolve(journal), flags, context);
       context.setExitCode(ExitCode.ok);
     });
+}
+
+/**
+ * `--send`: the service as import resolves it (flags, environment, network), refused unless it is
+ * the service the job's journal belongs to: fixes go where the job went (issue 19).
+ */
+async function senderFor(job: ReviewJob, flags: ReviewFlags, evidenceDir: string, context: CliContext): Promise<FixSender> {
+  const settings = await resolveServiceSettings(flags, context.io.env).catch((error: unknown) => {
+    throw new UsageError(`--send: ${(error as Error).message}`, { cause: error });
+  });
+  const identity = serviceAt(settings.baseUrl, settings.apiKey);
+  if (describeService(identity) !== job.service) throw new UsageError(`--send: expected the service the job ran against (${job.service}), got ${describeService(identity)}`);
+  const { FixSender } = await import('../../review/send-fixes.js');
+  return new FixSender(job, { ...settings, identity }, { evidenceDir, logger: context.logger, format: flags.fixFormat });
 }
 
 async function runReview(journal: string, flags: ReviewFlags, context: CliContext): Promise<void> {
@@ -64,7 +90,8 @@ async function runReview(journal: string, flags: ReviewFlags, context: CliContex
   if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
   const store = new ReviewStore(ReviewStore.fileFor(journal));
   const evidenceDir = resolve(flags.evidenceDir ?? dirname(journal));
-  const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat, evidenceDir });
+  const sender = flags.send ? await senderFor(job, flags, evidenceDir, context) : undefined;
+  const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat, evidenceDir, sender });
   context.io.stdout.write(`review: ${server.url}  (${job.rows.length} rows to fix of ${job.totalRows}; stop with Ctrl-C)\n`);
   // The address carries the token: logged without it.
   context.logger.info({ origin: server.origin, toFix: job.rows.length }, 'review started');

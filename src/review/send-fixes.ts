@@ -1,0 +1,88 @@
+import type { Logger } from 'pino';
+import type { NetworkOptions } from '../api/client/config.js';
+import type { ServiceIdentity } from '../api/service-identity.js';
+import { Progress } from '../import/progress.js';
+import { runImport } from '../import/run-import.js';
+import type { ReviewJob } from './job.js';
+import { saveFixes } from './save-fixes.js';
+
+export interface SendTarget {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly identity: ServiceIdentity;
+  readonly network?: NetworkOptions | undefined;
+}
+
+export interface SendState {
+  readonly status: 'idle' | 'running' | 'done' | 'failed';
+  /** The import's progress line, as a terminal would show it. */
+  readonly progress: string;
+  readonly file?: string | undefined;
+  readonly results?: string | undefined;
+  readonly outcomes?: Readonly<Record<string, number>> | undefined;
+  readonly error?: string | undefined;
+}
+
+/**
+ * `review --send` (issue 23): the fix file saved, then fed back by the import itself, in this
+ * process, with a journal of its own: the same journal rules as a feed-back from the command line
+ * (a claim the service holds is compared and updated, never created again). One send at a time;
+ * its state is polled by the page.
+ */
+export class FixSender {
+  private current: SendState = { status: 'idle', progress: '' };
+
+  constructor(
+    private readonly job: ReviewJob,
+    private readonly target: SendTarget,
+    private readonly options: { evidenceDir: string; logger: Logger; format: 'csv' | 'xlsx' },
+  ) {}
+
+  state(): SendState {
+    return this.current;
+  }
+
+  /** Starts a send of the edits; false when one is running already. */
+  start(edits: ReadonlyMap<number, Readonly<Record<string, string>>>): boolean {
+    if (this.current.status === 'running') return false;
+    this.current = { status: 'running', progress: 'saving the fix file' };
+    void this.send(edits).catch((error: unknown) => {
+      this.current = { ...this.current, status: 'failed', error: (error as Error).message };
+    });
+    return true;
+  }
+
+  private async send(edits: ReadonlyMap<number, Readonly<Record<string, string>>>): Promise<void> {
+    const saved = await saveFixes(this.job, edits, this.options.format);
+    const results = saved.file.replace(/\.results\.(csv|xlsx)$/, '.sent.results.$1');
+    this.current = { status: 'running', progress: 'sending', file: saved.file };
+    const progress = new Progress({
+      isTTY: true,
+      write: (text: string) => {
+        // eslint-disable-next-line no-control-regex
+        const line = text.replace(/\u001b\[[0-9;]*[A-Za-z]|\r/g, '').trim();
+        if (line !== '') this.current = { ...this.current, progress: line };
+      },
+    });
+    const report = await runImport({
+      input: saved.file,
+      mappingFile: this.job.mappingFile,
+      resultsFile: results,
+      journalFile: saved.journal,
+      evidenceDir: this.options.evidenceDir,
+      fileMode: undefined,
+      concurrency: 8,
+      maxRps: undefined,
+      dryRun: false,
+      payloadsFile: undefined,
+      shard: undefined,
+      restart: false,
+      service: this.target,
+      logger: this.options.logger,
+      progress,
+      stopRequested: () => false,
+    });
+    if (report.fatal !== undefined) throw report.fatal as Error;
+    this.current = { status: 'done', progress: 'done', file: saved.file, results, outcomes: report.summary.byOutcome, error: report.abortedBecause };
+  }
+}
