@@ -30,6 +30,7 @@ button{font:inherit;padding:.3rem .7rem;border-radius:4px;border:1px solid #5b67
 <body>
 <header><h1>Review: ${escape(job.journal)}</h1><p class="muted">service: ${escape(job.service)} · mapping: ${escape(job.mappingFile)}</p></header>
 <section aria-label="overview" class="figures" id="figures"></section>
+<section aria-label="errors"><h2 style="font-size:1rem;margin:.5rem 0">Errors, most frequent first: each shows its rows</h2><ul id="codes"></ul></section>
 <form class="filters" id="filters" role="search">
   <div><label for="code">error code</label><select id="code" name="code"><option value="">all</option></select></div>
   <div><label for="q">search</label><input id="q" name="q" type="search" placeholder="a reference, a name, a message"></div>
@@ -47,7 +48,10 @@ const text=(tag,content,className)=>{const element=document.createElement(tag);e
 async function overview(){const data=await api('GET','/api/overview');state.columns=data.columns;const figures=document.getElementById('figures');figures.replaceChildren();
  const add=(label,value)=>{const figure=text('div','', 'figure');figure.append(text('b',String(value)),text('span',label));figures.append(figure);};
  add('rows',data.rows);for(const [outcome,count] of Object.entries(data.outcomes))add(outcome,count);add('to fix',data.toFix);add('edited',data.edited);
- const select=document.getElementById('code');for(const {code,count} of data.codes){const option=text('option',code+' ('+count+')');option.value=code;select.append(option);}}
+ const select=document.getElementById('code');const codes=document.getElementById('codes');codes.replaceChildren();
+ for(const {code,count,hint} of data.codes){const option=text('option',code+' ('+count+')');option.value=code;select.append(option);
+  const item=document.createElement('li');const link=text('button',code+' ('+count+')');link.type='button';link.title=hint;
+  link.addEventListener('click',()=>{select.value=code;state.code=code;state.page=1;rows();});item.append(link,text('span',' '+hint,'hint'));codes.append(item);}}
 function showCheck(container,check){const status=container.querySelector('.status');status.replaceChildren();
  for(const cell of container.querySelectorAll('.cell')){cell.classList.remove('bad');cell.querySelector('.problem').textContent='';cell.querySelector('.mapped').textContent='';}
  if(!check)return;for(const [column,value] of Object.entries(check.mapped)){const cell=container.querySelector('[data-column="'+CSS.escape(column)+'"]');if(cell)cell.querySelector('.mapped').textContent='→ '+value;}
