@@ -118,7 +118,7 @@ export function migrateLine(position: number, cells: { caseId: string; claimId: 
 }
 
 /** migrate-v1's columns first; columns staff added after them are ignored. */
-function isMigrateHeader(header: readonly string[]): boolean {
+export function isMigrateHeader(header: readonly string[]): boolean {
   return migrateColumns.every((name, index) => header[index] === name);
 }
 

@@ -6,11 +6,11 @@ import { mergeShardJournals } from '../import/results/merge-journals.js';
 import { MergeRefusedError } from '../import/results/merge.js';
 import { restore } from '../import/results/neutralise.js';
 import { errorCellFill, errorColumns, outcomeFills } from '../import/results/results-workbook.js';
-import { migrateColumns, migrateOutcomeFills } from '../migrate/results.js';
+import { migrateOutcomeFills } from '../migrate/results.js';
 import { writeSheet, type CellMark, type SheetLine } from '../workbook/write-sheet.js';
 import { detectFileDialect } from './detect-dialect.js';
 import { hintFor } from './hints.js';
-import { NotResultsError } from './read-results.js';
+import { isMigrateHeader, NotResultsError } from './read-results.js';
 import { isSqlite } from './run-report.js';
 
 const fills: Readonly<Record<string, string>> = { ...outcomeFills, ...migrateOutcomeFills };
@@ -35,7 +35,7 @@ export async function writeReportWorkbook(file: string, out: string, encoding?: 
   const rows = readRows(createReadStream(file), { ...dialect, header: true, trim: false }, {
     // The status columns keep their names in the workbook; renamed only to tell them from source columns.
     renameHeader: (names) => {
-      if (!isResultsHeader(names) && !migrateColumns.every((name, position) => names[position] === name)) throw new NotResultsError(`header: expected a results CSV of import or migrate-v1, got ${names.slice(0, 3).join(', ')}, …`);
+      if (!isResultsHeader(names) && !isMigrateHeader(names)) throw new NotResultsError(`header: expected a results CSV of import or migrate-v1, got ${names.slice(0, 3).join(', ')}, …`);
       header = names;
       statusCount = renamedStatusCount(renameStatusColumns(names));
       return renameStatusColumns(names);

@@ -1,4 +1,5 @@
 import { explainRow } from '../mapping/explain.js';
+import { evidenceOf } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { prepareRow, WireCheck } from '../import/stage/prepare.js';
@@ -51,7 +52,7 @@ export function checkRow(cells: Readonly<Record<string, string>>, mapping: Mappi
 export async function checkRowWithEvidence(cells: Readonly<Record<string, string>>, mapping: Mapping, sourceColumns: readonly string[], evidenceDir: string): Promise<RowCheck> {
   const checked = checkRow(cells, mapping, sourceColumns);
   const problems = [...checked.problems];
-  for (const { path, column } of explainRow(cells, mapping).evidence) {
+  for (const { path, column } of evidenceOf(cells, mapping)) {
     const result = await checkEvidence(evidenceDir, path);
     if (!result.ok) problems.push({ field: `evidence.${column}`, code: result.code, message: result.message, columns: [column] });
   }
