@@ -66,7 +66,8 @@ export const benchCase: BenchCase = {
     const plainReadMs = performance.now() - readStarted;
 
     const started = performance.now();
-    const job = await openReviewJob(journal, genericMappingFile);
+    const job = await openReviewJob([journal], genericMappingFile);
+    if (job.kind !== 'import') throw new Error('review bench: expected an import job');
     const store = new ReviewStore(join(context.workDir, 'review.review.sqlite'));
     const server = await startReviewServer({ job, store, evidenceDir: context.workDir });
     const headers = { cookie: `review_token=${server.token}` };
@@ -85,7 +86,7 @@ export const benchCase: BenchCase = {
         await response.body.json();
         overHttp.push(performance.now() - sent);
         const called = performance.now();
-        await checkRowWithEvidence(fixed, job.mapping, job.sourceColumns, context.workDir);
+        await checkRowWithEvidence(fixed, job.mapping, job.columns, context.workDir);
         inProcess.push(performance.now() - called);
       }
       return [
@@ -106,6 +107,7 @@ export const benchCase: BenchCase = {
       ];
     } finally {
       await server.close();
+      await job.close();
       store.close();
     }
   },

@@ -21,7 +21,7 @@ import { Journal } from './journal/journal.js';
 import { bindService } from './journal/service-binding.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
 import type { Progress } from './progress.js';
-import { fieldColumnsKey, resultsDialectKey, resultsFormatOf, writeResults, type ResultsSummary } from './results/write-results.js';
+import { fieldColumnsKey, inputKindKey, resultsDialectKey, resultsFormatOf, writeResults, type ResultsSummary } from './results/write-results.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
@@ -108,6 +108,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
       // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
       journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
+      journal.setMeta(inputKindKey, isWorkbookFile(options.input) ? 'xlsx' : 'csv');
       journal.setMeta('staged', '1');
       options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
     } else {

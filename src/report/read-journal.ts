@@ -47,7 +47,7 @@ export async function* readJournal(file: string, onService?: (service: string) =
 }
 
 /** Which service the journal belongs to (issue 19), for a person. */
-function serviceOf(database: Database.Database): string {
+export function serviceOf(database: Database.Database): string {
   const meta = (key: string) => (database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
   const service = parseService(meta(serviceMetaKey));
   if (service !== undefined) return describeService(service);
@@ -57,7 +57,7 @@ function serviceOf(database: Database.Database): string {
 
 const describeTables = (tables: ReadonlySet<string>) => (tables.size === 0 ? 'no tables' : [...tables].join(', '));
 
-function importLine(record: ResultRecord): ResultLine {
+export function importLine(record: ResultRecord): ResultLine {
   const result = rowResult(record);
   return {
     kind: 'result',
@@ -117,7 +117,7 @@ export function expectFormat(database: Database.Database, key: string, expected:
 }
 
 /** migrate-v1 records its format inside the `settings` JSON. */
-function expectMigrateFormat(database: Database.Database): void {
+export function expectMigrateFormat(database: Database.Database): void {
   const settings = (database.prepare("SELECT value FROM meta WHERE key = 'settings'").get() as { value: string } | undefined)?.value;
   let recorded: unknown;
   try {

@@ -1,105 +1,125 @@
-import { createHash } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
-import { MappingError, parseMapping } from '../mapping/load.js';
-import type { Mapping } from '../mapping/schema.js';
-import { describeService, parseService } from '../api/service-identity.js';
-import { journalFormat } from '../import/journal/schema.js';
-import { readResultRecords, type ResultRecord } from '../import/journal/journal.js';
-import { serviceMetaKey } from '../import/journal/service-binding.js';
-import { rowResult } from '../import/results/row-outcome.js';
-import { displayKey, resultsDialectKey } from '../import/results/write-results.js';
-import { expectFormat, expectStaged, snapshotOf } from '../report/read-journal.js';
+import Database from 'better-sqlite3';
 import type { WrittenDialect } from '../csv/layout.js';
+import type { ResultRecord } from '../import/journal/journal.js';
+import type { Mapping } from '../mapping/schema.js';
+import type { Summary } from '../report/summarise.js';
 
 /** Outcomes a reviewer fixes. */
 export const outcomesToFix: readonly string[] = ['invalid', 'failed', 'not_filed', 'rejected'];
 
-/** One row to fix, as the journal has it, and its place in the results. */
-export interface ReviewRow {
+/** Every row of the job, small: what the overview counts and the filters select on. */
+export interface RowEntry {
   readonly line: number;
-  readonly claimKey: string;
-  readonly claimId: string;
+  /** Which of the job's journals holds it (0 for the first) and its place there. */
+  readonly shard: number;
+  readonly idx: number;
   readonly outcome: string;
   readonly errorCode: string;
   readonly errorMessage: string;
   readonly errorField: string;
+  readonly claimKey: string;
+  readonly claimId: string;
+  readonly caseId: string;
+  readonly toFix: boolean;
+}
+
+/** A row to fix, with its cells, and its record for the fix file (a results file: the feed-back import reads its status columns). */
+export interface ReviewRow extends RowEntry {
   readonly cells: Readonly<Record<string, string>>;
-  /** The record itself, for the fix file (a results file: the feed-back import reads its status columns). */
   readonly record: ResultRecord;
 }
 
-export interface ReviewJob {
+interface JobBase {
+  /** The job's journals, in shard order. */
+  readonly journals: readonly string[];
+  /** The first: the review's store and the fix files live beside it. */
   readonly journal: string;
+  readonly service: string;
+  /** The columns a row shows: the input's, or a migrated case's. */
+  readonly columns: readonly string[];
+  /** Every row, in input order. */
+  readonly entries: readonly RowEntry[];
+  /** The rows to fix, with their cells. */
+  readonly rows: readonly ReviewRow[];
+  /** The report's figures (report/summarise.ts): the overview shows what `report` shows. */
+  readonly summary: Summary;
+  /** Claims whose rows ended differently. */
+  readonly mixedClaims: ReadonlySet<string>;
+  /** Any row's cells (a row not to fix is read from its journal when shown). */
+  cellsOf(entry: RowEntry): Readonly<Record<string, string>>;
+  /** Which rows hold `text` in a cell (lower case). */
+  matching(text: string): (entry: RowEntry) => boolean;
+  close(): Promise<void>;
+}
+
+/** An import's journal or its shards: rows are source cells, fixed and fed back. */
+export interface ImportReviewJob extends JobBase {
+  readonly kind: 'import';
   readonly mapping: Mapping;
   readonly mappingFile: string;
-  readonly sourceColumns: readonly string[];
   readonly dialect: WrittenDialect | undefined;
-  readonly service: string;
-  readonly rows: readonly ReviewRow[];
-  /** Every row's outcome count, for the overview. */
-  readonly outcomes: Readonly<Record<string, number>>;
-  readonly totalRows: number;
+  /** What the input was: the fix file's format unless asked otherwise. */
+  readonly inputKind: 'csv' | 'xlsx';
+  /** Any row's record, for the fix file (a claim goes back whole, whatever its other rows' outcomes). */
+  recordOf(entry: RowEntry): ResultRecord;
 }
+
+/**
+ * A migrate-v1 journal: its rows are v1 cases read from the service, not cells of a file, so
+ * there is nothing to edit: the page shows what failed and why, and the command that retries it.
+ */
+export interface MigrateReviewJob extends JobBase {
+  readonly kind: 'migrate-v1';
+  /** The run that retries the failed cases (a resumed migration retries them; a rejected case is fixed on the service first). */
+  readonly retryCommand: string;
+}
+
+export type ReviewJob = ImportReviewJob | MigrateReviewJob;
 
 export class ReviewJobError extends Error {
   readonly code = 'REVIEW_JOB';
 }
 
 /**
- * The job under review (issue 23): an import's journal, read from a private copy (a run on it is
- * not blocked), and its mapping, which must be the one the job ran with (the journal records its
- * sha256): the page checks fixes with it. Only the rows to fix are kept in memory.
+ * The job under review (issue 23): one import's journal, its shards' journals (merged by line, as
+ * merge-results merges them), or one migrate-v1 journal; each read from a private copy, so a run
+ * on it is not blocked. Only the rows to fix keep their cells in memory.
  */
-export async function openReviewJob(journalFile: string, mappingFile: string): Promise<ReviewJob> {
-  const mappingText = await readFile(mappingFile, 'utf8').catch((error: unknown) => {
-    throw new MappingError(mappingFile, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
-  });
-  const mapping = parseMapping(mappingText, mappingFile);
-  const { database, folder } = await snapshotOf(journalFile);
+export async function openReviewJob(journals: readonly string[], mappingFile: string | undefined): Promise<ReviewJob> {
+  const [first, ...others] = journals;
+  if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
+  if (isMigrateJournal(first)) {
+    if (others.length > 0) throw new ReviewJobError(`${first}: expected one migrate-v1 journal (a migration has no shards), got ${journals.length} journals`);
+    const { openMigrateJob } = await import('./migrate-job.js');
+    return openMigrateJob(first);
+  }
+  const { openImportJob } = await import('./import-job.js');
+  return openImportJob(journals, mappingFile);
+}
+
+/** Claims whose rows ended differently (a row without a claim key belongs to none). */
+export function mixedClaimsOf(entries: readonly RowEntry[]): Set<string> {
+  const first = new Map<string, string>();
+  const mixed = new Set<string>();
+  for (const entry of entries) {
+    if (entry.claimKey === '') continue;
+    const outcome = first.get(entry.claimKey);
+    if (outcome === undefined) first.set(entry.claimKey, entry.outcome);
+    else if (outcome !== entry.outcome) mixed.add(entry.claimKey);
+  }
+  return mixed;
+}
+
+/** A migrate-v1 journal has a cases table; anything else is left to the import's checks, which say what it is. */
+function isMigrateJournal(file: string): boolean {
   try {
-    expectFormat(database, 'format', journalFormat, 'an import journal');
-    expectStaged(database, '1');
-    const meta = (key: string) => (database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
-    const recorded = (JSON.parse(meta('fingerprint') ?? '{}') as { mapping?: string }).mapping;
-    const given = createHash('sha256').update(mappingText).digest('hex');
-    if (recorded !== given) throw new ReviewJobError(`--mapping ${mappingFile}: expected the mapping the job ran with (sha256 ${recorded ?? 'not recorded'}), got another (sha256 ${given})`);
-    const sourceColumns = JSON.parse(meta('source_columns') ?? '[]') as string[];
-    const dialectText = meta(resultsDialectKey);
-    const service = parseService(meta(serviceMetaKey));
-    const rows: ReviewRow[] = [];
-    const outcomes: Record<string, number> = {};
-    let totalRows = 0;
-    for (const record of readResultRecords(database)) {
-      const result = rowResult(record);
-      totalRows++;
-      outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
-      if (!outcomesToFix.includes(result.outcome)) continue;
-      const source = JSON.parse(record.source) as string[];
-      rows.push({
-        line: record.line,
-        claimKey: record.claim_key === null ? '' : displayKey(record.claim_key),
-        claimId: record.claim_id ?? '',
-        outcome: result.outcome,
-        errorCode: result.errorCode,
-        errorMessage: result.errorMessage,
-        errorField: result.errorField,
-        cells: Object.fromEntries(sourceColumns.map((column, position) => [column, source[position] ?? ''])),
-        record,
-      });
+    const database = new Database(file, { readonly: true, fileMustExist: true, timeout: 1000 });
+    try {
+      return database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cases'").get() !== undefined;
+    } finally {
+      database.close();
     }
-    return {
-      journal: journalFile,
-      mapping,
-      mappingFile,
-      sourceColumns,
-      dialect: dialectText === undefined ? undefined : (JSON.parse(dialectText) as WrittenDialect),
-      service: service === undefined ? 'not recorded' : describeService(service),
-      rows,
-      outcomes,
-      totalRows,
-    };
-  } finally {
-    database.close();
-    await rm(folder, { recursive: true, force: true });
+  } catch {
+    return false;
   }
 }

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { plainDialect, writtenDialectOf } from '../csv/layout.js';
 import { writeResultRecords } from '../import/results/write-results.js';
-import type { ReviewJob } from './job.js';
+import type { ImportReviewJob } from './job.js';
 
 export interface SavedFixes {
   readonly file: string;
@@ -15,26 +15,26 @@ export interface SavedFixes {
 }
 
 /**
- * The fix file (issue 23): the edited rows, with the other rows to fix of their claims, as a results file (status columns, then the source
+ * The fix file (issue 23): the edited rows, with the other rows of their claims, as a results file (status columns, then the source
  * columns with the edits), so that the feed-back import knows which claims the service already
  * holds (issue 20: they are compared and updated, never created again). In the input's dialect, or
  * a workbook when the job's results were one; 0600; the next free `<journal>.fix-N` name.
  */
-export async function saveFixes(job: ReviewJob, edits: ReadonlyMap<number, Readonly<Record<string, string>>>, format: 'csv' | 'xlsx'): Promise<SavedFixes> {
+export async function saveFixes(job: ImportReviewJob, edits: ReadonlyMap<number, Readonly<Record<string, string>>>, format: 'csv' | 'xlsx'): Promise<SavedFixes> {
   const base = join(dirname(job.journal), basename(job.journal).replace(/\.journal\.sqlite$|\.sqlite$/, ''));
   let number = 1;
   while (existsSync(`${base}.fix-${number}.results.${format}`)) number++;
   const file = `${base}.fix-${number}.results.${format}`;
-  // Rows of one claim go together: a claim created from some of its rows could not take the others later.
+  // Rows of one claim go together, whatever their outcomes: a claim created from some of its rows could not take the others later.
   const claims = new Set(job.rows.filter((row) => edits.has(row.line) && row.claimKey !== '').map((row) => row.claimKey));
-  const records = job.rows
-    .filter((row) => edits.has(row.line) || claims.has(row.claimKey))
-    .map((row) => {
-      const cells = edits.get(row.line) ?? row.cells;
-      return { ...row.record, source: JSON.stringify(job.sourceColumns.map((column) => cells[column] ?? '')) };
+  const records = job.entries
+    .filter((entry) => edits.has(entry.line) || claims.has(entry.claimKey))
+    .map((entry) => {
+      const cells = edits.get(entry.line) ?? job.cellsOf(entry);
+      return { ...job.recordOf(entry), source: JSON.stringify(job.columns.map((column) => cells[column] ?? '')) };
     });
   const dialect = job.dialect ?? writtenDialectOf(job.mapping.csv, plainDialect);
-  await writeResultRecords(records, job.sourceColumns, file, format === 'xlsx' ? { kind: 'xlsx', fieldColumns: fieldColumns(job.mapping) } : { kind: 'csv', dialect });
+  await writeResultRecords(records, job.columns, file, format === 'xlsx' ? { kind: 'xlsx', fieldColumns: fieldColumns(job.mapping) } : { kind: 'csv', dialect });
   const journal = `${base}.fix-${number}.journal.sqlite`;
   return { file, journal, rows: records.length, command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)} --journal ${quote(journal)}` };
 }

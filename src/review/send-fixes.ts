@@ -3,7 +3,7 @@ import type { NetworkOptions } from '../api/client/config.js';
 import type { ServiceIdentity } from '../api/service-identity.js';
 import { Progress } from '../import/progress.js';
 import { runImport } from '../import/run-import.js';
-import type { ReviewJob } from './job.js';
+import type { ImportReviewJob } from './job.js';
 import { saveFixes } from './save-fixes.js';
 
 export interface SendTarget {
@@ -33,7 +33,7 @@ export class FixSender {
   private current: SendState = { status: 'idle', progress: '' };
 
   constructor(
-    private readonly job: ReviewJob,
+    private readonly job: ImportReviewJob,
     private readonly target: SendTarget,
     private readonly options: { evidenceDir: string; logger: Logger; format: 'csv' | 'xlsx' },
   ) {}

@@ -3,11 +3,10 @@ import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { hintFor } from '../report/hints.js';
-import { fieldColumns } from '../mapping/source-columns.js';
-import { checkRowWithEvidence } from './check-row.js';
-import { claimConflicts } from './claim-conflicts.js';
-import type { ReviewJob, ReviewRow } from './job.js';
+import { evidenceFiles } from './evidence-files.js';
+import type { ReviewJob } from './job.js';
 import { reviewPage } from './page.js';
+import { RowViews, type RowQuery } from './row-views.js';
 import { saveFixes } from './save-fixes.js';
 import { secure, tokenCookie } from './security.js';
 import type { ReviewStore } from './store.js';
@@ -22,7 +21,7 @@ export interface ReviewServerOptions {
   readonly port?: number | undefined;
   /** Where the rows' evidence paths point (the import's --evidence-dir); a path outside it is refused. */
   readonly evidenceDir: string;
-  /** The fix file's format: a workbook when the job's results were one. */
+  /** The fix file's format (default: the input's, a workbook when it was one). */
   readonly fixFormat?: 'csv' | 'xlsx' | undefined;
   /** With `--send`: feeds the fixes back from the page (send-fixes.ts); without, sending is off. */
   readonly sender?: FixSender | undefined;
@@ -36,8 +35,6 @@ export interface ReviewServer {
   close(): Promise<void>;
 }
 
-const pageSize = 50;
-
 /**
  * `bulk-disputes review` (issue 23), on fastify: a small, well-kept framework with hooks for the
  * checks every request passes (security.ts) and JSON schemas for the bodies. The page is
@@ -50,35 +47,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   await app.register(cookie);
   let origins: string[] = [];
   secure(app, { token, origins: () => origins });
-  const byLine = new Map(job.rows.map((row) => [row.line, row]));
-  const columnsOf = fieldColumns(job.mapping);
   const edits = store.edits();
-
-  const siblingsOf = (row: ReviewRow) => (row.claimKey === '' ? [] : job.rows.filter((other) => other.claimKey === row.claimKey && other.line !== row.line));
-  const cellsOf = (row: ReviewRow) => edits.get(row.line) ?? row.cells;
-  /** The import's checks, and the row's agreement with the other rows of its claim. */
-  const check = async (row: ReviewRow, cells: Readonly<Record<string, string>>) => {
-    const checked = await checkRowWithEvidence(cells, job.mapping, job.sourceColumns, options.evidenceDir);
-    const conflicts = claimConflicts({ line: row.line, cells }, siblingsOf(row).map((other) => ({ line: other.line, cells: cellsOf(other) })), job.mapping);
-    return conflicts.length === 0 ? checked : { ...checked, ok: false, problems: [...checked.problems, ...conflicts] };
-  };
-  const view = async (row: ReviewRow) => {
-    const cells = cellsOf(row);
-    return {
-      line: row.line,
-      claimKey: row.claimKey,
-      claimId: row.claimId,
-      outcome: row.outcome,
-      errorCode: row.errorCode,
-      errorMessage: row.errorMessage,
-      errorField: row.errorField,
-      errorColumns: columnsOf[row.errorField] ?? (row.errorField.startsWith('evidence.') ? [row.errorField.slice('evidence.'.length)] : []),
-      hint: row.errorCode === '' ? '' : hintFor(row.errorCode),
-      cells,
-      edited: edits.has(row.line),
-      check: edits.has(row.line) || siblingsOf(row).some((other) => edits.has(other.line)) ? await check(row, cells) : undefined,
-    };
-  };
+  const views = new RowViews(job, edits, options.evidenceDir);
 
   app.get('/', async (request, reply) => {
     // The token leaves the address bar for a cookie this page alone sends back.
@@ -89,61 +59,68 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   });
 
   app.get('/api/overview', async () => {
-    const byCode = new Map<string, number>();
-    for (const row of job.rows) byCode.set(row.errorCode, (byCode.get(row.errorCode) ?? 0) + 1);
+    const { summary } = job;
+    const toFix = new Map<string, number>();
+    for (const row of job.rows) toFix.set(row.errorCode, (toFix.get(row.errorCode) ?? 0) + 1);
     return {
-      journal: job.journal,
+      kind: job.kind,
+      journals: job.journals,
       service: job.service,
-      rows: job.totalRows,
-      outcomes: job.outcomes,
+      rows: summary.rows,
+      claims: summary.claims,
+      outcomes: summary.byOutcome.map(([outcome, count]) => ({ outcome, count })),
+      errors: summary.topErrors.map((error) => ({ ...error, hint: hintFor(error.code) })),
+      mixedClaims: summary.mixedClaims,
+      mixedClaimsTotal: summary.mixedClaimsTotal,
       toFix: job.rows.length,
       edited: edits.size,
-      codes: [...byCode].sort((left, right) => right[1] - left[1]).map(([code, count]) => ({ code, count, hint: hintFor(code) })),
-      columns: job.sourceColumns,
+      codes: [...toFix].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0])).map(([code, count]) => ({ code, count, hint: hintFor(code) })),
+      columns: job.columns,
+      evidence: job.kind === 'import' ? job.mapping.evidence.map(({ column, category, separator }) => ({ column, category, separator: separator ?? '' })) : [],
+      retry: job.kind === 'migrate-v1' ? job.retryCommand : undefined,
     };
   });
 
-  app.get('/api/rows', async (request) => {
-    const query = request.query as { code?: string; q?: string; page?: string };
-    const text = (query.q ?? '').toLowerCase();
-    const matching = job.rows.filter(
-      (row) => (query.code === undefined || query.code === '' || row.errorCode === query.code) && (text === '' || Object.values(edits.get(row.line) ?? row.cells).some((cell) => cell.toLowerCase().includes(text)) || row.errorMessage.toLowerCase().includes(text)),
-    );
-    const page = Math.max(1, Number(query.page ?? 1) || 1);
-    return { total: matching.length, page, pageSize, rows: await Promise.all(matching.slice((page - 1) * pageSize, page * pageSize).map(view)) };
+  app.get('/api/rows', async (request) => views.list(request.query as RowQuery));
+
+  app.get('/api/evidence', async (request) => {
+    const { q } = request.query as { q?: unknown };
+    return { files: await evidenceFiles(options.evidenceDir, typeof q === 'string' ? q : '') };
   });
 
   const cellsBody = { type: 'object', required: ['cells'], properties: { cells: { type: 'object', additionalProperties: { type: 'string' } } } } as const;
-  const rowOf = (line: string) => byLine.get(Number(line));
+  const notEditable = job.kind === 'import' ? 'no row to fix at that line' : 'a migration\'s cases are read from the service: nothing to edit here';
 
-  app.post('/api/rows/:line/check', { schema: { body: cellsBody } }, async (request, reply) => {
-    const row = rowOf((request.params as { line: string }).line);
-    if (row === undefined) return reply.code(404).send({ message: 'no row to fix at that line' });
-    return check(row, { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells });
-  });
+  if (job.kind === 'import') {
+    app.post('/api/rows/:line/check', { schema: { body: cellsBody } }, async (request, reply) => {
+      const row = views.editable((request.params as { line: string }).line);
+      if (row === undefined) return reply.code(404).send({ message: notEditable });
+      return views.check(job, row, { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells });
+    });
 
-  app.put('/api/rows/:line', { schema: { body: cellsBody } }, async (request, reply) => {
-    const row = rowOf((request.params as { line: string }).line);
-    if (row === undefined) return reply.code(404).send({ message: 'no row to fix at that line' });
-    const cells = { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells };
-    store.save(row.line, cells);
-    edits.set(row.line, cells);
-    // The other rows of the claim are checked again: a conflict shows on both.
-    return { ...(await view(row)), siblings: await Promise.all(siblingsOf(row).map(async (other) => ({ line: other.line, check: await check(other, cellsOf(other)) }))) };
-  });
+    app.put('/api/rows/:line', { schema: { body: cellsBody } }, async (request, reply) => {
+      const row = views.editable((request.params as { line: string }).line);
+      if (row === undefined) return reply.code(404).send({ message: notEditable });
+      const cells = { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells };
+      store.save(row.line, cells);
+      edits.set(row.line, cells);
+      // The other rows of the claim are checked again: a conflict shows on both.
+      return { ...(await views.view(row)), siblings: await Promise.all(views.siblingsOf(row).map(async (other) => ({ line: other.line, check: await views.check(job, other, views.cellsOf(other)) }))) };
+    });
 
-  app.delete('/api/rows/:line', async (request, reply) => {
-    const row = rowOf((request.params as { line: string }).line);
-    if (row === undefined) return reply.code(404).send({ message: 'no row to fix at that line' });
-    store.discard(row.line);
-    edits.delete(row.line);
-    return view(row);
-  });
+    app.delete('/api/rows/:line', async (request, reply) => {
+      const row = views.editable((request.params as { line: string }).line);
+      if (row === undefined) return reply.code(404).send({ message: notEditable });
+      store.discard(row.line);
+      edits.delete(row.line);
+      return views.view(row);
+    });
 
-  app.post('/api/save', async (_request, reply) => {
-    if (edits.size === 0) return reply.code(409).send({ message: 'nothing to save: no row edited yet' });
-    return saveFixes(job, edits, options.fixFormat ?? 'csv');
-  });
+    app.post('/api/save', async (_request, reply) => {
+      if (edits.size === 0) return reply.code(409).send({ message: 'nothing to save: no row edited yet' });
+      return saveFixes(job, edits, options.fixFormat ?? job.inputKind);
+    });
+  }
 
   app.post('/api/send', async (_request, reply) => {
     if (options.sender === undefined) return reply.code(404).send({ message: 'sending is off: start review with --send (and the service set as for import) to send from the page' });

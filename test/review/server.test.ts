@@ -20,12 +20,13 @@ const evidenceDir = join(root, 'samples/evidence');
 async function reviewOf(folder: string): Promise<{ server: ReviewServer; journal: string; store: ReviewStore }> {
   const { journal, imported } = await importSampleWithBadAmount(folder, '84x.99');
   expect(imported.exitCode, imported.stderr).toBe(1);
-  const job = await openReviewJob(journal, mapping);
+  const job = await openReviewJob([journal], mapping);
   const store = new ReviewStore(ReviewStore.fileFor(journal));
   const server = await startReviewServer({ job, store, evidenceDir });
   onTestFinished(async () => {
     await server.close();
     store.close();
+    await job.close();
   });
   return { server, journal, store };
 }
@@ -97,10 +98,14 @@ describe('bulk-disputes review: the server', () => {
     expect(fixed.check.mapped.disputed_amount).toBe('84999');
 
     // A second review of the same journal finds the edit again.
-    const again = await startReviewServer({ job: await openReviewJob(journal, mapping), store: new ReviewStore(ReviewStore.fileFor(journal)), evidenceDir });
+    const againJob = await openReviewJob([journal], mapping);
+    const againStore = new ReviewStore(ReviewStore.fileFor(journal));
+    const again = await startReviewServer({ job: againJob, store: againStore, evidenceDir });
     const reopened = (await call(again, 'GET', '/api/rows?code=amount_format')).body as { rows: { line: number; edited: boolean }[] };
     expect(reopened.rows.find((row) => row.line === bad.line)?.edited).toBe(true);
     await again.close();
+    againStore.close();
+    await againJob.close();
     expect((await stat(ReviewStore.fileFor(journal))).mode & 0o777).toBe(0o600);
 
     const saved = (await call(server, 'POST', '/api/save')).body as { file: string; rows: number; command: string };
@@ -149,7 +154,7 @@ describe('bulk-disputes review: the server', () => {
   it('refuses a mapping other than the job\'s, and a file that is not a journal', { timeout: 60_000 }, async () => {
     const folder = await temporaryFolder();
     const { journal } = await importSampleWithBadAmount(folder, '84x.99');
-    await expect(openReviewJob(journal, join(root, 'mappings/v1-cases.yaml'))).rejects.toBeInstanceOf(ReviewJobError);
+    await expect(openReviewJob([journal], join(root, 'mappings/v1-cases.yaml'))).rejects.toBeInstanceOf(ReviewJobError);
     const notJournal = await runCli(['review', join(root, 'package.json'), '--mapping', mapping]);
     expect(notJournal.exitCode).toBe(2);
   });

@@ -8,32 +8,38 @@ import { integer } from '../flags.js';
 import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
 import { resolveServiceSettings } from '../settings.js';
 import { describeService, serviceAt } from '../../api/service-identity.js';
-import type { ReviewJob } from '../../review/job.js';
+import type { ImportReviewJob, ReviewJob } from '../../review/job.js';
 import type { FixSender } from '../../review/send-fixes.js';
 
 interface ReviewFlags extends NetworkFlags {
   send: boolean;
   baseUrl?: string;
   apiKeyFile?: string;
-  mapping: string;
+  mapping?: string;
   host: string;
   port: number;
   open: boolean;
-  fixFormat: 'csv' | 'xlsx';
+  fixFormat?: 'csv' | 'xlsx';
   evidenceDir?: string;
 }
 
 const helpText = `
-Example:
+Examples:
   $ bulk-disputes review out/disputes.journal.sqlite --mapping mappings/generic.yaml --open
   review: http://127.0.0.1:4020/?token=…  (stop with Ctrl-C)
+  $ bulk-disputes review out/part-*.journal.sqlite --mapping mappings/generic.yaml   # an import's shards
+  $ bulk-disputes review migrate-v1.journal.sqlite                                   # a migration
 
-The page lists the rows to fix (invalid, failed, not_filed, rejected) by error code, each with its
-cells; the cell behind the error is marked with the message and the fix hint. Editing a cell
-re-checks the row with the import's own code (mapping, spreadsheet damage, the service's schema)
-and keeps the edit in <journal>.review.sqlite (nothing is lost when the page or the server is
-closed). "Save fix file" writes the edited rows as a results file beside the journal (0600) and
-shows the feed-back command. The page needs the token in the printed address; it listens on
+The overview shows the report's figures (outcomes, the most frequent errors with their fix hints,
+claims with mixed outcomes); each links to the rows behind it. The rows to fix (invalid, failed,
+not_filed, rejected) are listed by error code with their cells; the cell behind the error is
+marked with the message and the fix hint; a not_filed row shows what the service said and takes
+an evidence file. Editing a cell re-checks the row with the import's own code (mapping,
+spreadsheet damage, the service's schema, evidence) and keeps the edit in
+<journal>.review.sqlite (nothing is lost when the page or the server is closed). "Save fix file"
+writes the edited rows, with the other rows of their claims, as a results file beside the journal
+(0600) and shows the feed-back command. A migration's cases are shown, not edited: the page gives
+the command that retries them. The page needs the token in the printed address; it listens on
 127.0.0.1 unless --host says otherwise.
 `;
 
@@ -41,8 +47,8 @@ shows the feed-back command. The page needs the token in the printed address; it
 export function reviewCommand(context: CliContext): Command {
   return addNetworkOptions(new Command('review')
     .description('fix the failed rows of an import in a local web page, checked as you type, and save them to feed back')
-    .argument('<journal>', 'the import\'s journal (--journal of the import)')
-    .requiredOption('--mapping <file>', 'the mapping the import ran with (the journal records its sha256)')
+    .argument('<journals...>', 'the job\'s journal (--journal of the import), its shards\' journals, or a migrate-v1 journal')
+    .option('--mapping <file>', 'for an import: the mapping it ran with (the journal records its sha256)')
     .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
     .option('--open', 'open the page in the default browser', false)
@@ -50,11 +56,11 @@ export function reviewCommand(context: CliContext): Command {
     .option('--send', 'also send the fixes from the page: the feed-back import runs in the server, against the service of the job (--base-url or CLAIMS_BASE_URL, and the key, as for import)', false)
     .option('--base-url <url>', 'with --send: the service (default: CLAIMS_BASE_URL); it must be the one the job ran against')
     .option('--api-key-file <file>', 'with --send: read the API key from this file (default: CLAIMS_API_KEY)')
-    .addOption(new Option('--fix-format <format>', 'the fix file: csv in the input\'s dialect, or an xlsx workbook').choices(['csv', 'xlsx']).default('csv'))
+    .addOption(new Option('--fix-format <format>', 'the fix file: csv in the input\'s dialect, or an xlsx workbook (default: as the input was)').choices(['csv', 'xlsx']))
   )
     .addHelpText('after', helpText)
-    .action(async (journal: string, flags: ReviewFlags) => {
-      await runReview(resolve(journal), flags, context);
+    .action(async (journals: string[], flags: ReviewFlags) => {
+      await runReview(journals.map((journal) => resolve(journal)), flags, context);
       context.setExitCode(ExitCode.ok);
     });
 }
@@ -63,19 +69,22 @@ export function reviewCommand(context: CliContext): Command {
  * `--send`: the service as import resolves it (flags, environment, network), refused unless it is
  * the service the job's journal belongs to: fixes go where the job went (issue 19).
  */
-async function senderFor(job: ReviewJob, flags: ReviewFlags, evidenceDir: string, context: CliContext): Promise<FixSender> {
+async function senderFor(job: ImportReviewJob, flags: ReviewFlags, evidenceDir: string, context: CliContext): Promise<FixSender> {
   const settings = await resolveServiceSettings(flags, context.io.env).catch((error: unknown) => {
     throw new UsageError(`--send: ${(error as Error).message}`, { cause: error });
   });
   const identity = serviceAt(settings.baseUrl, settings.apiKey);
   if (describeService(identity) !== job.service) throw new UsageError(`--send: expected the service the job ran against (${job.service}), got ${describeService(identity)}`);
   const { FixSender } = await import('../../review/send-fixes.js');
-  return new FixSender(job, { ...settings, identity }, { evidenceDir, logger: context.logger, format: flags.fixFormat });
+  return new FixSender(job, { ...settings, identity }, { evidenceDir, logger: context.logger, format: flags.fixFormat ?? job.inputKind });
 }
 
-async function runReview(journal: string, flags: ReviewFlags, context: CliContext): Promise<void> {
-  const found = await stat(journal).catch(() => undefined);
-  if (found?.isFile() !== true) throw new UsageError(`journal ${journal}: expected an import's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
+async function runReview(journals: string[], flags: ReviewFlags, context: CliContext): Promise<void> {
+  for (const journal of journals) {
+    const found = await stat(journal).catch(() => undefined);
+    if (found?.isFile() !== true) throw new UsageError(`journal ${journal}: expected a job's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
+  }
+  const [first = ''] = journals;
   // Loaded when it runs, not by every command of the CLI.
   const [{ openReviewJob, ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] = await Promise.all([
     import('../../review/job.js'),
@@ -83,25 +92,33 @@ async function runReview(journal: string, flags: ReviewFlags, context: CliContex
     import('../../review/server.js'),
     import('../../report/read-results.js'),
   ]);
-  const job = await openReviewJob(journal, flags.mapping).catch((error: unknown) => {
-    if (error instanceof ReviewJobError || error instanceof NotResultsError) throw new UsageError(`journal ${journal}: ${error.message}`, { cause: error });
+  const job: ReviewJob = await openReviewJob(journals, flags.mapping).catch((error: unknown) => {
+    if (error instanceof ReviewJobError || error instanceof NotResultsError) throw new UsageError(`journal ${journals.length === 1 ? first : journals.join(', ')}: ${error.message}`, { cause: error });
     throw error;
   });
-  if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
-  const store = new ReviewStore(ReviewStore.fileFor(journal));
-  const evidenceDir = resolve(flags.evidenceDir ?? dirname(journal));
-  const sender = flags.send ? await senderFor(job, flags, evidenceDir, context) : undefined;
-  const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat, evidenceDir, sender });
-  context.io.stdout.write(`review: ${server.url}  (${job.rows.length} rows to fix of ${job.totalRows}; stop with Ctrl-C)\n`);
-  // The address carries the token: logged without it.
-  context.logger.info({ origin: server.origin, toFix: job.rows.length }, 'review started');
-  if (flags.open) spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [server.url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();
-  await new Promise<void>((stopped) => {
-    context.io.onStop?.(() => {
-      void server.close().finally(() => {
-        store.close();
-        stopped();
+  try {
+    if (job.kind === 'migrate-v1' && (flags.send || flags.mapping !== undefined)) throw new UsageError(`journal ${first}: a migration's cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that retries them)`);
+    if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
+    const evidenceDir = resolve(flags.evidenceDir ?? dirname(job.journal));
+    const sender = flags.send && job.kind === 'import' ? await senderFor(job, flags, evidenceDir, context) : undefined;
+    const store = new ReviewStore(ReviewStore.fileFor(job.journal));
+    const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat, evidenceDir, sender }).catch((error: unknown) => {
+      store.close();
+      throw error;
+    });
+    context.io.stdout.write(`review: ${server.url}  (${job.rows.length} rows to fix of ${job.entries.length}; stop with Ctrl-C)\n`);
+    // The address carries the token: logged without it.
+    context.logger.info({ origin: server.origin, toFix: job.rows.length, journals: job.journals.length }, 'review started');
+    if (flags.open) spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [server.url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();
+    await new Promise<void>((stopped) => {
+      context.io.onStop?.(() => {
+        void server.close().finally(() => {
+          store.close();
+          stopped();
+        });
       });
     });
-  });
+  } finally {
+    await job.close();
+  }
 }

@@ -9,7 +9,7 @@ import { StagingWrites } from './staging-writes.js';
 // The records are the journal's vocabulary: its users import them from here, beside the class.
 export type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, SentBefore, StagedRowRecord, StepChange } from './records.js';
 export { finalSteps } from './records.js';
-export { readResultRecords } from './result-records.js';
+export { readResultRecordAt, readResultRecords } from './result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
 export class Journal {

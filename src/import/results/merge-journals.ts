@@ -26,31 +26,54 @@ export interface MergeReport {
   shards: readonly ShardJob[];
 }
 
-interface OpenShard {
-  job: ShardJob;
-  database: Database.Database;
-  folder: string;
+/** One shard's journal, open on a private copy. */
+export interface OpenShard {
+  readonly job: ShardJob;
+  readonly database: Database.Database;
+  readonly folder: string;
+}
+
+/** The journals of one job, checked to be exactly its n parts, in shard order; close them when done. */
+export interface OpenShards {
+  readonly shards: readonly OpenShard[];
+  close(): Promise<void>;
 }
 
 export async function mergeShardJournals(files: readonly string[], out: string): Promise<MergeReport> {
-  const opened: OpenShard[] = [];
+  const opened = await openShardJournals(files);
   const sources: { file: string; rows: IterableIterator<ResultRecord> }[] = [];
   try {
-    // Each read from a private copy (report's snapshot): a run starting on a journal meanwhile is not blocked.
-    for (const file of files) opened.push(await openShard(file));
-    const shards = checkShards(opened.map((shard) => shard.job));
-    const [first] = shards;
+    const [first] = opened.shards;
     if (first === undefined) throw new MergeRefusedError('expected at least one shard, got none');
-    for (const { job, database } of opened) sources.push({ file: job.file, rows: readResultRecords(database) });
-    const summary = await writeResultRecords(mergeByLine(sources), first.sourceColumns, out, resultsFormatOf(out, first.dialect, first.fieldColumns));
-    return { summary, shards };
+    for (const { job, database } of opened.shards) sources.push({ file: job.file, rows: readResultRecords(database) });
+    const summary = await writeResultRecords(mergeByLine(sources), first.job.sourceColumns, out, resultsFormatOf(out, first.job.dialect, first.job.fieldColumns));
+    return { summary, shards: opened.shards.map((shard) => shard.job) };
   } finally {
     // A refusal in mid-merge leaves statements open: a connection closes only once they end.
     for (const { rows } of sources) rows.return?.();
+    await opened.close();
+  }
+}
+
+/**
+ * Each journal read from a private copy (report's snapshot: a run starting on one meanwhile is
+ * not blocked), checked with `checkShards`; also what `review` (issue 23) reads a job from.
+ */
+export async function openShardJournals(files: readonly string[]): Promise<OpenShards> {
+  const opened: OpenShard[] = [];
+  const close = async () => {
     for (const { database, folder } of opened) {
       database.close();
       await rm(folder, { recursive: true, force: true });
     }
+  };
+  try {
+    for (const file of files) opened.push(await openShard(file));
+    const order = checkShards(opened.map((shard) => shard.job));
+    return { shards: order.map((job) => opened.find((shard) => shard.job === job) as OpenShard), close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
 

@@ -18,6 +18,8 @@ import { csvWriteOptionsFor } from '../../csv/write-options.js';
 export const resultsDialectKey = 'results_dialect';
 /** The journal's meta key for the mapping's `fieldColumns` (JSON), recorded at staging: a results workbook's error cells. */
 export const fieldColumnsKey = 'field_columns';
+/** What the input was, `csv` or `xlsx` (issue 23: `review` writes a workbook's fixes as a workbook). */
+export const inputKindKey = 'input_kind';
 
 export interface ResultsSummary {
   rows: number;

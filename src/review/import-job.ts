@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { describeService } from '../api/service-identity.js';
+import type { WrittenDialect } from '../csv/layout.js';
+import { readResultRecordAt, readResultRecords, type ResultRecord } from '../import/journal/journal.js';
+import { mergeByLine, MergeRefusedError } from '../import/results/merge.js';
+import { openShardJournals, type OpenShards } from '../import/results/merge-journals.js';
+import { inputKindKey, resultsDialectKey } from '../import/results/write-results.js';
+import { MappingError, parseMapping } from '../mapping/load.js';
+import { importLine } from '../report/read-journal.js';
+import { Summariser } from '../report/summarise.js';
+import { mixedClaimsOf, outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job.js';
+
+/**
+ * An import's journal, or the journals of its shards (checked as merge-results checks them: one
+ * input, one mapping, one service, every shard once), with the mapping the job ran with: the
+ * journal records its sha256, and the page checks fixes with it.
+ */
+export async function openImportJob(files: readonly string[], mappingFile: string | undefined): Promise<ImportReviewJob> {
+  if (mappingFile === undefined) throw new ReviewJobError('an import is reviewed with its mapping: expected --mapping FILE (the one the job ran with), got none');
+  const mappingText = await readFile(mappingFile, 'utf8').catch((error: unknown) => {
+    throw new MappingError(mappingFile, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
+  });
+  const mapping = parseMapping(mappingText, mappingFile);
+  const opened = await openShardJournals(files).catch((error: unknown) => {
+    throw error instanceof MergeRefusedError ? new ReviewJobError(error.message, { cause: error }) : error;
+  });
+  try {
+    const [first] = opened.shards;
+    if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
+    const given = createHash('sha256').update(mappingText).digest('hex');
+    if (first.job.mappingSha256 !== given) throw new ReviewJobError(`--mapping ${mappingFile}: expected the mapping the job ran with (sha256 ${first.job.mappingSha256}), got another (sha256 ${given})`);
+    const meta = (key: string) => (first.database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    const dialectText = meta(resultsDialectKey);
+    const columns = first.job.sourceColumns;
+    const { entries, rows, summary } = readRows(opened, columns);
+    const service = opened.shards.find((shard) => shard.job.service !== undefined)?.job.service;
+    const byLine = new Map(rows.map((row) => [row.line, row]));
+    const recordOf = (entry: RowEntry) => {
+      const record = byLine.get(entry.line)?.record ?? readResultRecordAt(opened.shards[entry.shard]?.database ?? first.database, entry.idx);
+      if (record === undefined) throw new Error(`line ${entry.line}: no longer in its journal's copy`);
+      return record;
+    };
+    return {
+      kind: 'import',
+      journals: opened.shards.map((shard) => shard.job.file),
+      journal: first.job.file,
+      mapping,
+      mappingFile,
+      columns,
+      dialect: dialectText === undefined ? undefined : (JSON.parse(dialectText) as WrittenDialect),
+      inputKind: meta(inputKindKey) === 'xlsx' ? 'xlsx' : 'csv',
+      service: service === undefined ? (first.job.dryRun ? 'none (a dry run)' : 'not recorded') : describeService(service),
+      entries,
+      rows,
+      summary,
+      mixedClaims: mixedClaimsOf(entries),
+      recordOf,
+      cellsOf: (entry) => byLine.get(entry.line)?.cells ?? cellsFrom(columns, JSON.parse(recordOf(entry).source) as string[]),
+      matching: (text) => {
+        // The cells of every row, searched where they are kept (JSON text: close enough for a search box).
+        const found = opened.shards.map((shard) => new Set((shard.database.prepare('SELECT idx FROM rows WHERE instr(lower(source), ?) > 0').pluck().all(text) as number[])));
+        return (entry) => found[entry.shard]?.has(entry.idx) === true;
+      },
+      close: async () => opened.close(),
+    };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
+/** Every row of every shard in input order, the rows to fix with their cells, and the report's figures. */
+function readRows(opened: OpenShards, columns: readonly string[]): { entries: RowEntry[]; rows: ReviewRow[]; summary: ReturnType<Summariser['summary']> } {
+  const sources = opened.shards.map((shard, position) => ({ file: shard.job.file, rows: tagged(readResultRecords(shard.database), position) }));
+  const entries: RowEntry[] = [];
+  const rows: ReviewRow[] = [];
+  const summariser = new Summariser();
+  try {
+    for (const { record, shard } of mergeByLine(sources)) {
+      const line = importLine(record);
+      summariser.add(line);
+      const entry: RowEntry = {
+        line: record.line,
+        shard,
+        idx: record.idx,
+        outcome: line.outcome,
+        errorCode: line.errorCode,
+        errorMessage: line.errorMessage,
+        errorField: line.errorField,
+        claimKey: line.claimKey,
+        claimId: line.claimId,
+        caseId: line.caseId,
+        toFix: outcomesToFix.includes(line.outcome),
+      };
+      entries.push(entry);
+      if (entry.toFix) rows.push({ ...entry, cells: cellsFrom(columns, JSON.parse(record.source) as string[]), record });
+    }
+  } finally {
+    for (const source of sources) source.rows.return(undefined);
+  }
+  return { entries, rows, summary: summariser.summary() };
+}
+
+function* tagged(records: Generator<ResultRecord>, shard: number): Generator<{ line: number; record: ResultRecord; shard: number }> {
+  try {
+    for (const record of records) yield { line: record.line, record, shard };
+  } finally {
+    records.return(undefined);
+  }
+}
+
+const cellsFrom = (columns: readonly string[], source: readonly string[]) => Object.fromEntries(columns.map((column, position) => [column, source[position] ?? '']));

@@ -1,0 +1,59 @@
+import { rm } from 'node:fs/promises';
+import type { MigrateRow } from '../migrate/journal.js';
+import { migrateOutcomeOf } from '../migrate/results.js';
+import { expectMigrateFormat, expectStaged, serviceOf, snapshotOf } from '../report/read-journal.js';
+import { migrateLine } from '../report/read-results.js';
+import { Summariser } from '../report/summarise.js';
+import { mixedClaimsOf, type MigrateReviewJob, type ReviewRow, type RowEntry } from './job.js';
+
+/** What a migrated case's row shows. */
+const caseColumns = ['case_id', 'group_key', 'claim_id', 'attempts', 'http_status'] as const;
+
+/**
+ * A migrate-v1 journal under review: every v1 case, its outcome and error, as `report` reads
+ * them (`migrateOutcomeOf`, `migrateLine`). Read from a private copy, then closed: a migration's
+ * cases are few and small, so all are kept.
+ */
+export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
+  const { database, folder } = await snapshotOf(file);
+  try {
+    expectMigrateFormat(database);
+    expectStaged(database, 'complete');
+    const service = serviceOf(database);
+    const summariser = new Summariser();
+    const entries: RowEntry[] = [];
+    const cells = new Map<number, Record<string, string>>();
+    let position = 0;
+    for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+      const { outcome, code, message } = migrateOutcomeOf(row);
+      const line = migrateLine(++position, { caseId: row.case_id, claimId: row.claim_id, groupKey: row.group_key, outcome, errorCode: code, errorMessage: message });
+      summariser.add(line);
+      entries.push({ line: position, shard: 0, idx: row.idx, outcome, errorCode: code, errorMessage: message, errorField: '', claimKey: line.claimKey, claimId: row.claim_id, caseId: row.case_id, toFix: outcome === 'failed' || outcome === 'rejected' });
+      cells.set(position, { case_id: row.case_id, group_key: row.group_key, claim_id: row.claim_id, attempts: String(row.attempts), http_status: row.http_status === null ? '' : String(row.http_status) });
+    }
+    const cellsOf = (entry: RowEntry) => cells.get(entry.line) ?? {};
+    const rows: ReviewRow[] = entries.filter((entry) => entry.toFix).map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
+    const settings = JSON.parse((database.prepare("SELECT value FROM meta WHERE key = 'settings'").get() as { value: string }).value) as { groupBy?: string[]; dryRun?: boolean };
+    return {
+      kind: 'migrate-v1',
+      journals: [file],
+      journal: file,
+      service,
+      columns: caseColumns,
+      entries,
+      rows,
+      summary: summariser.summary(),
+      mixedClaims: mixedClaimsOf(entries),
+      cellsOf,
+      matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
+      retryCommand: `bulk-disputes migrate-v1 --journal ${file}${settings.groupBy !== undefined && settings.groupBy.length > 0 ? ` --group-by ${settings.groupBy.join(',')}` : ''}${settings.dryRun === true ? ' --dry-run' : ''}`,
+      close: async () => undefined,
+    };
+  } finally {
+    database.close();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** A migrated case has no import record: its rows are shown, never written to a fix file. */
+const recordless = {} as ReviewRow['record'];
