@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
@@ -16,7 +16,7 @@ import type { Mapping } from '../mapping/schema.js';
 import type { ClaimBody } from './claim/body.js';
 import { EvidenceUploads } from './claim/evidence.js';
 import type { Shard } from './ids.js';
-import { journalFormat, JournalMismatchError } from './journal/schema.js';
+import { evidenceDirKey, journalFormat, JournalMismatchError } from './journal/schema.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from './journal/service-binding.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
@@ -94,6 +94,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const journal = new Journal(options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite'));
   try {
     prepareJournal(journal, fingerprint, options);
+    journal.setMeta(evidenceDirKey, resolve(options.evidenceDir));
     const resuming = journal.meta('staged') === '1';
     if (!resuming) {
       const staged = await stageRows({

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { describeService } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
 import { readResultRecordAt, readResultRecords, type ResultRecord } from '../import/journal/journal.js';
+import { evidenceDirKey } from '../import/journal/schema.js';
 import { mergeByLine, MergeRefusedError } from '../import/results/merge.js';
 import { openShardJournals, type OpenShards } from '../import/results/merge-journals.js';
 import { inputKindKey, resultsDialectKey } from '../import/results/write-results.js';
@@ -50,6 +51,7 @@ export async function openImportJob(files: readonly string[], mappingFile: strin
       columns,
       dialect: dialectText === undefined ? undefined : (JSON.parse(dialectText) as WrittenDialect),
       inputKind: meta(inputKindKey) === 'xlsx' ? 'xlsx' : 'csv',
+      evidenceDir: meta(evidenceDirKey),
       service: service === undefined ? (first.job.dryRun ? 'none (a dry run)' : 'not recorded') : describeService(service),
       entries,
       rows,

@@ -58,6 +58,8 @@ export interface ImportReviewJob extends JobBase {
   readonly mapping: Mapping;
   readonly mappingFile: string;
   readonly dialect: WrittenDialect | undefined;
+  /** Where the job's last run read evidence from (undefined in a journal made before it was recorded). */
+  readonly evidenceDir: string | undefined;
   /** What the input was: the fix file's format unless asked otherwise. */
   readonly inputKind: 'csv' | 'xlsx';
   /** Any row's record, for the fix file (a claim goes back whole, whatever its other rows' outcomes). */

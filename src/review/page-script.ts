@@ -82,7 +82,7 @@ function attach(row,container){
   const select=element('select');select.id=id+'-column';for(const item of job.evidence)select.append(new Option(item.column+' ('+item.category+')',item.column));
   const pathLabel=element('label','file in the evidence folder');pathLabel.htmlFor=id+'-path';
   const path=element('input');path.id=id+'-path';path.setAttribute('list','evidence-files');path.autocomplete='off';
-  let timer;path.addEventListener('input',()=>{clearTimeout(timer);timer=setTimeout(async()=>{const found=await api('GET','/api/evidence?q='+encodeURIComponent(path.value));byId('evidence-files').replaceChildren(...found.files.map((file)=>new Option(file)));},200);});
+  let timer;path.addEventListener('input',()=>{clearTimeout(timer);timer=setTimeout(async()=>{const found=await api('GET','/api/evidence?q='+encodeURIComponent(path.value));byId('evidence-files').replaceChildren(...found.files.map((file)=>new Option(file,file)));},200);});
   const add=button('Attach',()=>{
     const value=path.value.trim();if(!value)return;const spec=job.evidence.find((item)=>item.column===select.value);
     const input=problemOf(container,select.value)?.querySelector('input');if(!input)return;

@@ -20,7 +20,7 @@ export interface SavedFixes {
  * holds (issue 20: they are compared and updated, never created again). In the input's dialect, or
  * a workbook when the job's results were one; 0600; the next free `<journal>.fix-N` name.
  */
-export async function saveFixes(job: ImportReviewJob, edits: ReadonlyMap<number, Readonly<Record<string, string>>>, format: 'csv' | 'xlsx'): Promise<SavedFixes> {
+export async function saveFixes(job: ImportReviewJob, edits: ReadonlyMap<number, Readonly<Record<string, string>>>, format: 'csv' | 'xlsx', evidenceDir: string): Promise<SavedFixes> {
   const base = join(dirname(job.journal), basename(job.journal).replace(/\.journal\.sqlite$|\.sqlite$/, ''));
   let number = 1;
   while (existsSync(`${base}.fix-${number}.results.${format}`)) number++;
@@ -36,7 +36,7 @@ export async function saveFixes(job: ImportReviewJob, edits: ReadonlyMap<number,
   const dialect = job.dialect ?? writtenDialectOf(job.mapping.csv, plainDialect);
   await writeResultRecords(records, job.columns, file, format === 'xlsx' ? { kind: 'xlsx', fieldColumns: fieldColumns(job.mapping) } : { kind: 'csv', dialect });
   const journal = `${base}.fix-${number}.journal.sqlite`;
-  return { file, journal, rows: records.length, command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)} --journal ${quote(journal)}` };
+  return { file, journal, rows: records.length, command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)} --evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}` };
 }
 
 function quote(path: string): string {

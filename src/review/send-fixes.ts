@@ -53,7 +53,7 @@ export class FixSender {
   }
 
   private async send(edits: ReadonlyMap<number, Readonly<Record<string, string>>>): Promise<void> {
-    const saved = await saveFixes(this.job, edits, this.options.format);
+    const saved = await saveFixes(this.job, edits, this.options.format, this.options.evidenceDir);
     const results = saved.file.replace(/\.results\.(csv|xlsx)$/, '.sent.results.$1');
     this.current = { status: 'running', progress: 'sending', file: saved.file };
     const progress = new Progress({

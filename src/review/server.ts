@@ -118,7 +118,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
 
     app.post('/api/save', async (_request, reply) => {
       if (edits.size === 0) return reply.code(409).send({ message: 'nothing to save: no row edited yet' });
-      return saveFixes(job, edits, options.fixFormat ?? job.inputKind);
+      return saveFixes(job, edits, options.fixFormat ?? job.inputKind, options.evidenceDir);
     });
   }
 

@@ -7,7 +7,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startServiceBehindDoor } from '../helpers/service-doors.js';
 import { cliBin } from '../helpers/sandbox-process.js';
-import { csvOf, fraudRow, genericMapping, makeWorkspace, readResults, runBin } from '../import/e2e-fixtures.js';
+import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, readResults, runBin, type GenericRow } from '../import/e2e-fixtures.js';
 
 /**
  * Issue 23 in a real Chromium (Debian's, driven by playwright-core; .ci/run installs it when
@@ -44,15 +44,19 @@ async function startReview(args: readonly string[], cwd: string, env: Record<str
   });
 }
 
-/** A real import that leaves a mistyped amount (line 3) and an unmapped reason (line 4), reviewed in Chromium. */
-async function reviewInBrowser(extraArgs: readonly string[] = []) {
+/** The rows of the night's import: a good claim, a mistyped amount (line 3) and an unmapped reason (line 4). */
+const nightRows = () => [fraudRow('GOOD', 'T1'), fraudRow('AMOUNT', 'T1', { disputed_amount: '84x.99' }), fraudRow('REASON', 'T1', { reason_code: 'XX' })];
+
+/** A real import of `rows` into a sandbox process (exit 1: some rows left to fix), reviewed in Chromium. */
+async function reviewInBrowser(extraArgs: readonly string[] = [], rows: readonly GenericRow[] = nightRows(), created = 1) {
     const workspace = await makeWorkspace();
     const service = await startServiceBehindDoor([liveKey]);
     const env = { CLAIMS_BASE_URL: service.url, CLAIMS_API_KEY: liveKey };
-    await workspace.write('night.csv', csvOf([fraudRow('GOOD', 'T1'), fraudRow('AMOUNT', 'T1', { disputed_amount: '84x.99' }), fraudRow('REASON', 'T1', { reason_code: 'XX' })]));
+    await workspace.write('night.csv', csvOf(rows));
+    await workspace.evidence('receipts/cafe-lumiere-receipt.pdf', 'receipts/hotel-receipt.pdf');
     const imported = await runBin(['import', 'night.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--log-level', 'warn'], env, { cwd: workspace.dir });
     expect(imported.exitCode, imported.stderr).toBe(1);
-    expect(creates(service.door.requests())).toBe(1);
+    expect(creates(service.door.requests())).toBe(created);
 
     const address = await startReview([join(workspace.dir, 'night.journal.sqlite'), '--mapping', genericMapping, ...extraArgs], workspace.dir, env);
     const browser: Browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
@@ -88,7 +92,7 @@ describe.skipIf(browserPath === undefined && !required)('review in a real browse
     await page.screenshot({ path: join(artifacts, 'review.png'), fullPage: true });
     const saved = (await page.locator('#saved').textContent()) ?? '';
     const fixFile = /to (\S+\.results\.csv)/.exec(saved)?.[1] ?? '';
-    expect(saved).toContain(`bulk-disputes import ${fixFile} --mapping ${genericMapping} --journal `);
+    expect(saved).toContain(`bulk-disputes import ${fixFile} --mapping ${genericMapping} --evidence-dir ${join(workspace.dir, 'evidence')} --journal `);
 
     const before = service.door.requests().length;
     const fed = await runBin(['import', fixFile, '--mapping', genericMapping, '--evidence-dir', 'evidence', '--journal', 'fix-1.journal.sqlite', '--results', 'fix-1.results.csv', '--log-level', 'warn'], env, { cwd: workspace.dir });
@@ -113,5 +117,36 @@ describe.skipIf(browserPath === undefined && !required)('review in a real browse
     await page.getByRole('button', { name: 'Send fixes' }).click();
     await page.getByText(/Sent: filed 2/).waitFor({ timeout: 60_000 });
     expect(creates(service.door.requests().slice(before))).toBe(2);
+  });
+
+  it('a not_filed row, reached from the overview\'s chart: what the service said, an evidence file attached from the folder, saved and fed back: the claim filed, none created', { timeout: 120_000 }, async () => {
+    const { workspace, service, env, page } = await reviewInBrowser([], [fraudRow('GOOD', 'T1'), duplicateChargeRow('DUP-1', 'T1', '')], 2);
+    // The overview's outcome bar is a button: it shows the rows behind it.
+    await page.getByRole('button', { name: /^not_filed: 1 rows/ }).click();
+    const row = page.locator('article[data-line="3"]');
+    await row.getByText('Line 3 · not_filed').waitFor();
+    await row.getByText(/The service created this claim \(\S+, case \S+\) but did not file it\./).waitFor();
+    await row.getByText(/It said: documentation_missing: /).waitFor();
+    // The folder is offered as the reviewer types; the path is added to the evidence column and checked.
+    await row.getByLabel('file in the evidence folder').fill('hotel');
+    await expect.poll(async () => page.locator('#evidence-files option').evaluateAll((options) => options.map((option) => option.getAttribute('value')))).toEqual(['receipts/hotel-receipt.pdf']);
+    await row.getByLabel('to column').selectOption('receipt_file');
+    await row.getByLabel('file in the evidence folder').fill('receipts/hotel-receipt.pdf');
+    await row.getByRole('button', { name: 'Attach' }).click();
+    await expect.poll(async () => row.getByLabel('receipt_file', { exact: true }).inputValue()).toBe('receipts/hotel-receipt.pdf');
+    await row.getByText('✓ maps: ready to feed back').waitFor();
+    await page.screenshot({ path: join(artifacts, 'review-not-filed.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Save fix file' }).click();
+    await page.getByText(/Saved 1 row\(s\) to /).waitFor();
+    const fixFile = /to (\S+\.results\.csv)/.exec((await page.locator('#saved').textContent()) ?? '')?.[1] ?? '';
+
+    const before = service.door.requests().length;
+    const fed = await runBin(['import', fixFile, '--mapping', genericMapping, '--evidence-dir', 'evidence', '--journal', 'fix-1.journal.sqlite', '--results', 'fix-1.results.csv', '--log-level', 'warn'], env, { cwd: workspace.dir });
+    expect(fed.exitCode, fed.stderr).toBe(0);
+    const sent = service.door.requests().slice(before);
+    expect(creates(sent)).toBe(0);
+    expect(sent.some((request) => request.startsWith('POST /v2/issuer/files'))).toBe(true);
+    const { rows } = await readResults(join(workspace.dir, 'fix-1.results.csv'));
+    expect(rows.map((result) => [result.dispute_ref, result.outcome, result.receipt_file])).toEqual([['DUP-1', 'filed', 'receipts/hotel-receipt.pdf']]);
   });
 });

@@ -52,7 +52,7 @@ export function reviewCommand(context: CliContext): Command {
     .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
     .option('--open', 'open the page in the default browser', false)
-    .option('--evidence-dir <dir>', 'where the rows\' evidence paths point, as for the import (default: the journal\'s directory); a path outside it is refused')
+    .option('--evidence-dir <dir>', 'where the rows\' evidence paths point, as for the import (default: the folder the job\'s last run used, else the journal\'s); a path outside it is refused')
     .option('--send', 'also send the fixes from the page: the feed-back import runs in the server, against the service of the job (--base-url or CLAIMS_BASE_URL, and the key, as for import)', false)
     .option('--base-url <url>', 'with --send: the service (default: CLAIMS_BASE_URL); it must be the one the job ran against')
     .option('--api-key-file <file>', 'with --send: read the API key from this file (default: CLAIMS_API_KEY)')
@@ -99,7 +99,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
   try {
     if (job.kind === 'migrate-v1' && (flags.send || flags.mapping !== undefined)) throw new UsageError(`journal ${first}: a migration's cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that retries them)`);
     if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
-    const evidenceDir = resolve(flags.evidenceDir ?? dirname(job.journal));
+    const evidenceDir = resolve(flags.evidenceDir ?? (job.kind === 'import' ? job.evidenceDir : undefined) ?? dirname(job.journal));
     const sender = flags.send && job.kind === 'import' ? await senderFor(job, flags, evidenceDir, context) : undefined;
     const store = new ReviewStore(ReviewStore.fileFor(job.journal));
     const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat, evidenceDir, sender }).catch((error: unknown) => {

@@ -6,6 +6,9 @@ export type JournalDatabase = Database.Database;
 /** Bumped when the tables change: an older journal is refused rather than misread. */
 export const journalFormat = '2';
 
+/** The evidence folder of the journal's last run (issue 23: `review` checks evidence paths where the import looked). */
+export const evidenceDirKey = 'evidence_dir';
+
 /**
  * The journal is the job (architecture.md, "The pipeline"): every input row, every claim and the
  * last step each reached, recorded before and after every remote call. A crash loses nothing; a
