@@ -3,13 +3,14 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openReviewJob, ReviewJobError } from '../../src/review/job.js';
 import { startReviewServer, type ReviewServer } from '../../src/review/server.js';
 import { ReviewStore } from '../../src/review/store.js';
 import { runCli } from '../helpers/cli.js';
 import { readResults } from '../import/e2e-fixtures.js';
 import { importSampleWithBadAmount, temporaryFolder } from '../report/fixture.js';
+import { call, serveReview } from './review-http.js';
 
 /** Issue 23, first part: the review server's routes over real HTTP, its guards, and a fix fed back. */
 
@@ -17,30 +18,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const mapping = join(root, 'mappings/generic.yaml');
 const evidenceDir = join(root, 'samples/evidence');
 
-async function reviewOf(folder: string): Promise<{ server: ReviewServer; journal: string; store: ReviewStore }> {
+async function reviewOf(folder: string): Promise<{ server: ReviewServer; journal: string }> {
   const { journal, imported } = await importSampleWithBadAmount(folder, '84x.99');
   expect(imported.exitCode, imported.stderr).toBe(1);
-  const job = await openReviewJob([journal], mapping);
-  const store = new ReviewStore(ReviewStore.fileFor(journal));
-  const server = await startReviewServer({ job, store, evidenceDir });
-  onTestFinished(async () => {
-    await server.close();
-    store.close();
-    await job.close();
-  });
-  return { server, journal, store };
-}
-
-/** A request as a browser on the page sends it: the cookie, and for writes the page's Origin. */
-async function call(server: ReviewServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
-  const write = method !== 'GET';
-  const response = await request(`${server.origin}${path}`, {
-    method,
-    headers: { cookie: `review_token=${server.token}`, ...(write ? { origin: server.origin } : {}), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : text };
+  return { server: await serveReview(await openReviewJob([journal], mapping), evidenceDir), journal };
 }
 
 describe('bulk-disputes review: the server', () => {

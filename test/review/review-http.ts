@@ -1,0 +1,30 @@
+import { request } from 'undici';
+import { onTestFinished } from 'vitest';
+import type { ReviewJob } from '../../src/review/job.js';
+import { startReviewServer, type ReviewServer } from '../../src/review/server.js';
+import { ReviewStore } from '../../src/review/store.js';
+
+/** A review server on `job`, its store beside the job's journal; all stopped when the test ends. */
+export async function serveReview(job: ReviewJob, evidenceDir: string): Promise<ReviewServer> {
+  const store = new ReviewStore(ReviewStore.fileFor(job.journal));
+  const server = await startReviewServer({ job, store, evidenceDir });
+  onTestFinished(async () => {
+    await server.close();
+    store.close();
+    await job.close();
+  });
+  return server;
+}
+
+/** A request as a browser on the page sends it: the cookie, and for writes the page's Origin; a JSON answer read as `T`. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the answer's shape
+export async function call<T = Record<string, unknown>>(server: ReviewServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
+  const write = method !== 'GET';
+  const response = await request(`${server.origin}${path}`, {
+    method,
+    headers: { cookie: `review_token=${server.token}`, ...(write ? { origin: server.origin } : {}), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, headers: response.headers, body: (text.startsWith('{') ? JSON.parse(text) : text) as T };
+}
