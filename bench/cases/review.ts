@@ -16,8 +16,8 @@ import { expectSuccess, runNodeMeasured } from '../support/process.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
- * Issue 23: `review` of a 100,000-row job with 10,000 rows that failed (every tenth row's amount
- * mistyped; the other rows of those claims held back with them). Measured in this process as the
+ * Issue 23: `review` of a 100,000-row job with 10,000 rows that failed (the amount mistyped in
+ * every row of claims spread through the file). Measured in this process as the
  * command runs it: the time from opening the journal to the first page of rows (the journal read
  * from a private copy, the rows to fix kept, the server up, GET /api/rows answered), against a
  * plain read of every result record of the same journal; and one edited row re-checked over HTTP
@@ -27,19 +27,42 @@ import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 const sizes = { full: { rows: 100_000, checks: 50 }, quick: { rows: 2_000, checks: 5 } };
 
-/** The generic export with every tenth row's disputed amount made unreadable. */
+/**
+ * The generic export with the disputed amount made unreadable in every row of claims chosen
+ * evenly through the file (every fifth claim, while they fit) until exactly a tenth of the rows
+ * fail: a claim's rows fail together, as the import holds back a claim with a bad row.
+ */
 async function exportWithFailures(context: BenchContext, rows: number): Promise<string> {
   const clean = join(context.workDir, 'review-clean.csv');
   await writeGenericExport(clean, rows);
+  // The generator's rows hold no quoted commas or line breaks: one record per line; the claim key is the first cell.
+  const lines = () => createInterface({ input: createReadStream(clean), crlfDelay: Number.POSITIVE_INFINITY });
+  const sizes = new Map<string, number>();
+  let header = true;
+  for await (const line of lines()) {
+    if (!header) sizes.set(line.slice(0, line.indexOf(',')), (sizes.get(line.slice(0, line.indexOf(','))) ?? 0) + 1);
+    header = false;
+  }
+  const wanted = Math.round(rows / 10);
+  const failing = new Set<string>();
+  let chosen = 0;
+  for (const round of [5, 1]) {
+    let position = 0;
+    for (const [key, size] of sizes) {
+      if (position++ % round === 0 && !failing.has(key) && chosen + size <= wanted) {
+        failing.add(key);
+        chosen += size;
+      }
+    }
+  }
   const file = join(context.workDir, 'review-export.csv');
   const out = createWriteStream(file);
-  let number = 0;
-  // The generator's rows hold no quoted commas or line breaks: one record per line.
-  for await (const line of createInterface({ input: createReadStream(clean), crlfDelay: Number.POSITIVE_INFINITY })) {
+  header = true;
+  for await (const line of lines()) {
     const cells = line.split(',');
-    if (number > 0 && number % 10 === 0) cells[16] = `${cells[16] ?? ''}x`;
+    if (!header && failing.has(cells[0] ?? '')) cells[16] = `${cells[16] ?? ''}x`;
+    header = false;
     if (!out.write(`${cells.join(',')}\n`)) await once(out, 'drain');
-    number++;
   }
   out.end();
   await once(out, 'finish');

@@ -6,6 +6,7 @@ import { describeService, parseService } from '../api/service-identity.js';
 import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
 import { serviceMetaKey } from '../import/journal/service-binding.js';
 import { readResultRecords, type ResultRecord } from '../import/journal/journal.js';
+import { copyForReading } from '../import/journal/results-copy.js';
 import { rowResult } from '../import/results/row-outcome.js';
 import { displayKey } from '../import/results/write-results.js';
 import { okOutcomes } from '../import/results/columns.js';
@@ -77,20 +78,15 @@ export function importLine(record: ResultRecord): ResultLine {
 /**
  * A private copy of the journal, read in place of the job's own. A connection kept open while
  * the report reads would hold a shared lock, and a run starting meanwhile would stop with
- * JOURNAL_BUSY; `VACUUM INTO` copies it in one short read transaction instead (a run waits up to
- * its busy timeout for that), and fails with SQLITE_BUSY while a run holds the journal. The copy
- * is a temporary file, removed when the reading ends.
+ * JOURNAL_BUSY; the copy is made in one short read transaction instead (`copyForReading`), and
+ * fails with SQLITE_BUSY while a run holds the journal. The copy is a temporary file in a folder
+ * of its own (0700), removed when the reading ends.
  */
 export async function snapshotOf(file: string): Promise<{ database: Database.Database; folder: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'bulk-disputes-report-'));
   const copy = join(folder, 'journal.sqlite');
   try {
-    const source = new Database(file, { fileMustExist: true, timeout: 1000 });
-    try {
-      source.prepare('VACUUM INTO ?').run(copy);
-    } finally {
-      source.close();
-    }
+    copyForReading(file, copy);
     const database = new Database(copy, { fileMustExist: true });
     database.pragma('query_only = ON');
     return { database, folder };
