@@ -1,24 +1,30 @@
-import { lstat, readdir } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { opendir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 
 /** At most this many names are offered, and this many entries of the folder looked at. */
 const offered = 50;
 const looked = 20_000;
 
 /**
- * Files of the evidence directory whose path holds `text`, for the page's "attach evidence" box
- * (issue 23): paths relative to the directory, as a row names them; regular files only (a
- * symbolic link could lead outside it), never anything outside the directory.
+ * Files of the evidence folder whose path holds `text`, for the page's "attach evidence" box
+ * (issue 23): paths relative to the folder, as a row names them; regular files only (a symbolic
+ * link could lead outside it; `opendir` does not follow them), hidden ones left out; the walk
+ * stops after `looked` entries, so a huge folder costs no more than that.
  */
 export async function evidenceFiles(evidenceDir: string, text: string): Promise<string[]> {
-  const names = await readdir(evidenceDir, { recursive: true }).catch(() => [] as string[]);
   const wanted = text.toLowerCase();
   const found: string[] = [];
-  for (const name of names.slice(0, looked)) {
-    if (found.length >= offered) break;
-    if (!name.toLowerCase().includes(wanted) || name.split(sep).some((part) => part.startsWith('.'))) continue;
-    const stats = await lstat(join(evidenceDir, name)).catch(() => undefined);
-    if (stats?.isFile() === true) found.push(name.split(sep).join('/'));
+  let seen = 0;
+  try {
+    for await (const entry of await opendir(evidenceDir, { recursive: true, bufferSize: 256 })) {
+      if (++seen > looked || found.length >= offered) break;
+      if (!entry.isFile()) continue;
+      const path = relative(evidenceDir, join(entry.parentPath, entry.name));
+      if (path.split(sep).some((part) => part.startsWith('.')) || !path.toLowerCase().includes(wanted)) continue;
+      found.push(path.split(sep).join('/'));
+    }
+  } catch {
+    // No folder, or one that cannot be read: nothing to offer (the row's check says why a path fails).
   }
   return found.sort();
 }

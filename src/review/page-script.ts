@@ -115,7 +115,7 @@ function editableRow(row){
   if(row.outcome==='not_filed'||row.errorField.startsWith('evidence.'))attach(row,container);
   container.append(element('div','','status'));
   if(row.check)showCheck(container,row.check);
-  else for(const column of row.errorColumns){const cell=problemOf(container,column);if(cell)cell.querySelector('.problem').textContent=row.errorCode;}
+  else for(const column of row.errorColumns){const cell=problemOf(container,column);if(cell)cell.querySelector('.problem').textContent=row.errorCode+': '+row.errorMessage;}
   return container;
 }
 function readonlyRow(row){

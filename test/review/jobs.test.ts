@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FaultInjector } from '../../src/sandbox/faults/fault-injector.js';
@@ -141,5 +143,33 @@ describe('bulk-disputes review: the jobs it takes, the overview and its links', 
     expect((await call(server, 'POST', '/api/save')).status).toBe(404);
     const withMapping = await runCli(['review', journal, '--mapping', genericMapping]);
     expect([withMapping.exitCode, withMapping.stderr.includes('expected no --mapping')]).toEqual([2, true]);
+  });
+
+  it('a job whose input was a workbook saves its fixes as a workbook; a journal path with nothing there exits 2, naming it', { timeout: 60_000 }, async () => {
+    const workspace = await makeWorkspace();
+    const lines: string[][] = parse(csvOf([fraudRow('GOOD', 'T1'), fraudRow('AMOUNT', 'T1', { disputed_amount: '84x.99' })]));
+    const [header = [], ...records] = lines;
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Disputes');
+    for (const record of [header, ...records]) sheet.addRow(record);
+    const input = join(workspace.dir, 'night.xlsx');
+    await workbook.xlsx.writeFile(input);
+    const journal = join(workspace.dir, 'night.journal.sqlite');
+    const run = await runCli(['import', input, '--mapping', genericMapping, '--evidence-dir', workspace.evidenceDir, '--sandbox-db', join(workspace.dir, 'sandbox.db'), '--journal', journal, '--log-level', 'silent']);
+    expect(run.exitCode, run.stderr).toBe(1);
+    const server = await serveReview(await openReviewJob([journal], genericMapping), workspace.evidenceDir);
+    const [row] = (await call<Page>(server, 'GET', '/api/rows')).body.rows;
+    await call(server, 'PUT', `/api/rows/${row?.line ?? 0}`, { body: { cells: { disputed_amount: '849.99' } } });
+    const saved = (await call(server, 'POST', '/api/save')).body as { file: string };
+    expect(saved.file).toMatch(/night\.fix-1\.results\.xlsx$/);
+    const back = new ExcelJS.Workbook();
+    await back.xlsx.readFile(saved.file);
+    const values = (back.worksheets[0]?.getRow(2).values ?? []) as unknown[];
+    expect(values).toContain('849.99');
+    expect(values).toContain('AMOUNT');
+
+    const nothing = await runCli(['review', join(workspace.dir, 'no.journal.sqlite'), '--mapping', genericMapping]);
+    expect(nothing.exitCode).toBe(2);
+    expect(nothing.stderr).toContain(`journal ${join(workspace.dir, 'no.journal.sqlite')}: expected a job's journal file, got nothing there`);
   });
 });

@@ -27,13 +27,18 @@ async function reviewOf(folder: string): Promise<{ server: ReviewServer; journal
 describe('bulk-disputes review: the server', () => {
   it('refuses a request without the token (401), with another (403), for another Host (421), and a write from another origin or none (403)', { timeout: 60_000 }, async () => {
     const { server } = await reviewOf(await temporaryFolder());
-    const bare = await request(`${server.origin}/api/overview`);
-    expect(bare.statusCode).toBe(401);
-    await bare.body.dump();
-    expect((await call(server, 'GET', '/api/overview', { headers: { cookie: 'review_token=guess' } })).status).toBe(403);
-    expect((await call(server, 'GET', '/api/overview', { headers: { host: 'evil.example:80' } })).status).toBe(421);
     const rows = (await call(server, 'GET', '/api/rows')).body as { rows: { line: number }[] };
     const line = rows.rows[0]?.line ?? 0;
+    // Every route: the page, the API's reads and writes.
+    const routes = [['GET', '/'], ['GET', '/api/overview'], ['GET', '/api/rows?scope=all'], ['GET', '/api/evidence?q=r'], ['POST', `/api/rows/${line}/check`], ['PUT', `/api/rows/${line}`], ['DELETE', `/api/rows/${line}`], ['POST', '/api/save'], ['POST', '/api/send'], ['GET', '/api/send']] as const;
+    for (const [method, path] of routes) {
+      const body = method === 'POST' || method === 'PUT' ? { cells: {} } : undefined;
+      const bare = await request(`${server.origin}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json', origin: server.origin }, body: body === undefined ? undefined : JSON.stringify(body) });
+      expect([method, path, bare.statusCode]).toEqual([method, path, 401]);
+      await bare.body.dump();
+      expect([method, path, (await call(server, method, path, { body, headers: { cookie: 'review_token=guess' } })).status]).toEqual([method, path, 403]);
+      expect([method, path, (await call(server, method, path, { body, headers: { host: 'evil.example:80' } })).status]).toEqual([method, path, 421]);
+    }
     expect((await call(server, 'PUT', `/api/rows/${line}`, { body: { cells: {} }, headers: { origin: 'http://evil.example' } })).status).toBe(403);
     const noOrigin = await request(`${server.origin}/api/save`, { method: 'POST', headers: { cookie: `review_token=${server.token}` } });
     expect(noOrigin.statusCode).toBe(403);
