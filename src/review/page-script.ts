@@ -27,7 +27,7 @@ function syncForm(){byId('scope').value=state.scope;byId('outcome').value=state.
 async function overview(){
   const data=await api('GET','/api/overview');job=data;
   const figures=byId('figures');figures.replaceChildren();
-  const figure=(count,label,filters)=>{const made=button('',()=>show(filters),'figure');made.append(element('b',String(count)),element('span',label));made.setAttribute('aria-label',count+' '+label+': show them');figures.append(made);};
+  const figure=(count,label,filters)=>{const made=button('',()=>show(filters),'figure');made.append(element('b',count.toLocaleString('en')),element('span',label));made.setAttribute('aria-label',count+' '+label+': show them');figures.append(made);};
   figure(data.rows,'rows',{scope:'all'});figure(data.claims,'claims',{scope:'all'});figure(data.toFix,'to fix',{scope:'fix'});
   figure(data.mixedClaimsTotal,'claims with mixed outcomes',{scope:'all',mixed:true});
   if(data.kind==='import')figure(data.edited,'edited',{scope:'fix',edited:true});
@@ -36,11 +36,11 @@ async function overview(){
   for(const {outcome,count} of data.outcomes){
     const item=element('li');const bar=button('',()=>show({scope:'all',outcome}),'bar');bar.setAttribute('aria-label',outcome+': '+count+' rows, show them');
     const track=element('span','','track');const fill=element('span','','fill');fill.style.width=(100*count/most)+'%';fill.style.background=colours[outcome]||'#777';track.append(fill);
-    bar.append(element('span',outcome),track,element('span',String(count),'count'));item.append(bar);outcomes.append(item);outcomeSelect.append(new Option(outcome,outcome));
+    bar.append(element('span',outcome),track,element('span',count.toLocaleString('en'),'count'));item.append(bar);outcomes.append(item);outcomeSelect.append(new Option(outcome,outcome));
   }
   const errors=byId('errors').tBodies[0];errors.replaceChildren();
   for(const error of data.errors){const row=element('tr');const code=element('td');code.append(button(error.code,()=>show({scope:'all',code:error.code}),'link'));
-    row.append(code,element('td',String(error.count),'n'),element('td',error.hint));row.title=error.example;errors.append(row);}
+    row.append(code,element('td',error.count.toLocaleString('en'),'n'),element('td',error.hint));row.title=error.example;errors.append(row);}
   if(data.errors.length===0){const none=element('tr');none.append(element('td','No errors.','note'));errors.append(none);}
   byId('mixed-title').textContent='Claims with mixed outcomes ('+data.mixedClaimsTotal+')';
   const mixed=byId('mixed');mixed.replaceChildren();
@@ -114,6 +114,8 @@ function editableRow(row){
   container.append(cells);
   if(row.outcome==='not_filed'||row.errorField.startsWith('evidence.'))attach(row,container);
   container.append(element('div','','status'));
+  // Back to the cells the import read: the edit leaves the review's store.
+  container.append(button('Undo my edits to line '+row.line,async()=>{const original=await api('DELETE','/api/rows/'+row.line);container.replaceWith(editableRow(original));updateEdited();},'link'));
   if(row.check)showCheck(container,row.check);
   else for(const column of row.errorColumns){const cell=problemOf(container,column);if(cell)cell.querySelector('.problem').textContent=row.errorCode+': '+row.errorMessage;}
   return container;
@@ -134,9 +136,9 @@ async function rows(){
   byId('rows').replaceChildren(...data.rows.map((row)=>row.editable?editableRow(row):readonlyRow(row)));
   if(data.rows.length===0)byId('rows').append(element('p','No rows match.','note'));
   const pages=Math.max(1,Math.ceil(data.total/data.pageSize));
-  byId('pageinfo').textContent='page '+data.page+' of '+pages+' ('+data.total+' rows)';byId('previous').disabled=data.page<=1;byId('next').disabled=data.page>=pages;
+  byId('pageinfo').textContent='page '+data.page+' of '+pages+' ('+data.total.toLocaleString('en')+' rows)';byId('previous').disabled=data.page<=1;byId('next').disabled=data.page>=pages;
 }
-async function updateEdited(){const data=await api('GET','/api/overview');const figure=[...byId('figures').children].find((item)=>item.textContent.endsWith('edited'));if(figure)figure.querySelector('b').textContent=String(data.edited);}
+async function updateEdited(){const data=await api('GET','/api/overview');const figure=[...byId('figures').children].find((item)=>item.textContent.endsWith('edited'));if(figure)figure.querySelector('b').textContent=data.edited.toLocaleString('en');}
 
 byId('filters').addEventListener('submit',(event)=>{event.preventDefault();
   state={scope:byId('scope').value,outcome:byId('outcome').value,code:byId('code').value,claim:byId('claim').value.trim(),q:byId('q').value,mixed:byId('mixedonly').checked,edited:byId('editedonly').checked,page:1};

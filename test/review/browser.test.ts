@@ -113,6 +113,12 @@ describe.skipIf(browserPath === undefined && !required)('review in a real browse
     await row(3).getByText('✓ maps: ready to feed back').waitFor();
     await row(4).getByLabel('reason_code', { exact: true }).fill('FR');
     await row(4).getByText('✓ maps: ready to feed back').waitFor();
+    // Undone: the row is back as the import read it, its error marked; then fixed again.
+    await row(4).getByRole('button', { name: 'Undo my edits to line 4' }).click();
+    await expect.poll(async () => row(4).getByLabel('reason_code', { exact: true }).inputValue()).toBe('XX');
+    await expect.poll(async () => row(4).locator('.cell.bad').count()).toBe(1);
+    await row(4).getByLabel('reason_code', { exact: true }).fill('FR');
+    await row(4).getByText('✓ maps: ready to feed back').waitFor();
     const before = service.door.requests().length;
     await page.getByRole('button', { name: 'Send fixes' }).click();
     await page.getByText(/Sent: filed 2/).waitFor({ timeout: 60_000 });
