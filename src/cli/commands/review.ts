@@ -46,7 +46,7 @@ the command that retries them. The page needs the token in the printed address; 
 /** `bulk-disputes review`: the rows of a job to fix, in a local web page (issue 23). */
 export function reviewCommand(context: CliContext): Command {
   return addNetworkOptions(new Command('review')
-    .description('fix the failed rows of an import in a local web page, checked as you type, and save them to feed back')
+    .description('review a job\'s results in a local web page: the overview, and the rows to fix, checked as you type, saved to feed back')
     .argument('<journals...>', 'the job\'s journal (--journal of the import), its shards\' journals, or a migrate-v1 journal')
     .option('--mapping <file>', 'for an import: the mapping it ran with (the journal records its sha256)')
     .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
