@@ -155,7 +155,7 @@ describe('bulk-disputes review: the jobs it takes, the overview and its links', 
     const input = join(workspace.dir, 'night.xlsx');
     await workbook.xlsx.writeFile(input);
     const journal = join(workspace.dir, 'night.journal.sqlite');
-    const run = await runCli(['import', input, '--mapping', genericMapping, '--evidence-dir', workspace.evidenceDir, '--sandbox-db', join(workspace.dir, 'sandbox.db'), '--journal', journal, '--log-level', 'silent']);
+    const run = await runCli(['import', input, '--mapping', genericMapping, '--evidence-dir', workspace.evidenceDir, '--sandbox-db', join(workspace.dir, 'sandbox.db'), '--journal', journal, '--results', join(workspace.dir, 'night.results.xlsx'), '--log-level', 'silent']);
     expect(run.exitCode, run.stderr).toBe(1);
     const server = await serveReview(await openReviewJob([journal], genericMapping), workspace.evidenceDir);
     const [row] = (await call<Page>(server, 'GET', '/api/rows')).body.rows;
