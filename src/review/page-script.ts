@@ -116,6 +116,8 @@ function editableRow(row){
   container.append(element('div','','status'));
   // Back to the cells the import read: the edit leaves the review's store.
   container.append(button('Undo my edits to line '+row.line,async()=>{const original=await api('DELETE','/api/rows/'+row.line);container.replaceWith(editableRow(original));updateEdited();},'link'));
+  // A claim's rows may be far apart in the input: shown together, they are fixed together.
+  if(row.claimKey&&state.claim!==row.claimKey){container.append(document.createTextNode(' · '));container.append(button('Show every row of claim '+row.claimKey,()=>show({scope:'all',claim:row.claimKey}),'link'));}
   if(row.check)showCheck(container,row.check);
   else for(const column of row.errorColumns){const cell=problemOf(container,column);if(cell)cell.querySelector('.problem').textContent=row.errorCode+': '+row.errorMessage;}
   return container;
