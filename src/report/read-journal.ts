@@ -49,7 +49,7 @@ export async function* readJournal(file: string, onService?: (service: string) =
 
 /** Which service the journal belongs to (issue 19), for a person. */
 export function serviceOf(database: Database.Database): string {
-  const meta = (key: string) => (database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  const meta = metaOf(database);
   const service = parseService(meta(serviceMetaKey));
   if (service !== undefined) return describeService(service);
   const dryRun = (JSON.parse(meta('fingerprint') ?? '{}') as { dryRun?: unknown }).dryRun === true;
@@ -101,20 +101,26 @@ export async function snapshotOf(file: string): Promise<{ database: Database.Dat
   }
 }
 
+/** A journal's `meta` values by key (an import's or migrate-v1's: both keep one such table). */
+export function metaOf(database: Database.Database): (key: string) => string | undefined {
+  const statement = database.prepare('SELECT value FROM meta WHERE key = ?');
+  return (key) => (statement.get(key) as { value: string } | undefined)?.value;
+}
+
 /** A journal whose staging did not finish holds only part of the input: its report would mislead. */
 export function expectStaged(database: Database.Database, complete: string): void {
-  const staged = (database.prepare("SELECT value FROM meta WHERE key = 'staged'").get() as { value: string } | undefined)?.value;
+  const staged = metaOf(database)('staged');
   if (staged !== complete) throw new NotResultsError('expected a journal whose staging finished, got one stopped while reading its input (run the job again: it stages from the start)');
 }
 
 export function expectFormat(database: Database.Database, key: string, expected: string, what: string): void {
-  const recorded = (database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  const recorded = metaOf(database)(key);
   if (recorded !== expected) throw new NotResultsError(`expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${recorded}`}`);
 }
 
 /** migrate-v1 records its format inside the `settings` JSON. */
 export function expectMigrateFormat(database: Database.Database): void {
-  const settings = (database.prepare("SELECT value FROM meta WHERE key = 'settings'").get() as { value: string } | undefined)?.value;
+  const settings = metaOf(database)('settings');
   let recorded: unknown;
   try {
     recorded = settings === undefined ? undefined : (JSON.parse(settings) as { format?: unknown }).format;

@@ -95,6 +95,11 @@ export class Summariser {
     };
   }
 
+  /** Every claim whose rows ended differently (`summary` lists the first 20): `review` filters by them. */
+  mixedClaimKeys(): Set<string> {
+    return new Set([...this.claims].filter(([, claim]) => claim.outcomes.size > 1).map(([claimKey]) => claimKey));
+  }
+
   private countError(code: string, message: string): void {
     const entry = this.byErrorCode.get(code);
     if (entry === undefined) this.byErrorCode.set(code, { count: 1, example: message });

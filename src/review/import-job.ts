@@ -8,9 +8,9 @@ import { mergeByLine, MergeRefusedError } from '../import/results/merge.js';
 import { openShardJournals, type OpenShards } from '../import/results/merge-journals.js';
 import { inputKindKey, resultsDialectKey } from '../import/results/write-results.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
-import { importLine } from '../report/read-journal.js';
-import { Summariser } from '../report/summarise.js';
-import { mixedClaimsOf, outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job.js';
+import { importLine, metaOf } from '../report/read-journal.js';
+import { Summariser, type Summary } from '../report/summarise.js';
+import { outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job.js';
 
 /**
  * An import's journal, or the journals of its shards (checked as merge-results checks them: one
@@ -31,10 +31,10 @@ export async function openImportJob(files: readonly string[], mappingFile: strin
     if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
     const given = createHash('sha256').update(mappingText).digest('hex');
     if (first.job.mappingSha256 !== given) throw new ReviewJobError(`--mapping ${mappingFile}: expected the mapping the job ran with (sha256 ${first.job.mappingSha256}), got another (sha256 ${given})`);
-    const meta = (key: string) => (first.database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    const meta = metaOf(first.database);
     const dialectText = meta(resultsDialectKey);
     const columns = first.job.sourceColumns;
-    const { entries, rows, summary } = readRows(opened, columns);
+    const { entries, rows, summary, mixedClaims } = readRows(opened, columns);
     const service = opened.shards.find((shard) => shard.job.service !== undefined)?.job.service;
     const byLine = new Map(rows.map((row) => [row.line, row]));
     const recordOf = (entry: RowEntry) => {
@@ -56,7 +56,7 @@ export async function openImportJob(files: readonly string[], mappingFile: strin
       entries,
       rows,
       summary,
-      mixedClaims: mixedClaimsOf(entries),
+      mixedClaims,
       recordOf,
       cellsOf: (entry) => byLine.get(entry.line)?.cells ?? cellsFrom(columns, JSON.parse(recordOf(entry).source) as string[]),
       matching: (text) => {
@@ -73,7 +73,7 @@ export async function openImportJob(files: readonly string[], mappingFile: strin
 }
 
 /** Every row of every shard in input order, the rows to fix with their cells, and the report's figures. */
-function readRows(opened: OpenShards, columns: readonly string[]): { entries: RowEntry[]; rows: ReviewRow[]; summary: ReturnType<Summariser['summary']> } {
+function readRows(opened: OpenShards, columns: readonly string[]): { entries: RowEntry[]; rows: ReviewRow[]; summary: Summary; mixedClaims: Set<string> } {
   const sources = opened.shards.map((shard, position) => ({ file: shard.job.file, rows: tagged(readResultRecords(shard.database), position) }));
   const entries: RowEntry[] = [];
   const rows: ReviewRow[] = [];
@@ -101,7 +101,7 @@ function readRows(opened: OpenShards, columns: readonly string[]): { entries: Ro
   } finally {
     for (const source of sources) source.rows.return(undefined);
   }
-  return { entries, rows, summary: summariser.summary() };
+  return { entries, rows, summary: summariser.summary(), mixedClaims: summariser.mixedClaimKeys() };
 }
 
 function* tagged(records: Generator<ResultRecord>, shard: number): Generator<{ line: number; record: ResultRecord; shard: number }> {

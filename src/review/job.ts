@@ -99,19 +99,6 @@ export async function openReviewJob(journals: readonly string[], mappingFile: st
   return openImportJob(journals, mappingFile);
 }
 
-/** Claims whose rows ended differently (a row without a claim key belongs to none). */
-export function mixedClaimsOf(entries: readonly RowEntry[]): Set<string> {
-  const first = new Map<string, string>();
-  const mixed = new Set<string>();
-  for (const entry of entries) {
-    if (entry.claimKey === '') continue;
-    const outcome = first.get(entry.claimKey);
-    if (outcome === undefined) first.set(entry.claimKey, entry.outcome);
-    else if (outcome !== entry.outcome) mixed.add(entry.claimKey);
-  }
-  return mixed;
-}
-
 /** A migrate-v1 journal has a cases table; anything else is left to the import's checks, which say what it is. */
 function isMigrateJournal(file: string): boolean {
   try {

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import type { MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/results.js';
-import { expectMigrateFormat, expectStaged, serviceOf, snapshotOf } from '../report/read-journal.js';
+import { expectMigrateFormat, expectStaged, metaOf, serviceOf, snapshotOf } from '../report/read-journal.js';
 import { migrateLine } from '../report/read-results.js';
 import { Summariser } from '../report/summarise.js';
-import { mixedClaimsOf, type MigrateReviewJob, type ReviewRow, type RowEntry } from './job.js';
+import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job.js';
 
 /** What a migrated case's row shows. */
 const caseColumns = ['case_id', 'group_key', 'claim_id', 'attempts', 'http_status'] as const;
@@ -33,7 +33,7 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
     }
     const cellsOf = (entry: RowEntry) => cells.get(entry.line) ?? {};
     const rows: ReviewRow[] = entries.filter((entry) => entry.toFix).map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
-    const settings = JSON.parse((database.prepare("SELECT value FROM meta WHERE key = 'settings'").get() as { value: string }).value) as { groupBy?: string[]; dryRun?: boolean };
+    const settings = JSON.parse(metaOf(database)('settings') ?? '{}') as { groupBy?: string[]; dryRun?: boolean };
     return {
       kind: 'migrate-v1',
       journals: [file],
@@ -43,7 +43,7 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
       entries,
       rows,
       summary: summariser.summary(),
-      mixedClaims: mixedClaimsOf(entries),
+      mixedClaims: summariser.mixedClaimKeys(),
       cellsOf,
       matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
       retryCommand: `bulk-disputes migrate-v1 --journal ${file}${settings.groupBy !== undefined && settings.groupBy.length > 0 ? ` --group-by ${settings.groupBy.join(',')}` : ''}${settings.dryRun === true ? ' --dry-run' : ''}`,

@@ -89,7 +89,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   });
 
   const cellsBody = { type: 'object', required: ['cells'], properties: { cells: { type: 'object', additionalProperties: { type: 'string' } } } } as const;
-  const notEditable = job.kind === 'import' ? 'no row to fix at that line' : 'a migration\'s cases are read from the service: nothing to edit here';
+  const notEditable = 'no row to fix at that line';
 
   if (job.kind === 'import') {
     app.post('/api/rows/:line/check', { schema: { body: cellsBody } }, async (request, reply) => {

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
 import { plainDialect, type WrittenDialect } from '../../csv/layout.js';
-import { expectFormat, expectStaged, snapshotOf } from '../../report/read-journal.js';
+import { expectFormat, expectStaged, metaOf, snapshotOf } from '../../report/read-journal.js';
 import { NotResultsError } from '../../report/read-results.js';
 import { isSqlite } from '../../report/run-report.js';
 import type { Shard } from '../ids.js';
@@ -108,7 +108,7 @@ function shardJobOf(database: Database.Database, file: string): ShardJob {
   if (!tables.has('rows') || !tables.has('claims')) throw new MergeRefusedError(`${file}: expected an import's journal (tables meta, rows and claims), got another SQLite database`);
   expectFormat(database, 'format', journalFormat, 'an import journal');
   expectStaged(database, '1');
-  const meta = (key: string) => (database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  const meta = metaOf(database);
   const fingerprint = JSON.parse(meta('fingerprint') ?? '{}') as Partial<Fingerprint>;
   if (typeof fingerprint.input !== 'string' || typeof fingerprint.mapping !== 'string') throw new MergeRefusedError(`${file}: expected a journal that records its input and mapping, got none recorded`);
   const recordedDialect = meta(resultsDialectKey);
