@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ClaimsClient } from '../api/client/index.js';
+import type { Claim } from '../api/schemas/claim.js';
 import { ConnectionSetupError } from '../api/network/setup-error.js';
 import { AuthenticationError, ClaimsHttpError, OutcomeUnknownError } from '../api/errors.js';
 import { CircuitBreaker } from '../import/breaker.js';
@@ -49,7 +50,7 @@ export class ClaimRun {
     const claimId = migratedClaimId(groupKey);
     try {
       // An earlier run may have sent it: look before sending again.
-      if ((first.step === 'submitting' || first.step === 'failed') && (await this.settled(groupKey, claimId))) return;
+      if ((first.step === 'submitting' || first.step === 'failed') && (await this.settled(groupKey, claimId, rows))) return;
       await this.send(groupKey, claimId, rows);
     } catch (error) {
       this.failed(groupKey, error);
@@ -72,7 +73,7 @@ export class ClaimRun {
         const conflict = error instanceof ClaimsHttpError && error.status === 409;
         if (error instanceof OutcomeUnknownError || conflict) {
           if (error instanceof OutcomeUnknownError) await sleep(settleDelayMs);
-          if (await this.settled(groupKey, claimId)) return;
+          if (await this.settled(groupKey, claimId, rows, conflict ? 409 : undefined)) return;
           if (conflict) {
             // No claim of ours: some case of the group belongs to another claim by now.
             const moved = await this.skipOwnedElsewhere(rows, claimId);
@@ -87,7 +88,7 @@ export class ClaimRun {
         }
         if (isRefusal(error)) {
           // A refusal of a resend may be the service's way of saying the first send worked.
-          if (sends > 1 && (await this.settled(groupKey, claimId))) return;
+          if (sends > 1 && (await this.settled(groupKey, claimId, rows, error.status))) return;
           this.journal.setGroupStep(groupKey, 'rejected', problemOf(error));
           this.breaker.succeeded();
           return;
@@ -97,10 +98,20 @@ export class ClaimRun {
     }
   }
 
-  /** Retrieves the claim by its id: found → adopted (migrated). */
-  private async settled(groupKey: string, claimId: string): Promise<boolean> {
+  /**
+   * Retrieves the claim by its id: found holding the group's cases → adopted (migrated); found
+   * holding others → another group's claim under the same key, refused (issue 27). True when settled.
+   */
+  private async settled(groupKey: string, claimId: string, rows: readonly MigrateRow[], httpStatus?: number): Promise<boolean> {
     const found = await settle(this.client, claimId);
     if (found === undefined) return false;
+    const taken = keyTaken(found, rows, httpStatus);
+    if (taken !== undefined) {
+      this.journal.setGroupStep(groupKey, 'rejected', taken);
+      this.breaker.succeeded();
+      this.options.logger.warn({ groupKey, claimId }, 'another claim holds this group\'s claim id: refused, left as it is');
+      return true;
+    }
     this.journal.setGroupStep(groupKey, 'migrated');
     this.adopted++;
     this.breaker.succeeded();
@@ -132,6 +143,28 @@ export class ClaimRun {
     this.breaker.failed(`${problem.code}: ${problem.message}`);
     this.options.logger.warn({ groupKey, code: problem.code, error: problem.message }, 'claim failed; the next run tries it again');
   }
+}
+
+/**
+ * Whether a claim found under the group's id is another group's (issue 27): a migrated claim is
+ * made of existing cases, so it is this group's when it holds some of the group's cases and no
+ * case outside the group (a case belongs to one claim only). The problem, or undefined when ours.
+ */
+export function keyTaken(found: Claim, rows: readonly Pick<MigrateRow, 'case_id'>[], httpStatus?: number): Problem | undefined {
+  const ours = new Set(rows.map((row) => row.case_id));
+  const held = (found.cases ?? []).map((item) => item.case_id);
+  const foreign = held.filter((caseId) => !ours.has(caseId));
+  if (held.some((caseId) => ours.has(caseId)) && foreign.length === 0) return undefined;
+  const what = held.length === 0 ? 'no case' : foreign.length === held.length ? `only other cases (${describeCases(foreign)})` : `other cases too (${describeCases(foreign)})`;
+  return {
+    code: 'claim_key_taken',
+    message: `claim ${found.claim_id}: expected a claim of this group's cases, got one holding ${what} under the same group key; left as it is, not adopted. Group with a --group-by that tells the two apart, or migrate these cases one claim per case`,
+    httpStatus,
+  };
+}
+
+function describeCases(caseIds: readonly string[]): string {
+  return caseIds.length <= 3 ? caseIds.join(', ') : `${caseIds.slice(0, 3).join(', ')} and ${caseIds.length - 3} more`;
 }
 
 function problemOf(error: unknown): Problem {

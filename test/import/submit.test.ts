@@ -20,9 +20,13 @@ const body: ClaimBody = {
   dispute: { reason: 'fraud' },
   cases: [{ case_id: 'CLM-1-1', transaction: { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00.000Z', arn: 'ARN1' } }],
 };
-const claim = { claim_id: claimId, status: 'open', cases: [{ case_id: 'CLM-1-1' }] };
+/** The claim as the service keeps what `body` sent: the shared card inside each case's transaction. */
+const heldTransaction = { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00Z', arn: 'ARN1', card: { last4: '4242', network: 'visa' } };
+const claim = { claim_id: claimId, status: 'open', cases: [{ case_id: 'CLM-1-1', transaction: heldTransaction }] };
+/** Another dispute the service holds under the same id: another file's claim whose key met ours (issue 27). */
+const anotherDispute = { claim_id: claimId, status: 'filed', cases: [{ case_id: 'CLM-1-1', transaction: { ...heldTransaction, amount: 2500, arn: 'ARN9', card: { last4: '9999', network: 'visa' } } }] };
 const notFound = json(404, { message: 'no such claim' });
-const rows = [{ idx: 0 } as RowRecord];
+const rows = [{ idx: 0, line: 2, case_id: 'CLM-1-1', reported_case_id: null, outcome: null } as RowRecord];
 
 const directories: string[] = [];
 afterEach(() => {
@@ -66,6 +70,32 @@ describe('submitClaim', () => {
     expect(outcome.kind).toBe('created');
     expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`]);
     journal.close();
+  });
+
+  it('refuses a 409 whose claim is another dispute under our id: never adopted, nothing sent again (issue 27)', async () => {
+    const server = await startScriptedServer([json(409, { message: 'claim exists' }), json(200, anotherDispute)]);
+    const journal = journalWithClaim();
+    const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);
+    expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`]);
+    expect(outcome.kind).toBe('rejected');
+    if (outcome.kind !== 'rejected') return;
+    const problem = outcome.rowProblems.get(0);
+    expect(problem).toMatchObject({ code: 'claim_key_taken', field: 'case.transaction.arn', httpStatus: 409 });
+    expect(problem?.message).toContain('claim CLM-1 at the service is another dispute under this claim key');
+    expect(problem?.message).toContain('case.transaction.arn, case.transaction.amount, shared.card.last4');
+    expect(problem?.message).toContain('claim.id_prefix');
+    // What the other dispute holds is another cardholder's: named by field, never by value.
+    for (const theirs of ['ARN9', '2500', '9999']) expect(problem?.message).not.toContain(theirs);
+    journal.close();
+  });
+
+  it('refuses a claim found after a lost answer when it is another dispute, and adopts ours written as the service normalises it', async () => {
+    const theirs = await startScriptedServer([resetAfterReceiving, json(200, anotherDispute)]);
+    expect(await submitClaim(clientFor(theirs.url), journalWithClaim(), 'k', { ...body }, rows)).toMatchObject({ kind: 'rejected', claimProblem: { code: 'claim_key_taken' } });
+    // The same instant in another offset, the currency in lower case, the ARN spaced: still ours.
+    const normalised = { ...heldTransaction, date: '2026-03-01T01:00:00+01:00', currency: 'usd', arn: 'ARN 1' };
+    const ours = await startScriptedServer([resetAfterReceiving, json(200, { ...claim, cases: [{ case_id: 'CLM-1-1', transaction: normalised }] })]);
+    expect(await submitClaim(clientFor(ours.url), journalWithClaim(), 'k', { ...body }, rows)).toMatchObject({ kind: 'created', existing: true });
   });
 
   it('rejects on a 409 when no claim has our id (a case id of ours belongs to another claim)', async () => {

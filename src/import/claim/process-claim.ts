@@ -8,6 +8,7 @@ import { prepareClaim, type ClaimAhead, type PreparedClaim } from './prepare-ahe
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
 import { isRefusal, settle, submitClaim } from './submit.js';
+import { claimOwnership, intendedFromRows } from './identity.js';
 import { applyFixes, recordDryRunFixes } from '../update/apply-fixes.js';
 
 export interface ClaimWork {
@@ -68,6 +69,7 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
   const named = { ...claim, claim_id: claim.claim_id };
   const held = claim.sent === 1 && work.client === undefined && work.reader !== undefined ? await settle(work.reader, named.claim_id) : undefined;
   if (held !== undefined) {
+    if (!provenOurs(held, claim, rows, journal)) return undefined;
     await recordDryRunFixes(held, named, rows, work);
     journal.setStep(key, 'valid');
     return undefined;
@@ -76,6 +78,8 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
   // file is uploaded or create sent.
   const found = claim.sent === 1 && work.client !== undefined ? await settle(work.client, named.claim_id) : undefined;
   if (found !== undefined) {
+    // Another dispute under our id (a key that met another file's) is never adopted nor updated.
+    if (!provenOurs(found, claim, rows, journal)) return undefined;
     // Fixes fed back reach the claim before it is filed again (issue 20); an unchanged claim gets no request.
     if (work.client !== undefined && work.uploads !== undefined) await applyFixes(found, named, rows, { ...work, client: work.client, uploads: work.uploads });
     const done = recordCreated(journal, key, named.claim_id, journal.rowsOf(key), new Set((found.cases ?? []).map((item) => item.case_id)), { attempts: 0, finish: work.fileMode === 'none' });
@@ -129,6 +133,20 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
   }
   const done = recordCreated(journal, key, named.claim_id, rows, outcome.caseIds, { attempts: outcome.attempts, finish: work.fileMode === 'none' });
   return { existing: outcome.existing, done };
+}
+
+/**
+ * Whether a claim found under the claim's id holds the rows' transactions (issue 27, identity.ts);
+ * when not, every row says so (`claim_key_taken`) and the claim is refused, left as it is.
+ */
+function provenOurs(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], journal: Journal): boolean {
+  const ownership = claimOwnership(found, intendedFromRows(rows, claim.shared_json), rows);
+  if (ownership.ours) return true;
+  journal.transaction(() => {
+    for (const [idx, problem] of ownership.problems) journal.setRowOutcome(idx, 'rejected', problem);
+    journal.setClaimProblem(claim.claim_key, ownership.claimProblem, 'rejected');
+  });
+  return false;
 }
 
 /** Each row's file ids, or the row whose file the service refused and why. */

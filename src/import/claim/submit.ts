@@ -6,6 +6,7 @@ import type { CheckedBody } from '../../api/client/request-parts.js';
 import type { Claim, NewClaimBody, newClaimBody } from '../../api/schemas/claim.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { wireFieldToMappingField } from '../wire-fields.js';
+import { claimOwnership, intendedFromBody } from './identity.js';
 
 /** What creating a claim came to, for the claim's rows. */
 export type SubmitOutcome =
@@ -25,7 +26,8 @@ const settleDelayMs = 1000;
 /**
  * Creates the claim exactly once (architecture.md, "No duplicates, ever"). Before every send the
  * journal records `submitting`; an unknown outcome (connection lost after sending, 5xx) or a 409
- * is settled by retrieving the claim by its deterministic id: found → adopted, absent → sent.
+ * is settled by retrieving the claim by its deterministic id: found and holding our transactions →
+ * adopted (issue 27), found holding another dispute → refused, absent → sent.
  * (A claim an earlier run may have sent is settled by the caller before evidence is uploaded.)
  * `checked`: the same body already checked against the new_claim schema (checkClaimBody), sent
  * as it is.
@@ -58,12 +60,12 @@ export async function submitClaim(
         if (!isRefusal(error)) throw error;
         // A refusal of a resend may be the service's way of saying the first send worked.
         const found = sends > 1 ? await settle(client, body.claim_id) : undefined;
-        return found ? adopted(found, true) : rejected(error, rows);
+        return found ? adoptedIfOurs(found, body, rows, error.status) : rejected(error, rows);
       }
       // A create that broke off may still be committing: give it a moment before looking.
       if (error instanceof OutcomeUnknownError) await sleep(settleDelayMs);
       const found = await settle(client, body.claim_id);
-      if (found) return adopted(found, true);
+      if (found) return adoptedIfOurs(found, body, rows, conflict ? 409 : undefined);
       // 409 but no such claim: a case id of ours belongs to another claim.
       if (conflict) return rejected(error, rows);
       if (sends >= maxSends) throw error;
@@ -79,6 +81,17 @@ export async function settle(client: ClaimsClient, claimId: string): Promise<Cla
     if (error instanceof ClaimsHttpError && error.status === 404) return undefined;
     throw error;
   }
+}
+
+/**
+ * A claim found under our id (a 409, or a settle after an unknown outcome): adopted only when it
+ * holds this claim's transactions (issue 27, identity.ts); another dispute under the same key is
+ * refused on every row, and left as it is.
+ */
+function adoptedIfOurs(found: Claim, body: NewClaimBody & { claim_id: string }, rows: readonly RowRecord[], httpStatus: number | undefined): SubmitOutcome {
+  const ownership = claimOwnership(found, intendedFromBody(body, rows), rows, { httpStatus });
+  if (!ownership.ours) return { kind: 'rejected', claimProblem: ownership.claimProblem, rowProblems: ownership.problems };
+  return adopted(found, true);
 }
 
 function adopted(claim: { cases?: readonly { case_id: string }[] | null | undefined }, existing: boolean, attempts = 0): SubmitOutcome {

@@ -44,6 +44,11 @@ export interface RowRecord {
   file_ids: string | null;
   /** Issue 20: the mapping fields an update changed in the case the service held, `;`-separated. */
   changed_fields: string | null;
+  /**
+   * Issue 27: a fed-back row's case id as its results line reported it on the row's own claim id:
+   * that line proves the case is this row's, so its differences are fixes, not another dispute.
+   */
+  reported_case_id: string | null;
   outcome: string | null;
   error_code: string | null;
   error_message: string | null;
@@ -63,9 +68,10 @@ export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_ke
 };
 
 /** A row as staging writes it: the columns later steps fill are left out. */
-export type StagedRowRecord = Omit<RowRecord, 'file_ids' | 'changed_fields' | 'http_status'> & {
+export type StagedRowRecord = Omit<RowRecord, 'file_ids' | 'changed_fields' | 'reported_case_id' | 'http_status'> & {
   /** A fed-back row's `file_ids`: the files its case has at the service (issue 20). */
   file_ids?: string | null | undefined;
+  reported_case_id?: string | null | undefined;
 };
 
 /** What Journal.recordStep writes in one transaction. */

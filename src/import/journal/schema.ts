@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS rows (
   evidence_json TEXT,            -- [{path, category, column}]
   file_ids TEXT,                 -- uploaded file ids of this row, ';'-separated (a fed-back row's: those the results reported)
   changed_fields TEXT,           -- mapping fields an update changed in the service's case (issue 20), ';'-separated
+  reported_case_id TEXT,         -- a fed-back row's case id, as the results line it came from reported it on its claim (issue 27)
   outcome TEXT,                  -- a row-level outcome: invalid (stage, evidence), filed, not_filed, created
   error_code TEXT,
   error_message TEXT,
@@ -108,4 +109,5 @@ export function openJournalDatabase(file: string): JournalDatabase {
 function addMissingColumns(database: JournalDatabase): void {
   const rowColumns = new Set((database.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).map((column) => column.name));
   if (!rowColumns.has('changed_fields')) database.exec('ALTER TABLE rows ADD COLUMN changed_fields TEXT');
+  if (!rowColumns.has('reported_case_id')) database.exec('ALTER TABLE rows ADD COLUMN reported_case_id TEXT');
 }

@@ -59,7 +59,7 @@ export class StagingWrites {
   insertRow(row: StagedRowRecord): void {
     // Positional: binding a dozen named parameters from an object showed in staging's profile.
     this.statements.insertRow.run(
-      row.idx, row.line, row.source, row.claim_key, row.ordinal, row.case_id, row.case_json, row.evidence_json, row.file_ids ?? null, row.outcome, row.error_code, row.error_message, row.error_field,
+      row.idx, row.line, row.source, row.claim_key, row.ordinal, row.case_id, row.case_json, row.evidence_json, row.file_ids ?? null, row.reported_case_id ?? null, row.outcome, row.error_code, row.error_message, row.error_field,
     );
   }
 

@@ -21,8 +21,8 @@ const statementSql = {
   countRow: 'UPDATE claims SET rows = rows + 1 WHERE claim_key = ? RETURNING rows',
   setClaimRows: 'UPDATE claims SET rows = ? WHERE claim_key = ?',
   fillClaim: 'UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?',
-  insertRow: `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, outcome, error_code, error_message, error_field)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insertRow: `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, reported_case_id, outcome, error_code, error_message, error_field)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   pendingClaims: `SELECT * FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
   rowsOf: 'SELECT * FROM rows WHERE claim_key = ? ORDER BY idx',
   setStep: 'UPDATE claims SET step = ?, http_status = coalesce(?, http_status), error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?',

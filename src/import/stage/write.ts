@@ -92,6 +92,7 @@ export class StageWriter {
       case_json: problem ? null : (row.mapped?.caseJson ?? null),
       evidence_json: problem ? null : (row.mapped?.evidenceJson ?? '[]'),
       file_ids: problem ? null : (row.reportedFileIds ?? null),
+      reported_case_id: problem ? null : (row.reportedCaseId ?? null),
       outcome: problem ? 'invalid' : null,
       error_code: problem?.code ?? null,
       error_message: problem?.message ?? null,

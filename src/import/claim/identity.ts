@@ -1,0 +1,205 @@
+import type { Claim } from '../../api/schemas/claim.js';
+import type { RowProblem, RowRecord } from '../journal/journal.js';
+
+/**
+ * Whether a claim found at the service under our id is ours (issue 27; architecture.md, "No
+ * duplicates, ever"). Ids derive from the claim key, so a 409, or a retrieve that settles an
+ * unknown outcome, finds whatever the service holds under that key: this job's claim (a re-run, a
+ * lost journal, a create that committed before its answer was lost), or another dispute whose key
+ * met ours (references that restart each year or each file, two platforms after a merger). Only
+ * the first is adopted.
+ *
+ * What is compared: what identifies the disputed transaction, which no correction of a dispute
+ * changes and which two disputes never share: the network's reference (ARN, or a switch serial
+ * number), the transaction's amount, currency and date, and the card's last four digits. The
+ * dispute's own fields (reason, disputed amount, cardholder, merchant, evidence) are not compared:
+ * they are what a feed-back corrects on purpose. Compared as the service normalises them: dates as
+ * calendar days (a date sent as `2026-10-01` comes back as `2026-10-01T00:00:00Z`), times as
+ * instants, currencies in any case, references without spaces.
+ *
+ * A fed-back row whose results line named this very case (its `reported_case_id`) is proven by
+ * that line and the card: its other differences are the fixes the person made, applied next as an
+ * update (update/apply-fixes.ts).
+ *
+ * Pure: the rows as the journal holds them, the claim as retrieved.
+ */
+
+type Json = Record<string, unknown>;
+
+/** The fields compared, as the results name them (`error_field`, the mapping's names). */
+export const identityFields = ['case.transaction.arn', 'case.transaction.amount', 'case.transaction.currency', 'case.transaction.date', 'shared.card.last4'] as const;
+type IdentityField = (typeof identityFields)[number];
+
+interface TransactionIdentity {
+  /** The ARN, or `ssn:` and a switch serial number when the case has no ARN. */
+  reference: string | undefined;
+  amount: number | undefined;
+  /** Upper case. */
+  currency: string | undefined;
+  date: string | undefined;
+  last4: string | undefined;
+}
+
+export type Ownership = { ours: true } | { ours: false; problems: Map<number, RowProblem>; claimProblem: RowProblem };
+
+/** A row's case as this job means it: the row, and its case's transaction and card as sent (or as they would be). */
+export interface IntendedCase {
+  row: Pick<RowRecord, 'idx' | 'line' | 'case_id' | 'reported_case_id' | 'outcome'>;
+  transaction: Json;
+  last4: unknown;
+}
+
+/** The claim's rows as the journal holds them (before its body is built). */
+export function intendedFromRows(rows: readonly RowRecord[], sharedJson: string): IntendedCase[] {
+  const last4 = objectAt(parseObject(sharedJson), 'card').last4;
+  return rows.flatMap((row) => (row.case_json === null ? [] : [{ row, transaction: objectAt(parseObject(row.case_json), 'transaction'), last4 }]));
+}
+
+/** The claim as its new_claim body sends it: each case with the row that made it (by case id, else by place). */
+export function intendedFromBody(body: { card?: Json | undefined; cases: readonly Json[] }, rows: readonly RowRecord[]): IntendedCase[] {
+  const byCaseId = new Map(rows.map((row) => [row.case_id, row]));
+  return body.cases.flatMap((item, position) => {
+    const row = byCaseId.get(typeof item.case_id === 'string' ? item.case_id : null) ?? rows[position];
+    if (row === undefined) return [];
+    return [{ row: { ...row, case_id: typeof item.case_id === 'string' ? item.case_id : row.case_id }, transaction: objectAt(item, 'transaction'), last4: body.card?.last4 }];
+  });
+}
+
+/** How each intended case compares with the claim found: agrees, differs, is missing, or is a fix of it. */
+type Comparison = { intended: IntendedCase; kind: 'agrees' | 'fix' | 'missing' } | { intended: IntendedCase; kind: 'differs'; fields: IdentityField[] };
+
+/**
+ * The claim is ours when at least one row's case is in it and every row's case in it is that row's
+ * transaction (or a fix of it). A row whose case the claim lacks does not disprove it (a row added
+ * to the export later: `claim_exists_without_case`, as before), but a claim holding none of the
+ * rows' cases is not ours. `rows`: all the claim's rows, each of which is told why when it is not.
+ */
+export function claimOwnership(found: Claim, intended: readonly IntendedCase[], rows: readonly Pick<RowRecord, 'idx' | 'line' | 'case_id' | 'outcome'>[], options: { httpStatus?: number | undefined } = {}): Ownership {
+  const held = new Map((found.cases ?? []).map((item) => [item.case_id, item as Json]));
+  const comparisons = intended.flatMap((item): Comparison[] => {
+    const caseId = item.row.case_id;
+    if (caseId === null) return [];
+    const heldCase = held.get(caseId);
+    if (heldCase === undefined) return [{ intended: item, kind: 'missing' }];
+    const fields = differences(identityOf(item.transaction, item.last4), identityOf(objectAt(heldCase, 'transaction'), objectAt(objectAt(heldCase, 'transaction'), 'card').last4));
+    if (fields.length === 0) return [{ intended: item, kind: 'agrees' }];
+    // A fix fed back from the results line that reported this case: its differences are the
+    // person's corrections, but never of the card (a dispute on another card is another dispute).
+    if (item.row.reported_case_id === caseId && !fields.includes('shared.card.last4')) return [{ intended: item, kind: 'fix' }];
+    return [{ intended: item, kind: 'differs', fields }];
+  });
+  const proven = comparisons.some((item) => item.kind === 'agrees' || item.kind === 'fix');
+  const differing = comparisons.filter((item): item is Extract<Comparison, { kind: 'differs' }> => item.kind === 'differs');
+  if (proven && differing.length === 0) return { ours: true };
+  return notOurs(found.claim_id, rows, comparisons, differing, options.httpStatus);
+}
+
+/** What to do about a key another dispute holds, said once in every such row's message. */
+const remedy =
+  'give this source its own keys: set claim.id_prefix in the mapping (the source\'s name or the year), or use a key column unique across files; if this is the same dispute corrected, feed back the results file that reported it, so the change is applied as an update';
+
+function notOurs(
+  claimId: string,
+  rows: readonly Pick<RowRecord, 'idx' | 'line' | 'case_id' | 'outcome'>[],
+  comparisons: readonly Comparison[],
+  differing: readonly Extract<Comparison, { kind: 'differs' }>[],
+  httpStatus: number | undefined,
+): Ownership {
+  const firstDiffering = differing[0];
+  const why =
+    firstDiffering === undefined
+      ? 'it holds none of this claim\'s cases'
+      : `line ${firstDiffering.intended.row.line}'s case ${firstDiffering.intended.row.case_id ?? ''} is another transaction there (differs in ${firstDiffering.fields.join(', ')})`;
+  const claimProblem: RowProblem = {
+    code: 'claim_key_taken',
+    message: `claim ${claimId}: expected this claim's transactions, got another dispute under the same claim key at the service: ${why}; left as it is, and none of this claim's rows reported on it. ${capitalise(remedy)}`,
+    field: firstDiffering?.fields[0] ?? 'claim.key',
+    httpStatus,
+  };
+  const byIdx = new Map(comparisons.map((item) => [item.intended.row.idx, item]));
+  const problems = new Map<number, RowProblem>();
+  for (const row of rows) {
+    if (row.outcome !== null) continue;
+    const comparison = byIdx.get(row.idx);
+    const own =
+      comparison?.kind === 'differs'
+        ? `its case ${row.case_id ?? ''} there is another transaction (differs in ${comparison.fields.join(', ')})`
+        : comparison?.kind === 'missing' || comparison === undefined
+          ? `it holds no case ${row.case_id ?? 'of this row'}`
+          : `this row's case agrees, but ${why}`;
+    problems.set(row.idx, {
+      code: 'claim_key_taken',
+      message: `claim ${claimId} at the service is another dispute under this claim key: ${own}; left as it is, not adopted. ${capitalise(remedy)}`,
+      field: comparison?.kind === 'differs' ? comparison.fields[0] : 'claim.key',
+      httpStatus,
+    });
+  }
+  return { ours: false, problems, claimProblem };
+}
+
+function identityOf(transaction: Json, last4: unknown): TransactionIdentity {
+  const amount = typeof transaction.amount === 'number' ? transaction.amount : typeof transaction.amount === 'string' ? Number(transaction.amount) : undefined;
+  return { reference: referenceOf(transaction), amount, currency: textOf(transaction.currency)?.toUpperCase(), date: textOf(transaction.date), last4: textOf(last4) };
+}
+
+/** A scalar as trimmed text; anything else (absent, an object) as undefined. */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+}
+
+/** The fields whose values differ; a field we set that the held case lacks differs too (it cannot be proven). */
+function differences(ours: TransactionIdentity, theirs: TransactionIdentity): IdentityField[] {
+  const fields: IdentityField[] = [];
+  if (ours.reference !== undefined && ours.reference !== theirs.reference) fields.push('case.transaction.arn');
+  if (ours.amount !== undefined && ours.amount !== theirs.amount) fields.push('case.transaction.amount');
+  if (ours.currency !== undefined && ours.currency !== theirs.currency) fields.push('case.transaction.currency');
+  if (ours.date !== undefined && !sameDay(ours.date, theirs.date)) fields.push('case.transaction.date');
+  if (ours.last4 !== undefined && ours.last4 !== theirs.last4) fields.push('shared.card.last4');
+  return fields;
+}
+
+/** The network's reference: the ARN (spaces dropped), else the first switch serial number. */
+function referenceOf(transaction: Json): string | undefined {
+  if (typeof transaction.arn === 'string' && transaction.arn.trim() !== '') return transaction.arn.replace(/\s+/g, '');
+  for (const detail of Object.values(objectAt(transaction, 'network_details'))) {
+    const serial = isObject(detail) ? detail.switch_serial_number : undefined;
+    if (typeof serial === 'string' && serial.trim() !== '') return `ssn:${serial.trim()}`;
+  }
+  return undefined;
+}
+
+/**
+ * One calendar day, as a service that stores date-times may return it: the same written day
+ * (`2026-10-01` and `2026-10-01T00:00:00+02:00`), or the same instant, or the same day in UTC.
+ */
+export function sameDay(ours: unknown, theirs: unknown): boolean {
+  if (typeof ours !== 'string' || typeof theirs !== 'string') return ours === theirs;
+  if (ours === theirs) return true;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
+  if (dateOnly.test(ours) || dateOnly.test(theirs)) {
+    const day = (text: string) => text.slice(0, 10);
+    if (day(ours) === day(theirs)) return true;
+    const instant = Date.parse(dateOnly.test(ours) ? theirs : ours);
+    return !Number.isNaN(instant) && new Date(instant).toISOString().slice(0, 10) === day(dateOnly.test(ours) ? ours : theirs);
+  }
+  const left = Date.parse(ours);
+  return !Number.isNaN(left) && left === Date.parse(theirs);
+}
+
+function objectAt(record: Json, key: string): Json {
+  const value = record[key];
+  return isObject(value) ? value : {};
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseObject(text: string): Json {
+  const value = JSON.parse(text) as unknown;
+  return isObject(value) ? value : {};
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
