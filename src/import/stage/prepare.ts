@@ -28,6 +28,8 @@ export interface PreparedRow {
   reportedCreated: boolean;
   /** Such a row's `file_ids`: the files its case has at the service, to tell a newly named file from them (issue 20). */
   reportedFileIds?: string | undefined;
+  /** Such a row's `case_id`, when its results line reported it on the claim id the row maps to now (issue 27). */
+  reportedCaseId?: string | undefined;
 }
 
 /** What the journal needs of a mapped row, already serialised (plain strings cross threads cheaply). */
@@ -90,7 +92,10 @@ export function prepareRow(record: CsvRow, mapping: Mapping, seen: HeaderSeen, w
     caseJson: JSON.stringify(caseBody),
     evidenceJson: JSON.stringify(row.evidence),
   };
-  return { ...base, source, claimKey: row.claimKey, reportedCreated, reportedFileIds, mapped };
+  // The results line proves which case is this row's only while the row still maps to that claim
+  // (a key edited in the spreadsheet makes another claim: nothing is proven about it).
+  const reportedCaseId = reportedCreated && statusCell(cells, 'claim_id') === mapped.claimId ? statusCell(cells, 'case_id') || undefined : undefined;
+  return { ...base, source, claimKey: row.claimKey, reportedCreated, reportedFileIds, reportedCaseId, mapped };
 }
 
 /** The claim key as mapRow makes it, or undefined when a key cell is blank or missing. */
