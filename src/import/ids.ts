@@ -8,9 +8,17 @@ import { createHash } from 'node:crypto';
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** `clm_` and 24 hex digits of the key's sha256: 96 bits, no collision in any real export. */
-export function derivedClaimId(claimKey: string): string {
-  return `clm_${digest(claimKey).slice(0, 24)}`;
+/**
+ * `clm_` and 24 hex digits of the key's sha256: 96 bits, no collision in any real export. With
+ * the mapping's `claim.id_prefix` (issue 27), `clm_PREFIX_` and the hash of prefix and key: two
+ * sources or two years whose keys overlap (references restarting each year) never meet at one id.
+ */
+export function derivedClaimId(claimKey: string, prefix?: string): string {
+  // Without a prefix, byte for byte the id of every run before issue 27: journals and claims made
+  // then keep their ids.
+  if (prefix === undefined) return `clm_${digest(claimKey).slice(0, 24)}`;
+  // The prefix is hashed too, so the hex differs from the unprefixed id's (not just the label).
+  return `clm_${prefix}_${digest(`${prefix}\n${claimKey}`).slice(0, 24)}`;
 }
 
 /** The n-th case (1-based) of a claim, in the order its rows appear in the input. */

@@ -27,8 +27,11 @@ export interface FieldContext {
   trace?: (step: FieldStep) => void;
 }
 
-/** The source (`column`, `template`, `constant`), then the steps of field-spec.ts, then the type. */
-export type FieldStepName = 'column' | 'template' | 'constant' | 'trim' | 'default' | 'required' | 'split' | 'case' | 'enum' | Exclude<FieldSpec['type'], 'string'>;
+/**
+ * The source (`column`, `template`, `constant`), then the steps of field-spec.ts, then the type;
+ * for a mapped claim or case id, last, the mapping's `claim.id_prefix` (map-row.ts, issue 27).
+ */
+export type FieldStepName = 'column' | 'template' | 'constant' | 'trim' | 'default' | 'required' | 'split' | 'case' | 'enum' | Exclude<FieldSpec['type'], 'string'> | 'id_prefix';
 
 /** One step a field went through, with what it gave: a value, or the failure that ended the field. */
 export interface FieldStep {

@@ -64,9 +64,11 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
       options.onField?.({ field, spec, steps: [], result: damaged });
       return damaged;
     }
-    if (options.onField === undefined) return withSerialDateHint(evaluateField(spec, { cells, resolved }), spec, cells);
+    const prefix = idPrefixOf(field, mapping);
+    if (options.onField === undefined) return withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved }), spec, cells), prefix);
     const steps: FieldStep[] = [];
-    const result = withSerialDateHint(evaluateField(spec, { cells, resolved, trace: (step) => steps.push(step) }), spec, cells);
+    const trace = (step: FieldStep) => steps.push(step);
+    const result = withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved, trace }), spec, cells), prefix, trace);
     options.onField({ field, spec, steps, result });
     return result;
   };
@@ -120,6 +122,25 @@ function damageIn(field: string, spec: FieldSpec, cells: Readonly<Record<string,
     if (damage !== undefined) return { ok: false, ...damage };
   }
   return undefined;
+}
+
+/** The mapped ids `claim.id_prefix` applies to; a derived claim id takes it in derivedClaimId, a derived case id from its claim's. */
+const prefixedIdFields: ReadonlySet<string> = new Set(['claim.id', 'case.case_id']);
+
+function idPrefixOf(field: string, mapping: Mapping): string | undefined {
+  return prefixedIdFields.has(field) ? mapping.claim.id_prefix : undefined;
+}
+
+/**
+ * `PREFIX-id` (issue 27): the mapping's prefix on a mapped claim or case id, here rather than at
+ * staging so that everything after mapRow (staging, `mapping explain`) sees the id that is sent.
+ * A blank optional id stays blank: the claim id is then derived, with the prefix.
+ */
+function withIdPrefix(result: TransformResult<FieldValue>, prefix: string | undefined, trace?: (step: FieldStep) => void): TransformResult<FieldValue> {
+  if (prefix === undefined || !result.ok || result.value === undefined) return result;
+  const prefixed = { ok: true as const, value: `${prefix}-${String(result.value)}` };
+  trace?.({ step: 'id_prefix', result: prefixed });
+  return prefixed;
 }
 
 /** A date that did not read, whose cell is a spreadsheet's serial number: the error says so. */

@@ -12,6 +12,22 @@ import { caseTargets, requiredCaseTargets, requiredSharedTargets, sharedTargets 
 
 const targetsOf = (targets: string[]) => z.enum(targets as [string, ...string[]]);
 
+/**
+ * `claim.id_prefix` (issue 27): claim ids derive from the claim key, so two sources or two years
+ * whose keys overlap would meet at one claim id. A short name stated once keeps them apart. Only
+ * characters that read the same in an id and a URL path, first a letter or digit so that no
+ * spreadsheet reads a results cell as a formula; 40 at most, so a prefixed id stays well inside
+ * the service's 126.
+ */
+const idPrefixPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+const idPrefixExpected = 'expected 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit';
+// `id_prefix: 2026` is a number to YAML: the message says to quote it rather than only "not a string".
+const idPrefixGot = (input: unknown) => (typeof input === 'number' ? `the number ${input} (quote it: "${input}")` : JSON.stringify(input));
+const idPrefixSchema = z
+  .string({ error: (issue) => `${idPrefixExpected}, got ${idPrefixGot(issue.input)}` })
+  .regex(idPrefixPattern, { error: (issue) => `${idPrefixExpected}, got ${idPrefixGot(issue.input)}` })
+  .describe('prefixes every claim and case id the mapping makes, e.g. the source\'s name or the year ("visa-2026"), so two sources or years whose keys overlap never share an id; changes every id: set it before the first run');
+
 export const mappingSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -21,6 +37,7 @@ export const mappingSchema = z
       .strictObject({
         key: z.array(z.string().min(1)).min(1).describe('columns whose values, together, say which claim a row belongs to'),
         id: fieldSpecSchema.optional().describe('the claim id; default: derived from the key, so re-runs never duplicate'),
+        id_prefix: idPrefixSchema.optional(),
       })
       .describe('how rows group into claims'),
     shared: z.partialRecord(targetsOf(sharedTargets), fieldSpecSchema).describe('fields of the claim, the same on each of its rows'),

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimIds, startServiceBehindDoor, type ServiceBehindDoor } from '../helpers/service-doors.js';
-import { csvOf, daysAgo, fraudRow, genericMapping, makeWorkspace, readResults, resultsCsv, runBin, type GenericRow, type ResultRow, type Workspace } from './e2e-fixtures.js';
+import { csvOf, daysAgo, editedMapping, fraudRow, genericMapping, makeWorkspace, readResults, resultsCsv, runBin, type GenericRow, type ResultRow, type Workspace } from './e2e-fixtures.js';
 
 /**
  * Issue 27: a claim found under our id is ours only when it holds our rows' transactions. Two
@@ -16,8 +16,8 @@ import { csvOf, daysAgo, fraudRow, genericMapping, makeWorkspace, readResults, r
 const liveKey = 'live_identity_key_0001';
 const env = (url: string) => ({ CLAIMS_BASE_URL: url, CLAIMS_API_KEY: liveKey });
 
-async function importIn(workspace: Workspace, input: string, journal: string, results: string, service: ServiceBehindDoor, extra: readonly string[] = []) {
-  return runBin(['import', input, '--mapping', genericMapping, '--evidence-dir', 'evidence', '--journal', journal, '--results', results, '--log-level', 'warn', ...extra], env(service.url), { cwd: workspace.dir });
+async function importIn(workspace: Workspace, input: string, journal: string, results: string, service: ServiceBehindDoor, extra: readonly string[] = [], mapping = genericMapping) {
+  return runBin(['import', input, '--mapping', mapping, '--evidence-dir', 'evidence', '--journal', journal, '--results', results, '--log-level', 'warn', ...extra], env(service.url), { cwd: workspace.dir });
 }
 
 /** The first platform's export: ten claims, the first three with two transactions each. */
@@ -127,5 +127,36 @@ describe('a claim found under our id is adopted only when it holds our transacti
     const again = await importIn(workspace, 'fixed.csv', 'again.journal.sqlite', 'again.results.csv', service);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(await claimIds(reader)).toEqual(['CLM-F-1', 'CLM-F-2']);
+  });
+
+  it('claim.id_prefix keeps two platforms apart: the second export files whole; the first\'s results fed back through the prefixed mapping are held back, never sent as second claims', { timeout: 90_000 }, async () => {
+    const workspace = await makeWorkspace();
+    const service = await startServiceBehindDoor([liveKey]);
+    const reader = service.client(liveKey);
+    await workspace.write('first.csv', csvOf(firstExport()));
+    await workspace.write('second.csv', csvOf(secondExport()));
+    const first = await importIn(workspace, 'first.csv', 'first.journal.sqlite', 'first.results.csv', service);
+    expect(first.exitCode, first.stderr).toBe(0);
+
+    const prefixed = await editedMapping(workspace, (mapping) => {
+      (mapping.claim as Record<string, unknown>).id_prefix = 'platform-b';
+    });
+    const second = await importIn(workspace, 'second.csv', 'second.journal.sqlite', 'second.results.csv', service, [], prefixed);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const results = await readResults(join(workspace.dir, 'second.results.csv'));
+    expect(new Set(results.rows.map((row) => row.outcome))).toEqual(new Set(['filed']));
+    expect(results.rows.find((row) => row.dispute_ref === 'R-1')?.claim_id).toBe('platform-b-CLM-R-1');
+    expect(await claimIds(reader)).toHaveLength(20);
+
+    // The first platform's results, fed back through the prefixed mapping by mistake: every row
+    // maps to another claim id than the one it was filed on; held back, nothing sent.
+    const doorBefore = service.door.requests().length;
+    const mixedUp = await importIn(workspace, 'first.results.csv', 'mixed-up.journal.sqlite', 'mixed-up.results.csv', service, [], prefixed);
+    expect(mixedUp.exitCode, mixedUp.stderr).toBe(1);
+    const held = await readResults(join(workspace.dir, 'mixed-up.results.csv'));
+    expect(new Set(held.rows.map((row) => `${row.outcome} ${row.error_code}`))).toEqual(new Set(['invalid claim_id_changed']));
+    expect(held.rows[0]?.error_message).toContain('claim id: expected CLM-R-1, the claim the results reported this row on, got platform-b-CLM-R-1');
+    expect(service.door.requests().slice(doorBefore)).toEqual([]);
+    expect(await claimIds(reader)).toHaveLength(20);
   });
 });

@@ -43,7 +43,7 @@ describe('claimOwnership', () => {
     const result = ownership(found, [row(0, 'c-1'), row(1, 'c-2')]);
     expect(result.ours).toBe(false);
     if (result.ours) return;
-    expect(result.problems.get(0)).toMatchObject({ code: 'claim_key_taken', field: 'case.transaction.arn' });
+    expect(result.problems.get(0)).toMatchObject({ code: 'claim_key_taken', field: 'claim.key' });
     expect(result.problems.get(0)?.message).toContain('differs in case.transaction.arn, case.transaction.amount, shared.card.last4');
     // The row whose case agrees is not reported on the claim either: it is refused with the claim.
     expect(result.problems.get(1)?.message).toContain('this row\'s case agrees, but line 2\'s case c-1 is another transaction there');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { derivedCaseId, derivedClaimId, inShard } from '../../src/import/ids.js'
 import { Journal, type RowRecord } from '../../src/import/journal/journal.js';
 import { stageRows } from '../../src/import/stage/index.js';
 import { parseMapping } from '../../src/mapping/load.js';
+import type { Mapping } from '../../src/mapping/schema.js';
 
 /** A small mapping: claim key `ref`, no claim id template, so ids are derived from the key. */
 const mapping = parseMapping(
@@ -32,11 +34,11 @@ afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-async function stage(lines: string[], shard?: { index: number; count: number }) {
+async function stage(lines: string[], shard?: { index: number; count: number }, withMapping: Mapping = mapping) {
   const directory = mkdtempSync(join(tmpdir(), 'stage-'));
   directories.push(directory);
   const journal = new Journal(join(directory, 'journal.sqlite'));
-  const summary = await stageRows({ input: Readable.from([`${[header, ...lines].join('\n')}\n`]), mapping, journal, shard });
+  const summary = await stageRows({ input: Readable.from([`${[header, ...lines].join('\n')}\n`]), mapping: withMapping, journal, shard });
   const rows = journal.database.prepare('SELECT * FROM rows ORDER BY idx').all() as RowRecord[];
   const claims = journal.database.prepare('SELECT * FROM claims ORDER BY first_idx').all() as { claim_key: string; claim_id: string | null; rows: number; sent: number }[];
   journal.close();
@@ -59,6 +61,43 @@ describe('stageRows', () => {
       [4, '["A"]', derivedCaseId(claimA, 1), null],
     ]);
     expect(JSON.parse(rows[2]?.case_json ?? '')).toMatchObject({ transaction: { amount: 2000, currency: 'USD', arn: '74492156302000184700003' } });
+  });
+
+  it('keeps the ids derived without claim.id_prefix exactly as before issue 27 (clm_ and the key\'s sha256)', async () => {
+    const { claims } = await stage(['A,4242,FR,10.00,2026-03-01,74492156302000184700001']);
+    expect(claims[0]?.claim_id).toBe(`clm_${createHash('sha256').update('["A"]').digest('hex').slice(0, 24)}`);
+  });
+
+  it('prefixes derived claim and case ids with claim.id_prefix, so two sources with the same keys never meet (issue 27)', async () => {
+    const prefixed = (prefix: string): Mapping => ({ ...mapping, claim: { ...mapping.claim, id_prefix: prefix } });
+    const lines = ['A,4242,FR,10.00,2026-03-01,74492156302000184700001', 'A,4242,FR,20.00,2026-03-03,74492156302000184700002'];
+    const visa = await stage(lines, undefined, prefixed('visa-2026'));
+    const claimId = derivedClaimId('["A"]', 'visa-2026');
+    expect(claimId).toBe(`clm_visa-2026_${createHash('sha256').update('visa-2026\n["A"]').digest('hex').slice(0, 24)}`);
+    expect(visa.claims.map((claim) => [claim.claim_key, claim.claim_id])).toEqual([['["A"]', claimId]]);
+    expect(visa.rows.map((row) => row.case_id)).toEqual([derivedCaseId(claimId, 0), derivedCaseId(claimId, 1)]);
+    const mastercard = await stage(lines, undefined, prefixed('mc-2026'));
+    expect(mastercard.claims[0]?.claim_id).not.toBe(claimId);
+    expect(mastercard.claims[0]?.claim_id).not.toBe(derivedClaimId('["A"]'));
+  });
+
+  it('prefixes a mapped case id with claim.id_prefix and a dash', async () => {
+    const withCaseId = parseMapping(
+      `
+claim: { key: [ref], id_prefix: visa-2026 }
+shared: { card.last4: { column: last4 }, card.network: { constant: visa }, dispute.reason: { constant: fraud } }
+case:
+  case_id: { template: "{ref}-{date}" }
+  transaction.amount: { column: amount, type: amount, amount: { currency: USD, decimal_separator: "." } }
+  transaction.currency: { constant: USD }
+  transaction.date: { column: date, type: date, date: { format: yyyy-MM-dd } }
+  transaction.arn: { column: arn }
+`,
+      'prefixed-case-id.yaml',
+    );
+    const { rows, claims } = await stage(['A,4242,FR,10.00,2026-03-01,74492156302000184700001'], undefined, withCaseId);
+    expect(claims[0]?.claim_id).toBe(derivedClaimId('["A"]', 'visa-2026'));
+    expect(rows.map((row) => [row.case_id, row.outcome])).toEqual([['visa-2026-A-2026-03-01', null]]);
   });
 
   it('makes a row whose shared fields disagree with its claim\'s first row invalid, naming the field and both values', async () => {

@@ -80,7 +80,7 @@ describe('submitClaim', () => {
     expect(outcome.kind).toBe('rejected');
     if (outcome.kind !== 'rejected') return;
     const problem = outcome.rowProblems.get(0);
-    expect(problem).toMatchObject({ code: 'claim_key_taken', field: 'case.transaction.arn', httpStatus: 409 });
+    expect(problem).toMatchObject({ code: 'claim_key_taken', field: 'claim.key', httpStatus: 409 });
     expect(problem?.message).toContain('claim CLM-1 at the service is another dispute under this claim key');
     expect(problem?.message).toContain('case.transaction.arn, case.transaction.amount, shared.card.last4');
     expect(problem?.message).toContain('claim.id_prefix');

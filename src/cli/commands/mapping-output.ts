@@ -33,11 +33,17 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
     `  csv          delimiter ${character(dialect.delimiter)}, quote ${character(dialect.quote)}, ${dialect.encoding}, ${dialect.header ? 'header line' : 'no header line'}${dialect.trim ? ', cells trimmed' : ''}`,
     // Issue 21: a workbook has no delimiter, quote or encoding; its typed dates read in the mapping's date formats.
     `  workbook     an .xlsx input reads its sheet's cells: the csv section's delimiter, quote and encoding do not apply${dialect.header ? '' : ' (its first row is the header whatever the csv section says)'}`,
-    `  claim        key ${mapping.claim.key.join(' + ')}; id ${claimId}`,
+    `  claim        key ${mapping.claim.key.join(' + ')}; id ${claimId}${idPrefixNote(mapping)}`,
     `  fields       ${counts.join(', ')}`,
     `  file_mode    ${mapping.file_mode}`,
     '',
   ].join('\n');
+}
+
+/** Issue 27: the prefix changes every id the mapping makes, so the summary says so where the ids are. */
+function idPrefixNote(mapping: Mapping): string {
+  const prefix = mapping.claim.id_prefix;
+  return prefix === undefined ? '' : `; id_prefix ${JSON.stringify(prefix)} on every claim and case id`;
 }
 
 export function formatExplanation(record: ExplainedRecord, explanation: RowExplanation): string {

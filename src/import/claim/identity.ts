@@ -113,7 +113,8 @@ function notOurs(
   const claimProblem: RowProblem = {
     code: 'claim_key_taken',
     message: `claim ${claimId}: expected this claim's transactions, got another dispute under the same claim key at the service: ${why}; left as it is, and none of this claim's rows reported on it. ${capitalise(remedy)}`,
-    field: firstDiffering?.fields[0] ?? 'claim.key',
+    // What to fix is the key (a reviewer edits its columns), whatever field told the disputes apart.
+    field: 'claim.key',
     httpStatus,
   };
   const byIdx = new Map(comparisons.map((item) => [item.intended.row.idx, item]));
@@ -130,7 +131,7 @@ function notOurs(
     problems.set(row.idx, {
       code: 'claim_key_taken',
       message: `claim ${claimId} at the service is another dispute under this claim key: ${own}; left as it is, not adopted. ${capitalise(remedy)}`,
-      field: comparison?.kind === 'differs' ? comparison.fields[0] : 'claim.key',
+      field: 'claim.key',
       httpStatus,
     });
   }

@@ -86,16 +86,32 @@ export function prepareRow(record: CsvRow, mapping: Mapping, seen: HeaderSeen, w
   const problem = wireCheck.problem(row, sharedJson, caseBody);
   if (problem) return { ...base, source, claimKey, reportedCreated, problem };
   const mapped: MappedForJournal = {
-    claimId: row.claimId ?? derivedClaimId(row.claimKey),
+    claimId: row.claimId ?? derivedClaimId(row.claimKey, mapping.claim.id_prefix),
     caseId: typeof row.case.case_id === 'string' ? row.case.case_id : undefined,
     sharedJson,
     caseJson: JSON.stringify(caseBody),
     evidenceJson: JSON.stringify(row.evidence),
   };
-  // The results line proves which case is this row's only while the row still maps to that claim
-  // (a key edited in the spreadsheet makes another claim: nothing is proven about it).
-  const reportedCaseId = reportedCreated && statusCell(cells, 'claim_id') === mapped.claimId ? statusCell(cells, 'case_id') || undefined : undefined;
+  const reportedClaimId = statusCell(cells, 'claim_id');
+  if (reportedCreated && reportedClaimId !== mapped.claimId) return { ...base, source, claimKey: row.claimKey, reportedCreated: false, problem: claimIdChanged(reportedClaimId, mapped.claimId) };
+  // The results line proves which case is this row's (issue 27): its differences are fixes.
+  const reportedCaseId = reportedCreated ? statusCell(cells, 'case_id') || undefined : undefined;
   return { ...base, source, claimKey: row.claimKey, reportedCreated, reportedFileIds, reportedCaseId, mapped };
+}
+
+/**
+ * A fed-back row reported on a claim the service may hold, which maps to another claim id now:
+ * its key cells or the mapping's ids changed (a key edited, `claim.id_prefix` added). Sent, it
+ * would make a second claim of the same dispute; held back instead (issue 27).
+ */
+function claimIdChanged(reported: string, now: string): RowProblem {
+  return {
+    code: 'claim_id_changed',
+    field: 'claim.key',
+    message:
+      `claim id: expected ${reported}, the claim the results reported this row on, got ${now} from the key and mapping now; ` +
+      'sending it would make a second claim of this dispute: feed it back with the mapping the results were made with and the key unchanged, or clear the row\'s claim_id cell to send it as a new claim',
+  };
 }
 
 /** The claim key as mapRow makes it, or undefined when a key cell is blank or missing. */

@@ -87,3 +87,30 @@ function score(sample: Sample, profile: ColumnProfile, sharedColumns: readonly s
   }
   return { profile, named: profile.header?.role === 'claim_key', distinct: rowsByValue.size, groups, agreeing, disagreement };
 }
+
+/** The numbers a per-file sequence runs through in the sample. */
+export interface SequenceRange {
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * Whether a claim key column looks like a per-file sequence (issue 27): row or dispute numbers
+ * 1, 2, 3 … that restart in every export, so two files' claims meet at the same key, hence the
+ * same claim id. The range it runs through, or undefined when it looks like a real reference.
+ */
+export function perFileSequence(values: readonly string[], rowCount: number): SequenceRange | undefined {
+  // Letters or separators (D0000123, ACME-2026-000123) make a reference, unique beyond one file.
+  if (values.length === 0 || !values.every((value) => /^\d{1,9}$/.test(value))) return undefined;
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  for (const value of values) {
+    first = Math.min(first, Number(value));
+    last = Math.max(last, Number(value));
+  }
+  // A sequence starts at the top of its file: 0 or 1. A numeric reference (2026000123) does not.
+  if (first > 1) return undefined;
+  // And stays within a few times the rows (gaps from deleted rows); a wider spread is not a count.
+  if (last > 3 * rowCount) return undefined;
+  return { first, last };
+}

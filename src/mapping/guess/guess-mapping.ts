@@ -1,5 +1,5 @@
 import { assignRoles, type Assignments } from './assign-roles.js';
-import { proposeClaimKey, type ClaimKeyGuess } from './claim-key.js';
+import { perFileSequence, proposeClaimKey, type ClaimKeyGuess, type SequenceRange } from './claim-key.js';
 import { describeDelimiter, type DialectGuess } from './dialect.js';
 import type { EncodingGuess } from './encoding.js';
 import { isPlaceholder, placeholder, placeholderColumn, type FieldDraft, type SpecObject } from './field-draft.js';
@@ -56,6 +56,8 @@ export function guessMapping(input: GuessInput): Draft {
   const placedColumns = new Set(fields.map((field) => field.column));
   const keyCandidates = profiles.filter((profile) => assignments.named.claimKey.includes(profile) || (!placedColumns.has(profile.column) && !assignments.named.evidence.includes(profile)));
   const claimKey = proposeClaimKey(sample, keyCandidates, sharedColumns);
+  const keyValues = profiles.find((profile) => profile.column === claimKey.column)?.values;
+  const sequence = keyValues === undefined ? undefined : perFileSequence(keyValues, sample.rows.length);
   const caseId = caseIdField(sample, assignments.named.caseId, claimKey);
   const allFields = caseId === undefined ? fields : [...fields, caseId];
   const evidence = evidenceEntries(assignments.named.evidence, profiles.filter((profile) => !placedColumns.has(profile.column) && profile.column !== claimKey.column && profile.column !== caseId?.column));
@@ -65,7 +67,7 @@ export function guessMapping(input: GuessInput): Draft {
 
   const yaml = new YamlLines();
   renderHeader(yaml, input);
-  renderClaim(yaml, claimKey);
+  renderClaim(yaml, claimKey, sequence);
   renderSection(yaml, 'shared', allFields.filter((field) => field.section === 'shared'));
   renderSection(yaml, 'case', allFields.filter((field) => field.section === 'case'));
   renderEvidence(yaml, evidence);
@@ -134,13 +136,23 @@ function renderHeader(yaml: YamlLines, input: GuessInput): void {
   yaml.add(`  delimiter: ${scalar(dialect.delimiter)}`, `  quote: ${scalar(dialect.quote)}`, `  encoding: ${encoding.encoding}`, `  header: ${dialect.header}`);
 }
 
-function renderClaim(yaml: YamlLines, claimKey: ClaimKeyGuess): void {
+function renderClaim(yaml: YamlLines, claimKey: ClaimKeyGuess, sequence: SequenceRange | undefined): void {
   yaml.add('claim:');
   yaml.comment('  ', `key: ${claimKey.evidence} (confidence: ${claimKey.confidence})`);
   if (claimKey.column === undefined) yaml.todo('  ', 'claim.key', 'name the column (or columns) whose values say which claim a row belongs to');
   else if (claimKey.confidence === 'low') yaml.check('  ', 'claim.key', `is ${JSON.stringify(claimKey.column)} the dispute reference?`);
+  // Issue 27: a key that restarts in every file gives the next file's claims this file's ids.
+  if (sequence !== undefined) {
+    yaml.check(
+      '  ',
+      'claim.key',
+      `${JSON.stringify(claimKey.column)} looks like a per-file sequence (${sequence.first} to ${sequence.last}) that restarts in every file, so two files' claims would meet at one claim id: key on a column unique across files (or add one that tells files apart, e.g. a batch date), or give each file its own claim.id_prefix (below)`,
+    );
+  }
   yaml.add(`  key: ${flow([claimKey.column ?? placeholderColumn])}`);
   yaml.comment('  ', 'id: left out, so each claim id derives from the key and a re-run never duplicates a claim');
+  // The prefix is stated once per mapping: with a per-file key, each file needs its own (kept for its re-runs).
+  if (sequence !== undefined) yaml.comment('  ', 'id_prefix: SOURCE-2026-03  (this file\'s own name, e.g. source and date: the same for every re-run of this file, another for the next file)');
 }
 
 function renderEvidence(yaml: YamlLines, evidence: readonly EvidenceDraft[]): void {
