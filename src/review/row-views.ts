@@ -2,6 +2,7 @@ import { fieldColumns } from '../mapping/source-columns.js';
 import { hintFor } from '../report/hints.js';
 import { checkRowWithEvidence, type RowCheck } from './check-row.js';
 import { claimConflicts } from './claim-conflicts.js';
+import { keyStillTaken } from './claim-key-taken.js';
 import type { ImportReviewJob, ReviewJob, ReviewRow, RowEntry } from './job.js';
 
 export const pageSize = 50;
@@ -54,11 +55,12 @@ export class RowViews {
     return row.claimKey === '' ? [] : (this.byClaim.get(row.claimKey) ?? []).filter((other) => other.line !== row.line);
   }
 
-  /** The import's checks, and the row's agreement with the other rows of its claim. */
+  /** The import's checks, the row's agreement with the other rows of its claim, and a key the service refused still in use (issue 27). */
   async check(job: ImportReviewJob, row: RowEntry, cells: Cells): Promise<RowCheck> {
     const checked = await checkRowWithEvidence(cells, job.mapping, job.columns, this.evidenceDir);
     const conflicts = claimConflicts({ line: row.line, cells }, this.siblingsOf(row).map((other) => ({ line: other.line, cells: this.cellsOf(other) })), job.mapping);
-    return conflicts.length === 0 ? checked : { ...checked, ok: false, problems: [...checked.problems, ...conflicts] };
+    const more = [...conflicts, ...keyStillTaken(row, cells, job.mapping)];
+    return more.length === 0 ? checked : { ...checked, ok: false, problems: [...checked.problems, ...more] };
   }
 
   async view(row: RowEntry): Promise<Record<string, unknown>> {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { statusColumns } from '../../src/import/results/columns.js';
-import { readResults } from '../import/e2e-fixtures.js';
+import { readResults, type ResultRow } from '../import/e2e-fixtures.js';
 import { startImportProcess } from '../helpers/import-process.js';
 import { cliBin } from '../helpers/sandbox-process.js';
 import { expectedCaseId, expectedClaimId, oneToThreeRows, plannedRows, type RowSpec } from '../import/generate.js';
@@ -14,8 +14,9 @@ import { seededRandom, seedFrom, sized } from './size.js';
 /**
  * Issue 7, 1: ten SIGKILLs at random moments of one import against a faulty sandbox process
  * (503s, connections dropped after the commit), then the same command run to the end. The
- * sandbox must then hold every claim exactly once with exactly its cases, and the results CSV
- * every input row exactly once, in order (architecture.md, "No duplicates, ever").
+ * sandbox must then hold every claim exactly once with exactly its cases, each case with the
+ * transaction of the row reported on it (issue 27: nothing adopted that is not ours), and the
+ * results CSV every input row exactly once, in order (architecture.md, "No duplicates, ever").
  *
  * The kill moments come from a seeded generator; the seed is printed, and BULK_DISPUTES_SEED=N
  * replays the same plan (the sandbox's faults use the same seed).
@@ -63,6 +64,38 @@ function journalSteps(journal: string): Record<string, number> {
   }
 }
 
+
+/** A case as the sandbox's data file holds it: `document` is the case as a retrieve returns it (JSON). */
+interface HeldCase {
+  case_id: string;
+  claim_id: string | null;
+  status: string;
+  document: string;
+}
+
+/** `12.34` in minor units (1234): mappings/generic.yaml's amounts, two decimals in USD and EUR alike. */
+function minorUnits(amount: string): number {
+  const match = /^(\d+)\.(\d{2})$/.exec(amount);
+  if (match === null) throw new Error(`expected an amount like 12.34, got ${JSON.stringify(amount)}`);
+  return Number(match[1]) * 100 + Number(match[2]);
+}
+
+/**
+ * Rows reported on a case that is not theirs (issue 27: a claim found under our id is adopted only
+ * when it holds our transactions): the case the row names, in the claim it names, must carry the
+ * row's ARN, transaction amount and card last4. One line per row that does not, saying how.
+ */
+function misreported(rows: readonly ResultRow[], cases: readonly HeldCase[]): string[] {
+  const byId = new Map(cases.map((item) => [item.case_id, item]));
+  return rows.flatMap((row) => {
+    const held = byId.get(row.case_id);
+    if (held === undefined) return [`line ${row.line}: case ${row.case_id} is not at the service`];
+    const transaction = (JSON.parse(held.document) as { transaction?: { arn?: unknown; amount?: unknown; card?: { last4?: unknown } } }).transaction;
+    const got = { claim_id: held.claim_id, arn: transaction?.arn, amount: transaction?.amount, last4: transaction?.card?.last4 };
+    const expected = { claim_id: row.claim_id, arn: row.arn, amount: minorUnits(row.transaction_amount ?? ''), last4: row.card_last4 };
+    return JSON.stringify(got) === JSON.stringify(expected) ? [] : [`line ${row.line}: case ${row.case_id} expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`];
+  });
+}
 
 /** A kill moment: after a delay from the start, or once the sandbox holds this many claims. */
 type KillPlan = { after: 'delay'; ms: number } | { after: 'claims'; claims: number };
@@ -145,7 +178,7 @@ describe(`import SIGKILLed ${kills} times at random moments, then run to the end
     expect(claimIds.filter((id) => !expectedCases.has(id)), 'unexpected claims').toEqual([]);
     expect(expectedIds.filter((id) => !claimIds.includes(id)), 'missing claims').toEqual([]);
     expect(claimIds).toEqual(expectedIds);
-    const cases = database.prepare("SELECT case_id, claim_id, status FROM cases WHERE environment = 'sandbox'").all() as { case_id: string; claim_id: string | null; status: string }[];
+    const cases = database.prepare("SELECT case_id, claim_id, status, document FROM cases WHERE environment = 'sandbox'").all() as HeldCase[];
     expect(cases.length).toBe(rowSpecs.length);
     const casesByClaim = new Map<string, string[]>();
     for (const item of cases) casesByClaim.set(item.claim_id ?? '(none)', [...(casesByClaim.get(item.claim_id ?? '(none)') ?? []), item.case_id]);
@@ -163,6 +196,12 @@ describe(`import SIGKILLed ${kills} times at random moments, then run to the end
     expect(rows.map((row) => row.line)).toEqual(rowSpecs.map((_, index) => String(index + 2)));
     expect(rows.map((row) => `${row.claim_id} ${row.case_id}`)).toEqual(rowSpecs.map((spec) => `${expectedClaimId(spec.claim)} ${expectedCaseId(spec)}`));
     expect(rows.filter((row) => row.outcome !== 'filed' || row.error_code !== '').map((row) => `${row.line} ${row.outcome} ${row.error_code}`)).toEqual([]);
+    // No mis-adoption (issue 27): the case each row was reported on holds that row's transaction.
+    expect(misreported(rows, cases)).toEqual([]);
+    // ...a check that catches a row reported on another dispute's case under the same ids.
+    const [firstRow, otherRow] = rows;
+    if (firstRow === undefined || otherRow === undefined) throw new Error('expected at least two results rows');
+    expect(misreported([{ ...firstRow, arn: otherRow.arn, transaction_amount: otherRow.transaction_amount, card_last4: otherRow.card_last4 }], cases)).toHaveLength(1);
     // The faults were in force: some claims took more than one attempt.
     expect(rows.filter((row) => Number(row.attempts) > 1).length).toBeGreaterThan(0);
   });
