@@ -7,6 +7,11 @@ export interface CliIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
+  /**
+   * Asks a person a question on the terminal and returns the answer; absent when stdin or stderr
+   * is not a terminal (cron, a pipe): a command that must confirm then refuses (withdraw, issue 28).
+   */
+  ask?: (question: string) => Promise<string | undefined>;
   /** Registers what to do on SIGINT / SIGTERM (long-running commands such as `sandbox`). */
   onStop?: (handler: () => void) => void;
 }

@@ -11,6 +11,7 @@ import { migrateV1Command } from './commands/migrate-v1.js';
 import { reportCommand } from './commands/report.js';
 import { reviewCommand } from './commands/review.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { withdrawCommand } from './commands/withdraw.js';
 import type { CliContext, CliIo } from './context.js';
 import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
 import { Progress } from '../import/progress.js';
@@ -70,7 +71,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     // The job commands only: the sandbox keeps V8's default (heap-tuning.ts says why).
     if (actionCommand.name() !== 'sandbox') limitHeapGrowth();
   });
-  for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context), mergeResultsCommand(context), reviewCommand(context)]) {
+  for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context), mergeResultsCommand(context), reviewCommand(context), withdrawCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
 

@@ -35,6 +35,8 @@ export interface ImportOptions {
   /** The job's journal; a dry run without one uses a temporary journal, removed at the end. */
   journalFile: string | undefined;
   evidenceDir: string;
+  /** `--id-prefix`: replaces the mapping's `claim.id_prefix` for this job (issue 28: a new id generation after a withdrawal). */
+  idPrefix?: string | undefined;
   /** Overrides the mapping's `file_mode`. */
   fileMode?: Mapping['file_mode'] | undefined;
   concurrency: number;
@@ -78,7 +80,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
     throw new MappingError(options.mappingFile, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
   });
-  const mapping = parseMapping(mappingText, options.mappingFile);
+  const parsed = parseMapping(mappingText, options.mappingFile);
+  const mapping = options.idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: options.idPrefix } };
   const fileMode = options.fileMode ?? mapping.file_mode;
   const fingerprint = JSON.stringify({
     format: journalFormat,
@@ -89,6 +92,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     dryRun: options.dryRun,
     // Another sheet of the same workbook is another input (absent for CSV: fingerprints of older journals hold).
     sheet: options.sheet,
+    // Absent without the flag: fingerprints of journals made before it hold.
+    idPrefix: options.idPrefix,
   });
   const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
   const journal = new Journal(options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite'));

@@ -19,8 +19,8 @@ const targetsOf = (targets: string[]) => z.enum(targets as [string, ...string[]]
  * spreadsheet reads a results cell as a formula; 40 at most, so a prefixed id stays well inside
  * the service's 126.
  */
-const idPrefixPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
-const idPrefixExpected = 'expected 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit';
+export const idPrefixPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+export const idPrefixExpected = 'expected 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit';
 // `id_prefix: 2026` is a number to YAML: the message says to quote it rather than only "not a string".
 const idPrefixGot = (input: unknown) => (typeof input === 'number' ? `the number ${input} (quote it: "${input}")` : JSON.stringify(input));
 const idPrefixSchema = z

@@ -22,7 +22,7 @@ export async function openImportJob(files: readonly string[], mappingFile: strin
   const mappingText = await readFile(mappingFile, 'utf8').catch((error: unknown) => {
     throw new MappingError(mappingFile, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
   });
-  const mapping = parseMapping(mappingText, mappingFile);
+  const parsed = parseMapping(mappingText, mappingFile);
   const opened = await openShardJournals(files).catch((error: unknown) => {
     throw error instanceof MergeRefusedError ? new ReviewJobError(error.message, { cause: error }) : error;
   });
@@ -32,6 +32,9 @@ export async function openImportJob(files: readonly string[], mappingFile: strin
     const given = createHash('sha256').update(mappingText).digest('hex');
     if (first.job.mappingSha256 !== given) throw new ReviewJobError(`--mapping ${mappingFile}: expected the mapping the job ran with (sha256 ${first.job.mappingSha256}), got another (sha256 ${given})`);
     const meta = metaOf(first.database);
+    // A job run with --id-prefix (issue 28) is checked and fed back with its ids as they were made.
+    const idPrefix = (JSON.parse(meta('fingerprint') ?? '{}') as { idPrefix?: string }).idPrefix;
+    const mapping = idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: idPrefix } };
     const dialectText = meta(resultsDialectKey);
     const columns = first.job.sourceColumns;
     const { entries, rows, summary, mixedClaims } = readRows(opened, columns);
@@ -48,6 +51,7 @@ export async function openImportJob(files: readonly string[], mappingFile: strin
       journal: first.job.file,
       mapping,
       mappingFile,
+      idPrefix,
       columns,
       dialect: dialectText === undefined ? undefined : (JSON.parse(dialectText) as WrittenDialect),
       inputKind: meta(inputKindKey) === 'xlsx' ? 'xlsx' : 'csv',

@@ -57,6 +57,8 @@ export interface ImportReviewJob extends JobBase {
   readonly kind: 'import';
   readonly mapping: Mapping;
   readonly mappingFile: string;
+  /** The job's `--id-prefix` (issue 28), carried into its fix file's import. */
+  readonly idPrefix: string | undefined;
   readonly dialect: WrittenDialect | undefined;
   /** Where the job's last run read evidence from (undefined in a journal made before it was recorded). */
   readonly evidenceDir: string | undefined;

@@ -36,7 +36,7 @@ export async function saveFixes(job: ImportReviewJob, edits: ReadonlyMap<number,
   const dialect = job.dialect ?? writtenDialectOf(job.mapping.csv, plainDialect);
   await writeResultRecords(records, job.columns, file, format === 'xlsx' ? { kind: 'xlsx', fieldColumns: fieldColumns(job.mapping) } : { kind: 'csv', dialect });
   const journal = `${base}.fix-${number}.journal.sqlite`;
-  return { file, journal, rows: records.length, command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)} --evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}` };
+  return { file, journal, rows: records.length, command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)}${job.idPrefix === undefined ? '' : ` --id-prefix ${quote(job.idPrefix)}`} --evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}` };
 }
 
 function quote(path: string): string {

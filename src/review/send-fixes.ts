@@ -67,6 +67,7 @@ export class FixSender {
     const report = await runImport({
       input: saved.file,
       mappingFile: this.job.mappingFile,
+      idPrefix: this.job.idPrefix,
       resultsFile: results,
       journalFile: saved.journal,
       evidenceDir: this.options.evidenceDir,

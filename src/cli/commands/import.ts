@@ -3,6 +3,7 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Shard } from '../../import/ids.js';
 import { describeService } from '../../api/service-identity.js';
+import { idPrefixExpected, idPrefixPattern } from '../../mapping/schema.js';
 import { runImport } from '../../import/run-import.js';
 import type { NetworkOptions } from '../../api/client/config.js';
 import { addNetworkOptions, resolveNetwork, type NetworkFlags } from '../network-settings.js';
@@ -29,6 +30,7 @@ interface ImportFlags extends NetworkFlags {
   baseUrl?: string;
   apiKeyFile?: string;
   shard?: Shard;
+  idPrefix?: string;
   restart: boolean;
   sandboxDb: string;
   sandboxClock?: Date;
@@ -82,6 +84,7 @@ export function importCommand(context: CliContext): Command {
     .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
     .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
     .option('--shard <i/n>', 'process only the claims of shard i of n (1-based), by a hash of the claim key', shardOf)
+    .option('--id-prefix <prefix>', 'a new id generation for this job: every claim and case id gets this prefix (in place of the mapping\'s claim.id_prefix), e.g. to send corrected rows again after their claims were withdrawn; give it again on the job\'s re-runs and feed-backs', idPrefixOf)
     .option('--restart', 'start over a journal made for another input, mapping, flags or service', false)
     .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
     .option('--sandbox-clock <datetime>', 'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)', dateOf)
@@ -134,6 +137,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       dryRun: flags.dryRun,
       payloadsFile: flags.payloads,
       shard: flags.shard,
+      idPrefix: flags.idPrefix,
       restart: flags.restart,
       service: target?.service ?? readFrom,
       logger,
@@ -151,6 +155,12 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   }
 }
 
+/** `--id-prefix`: checked as the mapping's claim.id_prefix is, before anything is read (exit 2). */
+function idPrefixOf(value: string): string {
+  if (!idPrefixPattern.test(value)) throw new InvalidArgumentError(`${idPrefixExpected}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
 /** The service a dry run reads from: the one named by --base-url or CLAIMS_BASE_URL with a key, else none (never the embedded sandbox). */
 async function dryRunService(flags: ImportFlags, context: CliContext): Promise<{ baseUrl: string; apiKey: string; network: NetworkOptions } | undefined> {
   if (usesEmbeddedSandbox(flags, context.io.env)) return undefined;
@@ -163,7 +173,7 @@ async function dryRunService(flags: ImportFlags, context: CliContext): Promise<{
   return { baseUrl, apiKey, network: await resolveNetwork(flags, context.io.env) };
 }
 
-async function requireFile(path: string, what: string, expected: string): Promise<void> {
+export async function requireFile(path: string, what: string, expected: string): Promise<void> {
   const found = await stat(path).catch(() => undefined);
   if (found?.isFile() !== true) throw new UsageError(`${what} ${path}: expected ${expected}, got ${found === undefined ? 'nothing there' : 'something else'}`);
 }

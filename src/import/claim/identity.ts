@@ -75,8 +75,25 @@ type Comparison = { intended: IntendedCase; kind: 'agrees' | 'fix' | 'missing' }
  * rows' cases is not ours. `rows`: all the claim's rows, each of which is told why when it is not.
  */
 export function claimOwnership(found: Claim, intended: readonly IntendedCase[], rows: readonly Pick<RowRecord, 'idx' | 'line' | 'case_id' | 'outcome'>[], options: { httpStatus?: number | undefined } = {}): Ownership {
+  const comparisons = compareCases(found, intended);
+  const differing = differingOf(comparisons);
+  if (isProven(comparisons, differing)) return { ours: true };
+  return notOurs(found.claim_id, rows, comparisons, differing, options.httpStatus);
+}
+
+/**
+ * The same proof for a job that takes a claim back (issue 28, withdraw): ours, or why not, in
+ * words that name fields only (never the other dispute's values).
+ */
+export function proveOwnClaim(found: Claim, intended: readonly IntendedCase[]): { ours: true } | { ours: false; why: string } {
+  const comparisons = compareCases(found, intended);
+  const differing = differingOf(comparisons);
+  return isProven(comparisons, differing) ? { ours: true } : { ours: false, why: whyNotOurs(differing) };
+}
+
+function compareCases(found: Claim, intended: readonly IntendedCase[]): Comparison[] {
   const held = new Map((found.cases ?? []).map((item) => [item.case_id, item as Json]));
-  const comparisons = intended.flatMap((item): Comparison[] => {
+  return intended.flatMap((item): Comparison[] => {
     const caseId = item.row.case_id;
     if (caseId === null) return [];
     const heldCase = held.get(caseId);
@@ -88,10 +105,45 @@ export function claimOwnership(found: Claim, intended: readonly IntendedCase[], 
     if (item.row.reported_case_id === caseId && !fields.includes('shared.card.last4')) return [{ intended: item, kind: 'fix' }];
     return [{ intended: item, kind: 'differs', fields }];
   });
-  const proven = comparisons.some((item) => item.kind === 'agrees' || item.kind === 'fix');
-  const differing = comparisons.filter((item): item is Extract<Comparison, { kind: 'differs' }> => item.kind === 'differs');
-  if (proven && differing.length === 0) return { ours: true };
-  return notOurs(found.claim_id, rows, comparisons, differing, options.httpStatus);
+}
+
+type Differing = Extract<Comparison, { kind: 'differs' }>;
+
+function differingOf(comparisons: readonly Comparison[]): Differing[] {
+  return comparisons.filter((item): item is Differing => item.kind === 'differs');
+}
+
+function isProven(comparisons: readonly Comparison[], differing: readonly Differing[]): boolean {
+  return differing.length === 0 && comparisons.some((item) => item.kind === 'agrees' || item.kind === 'fix');
+}
+
+function whyNotOurs(differing: readonly Differing[]): string {
+  const first = differing[0];
+  return first === undefined
+    ? 'it holds none of this claim\'s cases'
+    : `line ${first.intended.row.line}'s case ${first.intended.row.case_id ?? ''} is another transaction there (differs in ${first.fields.join(', ')})`;
+}
+
+/**
+ * Issue 28, part 5: a claim of ours that was withdrawn (the claim closed, or every case closed as
+ * withdrawn) is taken back: the rows are not its cases any more, and none is reported filed,
+ * created or updated on it. Each row says so and how to send it again as a new claim.
+ */
+export function withdrawnRefusal(found: Claim, rows: readonly Pick<RowRecord, 'idx' | 'outcome'>[], options: { httpStatus?: number | undefined } = {}): { problems: Map<number, RowProblem>; claimProblem: RowProblem } | undefined {
+  const cases = found.cases ?? [];
+  const withdrawn = found.status === 'closed' || (cases.length > 0 && cases.every((item) => item.closed_reason === 'withdrawn'));
+  if (!withdrawn) return undefined;
+  const claimProblem: RowProblem = {
+    code: 'claim_withdrawn',
+    field: 'claim.key',
+    httpStatus: options.httpStatus,
+    message:
+      `claim ${found.claim_id} was withdrawn at the service: its cases are closed, and this row is not reported on it. ` +
+      'To send the corrected rows as new claims, import them with a new id generation (--id-prefix, e.g. --id-prefix redo-1, or claim.id_prefix in the mapping) on a new journal; keep that prefix for their re-runs and feed-backs',
+  };
+  const problems = new Map<number, RowProblem>();
+  for (const row of rows) if (row.outcome === null) problems.set(row.idx, claimProblem);
+  return { problems, claimProblem };
 }
 
 /** What to do about a key another dispute holds, said once in every such row's message. */
@@ -102,14 +154,10 @@ function notOurs(
   claimId: string,
   rows: readonly Pick<RowRecord, 'idx' | 'line' | 'case_id' | 'outcome'>[],
   comparisons: readonly Comparison[],
-  differing: readonly Extract<Comparison, { kind: 'differs' }>[],
+  differing: readonly Differing[],
   httpStatus: number | undefined,
 ): Ownership {
-  const firstDiffering = differing[0];
-  const why =
-    firstDiffering === undefined
-      ? 'it holds none of this claim\'s cases'
-      : `line ${firstDiffering.intended.row.line}'s case ${firstDiffering.intended.row.case_id ?? ''} is another transaction there (differs in ${firstDiffering.fields.join(', ')})`;
+  const why = whyNotOurs(differing);
   const claimProblem: RowProblem = {
     code: 'claim_key_taken',
     message: `claim ${claimId}: expected this claim's transactions, got another dispute under the same claim key at the service: ${why}; left as it is, and none of this claim's rows reported on it. ${capitalise(remedy)}`,

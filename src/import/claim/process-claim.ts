@@ -8,7 +8,7 @@ import { prepareClaim, type ClaimAhead, type PreparedClaim } from './prepare-ahe
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
 import { isRefusal, settle, submitClaim } from './submit.js';
-import { claimOwnership, intendedFromRows } from './identity.js';
+import { claimOwnership, intendedFromRows, withdrawnRefusal } from './identity.js';
 import { applyFixes, recordDryRunFixes } from '../update/apply-fixes.js';
 
 export interface ClaimWork {
@@ -136,15 +136,18 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
 }
 
 /**
- * Whether a claim found under the claim's id holds the rows' transactions (issue 27, identity.ts);
- * when not, every row says so (`claim_key_taken`) and the claim is refused, left as it is.
+ * Whether a claim found under the claim's id holds the rows' transactions (issue 27, identity.ts)
+ * and is still open to them (not withdrawn, issue 28); when not, every row says so
+ * (`claim_key_taken`, `claim_withdrawn`) and the claim is refused, left as it is.
  */
 function provenOurs(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], journal: Journal): boolean {
   const ownership = claimOwnership(found, intendedFromRows(rows, claim.shared_json), rows);
-  if (ownership.ours) return true;
+  // Ours but withdrawn (issue 28): nothing is updated or filed on it, nor reported so.
+  const refusal = ownership.ours ? withdrawnRefusal(found, rows) : ownership;
+  if (refusal === undefined) return true;
   journal.transaction(() => {
-    for (const [idx, problem] of ownership.problems) journal.setRowOutcome(idx, 'rejected', problem);
-    journal.setClaimProblem(claim.claim_key, ownership.claimProblem, 'rejected');
+    for (const [idx, problem] of refusal.problems) journal.setRowOutcome(idx, 'rejected', problem);
+    journal.setClaimProblem(claim.claim_key, refusal.claimProblem, 'rejected');
   });
   return false;
 }

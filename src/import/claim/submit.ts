@@ -6,7 +6,7 @@ import type { CheckedBody } from '../../api/client/request-parts.js';
 import type { Claim, NewClaimBody, newClaimBody } from '../../api/schemas/claim.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { wireFieldToMappingField } from '../wire-fields.js';
-import { claimOwnership, intendedFromBody } from './identity.js';
+import { claimOwnership, intendedFromBody, withdrawnRefusal } from './identity.js';
 
 /** What creating a claim came to, for the claim's rows. */
 export type SubmitOutcome =
@@ -91,6 +91,9 @@ export async function settle(client: ClaimsClient, claimId: string): Promise<Cla
 function adoptedIfOurs(found: Claim, body: NewClaimBody & { claim_id: string }, rows: readonly RowRecord[], httpStatus: number | undefined): SubmitOutcome {
   const ownership = claimOwnership(found, intendedFromBody(body, rows), rows, { httpStatus });
   if (!ownership.ours) return { kind: 'rejected', claimProblem: ownership.claimProblem, rowProblems: ownership.problems };
+  // Ours, but withdrawn (issue 28): never adopted as if the rows were filed on it.
+  const withdrawn = withdrawnRefusal(found, rows, { httpStatus });
+  if (withdrawn !== undefined) return { kind: 'rejected', claimProblem: withdrawn.claimProblem, rowProblems: withdrawn.problems };
   return adopted(found, true);
 }
 

@@ -1,0 +1,98 @@
+import Database from 'better-sqlite3';
+import { parseService, type ServiceIdentity } from '../api/service-identity.js';
+import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
+import { serviceMetaKey } from '../import/journal/service-binding.js';
+import { migratedClaimId } from '../migrate/group.js';
+import type { MigrateRow } from '../migrate/journal.js';
+import { migrateOutcomeOf } from '../migrate/results.js';
+import { expectFormat, expectMigrateFormat, expectStaged, metaOf } from '../report/read-journal.js';
+import { NotResultsError } from '../report/read-results.js';
+import { importJournalTargets } from './import-journal-source.js';
+import { sourceError, sourceKinds } from './source-error.js';
+import { claimKeyWanted, outcomeWanted, type TargetFilter } from './source-targets.js';
+import type { WithdrawTarget } from './sources.js';
+
+export interface JournalRead {
+  readonly kind: 'import-journal' | 'migrate-journal';
+  /** The service the journal recorded (issue 19): the run refuses a journal of another service. */
+  readonly service: ServiceIdentity | undefined;
+  readonly targets: WithdrawTarget[];
+}
+
+/**
+ * The claims a job journal names (issue 28), told apart by its tables as `report` tells them.
+ *
+ * Read in one read transaction on the journal itself, not through `report`'s private copy
+ * (snapshotOf): that copy leaves out the mapped cases and the claims' card, which are the proof
+ * the run needs (issue 27). The transaction is as short as a copy, holds no lock once read, and
+ * fails with SQLITE_BUSY while a run holds the journal: a job still running is not taken back
+ * (`JournalBusyError`, exit 3: run it again when the job ends).
+ */
+export function readJournalSource(file: string, filter: TargetFilter, seenKeys: Set<string>): JournalRead {
+  let database: Database.Database | undefined;
+  try {
+    database = new Database(file, { fileMustExist: true, timeout: 1000 });
+    const opened = database;
+    return opened.transaction(() => readTables(file, opened, filter, seenKeys))();
+  } catch (error) {
+    throw journalError(file, error);
+  } finally {
+    database?.close();
+  }
+}
+
+function readTables(file: string, database: Database.Database, filter: TargetFilter, seenKeys: Set<string>): JournalRead {
+  const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+  const service = () => parseService(metaOf(database)(serviceMetaKey));
+  if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
+    expectFormat(database, 'format', journalFormat, 'an import journal');
+    expectStaged(database, '1');
+    return { kind: 'import-journal', service: service(), targets: importJournalTargets(database, filter, seenKeys) };
+  }
+  if (tables.has('meta') && tables.has('cases')) {
+    expectMigrateFormat(database);
+    expectStaged(database, 'complete');
+    return { kind: 'migrate-journal', service: service(), targets: migrateJournalTargets(database, filter, seenKeys) };
+  }
+  const found = tables.size === 0 ? 'no tables' : `the tables ${[...tables].join(', ')}`;
+  throw sourceError(file, `expected ${sourceKinds}, got a SQLite database with ${found}`);
+}
+
+/**
+ * The claims a migration may have created: its groups that migrated, or whose create may have
+ * committed unanswered (`submitting`; `failed`, which the next run would settle by a retrieve).
+ * A case `skipped` stayed in the claim it already had: never named, nor its claim. The proof is
+ * the group's cases: the claim at the service must hold those and no other (issue 27).
+ */
+export function migrateJournalTargets(database: Database.Database, filter: TargetFilter, seenKeys: Set<string>): WithdrawTarget[] {
+  const groups = new Map<string, { target: WithdrawTarget; proof: string[]; named: boolean }>();
+  for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+    if (!['migrated', 'submitting', 'failed'].includes(row.step)) continue;
+    let group = groups.get(row.group_key);
+    if (group === undefined) {
+      const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;
+      const proof: string[] = [];
+      group = { target: { claimId, claimKey: row.group_key, caseIds: [], proof: { kind: 'migrate', caseIds: proof } }, proof, named: false };
+      groups.set(row.group_key, group);
+    }
+    group.proof.push(row.case_id);
+    if (!outcomeWanted(migrateOutcomeOf(row).outcome, filter)) continue;
+    group.named = true;
+    group.target.caseIds.push(row.case_id);
+  }
+  const named = [...groups.values()].filter((group) => {
+    // The key is found whatever --outcome leaves of its claim (unmatchedClaimKeys).
+    const wanted = claimKeyWanted([group.target.claimKey], filter, seenKeys);
+    return wanted && group.named;
+  });
+  return named.map((group) => group.target);
+}
+
+/** What went wrong reading a journal, as the run must tell it: busy (exit 3), or a source that is no journal (exit 2). */
+function journalError(file: string, error: unknown): unknown {
+  if (error instanceof NotResultsError) return sourceError(file, error.message, error);
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new JournalBusyError(`journal ${file}: expected no run using it, got one (withdraw when the run ends)`, { cause: error });
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return sourceError(file, `expected ${sourceKinds}, got a damaged SQLite file (${code}: ${(error as Error).message})`, error);
+  return error;
+}

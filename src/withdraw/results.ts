@@ -1,0 +1,84 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { stringify } from 'csv-stringify/sync';
+import { csvWriteOptions } from '../csv/write-options.js';
+import { neutralise } from '../import/results/neutralise.js';
+import { isWorkbookFile } from '../workbook/read-rows.js';
+import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
+import type { WithdrawLine } from './journal.js';
+
+/** The withdraw results' columns (issue 28, part 4): one line per case. */
+export const withdrawColumns = ['claim_key', 'claim_id', 'case_id', 'status_before', 'outcome', 'status_after', 'error_code', 'error_message', 'http_status', 'attempts'] as const;
+
+export const withdrawOutcomes = ['withdrawn', 'deleted', 'already_closed', 'not_found', 'refused', 'failed', 'would_withdraw', 'would_delete'] as const;
+
+/** Outcomes that leave nothing to do: the claim or case is closed (or gone) at the service, or would be. */
+export const withdrawOkOutcomes: readonly string[] = ['withdrawn', 'deleted', 'already_closed', 'would_withdraw', 'would_delete'];
+
+export interface WithdrawSummary {
+  cases: number;
+  claims: number;
+  byOutcome: Record<string, number>;
+  allOk: boolean;
+}
+
+/** What the results are written as: a CSV in the source's delimiter and quote, or a workbook. */
+export interface WithdrawResultsFormat {
+  delimiter?: string | undefined;
+  quote?: string | undefined;
+}
+
+/**
+ * One line per case in the sources' order, written to a temporary file (0600: it names
+ * cardholders' cases) and renamed; cells neutralised against formulas; `.xlsx` writes a workbook.
+ */
+export async function writeWithdrawResults(lines: Iterable<WithdrawLine>, file: string, format: WithdrawResultsFormat = {}): Promise<WithdrawSummary> {
+  const summary: WithdrawSummary = { cases: 0, claims: 0, byOutcome: {}, allOk: true };
+  const claims = new Set<string>();
+  const sheetLines = function* (): Generator<SheetLine> {
+    for (const line of lines) {
+      summary.cases++;
+      summary.byOutcome[line.outcome] = (summary.byOutcome[line.outcome] ?? 0) + 1;
+      if (!withdrawOkOutcomes.includes(line.outcome)) summary.allOk = false;
+      if (line.claimId !== '') claims.add(line.claimId);
+      const cells = [line.claimKey, line.claimId, line.caseId, line.statusBefore, line.outcome, line.statusAfter, line.errorCode, line.errorMessage, line.httpStatus, String(line.attempts)];
+      yield { cells, marks: new Map([[outcomeColumn, { fill: withdrawOkOutcomes.includes(line.outcome) ? 'FFC6EFCE' : 'FFFFC7CE' }]]) };
+    }
+  };
+  if (isWorkbookFile(file)) await writeSheet(file, { sheetName: 'withdraw', header: withdrawColumns, widths: [20, 24, 24, 16, 14, 14, 20, 60, 8, 8] }, sheetLines());
+  else await writeCsv(file, sheetLines(), format);
+  summary.claims = claims.size;
+  return summary;
+}
+
+const outcomeColumn = withdrawColumns.indexOf('outcome');
+
+async function writeCsv(file: string, lines: Iterable<SheetLine>, format: WithdrawResultsFormat): Promise<void> {
+  const options = { ...csvWriteOptions, delimiter: format.delimiter ?? ',', quote: format.quote ?? '"', escape: format.quote ?? '"' };
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const out = createWriteStream(temporary, { mode: 0o600 });
+  const failedWrite = once(out, 'error');
+  failedWrite.catch(() => undefined);
+  const write = async (cells: readonly string[]) => {
+    if (!out.write(stringify([cells.map(neutralise)], options))) await Promise.race([once(out, 'drain'), failedWrite]);
+  };
+  try {
+    await write(withdrawColumns);
+    for (const { cells } of lines) await write(cells);
+    out.end();
+    await Promise.race([once(out, 'finish'), failedWrite]);
+    await rename(temporary, file);
+  } catch (error) {
+    out.destroy();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** The line that proves nothing was lost: every case counted once, by outcome. */
+export function formatWithdrawSummary(summary: WithdrawSummary, dryRun: boolean): string {
+  const parts = withdrawOutcomes.filter((outcome) => (summary.byOutcome[outcome] ?? 0) > 0).map((outcome) => `${summary.byOutcome[outcome] ?? 0} ${outcome}`);
+  return `withdraw ${dryRun ? '(dry run, nothing sent) ' : ''}finished: ${summary.cases} cases of ${summary.claims} claims = ${parts.length === 0 ? 'nothing' : parts.join(' + ')}\n`;
+}

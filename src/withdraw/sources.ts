@@ -1,0 +1,111 @@
+import type { ServiceIdentity } from '../api/service-identity.js';
+import type { WrittenDialect } from '../csv/layout.js';
+import { maybeCreatedOutcomes } from '../import/results/columns.js';
+import { readJournalSource } from './journal-source.js';
+import { sourceShape } from './source-bytes.js';
+import { WithdrawSourceError } from './source-error.js';
+import { TargetMerger } from './source-targets.js';
+import { readTableSource } from './table-source.js';
+
+export { WithdrawSourceError } from './source-error.js';
+
+/**
+ * What `bulk-disputes withdraw <source...>` takes back (issue 28), read from its sources: an
+ * import's journal (or its shards'), a migrate-v1 journal, a results file of ours (CSV in any
+ * dialect we write, or a workbook), or a plain list of claim or case ids. Each kind is told by its
+ * content, never its name: SQLite's magic and tables, a zip's signature, a CSV's header.
+ */
+
+/** One claim the sources name, with the cases they name in it. */
+export interface WithdrawTarget {
+  /** '' when the source names only a case id (a plain list of case ids): the run looks the claim up by the case. */
+  claimId: string;
+  /** The claim key as the results show it ('' when the source does not know it). */
+  claimKey: string;
+  /** The cases the source names, in source order (for --scope case); empty when it names the claim only. */
+  caseIds: string[];
+  /**
+   * How the run proves the claim is the job's own before taking it back (issue 27):
+   * 'import': each case as the import sent it (its `transaction` as mapped, the claim's card last4), from the journal;
+   * 'migrate': the case ids of the migration's group;
+   * undefined: the source vouches for it (results files, plain lists).
+   */
+  proof?: { kind: 'import'; cases: { caseId: string; line: number; transaction: Record<string, unknown>; last4: string | undefined }[] } | { kind: 'migrate'; caseIds: string[] };
+}
+
+export type SourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
+
+export interface SourcesRead {
+  /** One per claim id, merged across sources in first-seen order; a case named without its claim is one target per case. */
+  targets: WithdrawTarget[];
+  /** Per source file, in argument order. */
+  kinds: SourceKind[];
+  /** The service each journal source recorded, to refuse a journal of another service (issue 19). */
+  services: { file: string; service: ServiceIdentity | undefined }[];
+  /**
+   * The first source's dialect when it is a CSV (results or list), to write the withdraw's results
+   * in it; undefined for journals and workbooks. Its line ending and byte order mark too: what a
+   * file written for it must repeat to open the same way (issue 13).
+   */
+  csvDialect?: WrittenDialect;
+  /** Any source is a workbook (.xlsx). */
+  workbook: boolean;
+  /** Lines of the sources that named nothing usable or could not be read: counted and told, never silently dropped. */
+  skipped: { file: string; line: number; reason: string }[];
+  /** Claim keys asked for that name no claim the sources could take back, --outcome aside (a typo at 02:30 must not pass for "nothing to do"). */
+  unmatchedClaimKeys: string[];
+}
+
+export interface SourceOptions {
+  /** Only the rows (cases) with one of these outcomes, as the results report them, and their claims. */
+  outcomes?: readonly string[];
+  /** Only these claims, by their key as the results show it (or a one-column key's value). */
+  claimKeys?: readonly string[];
+  /** A list's header holding the ids: case ids when its name says `case`, else claim ids (table-layout.ts). */
+  column?: string;
+}
+
+/**
+ * The sources, in argument order, into one list of claims to take back. Throws
+ * `WithdrawSourceError` at the first source that cannot be read (before any request: exit 2),
+ * and `JournalBusyError` for a journal a run is using.
+ */
+export async function readSources(files: readonly string[], options: SourceOptions): Promise<SourcesRead> {
+  checkOutcomes(options.outcomes ?? []);
+  const merger = new TargetMerger();
+  const seenKeys = new Set<string>();
+  const read: SourcesRead = { targets: [], kinds: [], services: [], workbook: false, skipped: [], unmatchedClaimKeys: [] };
+  for (const [position, file] of files.entries()) {
+    const shape = await sourceShape(file);
+    if (shape.kind === 'sqlite') {
+      const journal = readJournalSource(file, options, seenKeys);
+      read.kinds.push(journal.kind);
+      read.services.push({ file, service: journal.service });
+      for (const target of journal.targets) merger.add(target);
+      continue;
+    }
+    const sink = {
+      add: (target: WithdrawTarget) => {
+        merger.add(target);
+      },
+      skip: (line: number, reason: string) => {
+        read.skipped.push({ file, line, reason });
+      },
+    };
+    read.kinds.push(await readTableSource(file, shape, options, seenKeys, sink));
+    if (shape.kind === 'xlsx') read.workbook = true;
+    else if (position === 0) read.csvDialect = shape.dialect;
+  }
+  read.targets = merger.targets();
+  read.unmatchedClaimKeys = (options.claimKeys ?? []).filter((key) => !seenKeys.has(key));
+  return read;
+}
+
+/** The outcomes of rows whose claim may exist at the service: the import's (columns.ts), and migrate-v1's. */
+const takenBackOutcomes: readonly string[] = [...maybeCreatedOutcomes, 'migrated'];
+
+/** Any other outcome names nothing to take back (never created, or a typo): refused before anything is read, not run as "nothing to do". */
+function checkOutcomes(outcomes: readonly string[]): void {
+  const other = outcomes.find((outcome) => !takenBackOutcomes.includes(outcome));
+  if (other !== undefined) throw new WithdrawSourceError(`--outcome: expected one of ${takenBackOutcomes.join(', ')} (the outcomes of claims a job created), got ${JSON.stringify(other)}`);
+}
