@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { ClaimsClient } from '../../src/api/client/index.js';
+import { main } from '../../src/cli/main.js';
 import { claimIds, startServiceBehindDoor, type ServiceBehindDoor } from '../helpers/service-doors.js';
 import { saveAsWithSoffice, soffice, sofficeRequired } from '../helpers/soffice.js';
 import { csvOf, fraudRow, genericMapping, makeWorkspace, readResults, runBin, type GenericRow, type Workspace } from '../import/e2e-fixtures.js';
@@ -124,6 +125,40 @@ describe('bulk-disputes withdraw', () => {
     const confirmed = await withdraw(workspace, ['night.journal.sqlite', '--yes', '--outcome', 'not_filed'], service, liveKey);
     expect(confirmed.exitCode, confirmed.stderr).toBe(0);
     expect(confirmed.stderr).toContain('2 withdrawn');
+  });
+
+  it('a live key on a terminal: the service, the counts and a sample are shown and asked about; "no" sends nothing (exit 2), "yes" takes the claims back', { timeout: 90_000 }, async () => {
+    const workspace = await makeWorkspace();
+    const service = await startServiceBehindDoor([liveKey]);
+    await night(workspace, service, liveKey);
+    const asked: string[] = [];
+    const onTerminal = async (answer: string) => {
+      let stderr = '';
+      const exitCode = await main(['withdraw', join(workspace.dir, 'night.journal.sqlite'), '--journal', join(workspace.dir, 'undo.journal.sqlite'), '--results', join(workspace.dir, 'undo.results.csv'), '--log-level', 'warn'], {
+        stdout: { write: () => true },
+        stderr: { write: (text: string) => (stderr += text) },
+        env: env(service, liveKey),
+        ask: async (question) => {
+          asked.push(question);
+          return answer;
+        },
+      });
+      return { exitCode, stderr };
+    };
+    const before = service.door.requests().length;
+    const declined = await onTerminal('no');
+    expect(declined.exitCode, declined.stderr).toBe(2);
+    expect(declined.stderr).toContain(`withdraw at ${service.url} (live key): 8 claims`);
+    expect(declined.stderr).toMatch(/withdraw → lost\s+7/);
+    expect(declined.stderr).toContain('for example:');
+    expect(declined.stderr).toContain('not confirmed: nothing was sent');
+    expect(asked).toEqual(['withdraw these claims at the live service? type yes to go on: ']);
+    expect(writes(service, before)).toEqual([]);
+
+    const confirmed = await onTerminal('yes');
+    expect(confirmed.exitCode, confirmed.stderr).toBe(0);
+    expect(confirmed.stderr).toContain('withdraw finished: 9 cases of 8 claims = 9 withdrawn');
+    expect(writes(service, before).filter((request) => request.endsWith('/withdraw'))).toHaveLength(8);
   });
 
   it.skipIf(soffice === undefined && !sofficeRequired)('cases of a results file a person filtered and saved in LibreOffice Calc: --scope case, the unfiled one deleted, the filed one withdrawn; the rest untouched', { timeout: 180_000 }, async () => {
