@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
@@ -104,13 +105,16 @@ async function stageOnce(journal: WithdrawJournal, current: ServiceIdentity, opt
       throw new ServiceMismatchError(`${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its claims are that service's, so nothing was sent`);
     }
   }
-  for (const skipped of read.skipped) options.logger.warn(skipped, 'a line of the sources names no claim or case: skipped');
+  for (const skipped of read.skipped) options.logger.warn(skipped, 'a line of the sources names no claim or case to take back: skipped');
+  if (read.unmatchedClaimKeys.length > 0) options.logger.warn({ claimKeys: read.unmatchedClaimKeys }, '--claim-key: no claim the sources could take back has these keys');
   const format: WithdrawResultsFormat = read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
   journal.database.transaction(() => {
     journal.reset();
     journal.stage(read.targets);
     journal.setMeta('fingerprint', fingerprint);
     journal.setMeta('results_format', JSON.stringify(format));
+    // What `review` gives as the command that runs this withdraw again (issue 28): the fingerprint holds only their sha256.
+    journal.setMeta('sources', JSON.stringify(options.sources.map((source) => resolve(source))));
     journal.setMeta('staged', '1');
   })();
   return format;
@@ -257,7 +261,7 @@ async function finish(journal: WithdrawJournal, options: WithdrawOptions, report
 }
 
 /** Every case's line in the sources' order: as settled, or `failed` for a claim this run did not settle (stopped early, declined). */
-function* linesWithUnsettled(journal: WithdrawJournal): Generator<WithdrawLine> {
+export function* linesWithUnsettled(journal: WithdrawJournal): Generator<WithdrawLine> {
   for (const record of journal.allTargets()) {
     const lines = journal.linesOf(record.seq);
     if (lines.length > 0) {

@@ -92,7 +92,7 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
   if (flags.deleteUnfiled && flags.scope !== 'case') throw new UsageError('--delete-unfiled: expected --scope case (a whole claim is withdrawn, never deleted), got --scope claim');
   const first = resolve(sources[0] ?? '');
   // `night.journal.sqlite`, `night.results.csv` → `night.withdraw…`: the job's name, never taken for an import's file.
-  const job = basename(first, extname(first)).replace(/\.(journal|results)$/, '');
+  const job = basename(first, extname(first)).replace(/\.(journal|results)$/, '').replace(/\.(sandbox|dry-run)$/, '');
   const stem = `${job}.withdraw${flags.dryRun ? '.dry-run' : sandboxNamePart(flags, io.env)}`;
   const resultsFile = resolve(resultsFileName(flags.results, flags.resultsFormat, `${stem}.results`, extname(first) === '.xlsx' ? 'xlsx' : 'csv'));
   // Beside the source, named so that it is never taken for an import's journal.
@@ -126,6 +126,7 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
     });
     logger.info({ service: describeService(service.identity), cases: report.summary.cases, outcomes: report.summary.byOutcome, throttling: report.throttling, results: resultsFile }, 'withdraw finished');
     if (flags.dryRun) io.stderr.write(formatPreview(report.preview));
+    if (report.summary.cases === 0) io.stderr.write(`nothing to take back: the sources name no claim${flags.outcome.length > 0 || flags.claimKey.length > 0 ? ' with the --outcome and --claim-key given' : ''}\n`);
     io.stderr.write(formatWithdrawSummary(report.summary, flags.dryRun));
     if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`results: ${resultsFile}\n`);
