@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { CsvDialect, CsvEncoding } from '../csv/dialect.js';
 import { legacyStatusColumns, statusColumns } from '../import/results/columns.js';
 import { migrateColumns } from '../migrate/results.js';
+import { withdrawColumns } from '../withdraw/results.js';
 
 /**
  * A results CSV's dialect, told by the file itself (issue 13): the import writes its results in
@@ -54,9 +55,12 @@ function decodeSample(head: Uint8Array, encoding: CsvEncoding, complete: boolean
   return new TextDecoder(encoding).decode(head, { stream: !complete });
 }
 
-/** The character after `line` when the first line is the import's status header (or after `case_id`, migrate-v1's). */
+/**
+ * The character after `line` when the first line is the import's status header (or after
+ * `case_id`, migrate-v1's; or after `claim_key`, withdraw's, written in its source's dialect: issue 28).
+ */
 function delimiterOf(text: string): string | undefined {
-  for (const columns of [statusColumns, legacyStatusColumns, migrateColumns] as const) {
+  for (const columns of [statusColumns, legacyStatusColumns, migrateColumns, withdrawColumns] as const) {
     const [first = '', second = ''] = columns;
     const delimiter = text.charAt(first.length);
     if (delimiter !== '' && text.startsWith(`${first}${delimiter}${second}`) && text.startsWith(columns.join(delimiter))) return delimiter;

@@ -1,7 +1,8 @@
 /**
  * One line per error code telling staff what to fix, from the messages the tool and the service
- * write (src/mapping/transforms, src/import, src/evidence, src/api/errors.ts, the sandbox's filing
- * rules). Row codes are fixed in the results CSV, which is then fed back in as the input.
+ * write (src/mapping/transforms, src/import, src/evidence, src/withdraw, src/api/errors.ts, the
+ * sandbox's filing rules). Row codes are fixed in the results CSV, which is then fed back in as
+ * the input.
  */
 const hints: Readonly<Record<string, string>> = {
   // Mapping transforms (src/mapping/transforms).
@@ -24,7 +25,11 @@ const hints: Readonly<Record<string, string>> = {
   claim_incomplete: 'another row of the same claim is invalid: fix that row (see the claim\'s other lines) and run again',
   case_id_duplicate: 'each case id may appear once: remove the duplicate row or give it its own case id',
   claim_id_conflict: 'two claim keys map to one claim id: fix the key cells or the mapping\'s claim id template',
-  not_finished: 'the run stopped before this claim was done: run the same import command again to continue',
+  not_finished: 'the run stopped before this claim was done: run the same command again (import, migrate-v1 or withdraw) to continue; it resumes from its journal and sends nothing twice',
+  // Taking claims back (src/withdraw, issue 28).
+  not_ours: 'the claim at the service is not this job\'s (another dispute holds its id): it was left as it is; check that the source names the claims you meant',
+  not_withdrawable: 'only created or chargeback_filed cases can be withdrawn case by case: withdraw the whole claim (--scope claim) to close this one',
+  not_found: 'the service holds no such claim or case: check the id in the source (a typo, another environment, or deleted already); there is nothing to take back',
   // Reading the CSV (src/csv).
   csv_column_count: 'the row has more or fewer cells than the header: look for an unquoted delimiter or a missing cell',
   csv_blank_line: 'remove the blank line from the middle of the file',

@@ -12,13 +12,16 @@ import { displayKey } from '../import/results/write-results.js';
 import { okOutcomes } from '../import/results/columns.js';
 import { migrateJournalFormat, type MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/results.js';
-import { migrateLine, NotResultsError, type ResultLine } from './read-results.js';
+import { WithdrawJournal, withdrawJournalFormat } from '../withdraw/journal.js';
+import { linesWithUnsettled } from '../withdraw/run-withdraw.js';
+import { migrateLine, NotResultsError, withdrawLine, type ResultLine } from './read-results.js';
 
 /**
- * The lines a job journal (an import's or migrate-v1's) would write to its results CSV, read
- * straight from the journal: the same `rowResult` and `migrateOutcomeOf` that write the CSV, so
- * the two cannot disagree. Useful when the results CSV was lost, or a run was killed before
- * writing it: a claim the run never finished shows as `failed` / `not_finished`.
+ * The lines a job journal (an import's, migrate-v1's or withdraw's) would write to its results
+ * file, read straight from the journal: the same `rowResult`, `migrateOutcomeOf` and
+ * `linesWithUnsettled` that write the results, so the two cannot disagree. Useful when the results
+ * file was lost, or a run was killed before writing it: a claim the run never finished shows as
+ * `failed` / `not_finished`.
  */
 export async function* readJournal(file: string, onService?: (service: string) => void): AsyncGenerator<ResultLine> {
   const { database, folder } = await snapshotOf(file);
@@ -38,12 +41,33 @@ export async function* readJournal(file: string, onService?: (service: string) =
         const { outcome, code, message } = migrateOutcomeOf(row);
         yield migrateLine(++position, { caseId: row.case_id, claimId: row.claim_id, groupKey: row.group_key, outcome, errorCode: code, errorMessage: message });
       }
+    } else if (tables.has('meta') && tables.has('withdraw_targets') && tables.has('withdraw_lines')) {
+      expectJsonFormat(database, 'fingerprint', withdrawJournalFormat, 'a withdraw journal');
+      expectStaged(database, '1');
+      onService?.(serviceOf(database));
+      // The copy is read by withdraw's own journal code, which opens it alone.
+      database.close();
+      yield* withdrawJournalLines(database.name);
     } else {
-      throw new NotResultsError(`expected an import or migrate-v1 journal (tables meta, rows and claims, or meta and cases), got a SQLite database with ${describeTables(tables)}`);
+      throw new NotResultsError(`expected an import, migrate-v1 or withdraw journal (tables meta, rows and claims; meta and cases; or meta, withdraw_targets and withdraw_lines), got a SQLite database with ${describeTables(tables)}`);
     }
   } finally {
-    database.close();
+    if (database.open) database.close();
     await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A withdraw job's lines (issue 28) as withdraw writes its results, by its own code on the private
+ * copy: each target's settled lines, and `failed` / `not_finished` for one a stopped run did not settle.
+ */
+function* withdrawJournalLines(copy: string): Generator<ResultLine> {
+  const journal = new WithdrawJournal(copy);
+  try {
+    let position = 0;
+    for (const line of linesWithUnsettled(journal)) yield withdrawLine(++position, line);
+  } finally {
+    journal.close();
   }
 }
 
@@ -101,7 +125,7 @@ export async function snapshotOf(file: string): Promise<{ database: Database.Dat
   }
 }
 
-/** A journal's `meta` values by key (an import's or migrate-v1's: both keep one such table). */
+/** A journal's `meta` values by key (an import's, migrate-v1's or withdraw's: each keeps one such table). */
 export function metaOf(database: Database.Database): (key: string) => string | undefined {
   const statement = database.prepare('SELECT value FROM meta WHERE key = ?');
   return (key) => (statement.get(key) as { value: string } | undefined)?.value;
@@ -120,14 +144,19 @@ export function expectFormat(database: Database.Database, key: string, expected:
 
 /** migrate-v1 records its format inside the `settings` JSON. */
 export function expectMigrateFormat(database: Database.Database): void {
-  const settings = metaOf(database)('settings');
+  expectJsonFormat(database, 'settings', migrateJournalFormat, 'a migrate-v1 journal');
+}
+
+/** A journal whose format is the `format` of a JSON meta value (migrate-v1's `settings`, withdraw's `fingerprint`). */
+export function expectJsonFormat(database: Database.Database, key: string, expected: string, what: string): void {
+  const value = metaOf(database)(key);
   let recorded: unknown;
   try {
-    recorded = settings === undefined ? undefined : (JSON.parse(settings) as { format?: unknown }).format;
+    recorded = value === undefined ? undefined : (JSON.parse(value) as { format?: unknown }).format;
   } catch {
     recorded = 'unreadable';
   }
-  if (recorded !== migrateJournalFormat) {
-    throw new NotResultsError(`expected a migrate-v1 journal of format ${migrateJournalFormat}, got ${recorded === undefined ? 'none recorded' : `format ${JSON.stringify(recorded)}`}`);
+  if (recorded !== expected) {
+    throw new NotResultsError(`expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${JSON.stringify(recorded)}`}`);
   }
 }

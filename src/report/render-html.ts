@@ -18,7 +18,11 @@ const failedColumns: readonly (readonly [string, (row: ResultLine) => string])[]
   ['error_field', (row) => row.errorField],
 ];
 
-const barColours: Readonly<Record<string, string>> = { filed: '#2e7d32', created: '#66bb6a', valid: '#81c784', not_filed: '#f9a825', invalid: '#ef6c00', rejected: '#c62828', failed: '#6a1b9a' };
+const barColours: Readonly<Record<string, string>> = {
+  filed: '#2e7d32', created: '#66bb6a', valid: '#81c784', not_filed: '#f9a825', invalid: '#ef6c00', rejected: '#c62828', failed: '#6a1b9a',
+  // A withdraw job's (issue 28): taken back in greens, left as it was in amber and red.
+  withdrawn: '#2e7d32', deleted: '#66bb6a', already_closed: '#81c784', not_found: '#f9a825', refused: '#c62828',
+};
 
 const style = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}

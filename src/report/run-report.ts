@@ -5,9 +5,10 @@ import { CsvFormatError } from '../csv/errors.js';
 import { detectFileDialect } from './detect-dialect.js';
 import { readJournal } from './read-journal.js';
 import { NotResultsError, readResults } from './read-results.js';
+import { readResultsWorkbook } from './read-results-workbook.js';
 import { Summariser, type Summary } from './summarise.js';
 
-export type ReportSource = 'results CSV' | 'journal';
+export type ReportSource = 'results CSV' | 'results workbook' | 'journal';
 
 /** What the report read: the summary and which kind of file each was, for the heading. */
 export interface Report {
@@ -19,10 +20,11 @@ export interface Report {
 }
 
 /**
- * Results CSVs or job journals (the import's or migrate-v1's) streamed through one summariser, so
- * that the shards of one job (`--shard i/n`) report as one (issue 13): memory grows with claims,
- * not rows. A journal is told apart by SQLite's magic bytes, so a results CSV of any name (even
- * `*.sqlite`) reads as CSV; a results CSV's dialect is read from its own header.
+ * Results files or job journals (the import's, migrate-v1's or withdraw's) streamed through one
+ * summariser, so that the shards of one job (`--shard i/n`) report as one (issue 13): memory grows
+ * with claims, not rows. A journal is told apart by SQLite's magic bytes and a workbook by a zip's
+ * (issue 28: withdraw's results may be one), so a results CSV of any name (even `*.sqlite`) reads
+ * as CSV; a results CSV's dialect is read from its own header.
  */
 export async function summariseFiles(files: readonly string[], encoding?: CsvEncoding): Promise<Report> {
   const summariser = new Summariser();
@@ -44,6 +46,10 @@ async function addFile(summariser: Summariser, file: string, encoding: CsvEncodi
     let service: string | undefined;
     for await (const line of readJournal(file, (found) => (service = found))) summariser.add(line);
     return { source: 'journal', service };
+  }
+  if (await isZip(file)) {
+    for await (const line of readResultsWorkbook(file)) summariser.add(line);
+    return { source: 'results workbook' };
   }
   const dialect = await detectFileDialect(file, encoding);
   for await (const line of readResults(createReadStream(file), dialect)) summariser.add(line);
@@ -71,13 +77,23 @@ function withFileName(error: unknown, file: string): unknown {
 }
 
 const sqliteMagic = Buffer.from('SQLite format 3\0', 'latin1');
+/** Office Open XML is a zip: its first entry's local header. */
+const zipMagic = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 export async function isSqlite(file: string): Promise<boolean> {
+  return startsWith(file, sqliteMagic);
+}
+
+export async function isZip(file: string): Promise<boolean> {
+  return startsWith(file, zipMagic);
+}
+
+async function startsWith(file: string, magic: Buffer): Promise<boolean> {
   const handle = await open(file, 'r');
   try {
-    const head = Buffer.alloc(sqliteMagic.length);
+    const head = Buffer.alloc(magic.length);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return bytesRead === head.length && head.equals(sqliteMagic);
+    return bytesRead === head.length && head.equals(magic);
   } finally {
     await handle.close();
   }

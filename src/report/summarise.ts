@@ -1,5 +1,6 @@
 import { outcomes } from '../import/results/columns.js';
 import { migrateOutcomes } from '../migrate/results.js';
+import { withdrawOutcomes } from '../withdraw/results.js';
 import type { ResultLine, UnreadableLine } from './read-results.js';
 
 /** At most this many failed rows are kept for the HTML table; the rest are only counted. */
@@ -107,8 +108,16 @@ export class Summariser {
   }
 }
 
-/** The import's outcomes, then migrate-v1's, in their documented order. */
-const outcomeOrder: readonly string[] = [...outcomes, ...migrateOutcomes.filter((outcome) => !(outcomes as readonly string[]).includes(outcome))];
+/**
+ * The import's outcomes, then migrate-v1's, in their documented order; withdraw's own (issue 28)
+ * go before the `failed` it shares with them, so that a withdraw job's read in its documented order.
+ */
+const outcomeOrder: readonly string[] = (() => {
+  const importAndMigrate = [...new Set<string>([...outcomes, ...migrateOutcomes])];
+  const failedAt = importAndMigrate.indexOf('failed');
+  const withdrawOwn = withdrawOutcomes.filter((outcome) => !importAndMigrate.includes(outcome));
+  return [...importAndMigrate.slice(0, failedAt), ...withdrawOwn, ...importAndMigrate.slice(failedAt)];
+})();
 
 /** The contracts' outcomes in their documented order, then unknown values alphabetically. */
 function sortOutcomes(values: string[]): string[] {

@@ -1,41 +1,49 @@
 import { createReadStream } from 'node:fs';
 import type { CsvEncoding } from '../csv/dialect.js';
 import { readRows } from '../csv/read-rows.js';
-import { isResultsHeader, renamedStatusCount, renameStatusColumns, statusColumns } from '../import/results/columns.js';
+import { renamedStatusCount, renameStatusColumns, statusColumns } from '../import/results/columns.js';
 import { mergeShardJournals } from '../import/results/merge-journals.js';
 import { MergeRefusedError } from '../import/results/merge.js';
 import { restore } from '../import/results/neutralise.js';
 import { errorCellFill, errorColumns, outcomeFills } from '../import/results/results-workbook.js';
 import { migrateOutcomeFills } from '../migrate/results.js';
+import { withdrawOkOutcomes, withdrawOutcomes } from '../withdraw/results.js';
 import { writeSheet, type CellMark, type SheetLine } from '../workbook/write-sheet.js';
 import { detectFileDialect } from './detect-dialect.js';
 import { hintFor } from './hints.js';
-import { isMigrateHeader, NotResultsError } from './read-results.js';
-import { isSqlite } from './run-report.js';
+import { NotResultsError, resultsKindOf } from './read-results.js';
+import { isSqlite, isZip } from './run-report.js';
 
 const fills: Readonly<Record<string, string>> = { ...outcomeFills, ...migrateOutcomeFills };
+/** A withdraw job's outcomes as its own workbook colours them (src/withdraw/results.ts): done green, the rest red. */
+const withdrawFills: Readonly<Record<string, string>> = Object.fromEntries(withdrawOutcomes.map((outcome) => [outcome, withdrawOkOutcomes.includes(outcome) ? 'FFC6EFCE' : 'FFFFC7CE']));
 
 /**
- * `report --xlsx` (issue 21, part 2): a results CSV, or an import's journal, as a results workbook
- * of text cells for review in a spreadsheet. A journal's workbook marks the source cell behind each
- * error (the journal records which columns each mapping field reads); a results CSV's marks the
- * cell when `error_field` names a column (an evidence column, say): a CSV does not record its mapping.
+ * `report --xlsx` (issue 21, part 2): a results CSV (the import's, migrate-v1's or withdraw's), or
+ * an import's journal, as a results workbook of text cells for review in a spreadsheet. A
+ * journal's workbook marks the source cell behind each error (the journal records which columns
+ * each mapping field reads); a results CSV's marks the cell when `error_field` names a column (an
+ * evidence column, say): a CSV does not record its mapping.
  */
 export async function writeReportWorkbook(file: string, out: string, encoding?: CsvEncoding): Promise<void> {
   if (await isSqlite(file)) {
     await mergeShardJournals([file], out).catch((error: unknown) => {
-      if (error instanceof MergeRefusedError) throw new NotResultsError(`${error.message} (a migrate-v1 journal: run migrate-v1 again with --results FILE.xlsx; it rewrites the results from its journal)`, { cause: error });
+      if (error instanceof MergeRefusedError) throw new NotResultsError(`${error.message} (a migrate-v1 or withdraw journal: run that command again with --results FILE.xlsx; it rewrites the results from its journal)`, { cause: error });
       throw error;
     });
     return;
   }
+  if (await isZip(file)) throw new NotResultsError('expected a results CSV or an import journal, got a workbook (it is one already: open it in a spreadsheet)');
   const dialect = await detectFileDialect(file, encoding);
   let header: readonly string[] = [];
   let statusCount = 0;
+  let outcomeFill = fills;
   const rows = readRows(createReadStream(file), { ...dialect, header: true, trim: false }, {
     // The status columns keep their names in the workbook; renamed only to tell them from source columns.
     renameHeader: (names) => {
-      if (!isResultsHeader(names) && !isMigrateHeader(names)) throw new NotResultsError(`header: expected a results CSV of import or migrate-v1, got ${names.slice(0, 3).join(', ')}, …`);
+      const kind = resultsKindOf(names);
+      if (kind === undefined) throw new NotResultsError(`header: expected a results CSV of import, migrate-v1 or withdraw, got ${names.slice(0, 3).join(', ')}, …`);
+      if (kind === 'withdraw') outcomeFill = withdrawFills;
       header = names;
       statusCount = renamedStatusCount(renameStatusColumns(names));
       return renameStatusColumns(names);
@@ -47,7 +55,7 @@ export async function writeReportWorkbook(file: string, out: string, encoding?: 
       // A record the results file itself garbles keeps its cells, unmarked: nothing is dropped.
       const cells = (row.raw ?? []).map(restore);
       const marks = new Map<number, CellMark>();
-      const fill = fills[cells[position('outcome')] ?? ''];
+      const fill = outcomeFill[cells[position('outcome')] ?? ''];
       if (fill !== undefined) marks.set(position('outcome'), { fill });
       const errorField = statusCount > 0 ? (cells[position('error_field')] ?? '') : '';
       const code = cells[position('error_code')] ?? '';

@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { JournalBusyError } from '../import/journal/schema.js';
+import { isSqlite } from '../report/run-report.js';
 import type { WrittenDialect } from '../csv/layout.js';
 import type { ResultRecord } from '../import/journal/journal.js';
 import type { Mapping } from '../mapping/schema.js';
@@ -76,9 +78,26 @@ export interface MigrateReviewJob extends JobBase {
   readonly kind: 'migrate-v1';
   /** The run that retries the failed cases (a resumed migration retries them; a rejected case is fixed on the service first). */
   readonly retryCommand: string;
+  /** What the page says before the command. */
+  readonly retryNote: string;
 }
 
-export type ReviewJob = ImportReviewJob | MigrateReviewJob;
+/**
+ * A withdraw journal (issue 28): its lines are what the service said of each case, not cells of a
+ * file, so it is shown as a migration is: what failed or was refused and why, and the command that
+ * runs the withdraw again.
+ */
+export interface WithdrawReviewJob extends JobBase {
+  readonly kind: 'withdraw';
+  /** The same withdraw, run again: it settles the failed cases, never sending anything twice. */
+  readonly retryCommand: string;
+  readonly retryNote: string;
+}
+
+/** A job whose rows are shown, not edited. */
+export type ReadOnlyReviewJob = MigrateReviewJob | WithdrawReviewJob;
+
+export type ReviewJob = ImportReviewJob | ReadOnlyReviewJob;
 
 export class ReviewJobError extends Error {
   readonly code = 'REVIEW_JOB';
@@ -86,14 +105,20 @@ export class ReviewJobError extends Error {
 
 /**
  * The job under review (issue 23): one import's journal, its shards' journals (merged by line, as
- * merge-results merges them), or one migrate-v1 journal; each read from a private copy, so a run
- * on it is not blocked. Only the rows to fix keep their cells in memory.
+ * merge-results merges them), one migrate-v1 journal, or one withdraw journal (issue 28); each
+ * read from a private copy, so a run on it is not blocked. Only the rows to fix keep their cells
+ * in memory.
  */
 export async function openReviewJob(journals: readonly string[], mappingFile: string | undefined): Promise<ReviewJob> {
   const [first, ...others] = journals;
   if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
-  if (isMigrateJournal(first)) {
-    if (others.length > 0) throw new ReviewJobError(`${first}: expected one migrate-v1 journal (a migration has no shards), got ${journals.length} journals`);
+  const kind = await journalKindOf(first);
+  if (kind === 'migrate-v1' || kind === 'withdraw') {
+    if (others.length > 0) throw new ReviewJobError(`${first}: expected one ${kind} journal (${kind === 'withdraw' ? 'a withdraw' : 'a migration'} has no shards), got ${journals.length} journals`);
+    if (kind === 'withdraw') {
+      const { openWithdrawJob } = await import('./withdraw-job.js');
+      return openWithdrawJob(first);
+    }
     const { openMigrateJob } = await import('./migrate-job.js');
     return openMigrateJob(first);
   }
@@ -101,16 +126,30 @@ export async function openReviewJob(journals: readonly string[], mappingFile: st
   return openImportJob(journals, mappingFile);
 }
 
-/** A migrate-v1 journal has a cases table; anything else is left to the import's checks, which say what it is. */
-function isMigrateJournal(file: string): boolean {
+/**
+ * Which job a journal is, by its tables: a migrate-v1 journal has `cases`, a withdraw journal
+ * `withdraw_lines`; a SQLite file that is none of the kinds is refused here, naming what it holds.
+ * Anything else (not SQLite, or not there) is left to the import's checks, which say what it is.
+ * The file is open only while its table names are read: a run holds its journal exclusively, and
+ * one doing so is told, not guessed at.
+ */
+async function journalKindOf(file: string): Promise<'import' | 'migrate-v1' | 'withdraw' | undefined> {
+  if (!(await isSqlite(file).catch(() => false))) return undefined;
+  let tables: Set<string>;
   try {
     const database = new Database(file, { readonly: true, fileMustExist: true, timeout: 1000 });
     try {
-      return database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cases'").get() !== undefined;
+      tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]));
     } finally {
       database.close();
     }
-  } catch {
-    return false;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new JournalBusyError(`journal ${file}: expected no run using it, got one (review it when the run ends)`, { cause: error });
+    return undefined;
   }
+  if (tables.has('meta') && tables.has('cases')) return 'migrate-v1';
+  if (tables.has('meta') && tables.has('withdraw_lines')) return 'withdraw';
+  if (tables.has('meta') && tables.has('rows') && tables.has('claims')) return 'import';
+  throw new ReviewJobError(`expected an import, migrate-v1 or withdraw journal (tables meta, rows and claims; meta and cases; or meta and withdraw_lines), got a SQLite database with ${tables.size === 0 ? 'no tables' : [...tables].join(', ')}`);
 }

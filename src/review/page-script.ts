@@ -6,7 +6,7 @@
  */
 export const pageScript = String.raw`
 'use strict';
-const colours={filed:'#2e7d32',created:'#66bb6a',valid:'#81c784',not_filed:'#f9a825',invalid:'#ef6c00',rejected:'#c62828',failed:'#6a1b9a',migrated:'#2e7d32',skipped:'#9e9e9e'};
+const colours={filed:'#2e7d32',created:'#66bb6a',valid:'#81c784',not_filed:'#f9a825',invalid:'#ef6c00',rejected:'#c62828',failed:'#6a1b9a',migrated:'#2e7d32',skipped:'#9e9e9e',withdrawn:'#2e7d32',deleted:'#66bb6a',already_closed:'#9e9e9e',not_found:'#f9a825',refused:'#c62828',would_withdraw:'#81c784',would_delete:'#81c784'};
 const blank={scope:'fix',outcome:'',code:'',claim:'',q:'',mixed:false,edited:false,page:1};
 let state=Object.assign({},blank);
 let job={columns:[],evidence:[]};
@@ -50,7 +50,7 @@ async function overview(){
   const codes=byId('code');const chosen=codes.value;codes.replaceChildren(new Option('any',''));
   for(const {code,count} of data.codes)codes.append(new Option(code+' ('+count+' to fix)',code));
   codes.value=chosen;
-  if(data.retry){const retry=byId('retry');retry.hidden=false;retry.textContent='A migration\'s cases are read from the service: nothing to edit here.\nRetry the failed cases (a rejected case: fix it on the service first):\n'+data.retry;}
+  if(data.retry){const retry=byId('retry');retry.hidden=false;retry.textContent=data.retryNote+'\n'+data.retry;}
 }
 
 function problemOf(container,column){return container.querySelector('[data-column="'+CSS.escape(column)+'"]');}

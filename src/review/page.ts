@@ -34,7 +34,7 @@ fieldset.attach{border:1px solid #d8dee6;border-radius:6px;margin:.4rem 0;displa
  * only is enough.
  */
 export function reviewPage(job: ReviewJob): string {
-  const what = job.kind === 'import' ? `mapping: ${escapeHtml(job.mappingFile)}` : 'a migrate-v1 journal: its cases are shown, not edited';
+  const what = job.kind === 'import' ? `mapping: ${escapeHtml(job.mappingFile)}` : `a ${job.kind} journal: its cases are shown, not edited`;
   const journals = job.journals.length === 1 ? escapeHtml(job.journal) : `${job.journals.length} shards: ${job.journals.map((file) => escapeHtml(basename(file))).join(', ')}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bulk-disputes review: ${escapeHtml(basename(job.journal))}</title>

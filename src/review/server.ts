@@ -77,7 +77,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       codes: [...toFix].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0])).map(([code, count]) => ({ code, count, hint: hintFor(code) })),
       columns: job.columns,
       evidence: job.kind === 'import' ? job.mapping.evidence.map(({ column, category, separator }) => ({ column, category, separator: separator ?? '' })) : [],
-      retry: job.kind === 'migrate-v1' ? job.retryCommand : undefined,
+      retry: job.kind === 'import' ? undefined : job.retryCommand,
+      retryNote: job.kind === 'import' ? undefined : job.retryNote,
     };
   });
 

@@ -29,6 +29,9 @@ Examples:
   # a migration's results, or its journal
   bulk-disputes report migrate-v1.results.csv
 
+  # a withdraw job's results (CSV or workbook), or its journal
+  bulk-disputes report out/disputes.withdraw.results.xlsx
+
   # a page for staff who would rather look than read (self-contained: opens offline)
   bulk-disputes report out/disputes.results.csv --html out/disputes.report.html
 
@@ -39,18 +42,18 @@ Examples:
   bulk-disputes report out/disputes.shard-*-of-4.journal.sqlite
 
 Prints rows and claims, counts per outcome and per error code, the ten most frequent errors with
-a fix hint each, and claims whose rows have different outcomes. Reads the results CSV of import or
-migrate-v1, or their journal (told apart by content, not name); several files are summarised as
-one. A results CSV is read in the dialect it was written in (its delimiter, quote, line ending
-and encoding are told by its status header and its bytes). Exit 0 when the report is written;
-2 when a file is none of these; 3 when a run is still using a journal.
+a fix hint each, and claims whose rows have different outcomes. Reads the results file (CSV or
+.xlsx) of import, migrate-v1 or withdraw, or their journal (told apart by content, not name);
+several files are summarised as one. A results CSV is read in the dialect it was written in (its
+delimiter, quote, line ending and encoding are told by its status header and its bytes). Exit 0
+when the report is written; 2 when a file is none of these; 3 when a run is still using a journal.
 `;
 
-/** `bulk-disputes report`: a results CSV summarised on stdout and, with --html, as one page (issue 6). */
+/** `bulk-disputes report`: a results file or journal summarised on stdout and, with --html, as one page (issue 6; withdraw's: issue 28). */
 export function reportCommand(context: CliContext): Command {
   return new Command('report')
-    .description('summarise a results CSV or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')
-    .argument('<results...>', 'results CSVs written by import or migrate-v1, or the journals of either (several: one report)')
+    .description('summarise a results file or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')
+    .argument('<results...>', 'results files (CSV or .xlsx) written by import, migrate-v1 or withdraw, or the journals of any (several: one report)')
     .option('--html <file>', 'also write a self-contained HTML page with a chart of outcomes and a sortable table of failed rows')
     .option('--xlsx <file>', 'also write the results as a workbook of text cells, outcomes coloured, each error\'s cell marked with its message (one results CSV or import journal)')
     .addOption(new Option('--encoding <encoding>', 'the results CSVs\' encoding (default: told by their bytes: BOM, UTF-16LE, valid UTF-8, else windows-1252)').choices(csvEncodings))
@@ -68,7 +71,7 @@ async function runReportCommand(results: readonly string[], flags: ReportFlags, 
   }
   for (const file of results) {
     const found = await stat(file).catch(() => undefined);
-    if (found?.isFile() !== true) throw new UsageError(`results ${file}: expected a results CSV or journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
+    if (found?.isFile() !== true) throw new UsageError(`results ${file}: expected a results file or journal, got ${found === undefined ? 'nothing there' : 'something else'}`);
   }
   const { summary, sources, services } = await summariseFiles(results, flags.encoding).catch((error: unknown) => {
     // The error names its file (summariseFiles).

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
+import { writeNotice } from '../output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer } from '../flags.js';
 import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
@@ -29,6 +30,7 @@ Examples:
   review: http://127.0.0.1:4020/?token=…  (stop with Ctrl-C)
   $ bulk-disputes review out/part-*.journal.sqlite --mapping mappings/generic.yaml   # an import's shards
   $ bulk-disputes review migrate-v1.journal.sqlite                                   # a migration
+  $ bulk-disputes review out/night.withdraw.journal.sqlite                           # a withdraw job
 
 The overview shows the report's figures (outcomes, the most frequent errors with their fix hints,
 claims with mixed outcomes); each links to the rows behind it. The rows to fix (invalid, failed,
@@ -38,16 +40,16 @@ an evidence file. Editing a cell re-checks the row with the import's own code (m
 spreadsheet damage, the service's schema, evidence) and keeps the edit in
 <journal>.review.sqlite (nothing is lost when the page or the server is closed). "Save fix file"
 writes the edited rows, with the other rows of their claims, as a results file beside the journal
-(0600) and shows the feed-back command. A migration's cases are shown, not edited: the page gives
-the command that retries them. The page needs the token in the printed address; it listens on
-127.0.0.1 unless --host says otherwise.
+(0600) and shows the feed-back command. A migration's or a withdraw job's cases are shown, not
+edited: the page gives the command that retries them. The page needs the token in the printed
+address; it listens on 127.0.0.1 unless --host says otherwise.
 `;
 
 /** `bulk-disputes review`: the rows of a job to fix, in a local web page (issue 23). */
 export function reviewCommand(context: CliContext): Command {
   return addNetworkOptions(new Command('review')
     .description('review a job\'s results in a local web page: the overview, and the rows to fix, checked as you type, saved to feed back')
-    .argument('<journals...>', 'the job\'s journal (--journal of the import), its shards\' journals, or a migrate-v1 journal')
+    .argument('<journals...>', 'the job\'s journal (--journal of the import), its shards\' journals, a migrate-v1 journal, or a withdraw journal')
     .option('--mapping <file>', 'for an import: the mapping it ran with (the journal records its sha256)')
     .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
@@ -97,7 +99,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
     throw error;
   });
   try {
-    if (job.kind === 'migrate-v1' && (flags.send || flags.mapping !== undefined)) throw new UsageError(`journal ${first}: a migration's cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that retries them)`);
+    if (job.kind !== 'import' && (flags.send || flags.mapping !== undefined)) throw new UsageError(`journal ${first}: a ${job.kind === 'withdraw' ? 'withdraw job' : 'migration'}'s cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that retries them)`);
     if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
     const evidenceDir = resolve(flags.evidenceDir ?? (job.kind === 'import' ? job.evidenceDir : undefined) ?? dirname(job.journal));
     const sender = flags.send && job.kind === 'import' ? await senderFor(job, flags, evidenceDir, context) : undefined;
@@ -106,7 +108,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       store.close();
       throw error;
     });
-    context.io.stdout.write(`review: ${server.url}  (${job.rows.length} rows to fix of ${job.entries.length}; stop with Ctrl-C)\n`);
+    writeNotice(context.io.stdout, `review: ${server.url}  (${job.rows.length} rows to fix of ${job.entries.length}; stop with Ctrl-C)\n`);
     // The address carries the token: logged without it.
     context.logger.info({ origin: server.origin, toFix: job.rows.length, journals: job.journals.length }, 'review started');
     if (flags.open) spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [server.url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();

@@ -1,0 +1,122 @@
+import { rm } from 'node:fs/promises';
+import { parseService } from '../api/service-identity.js';
+import { serviceMetaKey } from '../import/journal/service-binding.js';
+import { expectJsonFormat, expectStaged, metaOf, serviceOf, snapshotOf } from '../report/read-journal.js';
+import { withdrawLine } from '../report/read-results.js';
+import { Summariser } from '../report/summarise.js';
+import { WithdrawJournal, withdrawJournalFormat, type WithdrawLine } from '../withdraw/journal.js';
+import { linesWithUnsettled } from '../withdraw/run-withdraw.js';
+import type { ReviewRow, RowEntry, WithdrawReviewJob } from './job.js';
+
+/** What a case's row shows beside its outcome and error: what it was, what it became, what the service answered. */
+const caseColumns = ['claim_key', 'claim_id', 'case_id', 'status_before', 'status_after', 'http_status', 'attempts'] as const;
+
+/** Lines a person looks at: the service refused them, or the run could not settle them (a re-run does). */
+const withdrawOutcomesToFix: readonly string[] = ['failed', 'refused'];
+
+/**
+ * A withdraw journal under review (issue 28): one row per case, as withdraw's own results write
+ * them (`linesWithUnsettled`: a claim a stopped run did not settle is `failed`/`not_finished`),
+ * counted as `report` counts them (`withdrawLine`). Read from a private copy, then closed: a
+ * running withdraw holds its journal exclusively, and a withdraw's cases are thousands, so all are
+ * kept.
+ */
+export async function openWithdrawJob(file: string): Promise<WithdrawReviewJob> {
+  const { database, folder } = await snapshotOf(file);
+  let journal: WithdrawJournal | undefined;
+  try {
+    expectJsonFormat(database, 'fingerprint', withdrawJournalFormat, 'a withdraw journal');
+    expectStaged(database, '1');
+    const service = serviceOf(database);
+    const meta = metaOf(database);
+    const retry = retryOf(file, meta);
+    const copy = database.name;
+    database.close();
+    // The copy is the process's own: the journal's code reads it, so the page and the results cannot disagree.
+    journal = new WithdrawJournal(copy);
+    const { entries, cells, summariser } = readLines(linesWithUnsettled(journal));
+    const cellsOf = (entry: RowEntry) => cells.get(entry.line) ?? {};
+    const rows: ReviewRow[] = entries.filter((entry) => entry.toFix).map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
+    return {
+      kind: 'withdraw',
+      journals: [file],
+      journal: file,
+      service,
+      columns: caseColumns,
+      entries,
+      rows,
+      summary: summariser.summary(),
+      mixedClaims: summariser.mixedClaimKeys(),
+      cellsOf,
+      matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
+      retryCommand: retry.command,
+      retryNote: retry.note,
+      close: async () => undefined,
+    };
+  } finally {
+    journal?.close();
+    if (database.open) database.close();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+function readLines(lines: Iterable<WithdrawLine>): { entries: RowEntry[]; cells: Map<number, Record<string, string>>; summariser: Summariser } {
+  const summariser = new Summariser();
+  const entries: RowEntry[] = [];
+  const cells = new Map<number, Record<string, string>>();
+  let position = 0;
+  for (const line of lines) {
+    const counted = withdrawLine(++position, line);
+    summariser.add(counted);
+    // The claim key a row is grouped under is the report's: the key, or the claim id when the source did not know the key.
+    entries.push({ line: position, shard: 0, idx: position, outcome: line.outcome, errorCode: line.errorCode, errorMessage: line.errorMessage, errorField: '', claimKey: counted.claimKey, claimId: line.claimId, caseId: line.caseId, toFix: withdrawOutcomesToFix.includes(line.outcome) });
+    cells.set(position, { claim_key: line.claimKey, claim_id: line.claimId, case_id: line.caseId, status_before: line.statusBefore, status_after: line.statusAfter, http_status: line.httpStatus, attempts: String(line.attempts) });
+  }
+  return { entries, cells, summariser };
+}
+
+/** The withdraw's fingerprint (run-withdraw.ts `stageOnce`): the flags a re-run must repeat, or it is refused as another job. */
+interface Fingerprint {
+  scope?: string;
+  deleteUnfiled?: boolean;
+  outcomes?: string[] | null;
+  claimKeys?: string[] | null;
+  column?: string | null;
+  dryRun?: boolean;
+}
+
+/**
+ * The same withdraw, run again on this journal: it continues, settles the failed cases (each
+ * claim retrieved first, so nothing is sent twice) and sends nothing for the rest. Its sources
+ * are the paths the run recorded; a journal made before they were recorded (only their sha256 is
+ * in the fingerprint) says so instead of guessing. The service is the journal's own: its address
+ * or the embedded sandbox's file, never a key.
+ */
+function retryOf(file: string, meta: (key: string) => string | undefined): { command: string; note: string } {
+  const fingerprint = JSON.parse(meta('fingerprint') ?? '{}') as Fingerprint;
+  const sources = JSON.parse(meta('sources') ?? 'null') as string[] | null;
+  const service = parseService(meta(serviceMetaKey));
+  const parts = ['bulk-disputes', 'withdraw', ...(sources === null ? ['<the same sources>'] : sources.map(shellWord)), '--journal', shellWord(file)];
+  if (fingerprint.scope === 'case') parts.push('--scope', 'case');
+  if (fingerprint.deleteUnfiled === true) parts.push('--delete-unfiled');
+  for (const outcome of fingerprint.outcomes ?? []) parts.push('--outcome', shellWord(outcome));
+  for (const claimKey of fingerprint.claimKeys ?? []) parts.push('--claim-key', shellWord(claimKey));
+  if (typeof fingerprint.column === 'string') parts.push('--column', shellWord(fingerprint.column));
+  if (service?.kind === 'url') parts.push('--base-url', shellWord(service.baseUrl));
+  if (service?.kind === 'embedded-sandbox') parts.push('--sandbox-db', shellWord(service.db));
+  if (fingerprint.dryRun === true) parts.push('--dry-run');
+  const note = [
+    "A withdraw job's cases are what the service said of them: nothing to edit here.",
+    'Run it again to settle the failed cases (each claim is retrieved before anything is sent: nothing is sent twice); a refused case stays as the service has it.',
+    ...(sources === null ? ['This journal does not record its sources: give the ones it ran with.'] : []),
+  ].join('\n');
+  return { command: parts.join(' '), note };
+}
+
+/** A word as a POSIX shell reads it: as is when plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** A withdrawn case has no import record: its rows are shown, never written to a fix file. */
+const recordless = {} as ReviewRow['record'];
