@@ -3,7 +3,6 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { writeNotice } from '../output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer } from '../flags.js';
 import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
@@ -108,7 +107,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       store.close();
       throw error;
     });
-    writeNotice(context.io.stdout, `review: ${server.url}  (${job.rows.length} rows to fix of ${job.entries.length}; stop with Ctrl-C)\n`);
+    context.io.stdout.write(`review: ${server.url}  (${job.rows.length} rows to fix of ${job.entries.length}; stop with Ctrl-C)\n`);
     // The address carries the token: logged without it.
     context.logger.info({ origin: server.origin, toFix: job.rows.length, journals: job.journals.length }, 'review started');
     if (flags.open) spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [server.url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();
