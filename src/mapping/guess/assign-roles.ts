@@ -2,6 +2,7 @@ import type { DecimalSeparator } from '../transforms/index.js';
 import { isCurrencyCode } from './classify-scalars.js';
 import type { FieldDraft } from './field-draft.js';
 import type { ColumnProfile } from './profile.js';
+import { isReasonColumn } from './reason-labels.js';
 import { currencyTargetOf, fieldsForRole, type RoleContext, type RoleReason } from './role-fields.js';
 import type { Confidence, Sample } from './types.js';
 
@@ -111,6 +112,10 @@ function roleByValues(profile: ColumnProfile, profiles: readonly ColumnProfile[]
       return { role: 'card.network', confidence: 'high', evidence: `card networks, e.g. ${example}` };
     case 'expiry':
       return { role: 'expiry', confidence: 'medium', evidence: `expiry dates, e.g. ${example}` };
+    case 'codes':
+      // Issue 29 part 8: labels like "Non reçu", "Ware nicht erhalten" under a header no vocabulary knows.
+      if (!isReasonColumn([...new Set(profile.values)])) return undefined;
+      return { role: 'dispute.reason', confidence: 'medium', evidence: `labels that read as dispute reasons, e.g. ${example}` };
     case 'four_digits': {
       const neighbours = profiles.filter((other) => Math.abs(other.position - profile.position) === 1);
       const network = neighbours.find((other) => other.kind.kind === 'network' || other.header?.role === 'card.network');

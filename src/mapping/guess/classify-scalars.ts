@@ -1,5 +1,6 @@
 import { cardNetworks, cardTypes, disputeReasons } from '../../api/schemas/known-values.js';
 import { minorUnitExponent } from '../transforms/index.js';
+import { matchReasonLabel } from './reason-labels.js';
 
 /**
  * Small classifiers of a column's non-blank, trimmed values (issue 14). Each answers for a
@@ -138,15 +139,27 @@ export function isCodeColumn(values: readonly string[]): boolean {
   return distinct.size <= maxCodes && distinct.size * 2 <= values.length && [...distinct].every((value) => value.length <= 40);
 }
 
+/** An enum drafted for a code column (issue 14), with the reasons behind its guessed entries. */
+export interface EnumDraft {
+  /** The codes found → the API value, or `TODO` where a person must say it. */
+  readonly table: Record<string, string>;
+  readonly todo: string[];
+  /** Whether the API's own names pass through with a case change alone (`case: lower` does). */
+  readonly caseOnly: boolean;
+  /** Entries placed from the vocabulary (issue 29 part 8), each with why: a CHECK comment each. */
+  readonly checks: Record<string, string>;
+  /** TODO entries two reasons read alike, with the candidates: a comment beside each. */
+  readonly undecided: Record<string, string>;
+}
+
 /**
  * An enum for a code column: the codes found → the API value where the spelling is known
- * (`MC` → `mastercard`), `TODO` where a person must say it. Whether the API's own names pass
- * through with a case change alone is reported, so the draft can write `case: lower` instead.
+ * (`MC` → `mastercard`), then for reasons what the vocabulary reads in the label ("Non reçu" →
+ * product_not_received, with why), `TODO` where a person must say it.
  */
-export function enumFor(values: readonly string[], known: KnownValues | undefined): { table: Record<string, string>; todo: string[]; caseOnly: boolean } {
+export function enumFor(values: readonly string[], known: KnownValues | undefined): EnumDraft {
   const spellings = known === undefined ? {} : spellingsOf[known];
-  const table: Record<string, string> = {};
-  const todo: string[] = [];
+  const draft: EnumDraft = { table: {}, todo: [], caseOnly: true, checks: {}, undecided: {} };
   let caseOnly = true;
   const folded = new Set<string>();
   for (const [code] of codeCounts(values)) {
@@ -154,14 +167,21 @@ export function enumFor(values: readonly string[], known: KnownValues | undefine
     if (folded.has(code.toLowerCase())) continue;
     folded.add(code.toLowerCase());
     const target = spellings[code.toLowerCase()];
-    if (target === undefined) {
-      table[code] = 'TODO';
-      todo.push(code);
-      caseOnly = false;
-    } else {
-      table[code] = target;
+    if (target !== undefined) {
+      draft.table[code] = target;
       if (target !== code.toLowerCase()) caseOnly = false;
+      continue;
     }
+    caseOnly = false;
+    const match = known === 'reason' ? matchReasonLabel(code) : ({ kind: 'unknown' } as const);
+    if (match.kind === 'placed') {
+      draft.table[code] = match.reason;
+      draft.checks[code] = match.why;
+      continue;
+    }
+    draft.table[code] = 'TODO';
+    draft.todo.push(code);
+    if (match.kind === 'undecided') draft.undecided[code] = match.why;
   }
-  return { table, todo, caseOnly };
+  return { ...draft, caseOnly };
 }

@@ -22,6 +22,13 @@ export interface FieldDraft {
   readonly check?: string;
   /** Other specs a person chooses from, written as comments above the field. */
   readonly alternatives?: readonly SpecObject[];
+  /**
+   * Enum entries guessed from the vocabulary, each with why (issue 29 part 8): a CHECK comment
+   * at the end of the entry's line, so no guess goes in silently.
+   */
+  readonly entryChecks?: Readonly<Record<string, string>>;
+  /** Comments beside TODO enum entries: what they could be. */
+  readonly entryNotes?: Readonly<Record<string, string>>;
 }
 
 /**

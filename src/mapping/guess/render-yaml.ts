@@ -47,6 +47,12 @@ export class YamlLines {
     this.comment(indent, `CHECK: ${message}`);
   }
 
+  /** A line with a CHECK comment at its end, for one guessed entry of a map. */
+  checkedLine(text: string, field: string, message: string): void {
+    this.checkLines.push({ line: this.lines.length + 1, field, message });
+    this.lines.push(`${text}   # CHECK: ${message}`);
+  }
+
   text(): string {
     return `${this.lines.join('\n')}\n`;
   }
@@ -63,6 +69,29 @@ export function renderSection(yaml: YamlLines, name: 'shared' | 'case', fields: 
     if (field.todo !== undefined) yaml.todo('  ', `${name}.${field.target}`, field.todo);
     if (field.check !== undefined) yaml.check('  ', `${name}.${field.target}`, field.check);
     for (const alternative of field.alternatives ?? []) yaml.comment('  ', `${field.target}: ${flow(alternative)}`);
-    yaml.add(`  ${field.target}: ${flow(field.spec)}`);
+    if (field.entryChecks === undefined && field.entryNotes === undefined) yaml.add(`  ${field.target}: ${flow(field.spec)}`);
+    else renderCommentedEnum(yaml, `${name}.${field.target}`, field);
+  }
+}
+
+const maxAlignedWidth = 64;
+
+/**
+ * A field whose enum entries carry comments, in block style: one entry a line, a guessed one with
+ * its CHECK at the end ("Non reçu": product_not_received   # CHECK: French "non reçu" = …).
+ */
+function renderCommentedEnum(yaml: YamlLines, path: string, field: FieldDraft): void {
+  yaml.add(`  ${field.target}:`);
+  const { enum: table, ...rest } = field.spec;
+  for (const [key, value] of Object.entries(rest)) yaml.add(`    ${key}: ${flow(value)}`);
+  yaml.add('    enum:');
+  const entries = Object.entries(table as SpecObject).map(([key, value]) => ({ key, text: `      ${scalar(key)}: ${flow(value)}` }));
+  // The comments in one column, as far as the entries are short enough to line up.
+  const width = Math.min(Math.max(...entries.map((entry) => entry.text.length)), maxAlignedWidth);
+  for (const { key, text } of entries) {
+    const check = field.entryChecks?.[key];
+    const note = field.entryNotes?.[key];
+    if (check !== undefined) yaml.checkedLine(text.padEnd(width), `${path}.${JSON.stringify(key)}`, check);
+    else yaml.add(note === undefined ? text : `${text.padEnd(width)}   # ${note}`);
   }
 }

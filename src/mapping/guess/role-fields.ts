@@ -74,6 +74,10 @@ export function fieldsForRole(role: string, profile: ColumnProfile, reason: Role
     case 'cardholder.email':
       if (!mostly(profile.values, isEmail)) return { ok: false, reason: 'expected e-mail addresses' };
       return { ok: true, fields: [field(role, {})] };
+    case 'issuer_evidence.cardholder_explanation':
+      // A "Statement date" or "Comment code" column is no cardholder's words (issue 29 part 8).
+      if (profile.kind.kind !== 'text' && profile.kind.kind !== 'codes') return { ok: false, reason: `expected the cardholder's words, got ${profile.kind.kind} values` };
+      return { ok: true, fields: [field(role, {})] };
     case 'expiry': {
       const separator = expirySeparator(profile.values);
       if (separator === undefined) return { ok: false, reason: 'expected expiry dates like 09/28' };
@@ -133,12 +137,15 @@ function dateField(role: string, profile: ColumnProfile, reason: RoleReason, fie
 }
 
 function enumField(role: string, profile: ColumnProfile, reason: RoleReason, known: KnownValues | undefined, field: FieldMaker): RoleFields {
-  const { table, todo, caseOnly } = enumFor(profile.values, known);
+  const { table, todo, caseOnly, checks, undecided } = enumFor(profile.values, known);
   const codes = `codes ${listCodes(profile.values)}`;
   if (Object.keys(table).length > 30) return { ok: false, reason: `expected a few codes, got ${Object.keys(table).length} distinct values` };
   if (caseOnly) return { ok: true, fields: [field(role, { case: 'lower' }, { evidence: [...reason.evidence, `${codes}: the API's own names`] })] };
   const spec: SpecObject = { enum: table, enum_case_sensitive: false };
-  if (todo.length === 0) return { ok: true, fields: [field(role, spec, { evidence: [...reason.evidence, codes] })] };
+  const guessed = Object.keys(checks).length;
+  const evidence = [...reason.evidence, codes, ...(guessed === 0 ? [] : [`${guessed} of ${Object.keys(table).length} labels read from the vocabulary of issuers' and networks' reason names: CHECK each`])];
+  const comments = { ...(guessed === 0 ? {} : { entryChecks: checks }), ...(Object.keys(undecided).length === 0 ? {} : { entryNotes: undecided }) };
+  if (todo.length === 0) return { ok: true, fields: [field(role, spec, { evidence, ...comments, ...(guessed === 0 ? {} : { confidence: 'medium' as const }) })] };
   const message = `column ${JSON.stringify(profile.column)}: write the ${role} value of ${todo.map((code) => JSON.stringify(code)).join(', ')} in its enum`;
-  return { ok: true, fields: [field(role, spec, { evidence: [...reason.evidence, codes], todo: message, confidence: 'medium' })] };
+  return { ok: true, fields: [field(role, spec, { evidence, ...comments, todo: message, confidence: 'medium' })] };
 }

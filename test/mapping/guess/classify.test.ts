@@ -149,9 +149,15 @@ describe('booleans, expiry, networks, code columns', () => {
   });
 
   it('enums: known spellings mapped, the rest TODO, one entry per spelling ignoring case', () => {
-    expect(enumFor(['VISA', 'MC', 'Visa', 'JCB', 'MC'], 'network')).toEqual({ table: { MC: 'mastercard', VISA: 'visa', JCB: 'TODO' }, todo: ['JCB'], caseOnly: false });
+    expect(enumFor(['VISA', 'MC', 'Visa', 'JCB', 'MC'], 'network')).toEqual({ table: { MC: 'mastercard', VISA: 'visa', JCB: 'TODO' }, todo: ['JCB'], caseOnly: false, checks: {}, undecided: {} });
     expect(enumFor(['visa', 'VISA', 'amex'], 'network')).toMatchObject({ todo: [], caseOnly: true });
-    expect(enumFor(['FR', 'NR', 'fraud'], 'reason')).toEqual({ table: { FR: 'TODO', fraud: 'fraud', NR: 'TODO' }, todo: ['FR', 'NR'], caseOnly: false });
+    // Reasons: the API's own names as they are; the vocabulary's readings each with why (issue 29 part 8).
+    const reasons = enumFor(['FR', 'R7', 'fraud', 'Counterfeit'], 'reason');
+    expect(reasons).toMatchObject({ table: { Counterfeit: 'TODO', FR: 'fraud', fraud: 'fraud', R7: 'TODO' }, todo: ['Counterfeit', 'R7'], caseOnly: false });
+    expect(Object.keys(reasons.checks)).toEqual(['FR']);
+    expect(reasons.checks.FR).toContain('abbreviation');
+    expect(Object.keys(reasons.undecided)).toEqual(['Counterfeit']);
+    expect(reasons.undecided.Counterfeit).toMatch(/product_counterfeit .* or fraud/);
     expect(enumFor(['Kredit', 'Débit', 'Prepaid'], 'card_type')).toMatchObject({ table: { Kredit: 'credit', Débit: 'debit', Prepaid: 'prepaid' }, todo: [] });
   });
 });

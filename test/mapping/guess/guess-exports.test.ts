@@ -137,13 +137,19 @@ describe('mapping guess on generated exports (issue 14)', () => {
       expect(targetOf(draft, 'case.transaction.date')?.date).toMatchObject({ format: testCase.dateFormat });
       expect(targetOf(draft, 'shared.card.expiry_year')).toMatchObject({ split: { index: 1 }, type: 'year' });
       expect(targetOf(draft, 'shared.issuer_evidence.fraud.was_reported')).toMatchObject({ type: 'boolean' });
-      // The reason codes are the only TODO: listed with the codes found, in the summary too.
+      // The reason codes are the only TODO, and only CNP of them (card not present or credit not
+      // processed? issue 29 part 8): listed with the codes found, in the summary too.
       const todoComments = draftText.split('\n').filter((line) => line.includes('# TODO:'));
       expect(todoComments).toHaveLength(1);
       expect(todoComments[0]).toContain('dispute.reason');
+      expect(todoComments[0]).toContain('value of "CNP" in its enum');
       expect(guess.stderr).toMatch(/needs a person \(1 TODO in .*draft\.yaml\):\n {2}line \d+ {2}shared\.dispute\.reason: /);
-      // CHECKs: the bad cell of each export is named, and the Spanish date-times' time zone.
-      const checkComments = draftText.split('\n').filter((line) => line.includes('# CHECK:'));
+      // The codes the vocabulary reads are in the enum, each with its CHECK at the end of its line.
+      const reasonEntries = draftText.split('\n').filter((line) => /^ {6}(FR|NR|DUP|CNP): /.test(line));
+      expect(reasonEntries.map((line) => (line.split('#')[0] ?? '').trim()).sort()).toEqual(['CNP: TODO', 'DUP: duplicate_charge', 'FR: fraud', 'NR: product_not_received']);
+      for (const line of reasonEntries.filter((entry) => !entry.includes('TODO'))) expect(line).toContain("   # CHECK: \"");
+      // Other CHECKs: the bad cell of each export is named, and the Spanish date-times' time zone.
+      const checkComments = draftText.split('\n').filter((line) => line.trimStart().startsWith('# CHECK:'));
       expect(checkComments).toHaveLength(testCase.checks.length);
       testCase.checks.forEach((check, index) => {
         expect(checkComments[index]).toContain(check);

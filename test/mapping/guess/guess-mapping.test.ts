@@ -31,15 +31,15 @@ const fieldsOf = (draft: Draft) => parseDocument(draft.yaml).toJS() as { claim: 
 
 const arn = (n: number) => `74492156302000184${String(n).padStart(6, '0')}`;
 
-/** A generic export: two disputes of two rows and one of one. */
+/** A generic export: two disputes of two rows and one of one; the issuer's own reason codes, which no vocabulary knows. */
 const generic = sampleOf(
   ['dispute_ref', 'transaction_ref', 'reason_code', 'card_network', 'card_last4', 'currency', 'transaction_amount', 'transaction_date', 'arn', 'notes'],
   [
-    ['D-1', 'T1', 'FR', 'VISA', '4417', 'EUR', '12.50', '2026-03-15', arn(1), 'call back'],
-    ['D-1', 'T2', 'FR', 'VISA', '4417', 'EUR', '1,200.00', '2026-03-16', arn(2), ''],
-    ['D-2', 'T1', 'NR', 'MC', '4242', 'USD', '99.99', '2026-04-01', arn(3), 'urgent'],
-    ['D-2', 'T2', 'NR', 'MC', '4242', 'USD', '5.00', '2026-04-02', arn(4), ''],
-    ['D-3', 'T1', 'FR', 'VISA', '1111', 'EUR', '7.00', '2026-05-20', arn(5), ''],
+    ['D-1', 'T1', 'RC1', 'VISA', '4417', 'EUR', '12.50', '2026-03-15', arn(1), 'call back'],
+    ['D-1', 'T2', 'RC1', 'VISA', '4417', 'EUR', '1,200.00', '2026-03-16', arn(2), ''],
+    ['D-2', 'T1', 'RC2', 'MC', '4242', 'USD', '99.99', '2026-04-01', arn(3), 'urgent'],
+    ['D-2', 'T2', 'RC2', 'MC', '4242', 'USD', '5.00', '2026-04-02', arn(4), ''],
+    ['D-3', 'T1', 'RC1', 'VISA', '1111', 'EUR', '7.00', '2026-05-20', arn(5), ''],
   ],
 );
 
@@ -50,7 +50,7 @@ describe('guessMapping', () => {
     expect(mapping.claim.key).toEqual(['dispute_ref']);
     expect(mapping.case.case_id).toMatchObject({ template: '{dispute_ref}-{transaction_ref}' });
     expect(draft.todos.map((todo) => todo.field)).toEqual(['shared.dispute.reason']);
-    const filled = parseMapping(draft.yaml.replace('FR: TODO', 'FR: fraud').replace('NR: TODO', 'NR: product_not_received'), 'filled.yaml');
+    const filled = parseMapping(draft.yaml.replace('RC1: TODO', 'RC1: fraud').replace('RC2: TODO', 'RC2: product_not_received'), 'filled.yaml');
     for (const row of generic.rows) expect(mapRow(row, filled)).toMatchObject({ ok: true });
     // The same sample gives the same draft, byte for byte.
     expect(guess(generic).yaml).toBe(draft.yaml);
@@ -128,6 +128,17 @@ describe('guessMapping', () => {
     expect(mapping.case['dispute.currency']).toMatchObject({ column: 'Currency' });
     expect(mapping.case['transaction.date']).toEqual({ column: 'TODO', required: true });
     expect(guess(sample).unplaced.find((column) => column.column === 'Date')?.note).toContain('expected dates');
+  });
+
+  it("the dispute's date and the cardholder's words by their headers (issue 29 part 8); dates are no one's words", () => {
+    const sample = sampleOf(['ref', 'Opened On', 'Customer Statement', 'Transaction Date'], [['A', '15/03/2026', 'Never arrived.', '01/03/2026'], ['B', '16/03/2026', 'Not mine.', '02/03/2026']]);
+    const mapping = fieldsOf(guess(sample));
+    expect(mapping.shared['dispute.date']).toEqual({ column: 'Opened On', type: 'date', date: { format: 'dd/MM/yyyy' } });
+    expect(mapping.shared['issuer_evidence.cardholder_explanation']).toEqual({ column: 'Customer Statement' });
+    const dated = sampleOf(['ref', 'Explanation', 'Transaction Date'], [['A', '15/03/2026', '01/03/2026'], ['B', '16/03/2026', '02/03/2026']]);
+    const draft = guess(dated);
+    expect(fieldsOf(draft).shared['issuer_evidence.cardholder_explanation']).toBeUndefined();
+    expect(draft.unplaced.find((column) => column.column === 'Explanation')?.note).toContain("expected the cardholder's words, got date values");
   });
 
   it('evidence columns by header and by values, several paths split on their separator', () => {
