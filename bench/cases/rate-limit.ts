@@ -7,7 +7,7 @@ import type { BenchCase, BenchContext, BenchRow } from '../types.js';
  * Issue 13, "Rate etiquette": claims/s of the real import (the built CLI, as a process) against
  * a sandbox that admits R requests a second per API key (`--rate-limit R`, a token bucket of R),
  * beside R itself. The goal is stated for the job's best settings against a known rate:
- * `--max-rps` just under R (README, "Rate limits"), at --concurrency 32. The adaptive runs (no
+ * `--max-rps` just under R (docs/rate-limits.md), at --concurrency 32. The adaptive runs (no
  * --max-rps: AIMD and Retry-After pauses alone) are shown beside it, with their share of 429s.
  *
  * Choices, so the figure is about the pace:
@@ -21,7 +21,7 @@ import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 const ratePerSecond = 100;
 const concurrency = 32;
 const goalRatio = 0.9;
-/** Just under R, what the README suggests when the service's rate is known. */
+/** Just under R, what docs/rate-limits.md suggests when the service's rate is known. */
 const maxRps = 95;
 const secondsAtRate = { full: 20, quick: 2 };
 

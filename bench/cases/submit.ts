@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { plannedRows, writeDisputesCsv } from '../../test/import/generate.js';
-import { startCannedJsonServer } from '../support/bare-server.js';
+import { barePairPerSecond } from '../support/bare-pair.js';
 import { importIntoSandbox, type ImportRun } from '../support/import-run.js';
-import { runClosedLoop } from '../support/load.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
@@ -56,19 +55,6 @@ function checkOneRequestPerClaim(run: ImportRun, claims: number): void {
   }
 }
 
-/** Requests/s of the bare pair at `concurrency`, the same number of requests as the import's claims. */
-async function barePairPerSecond(context: BenchContext, concurrency: number, requests: number): Promise<number> {
-  const body = Buffer.from(JSON.stringify({ claim_id: 'CLM-BARE', padding: 'x'.repeat(900) }));
-  const server = await startCannedJsonServer(201, '{"claim_id":"CLM-BARE"}', join(context.workDir, 'submit-bare.json'), latencyMs);
-  try {
-    const load = Array.from({ length: requests }, () => ({ path: '/v2/issuer/new_claim', headers: { 'content-type': 'application/json' }, body }));
-    const result = await runClosedLoop({ origin: server.url, connections: concurrency, concurrency, requests: load, expectedStatus: 201 });
-    return result.requestsPerSecond;
-  } finally {
-    await server.stop();
-  }
-}
-
 function rowOf(concurrency: number, claims: number, run: ImportRun, bare: number): BenchRow {
   const measured = claims / run.sendingSeconds;
   const limit = limitClaimsPerSecond(concurrency);
@@ -98,7 +84,7 @@ async function run(context: BenchContext): Promise<BenchRow[]> {
     context.log(`submit: ${claims} claims at concurrency ${concurrency} against the sandbox (--latency-ms ${latencyMs})`);
     const importRun = await importOnce(context, concurrency, claims);
     checkOneRequestPerClaim(importRun, claims);
-    const bare = await barePairPerSecond(context, concurrency, claims);
+    const bare = await barePairPerSecond(context, { name: 'submit', concurrency, requests: claims, latencyMs });
     rows.push(rowOf(concurrency, claims, importRun, bare));
   }
   return rows;

@@ -39,17 +39,18 @@ export interface ImportRun {
   readonly outcomes: Readonly<Record<string, number>>;
 }
 
-interface Throttling {
+export interface Throttling {
   requests: number;
   answered429: number;
   answered503: number;
   sendingMs: number;
 }
 
-interface LogLine {
+export interface LogLine {
   msg?: unknown;
   time?: unknown;
   outcomes?: unknown;
+  cases?: unknown;
   throttling?: unknown;
 }
 
@@ -72,12 +73,12 @@ class LogTally {
   }
 }
 
-function isThrottling(value: unknown): value is Throttling {
+export function isThrottling(value: unknown): value is Throttling {
   const counts = value as Partial<Record<keyof Throttling, unknown>> | null | undefined;
   return ['requests', 'answered429', 'answered503', 'sendingMs'].every((key) => typeof counts?.[key as keyof Throttling] === 'number');
 }
 
-function parseJson(line: string): LogLine | undefined {
+export function parseJson(line: string): LogLine | undefined {
   if (!line.startsWith('{')) return undefined;
   try {
     return JSON.parse(line) as LogLine;
