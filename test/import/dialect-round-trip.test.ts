@@ -7,7 +7,7 @@ import { countIn, fraudRow, genericColumns, makeWorkspace, runCli, type GenericR
 
 /**
  * Issue 13, part 1: the results CSV speaks its input's dialect, so that staff can fix rows in it
- * and feed it back in with the same mapping, as the README's "Fixing and feeding back" says. Real
+ * and feed it back in with the same mapping, as docs/import.md's "Fixing and feeding back" says. Real
  * files in each dialect, a real sandbox that counts the creates it receives, the CLI in-process.
  */
 

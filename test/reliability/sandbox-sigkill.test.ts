@@ -14,7 +14,7 @@ import { seededRandom, seedFrom, sized } from './size.js';
  * Issue 7, 3: the sandbox process SIGKILLed while 16 clients write to it at once (claims with
  * cases, small uploads), restarted on the same data file: every write it acknowledged (a 2xx that
  * reached the client) is still there. Writes in flight at the kill may or may not be; they are
- * counted, not asserted (README, "Storage": committed before the response is sent).
+ * counted, not asserted (docs/sandbox.md, "Storage": committed before the response is sent).
  */
 
 const clients = 16;

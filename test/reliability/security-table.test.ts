@@ -130,10 +130,10 @@ function ownNamespace(path: string, body: (owned: Owned) => object, idOf: (owned
   };
 }
 
-/** Sandbox-wide by design (README, "Control prefix": one sandbox, one operator): shared, but naming no record. */
+/** Sandbox-wide by design (docs/sandbox.md, "Control prefix": one sandbox, one operator): shared, but naming no record. */
 function sharedByDesign(method: 'GET' | 'POST', path: string, body?: object): CrossCheck {
   return {
-    says: 'sandbox-wide by design (README): 200 for both, naming no record of either',
+    says: 'sandbox-wide by design (docs/sandbox.md): 200 for both, naming no record of either',
     check: async (t, owner, other, owned) => {
       for (const key of [other, owner]) {
         const answer = await t.request(method, path, body, key);

@@ -25,7 +25,7 @@ export const fileBody = z.strictObject({ file_mode: z.enum(fileModes) });
  * One case of a new_claim body: its own amounts, merchant and transaction. Required here is the
  * sandbox's decision (service-notes.md, "Still unknown"): amount, currency, date, and an ARN or
  * a switch serial number. `custom_fields` and `program_id` per case are our addition, so that a
- * mapping can set them at creation (README, "Sandbox").
+ * mapping can set them at creation (docs/interface.md, "`new_claim` required fields").
  */
 export const newClaimCaseSchema = z
   .strictObject({

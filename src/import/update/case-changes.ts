@@ -18,7 +18,7 @@ export interface CaseChanges {
   changes: FieldChange[];
   /**
    * The body of `PUT /v2/issuer/cases/{case_id}` with only what changed: the service merges nested
-   * objects field by field (README, "Delete and update"), so the rest of the case stays as it is.
+   * objects field by field (docs/sandbox.md, "Delete and update"), so the rest of the case stays as it is.
    */
   update: Json;
 }

@@ -6,7 +6,7 @@ type Update = z.output<typeof updateCaseBody>;
 type Loose = Record<string, unknown>;
 
 /**
- * What an update does to a stored case (sandbox choice, README): nested objects merge field by
+ * What an update does to a stored case (sandbox choice, docs/sandbox.md, "Delete and update"): nested objects merge field by
  * field, arrays and scalars replace, `custom_fields` merge with `null` removing a key
  * (service-notes.md, "Custom fields"), and the reason stays mirrored in both places.
  */

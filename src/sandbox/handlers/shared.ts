@@ -48,7 +48,7 @@ export function withCase(call: HandlerCall, work: (row: CaseRow) => Reply): Repl
   return call.core.transaction(() => work(requireCase(call.core, call.environment, call.params.case_id ?? '')));
 }
 
-/** A client-supplied id already in use in this environment: 409 `{message}` (sandbox choice, README). */
+/** A client-supplied id already in use in this environment: 409 `{message}` (sandbox choice, docs/sandbox.md). */
 export function refuseExistingClaim(core: SandboxCore, environment: Environment, claimId: string): void {
   if (findClaim(core.database, environment, claimId)) throw simpleError(409, `claim_id ${claimId} already exists`);
 }

@@ -1,4 +1,4 @@
-/** Dates the sandbox derives from a transaction's date (sandbox choices, README "Sandbox"). */
+/** Dates the sandbox derives from a transaction's date (sandbox choices, docs/sandbox.md). */
 
 export const dayMs = 24 * 60 * 60 * 1000;
 

@@ -16,7 +16,7 @@ type Loose = Record<string, unknown>;
 
 /** Reasons with a 120-day window from the transaction date (service-notes.md). */
 const windowDaysByReason: Record<string, number> = { fraud: filingWindowDays, product_not_received: filingWindowDays };
-/** Reasons whose filing needs a receipt of the disputed transaction (sandbox choice, README). */
+/** Reasons whose filing needs a receipt of the disputed transaction (sandbox choice, docs/sandbox.md, "Filing validation"). */
 const receiptReasons = new Set(['product_not_as_described', 'credit_not_processed', 'duplicate_charge', 'incorrect_amount', 'canceled_or_returned', 'subscription_canceled']);
 
 export function filingErrors(caseView: Loose, categoryOf: (fileId: string) => string | undefined, nowMs: number): FilingError[] {

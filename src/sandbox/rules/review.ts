@@ -8,7 +8,7 @@ import type { Environment } from '../store/records.js';
 
 type Loose = Record<string, unknown>;
 
-/** Which named conditions speak to which reason (sandbox choice; README). */
+/** Which named conditions speak to which reason (sandbox choice; docs/sandbox.md, "Review"). */
 const conditionsByReason: Record<string, string[]> = {
   product_not_received: ['merchant_contacted', 'merchant_refused_remedy'],
   product_not_as_described: ['merchant_contacted', 'product_returned', 'product_not_as_described'],

@@ -3,7 +3,7 @@ import { simpleError, type SandboxHttpError } from '../http/errors.js';
 /**
  * The interface document's "States and transitions" table, as pure decisions over a case's
  * status. Messages are the document's "Errors" table, word for word. Where the document says
- * "not shown", the sandbox's choice is marked and listed in the README.
+ * "not shown", the sandbox's choice is marked and listed in docs/sandbox.md.
  */
 
 export interface CaseState {

@@ -5,7 +5,7 @@ import type { RecordedRequest, Step } from '../../helpers/scripted-server.js';
 import { eventually, secret, startWebhookSandbox } from './fixture.js';
 
 /**
- * The README's receiver snippet ("Webhooks: verifying the signature"), kept here so it runs
+ * The receiver snippet of docs/sandbox.md ("Webhooks"), kept here so it runs
  * against real deliveries: it uses node:crypto only, not our module, as a receiver would.
  */
 function verifyWebhook(secret: string, header: string | undefined, rawBody: Buffer, toleranceSeconds = 300): boolean {
@@ -16,7 +16,7 @@ function verifyWebhook(secret: string, header: string | undefined, rawBody: Buff
   return fields.some(([key, value = '']) => key === 'v1' && /^[0-9a-f]{64}$/.test(value) && timingSafeEqual(Buffer.from(value, 'hex'), expected));
 }
 
-describe('the README receiver snippet', () => {
+describe('the docs/sandbox.md receiver snippet', () => {
   it('verifies what the sandbox sends, and answers 400 to what it cannot verify', async () => {
     const seen: { type: string; verified: boolean }[] = [];
     const receiver: Step = (request: RecordedRequest, response) => {
