@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 import { createInterface } from 'node:readline/promises';
 import { main } from './main.js';
+import { commandOutput } from './output.js';
+
+// A closed stderr (`2>&1 | head -1`) leaves nothing to tell anyone; the job itself goes on.
+process.stderr.on('error', () => undefined);
 
 process.exitCode = await main(process.argv.slice(2), {
-  stdout: process.stdout,
+  // A closed stdout ends the command quietly (output.ts, main.ts).
+  stdout: commandOutput(process.stdout),
   stderr: process.stderr,
   env: process.env,
   // A person at a terminal can be asked (withdraw's confirmation); a pipe or cron cannot.

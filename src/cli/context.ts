@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import type { Progress } from '../import/progress.js';
+import type { Progress } from '../progress/progress.js';
 import type { ExitCodeValue } from './exit-codes.js';
 
 /** What a command may touch: injected, so `main` runs in-process in tests (style.md). */
 export interface CliIo {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  /** Where logs, progress and summaries go; `isTTY` decides their shape (issue 29). */
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   /**
    * Asks a person a question on the terminal and returns the answer; absent when stdin or stderr
@@ -19,6 +20,8 @@ export interface CliIo {
 export interface CliContext {
   io: CliIo;
   logger: Logger;
+  /** What the log lines are (issue 29): `pretty` lines already say what a plain note on stderr would. */
+  logFormat?: 'json' | 'pretty';
   /** The terminal's progress line on stderr; log lines clear it before they are written. */
   progress: Progress;
   setExitCode(code: ExitCodeValue): void;

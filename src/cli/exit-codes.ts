@@ -6,8 +6,9 @@ import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-e
 import { ExportStateError } from '../export/state.js';
 import { JournalMismatchError } from '../import/journal/schema.js';
 import { MappingError } from '../mapping/load.js';
+import { resourceFailure } from '../files/resource-failure.js';
 
-/** The documented exit codes (README, "Exit codes"; architecture.md, "Contracts"). */
+/** The documented exit codes (docs/exit-codes.md; architecture.md, "Contracts"). */
 export const ExitCode = {
   /** Every row ok. */
   ok: 0,
@@ -36,8 +37,22 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * The reader of stdout has gone (`bulk-disputes export cases --out - | head -1`): the command stops
+ * at its next write and the program ends quietly, as ripgrep does (style.md, "a closed pipe ends the
+ * program quietly"), with the exit code the command had so far: 0 for help, reports and exports.
+ */
+export class OutputClosedError extends Error {
+  readonly code = 'OUTPUT_CLOSED';
+  constructor(options?: { cause?: unknown }) {
+    super('stdout: expected a reader, got a closed pipe', options);
+    this.name = 'OutputClosedError';
+  }
+}
+
 /** The one place that maps a thrown error to an exit code (style.md, changesets' funnel). */
 export function exitCodeFor(error: unknown): ExitCodeValue {
+  if (error instanceof OutputClosedError) return ExitCode.ok;
   if (error instanceof CommanderError) {
     // --help and --version end through commander's exit path too, with code 0.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
@@ -55,8 +70,13 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
 
 const setupExitCodes: Record<SetupCategory, ExitCodeValue> = { 'server-certificate': ExitCode.serverCertificate, 'client-certificate': ExitCode.clientCertificate, proxy: ExitCode.proxy };
 
-/** One line for a person: the code when there is one, then what happened. */
+/**
+ * One line for a person: the code when there is one, then what happened. A full disk, a refused
+ * permission, a read-only or vanished file is told in words, naming the file (resource-failure.ts).
+ */
 export function describeFailure(error: unknown): string {
+  const resource = resourceFailure(error);
+  if (resource !== undefined) return `${resource.code}: ${resource.message}`;
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     return typeof code === 'string' ? `${code}: ${error.message}` : error.message;

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
-import { createLogger } from '../logging/logger.js';
 import { checkCommand } from './commands/check.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
@@ -13,9 +12,11 @@ import { reviewCommand } from './commands/review.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { withdrawCommand } from './commands/withdraw.js';
 import type { CliContext, CliIo } from './context.js';
-import { describeFailure, ExitCode, exitCodeFor, type ExitCodeValue } from './exit-codes.js';
-import { Progress } from '../import/progress.js';
+import { ExitCode, exitCodeFor, OutputClosedError, type ExitCodeValue } from './exit-codes.js';
+import { logFormats, logOutput, type LogFormat } from './log-output.js';
+import { Progress } from '../progress/progress.js';
 import { limitHeapGrowth } from './heap-tuning.js';
+import { reportUnknownOptionsFirst } from './option-order.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -43,49 +44,48 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
   const program = new Command('bulk-disputes')
     .description('Move card disputes in bulk to and from the Issuer Chargeback Claims Service.')
     .version(version)
-    .addOption(new Option('--log-level <level>', 'JSON log level on stderr').choices(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'))
+    .addOption(new Option('--log-level <level>', 'log level on stderr').choices(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'))
+    .addOption(new Option('--log-format <format>', 'log lines on stderr: pretty for people, json for programs (default: pretty on a terminal, json otherwise)').choices(logFormats))
     .addHelpText('after', helpFooter)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .exitOverride();
 
   const progress = new Progress(io.stderr);
+  // Replaced once the global options are parsed, before any command runs.
+  let output = logOutput({ level: 'silent', format: undefined, io, progress });
   const context: CliContext = {
     io,
-    // Replaced once the global options are parsed, before any command runs.
-    logger: createLogger({ level: 'silent' }),
+    logger: output.logger,
     progress,
     setExitCode: (code) => {
       exitCode = code;
     },
   };
   program.hook('preAction', (command, actionCommand) => {
-    const level = command.optsWithGlobals<{ logLevel: LevelWithSilent }>().logLevel;
-    // A log line on a terminal first clears the progress line, so it never starts mid-bar; the
-    // bar is drawn again below it at its next update.
-    const write = (line: string) => {
-      progress.done();
-      io.stderr.write(line);
-    };
-    context.logger = createLogger({ level, destination: { write } });
+    const { logLevel, logFormat } = command.optsWithGlobals<{ logLevel: LevelWithSilent; logFormat?: LogFormat }>();
+    // Human lines on a terminal, JSON otherwise, or as --log-format says (log-output.ts).
+    output = logOutput({ level: logLevel, format: logFormat, io, progress });
+    context.logger = output.logger;
+    context.logFormat = output.format;
     // The job commands only: the sandbox keeps V8's default (heap-tuning.ts says why).
     if (actionCommand.name() !== 'sandbox') limitHeapGrowth();
   });
   for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context), mergeResultsCommand(context), reviewCommand(context), withdrawCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
+  // A misspelt option is named, with a suggestion, before a required one is missed (issue 29).
+  reportUnknownOptionsFirst(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
+    // The reader of stdout has gone (`| head -1`): nothing to tell, the outcome so far stands.
+    if (error instanceof OutputClosedError) return exitCode;
     // Commander has already printed its own usage errors and help.
-    if (!(error instanceof CommanderError)) {
-      // A known failure is its code and message; only the unforeseen deserve a stack.
-      const known = typeof (error as { code?: unknown }).code === 'string';
-      context.logger.error(known ? { code: (error as { code: string }).code, error: (error as Error).message } : { err: error }, 'stopped');
-      io.stderr.write(`bulk-disputes: ${describeFailure(error)}\n`);
-    }
+    // Told once: a sentence on a terminal, a JSON record otherwise (issue 29).
+    if (!(error instanceof CommanderError)) output.fatal(error);
     return exitCodeFor(error);
   }
 }

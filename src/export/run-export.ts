@@ -10,6 +10,7 @@ import { neutralise } from '../import/results/neutralise.js';
 import type { ExportResource } from './columns.js';
 import { flatten } from './flatten.js';
 import { csvWriteOptions } from '../csv/write-options.js';
+import { resourceFailure } from '../files/resource-failure.js';
 
 /** Where the CSV goes: a file (through a temporary file and a rename), or a text sink such as stdout. */
 export type ExportTarget = { file: string } | { sink: { write(text: string): unknown } };
@@ -21,6 +22,8 @@ export interface ExportOptions {
   target: ExportTarget;
   /** Export only what is newer than this id, oldest first; without it, everything, newest first. */
   after?: string | undefined;
+  /** After each record written, with the count so far (the progress line, issue 29). */
+  onRecord?: ((rows: number) => void) | undefined;
 }
 
 export interface ExportReport {
@@ -51,7 +54,8 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     csv.destroy();
     await written.catch(() => undefined);
     if (temporary !== undefined) await rm(temporary, { force: true });
-    throw error;
+    // A full disk or a refused folder names the CSV asked for, not its temporary file (issue 29).
+    throw 'file' in target ? (resourceFailure(error, target.file) ?? error) : error;
   }
 }
 
@@ -64,6 +68,7 @@ async function writeRecords(csv: ReturnType<typeof stringify>, options: ExportOp
     const flat = flatten(record);
     await write(csv, columns.map((column) => neutralise(flat[column] ?? '')));
     rows++;
+    options.onRecord?.(rows);
     const id = idOf(options.resource, record);
     // From the start the list is newest first, so the bookmark is the first id; after a
     // bookmark it is oldest first (paginate.ts), so the bookmark is the last one.
@@ -86,7 +91,8 @@ function idOf(resource: ExportResource, record: unknown): string {
 }
 
 async function write(csv: ReturnType<typeof stringify>, record: string[]): Promise<void> {
-  if (csv.destroyed) throw new Error('export: the CSV could not be written');
+  // What destroyed it (a closed stdout, a full disk) says more than that it was destroyed.
+  if (csv.destroyed) throw csv.errored ?? new Error('export: the CSV could not be written');
   // `once` rejects on 'error', so a failing disk ends the wait.
   if (!csv.write(record)) await once(csv, 'drain');
 }
@@ -96,7 +102,14 @@ function sinkWritable(sink: { write(text: string): unknown }): Writable {
   return new Writable({
     decodeStrings: false,
     write(chunk: string | Buffer, _encoding, callback) {
-      const accepted = sink.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      let accepted: unknown;
+      try {
+        accepted = sink.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      } catch (error) {
+        // A sink that throws (the CLI's stdout once its reader has gone) fails the pipeline with it.
+        callback(error as Error);
+        return;
+      }
       const emitter = sink as { once?: (event: string, listener: () => void) => unknown };
       if (accepted === false && typeof emitter.once === 'function') emitter.once('drain', () => { callback(); });
       else callback();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { compareService, describeService, serviceFrom, ServiceMismatchError, type ServiceIdentity } from '../api/service-identity.js';
 import type { ExportResource } from './columns.js';
+import { resourceFailure } from '../files/resource-failure.js';
 
 /**
  * A state file that cannot be used: unreadable, not ours, or another list's. The run stops before
@@ -84,6 +85,7 @@ export async function writeState(file: string, state: ExportState): Promise<void
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw error;
+    // A full disk names the state file (issue 29); the old bookmark is still in it.
+    throw resourceFailure(error, file) ?? error;
   }
 }

@@ -7,7 +7,12 @@ export class CircuitBreaker {
   private consecutive = 0;
   private reason: string | undefined;
 
-  constructor(private readonly threshold: number) {}
+  constructor(readonly threshold: number) {}
+
+  /** Claims failed in a row on the service's side so far: the progress line shows it (issue 29). */
+  get failuresInARow(): number {
+    return this.consecutive;
+  }
 
   succeeded(): void {
     this.consecutive = 0;

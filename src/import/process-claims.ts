@@ -15,7 +15,10 @@ export interface ProcessOptions extends ClaimWork {
   breakerThreshold: number;
   /** Checked between claims: true stops pulling more (Ctrl-C, SIGTERM). */
   stopRequested?: () => boolean;
-  onClaimDone?: () => void;
+  /** After each claim this run worked on, whatever became of it (the progress line counts its rows). */
+  onClaimDone?: (claimKey: string) => void;
+  /** After each claim: the breaker's count of failures in a row, and where it stops the run. */
+  onBreaker?: (failuresInARow: number, threshold: number) => void;
 }
 
 export interface ProcessSummary {
@@ -83,7 +86,8 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
     } finally {
       // Whatever the claim's step was, the pump has nothing more to do for it.
       ahead.drop();
-      options.onClaimDone?.();
+      options.onClaimDone?.(claim.claim_key);
+      options.onBreaker?.(breaker.failuresInARow, breaker.threshold);
     }
   };
   const recordFailure = (claim: Parameters<typeof processClaim>[0], error: unknown) => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,16 +11,20 @@ import type { NetworkOptions } from '../api/client/config.js';
 import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
+import { jobResourceFailure, namingFile, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import type { Mapping } from '../mapping/schema.js';
 import type { ClaimBody } from './claim/body.js';
 import { EvidenceUploads } from './claim/evidence.js';
 import type { Shard } from './ids.js';
-import { evidenceDirKey, journalFormat, JournalMismatchError } from './journal/schema.js';
+import { evidenceDirKey, journalFormat, JournalMismatchError, mappingFileKey } from './journal/schema.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from './journal/service-binding.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
-import type { Progress } from './progress.js';
+import type { Progress } from '../progress/progress.js';
+import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
+import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
+import { outcomes } from './results/columns.js';
 import { fieldColumnsKey, inputKindKey, resultsDialectKey, resultsFormatOf, writeResults, type ResultsSummary } from './results/write-results.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
@@ -69,6 +73,8 @@ export interface ImportReport {
   fatal?: unknown;
   /** How often the service throttled, and where the claims in flight settled; absent in a dry run (issue 13). */
   throttling?: ThrottlingSummary | undefined;
+  /** How long staging, sending and writing the results took (issue 29); staging is absent when resumed. */
+  phases?: PhaseTime[] | undefined;
 }
 
 /**
@@ -77,6 +83,9 @@ export interface ImportReport {
  * same arguments, it continues where the journal stands and never creates a claim twice.
  */
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
+  // Staging starts with reading the mapping and hashing the input.
+  const phases = new PhaseTimer();
+  phases.next('staging');
   const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
     throw new MappingError(options.mappingFile, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
   });
@@ -96,18 +105,24 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     idPrefix: options.idPrefix,
   });
   const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
-  const journal = new Journal(options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite'));
+  const journalFile = options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite');
+  const journal = openJournal(journalFile);
   try {
     prepareJournal(journal, fingerprint, options);
     journal.setMeta(evidenceDirKey, resolve(options.evidenceDir));
+    journal.setMeta(mappingFileKey, resolve(options.mappingFile));
     const resuming = journal.meta('staged') === '1';
     if (!resuming) {
+      const input = isWorkbookFile(options.input) ? undefined : createReadStream(options.input);
+      // The share of the file read, from its size: a CSV's bytes read so far cost nothing to ask (a workbook's rows only).
+      const sizeBytes = input === undefined ? 0 : (await stat(options.input)).size;
+      options.progress?.begin({ label: 'staging', unit: 'rows' });
       const staged = await stageRows({
-        input: isWorkbookFile(options.input) ? { workbook: options.input, sheet: options.sheet } : createReadStream(options.input),
+        input: input ?? { workbook: options.input, sheet: options.sheet },
         mapping,
         journal,
         shard: options.shard,
-        onProgress: (rows) => options.progress?.staged(rows),
+        onProgress: (rows) => options.progress?.staged(rows, 'rows', input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes),
       });
       journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
       // What the results CSV is written in, kept for a resumed run and for merge-results (issue 13).
@@ -118,27 +133,37 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       journal.setMeta('staged', '1');
       options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
     } else {
+      phases.rename('resuming');
       options.logger.info({ journal: options.journalFile }, 'resuming from the journal');
     }
 
     let abortedBecause: string | undefined;
     let fatal: unknown;
     let throttling: ThrottlingSummary | undefined;
+    phases.next(options.dryRun ? 'checking' : 'sending');
     try {
       ({ abortedBecause, throttling } = await sendClaims(journal, { ...options, fileMode }, resuming));
     } catch (error) {
       // A refused key or a failing disk stops the run; the results still account for every row.
-      fatal = error;
-      abortedBecause = (error as Error).message;
+      fatal = jobResourceFailure(error, { journal: journalFile });
+      abortedBecause = (fatal as Error).message;
     }
     options.progress?.done();
+    phases.next('results');
     // The last turn's group commit, before the results read the journal statement by statement.
     journal.flush();
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
     const format = resultsFormatOf(options.resultsFile, resultsDialectOf(journal.meta(resultsDialectKey), mapping), fieldColumns(mapping));
-    const summary = await writeResults(journal, sourceColumns, options.resultsFile, format);
-    return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal, throttling };
+    const summary = await writeResults(journal, sourceColumns, options.resultsFile, format).catch((error: unknown) => {
+      throw jobResourceFailure(error, { journal: journalFile, file: options.resultsFile });
+    });
+    return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal, throttling, phases: phases.end() };
+  } catch (error) {
+    // A full disk, a refused or read-only folder, a file gone: in words naming the file (issue 29).
+    throw jobResourceFailure(error, { journal: journalFile });
   } finally {
+    // A failure mid-staging too leaves no progress line drawn, nor its ticker running.
+    options.progress?.done();
     journal.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
   }
@@ -186,13 +211,23 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
   const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;
   // A resumed job adds the claims it sends now to the bodies written before.
   // Bodies hold cardholder details: readable by the owner only.
-  const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(options.payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
+  const payloadsFile = options.payloadsFile ?? '';
+  const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
   let payloadsFailed: Error | undefined;
   payloads?.on('error', (error) => {
-    payloadsFailed ??= error;
+    payloadsFailed ??= resourceFailure(error, payloadsFile, { resumes: true }) ?? error;
   });
   const total = journal.pendingCount();
   let done = 0;
+  const { progress } = options;
+  progress?.begin({ label: options.dryRun ? 'checking' : 'sending', unit: 'claims', total });
+  // Counted for the terminal only: two reads of the journal per claim.
+  const counting = progress?.enabled === true;
+  if (counting) {
+    const final = journal.finalOutcomeCounts();
+    for (const outcome of outcomes) progress.count(outcome, final.get(outcome) ?? 0);
+  }
+  const stopShowingWaits = client === undefined ? undefined : progress === undefined ? undefined : showServiceWaits(client, progress);
   try {
     const processed = await processClaims({
       journal,
@@ -205,7 +240,11 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
       breakerThreshold: options.breakerThreshold ?? 5,
       logger: options.logger,
       stopRequested: options.stopRequested,
-      onClaimDone: () => options.progress?.claims(++done, total),
+      onClaimDone: (claimKey) => {
+        if (counting) for (const outcome of journal.outcomesOf(claimKey)) progress.count(outcome);
+        progress?.update(++done);
+      },
+      onBreaker: progress === undefined ? undefined : showBreaker(progress),
       onPayload:
         payloads === undefined
           ? undefined
@@ -217,12 +256,21 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
     if (processed.abortedBecause !== undefined) options.logger.error({ reason: processed.abortedBecause }, 'run stopped early; run the same command again to continue');
     return processed;
   } finally {
+    stopShowingWaits?.();
     await client?.close();
     await reader?.close();
     if (payloads !== undefined) {
       payloads.end();
-      await finished(payloads);
+      await finished(payloads).catch(namingFile(payloadsFile, { resumes: true }));
     }
+  }
+}
+
+function openJournal(file: string): Journal {
+  try {
+    return new Journal(file);
+  } catch (error) {
+    throw resourceFailure(error, file, { resumes: true }) ?? error;
   }
 }
 

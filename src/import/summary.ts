@@ -1,6 +1,8 @@
 import type { ImportReport } from './run-import.js';
 import { formatThrottling, throttlingWorthTelling } from '../rate/follow-throttling.js';
 import { outcomes } from './results/columns.js';
+import { formatPhases } from '../progress/phases.js';
+import { ConnectionSetupError } from '../api/network/setup-error.js';
 
 /**
  * The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the
@@ -24,7 +26,11 @@ export function formatSummary(report: ImportReport, options: { dryRun: boolean; 
   }
   // How the service's pace was kept (issue 13): throttled answers, pauses, where concurrency settled.
   if (report.throttling !== undefined && throttlingWorthTelling(report.throttling)) lines.push(...formatThrottling(report.throttling));
-  if (report.abortedBecause !== undefined) lines.push(`stopped because: ${report.abortedBecause}`, 'run the same command again to continue');
+  // A certificate or a proxy set up wrongly (issue 22): nothing reached the service, and only fixing it helps (issue 29).
+  const setup = report.fatal instanceof ConnectionSetupError;
+  if (report.abortedBecause !== undefined) lines.push(`stopped because: ${report.abortedBecause}`, setup ? 'nothing was sent: once that is fixed, run the same command again' : 'run the same command again to continue');
+  // How long each phase took (issue 29): where a long night went.
+  if (report.phases !== undefined && report.phases.length > 0) lines.push(formatPhases(report.phases));
   lines.push(`results: ${report.resultsFile}`);
   return `${lines.join('\n')}\n`;
 }

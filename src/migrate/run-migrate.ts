@@ -4,13 +4,15 @@ import { ClaimsClient } from '../api/client/index.js';
 import type { NetworkOptions } from '../api/client/config.js';
 import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { bindService } from '../import/journal/service-binding.js';
-import type { Progress } from '../import/progress.js';
+import type { Progress } from '../progress/progress.js';
+import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
+import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
 import { JournalMismatchError } from '../import/journal/schema.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
 import { ClaimRun } from './claim-run.js';
 import { groupKeyOf, migratedClaimId } from './group.js';
 import { MigrateJournal, migrateJournalFormat, type StagedCase } from './journal.js';
-import { writeMigrateResults, type MigrateSummary } from './results.js';
+import { migrateOutcomeOf, migrateOutcomes, writeMigrateResults, type MigrateSummary } from './results.js';
 
 export interface MigrateOptions {
   /** Where to migrate; `identity` names it in the journal (issue 19), by default the base URL and the key's environment. */
@@ -42,6 +44,8 @@ export interface MigrateReport {
   claimsAdopted: number;
   /** How often the service throttled, and where the claims in flight settled (issue 13). */
   throttling: ThrottlingSummary;
+  /** How long listing the v1 cases, sending and writing the results took (issue 29). */
+  phases: PhaseTime[];
 }
 
 
@@ -74,14 +78,21 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
     limit.concurrency = next;
   };
   const follower = followThrottling({ client, concurrency: options.concurrency, apply, logger: options.logger });
+  const { progress } = options;
+  const stopShowingWaits = progress === undefined ? undefined : showServiceWaits(client, progress);
+  const phases = new PhaseTimer();
   try {
+    phases.next('staging');
     await stageAll(journal, client, options);
+    phases.next('sending');
     const run = new ClaimRun(journal, client, options);
     const queue = journal.pendingGroups();
     let started = 0;
     let done = 0;
     const stop = () => run.breaker.open || (options.stopRequested?.() ?? false);
-    options.progress?.claims(done, queue.length);
+    progress?.begin({ label: 'sending', unit: 'claims', total: queue.length });
+    for (const outcome of migrateOutcomes) progress?.count(outcome, 0);
+    const breakerShown = progress === undefined ? undefined : showBreaker(progress);
     await Promise.all(
       queue.map(async (groupKey) =>
         limit(async () => {
@@ -89,11 +100,15 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
           if (stop()) return;
           started++;
           await run.migrate(groupKey);
-          options.progress?.claims(++done, queue.length);
+          // The running counts, per v1 case: read only for a terminal.
+          if (progress?.enabled === true) for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
+          progress?.update(++done);
+          breakerShown?.(run.breaker.failuresInARow, run.breaker.threshold);
         }),
       ),
     );
-    options.progress?.done();
+    progress?.done();
+    phases.next('results');
     const throttling = follower.stop();
     options.logger.info({ throttling }, 'sending paced');
     const summary = await writeMigrateResults(journal, options.resultsFile);
@@ -105,8 +120,10 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
       claimsCreated: run.created,
       claimsAdopted: run.adopted,
       throttling,
+      phases: phases.end(),
     };
   } finally {
+    stopShowingWaits?.();
     follower.stop();
     options.progress?.done();
     journal.close();
@@ -132,6 +149,7 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
   }
   journal.reset();
   journal.setMeta('settings', settings);
+  options.progress?.begin({ label: 'staging', unit: 'v1 cases' });
   let idx = 0;
   let batch: StagedCase[] = [];
   for await (const record of client.v1.cases.listAll({ limit: 100 })) {

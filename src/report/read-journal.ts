@@ -13,7 +13,7 @@ import { okOutcomes } from '../import/results/columns.js';
 import { migrateJournalFormat, type MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/results.js';
 import { WithdrawJournal, withdrawJournalFormat } from '../withdraw/journal.js';
-import { linesWithUnsettled } from '../withdraw/run-withdraw.js';
+import { linesWithUnsettled } from '../withdraw/journal.js';
 import { migrateLine, NotResultsError, withdrawLine, type ResultLine } from './read-results.js';
 
 /**

@@ -1,37 +1,32 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { describeService } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
 import { readResultRecordAt, readResultRecords, type ResultRecord } from '../import/journal/journal.js';
-import { evidenceDirKey } from '../import/journal/schema.js';
+import { evidenceDirKey, mappingFileKey } from '../import/journal/schema.js';
 import { mergeByLine, MergeRefusedError } from '../import/results/merge.js';
 import { openShardJournals, type OpenShards } from '../import/results/merge-journals.js';
 import { inputKindKey, resultsDialectKey } from '../import/results/write-results.js';
-import { MappingError, parseMapping } from '../mapping/load.js';
+import { parseMapping } from '../mapping/load.js';
 import { importLine, metaOf } from '../report/read-journal.js';
 import { Summariser, type Summary } from '../report/summarise.js';
 import { outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job.js';
+import { jobMapping } from './job-mapping.js';
 
 /**
  * An import's journal, or the journals of its shards (checked as merge-results checks them: one
  * input, one mapping, one service, every shard once), with the mapping the job ran with: the
  * journal records its sha256, and the page checks fixes with it.
  */
-export async function openImportJob(files: readonly string[], mappingFile: string | undefined): Promise<ImportReviewJob> {
-  if (mappingFile === undefined) throw new ReviewJobError('an import is reviewed with its mapping: expected --mapping FILE (the one the job ran with), got none');
-  const mappingText = await readFile(mappingFile, 'utf8').catch((error: unknown) => {
-    throw new MappingError(mappingFile, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
-  });
-  const parsed = parseMapping(mappingText, mappingFile);
+export async function openImportJob(files: readonly string[], givenMapping: string | undefined): Promise<ImportReviewJob> {
   const opened = await openShardJournals(files).catch((error: unknown) => {
     throw error instanceof MergeRefusedError ? new ReviewJobError(error.message, { cause: error }) : error;
   });
   try {
     const [first] = opened.shards;
     if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
-    const given = createHash('sha256').update(mappingText).digest('hex');
-    if (first.job.mappingSha256 !== given) throw new ReviewJobError(`--mapping ${mappingFile}: expected the mapping the job ran with (sha256 ${first.job.mappingSha256}), got another (sha256 ${given})`);
     const meta = metaOf(first.database);
+    // --mapping, else the one the journal recorded while it is unchanged (issue 29).
+    const { file: mappingFile, text: mappingText } = await jobMapping(givenMapping, { file: meta(mappingFileKey), sha256: first.job.mappingSha256 });
+    const parsed = parseMapping(mappingText, mappingFile);
     // A job run with --id-prefix (issue 28) is checked and fed back with its ids as they were made.
     const idPrefix = (JSON.parse(meta('fingerprint') ?? '{}') as { idPrefix?: string }).idPrefix;
     const mapping = idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: idPrefix } };

@@ -5,7 +5,7 @@ import { expectJsonFormat, expectStaged, metaOf, serviceOf, snapshotOf } from '.
 import { withdrawLine } from '../report/read-results.js';
 import { Summariser } from '../report/summarise.js';
 import { WithdrawJournal, withdrawJournalFormat, type WithdrawLine } from '../withdraw/journal.js';
-import { linesWithUnsettled } from '../withdraw/run-withdraw.js';
+import { linesWithUnsettled } from '../withdraw/journal.js';
 import type { ReviewRow, RowEntry, WithdrawReviewJob } from './job.js';
 
 /** What a case's row shows beside its outcome and error: what it was, what it became, what the service answered. */

@@ -10,7 +10,7 @@ import { NotResultsError } from '../report/read-results.js';
 import { importJournalTargets } from './import-journal-source.js';
 import { sourceError, sourceKinds } from './source-error.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from './source-targets.js';
-import type { WithdrawTarget } from './sources.js';
+import type { WithdrawTarget } from './target.js';
 
 export interface JournalRead {
   readonly kind: 'import-journal' | 'migrate-journal';

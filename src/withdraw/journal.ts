@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openLockedDatabase } from '../import/journal/schema.js';
 import { serviceMetaKey } from '../import/journal/service-binding.js';
-import type { WithdrawTarget } from './sources.js';
+import type { WithdrawTarget } from './target.js';
 
 /** Bumped when the tables change: an older withdraw journal is refused rather than misread. */
 export const withdrawJournalFormat = '1';
@@ -186,5 +186,21 @@ export class WithdrawJournal {
 
   close(): void {
     this.database.close();
+  }
+}
+
+/** Every case's line in the sources' order: as settled, or `failed` for a claim this run did not settle (stopped early, declined). */
+export function* linesWithUnsettled(journal: WithdrawJournal): Generator<WithdrawLine> {
+  for (const record of journal.allTargets()) {
+    const lines = journal.linesOf(record.seq);
+    if (lines.length > 0) {
+      yield* lines;
+      continue;
+    }
+    if (record.step === 'done') continue;
+    const cases = JSON.parse(record.case_ids) as string[];
+    for (const caseId of cases.length > 0 ? cases : ['']) {
+      yield { claimKey: record.claim_key, claimId: record.claim_id, caseId, statusBefore: '', outcome: 'failed', statusAfter: '', errorCode: 'not_finished', errorMessage: 'the run stopped before this claim was settled; run the same command again', httpStatus: '', attempts: record.attempts };
+    }
   }
 }

@@ -14,9 +14,11 @@ import { CircuitBreaker } from '../import/breaker.js';
 import { settle } from '../import/claim/submit.js';
 import { JournalMismatchError } from '../import/journal/schema.js';
 import { bindService } from '../import/journal/service-binding.js';
-import type { Progress } from '../import/progress.js';
+import type { Progress } from '../progress/progress.js';
+import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
+import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
-import { withdrawJournalFormat, WithdrawJournal, type TargetRecord, type WithdrawLine } from './journal.js';
+import { linesWithUnsettled, withdrawJournalFormat, WithdrawJournal, type TargetRecord, type WithdrawLine } from './journal.js';
 import { planClaim, type ClaimPlan, type Scope } from './plan.js';
 import { previewOf, type WithdrawPreview } from './preview.js';
 import { writeWithdrawResults, type WithdrawResultsFormat, type WithdrawSummary } from './results.js';
@@ -56,6 +58,8 @@ export interface WithdrawReport {
   throttling: ThrottlingSummary;
   /** The results' format, from the first source (CSV dialect), for the CLI to tell. */
   format: WithdrawResultsFormat;
+  /** How long reading the sources, planning, withdrawing and writing the results took (issue 29); a confirmation's wait is in none. */
+  phases: PhaseTime[];
 }
 
 /**
@@ -68,12 +72,14 @@ export async function runWithdraw(options: WithdrawOptions): Promise<WithdrawRep
   const current = options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey);
   const journal = new WithdrawJournal(options.journalFile);
   let client: ClaimsClient | undefined;
+  const phases = new PhaseTimer();
   try {
+    phases.next('reading');
     const binding = bindService(journal, current, { file: options.journalFile, restart: options.restart, holdsJob: journal.meta('fingerprint') !== undefined, holdsServiceData: journal.anySent(), logger: options.logger });
     if (binding === 'forget') journal.reset({ forgetSent: true });
     const format = await stageOnce(journal, current, options);
     client = new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: options.service.network });
-    return await planAndSend(journal, client, current, options, format);
+    return await planAndSend(journal, client, current, options, format, phases);
   } finally {
     options.progress?.done();
     journal.close();
@@ -120,7 +126,10 @@ async function stageOnce(journal: WithdrawJournal, current: ServiceIdentity, opt
   return format;
 }
 
-async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, current: ServiceIdentity, options: WithdrawOptions, format: WithdrawResultsFormat): Promise<WithdrawReport> {
+async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, current: ServiceIdentity, options: WithdrawOptions, format: WithdrawResultsFormat, phases: PhaseTimer): Promise<WithdrawReport> {
+  const { progress } = options;
+  const stopShowingWaits = progress === undefined ? undefined : showServiceWaits(client, progress);
+  const breakerShown = progress === undefined ? undefined : showBreaker(progress);
   const limit = pLimit(options.concurrency);
   const follower = followThrottling({ client, concurrency: options.concurrency, apply: (next) => (limit.concurrency = next), logger: options.logger });
   const breaker = new CircuitBreaker(options.breakerThreshold ?? 5);
@@ -137,6 +146,8 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
     const pending = journal.pendingTargets();
     const plans = new Map<number, { target: WithdrawTarget; plan: ClaimPlan }>();
     const planned = new Set<string>();
+    phases.next('planning');
+    progress?.begin({ label: 'planning', unit: 'claims', total: pending.length });
     let done = 0;
     await Promise.all(
       pending.map(async (record) =>
@@ -154,23 +165,28 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
           } catch (error) {
             failed(error);
           }
-          options.progress?.claims(++done, pending.length * 2);
+          progress?.update(++done);
+          breakerShown?.(breaker.failuresInARow, breaker.threshold);
         }),
       ),
     );
+    phases.end();
     const preview = previewOf([...plans.values()], describeService(current));
     const unplanned = pending.length - plans.size;
     if (options.dryRun) {
       for (const [seq, { plan }] of plans) journal.settle(seq, [...plan.final, ...plan.requests.flatMap((request) => request.lines.map((line) => ({ ...line, outcome: request.action === 'delete_case' ? 'would_delete' : 'would_withdraw' })))], { final: true, attempts: 0 });
-      return await finish(journal, options, { preview, declined: false, fatal, abortedBecause: unplanned > 0 ? (breaker.why ?? 'stop requested') : undefined, throttling: follower.stop(), format });
+      return await finish(journal, options, phases, { preview, declined: false, fatal, abortedBecause: unplanned > 0 ? (breaker.why ?? 'stop requested') : undefined, throttling: follower.stop(), format });
     }
     // 2. A person says yes (or not) before the first write.
     const writes = [...plans.values()].some(({ plan }) => plan.requests.length > 0);
     if (writes && unplanned === 0 && options.confirm !== undefined && !(await options.confirm(preview))) {
-      return await finish(journal, options, { preview, declined: true, fatal, abortedBecause: undefined, throttling: follower.stop(), format });
+      return await finish(journal, options, phases, { preview, declined: true, fatal, abortedBecause: undefined, throttling: follower.stop(), format });
     }
     // 3. Each withdrawal or delete once; the lines settled with it. Nothing is written while the plan is incomplete.
     let notStarted = 0;
+    phases.next('withdrawing');
+    progress?.begin({ label: 'withdrawing', unit: 'claims', total: plans.size });
+    done = 0;
     await Promise.all(
       [...plans].map(async ([seq, { plan }]) =>
         limit(async () => {
@@ -195,13 +211,17 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
             }
           }
           journal.settle(seq, lines, { final, attempts });
-          options.progress?.claims(++done, pending.length * 2);
+          // The running counts, per case, as the results will say them.
+          for (const line of lines) progress?.count(line.outcome);
+          progress?.update(++done);
+          breakerShown?.(breaker.failuresInARow, breaker.threshold);
         }),
       ),
     );
     const stoppedEarly = unplanned > 0 || notStarted > 0 || breaker.open;
-    return await finish(journal, options, { preview, declined: false, fatal, abortedBecause: stoppedEarly ? (breaker.why ?? 'stop requested') : undefined, throttling: follower.stop(), format });
+    return await finish(journal, options, phases, { preview, declined: false, fatal, abortedBecause: stoppedEarly ? (breaker.why ?? 'stop requested') : undefined, throttling: follower.stop(), format });
   } finally {
+    stopShowingWaits?.();
     follower.stop();
   }
 }
@@ -254,26 +274,11 @@ function notFoundCase(target: WithdrawTarget, caseId: string, journal: WithdrawJ
   };
 }
 
-async function finish(journal: WithdrawJournal, options: WithdrawOptions, report: Omit<WithdrawReport, 'summary'>): Promise<WithdrawReport> {
+async function finish(journal: WithdrawJournal, options: WithdrawOptions, phases: PhaseTimer, report: Omit<WithdrawReport, 'summary' | 'phases'>): Promise<WithdrawReport> {
   options.progress?.done();
+  phases.next('results');
   const summary = await writeWithdrawResults(linesWithUnsettled(journal), options.resultsFile, report.format);
-  return { ...report, summary };
-}
-
-/** Every case's line in the sources' order: as settled, or `failed` for a claim this run did not settle (stopped early, declined). */
-export function* linesWithUnsettled(journal: WithdrawJournal): Generator<WithdrawLine> {
-  for (const record of journal.allTargets()) {
-    const lines = journal.linesOf(record.seq);
-    if (lines.length > 0) {
-      yield* lines;
-      continue;
-    }
-    if (record.step === 'done') continue;
-    const cases = JSON.parse(record.case_ids) as string[];
-    for (const caseId of cases.length > 0 ? cases : ['']) {
-      yield { claimKey: record.claim_key, claimId: record.claim_id, caseId, statusBefore: '', outcome: 'failed', statusAfter: '', errorCode: 'not_finished', errorMessage: 'the run stopped before this claim was settled; run the same command again', httpStatus: '', attempts: record.attempts };
-    }
-  }
+  return { ...report, summary, phases: phases.end() };
 }
 
 async function sha256Of(file: string): Promise<string> {

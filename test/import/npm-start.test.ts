@@ -28,7 +28,7 @@ describe('npm start', () => {
     const overrides = ['--results', join(out, 'results.csv'), '--journal', join(out, 'journal.sqlite'), '--sandbox-db', join(out, 'sandbox.db')];
     const { stderr } = await run(process.execPath, [cliBin, ...args, ...overrides], { cwd: root });
     expect(stderr).toContain('importing into the embedded sandbox');
-    expect(stderr).toMatch(/import into the embedded sandbox finished: 10 rows, 5 claims\n\s+filed\s+10\nresults: .*results\.csv\n$/);
+    expect(stderr).toMatch(/import into the embedded sandbox finished: 10 rows, 5 claims\n\s+filed\s+10\ntook \S+: staging \S+, sending \S+, results \S+\nresults: .*results\.csv\n$/);
 
     const rows: Record<string, string>[] = parse(readFileSync(join(out, 'results.csv')), { columns: true });
     expect(rows.map((row) => row.outcome)).toEqual(Array(10).fill('filed'));

@@ -61,7 +61,8 @@ describe('a bank network set up wrongly: a clear failure, never retried, nothing
     await workspace.write('one.csv', csvOf([fraudRow('ONE', 'T1')]));
     const merged: Record<string, string | undefined> = { ...bankEnvironment(certificates, sandbox), ...(proxyUrl === undefined ? {} : { HTTPS_PROXY: proxyUrl }), ...setup.env?.(certificates) };
     const env = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const run = await runBin(['import', 'one.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--log-level', 'debug'], env, { cwd: workspace.dir });
+    // Pretty lines: the failure is the sentence a person reads (a pipe's default is one JSON record, issue 29).
+    const run = await runBin(['import', 'one.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--log-level', 'debug', '--log-format', 'pretty'], env, { cwd: workspace.dir });
     expect(run.exitCode, run.stderr.slice(-1500)).toBe(setup.exitCode);
     expect(run.stderr).toContain(`bulk-disputes: ${setup.code}: `);
     expect(run.stderr).toMatch(setup.message);

@@ -69,7 +69,8 @@ async function dryRun(bytes: Uint8Array): Promise<Outcome> {
   process.on('unhandledRejection', onUnhandled);
   process.on('uncaughtException', onUnhandled);
   try {
-    const cli = await runCli(['--log-level', 'silent', 'import', input, '--mapping', genericMapping, '--results', results, '--dry-run'], {});
+    // The failure as a person reads it (issue 29: a pipe gets one JSON record unless asked for pretty lines).
+    const cli = await runCli(['--log-level', 'silent', '--log-format', 'pretty', 'import', input, '--mapping', genericMapping, '--results', results, '--dry-run'], {});
     // Whatever a stray stream or timer would throw surfaces within a turn or two.
     await new Promise((resolve) => setImmediate(resolve));
     const rows = cli.exitCode === 2 || !existsSync(results) ? undefined : (await readResultsStrict(results)).rows;
@@ -199,7 +200,7 @@ async function checkBuilt(built: Built): Promise<void> {
     if (item.error !== undefined) expect(row, `line ${item.line}`).toMatchObject({ outcome: 'invalid', error_code: item.error });
     else expect(['valid', 'invalid'], `line ${item.line}`).toContain(row?.outcome);
   });
-  // Exit 0 exactly when every row is valid (README, "Exit codes").
+  // Exit 0 exactly when every row is valid (docs/exit-codes.md).
   expect(outcome.exitCode === 0, outcome.stderr).toBe(rows.every((row) => row.outcome === 'valid'));
 }
 

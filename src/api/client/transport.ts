@@ -63,8 +63,12 @@ export class Transport {
   private readonly dispatcher: Dispatcher;
   private readonly authorization: string;
   private readonly redact: Redactor;
-  /** A connection closed after its handshake has been looked at once already (classify-failure.ts). */
-  private lookedAfterClose = false;
+  /**
+   * The one look at a connection closed after its handshake (classify-failure.ts), shared by every
+   * request of this client: the claims in flight when a service refuses the client certificate all
+   * meet the same verdict (issue 29), and a service that drops kept-alive connections costs one look.
+   */
+  private lookAfterClose: Promise<ProbeResult> | undefined;
   /** The job's pace: Retry-After pauses, --max-rps, and who listens to the answers (issue 13). */
   readonly pacing: Pacing;
 
@@ -160,11 +164,7 @@ export class Transport {
         connectTimeoutMs: this.options.connectTimeoutMs,
         request: `${request.method} ${request.path}`,
         whileConnecting: notSent,
-        mayLookAfterClose: () => {
-          const first = !this.lookedAfterClose;
-          this.lookedAfterClose = true;
-          return first;
-        },
+        lookAfterClose: async () => (this.lookAfterClose ??= this.probe().catch((): ProbeResult => ({}))),
       });
       if (setup !== undefined) throw setup;
       const code = networkErrorCode(error, notSent);

@@ -13,10 +13,11 @@ export interface FailureContext {
   /** The failure came while connecting (the handshake itself), not after it. */
   readonly whileConnecting: boolean;
   /**
-   * Whether a closed connection may still be looked at (once per client: a service that drops
-   * kept-alive connections must not cost a look for every one).
+   * One look at the connection after one closed (no request sent), made once per client and its
+   * verdict shared: every request in flight when the service hung up meets the same one, and a
+   * service that drops kept-alive connections does not cost a look for each.
    */
-  readonly mayLookAfterClose: () => boolean;
+  readonly lookAfterClose: () => Promise<ProbeResult>;
 }
 
 /** OpenSSL's verification codes for a chain that does not lead to a trusted CA. */
@@ -70,8 +71,8 @@ export async function classifyFailure(error: unknown, context: FailureContext): 
   }
   // TLS 1.3: the server's alert comes after the handshake, and a request sees only a closed socket.
   // Whether it was the client certificate, one look at the connection (no request) tells.
-  if (context.target.protocol === 'https:' && !context.whileConnecting && has((code) => closedCodes.has(code)) && context.mayLookAfterClose()) {
-    const seen = await look(context);
+  if (context.target.protocol === 'https:' && !context.whileConnecting && has((code) => closedCodes.has(code))) {
+    const seen = await context.lookAfterClose();
     if (seen.afterHandshake === 'closed') {
       // Hung up after the handshake, before any request: its verdict on the client certificate (or its absence).
       codes.push(context.tls.clientCertificate ? 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED' : 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED');

@@ -13,6 +13,8 @@ import { formatThrottling, pacingSummary, throttlingWorthTelling } from '../../r
 import { maxRpsHelp, positiveNumber } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { serviceTarget } from './service-target.js';
+import { formatPhases, PhaseTimer } from '../../progress/phases.js';
+import { showServiceWaits } from '../../progress/service-notices.js';
 
 interface ExportFlags {
   out: string;
@@ -91,12 +93,24 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   try {
     // Checked before the first page is read: another service's bookmark would skip this one's records.
     const state = recorded === undefined || stateFile === undefined ? undefined : stateFor(recorded, stateFile, service.identity, flags.restart, context);
+    // records/s and elapsed on a terminal (issue 29); a list has no total to count down.
+    const phases = new PhaseTimer();
+    phases.next('exporting');
+    // Not over the CSV itself when it goes to this same terminal.
+    if (!(toStdout && io.stdout.isTTY === true)) context.progress.begin({ label: 'exporting', unit: resource });
+    const stopShowingWaits = showServiceWaits(client, context.progress);
     const report = await runExport({
       client,
       resource,
       columns,
       target: outFile === undefined ? { sink: io.stdout } : { file: outFile },
       after: state?.bookmark ?? undefined,
+      onRecord: (rows) => {
+        context.progress.update(rows);
+      },
+    }).finally(() => {
+      stopShowingWaits();
+      context.progress.done();
     });
     if (stateFile !== undefined) await writeState(stateFile, { resource, bookmark: report.bookmark ?? null, updated: new Date().toISOString(), service: service.identity });
     const throttling = pacingSummary(client);
@@ -104,6 +118,7 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
     io.stderr.write(`exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`);
     // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run (issue 13).
     if (throttlingWorthTelling(throttling)) io.stderr.write(`${formatThrottling(throttling).join('\n')}\n`);
+    io.stderr.write(`${formatPhases(phases.end())}\n`);
   } finally {
     await client.close();
     await embedded?.close();

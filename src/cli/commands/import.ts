@@ -45,7 +45,7 @@ Examples:
   CLAIMS_BASE_URL=https://claims.example.com CLAIMS_API_KEY=... \\
     bulk-disputes import disputes.csv --mapping mappings/generic.yaml --results out/disputes.results.csv
 
-  # a service that allows 50 requests a second: stay under it (README, "Rate limits")
+  # a service that allows 50 requests a second: stay under it (docs/rate-limits.md)
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --max-rps 45 --concurrency 16
 
   # review in a spreadsheet: results as a workbook of text cells, fixed and fed back

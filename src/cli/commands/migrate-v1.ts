@@ -4,7 +4,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { describeService } from '../../api/service-identity.js';
 import { parseGroupBy } from '../../migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
+import { formatPhases } from '../../progress/phases.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
+import { jobResourceFailure } from '../../files/resource-failure.js';
 import type { CliContext } from '../context.js';
 import { addNetworkOptions } from '../network-settings.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -108,6 +110,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
     io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
     io.stderr.write(`service: ${describeService(service.identity)}\n`);
     if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
+    io.stderr.write(`${formatPhases(report.phases)}\n`);
     io.stderr.write(`results: ${resultsFile}\n`);
     if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.abortedBecause !== undefined) {
@@ -115,6 +118,9 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       return ExitCode.aborted;
     }
     return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
+  } catch (error) {
+    // A full disk, a refused or read-only folder: in words naming the journal or the file (issue 29).
+    throw jobResourceFailure(error, { journal: journalFile });
   } finally {
     await embedded?.close();
   }

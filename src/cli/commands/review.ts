@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
+import { writeNotice } from '../output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer } from '../flags.js';
 import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
@@ -49,7 +50,7 @@ export function reviewCommand(context: CliContext): Command {
   return addNetworkOptions(new Command('review')
     .description('review a job\'s results in a local web page: the overview, and the rows to fix, checked as you type, saved to feed back')
     .argument('<journals...>', 'the job\'s journal (--journal of the import), its shards\' journals, a migrate-v1 journal, or a withdraw journal')
-    .option('--mapping <file>', 'for an import: the mapping it ran with (the journal records its sha256)')
+    .option('--mapping <file>', 'for an import: the mapping it ran with (default: the file its journal recorded, while its sha256 is unchanged)')
     .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
     .option('--open', 'open the page in the default browser', false)
@@ -107,9 +108,9 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       store.close();
       throw error;
     });
-    context.io.stdout.write(`review: ${server.url}  (${job.rows.length} rows to fix of ${job.entries.length}; stop with Ctrl-C)\n`);
+    writeNotice(context.io.stdout, `review: ${server.url}  (${job.rows.length} rows to fix of ${job.entries.length}; stop with Ctrl-C)\n`);
     // The address carries the token: logged without it.
-    context.logger.info({ origin: server.origin, toFix: job.rows.length, journals: job.journals.length }, 'review started');
+    context.logger.info({ origin: server.origin, toFix: job.rows.length, journals: job.journals.length, mapping: job.kind === 'import' ? job.mappingFile : undefined }, 'review started');
     if (flags.open) spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [server.url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();
     await new Promise<void>((stopped) => {
       context.io.onStop?.(() => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from '../context.js';
+import { writeNotice } from '../output.js';
 import { faultConfigFromFlags, faultFlagHelp, type FaultConfig, type FaultFlags } from '../../sandbox/faults/config.js';
 import type { FaultInjector } from '../../sandbox/faults/fault-injector.js';
 import { loadRulesFile } from '../../sandbox/rules/workflow-rules.js';
@@ -110,7 +111,7 @@ export function sandboxCommand(context: CliContext): Command {
         `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
         'stop with Ctrl-C',
       ];
-      context.io.stdout.write(`${lines.join('\n')}\n`);
+      writeNotice(context.io.stdout, `${lines.join('\n')}\n`);
       context.logger.info({ url: sandbox.url, db: dbPath, control: flags.control }, 'sandbox started');
       await new Promise<void>((stopped) => {
         context.io.onStop?.(() => {

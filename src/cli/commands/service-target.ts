@@ -43,7 +43,8 @@ export async function serviceTarget(flags: ServiceTargetFlags, context: CliConte
   await mkdir(dirname(db), { recursive: true });
   const embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db, clock: flags.sandboxClock });
   logger.info({ url: embedded.url, db }, `no --base-url or CLAIMS_BASE_URL: ${doing} the embedded sandbox`);
-  io.stderr.write(`no --base-url: ${doing} the embedded sandbox (data in ${db})\n`);
+  // Said to a person once: a human log line on a terminal already says it.
+  if (context.logFormat !== 'pretty') io.stderr.write(`no --base-url: ${doing} the embedded sandbox (data in ${db})\n`);
   return { service: { baseUrl: embedded.url, apiKey: embedded.apiKey, identity: embeddedSandbox(db, embedded.apiKey) }, embedded };
 }
 

@@ -6,6 +6,8 @@ import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-thro
 import { formatPreview, type WithdrawPreview } from '../../withdraw/preview.js';
 import { formatWithdrawSummary } from '../../withdraw/results.js';
 import { runWithdraw } from '../../withdraw/run-withdraw.js';
+import { formatPhases } from '../../progress/phases.js';
+import { jobResourceFailure } from '../../files/resource-failure.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { collect, integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
@@ -129,6 +131,7 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
     if (report.summary.cases === 0) io.stderr.write(`nothing to take back: the sources name no claim${flags.outcome.length > 0 || flags.claimKey.length > 0 ? ' with the --outcome and --claim-key given' : ''}\n`);
     io.stderr.write(formatWithdrawSummary(report.summary, flags.dryRun));
     if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
+    io.stderr.write(`${formatPhases(report.phases)}\n`);
     io.stderr.write(`results: ${resultsFile}\n`);
     if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.declined) {
@@ -140,6 +143,9 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
       return ExitCode.aborted;
     }
     return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
+  } catch (error) {
+    // A full disk, a refused or read-only folder: in words naming the journal or the file (issue 29).
+    throw jobResourceFailure(error, { journal: journalFile });
   } finally {
     await embedded?.close();
   }

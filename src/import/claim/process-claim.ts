@@ -190,7 +190,7 @@ function recordCreated(
     if (row.case_id === null) continue;
     if (!caseIds.has(row.case_id)) {
       // The interface creates cases only with their claim (new_claim) or as version 1 cases: a case
-      // cannot be added to a claim the service holds (issue 20, part 5; README, "Fixing and feeding back").
+      // cannot be added to a claim the service holds (issue 20, part 5; docs/import.md, "Fixing and feeding back").
       outcomes.push({
         idx: row.idx,
         outcome: 'rejected',

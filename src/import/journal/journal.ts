@@ -4,6 +4,8 @@ import type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, SentB
 import { readResultRecords } from './result-records.js';
 import { serviceMetaKey } from './service-binding.js';
 import { prepareStatements } from './statements.js';
+import { outcomeOf } from '../results/row-outcome.js';
+import type { Outcome } from '../results/columns.js';
 import { StagingWrites } from './staging-writes.js';
 
 // The records are the journal's vocabulary: its users import them from here, beside the class.
@@ -155,6 +157,21 @@ export class Journal {
 
   pendingCount(): number {
     return (this.statements.pendingCount.get() as { pending: number }).pending;
+  }
+
+  /** The outcome of each row of a claim, as the results will say it (the progress line's counts). */
+  outcomesOf(claimKey: string): Outcome[] {
+    return (this.statements.outcomesOf.all(claimKey) as { outcome: string | null; step: ClaimStep }[]).map((row) => outcomeOf(row.outcome, row.step));
+  }
+
+  /** Rows already final before sending starts, by outcome: refused at staging, or finished by an earlier run. */
+  finalOutcomeCounts(): Map<Outcome, number> {
+    const counts = new Map<Outcome, number>();
+    for (const row of this.statements.finalOutcomes.all() as { outcome: string | null; step: ClaimStep | null; count: number }[]) {
+      const outcome = outcomeOf(row.outcome, row.step);
+      counts.set(outcome, (counts.get(outcome) ?? 0) + row.count);
+    }
+    return counts;
   }
 
   counts(): { rows: number; claims: number } {

@@ -9,6 +9,9 @@ export const journalFormat = '2';
 /** The evidence folder of the journal's last run (issue 23: `review` checks evidence paths where the import looked). */
 export const evidenceDirKey = 'evidence_dir';
 
+/** The mapping file of the journal's last run, absolute (issue 29: `review` finds it when its sha256 is still the fingerprint's). */
+export const mappingFileKey = 'mapping_file';
+
 /**
  * The journal is the job (architecture.md, "The pipeline"): every input row, every claim and the
  * last step each reached, recorded before and after every remote call. A crash loses nothing; a
