@@ -49,6 +49,12 @@ describe('results workbooks from every command that writes results', () => {
     expect((await runCli(['report', results, '--xlsx', join(folder, 'from-csv.xlsx')])).exitCode).toBe(0);
     expect((await runCli(['report', journal, '--xlsx', join(folder, 'from-journal.xlsx')])).exitCode).toBe(0);
     expect((await runCli(['merge-results', '--out', join(folder, 'merged.xlsx'), journal])).exitCode).toBe(0);
+    // Issue 29, part 4: every file it writes, it reads: the report of a results workbook is the CSV's.
+    const csvReport = await runCli(['report', results]);
+    const workbookReport = await runCli(['report', join(folder, 'merged.xlsx')]);
+    expect(workbookReport.exitCode, workbookReport.stderr).toBe(csvReport.exitCode);
+    expect(workbookReport.stdout.split('\n').slice(1)).toEqual(csvReport.stdout.split('\n').slice(1));
+    expect(workbookReport.stdout.split('\n')[0]).toContain('(results workbook)');
     for (const name of ['from-csv', 'from-journal', 'merged']) {
       const file = join(folder, `${name}.xlsx`);
       const sheet = await sheetOf(file);
