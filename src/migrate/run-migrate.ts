@@ -13,6 +13,7 @@ import { ClaimRun } from './claim-run.js';
 import { groupKeyOf, migratedClaimId } from './group.js';
 import { MigrateJournal, migrateJournalFormat, type StagedCase } from './journal.js';
 import { migrateOutcomeOf, migrateOutcomes, writeMigrateResults, type MigrateSummary } from './results.js';
+import { namingFile } from '../files/resource-failure.js';
 
 export interface MigrateOptions {
   /** Where to migrate; `identity` names it in the journal (issue 19), by default the base URL and the key's environment. */
@@ -111,7 +112,8 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
     phases.next('results');
     const throttling = follower.stop();
     options.logger.info({ throttling }, 'sending paced');
-    const summary = await writeMigrateResults(journal, options.resultsFile);
+    // A full disk while writing the results names them (issue 29): the journal holds everything.
+    const summary = await writeMigrateResults(journal, options.resultsFile).catch(namingFile(options.resultsFile, { resumes: true }));
     const stoppedEarly = started < queue.length || run.breaker.open;
     return {
       summary,

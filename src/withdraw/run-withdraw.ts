@@ -24,6 +24,7 @@ import { previewOf, type WithdrawPreview } from './preview.js';
 import { writeWithdrawResults, type WithdrawResultsFormat, type WithdrawSummary } from './results.js';
 import { sendRequest } from './send.js';
 import { readSources, type SourceOptions, type WithdrawTarget } from './sources.js';
+import { namingFile } from '../files/resource-failure.js';
 
 export interface WithdrawOptions {
   sources: readonly string[];
@@ -277,7 +278,8 @@ function notFoundCase(target: WithdrawTarget, caseId: string, journal: WithdrawJ
 async function finish(journal: WithdrawJournal, options: WithdrawOptions, phases: PhaseTimer, report: Omit<WithdrawReport, 'summary' | 'phases'>): Promise<WithdrawReport> {
   options.progress?.done();
   phases.next('results');
-  const summary = await writeWithdrawResults(linesWithUnsettled(journal), options.resultsFile, report.format);
+  // A full disk while writing the results names them (issue 29): the journal holds everything.
+  const summary = await writeWithdrawResults(linesWithUnsettled(journal), options.resultsFile, report.format).catch(namingFile(options.resultsFile, { resumes: true }));
   return { ...report, summary, phases: phases.end() };
 }
 
