@@ -1,11 +1,5 @@
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { rename, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { stringify } from 'csv-stringify/sync';
-import { neutralise } from '../import/results/neutralise.js';
+import { writeCsvFile } from '../import/results/write-csv-file.js';
 import type { MigrateJournal, MigrateRow } from './journal.js';
-import { csvWriteOptions } from '../csv/write-options.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
 
@@ -50,7 +44,7 @@ export async function writeMigrateResults(journal: MigrateJournal, file: string)
     }
   };
   if (isWorkbookFile(file)) await writeSheet(file, { sheetName: 'migrate-v1', header: migrateColumns, widths: [20, 20, 30, 11, 24, 60, 8] }, lines());
-  else await writeCsv(file, lines());
+  else await writeCsvFile(file, migrateColumns, lines());
   summary.claims = claims.size;
   return summary;
 }
@@ -58,26 +52,6 @@ export async function writeMigrateResults(journal: MigrateJournal, file: string)
 const outcomeColumn = migrateColumns.indexOf('outcome');
 export const migrateOutcomeFills: Record<MigrateOutcome, string> = { migrated: 'FFC6EFCE', valid: 'FFE2EFDA', skipped: 'FFEDEDED', failed: 'FFF8CBAD', rejected: 'FFFFC7CE' };
 
-async function writeCsv(file: string, lines: Iterable<SheetLine>): Promise<void> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const out = createWriteStream(temporary, { mode: 0o600 });
-  const failedWrite = once(out, 'error');
-  failedWrite.catch(() => undefined);
-  const write = async (cells: readonly string[]) => {
-    if (!out.write(stringify([cells.map(neutralise)], csvWriteOptions))) await Promise.race([once(out, 'drain'), failedWrite]);
-  };
-  try {
-    await write(migrateColumns);
-    for (const { cells } of lines) await write(cells);
-    out.end();
-    await Promise.race([once(out, 'finish'), failedWrite]);
-    await rename(temporary, file);
-  } catch (error) {
-    out.destroy();
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
 
 /** The line that proves nothing was lost: source = migrated + skipped + failed + rejected. */
 export function formatMigrateSummary(summary: MigrateSummary, dryRun: boolean): string {

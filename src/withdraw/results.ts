@@ -1,10 +1,4 @@
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { stringify } from 'csv-stringify/sync';
-import { csvWriteOptions } from '../csv/write-options.js';
-import { neutralise } from '../import/results/neutralise.js';
+import { writeCsvFile } from '../import/results/write-csv-file.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
 import type { WithdrawLine } from './journal.js';
@@ -48,34 +42,13 @@ export async function writeWithdrawResults(lines: Iterable<WithdrawLine>, file: 
     }
   };
   if (isWorkbookFile(file)) await writeSheet(file, { sheetName: 'withdraw', header: withdrawColumns, widths: [20, 24, 24, 16, 14, 14, 20, 60, 8, 8] }, sheetLines());
-  else await writeCsv(file, sheetLines(), format);
+  else await writeCsvFile(file, withdrawColumns, sheetLines(), format);
   summary.claims = claims.size;
   return summary;
 }
 
 const outcomeColumn = withdrawColumns.indexOf('outcome');
 
-async function writeCsv(file: string, lines: Iterable<SheetLine>, format: WithdrawResultsFormat): Promise<void> {
-  const options = { ...csvWriteOptions, delimiter: format.delimiter ?? ',', quote: format.quote ?? '"', escape: format.quote ?? '"' };
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const out = createWriteStream(temporary, { mode: 0o600 });
-  const failedWrite = once(out, 'error');
-  failedWrite.catch(() => undefined);
-  const write = async (cells: readonly string[]) => {
-    if (!out.write(stringify([cells.map(neutralise)], options))) await Promise.race([once(out, 'drain'), failedWrite]);
-  };
-  try {
-    await write(withdrawColumns);
-    for (const { cells } of lines) await write(cells);
-    out.end();
-    await Promise.race([once(out, 'finish'), failedWrite]);
-    await rename(temporary, file);
-  } catch (error) {
-    out.destroy();
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
 
 /** The line that proves nothing was lost: every case counted once, by outcome. */
 export function formatWithdrawSummary(summary: WithdrawSummary, dryRun: boolean): string {
