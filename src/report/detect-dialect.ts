@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { CsvDialect, CsvEncoding } from '../csv/dialect.js';
 import { legacyStatusColumns, statusColumns } from '../import/results/columns.js';
 import { migrateColumns } from '../migrate/results.js';
-import { withdrawColumns } from '../withdraw/results.js';
+import { withdrawColumns } from '../withdraw-journal/columns.js';
 
 /**
  * A results CSV's dialect, told by the file itself (issue 13): the import writes its results in

@@ -1,20 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { rm } from 'node:fs/promises';
+import type Database from 'better-sqlite3';
 import { describeService, parseService } from '../api/service-identity.js';
-import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
+import { journalFormat } from '../import/journal/schema.js';
 import { serviceMetaKey } from '../import/journal/service-binding.js';
 import { readResultRecords, type ResultRecord } from '../import/journal/journal.js';
-import { copyForReading } from '../import/journal/results-copy.js';
+import { expectFormat, expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../import/journal/snapshot.js';
+import { NotResultsError } from '../import/results/not-results-error.js';
 import { rowResult } from '../import/results/row-outcome.js';
 import { displayKey } from '../import/results/write-results.js';
 import { okOutcomes } from '../import/results/columns.js';
 import { migrateJournalFormat, type MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/results.js';
-import { WithdrawJournal, withdrawJournalFormat } from '../withdraw/journal.js';
-import { linesWithUnsettled } from '../withdraw/journal.js';
-import { migrateLine, NotResultsError, withdrawLine, type ResultLine } from './read-results.js';
+import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat } from '../withdraw-journal/journal.js';
+import { migrateLine, withdrawLine, type ResultLine } from './read-results.js';
 
 /**
  * The lines a job journal (an import's, migrate-v1's or withdraw's) would write to its results
@@ -99,64 +97,7 @@ export function importLine(record: ResultRecord): ResultLine {
   };
 }
 
-/**
- * A private copy of the journal, read in place of the job's own. A connection kept open while
- * the report reads would hold a shared lock, and a run starting meanwhile would stop with
- * JOURNAL_BUSY; the copy is made in one short read transaction instead (`copyForReading`), and
- * fails with SQLITE_BUSY while a run holds the journal. The copy is a temporary file in a folder
- * of its own (0700), removed when the reading ends.
- */
-export async function snapshotOf(file: string): Promise<{ database: Database.Database; folder: string }> {
-  const folder = await mkdtemp(join(tmpdir(), 'bulk-disputes-report-'));
-  const copy = join(folder, 'journal.sqlite');
-  try {
-    copyForReading(file, copy);
-    const database = new Database(copy, { fileMustExist: true });
-    database.pragma('query_only = ON');
-    return { database, folder };
-  } catch (error) {
-    await rm(folder, { recursive: true, force: true });
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-      throw new JournalBusyError(`journal ${file}: expected no run using it, got one (report on it when the run ends)`, { cause: error });
-    }
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new NotResultsError('expected a results CSV or a journal, got a damaged SQLite file', { cause: error });
-    throw error;
-  }
-}
-
-/** A journal's `meta` values by key (an import's, migrate-v1's or withdraw's: each keeps one such table). */
-export function metaOf(database: Database.Database): (key: string) => string | undefined {
-  const statement = database.prepare('SELECT value FROM meta WHERE key = ?');
-  return (key) => (statement.get(key) as { value: string } | undefined)?.value;
-}
-
-/** A journal whose staging did not finish holds only part of the input: its report would mislead. */
-export function expectStaged(database: Database.Database, complete: string): void {
-  const staged = metaOf(database)('staged');
-  if (staged !== complete) throw new NotResultsError('expected a journal whose staging finished, got one stopped while reading its input (run the job again: it stages from the start)');
-}
-
-export function expectFormat(database: Database.Database, key: string, expected: string, what: string): void {
-  const recorded = metaOf(database)(key);
-  if (recorded !== expected) throw new NotResultsError(`expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${recorded}`}`);
-}
-
 /** migrate-v1 records its format inside the `settings` JSON. */
 export function expectMigrateFormat(database: Database.Database): void {
   expectJsonFormat(database, 'settings', migrateJournalFormat, 'a migrate-v1 journal');
-}
-
-/** A journal whose format is the `format` of a JSON meta value (migrate-v1's `settings`, withdraw's `fingerprint`). */
-export function expectJsonFormat(database: Database.Database, key: string, expected: string, what: string): void {
-  const value = metaOf(database)(key);
-  let recorded: unknown;
-  try {
-    recorded = value === undefined ? undefined : (JSON.parse(value) as { format?: unknown }).format;
-  } catch {
-    recorded = 'unreadable';
-  }
-  if (recorded !== expected) {
-    throw new NotResultsError(`expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${JSON.stringify(recorded)}`}`);
-  }
 }

@@ -3,8 +3,9 @@ import type { DetectedDialect } from './detect-dialect.js';
 import { readRows } from '../csv/read-rows.js';
 import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from '../import/results/columns.js';
 import { restore } from '../import/results/neutralise.js';
+import { NotResultsError } from '../import/results/not-results-error.js';
 import { migrateColumns } from '../migrate/results.js';
-import { withdrawColumns, withdrawOkOutcomes } from '../withdraw/results.js';
+import { withdrawColumns, withdrawOkOutcomes } from '../withdraw-journal/columns.js';
 
 /**
  * The status cells of one results line that the report reads (architecture.md, "Contracts"): an
@@ -33,15 +34,6 @@ export interface UnreadableLine {
   readonly line: number;
   readonly code: string;
   readonly message: string;
-}
-
-/** The file is a CSV, but not one of our results files. */
-export class NotResultsError extends Error {
-  readonly code = 'REPORT_NOT_RESULTS';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'NotResultsError';
-  }
 }
 
 /** What a migrate-v1 results CSV counts as done. */

@@ -1,4 +1,4 @@
-import { hintFor } from './hints.js';
+import { hintFor } from '../import/results/hints.js';
 import { claimLabel } from './render-text.js';
 import type { ResultLine } from './read-results.js';
 import { maxFailedRows, type Summary } from './summarise.js';

@@ -1,4 +1,4 @@
-import { hintFor } from './hints.js';
+import { hintFor } from '../import/results/hints.js';
 import type { Summary } from './summarise.js';
 
 /** The report on stdout: counts, the top errors with their fix hints, claims with mixed outcomes. */

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { CsvEncoding } from '../csv/dialect.js';
 import { CsvFormatError } from '../csv/errors.js';
+import { isSqlite, isZip } from '../files/file-kind.js';
+import { NotResultsError } from '../import/results/not-results-error.js';
 import { detectFileDialect } from './detect-dialect.js';
 import { readJournal } from './read-journal.js';
-import { NotResultsError, readResults } from './read-results.js';
+import { readResults } from './read-results.js';
 import { readResultsWorkbook } from './read-results-workbook.js';
 import { Summariser, type Summary } from './summarise.js';
 
@@ -74,27 +75,4 @@ function withFileName(error: unknown, file: string): unknown {
   if (error instanceof NotResultsError) return new NotResultsError(`${file}: ${error.message}`, { cause: error });
   if (error instanceof CsvFormatError) return new CsvFormatError(error.code, error.line, `${file}: ${error.message.replace(/^line \d+: /, '')}`, { cause: error });
   return error;
-}
-
-const sqliteMagic = Buffer.from('SQLite format 3\0', 'latin1');
-/** Office Open XML is a zip: its first entry's local header. */
-const zipMagic = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-
-export async function isSqlite(file: string): Promise<boolean> {
-  return startsWith(file, sqliteMagic);
-}
-
-export async function isZip(file: string): Promise<boolean> {
-  return startsWith(file, zipMagic);
-}
-
-async function startsWith(file: string, magic: Buffer): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const head = Buffer.alloc(magic.length);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return bytesRead === head.length && head.equals(magic);
-  } finally {
-    await handle.close();
-  }
 }

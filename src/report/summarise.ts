@@ -1,6 +1,6 @@
 import { outcomes } from '../import/results/columns.js';
 import { migrateOutcomes } from '../migrate/results.js';
-import { withdrawOutcomes } from '../withdraw/results.js';
+import { withdrawOutcomes } from '../withdraw-journal/columns.js';
 import type { ResultLine, UnreadableLine } from './read-results.js';
 
 /** At most this many failed rows are kept for the HTML table; the rest are only counted. */

@@ -1,18 +1,19 @@
 import { createReadStream } from 'node:fs';
 import type { CsvEncoding } from '../csv/dialect.js';
 import { readRows } from '../csv/read-rows.js';
+import { isSqlite, isZip } from '../files/file-kind.js';
+import { hintFor } from '../import/results/hints.js';
 import { renamedStatusCount, renameStatusColumns, statusColumns } from '../import/results/columns.js';
 import { mergeShardJournals } from '../import/results/merge-journals.js';
 import { MergeRefusedError } from '../import/results/merge.js';
+import { NotResultsError } from '../import/results/not-results-error.js';
 import { restore } from '../import/results/neutralise.js';
 import { errorCellFill, errorColumns, outcomeFills } from '../import/results/results-workbook.js';
 import { migrateOutcomeFills } from '../migrate/results.js';
-import { withdrawOkOutcomes, withdrawOutcomes } from '../withdraw/results.js';
+import { withdrawOkOutcomes, withdrawOutcomes } from '../withdraw-journal/columns.js';
 import { writeSheet, type CellMark, type SheetLine } from '../workbook/write-sheet.js';
 import { detectFileDialect } from './detect-dialect.js';
-import { hintFor } from './hints.js';
-import { NotResultsError, resultsKindOf } from './read-results.js';
-import { isSqlite, isZip } from './run-report.js';
+import { resultsKindOf } from './read-results.js';
 
 const fills: Readonly<Record<string, string>> = { ...outcomeFills, ...migrateOutcomeFills };
 /** A withdraw job's outcomes as its own workbook colours them (src/withdraw/results.ts): done green, the rest red. */

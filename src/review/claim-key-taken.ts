@@ -3,7 +3,7 @@ import { mapRow } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import type { CellProblem } from './check-row.js';
-import type { RowEntry } from './job.js';
+import type { RowEntry } from './job-types.js';
 
 /**
  * A row the service refused because the claim under its id is another dispute (issue 27,

@@ -6,9 +6,10 @@ import { mergeByLine, MergeRefusedError } from '../import/results/merge.js';
 import { openShardJournals, type OpenShards } from '../import/results/merge-journals.js';
 import { inputKindKey, resultsDialectKey } from '../import/results/write-results.js';
 import { parseMapping } from '../mapping/load.js';
-import { importLine, metaOf } from '../report/read-journal.js';
+import { metaOf } from '../import/journal/snapshot.js';
+import { importLine } from '../report/read-journal.js';
 import { Summariser, type Summary } from '../report/summarise.js';
-import { outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job.js';
+import { outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 import { jobMapping } from './job-mapping.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { MappingError } from '../mapping/load.js';
-import { ReviewJobError } from './job.js';
+import { ReviewJobError } from './job-types.js';
 
 /** The mapping an import is reviewed with, and its text. */
 export interface JobMapping {

@@ -1,10 +1,11 @@
 import { rm } from 'node:fs/promises';
 import type { MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/results.js';
-import { expectMigrateFormat, expectStaged, metaOf, serviceOf, snapshotOf } from '../report/read-journal.js';
+import { expectStaged, metaOf, snapshotOf } from '../import/journal/snapshot.js';
+import { expectMigrateFormat, serviceOf } from '../report/read-journal.js';
 import { migrateLine } from '../report/read-results.js';
 import { Summariser } from '../report/summarise.js';
-import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job.js';
+import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 
 /** What a migrated case's row shows. */
 const caseColumns = ['case_id', 'group_key', 'claim_id', 'attempts', 'http_status'] as const;

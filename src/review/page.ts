@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { escapeHtml } from '../report/render-html.js';
-import type { ReviewJob } from './job.js';
+import type { ReviewJob } from './job-types.js';
 import { pageScript } from './page-script.js';
 
 /** The HTML report's look (report/render-html.ts): its bar colours and type. */

@@ -1,9 +1,9 @@
 import { fieldColumns } from '../mapping/source-columns.js';
-import { hintFor } from '../report/hints.js';
+import { hintFor } from '../import/results/hints.js';
 import { checkRowWithEvidence, type RowCheck } from './check-row.js';
 import { claimConflicts } from './claim-conflicts.js';
 import { keyStillTaken } from './claim-key-taken.js';
-import type { ImportReviewJob, ReviewJob, ReviewRow, RowEntry } from './job.js';
+import type { ImportReviewJob, ReviewJob, ReviewRow, RowEntry } from './job-types.js';
 
 export const pageSize = 50;
 

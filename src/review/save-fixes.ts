@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { plainDialect, writtenDialectOf } from '../csv/layout.js';
 import { writeResultRecords } from '../import/results/write-results.js';
-import type { ImportReviewJob } from './job.js';
+import type { ImportReviewJob } from './job-types.js';
 
 export interface SavedFixes {
   readonly file: string;

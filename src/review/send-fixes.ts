@@ -3,7 +3,7 @@ import type { NetworkOptions } from '../api/client/config.js';
 import type { ServiceIdentity } from '../api/service-identity.js';
 import { Progress } from '../import/progress.js';
 import { runImport } from '../import/run-import.js';
-import type { ImportReviewJob } from './job.js';
+import type { ImportReviewJob } from './job-types.js';
 import { saveFixes } from './save-fixes.js';
 
 export interface SendTarget {

@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { parseService } from '../api/service-identity.js';
 import { serviceMetaKey } from '../import/journal/service-binding.js';
-import { expectJsonFormat, expectStaged, metaOf, serviceOf, snapshotOf } from '../report/read-journal.js';
+import { expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../import/journal/snapshot.js';
+import { serviceOf } from '../report/read-journal.js';
 import { withdrawLine } from '../report/read-results.js';
 import { Summariser } from '../report/summarise.js';
-import { WithdrawJournal, withdrawJournalFormat, type WithdrawLine } from '../withdraw/journal.js';
-import { linesWithUnsettled } from '../withdraw/journal.js';
-import type { ReviewRow, RowEntry, WithdrawReviewJob } from './job.js';
+import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat, type WithdrawLine } from '../withdraw-journal/journal.js';
+import type { ReviewRow, RowEntry, WithdrawReviewJob } from './job-types.js';
 
 /** What a case's row shows beside its outcome and error: what it was, what it became, what the service answered. */
 const caseColumns = ['claim_key', 'claim_id', 'case_id', 'status_before', 'status_after', 'http_status', 'attempts'] as const;

@@ -3,7 +3,7 @@ import { readResultRecords } from '../import/journal/result-records.js';
 import { rowResult } from '../import/results/row-outcome.js';
 import { displayKey } from '../import/results/write-results.js';
 import { claimKeyWanted, outcomeWanted, storedKeyForms, type TargetFilter } from './source-targets.js';
-import type { WithdrawTarget } from './target.js';
+import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 type ImportProof = Extract<NonNullable<WithdrawTarget['proof']>, { kind: 'import' }>;
 type ProofCase = ImportProof['cases'][number];

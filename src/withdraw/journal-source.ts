@@ -5,12 +5,13 @@ import { serviceMetaKey } from '../import/journal/service-binding.js';
 import { migratedClaimId } from '../migrate/group.js';
 import type { MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/results.js';
-import { expectFormat, expectMigrateFormat, expectStaged, metaOf } from '../report/read-journal.js';
-import { NotResultsError } from '../report/read-results.js';
+import { expectFormat, expectStaged, metaOf } from '../import/journal/snapshot.js';
+import { NotResultsError } from '../import/results/not-results-error.js';
+import { expectMigrateFormat } from '../report/read-journal.js';
 import { importJournalTargets } from './import-journal-source.js';
 import { sourceError, sourceKinds } from './source-error.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from './source-targets.js';
-import type { WithdrawTarget } from './target.js';
+import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 export interface JournalRead {
   readonly kind: 'import-journal' | 'migrate-journal';

@@ -1,8 +1,8 @@
 import type { Claim } from '../api/schemas/claim.js';
 import { proveOwnClaim } from '../import/claim/identity.js';
 import { keyTaken } from '../migrate/claim-run.js';
-import type { SentAction, WithdrawLine } from './journal.js';
-import type { WithdrawTarget } from './target.js';
+import type { SentAction, WithdrawLine } from '../withdraw-journal/journal.js';
+import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 /**
  * What taking one claim back means, decided from the claim as a retrieve shows it (issue 28; the

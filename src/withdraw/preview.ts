@@ -1,6 +1,6 @@
 import type { Claim } from '../api/schemas/claim.js';
 import type { ClaimPlan } from './plan.js';
-import type { WithdrawTarget } from './target.js';
+import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 /**
  * What a withdraw run is about to do, before anything is sent (issue 28, part 3): the dry run's

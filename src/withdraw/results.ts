@@ -1,15 +1,8 @@
 import { writeCsvFile } from '../import/results/write-csv-file.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
-import type { WithdrawLine } from './journal.js';
-
-/** The withdraw results' columns (issue 28, part 4): one line per case. */
-export const withdrawColumns = ['claim_key', 'claim_id', 'case_id', 'status_before', 'outcome', 'status_after', 'error_code', 'error_message', 'http_status', 'attempts'] as const;
-
-export const withdrawOutcomes = ['withdrawn', 'deleted', 'already_closed', 'not_found', 'refused', 'failed', 'would_withdraw', 'would_delete'] as const;
-
-/** Outcomes that leave nothing to do: the claim or case is closed (or gone) at the service, or would be. */
-export const withdrawOkOutcomes: readonly string[] = ['withdrawn', 'deleted', 'already_closed', 'would_withdraw', 'would_delete'];
+import { withdrawColumns, withdrawOkOutcomes, withdrawOutcomes } from '../withdraw-journal/columns.js';
+import type { WithdrawLine } from '../withdraw-journal/journal.js';
 
 export interface WithdrawSummary {
   cases: number;

@@ -18,7 +18,7 @@ import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
-import { linesWithUnsettled, withdrawJournalFormat, WithdrawJournal, type TargetRecord, type WithdrawLine } from './journal.js';
+import { linesWithUnsettled, withdrawJournalFormat, WithdrawJournal, type TargetRecord, type WithdrawLine } from '../withdraw-journal/journal.js';
 import { planClaim, type ClaimPlan, type Scope } from './plan.js';
 import { previewOf, type WithdrawPreview } from './preview.js';
 import { writeWithdrawResults, type WithdrawResultsFormat, type WithdrawSummary } from './results.js';

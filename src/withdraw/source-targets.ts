@@ -1,5 +1,5 @@
 import { displayKey } from '../import/results/write-results.js';
-import type { WithdrawTarget } from './target.js';
+import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 /**
  * The claims several sources name, merged (issue 28): one target per claim id, in the order the

@@ -6,7 +6,7 @@ import { sourceShape } from './source-bytes.js';
 import { WithdrawSourceError } from './source-error.js';
 import { TargetMerger } from './source-targets.js';
 import { readTableSource } from './table-source.js';
-import type { WithdrawTarget } from './target.js';
+import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 export { WithdrawSourceError } from './source-error.js';
 
@@ -18,7 +18,7 @@ export { WithdrawSourceError } from './source-error.js';
  */
 
 // The target is the journal's vocabulary too: it lives in target.ts, below both (no circle).
-export type { WithdrawTarget } from './target.js';
+export type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 export type SourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
 

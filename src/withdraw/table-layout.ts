@@ -2,7 +2,7 @@ import { renameStatusColumns, isResultsHeader, statusCell } from '../import/resu
 import { migrateColumns } from '../migrate/results.js';
 import { isMigrateHeader } from '../report/read-results.js';
 import { identifierDamage } from '../mapping/spreadsheet-damage.js';
-import type { WithdrawTarget } from './target.js';
+import type { WithdrawTarget } from '../withdraw-journal/target.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from './source-targets.js';
 
 /**

@@ -7,7 +7,7 @@ import { restore } from '../import/results/neutralise.js';
 import { readWorkbookRows } from '../workbook/read-rows.js';
 import { sourceError, WithdrawSourceError } from './source-error.js';
 import type { TargetFilter } from './source-targets.js';
-import type { WithdrawTarget } from './target.js';
+import type { WithdrawTarget } from '../withdraw-journal/target.js';
 import { tableLayout, tableLine, type LayoutProblem, type TableLayout } from './table-layout.js';
 
 /** Where a table source's lines go: targets to the merger, unusable lines to `skipped`. */

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { onTestFinished } from 'vitest';
-import type { ReviewJob } from '../../src/review/job.js';
+import type { ReviewJob } from '../../src/review/job-types.js';
 import { startReviewServer, type ReviewServer } from '../../src/review/server.js';
 import { ReviewStore } from '../../src/review/store.js';
 

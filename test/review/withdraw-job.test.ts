@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { JournalBusyError } from '../../src/import/journal/schema.js';
 import { openReviewJob } from '../../src/review/job.js';
-import { WithdrawJournal } from '../../src/withdraw/journal.js';
+import { WithdrawJournal } from '../../src/withdraw-journal/journal.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
 import { call, serveReview } from './review-http.js';

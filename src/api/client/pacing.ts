@@ -1,4 +1,4 @@
-import { TokenBucket } from '../../rate/token-bucket.js';
+import { TokenBucket } from '../token-bucket.js';
 import { parseRetryAfterMs } from '../retry-policy.js';
 
 /**

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { csvEncodings, type CsvEncoding } from '../../csv/dialect.js';
-import { NotResultsError } from '../../report/read-results.js';
+import { NotResultsError } from '../../import/results/not-results-error.js';
 import { renderHtml } from '../../report/render-html.js';
 import { renderText } from '../../report/render-text.js';
 import { describeServices, summariseFiles } from '../../report/run-report.js';

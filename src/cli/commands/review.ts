@@ -9,7 +9,7 @@ import { integer } from '../flags.js';
 import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
 import { resolveServiceSettings } from '../settings.js';
 import { describeService, serviceAt } from '../../api/service-identity.js';
-import type { ImportReviewJob, ReviewJob } from '../../review/job.js';
+import type { ImportReviewJob, ReviewJob } from '../../review/job-types.js';
 import type { FixSender } from '../../review/send-fixes.js';
 
 interface ReviewFlags extends NetworkFlags {
@@ -88,11 +88,12 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
   }
   const [first = ''] = journals;
   // Loaded when it runs, not by every command of the CLI.
-  const [{ openReviewJob, ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] = await Promise.all([
+  const [{ openReviewJob }, { ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] = await Promise.all([
     import('../../review/job.js'),
+    import('../../review/job-types.js'),
     import('../../review/store.js'),
     import('../../review/server.js'),
-    import('../../report/read-results.js'),
+    import('../../import/results/not-results-error.js'),
   ]);
   const job: ReviewJob = await openReviewJob(journals, flags.mapping).catch((error: unknown) => {
     if (error instanceof ReviewJobError || error instanceof NotResultsError) throw new UsageError(`journal ${journals.length === 1 ? first : journals.join(', ')}: ${error.message}`, { cause: error });

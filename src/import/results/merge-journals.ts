@@ -1,15 +1,15 @@
 import { rm } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
 import { plainDialect, type WrittenDialect } from '../../csv/layout.js';
-import { expectFormat, expectStaged, metaOf, snapshotOf } from '../../report/read-journal.js';
-import { NotResultsError } from '../../report/read-results.js';
-import { isSqlite } from '../../report/run-report.js';
+import { isSqlite } from '../../files/file-kind.js';
 import type { Shard } from '../ids.js';
 import { readResultRecords, type ResultRecord } from '../journal/journal.js';
 import { journalFormat } from '../journal/schema.js';
+import { expectFormat, expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { parseService } from '../../api/service-identity.js';
 import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from './merge.js';
+import { NotResultsError } from './not-results-error.js';
 import { fieldColumnsKey, resultsDialectKey, resultsFormatOf, writeResultRecords, type ResultsSummary } from './write-results.js';
 
 /**
@@ -56,7 +56,7 @@ export async function mergeShardJournals(files: readonly string[], out: string):
 }
 
 /**
- * Each journal read from a private copy (report's snapshot: a run starting on one meanwhile is
+ * Each journal read from a private copy (journal/snapshot.ts: a run starting on one meanwhile is
  * not blocked), checked with `checkShards`; also what `review` (issue 23) reads a job from.
  */
 export async function openShardJournals(files: readonly string[]): Promise<OpenShards> {

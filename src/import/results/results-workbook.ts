@@ -1,7 +1,7 @@
-import { hintFor } from '../../report/hints.js';
+import { hintFor } from './hints.js';
 import { writeSheet, type CellMark, type SheetLine } from '../../workbook/write-sheet.js';
 import { statusColumns, type Outcome } from './columns.js';
-import type { ResultLine } from './write-results.js';
+import type { ResultLine } from './row-outcome.js';
 
 /** Fills a reviewer reads at a glance: green filed, amber not filed, red invalid or rejected, orange failed. */
 export const outcomeFills: Record<Outcome, string> = {

@@ -10,6 +10,16 @@ export interface RowResult {
 }
 
 /**
+ * One results line: its row's result and cells (status, then source), as the CSV and the workbook
+ * writers pull them (write-results.ts counts each into the summary). Here, beside `RowResult`, so
+ * that neither writer imports the other.
+ */
+export interface ResultLine {
+  readonly result: RowResult;
+  readonly cells: string[];
+}
+
+/**
  * What happened to one input row, from the journal: its own outcome when it has one (invalid when
  * staged, filed or not when filed), else its claim's step. A claim the run did not finish is
  * `failed` (or `created`, when only its filing is missing), with what stopped it.

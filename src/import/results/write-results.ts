@@ -11,7 +11,7 @@ import { okOutcomes, statusColumns, type Outcome } from './columns.js';
 import { writeResultsWorkbook } from './results-workbook.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { neutralise } from './neutralise.js';
-import { rowResult, type RowResult } from './row-outcome.js';
+import { rowResult, type ResultLine, type RowResult } from './row-outcome.js';
 import { csvWriteOptionsFor } from '../../csv/write-options.js';
 
 /** The journal's meta key for the results CSV's dialect (a JSON `WrittenDialect`), recorded at staging. */
@@ -64,12 +64,6 @@ export async function writeResultRecords(records: Iterable<ResultRecord>, source
   if (format.kind === 'xlsx') await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {});
   else await writeResultsCsv(file, sourceColumns, lines, format.dialect);
   return summary;
-}
-
-/** One results line: its row's result and cells (status, then source), as pulled; counted into the summary. */
-export interface ResultLine {
-  readonly result: RowResult;
-  readonly cells: string[];
 }
 
 function* resultLines(records: Iterable<ResultRecord>, sourceColumns: readonly string[], summary: ResultsSummary): Generator<ResultLine> {

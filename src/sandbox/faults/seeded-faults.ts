@@ -1,5 +1,5 @@
 import { xoroshiro128plus } from 'pure-rand';
-import { TokenBucket } from '../../rate/token-bucket.js';
+import { TokenBucket } from '../../api/token-bucket.js';
 import { faultConfigSchema, routeScopeMatches, type FaultConfig, type FaultConfigInput, type LatencyMs } from './config.js';
 import type { FaultAction, FaultDecision, FaultInjector, RouteKey } from './fault-injector.js';
 

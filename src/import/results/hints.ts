@@ -2,7 +2,8 @@
  * One line per error code telling staff what to fix, from the messages the tool and the service
  * write (src/mapping/transforms, src/import, src/evidence, src/withdraw, src/api/errors.ts, the
  * sandbox's filing rules). Row codes are fixed in the results CSV, which is then fed back in as
- * the input.
+ * the input. Kept with the results (not the report) because the import's results workbook writes
+ * them as notes, and report and review, on higher floors, show the same words.
  */
 const hints: Readonly<Record<string, string>> = {
   // Mapping transforms (src/mapping/transforms).

@@ -13,6 +13,9 @@ export const withdrawJournalFormat = '1';
  * migration's journal. A crash loses nothing: a target not `done` is planned again from a fresh
  * retrieve, and a withdrawal or delete recorded as sent is settled by that retrieve (closed and
  * withdrawn, or gone), never sent a second time.
+ * A room of its own, below src/report and src/review: both read a withdraw journal with this code,
+ * and withdraw itself reads its sources through the report, so the journal cannot sit in
+ * src/withdraw without an import running back up a floor.
  */
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -21,7 +24,7 @@ CREATE TABLE IF NOT EXISTS withdraw_targets (
   claim_id TEXT NOT NULL,          -- '' while only a case id is known (a plain list of case ids)
   claim_key TEXT NOT NULL,
   case_ids TEXT NOT NULL,          -- JSON array: the cases the sources name
-  proof TEXT,                      -- JSON: how the claim is proven the job's own (sources.ts), or null
+  proof TEXT,                      -- JSON: how the claim is proven the job's own (src/withdraw/sources.ts), or null
   step TEXT NOT NULL DEFAULT 'staged',  -- staged | done
   attempts INTEGER NOT NULL DEFAULT 0
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBucket } from '../../src/rate/token-bucket.js';
+import { TokenBucket } from '../../src/api/token-bucket.js';
 
 /**
  * The pure bucket behind `--max-rps` (reserve) and the sandbox's `--rate-limit` (tryTake): the
