@@ -1,8 +1,12 @@
 import type { PDFDict as PdfDict, PDFDocument, PDFObject } from 'pdf-lib';
+import { BytePieces } from './byte-pieces.js';
+import { pageCountFromCrossReferences } from './pdf-cross-references.js';
 
 /**
  * Counting the pages of a PDF for the interface document's "at most 5 pages" limit (sandbox
  * uploads and the import's evidence checks alike).
+ * A classic, well-formed file is counted from its cross-reference table without a document model
+ * (pdf-cross-references.ts: a few kilobytes read, nothing copied); any other goes to pdf-lib.
  * pdf-lib parses the file (objects, object streams, cross-reference streams, leading junk);
  * the page tree is walked here rather than by `getPageCount()`, because pdf-lib's own walk
  * recurses without remembering where it has been: a crafted tree whose kids point back at an
@@ -29,7 +33,12 @@ type PdfLib = typeof import('pdf-lib');
 let pdfLib: Promise<PdfLib> | undefined;
 const loadPdfLib = async (): Promise<PdfLib> => (pdfLib ??= import('pdf-lib'));
 
-export async function countPdfPages(bytes: Uint8Array): Promise<number> {
+/** `content` in one buffer or in the pieces it arrived in (joined only if pdf-lib is needed). */
+export async function countPdfPages(content: Uint8Array | readonly Uint8Array[]): Promise<number> {
+  const pieces = content instanceof Uint8Array ? [content] : content;
+  const quickCount = pageCountFromCrossReferences(pieces);
+  if (quickCount !== undefined) return quickCount;
+  const bytes = new BytePieces(pieces).whole();
   const lib = await loadPdfLib();
   const { PDFDocument } = lib;
   let document: PDFDocument;

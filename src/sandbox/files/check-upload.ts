@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { uploadCategories } from '../../api/schemas/known-values.js';
 import { maxPdfPages } from '../../files/limits.js';
 import { countPdfPages, PdfUnreadableError } from '../../files/pdf-pages.js';
 import { describeContent, detectFileType, pdfHeaderWindowBytes, type SniffedType } from '../../files/sniff.js';
-import { contentBytes, contentHead, type FileContent } from './file-content.js';
+import { contentHead, type FileContent } from './file-content.js';
 import {
   categoryInvalid,
   categoryMissing,
@@ -20,7 +19,8 @@ import {
 
 /**
  * The decisions about an upload once its parts are in memory: no streams, no sockets, so every
- * rule is tested with plain values. receive-upload.ts gathers the parts within the size limits.
+ * rule is tested with plain values. receive-upload.ts gathers the parts within the size limits,
+ * the file's content already hashed as it arrived (file-content.ts).
  */
 
 export type UploadCategory = (typeof uploadCategories)[number];
@@ -50,7 +50,7 @@ export interface ReceivedUpload {
   /** Sniffed from the bytes; the part's declared content type is ignored. */
   contentType: SniffedType;
   content: FileContent;
-  /** Lower-case hex SHA-256 of the content: its address. */
+  /** Lower-case hex SHA-256 of the content (hashed as it arrived): its address. */
   sha256: string;
   /** PDFs only. */
   pageCount?: number;
@@ -65,9 +65,7 @@ export async function checkUpload(parts: CollectedParts): Promise<ReceivedUpload
   if ('issue' in file) issues.push(file.issue);
   if ('issue' in category || 'issue' in file || issues.length > 0) throw refuseUpload(issues);
 
-  const hash = createHash('sha256');
-  for (const piece of file.content.pieces) hash.update(piece);
-  return { category: category.value, ...file, sha256: hash.digest('hex') };
+  return { category: category.value, ...file, sha256: file.content.sha256 };
 }
 
 type Checked<T> = T | { issue: UploadIssue };
@@ -99,7 +97,7 @@ async function checkFile({ filename, content }: { filename: string; content: Fil
 
   let pageCount: number;
   try {
-    pageCount = await countPdfPages(contentBytes(content));
+    pageCount = await countPdfPages(content.pieces);
   } catch (error) {
     if (error instanceof PdfUnreadableError) return { issue: pdfUnreadable(error.reason) };
     throw error;

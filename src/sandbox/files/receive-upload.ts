@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { fileSizeLimitBytes } from '../../files/limits.js';
 import { checkUpload, type CollectedParts, type ReceivedUpload } from './check-upload.js';
-import { fileContent } from './file-content.js';
+import { ContentCollector } from './file-content.js';
 import {
   bodyTooLarge,
   contentTypeInvalid,
@@ -118,9 +118,10 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
         stream.resume();
         return;
       }
-      const pieces: Buffer[] = [];
+      // Hashed as it arrives: one pass, and nothing left to hash once the body has ended.
+      const content = new ContentCollector();
       stream.on('data', (piece: Buffer) => {
-        pieces.push(piece);
+        content.add(piece);
       });
       // Refuse at once: waiting for the end of the body would let the client set the pace.
       stream.on('limit', () => {
@@ -129,7 +130,7 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
       // busboy leaves the filename out when the part is a file only by its octet-stream type.
       const filename: string | undefined = info.filename;
       stream.on('end', () => {
-        parts.file = { filename: filename ?? '', content: fileContent(pieces) };
+        parts.file = { filename: filename ?? '', content: content.finish() };
       });
     });
     parser.on('field', (name, value, info) => {

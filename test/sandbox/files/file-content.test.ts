@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { contentBytes, contentHead, fileContent } from '../../../src/sandbox/files/file-content.js';
 
@@ -11,6 +12,12 @@ describe('file content in pieces', () => {
     expect(content.size).toBe(6);
     expect(contentBytes(content).toString()).toBe('abcdef');
     expect(contentBytes(pieces()).length).toBe(0);
+  });
+
+  it('is hashed piece by piece as the pieces come, to the hash of the bytes joined', () => {
+    const content = pieces('ab', '', 'cde', 'f');
+    expect(content.sha256).toBe(createHash('sha256').update('abcdef').digest('hex'));
+    expect(pieces().sha256).toBe(createHash('sha256').digest('hex'));
   });
 
   it('gives a lone piece itself, without a copy', () => {
