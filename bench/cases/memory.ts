@@ -7,7 +7,8 @@ import { expectSuccess, mib, runNodeMeasured, type MeasuredRun } from '../suppor
 /**
  * Issue 7, memory: the peak resident set of a whole dry run (`bulk-disputes import --dry-run`:
  * stage, every claim checked, the results CSV written) at 1,000,000 rows against the same at
- * 10,000 rows. Constant memory means the ratio stays near 1 and the big run under 250 MB.
+ * 10,000 rows. Constant memory means the ratio stays near 1; issue 30 (part 6) asks for the big
+ * run under 150 MiB (issue 7 asked for 250 MB; test/import/memory.test.ts still holds that line).
  * Measured as test/import/memory.test.ts does (bench/support/process.ts): GNU time's maximum RSS
  * and the kernel's VmHWM polled from /proc, the larger of the two.
  */
@@ -15,8 +16,9 @@ import { expectSuccess, mib, runNodeMeasured, type MeasuredRun } from '../suppor
 const fullSizes = { small: 10_000, large: 1_000_000 };
 const quickSizes = { small: 1_000, large: 5_000 };
 const goalRatio = 1.3;
-/** 250 MB as memory is counted (the kernel and GNU time report KiB): 250 MiB, as in memory.test.ts. */
-const peakLimitBytes = 250 * 1024 * 1024;
+/** Issue 30's floor for the 1,000,000-row dry run (the kernel and GNU time report KiB). */
+const peakLimitMiB = 150;
+const peakLimitBytes = peakLimitMiB * 1024 * 1024;
 
 async function dryRun(context: BenchContext, rows: number): Promise<MeasuredRun> {
   const input = join(context.workDir, `memory-${rows}.csv`);
@@ -42,7 +44,7 @@ export const benchCase: BenchCase = {
         figure: `${count(sizes.large)} rows: ${mib(large.peakRssBytes)}`,
         baseline: `${count(sizes.small)} rows: ${mib(small.peakRssBytes)}`,
         ratio,
-        goal: `<= ${goalRatio} (large / small, smaller is better) and large < 250 MiB`,
+        goal: `<= ${goalRatio} (large / small, smaller is better) and large < ${peakLimitMiB} MiB`,
         met: ratio <= goalRatio && large.peakRssBytes < peakLimitBytes,
         note:
           `node dist/cli/bin.js import --dry-run as a child process; peak = max(GNU time %M, polled /proc VmHWM): ` +

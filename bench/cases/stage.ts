@@ -9,7 +9,7 @@ import type { StageWorkerResult } from '../support/stage-worker.js';
 
 /**
  * Issue 7, stage throughput: rows/s of the import's stage step (parse → map → validate → journal,
- * `stageRows` from src/import/stage.ts, the first step of every import and dry run) on a generated
+ * `stageRows` from src/import/stage/index.ts, the first step of every import and dry run) on a generated
  * 200,000-row export, against csv-parse alone on the same file with the same dialect and decoder.
  * Each pass runs in a fresh process (bench/support/stage-worker.ts), the two kinds alternating so
  * that a noisy neighbour on a shared machine hits both. The best pass of each kind is reported: on
@@ -81,7 +81,7 @@ export const benchCase: BenchCase = {
         goal: `>= ${goalRatio} (ours / csv-parse)`,
         met: ratio >= goalRatio,
         note:
-          `stageRows() (src/import/stage.ts) into a fresh journal: parse, map, wire-schema check, SQLite; ` +
+          `stageRows() (src/import/stage/index.ts) into a fresh journal: parse, map, wire-schema check, SQLite; ` +
           `best of ${stageRates.length} alternating passes, each in its own process; all passes: stage ${stageRates.map(perSecond).join(', ')}; ` +
           `csv-parse ${csvParseRates.map(perSecond).join(', ')} (same decoder and dialect, records counted)`,
       },

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 import { createInterface } from 'node:readline/promises';
-import { main } from './main.js';
-import { commandOutput } from './output.js';
+import { keepYoungGenerationSmall } from './heap-tuning.js';
+
+// Before the commands' modules load, or loading them grows the young generation (heap-tuning.ts).
+keepYoungGenerationSmall();
+const { main } = await import('./main.js');
+const { commandOutput } = await import('./output.js');
 
 // A closed stderr (`2>&1 | head -1`) leaves nothing to tell anyone; the job itself goes on.
 process.stderr.on('error', () => undefined);

@@ -11,7 +11,51 @@ import { setFlagsFromString } from 'node:v8';
  * with the import for the same cores (submit bench at concurrency 32: 0.77 with it, 0.83
  * without). V8 reads the flag at every collection, so setting it once the process runs takes
  * effect (measured: the same figures as `node --heap-growing-percent=30`).
+ *
+ * Those figures predate the staging workers (issue 12). Issue 30 found 10,000 rows at 208–214 MiB
+ * and 1,000,000 at 225.7 MiB (VmHWM): ~52 MiB of it the node binary's pages, two worker isolates
+ * ~25 MiB each, the main thread's 32 MiB of new space; its live heap after a full collection at
+ * the end of staging was 22.6 MiB (7.5 of it strings, mostly module sources). With one staging
+ * worker and the young generation kept small: 10,000 rows 150–158 MiB, 200,000 rows 172 MiB,
+ * 1,000,000 rows 180.3 MiB (the peak is the end of staging, the worker still alive).
  */
 export function limitHeapGrowth(): void {
-  setFlagsFromString('--heap-growing-percent=30');
+  setFlag('--heap-growing-percent=30');
+}
+
+/**
+ * The young generation, kept at its starting size (issue 30, part 6). V8 doubles it, up to two
+ * 16 MiB semi-spaces, whenever objects survive a scavenge; loading the CLI's modules alone did
+ * that (32 MiB of new space before a command ran, measured with v8.getHeapSpaceStatistics()),
+ * and it never shrank while a job allocated: ~30 MiB of every job's peak. V8 reads the growth
+ * factor each time it would grow, so it must be set before the modules load (bin.ts), which
+ * `--max-semi-space-size` on the command line would do but the bin cannot pass to itself.
+ * Measured: 10,000-row dry run 208–209 → 180–183 MiB with two staging workers; the main thread's
+ * CPU per staged row the same within the noise (37.0 and 37.7 µs against 37.8 and 37.7).
+ */
+export function keepYoungGenerationSmall(): void {
+  setFlag('--semi-space-growth-factor=1');
+}
+
+/** V8's default growth back, for the sandbox: a server's survivors are its requests in flight. */
+export function letYoungGenerationGrow(): void {
+  setFlag('--semi-space-growth-factor=2');
+}
+
+/** The flags set so far, by name: each worker thread that starts sets V8's flags back to their defaults. */
+const flagsSet = new Map<string, string>();
+
+/**
+ * Sets a V8 flag for the whole process, and again each time a worker thread has started (the
+ * staging worker, issue 30): measured, a worker's start put the growth factor back to 2, and the
+ * main thread's young generation then grew to 32 MiB within the run.
+ */
+function setFlag(flag: string): void {
+  if (flagsSet.size === 0) process.on('worker', (worker) => worker.once('online', setAgain));
+  flagsSet.set(flag.slice(0, flag.indexOf('=')), flag);
+  setFlagsFromString(flag);
+}
+
+function setAgain(): void {
+  for (const flag of flagsSet.values()) setFlagsFromString(flag);
 }

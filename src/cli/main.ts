@@ -15,7 +15,7 @@ import type { CliContext, CliIo } from './context.js';
 import { ExitCode, exitCodeFor, OutputClosedError, type ExitCodeValue } from './exit-codes.js';
 import { logFormats, logOutput, type LogFormat } from './log-output.js';
 import { Progress } from '../progress/progress.js';
-import { limitHeapGrowth } from './heap-tuning.js';
+import { letYoungGenerationGrow, limitHeapGrowth } from './heap-tuning.js';
 import { reportUnknownOptionsFirst } from './option-order.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -70,6 +70,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     context.logFormat = output.format;
     // The job commands only: the sandbox keeps V8's default (heap-tuning.ts says why).
     if (actionCommand.name() !== 'sandbox') limitHeapGrowth();
+    else letYoungGenerationGrow();
   });
   for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context), mergeResultsCommand(context), reviewCommand(context), withdrawCommand(context)]) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));

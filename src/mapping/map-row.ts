@@ -57,21 +57,7 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
     return index === undefined ? undefined : values[index];
   };
   const resolved = (target: string) => valueOf(`case.${target}`) ?? valueOf(`shared.${target}`);
-  const evaluate = (field: string, spec: FieldSpec): TransformResult<FieldValue> => {
-    // What a spreadsheet did to an identifier is refused before it is read (issue 21).
-    const damaged = damageIn(field, spec, cells);
-    if (damaged !== undefined) {
-      options.onField?.({ field, spec, steps: [], result: damaged });
-      return damaged;
-    }
-    const prefix = idPrefixOf(field, mapping);
-    if (options.onField === undefined) return withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved }), spec, cells), prefix);
-    const steps: FieldStep[] = [];
-    const trace = (step: FieldStep) => steps.push(step);
-    const result = withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved, trace }), spec, cells), prefix, trace);
-    options.onField({ field, spec, steps, result });
-    return result;
-  };
+  const evaluate = (field: string, spec: FieldSpec) => evaluateMappedField(field, spec, mapping, cells, resolved, options.onField);
   for (const [index, { field, spec }] of plan.fields.entries()) {
     const result = evaluate(field, spec);
     if (result.ok) values[index] = result.value;
@@ -83,9 +69,7 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
   if (arnError !== undefined) errors.push({ field: 'case.transaction.arn', ...arnError });
 
   const keyValues = claimKeyValues(cells, mapping);
-  if (keyValues.some((value) => value === '')) {
-    errors.push({ field: 'claim.key', code: 'required_missing', message: `claim key: expected values in ${mapping.claim.key.join(', ')}, got a blank` });
-  }
+  if (keyValues.some((value) => value === '')) errors.push(claimKeyBlankError(mapping));
   for (const column of mapping.claim.key) {
     const damage = identifierDamage('claim.key', column, cells[column] ?? '');
     if (damage !== undefined) errors.push({ field: 'claim.key', ...damage });
@@ -114,6 +98,39 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
   };
 }
 
+/**
+ * One field of one row as mapRow evaluates it: spreadsheet damage, the field's steps, a date's
+ * serial-number hint, the id prefix. Exported for the compiled mapping (src/mapping/compile/),
+ * which works out row-independent results with it and uses it for what it does not compile.
+ */
+export function evaluateMappedField(
+  field: string,
+  spec: FieldSpec,
+  mapping: Mapping,
+  cells: Readonly<Record<string, string>>,
+  resolved: (target: string) => FieldValue,
+  onField?: (evaluation: FieldEvaluation) => void,
+): TransformResult<FieldValue> {
+  // What a spreadsheet did to an identifier is refused before it is read (issue 21).
+  const damaged = damageIn(field, spec, cells);
+  if (damaged !== undefined) {
+    onField?.({ field, spec, steps: [], result: damaged });
+    return damaged;
+  }
+  const prefix = idPrefixOf(field, mapping);
+  if (onField === undefined) return withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved }), spec, cells), prefix);
+  const steps: FieldStep[] = [];
+  const trace = (step: FieldStep) => steps.push(step);
+  const result = withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved, trace }), spec, cells), prefix, trace);
+  onField({ field, spec, steps, result });
+  return result;
+}
+
+/** The error of a row whose claim key has a blank cell. */
+export function claimKeyBlankError(mapping: Mapping): FieldError {
+  return { field: 'claim.key', code: 'required_missing', message: `claim key: expected values in ${mapping.claim.key.join(', ')}, got a blank` };
+}
+
 /** A spreadsheet's damage to the cells an identifier field reads (its column, or its template's columns). */
 function damageIn(field: string, spec: FieldSpec, cells: Readonly<Record<string, string>>): TransformResult<FieldValue> | undefined {
   if (!isIdentifierTarget(field) || spec.type !== 'string') return undefined;
@@ -127,7 +144,7 @@ function damageIn(field: string, spec: FieldSpec, cells: Readonly<Record<string,
 /** The mapped ids `claim.id_prefix` applies to; a derived claim id takes it in derivedClaimId, a derived case id from its claim's. */
 const prefixedIdFields: ReadonlySet<string> = new Set(['claim.id', 'case.case_id']);
 
-function idPrefixOf(field: string, mapping: Mapping): string | undefined {
+export function idPrefixOf(field: string, mapping: Mapping): string | undefined {
   return prefixedIdFields.has(field) ? mapping.claim.id_prefix : undefined;
 }
 
@@ -138,13 +155,17 @@ function idPrefixOf(field: string, mapping: Mapping): string | undefined {
  */
 function withIdPrefix(result: TransformResult<FieldValue>, prefix: string | undefined, trace?: (step: FieldStep) => void): TransformResult<FieldValue> {
   if (prefix === undefined || !result.ok || result.value === undefined) return result;
-  const prefixed = { ok: true as const, value: `${prefix}-${String(result.value)}` };
+  const prefixed = { ok: true as const, value: prefixedId(prefix, result.value) };
   trace?.({ step: 'id_prefix', result: prefixed });
   return prefixed;
 }
 
+export function prefixedId(prefix: string, id: string | number | boolean): string {
+  return `${prefix}-${String(id)}`;
+}
+
 /** A date that did not read, whose cell is a spreadsheet's serial number: the error says so. */
-function withSerialDateHint(result: TransformResult<FieldValue>, spec: FieldSpec, cells: Readonly<Record<string, string>>): TransformResult<FieldValue> {
+export function withSerialDateHint(result: TransformResult<FieldValue>, spec: FieldSpec, cells: Readonly<Record<string, string>>): TransformResult<FieldValue> {
   if (result.ok || spec.type !== 'date' || spec.column === undefined) return result;
   const hint = serialDateHint(cells[spec.column] ?? '');
   return hint === undefined ? result : { ...result, message: `${result.message}; ${hint}` };
@@ -156,7 +177,7 @@ export function claimKeyValues(cells: Readonly<Record<string, string>>, mapping:
 }
 
 /** One target field of the mapping, with its place in the body worked out in advance. */
-interface PlannedField {
+export interface PlannedField {
   /** `shared.card.last4`, `case.transaction.amount`. */
   field: string;
   section: 'shared' | 'case';
@@ -170,7 +191,7 @@ interface PlannedField {
  * staging maps every row of a file of millions through one mapping, and sorting the fields and
  * splitting their names again for each row showed in its profile (issue 7).
  */
-interface MappingPlan {
+export interface MappingPlan {
   /** In evaluation order: amounts last, as they may read the currency another field maps. */
   fields: readonly PlannedField[];
   /** `case.dispute.currency` → its place in `fields` (read by an amount's currency_field). */
@@ -179,7 +200,7 @@ interface MappingPlan {
 }
 
 const plans = new WeakMap<Mapping, MappingPlan>();
-function planOf(mapping: Mapping): MappingPlan {
+export function planOf(mapping: Mapping): MappingPlan {
   let plan = plans.get(mapping);
   if (plan === undefined) {
     const fields = [...sectionFields('shared', mapping.shared), ...sectionFields('case', mapping.case)].sort(

@@ -31,8 +31,10 @@ export function checkRow(cells: Readonly<Record<string, string>>, mapping: Mappi
   const columnsOf = fieldColumns(mapping);
   const problems: CellProblem[] = explained.errors.map((error) => ({ field: error.field, code: error.code, message: error.message, columns: columnsOf[error.field] ?? [] }));
   if (problems.length === 0) {
-    const raw = sourceColumns.map((column) => cells[column] ?? '');
-    const prepared = prepareRow({ line: 0, index: 0, cells, raw }, mapping, { header: sourceColumns, resultsInput: false, statusCount: 0 }, new WireCheck());
+    // The file's columns, then any other cell the page sent: explainRow above read them all.
+    const header = [...sourceColumns, ...Object.keys(cells).filter((column) => !sourceColumns.includes(column))];
+    const raw = header.map((column) => cells[column] ?? '');
+    const prepared = prepareRow({ line: 0, index: 0, raw }, mapping, { header, resultsInput: false, statusCount: 0 }, new WireCheck());
     const problem = prepared.problem;
     if (problem !== undefined) problems.push({ field: problem.field ?? '', code: problem.code, message: problem.message, columns: columnsOf[problem.field ?? ''] ?? [] });
   }

@@ -1,4 +1,4 @@
-import { mapRow } from '../mapping/map-row.js';
+import { mapCells } from '../mapping/compile/index.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { firstDifference } from '../import/wire-fields.js';
@@ -16,13 +16,13 @@ export interface ClaimSibling {
  * problem on this row naming the other line, so the page shows the conflict on both.
  */
 export function claimConflicts(row: ClaimSibling, siblings: readonly ClaimSibling[], mapping: Mapping): CellProblem[] {
-  const mine = mapRow(row.cells, mapping);
+  const mine = mapCells(row.cells, mapping);
   if (!mine.ok) return [];
   const columnsOf = fieldColumns(mapping);
   const problems: CellProblem[] = [];
   for (const sibling of siblings) {
     if (sibling.line === row.line) continue;
-    const theirs = mapRow(sibling.cells, mapping);
+    const theirs = mapCells(sibling.cells, mapping);
     if (!theirs.ok) continue;
     const difference = firstDifference(theirs.row.shared, mine.row.shared);
     if (difference === undefined) continue;

@@ -1,5 +1,5 @@
 import { derivedClaimId } from '../import/ids.js';
-import { mapRow } from '../mapping/map-row.js';
+import { mapCells } from '../mapping/compile/index.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import type { CellProblem } from './check-row.js';
@@ -14,7 +14,7 @@ import type { RowEntry } from './job-types.js';
  */
 export function keyStillTaken(row: RowEntry, cells: Readonly<Record<string, string>>, mapping: Mapping): CellProblem[] {
   if (row.errorCode !== 'claim_key_taken' || row.claimId === '') return [];
-  const mapped = mapRow(cells, mapping);
+  const mapped = mapCells(cells, mapping);
   // A row that does not map shows its own problems; its claim id is not known.
   if (!mapped.ok) return [];
   // As staging derives it (src/import/stage/prepare.ts).

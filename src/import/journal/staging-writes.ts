@@ -1,4 +1,5 @@
 import type { StagedRowRecord } from './records.js';
+import { createRowIndexes, rowIndexNames, type JournalDatabase } from './schema.js';
 import type { JournalStatements } from './statements.js';
 
 export interface NewClaim {
@@ -19,7 +20,7 @@ export class StagingWrites {
 
   /**
    * A new claim. `rows: 1` counts its first row in the same statement (that row's ordinal is 0),
-   * which spares staging an addRowToClaim update for every claim.
+   * which spares staging an update of the count for every claim.
    */
   insertClaim(claim: NewClaim): void {
     this.statements.insertClaim.run(claim.claimKey, claim.claimId, claim.firstIdx, claim.firstLine, claim.sharedJson, claim.rows ?? 0);
@@ -28,12 +29,6 @@ export class StagingWrites {
   /** Earlier runs reported this claim as created: retrieve it before any create is sent. */
   markSent(claimKey: string): void {
     this.statements.markSent.run(claimKey);
-  }
-
-  /** Counts one more row in the claim; returns the row's ordinal (0-based place in the claim). */
-  addRowToClaim(claimKey: string): number {
-    const { rows } = this.statements.countRow.get(claimKey) as { rows: number };
-    return rows - 1;
   }
 
   /** Sets a claim's count of rows (staging counts them in memory and writes the total once). */
@@ -56,20 +51,51 @@ export class StagingWrites {
     });
   }
 
+  /**
+   * A row as it comes. Its case id is not checked here: while staging, the rows have no indexes
+   * (`dropRowIndexes`), and `indexStagedRows` refuses a case id taken by an earlier row.
+   */
   insertRow(row: StagedRowRecord): void {
     // Positional: binding a dozen named parameters from an object showed in staging's profile.
     this.statements.insertRow.run(
       row.idx, row.line, row.source, row.claim_key, row.ordinal, row.case_id, row.case_json, row.evidence_json, row.file_ids ?? null, row.reported_case_id ?? null, row.outcome, row.error_code, row.error_message, row.error_field,
     );
   }
-
-  /** A row, unless its case id is another row's: false then, nothing written (the UNIQUE index decides). */
-  insertRowUnlessCaseIdTaken(row: StagedRowRecord): boolean {
-    return refusedAsDuplicate(() => {
-      this.insertRow(row);
-    });
-  }
 }
+
+/**
+ * Before staging's first row (issue 30): the rows' indexes go, to be built from the whole table
+ * when staging ends. Kept up row by row, they were most of what a row cost the journal.
+ */
+export function dropRowIndexes(database: JournalDatabase): void {
+  for (const name of rowIndexNames) database.exec(`DROP INDEX IF EXISTS ${name}`);
+}
+
+/**
+ * After staging's last row, in its transaction: a case id used by an earlier row is refused on
+ * every later row, exactly as the UNIQUE index refused it row by row before issue 30 (the row
+ * keeps its claim and place, loses its case, and is invalid), then the indexes are built.
+ */
+export function indexStagedRows(database: JournalDatabase): void {
+  // Usually no case id is taken twice: the index is built once, and the query runs only when it fails.
+  const built = refusedAsDuplicate(() => {
+    createRowIndexes(database);
+  });
+  if (built) return;
+  database.prepare(refuseTakenCaseIds).run();
+  createRowIndexes(database);
+}
+
+// The message and field as src/import/stage/write.ts words a row's problem; SET reads the row as it was.
+const refuseTakenCaseIds = `
+WITH later AS (
+  SELECT idx FROM (SELECT idx, row_number() OVER (PARTITION BY case_id ORDER BY idx) AS place FROM rows WHERE case_id IS NOT NULL) WHERE place > 1
+)
+UPDATE rows SET
+  case_id = NULL, case_json = NULL, evidence_json = NULL, file_ids = NULL, reported_case_id = NULL,
+  outcome = 'invalid', error_code = 'case_id_duplicate', error_field = 'case.case_id',
+  error_message = 'case id: expected a case id used once, got ' || case_id || ' again'
+WHERE idx IN (SELECT idx FROM later)`;
 
 /** Runs an insert; false when a UNIQUE index refused it, anything else thrown. */
 function refusedAsDuplicate(insert: () => void): boolean {

@@ -18,7 +18,6 @@ const statementSql = {
   claimSent: 'SELECT sent FROM claims WHERE claim_key = ?',
   unmarkSubmitting: "UPDATE claims SET step = 'staged', sent = ? WHERE claim_key = ?",
   forgetSent: 'DELETE FROM sent_claims WHERE claim_id = ?',
-  countRow: 'UPDATE claims SET rows = rows + 1 WHERE claim_key = ? RETURNING rows',
   setClaimRows: 'UPDATE claims SET rows = ? WHERE claim_key = ?',
   fillClaim: 'UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?',
   insertRow: `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, reported_case_id, outcome, error_code, error_message, error_field)

@@ -10,7 +10,9 @@ import type { Shard } from '../ids.js';
 import type { Journal } from '../journal/journal.js';
 import { renamedStatusCount, renameStatusColumns } from '../results/columns.js';
 import type { HeaderSeen, PreparedRow } from './prepare.js';
-import type { PrepareTask, SentRecord, StageWorkerData } from './worker.js';
+import { BatchPreparer, type PrepareTask, type SentRecord } from './prepare-batch.js';
+import type { StageWorkerData } from './worker.js';
+import { dropRowIndexes } from '../journal/staging-writes.js';
 import { StageWriter } from './write.js';
 
 /**
@@ -18,11 +20,16 @@ import { StageWriter } from './write.js';
  * mapped and checked against the wire schema, written into the journal in batched transactions,
  * grouped by claim key however far apart its rows are.
  *
- * Three parts (issue 12): this thread reads the CSV and sends batches of records to a pool of
- * worker threads (src/import/stage/worker.ts), which map and check them; it writes what comes
- * back to the journal, batch by batch in input order, and is the only thread that touches the
- * journal. At most `batchesInFlight` batches are out at once, and the input is read only as
- * batches come back: memory is that window, whatever the file's size.
+ * Three parts (issue 12): this thread reads the CSV and sends batches of records to a worker
+ * thread (src/import/stage/worker.ts), which maps and checks them; it writes what comes back to
+ * the journal, batch by batch in input order, and is the only thread that touches the journal.
+ * At most `batchesInFlight` batches are out at once, and the input is read only as batches come
+ * back: memory is that window, whatever the file's size.
+ *
+ * One worker, not one per core (issue 30, part 6): each isolate costs the process ~25 MiB
+ * (10,000-row dry run: 179.7 MiB with two, 154.3 with one). When the worker already holds
+ * `workerQueue` batches, this thread prepares the next batch itself instead of waiting: on two
+ * cores that keeps both busy, as two workers did, with one isolate.
  */
 
 /** A workbook input (issue 21, part 3): the file, and its sheet (default: the first). */
@@ -53,14 +60,21 @@ export interface StageSummary {
 const batchRows = 1000;
 /** And at most this much cell text, so that long rows make smaller batches (a worker's heap is capped). */
 const batchTextLength = 1024 * 1024;
-/** Two threads for mapping where there are cores for them; the reader and the journal take a third share. */
-const workerThreads = Math.max(1, Math.min(2, availableParallelism()));
-const batchesInFlight = workerThreads + 1;
+/** A worker where there is a second core; on one core this thread prepares every batch. */
+const workerThreads = availableParallelism() > 1 ? 1 : 0;
+/**
+ * Batches at the worker before this thread prepares one itself. One: measured on 200,000 rows
+ * (two rounds each, load 3–4 on two cores), 16,605 and 15,887 rows/s against 15,812 and 13,673
+ * with two (a batch waiting at the worker), and 16,003 and 14,091 with two workers.
+ */
+const workerQueue = 1;
+const batchesInFlight = workerQueue + 1;
 /**
  * A worker's live data is its mapping and a few batches. V8's default young generation (16 MiB
  * semi-spaces) let each worker add ~45 MiB to the process; with 4 MiB it is ~30 MiB, the same
- * throughput (a 100,000-row dry run: peak 297 → 237 MiB with two workers). The old generation's
- * cap is a guard: batches are bounded in rows and text, so a worker never comes near it.
+ * throughput (a 100,000-row dry run: peak 297 → 237 MiB with two workers); 2 MiB saved nothing
+ * more (issue 30: 10,000-row dry run 150.2 and 150.6 MiB). The old generation's cap is a guard:
+ * batches are bounded in rows and text, so a worker never comes near it.
  */
 const workerHeap = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
 /** SQLite's default, and staging's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
@@ -68,12 +82,26 @@ const defaultCheckpointPages = 1000;
 const stagingCheckpointPages = 10_000;
 
 export async function stageRows(options: StageOptions): Promise<StageSummary> {
+  // The rows are indexed when staging ends (StageWriter.finish), not row by row (issue 30).
+  dropRowIndexes(options.journal.database);
   const writer = new StageWriter(options.journal);
   // Fewer checkpoints while staging: each one syncs the file, and staging writes the whole input
   // (measured on 200,000 rows of journal inserts: 10–25% less time). Restored below.
   options.journal.database.pragma(`wal_autocheckpoint = ${stagingCheckpointPages}`);
   const workerData: StageWorkerData = { mapping: options.mapping, shard: options.shard };
-  const pool = new Tinypool({ filename: workerFile().href, minThreads: workerThreads, maxThreads: workerThreads, workerData, resourceLimits: workerHeap });
+  const pool = workerThreads === 0 ? undefined : new Tinypool({ filename: workerFile().href, minThreads: workerThreads, maxThreads: workerThreads, workerData, resourceLimits: workerHeap });
+  const preparedHere = new BatchPreparer(options.mapping, options.shard);
+  let atWorker = 0;
+  // Runs synchronously up to the worker's answer: a batch prepared here is ready when this returns.
+  const prepare = async (task: PrepareTask): Promise<PreparedRow[]> => {
+    if (pool === undefined || atWorker >= workerQueue) return preparedHere.prepare(task);
+    atWorker++;
+    try {
+      return (await pool.run(task)) as PreparedRow[];
+    } finally {
+      atWorker--;
+    }
+  };
   const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0 };
   const onHeader = (names: readonly string[]) => {
     seen.header = names;
@@ -101,7 +129,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     const task: PrepareTask = { seen, records };
     records = [];
     textLength = 0;
-    const prepared = pool.run(task) as Promise<PreparedRow[]>;
+    const prepared = prepare(task);
     // Awaited in order below; until then a failure must not count as unhandled.
     prepared.catch(() => undefined);
     inFlight.push({ rowsRead, prepared });
@@ -125,7 +153,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     });
   } finally {
     options.journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
-    await pool.destroy();
+    await pool?.destroy();
   }
   return { sourceColumns: seen.header.slice(seen.statusCount), resultsInput: seen.resultsInput, rowsRead, layout };
 }

@@ -1,7 +1,8 @@
 import { newClaimBody, newClaimCaseSchema } from '../../api/schemas/claim.js';
 import { precompiledSafeParse } from '../../api/schemas/precompiled.js';
-import type { CsvRow } from '../../csv/records.js';
-import { claimKeyValues, mapRow, type MappedRow } from '../../mapping/map-row.js';
+import type { CsvRowError } from '../../csv/errors.js';
+import { compileMapping } from '../../mapping/compile/index.js';
+import type { MappedRow } from '../../mapping/map-row.js';
 import type { Mapping } from '../../mapping/schema.js';
 import { derivedClaimId } from '../ids.js';
 import type { RowProblem } from '../journal/journal.js';
@@ -52,29 +53,40 @@ export interface HeaderSeen {
   statusCount: number;
 }
 
-export function prepareRow(record: CsvRow, mapping: Mapping, seen: HeaderSeen, wireCheck: WireCheck): PreparedRow {
-  const { resultsInput } = seen;
+/**
+ * A record as read: its cells in header order (a CsvRow, or a record as it crosses to a staging
+ * worker). Mapped by index through the compiled mapping (issue 30), without a header-keyed copy.
+ */
+export interface ReadRecord {
+  line: number;
+  index: number;
+  raw?: readonly string[] | undefined;
+  error?: CsvRowError | undefined;
+}
+
+export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSeen, wireCheck: WireCheck): PreparedRow {
+  const { resultsInput, statusCount } = seen;
+  const compiled = compileMapping(mapping, seen.header);
   const base = { idx: record.index, line: record.line, reportedCreated: false };
-  if ('error' in record) {
-    const raw = (record.raw ?? []).slice(seen.statusCount);
+  if (record.error !== undefined) {
+    const raw = record.raw ?? [];
     // A row of the wrong width still names its claim, which must not be sent without it.
-    const cells = Object.fromEntries(seen.header.map((column, position) => [column, record.raw?.[position] ?? '']));
-    const claimKey = keyOf(resultsInput ? restoreCells(cells) : cells, mapping);
-    return { ...base, source: JSON.stringify(raw), claimKey, problem: { code: record.error.code, message: record.error.message } };
+    const claimKey = compiled.claimKey(resultsInput ? raw.map(restore) : raw);
+    return { ...base, source: JSON.stringify(raw.slice(statusCount)), claimKey, problem: { code: record.error.code, message: record.error.message } };
   }
-  let cells = record.cells;
-  let raw = record.raw;
+  let raw = record.raw ?? [];
+  let status: Record<string, string> = {};
   let reportedCreated = false;
   let reportedFileIds: string | undefined;
   if (resultsInput) {
-    raw = raw.slice(seen.statusCount).map(restore);
-    cells = restoreCells(cells);
-    reportedCreated = statusCell(cells, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(cells, 'outcome'));
-    if (reportedCreated && statusCell(cells, 'file_ids') !== '') reportedFileIds = statusCell(cells, 'file_ids');
+    raw = raw.map(restore);
+    status = statusCellsOf(seen, raw);
+    reportedCreated = statusCell(status, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(status, 'outcome'));
+    if (reportedCreated && statusCell(status, 'file_ids') !== '') reportedFileIds = statusCell(status, 'file_ids');
   }
-  const source = JSON.stringify(raw);
-  const claimKey = keyOf(cells, mapping);
-  const result = mapRow(cells, mapping);
+  const source = JSON.stringify(resultsInput ? raw.slice(statusCount) : raw);
+  const claimKey = compiled.claimKey(raw);
+  const result = compiled.map(raw);
   if (!result.ok) {
     const [first, ...rest] = result.errors;
     const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((error) => error.field).join(', ')})`;
@@ -92,11 +104,12 @@ export function prepareRow(record: CsvRow, mapping: Mapping, seen: HeaderSeen, w
     caseJson: JSON.stringify(caseBody),
     evidenceJson: JSON.stringify(row.evidence),
   };
-  const reportedClaimId = statusCell(cells, 'claim_id');
+  const reportedClaimId = statusCell(status, 'claim_id');
   if (reportedCreated && reportedClaimId !== mapped.claimId) return { ...base, source, claimKey: row.claimKey, reportedCreated: false, problem: claimIdChanged(reportedClaimId, mapped.claimId) };
   // The results line proves which case is this row's (issue 27): its differences are fixes.
-  const reportedCaseId = reportedCreated ? statusCell(cells, 'case_id') || undefined : undefined;
-  return { ...base, source, claimKey: row.claimKey, reportedCreated, reportedFileIds, reportedCaseId, mapped };
+  const reportedCaseId = reportedCreated ? statusCell(status, 'case_id') || undefined : undefined;
+  // Spelled out rather than spread from `base`: the one object every mapped row makes (issue 30, its profile).
+  return { idx: record.index, line: record.line, reportedCreated, source, claimKey: row.claimKey, reportedFileIds, reportedCaseId, mapped };
 }
 
 /**
@@ -114,15 +127,11 @@ function claimIdChanged(reported: string, now: string): RowProblem {
   };
 }
 
-/** The claim key as mapRow makes it, or undefined when a key cell is blank or missing. */
-function keyOf(cells: Readonly<Record<string, string>>, mapping: Mapping): string | undefined {
-  const keyValues = claimKeyValues(cells, mapping);
-  return keyValues.some((value) => value === '') ? undefined : JSON.stringify(keyValues);
-}
-
-/** A results file's cells were neutralised against formulas; the mapping reads the originals. */
-function restoreCells(cells: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(cells).map(([column, value]) => [column, restore(value)]));
+/** A results file's status cells (restored), by their header names, as statusCell reads them. */
+function statusCellsOf(seen: HeaderSeen, raw: readonly string[]): Record<string, string> {
+  const status: Record<string, string> = {};
+  for (let position = 0; position < seen.statusCount; position++) status[seen.header[position] ?? ''] = raw[position] ?? '';
+  return status;
 }
 
 /** The row's entry of new_claim.cases (its id is added when staged: it may depend on its place). */

@@ -1,5 +1,6 @@
 import { derivedCaseId } from '../ids.js';
 import type { ClaimRecord, Journal, RowProblem } from '../journal/journal.js';
+import { indexStagedRows } from '../journal/staging-writes.js';
 import { firstDifference } from '../wire-fields.js';
 import type { PreparedRow } from './prepare.js';
 import { StagedClaims, type StagingClaim } from './staged-claims.js';
@@ -8,8 +9,9 @@ import { StagedClaims, type StagingClaim } from './staged-claims.js';
  * The journal side of staging (main thread): each prepared row into its claim, in input order, so
  * that ordinals, claim ownership and case ids are decided exactly as the rows come. Statements a
  * row needs are kept few (issue 12): recent claims are held in memory (StagedClaims), and a
- * claim's unique id and a row's unique case id are enforced by the journal's UNIQUE indexes,
- * looked up only when an insert is refused.
+ * claim's unique id is enforced by the claims' UNIQUE index, looked up only when an insert is
+ * refused. The rows have no index while staging (issue 30): a row's case id is checked once the
+ * last row is in, by a query that refuses it on every row after the first, as the index did.
  */
 export class StageWriter {
   private readonly claims: StagedClaims;
@@ -53,14 +55,14 @@ export class StageWriter {
       this.insert(row, key, ordinal, mismatch);
       return;
     }
-    if (!this.journal.staging.insertRowUnlessCaseIdTaken(this.record(row, key, ordinal, undefined, caseId))) {
-      this.insert(row, key, ordinal, { code: 'case_id_duplicate', field: 'case.case_id', message: `case id: expected a case id used once, got ${caseId} again` });
-    }
+    // A case id an earlier row took is refused when staging ends (indexStagedRows), with the same words.
+    this.journal.staging.insertRow(this.record(row, key, ordinal, undefined, caseId));
   }
 
-  /** Call once, in a transaction, after the last row. */
+  /** Call once, in a transaction, after the last row: the claims' counts, then the rows' indexes. */
   finish(): void {
     this.claims.saveAll();
+    indexStagedRows(this.journal.database);
   }
 
   /** A claim for a row that cannot name it (no id): the claim is invalid, held back whole. */

@@ -1,0 +1,42 @@
+import type { CsvRowError } from '../../csv/errors.js';
+import type { Mapping } from '../../mapping/schema.js';
+import { inShard, type Shard } from '../ids.js';
+import { prepareRow, WireCheck, type HeaderSeen, type PreparedRow } from './prepare.js';
+
+/** A record as it crosses to the worker: its cells as read, without the header-keyed copy. */
+export interface SentRecord {
+  line: number;
+  index: number;
+  raw: readonly string[] | undefined;
+  error?: CsvRowError | undefined;
+}
+
+export interface PrepareTask {
+  seen: HeaderSeen;
+  records: readonly SentRecord[];
+}
+
+/**
+ * Batches of records mapped and checked by one thread: the staging worker's (worker.ts), or the
+ * staging thread's own when the worker already has its hands full (index.ts).
+ */
+export class BatchPreparer {
+  // Per thread: rows of a claim that land in this thread's batches share their claim-level check.
+  private readonly wireCheck = new WireCheck();
+
+  constructor(
+    private readonly mapping: Mapping,
+    private readonly shard: Shard | undefined,
+  ) {}
+
+  /** The batch's rows of this shard, prepared for the journal, in the batch's order. */
+  prepare(task: PrepareTask): PreparedRow[] {
+    const prepared: PreparedRow[] = [];
+    for (const sent of task.records) {
+      // Mapped by index from the cells as read (issue 30): no header-keyed object per row.
+      const row = prepareRow(sent, this.mapping, task.seen, this.wireCheck);
+      if (inShard(row.claimKey, this.shard)) prepared.push(row);
+    }
+    return prepared;
+  }
+}
