@@ -17,6 +17,7 @@ import type { ResolvedOptions } from './config.js';
 import { Pacing } from './pacing.js';
 import { basicAuthorization, redactorFor, type Redactor } from './redact.js';
 import { classifyFailure } from '../network/classify-failure.js';
+import { collectResponse } from './collect-response.js';
 import { createDispatcher, failedWhileConnecting } from '../network/dispatcher.js';
 import { proxySecrets, type Route } from '../network/proxy-route.js';
 import { probe, type ProbeResult } from '../network/probe.js';
@@ -143,17 +144,15 @@ export class Transport {
     if (Array.isArray(bytes)) headers['content-length'] = String(bytes.reduce((total: number, piece: Uint8Array) => total + piece.byteLength, 0));
     const body = Array.isArray(bytes) ? Readable.from(bytes as readonly Uint8Array[], { objectMode: false }) : (bytes as Uint8Array | undefined);
     try {
-      const response = await this.dispatcher.request({
+      // Read to the end whatever the status, so the connection goes back to the pool (collect-response.ts).
+      const response = await collectResponse(this.dispatcher, {
         origin: this.options.origin,
         method: request.method,
         path: this.options.pathPrefix + request.path + queryString(request.query),
         headers,
         body,
       });
-      // Read to the end whatever the status, so the connection goes back to the pool.
-      const text = await response.body.text();
-      const retryAfter = response.headers['retry-after'];
-      return { type: 'response', status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text };
+      return { type: 'response', ...response };
     } catch (error) {
       // A certificate, a client certificate or a proxy set up wrongly: sending again cannot help (issue 22).
       const notSent = failedWhileConnecting(error);

@@ -138,25 +138,30 @@ function compileArray(element: AnySchema): CompiledNode {
  * A strict object (catchall never), or a plain one: a key outside the shape fails either way (a
  * plain object would strip it, so its output would not be its input; zod decides). A loose object
  * is zod's. An absent key passes only where the field is optional, as zod's object parse says.
+ *
+ * The value's keys are walked, not the shape's (issue 30, part 5): a claim's body fills a few of
+ * the many optional fields its schema knows, and asking for each absent one was half the check.
+ * When a required field is not among the keys, the shape is walked as zod walks it (`in`, which
+ * an inherited key would also satisfy), so the answer stays zod's.
  */
 function compileObject(shape: Record<string, AnySchema>, catchall: AnySchema | undefined): CompiledNode | undefined {
   if (catchall !== undefined && catchall._zod.def.type !== 'never') return undefined;
   const fields = Object.entries(shape).map(([key, field]) => ({ key, optional: field._zod.optin === 'optional', ...compile(field) }));
-  const known = new Set(Object.keys(shape));
+  const fieldByKey = new Map(fields.map((field) => [field.key, field]));
+  const requiredCount = fields.filter((field) => !field.optional).length;
+  const shapeWalk = (record: Record<string, unknown>) => fields.every((field) => (field.key in record ? field.test(record[field.key]) : field.optional));
   return {
     exact: fields.every((field) => field.exact),
     test: (value) => {
       if (!util.isObject(value) || !hasPlainPrototype(value)) return false;
       const record = value as Record<string, unknown>;
-      for (const key in record) if (!known.has(key)) return false;
-      for (const field of fields) {
-        if (!(field.key in record)) {
-          if (!field.optional) return false;
-        } else if (!field.test(record[field.key])) {
-          return false;
-        }
+      let requiredSeen = 0;
+      for (const key in record) {
+        const field = fieldByKey.get(key);
+        if (field === undefined || !field.test(record[key])) return false;
+        if (!field.optional) requiredSeen++;
       }
-      return true;
+      return requiredSeen === requiredCount || shapeWalk(record);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { JournalDatabase } from './schema.js';
 
 /**
@@ -27,6 +28,8 @@ export class GroupCommit {
     private readonly database: JournalDatabase,
     /** The journal's transaction function: nested in the group, a failing `work` undoes only itself. */
     private readonly inTransaction: (work: () => unknown) => unknown,
+    /** `BEGIN IMMEDIATE` and `COMMIT`, prepared once: a group is opened and committed about once per claim. */
+    private readonly statements: { readonly begin: Statement; readonly commit: Statement },
   ) {}
 
   /** Writes `work` in the open group (opening one); it is durable once the promise resolves. */
@@ -47,7 +50,7 @@ export class GroupCommit {
     if (open === undefined) return;
     this.open = undefined;
     try {
-      this.database.exec('COMMIT');
+      this.statements.commit.run();
       open.resolve();
     } catch (error) {
       if (this.database.inTransaction) this.database.exec('ROLLBACK');
@@ -69,7 +72,7 @@ export class GroupCommit {
   }
 
   private openGroup(): OpenGroup {
-    this.database.exec('BEGIN IMMEDIATE');
+    this.statements.begin.run();
     let settle: Pick<OpenGroup, 'resolve' | 'reject'> = { resolve: () => undefined, reject: () => undefined };
     const committed = new Promise<void>((resolve, reject) => {
       settle = { resolve, reject };

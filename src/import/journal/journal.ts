@@ -4,6 +4,7 @@ import type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, SentB
 import { readResultRecords } from './result-records.js';
 import { serviceMetaKey } from './service-binding.js';
 import { prepareStatements } from './statements.js';
+import { prepareSendingStatements, type SendingStatements } from './sending-statements.js';
 import { outcomeOf } from '../results/row-outcome.js';
 import type { Outcome } from '../results/columns.js';
 import { StagingWrites } from './staging-writes.js';
@@ -17,6 +18,8 @@ export { readResultRecordAt, readResultRecords } from './result-records.js';
 export class Journal {
   readonly database: JournalDatabase;
   private readonly statements: ReturnType<typeof prepareStatements>;
+  /** What the sending phase runs for every claim (sending-statements.ts). */
+  private readonly sending: SendingStatements;
   /** One better-sqlite3 transaction function for every call: making one costs more than running it. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
   /** The sending phase's commits, shared by the claims of one turn of the event loop. */
@@ -27,9 +30,10 @@ export class Journal {
   constructor(file: string) {
     this.database = openJournalDatabase(file);
     this.statements = prepareStatements(this.database);
+    this.sending = prepareSendingStatements(this.database);
     this.staging = new StagingWrites(this.statements);
     this.runInTransaction = this.database.transaction((work: () => unknown) => work());
-    this.group = new GroupCommit(this.database, this.runInTransaction);
+    this.group = new GroupCommit(this.database, this.runInTransaction, this.sending);
   }
 
   /** Commits what the sending phase wrote this turn; call before the results are read. */
@@ -84,11 +88,11 @@ export class Journal {
 
   /** Claims not yet final, in input order of their first row, one page after `afterIdx`. */
   pendingClaims(afterIdx: number, limit: number): ClaimRecord[] {
-    return this.statements.pendingClaims.all(afterIdx, limit) as ClaimRecord[];
+    return this.sending.pendingClaims(afterIdx, limit);
   }
 
   rowsOf(claimKey: string): RowRecord[] {
-    return this.statements.rowsOf.all(claimKey) as RowRecord[];
+    return this.sending.rowsOf(claimKey);
   }
 
   setStep(claimKey: string, step: ClaimStep, outcome: { httpStatus?: number | undefined } = {}): void {
@@ -123,14 +127,7 @@ export class Journal {
   }
 
   setRowOutcome(idx: number, outcome: string, problem: Partial<RowProblem> = {}): void {
-    this.statements.setRowOutcome.run({
-      idx,
-      outcome,
-      code: problem.code ?? null,
-      message: problem.message ?? null,
-      field: problem.field ?? null,
-      status: problem.httpStatus ?? null,
-    });
+    this.sending.setRowOutcome(idx, outcome, problem.code ?? null, problem.message ?? null, problem.field ?? null, problem.httpStatus ?? null);
   }
 
   setRowFileIds(idx: number, fileIds: string): void {
@@ -196,8 +193,7 @@ export class Journal {
 
   /** Whether a claim was ever sent and its id recorded as sent: read before a create, to undo it if it never leaves (issue 22). */
   sentBefore(claimKey: string, claimId: string): SentBefore {
-    const row = this.statements.claimSent.get(claimKey) as { sent: number } | undefined;
-    return { sent: row?.sent === 1, recorded: this.wasSent(claimId) };
+    return this.sending.sentBefore(claimKey, claimId);
   }
 
   /** A create that never left (a certificate or a proxy set up wrongly): the claim as it was before `beginCreate`. */
@@ -229,9 +225,8 @@ export class Journal {
    */
   recordStep(claimKey: string, change: StepChange): void {
     this.group.soon(() => {
-      if (change.attempts !== undefined && change.attempts !== 0) this.addAttempts(claimKey, change.attempts);
       for (const row of change.rows ?? []) this.setRowOutcome(row.idx, row.outcome, row.problem);
-      this.setStep(claimKey, change.step, { httpStatus: change.httpStatus });
+      this.sending.setStepAddingAttempts(claimKey, change.step, change.httpStatus, change.attempts ?? 0);
     });
   }
 }
