@@ -8,9 +8,11 @@ import type { FaultDecision, FaultInjector } from './faults/fault-injector.js';
 import type { WorkflowRules } from './rules/workflow-rules.js';
 import { startWebhooks, type WebhookOptions, type Webhooks } from './webhooks/dispatcher.js';
 import { resumeInterruptedWorkflows } from './workflow.js';
-import { authenticate } from './http/auth.js';
+import { authenticator } from './http/auth.js';
 import { readJson } from './http/body.js';
 import { SandboxHttpError, simpleError } from './http/errors.js';
+import { requestTarget } from './http/request-target.js';
+import { servePublicPage } from './http/openapi-routes.js';
 import { JsonText, routerFor } from './http/routes.js';
 import { routes } from './route-table.js';
 import { blobStoreFor } from './store/blobs.js';
@@ -61,7 +63,7 @@ export interface Sandbox {
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const generatedKey = options.apiKeys?.length ? undefined : `test_${randomBytes(16).toString('hex')}`;
   const apiKeys = options.apiKeys?.length ? options.apiKeys : [generatedKey ?? ''];
-  const keys = new Set(apiKeys);
+  const authenticate = authenticator(new Set(apiKeys));
   const database = openDatabase(options.db ?? ':memory:');
   const onBackgroundError = (error: unknown) => options.logger?.error({ err: error }, 'sandbox background work failed');
   const checkpoints = (options.db ?? ':memory:') === ':memory:' ? undefined : startCheckpoints(database, options.db ?? '', { onError: onBackgroundError });
@@ -92,6 +94,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 
   const listener = (request: IncomingMessage, response: ServerResponse) => {
+    // The interface document and its page need no key (issue 31): answered before authentication.
+    if (servePublicPage(request, response)) return;
     void handle(request, response).catch((error: unknown) => {
       options.logger?.error({ err: error, method: request.method, url: request.url }, 'sandbox request failed');
       writeJson(response, 500, { message: 'internal error' });
@@ -105,17 +109,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
-      const caller = authenticate(request.headers.authorization, keys);
+      const caller = authenticate(request.headers.authorization);
       if (caller instanceof SandboxHttpError) throw caller;
       const { environment } = caller;
-      const url = new URL(request.url ?? '/', 'http://sandbox');
-      const match = route(request.method ?? 'GET', url.pathname);
-      if (match === undefined) throw simpleError(404, `no such route: ${request.method ?? ''} ${url.pathname}`);
-      if (match === 'method-not-allowed') throw simpleError(405, `method ${request.method ?? ''} not allowed on ${url.pathname}`);
+      const { pathname, query } = requestTarget(request.url ?? '/');
+      const match = route(request.method ?? 'GET', pathname);
+      if (match === undefined) throw simpleError(404, `no such route: ${request.method ?? ''} ${pathname}`);
+      if (match === 'method-not-allowed') throw simpleError(405, `method ${request.method ?? ''} not allowed on ${pathname}`);
       // Control routes are never faulted: they are how faults are turned off.
       const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now(), caller.apiKey);
       if (fault && (await injectBeforeHandling(fault, request))) return;
-      const reply = await match.route.handler({ core, environment, params: match.params, query: url.searchParams, request, json: async () => readJson(request), routes });
+      const reply = await match.route.handler({ core, environment, params: match.params, query, request, json: async () => readJson(request), routes });
       // No answer before what it says is durable (group commit: SandboxCore.transaction).
       await core.committed();
       if (fault?.action === 'drop-after-commit') {

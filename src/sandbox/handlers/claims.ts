@@ -7,7 +7,7 @@ import { readPageRequest, pageOf } from '../store/pagination.js';
 import { casesOfClaim, insertCase, insertClaim, saveCase, updateClaim, type ClaimRow } from '../store/records.js';
 import { isClosed, withdrawnWithClaim } from '../rules/states.js';
 import { claimSummaryView, claimView } from '../views.js';
-import { resolutionDueDate } from '../rules/deadlines.js';
+import { caseDocumentWriter } from './case-document.js';
 import { claimableCases, refuseExistingClaim, requireClaim } from './shared.js';
 
 /**
@@ -21,35 +21,18 @@ export async function newClaim(call: HandlerCall): Promise<Reply> {
   return core.transaction(() => {
     const claimId = body.claim_id ?? core.newId('claim');
     const created = core.nowIso();
-    const reason = body.dispute?.reason ?? body.reason;
     const claim: Omit<ClaimRow, 'seq'> = { environment, claim_id: claimId, status: 'open', created, updated: created };
     refusedIfTaken(() => {
       insertClaim(core.database, claim);
     }, `claim_id ${claimId} already exists`);
+    const caseText = caseDocumentWriter(body, claimId, created);
     const cases = body.cases.map((item) => {
       const caseId = item.case_id ?? core.newId('case');
-      const document = {
-        case_id: caseId,
-        claim_id: claimId,
-        created,
-        status: 'created',
-        closed_reason: null,
-        review_status: null,
-        resolution_due_date: resolutionDueDate(item.transaction.date),
-        program_id: item.program_id ?? null,
-        reason,
-        custom_fields: item.custom_fields ?? {},
-        cardholder: body.cardholder,
-        dispute: { ...item.dispute, date: body.dispute?.date, raised_by: body.dispute?.raised_by, reason },
-        merchant: item.merchant,
-        transaction: { ...item.transaction, card: body.card },
-        issuer_evidence: body.issuer_evidence ?? {},
-      };
-      const text = JSON.stringify(document);
+      const text = caseText(item, caseId);
       refusedIfTaken(() => {
         insertCase(core.database, { environment, case_id: caseId, claim_id: claimId, api_version: 2, status: 'created', filed: 0, workflow_state: null, unavailable: 0, document: text });
       }, `case_id ${caseId} already exists`);
-      core.recordEvent(environment, 'case.created', caseId);
+      core.recordEvent(environment, 'case.created', caseId, created);
       // The case as a retrieve shows it: its stored JSON (undefined fields left out).
       return text;
     });

@@ -1,5 +1,5 @@
 import type { Environment } from '../store/records.js';
-import { simpleError, type SandboxHttpError } from './errors.js';
+import { SandboxHttpError, simpleError } from './errors.js';
 
 /**
  * HTTP Basic with the key as the username and an empty password (interface document,
@@ -30,4 +30,24 @@ export function authenticate(authorization: string | undefined, keys: ReadonlySe
 
 function unauthorized(message: string): SandboxHttpError {
   return simpleError(401, message, { 'www-authenticate': 'Basic realm="claims"' });
+}
+
+/** How many distinct accepted Authorization headers `authenticator` remembers. */
+const maxRememberedHeaders = 64;
+
+/**
+ * `authenticate` for one set of keys, remembering the headers it accepted (issue 30: a client
+ * sends the same header with every request; decoding it each time cost more than routing). Only
+ * accepted headers are remembered, and at most `maxRememberedHeaders` of them, so no caller can
+ * grow the memory: a header past the limit is decoded every time, as before.
+ */
+export function authenticator(keys: ReadonlySet<string>): (authorization: string | undefined) => Caller | SandboxHttpError {
+  const accepted = new Map<string, Readonly<Caller>>();
+  return (authorization) => {
+    const known = authorization === undefined ? undefined : accepted.get(authorization);
+    if (known !== undefined) return known;
+    const caller = authenticate(authorization, keys);
+    if (authorization !== undefined && !(caller instanceof SandboxHttpError) && accepted.size < maxRememberedHeaders) accepted.set(authorization, Object.freeze(caller));
+    return caller;
+  };
 }
