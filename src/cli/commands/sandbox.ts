@@ -109,6 +109,8 @@ export function sandboxCommand(context: CliContext): Command {
         sandbox.generatedKey ? `API key (generated, sandbox environment): ${sandbox.generatedKey}` : `API keys: ${sandbox.apiKeys.length} configured`,
         ...(webhooks ? [`webhooks: ${webhooks.urls.join(', ')}${flags.webhookSecret ? '' : `; signing secret (generated): ${sandbox.webhookSecret ?? ''}`}`] : []),
         `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
+        // Issue 31: the interface document and its page, served without a key.
+        `API reference: ${sandbox.url}/docs (OpenAPI 3.1: ${sandbox.url}/openapi.json)`,
         'stop with Ctrl-C',
       ];
       writeNotice(context.io.stdout, `${lines.join('\n')}\n`);
