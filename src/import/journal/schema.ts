@@ -109,6 +109,13 @@ export function openLockedDatabase(file: string): JournalDatabase {
   }
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
+  // SQLite's own default page cache (2 MiB), not better-sqlite3's 16 MiB: a job reads and writes
+  // its journal in order, so the bigger cache saved no time, but it filled on a long run and the
+  // sort that builds the rows' indexes after staging takes as much again (issue 30, part 6).
+  // Measured, a 1,000,000-row dry run: peak 189.0 → 158.8 MiB (anonymous memory 134.9 → 104.7);
+  // 10,000 rows the same (147.8 and 147.4 MiB); a 200,000-row dry run's CPU 25.5–28.0 s with
+  // 16 MiB, 22.7–26.8 s with 2 MiB (three runs each, alternated).
+  database.pragma('cache_size = -2000');
   return database;
 }
 
