@@ -24,6 +24,8 @@ interface OpenGroup {
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
   readonly events: SandboxEvent[];
+  /** Set when a unit's writes could not be taken back alone (`insertOnly`): the group is rolled back, not committed. */
+  failure?: Error;
 }
 
 /**
@@ -172,6 +174,35 @@ export class SandboxCore {
     return result;
   }
 
+  /**
+   * `transaction` for a unit that only inserts rows and can take them back itself: no savepoint
+   * (issue 30, part 3: a savepoint copies each page the unit changes, so that a rollback can put
+   * it back; ~7 of a new_claim's ~72 µs of CPU, measured under the bench's load). When `work`
+   * throws, `undo` deletes what it inserted. Should `undo` fail, the whole group is rolled back
+   * instead of committed, and every reply waiting for it sees the failure. Not nested.
+   */
+  insertOnly<Result>(work: () => Result, undo: () => void): Result {
+    const group = this.group ?? this.openGroup();
+    // SQLite rolled the group's transaction back (a full disk, an I/O error): a savepoint is
+    // what keeps a unit whole outside one.
+    if (!this.database.inTransaction) return this.transaction(work);
+    let result: Result;
+    try {
+      result = work();
+    } catch (error) {
+      this.pendingEvents = [];
+      try {
+        undo();
+      } catch (undoError) {
+        group.failure ??= new Error('a unit of the group could not be taken back', { cause: undoError });
+      }
+      throw error;
+    }
+    group.events.push(...this.pendingEvents);
+    this.pendingEvents = [];
+    return result;
+  }
+
   /** Resolves once every write made so far is committed; rejects if that commit failed. */
   async committed(): Promise<void> {
     await this.group?.committed;
@@ -198,6 +229,7 @@ export class SandboxCore {
     if (group === undefined) return;
     this.group = undefined;
     try {
+      if (group.failure !== undefined) throw group.failure;
       this.database.exec('COMMIT');
     } catch (error) {
       if (this.database.inTransaction) this.database.exec('ROLLBACK');
@@ -218,10 +250,11 @@ export class SandboxCore {
    * Records an event (service-notes.md, "Webhooks": event types), `created` now unless the
    * change it announces carries its own time. Call inside a transaction.
    */
-  recordEvent(environment: Environment, type: string, caseId: string, created = this.nowIso()): void {
+  recordEvent(environment: Environment, type: string, caseId: string, created = this.nowIso()): number {
     const event = { environment, event_id: this.newId('event'), type, created, data: { case_id: caseId } };
-    insertEvent(this.database, { environment, event_id: event.event_id, type, case_id: caseId, created });
+    const seq = insertEvent(this.database, { environment, event_id: event.event_id, type, case_id: caseId, created });
     this.pendingEvents.push(event);
+    return seq;
   }
 
   /** Hears every committed event, in order. A failing listener is reported, never thrown. */

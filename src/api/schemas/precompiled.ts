@@ -64,17 +64,53 @@ function compile(schema: AnySchema): CompiledNode {
   if (checks.length === 0) return base;
   // Checks run on zod's output; only where that is the input may they run on the input.
   if (!base.exact) return delegated(schema);
-  return {
-    exact: true,
-    test: (value) => base.test(value) && checks.every((check) => passes(check, value)),
+  return { exact: true, test: allOf(base.test, checks.map(checkRunner)) };
+}
+
+/**
+ * `first`, then each of `rest`: for the usual one or two checks without a loop, and with no
+ * closure made per value (issue 30, part 3: a new_claim body runs some thirty checks).
+ */
+function allOf(first: Predicate, rest: readonly Predicate[]): Predicate {
+  const [second, third] = rest;
+  if (rest.length === 1 && second !== undefined) return (value) => first(value) && second(value);
+  if (rest.length === 2 && second !== undefined && third !== undefined) return (value) => first(value) && second(value) && third(value);
+  return (value) => {
+    if (!first(value)) return false;
+    for (const predicate of rest) if (!predicate(value)) return false;
+    return true;
   };
 }
 
-/** Runs one check as zod runs it; an asynchronous one is left to zod. */
-function passes(check: Check, value: unknown): boolean {
-  const payload = { value, issues: [] as unknown[] };
-  const result: unknown = check._zod.check(payload as never);
-  return !(result instanceof Promise) && payload.issues.length === 0;
+interface CheckPayload {
+  value: unknown;
+  issues: unknown[];
+}
+
+/**
+ * Runs one check as zod runs it; an asynchronous one is left to zod. The payload is kept and
+ * emptied after each run rather than made per value (issue 30, part 3): a check that passes adds
+ * nothing to it, so a passing body allocates nothing here. A run that starts inside another of
+ * the same check (a refinement that checks a value against its own schema), or after one that
+ * threw, gets a payload of its own.
+ */
+function checkRunner(check: Check): Predicate {
+  const zod = check._zod;
+  let idle: CheckPayload | undefined = { value: undefined, issues: [] };
+  return (value) => {
+    const payload = idle ?? { value: undefined, issues: [] };
+    idle = undefined;
+    payload.value = value;
+    const result: unknown = zod.check(payload as never);
+    // An asynchronous check may still write to its payload later: it is not kept.
+    if (result instanceof Promise) return false;
+    const passed = payload.issues.length === 0;
+    // Neither the value nor an issue naming it outlives the run.
+    payload.value = undefined;
+    if (!passed) payload.issues = [];
+    idle = payload;
+    return passed;
+  };
 }
 
 function delegated(schema: AnySchema): CompiledNode {
@@ -99,9 +135,9 @@ function compileType(schema: AnySchema): CompiledNode | undefined {
       return values === undefined ? undefined : { exact: true, test: (value) => values.has(value as util.Primitive) };
     }
     case 'optional':
-      return schema._zod.optin === 'defaulted' ? undefined : wrapped(def.innerType as AnySchema, (value) => value === undefined);
+      return schema._zod.optin === 'defaulted' ? undefined : wrapped(def.innerType as AnySchema, undefined);
     case 'nullable':
-      return wrapped(def.innerType as AnySchema, (value) => value === null);
+      return wrapped(def.innerType as AnySchema, null);
     case 'array':
       return compileArray(def.element as AnySchema);
     case 'object':
@@ -113,10 +149,14 @@ function compileType(schema: AnySchema): CompiledNode | undefined {
   }
 }
 
-/** optional / nullable: a value of its own passes as is; anything else is the inner schema's. */
-function wrapped(inner: AnySchema, passesAsIs: Predicate): CompiledNode {
-  const compiled = compile(inner);
-  return { exact: compiled.exact, test: (value) => passesAsIs(value) || compiled.test(value) };
+/**
+ * optional / nullable: its own value (undefined / null) passes as is; anything else is the inner
+ * schema's. One closure per kind, not a predicate for the own value (issue 30, part 3: most
+ * fields of a body are optional).
+ */
+function wrapped(inner: AnySchema, own: undefined | null): CompiledNode {
+  const { exact, test } = compile(inner);
+  return { exact, test: own === undefined ? (value) => value === undefined || test(value) : (value) => value === null || test(value) };
 }
 
 function compileArray(element: AnySchema): CompiledNode {

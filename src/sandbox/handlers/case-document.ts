@@ -44,8 +44,6 @@ function withMembers(objectText: string, members: string): string {
   return objectText === '{}' ? `{${members.slice(1)}}` : `${objectText.slice(0, -1)}${members}}`;
 }
 
-const disputeKeys = ['date', 'raised_by', 'reason'] as const;
-
 /**
  * Writes each case's text without building the merged object first (issue 30: the spreads cost
  * a new_claim more than serialising the case). The members shared by the claim's cases are
@@ -64,7 +62,7 @@ export function caseDocumentWriter(body: NewClaim, claimId: string, created: str
   return (item, caseId) => {
     const dispute = item.dispute ?? {};
     const { transaction } = item;
-    if (disputeKeys.some((key) => Object.hasOwn(dispute, key)) || Object.hasOwn(transaction, 'card')) {
+    if (Object.hasOwn(dispute, 'date') || Object.hasOwn(dispute, 'raised_by') || Object.hasOwn(dispute, 'reason') || Object.hasOwn(transaction, 'card')) {
       return JSON.stringify(caseDocument(body, item, { caseId, claimId, created }));
     }
     return (

@@ -4,7 +4,7 @@ import { parseBody } from '../http/body.js';
 import { simpleError } from '../http/errors.js';
 import { JsonText, type HandlerCall, type Reply } from '../http/routes.js';
 import { readPageRequest, pageOf } from '../store/pagination.js';
-import { casesOfClaim, insertCase, insertClaim, saveCase, updateClaim, type ClaimRow } from '../store/records.js';
+import { casesOfClaim, deleteInserted, insertCase, insertClaim, saveCase, updateClaim, type ClaimRow, type InsertedRow } from '../store/records.js';
 import { isClosed, withdrawnWithClaim } from '../rules/states.js';
 import { claimSummaryView, claimView } from '../views.js';
 import { caseDocumentWriter } from './case-document.js';
@@ -18,34 +18,36 @@ import { claimableCases, refuseExistingClaim, requireClaim } from './shared.js';
 export async function newClaim(call: HandlerCall): Promise<Reply> {
   const body = parseBody(newClaimBody, await call.json());
   const { core, environment } = call;
-  return core.transaction(() => {
+  // Only inserts: a refusal (a taken case id) deletes the rows this request inserted before it.
+  const inserted: InsertedRow[] = [];
+  const undo = () => {
+    for (const row of inserted.reverse()) deleteInserted(core.database, row);
+  };
+  return core.insertOnly(() => {
     const claimId = body.claim_id ?? core.newId('claim');
     const created = core.nowIso();
     const claim: Omit<ClaimRow, 'seq'> = { environment, claim_id: claimId, status: 'open', created, updated: created };
-    refusedIfTaken(() => {
-      insertClaim(core.database, claim);
-    }, `claim_id ${claimId} already exists`);
+    inserted.push({ table: 'claims', seq: refusedIfTaken(() => insertClaim(core.database, claim), `claim_id ${claimId} already exists`) });
     const caseText = caseDocumentWriter(body, claimId, created);
     const cases = body.cases.map((item) => {
       const caseId = item.case_id ?? core.newId('case');
       const text = caseText(item, caseId);
-      refusedIfTaken(() => {
-        insertCase(core.database, { environment, case_id: caseId, claim_id: claimId, api_version: 2, status: 'created', filed: 0, workflow_state: null, unavailable: 0, document: text });
-      }, `case_id ${caseId} already exists`);
-      core.recordEvent(environment, 'case.created', caseId, created);
+      const row = { environment, case_id: caseId, claim_id: claimId, api_version: 2, status: 'created', filed: 0, workflow_state: null, unavailable: 0, document: text } as const;
+      inserted.push({ table: 'cases', seq: refusedIfTaken(() => insertCase(core.database, row), `case_id ${caseId} already exists`) });
+      inserted.push({ table: 'events', seq: core.recordEvent(environment, 'case.created', caseId, created) });
       // The case as a retrieve shows it: its stored JSON (undefined fields left out).
       return text;
     });
     // The same bytes as JSON.stringify of the claim with its cases parsed back, without the round trip.
     const head = JSON.stringify({ claim_id: claimId, created, updated: created, status: claim.status });
     return { status: 201, body: new JsonText(`${head.slice(0, -1)},"cases":[${cases.join(',')}]}`) };
-  });
+  }, undo);
 }
 
 /** Runs an insert; a UNIQUE key it breaks (an id taken in this environment) is a 409 saying which. */
-function refusedIfTaken(insert: () => void, message: string): void {
+function refusedIfTaken<Result>(insert: () => Result, message: string): Result {
   try {
-    insert();
+    return insert();
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw simpleError(409, message);
     throw error;

@@ -57,10 +57,21 @@ export function findClaim(database: SandboxDatabase, environment: Environment, c
   return statement(database, 'SELECT * FROM claims WHERE environment = ? AND claim_id = ?').get(environment, claimId) as ClaimRow | undefined;
 }
 
-export function insertClaim(database: SandboxDatabase, claim: Omit<ClaimRow, 'seq'>): void {
+/** Returns the new row's `seq`. */
+export function insertClaim(database: SandboxDatabase, claim: Omit<ClaimRow, 'seq'>): number {
   // Bound by position: better-sqlite3 binds a named object several times slower (issue 12).
-  statement(database, 'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)')
-    .run(claim.environment, claim.claim_id, claim.status, claim.created, claim.updated);
+  return Number(statement(database, 'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)')
+    .run(claim.environment, claim.claim_id, claim.status, claim.created, claim.updated).lastInsertRowid);
+}
+
+/** A row just inserted, by its table and `seq`: what an insert-only unit takes back (SandboxCore.insertOnly). */
+export interface InsertedRow {
+  table: 'claims' | 'cases' | 'events';
+  seq: number;
+}
+
+export function deleteInserted(database: SandboxDatabase, row: InsertedRow): void {
+  statement(database, `DELETE FROM ${row.table} WHERE seq = ?`).run(row.seq);
 }
 
 export function updateClaim(database: SandboxDatabase, claim: ClaimRow): void {
@@ -75,9 +86,10 @@ export function casesOfClaim(database: SandboxDatabase, environment: Environment
   return statement(database, 'SELECT * FROM cases WHERE environment = ? AND claim_id = ? ORDER BY seq').all(environment, claimId) as CaseRow[];
 }
 
-export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>): void {
-  statement(database, 'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(row.environment, row.case_id, row.claim_id, row.api_version, row.status, row.filed, row.workflow_state, row.unavailable, row.document);
+/** Returns the new row's `seq`. */
+export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>): number {
+  return Number(statement(database, 'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(row.environment, row.case_id, row.claim_id, row.api_version, row.status, row.filed, row.workflow_state, row.unavailable, row.document).lastInsertRowid);
 }
 
 /** Writes back every mutable column; the document is kept in step with the columns. */
@@ -113,9 +125,10 @@ export interface EventRow {
   created: string;
 }
 
-export function insertEvent(database: SandboxDatabase, event: Omit<EventRow, 'seq'>): void {
-  statement(database, 'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)')
-    .run(event.environment, event.event_id, event.type, event.case_id, event.created);
+/** Returns the new row's `seq`. */
+export function insertEvent(database: SandboxDatabase, event: Omit<EventRow, 'seq'>): number {
+  return Number(statement(database, 'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)')
+    .run(event.environment, event.event_id, event.type, event.case_id, event.created).lastInsertRowid);
 }
 
 export interface FileRow {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { updateCaseBody } from '../../../src/api/schemas/case.js';
 import { createClaimBody, fileBody, newClaimBody, newClaimCaseSchema, setClaimCasesBody } from '../../../src/api/schemas/claim.js';
-import { precompiledCheck, precompiledSafeParse } from '../../../src/api/schemas/precompiled.js';
+import { checkedParse, precompiledCheck, precompiledSafeParse } from '../../../src/api/schemas/precompiled.js';
 import { fixture } from './helpers.js';
 
 /**
@@ -72,6 +72,9 @@ function expectAgreement(schema: z.ZodType, value: unknown): void {
   const theirs = schema.safeParse(value);
   expect(ours.success).toBe(theirs.success);
   expect(precompiledCheck(schema)(value)).toBe(theirs.success);
+  // Compiled once per schema and kept: every value of a run goes through the same checks, whose
+  // payloads are reused (issue 30, part 3), after values that failed them as well as passed.
+  expect(checkedParse(schema, value).success).toBe(theirs.success);
   if (ours.success && theirs.success) expect(ours.data).toEqual(theirs.data);
   else expect(ours.error?.issues).toEqual(theirs.error?.issues);
 }
@@ -117,6 +120,42 @@ describe('precompiled nodes', () => {
     ['a literal', z.literal('x'), ['x', 'y']],
   ] as const)('%s', (_name, schema, values) => {
     for (const value of values) expectAgreement(schema as z.ZodType, value);
+  });
+
+  it('keeps each answer its own when the same compiled checks run again and again', () => {
+    const check = precompiledCheck(z.strictObject({ code: z.string().regex(/^[A-Z]{3}$/).max(3), amount: z.number().int().min(0) }));
+    const values = [{ code: 'USD', amount: 1 }, { code: 'usd', amount: 1 }, { code: 'USD', amount: -1 }, { code: 'EUR', amount: 2 }, { code: 'EURO', amount: 2 }, { code: 'GBP', amount: 0 }];
+    expect(values.map(check)).toEqual([true, false, false, true, false, true]);
+  });
+
+  it('agrees with zod when a refinement checks a value against its own schema (a check run inside itself)', () => {
+    type Node = { name: string; child?: unknown };
+    const refined = z.strictObject({ name: z.string().min(1), child: z.unknown().optional() }).refine((node: Node) => node.child === undefined || refinedCheck(node.child));
+    const refinedCheck = precompiledCheck(refined);
+    for (const value of [{ name: 'a', child: { name: 'b', child: { name: 'c' } } }, { name: 'a', child: { name: '' } }, { name: 'a', child: { name: 'b', child: { name: '' } } }, { name: 'a' }]) {
+      expect(refinedCheck(value)).toBe(refined.safeParse(value).success);
+      expect(checkedParse(refined, value).success).toBe(refined.safeParse(value).success);
+    }
+  });
+
+  it('leaves an asynchronous refinement to zod, and the checks after it still answer', () => {
+    const asynchronous = z.string().refine(async (text) => Promise.resolve(text.length > 1));
+    expect(() => precompiledCheck(asynchronous)('ab')).toThrow(/async/i);
+    expect(() => asynchronous.safeParse('ab')).toThrow(/async/i);
+    const later = precompiledCheck(z.string().min(2));
+    expect([later('ab'), later('a'), later('abc')]).toEqual([true, false, true]);
+  });
+
+  it('still answers after a check that threw', () => {
+    let explode = true;
+    const schema = z.number().refine((amount) => {
+      if (explode) throw new Error('refinement failed to run');
+      return amount > 0;
+    });
+    const check = precompiledCheck(schema);
+    expect(() => check(1)).toThrow('refinement failed to run');
+    explode = false;
+    expect([check(1), check(-1), check(2)]).toEqual([true, false, true]);
   });
 
   it('returns the value itself when it passes a schema that changes nothing', () => {
