@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import Tinypool from 'tinypool';
 import { plainLayout, type FileLayout } from '../../csv/layout.js';
-import { readRows } from '../../csv/read-rows.js';
+import { readRecordBatches } from '../../csv/read-rows.js';
+import type { CsvRecord, CsvRow } from '../../csv/records.js';
 import { columnReadings } from '../../workbook/column-readings.js';
 import { readWorkbookRows } from '../../workbook/read-rows.js';
 import type { Mapping } from '../../mapping/schema.js';
@@ -138,13 +139,15 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   try {
     const hooks = { onHeader, onLayout, renameHeader: renameStatusColumns };
     const input = options.input;
-    const rows =
-      'workbook' in input ? readWorkbookRows(input.workbook, { sheet: input.sheet, readings: columnReadings(options.mapping), ...hooks }) : readRows(input, options.mapping.csv, hooks);
-    for await (const record of rows) {
-      records.push({ line: record.line, index: record.index, raw: record.raw, error: 'error' in record ? record.error : undefined });
-      rowsRead++;
-      for (const cell of record.raw ?? []) textLength += cell.length;
-      if (records.length >= batchRows || textLength >= batchTextLength) await sendBatch();
+    const batches = 'workbook' in input ? workbookRecords(readWorkbookRows(input.workbook, { sheet: input.sheet, readings: columnReadings(options.mapping), ...hooks })) : readRecordBatches(input, options.mapping.csv, hooks);
+    // One await per batch the parser has ready, not per row (issue 30).
+    for await (const batch of batches) {
+      for (const record of batch) {
+        records.push(record);
+        rowsRead++;
+        if (record.raw !== undefined) for (const cell of record.raw) textLength += cell.length;
+        if (records.length >= batchRows || textLength >= batchTextLength) await sendBatch();
+      }
     }
     if (records.length > 0) await sendBatch();
     while (inFlight.length > 0) await writeOldest();
@@ -156,6 +159,11 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     await pool?.destroy();
   }
   return { sourceColumns: seen.header.slice(seen.statusCount), resultsInput: seen.resultsInput, rowsRead, layout };
+}
+
+/** A workbook's rows as the CSV reader's batches of records, one row each (exceljs reads row by row). */
+async function* workbookRecords(rows: AsyncIterable<CsvRow>): AsyncGenerator<CsvRecord[]> {
+  for await (const row of rows) yield ['error' in row ? { line: row.line, index: row.index, raw: row.raw, error: row.error } : { line: row.line, index: row.index, raw: row.raw, error: undefined }];
 }
 
 /**

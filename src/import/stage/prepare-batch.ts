@@ -1,15 +1,10 @@
-import type { CsvRowError } from '../../csv/errors.js';
+import type { CsvRecord } from '../../csv/records.js';
 import type { Mapping } from '../../mapping/schema.js';
 import { inShard, type Shard } from '../ids.js';
 import { prepareRow, WireCheck, type HeaderSeen, type PreparedRow } from './prepare.js';
 
-/** A record as it crosses to the worker: its cells as read, without the header-keyed copy. */
-export interface SentRecord {
-  line: number;
-  index: number;
-  raw: readonly string[] | undefined;
-  error?: CsvRowError | undefined;
-}
+/** A record as it crosses to the worker: its cells as read, without a header-keyed copy (the reader makes none). */
+export type SentRecord = CsvRecord;
 
 export interface PrepareTask {
   seen: HeaderSeen;
