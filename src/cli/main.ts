@@ -1,16 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
-import { checkCommand } from './commands/check.js';
-import { exportCommand } from './commands/export.js';
-import { importCommand } from './commands/import.js';
-import { mappingCommand } from './commands/mapping.js';
-import { mergeResultsCommand } from './commands/merge-results.js';
-import { migrateV1Command } from './commands/migrate-v1.js';
-import { reportCommand } from './commands/report.js';
-import { reviewCommand } from './commands/review.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { withdrawCommand } from './commands/withdraw.js';
 import type { CliContext, CliIo } from './context.js';
 import { ExitCode, exitCodeFor, OutputClosedError, type ExitCodeValue } from './exit-codes.js';
 import { logFormats, logOutput, type LogFormat } from './log-output.js';
@@ -72,7 +62,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     if (actionCommand.name() !== 'sandbox') limitHeapGrowth();
     else letYoungGenerationGrow();
   });
-  for (const command of [importCommand(context), exportCommand(context), migrateV1Command(context), checkCommand(context), sandboxCommand(context), mappingCommand(context), reportCommand(context), mergeResultsCommand(context), reviewCommand(context), withdrawCommand(context)]) {
+  for (const command of await commandsFor(argv, context)) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
   // A misspelt option is named, with a suggestion, before a required one is missed (issue 29).
@@ -89,4 +79,30 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     if (!(error instanceof CommanderError)) output.fatal(error);
     return exitCodeFor(error);
   }
+}
+
+/** Each command's module, loaded when it is the one run (or for the whole help), in help order. */
+const commandModules = new Map<string, (context: CliContext) => Promise<Command>>([
+  ['import', async (context) => (await import('./commands/import.js')).importCommand(context)],
+  ['export', async (context) => (await import('./commands/export.js')).exportCommand(context)],
+  ['migrate-v1', async (context) => (await import('./commands/migrate-v1.js')).migrateV1Command(context)],
+  ['check', async (context) => (await import('./commands/check.js')).checkCommand(context)],
+  ['sandbox', async (context) => (await import('./commands/sandbox.js')).sandboxCommand(context)],
+  ['mapping', async (context) => (await import('./commands/mapping.js')).mappingCommand(context)],
+  ['report', async (context) => (await import('./commands/report.js')).reportCommand(context)],
+  ['merge-results', async (context) => (await import('./commands/merge-results.js')).mergeResultsCommand(context)],
+  ['review', async (context) => (await import('./commands/review.js')).reviewCommand(context)],
+  ['withdraw', async (context) => (await import('./commands/withdraw.js')).withdrawCommand(context)],
+]);
+
+/**
+ * The command named on the line, alone: the other nine commands' modules are not loaded (issue 30,
+ * part 6: 5 MiB of every job's memory, the resident set after loading them). The first word naming
+ * a command is the command (the global options' values never name one); with none (`--help`,
+ * `help import`, a misspelt name), every command, for the help and its suggestions.
+ */
+async function commandsFor(argv: readonly string[], context: CliContext): Promise<Command[]> {
+  const named = commandModules.get(argv.find((word) => commandModules.has(word)) ?? '');
+  const loaders = named === undefined ? [...commandModules.values()] : [named];
+  return Promise.all(loaders.map(async (load) => load(context)));
 }
