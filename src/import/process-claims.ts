@@ -64,7 +64,7 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
 
   const stopping = () => breaker.open || options.stopRequested?.() === true;
   // The claims waiting in the window are prepared while the claims in flight wait on the network.
-  const prepareAhead = new PrepareAhead(journal);
+  const prepareAhead = new PrepareAhead(journal, options.stagedHere === true);
   // Never rejects: whatever happens to one claim is recorded, so every task settles before the end.
   const run = async (claim: Parameters<typeof processClaim>[0], ahead: ClaimAhead) => {
     // Queued in p-limit before a stop: not started at all, left for the next run.

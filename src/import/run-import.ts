@@ -251,6 +251,8 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
       uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
       evidenceDir: options.evidenceDir,
       fileMode: options.fileMode,
+      // Staged by this process, not an earlier run: bodies are spliced from the rows' JSON (claim/wire-body.ts).
+      stagedHere: !resuming,
       concurrency: options.concurrency,
       breakerThreshold: options.breakerThreshold ?? 5,
       logger: options.logger,

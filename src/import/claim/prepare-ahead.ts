@@ -1,5 +1,5 @@
 import type { ClaimRecord, Journal, RowRecord } from '../journal/journal.js';
-import { buildClaimBody, checkClaimBody, type ClaimBody, type ClaimBodyCheck } from './body.js';
+import { claimWire, type ClaimWire } from './wire-body.js';
 
 /**
  * A claim's local work done before its turn to be sent (issue 12). At concurrency C the answers
@@ -11,24 +11,19 @@ import { buildClaimBody, checkClaimBody, type ClaimBody, type ClaimBodyCheck } f
 export interface PreparedClaim {
   readonly rows: RowRecord[];
   /** Set when the claim can go straight to its create: no evidence to upload, nothing to settle, no row invalid. */
-  readonly wire: PreparedBody | undefined;
-}
-
-export interface PreparedBody {
-  readonly body: ClaimBody;
-  readonly check: ClaimBodyCheck;
+  readonly wire: ClaimWire | undefined;
 }
 
 /**
  * The claim's rows and, when nothing remote comes before its create (no file to upload, not sent
  * by an earlier run), its body and the body's check: the same body createOnce would build, since
- * a claim without files has no documentation. Reads the journal; writes nothing.
+ * a claim without files has no documentation. Reads the journal; writes nothing. `stagedHere`:
+ * this process staged the journal (wire-body.ts).
  */
-export function prepareClaim(claim: ClaimRecord, journal: Journal): PreparedClaim {
+export function prepareClaim(claim: ClaimRecord, journal: Journal, stagedHere = false): PreparedClaim {
   const rows = journal.rowsOf(claim.claim_key);
   if (claim.claim_id === null || claim.step !== 'staged' || claim.sent !== 0 || !rows.every(isPlainRow)) return { rows, wire: undefined };
-  const body = buildClaimBody({ ...claim, claim_id: claim.claim_id }, rows, new Map());
-  return { rows, wire: { body, check: checkClaimBody(body, rows) } };
+  return { rows, wire: claimWire({ ...claim, claim_id: claim.claim_id }, rows, new Map(), stagedHere) };
 }
 
 /** A row that is not known invalid and names no evidence file. */
@@ -45,6 +40,7 @@ export class ClaimAhead {
   constructor(
     readonly claim: ClaimRecord,
     private readonly journal: Journal,
+    private readonly stagedHere = false,
   ) {}
 
   /** Whether the preparation has run (by the pump or a take). */
@@ -73,7 +69,7 @@ export class ClaimAhead {
   prepare(): void {
     if (this.state !== undefined) return;
     try {
-      this.state = { prepared: prepareClaim(this.claim, this.journal) };
+      this.state = { prepared: prepareClaim(this.claim, this.journal, this.stagedHere) };
     } catch (error) {
       this.state = { failed: error };
     }
@@ -88,11 +84,14 @@ export class PrepareAhead {
   private readonly queue: ClaimAhead[] = [];
   private pumping = false;
 
-  constructor(private readonly journal: Journal) {}
+  constructor(
+    private readonly journal: Journal,
+    private readonly stagedHere = false,
+  ) {}
 
   /** Only claims whose create is still to come are worth preparing; the others are prepared when taken, if ever. */
   schedule(claim: ClaimRecord): ClaimAhead {
-    const ahead = new ClaimAhead(claim, this.journal);
+    const ahead = new ClaimAhead(claim, this.journal, this.stagedHere);
     if (claim.step !== 'staged') return ahead;
     this.queue.push(ahead);
     if (!this.pumping) {

@@ -3,7 +3,8 @@ import type { ClaimsClient } from '../../api/client/index.js';
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import type { CheckedBody } from '../../api/client/request-parts.js';
 import type { Claim, newClaimBody } from '../../api/schemas/claim.js';
-import { buildClaimBody, checkClaimBody, type ClaimBody, type ClaimBodyCheck } from './body.js';
+import type { ClaimBody } from './body.js';
+import { claimWire, type ClaimWire } from './wire-body.js';
 import { prepareClaim, type ClaimAhead, type PreparedClaim } from './prepare-ahead.js';
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
@@ -23,6 +24,11 @@ export interface ClaimWork {
   uploads: EvidenceUploads | undefined;
   evidenceDir: string;
   fileMode: 'none' | 'auto' | 'chargeback';
+  /**
+   * This process staged the journal (not a resumed run): its rows' JSON passed this code's wire
+   * check, so a claim's body is spliced from it (wire-body.ts). Absent: built and checked whole.
+   */
+  stagedHere?: boolean | undefined;
   /** Receives each claim's body (`--payloads`), before it is sent. */
   onPayload?: ((body: ClaimBody) => Promise<void>) | undefined;
   logger: Logger;
@@ -40,7 +46,7 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: 
   let settleFirst = step === 'filing';
   let found: Claim | undefined;
   if (step === 'staged' || step === 'submitting') {
-    const created = await createOnce(claim, ahead?.take() ?? prepareClaim(claim, work.journal), work);
+    const created = await createOnce(claim, ahead?.take() ?? prepareClaim(claim, work.journal, work.stagedHere === true), work);
     // Not filed (--file-mode none): recorded done with the create, nothing left to do.
     if (created === undefined || created.done) return;
     step = 'created';
@@ -97,9 +103,9 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
   if (work.client === undefined || work.uploads === undefined) {
     // Dry run: file ids are not known; each file is named by its content's hash instead.
     const placeholders = new Map([...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]));
-    const body = wire?.body ?? buildClaimBody(named, rows, placeholders);
-    if (checkOrReject(journal, key, body, rows, wire?.check) === undefined) return undefined;
-    await work.onPayload?.(body);
+    const body = wire ?? claimWire(named, rows, placeholders, work.stagedHere === true);
+    if (checkOrReject(journal, key, rows, body.check) === undefined) return undefined;
+    await work.onPayload?.(body.body);
     journal.setStep(key, 'valid');
     return undefined;
   }
@@ -119,10 +125,10 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
       for (const [idx, ids] of fileIds) if (ids.length > 0 || reported.has(idx)) journal.setRowFileIds(idx, ids.join(';'));
     });
   }
-  const body = wire?.body ?? buildClaimBody(named, rows, fileIds);
-  const wireBody = checkOrReject(journal, key, body, rows, wire?.check);
+  const body = wire ?? claimWire(named, rows, fileIds, work.stagedHere === true);
+  const wireBody = checkOrReject(journal, key, rows, body.check);
   if (wireBody === undefined) return undefined;
-  await work.onPayload?.(body);
+  await work.onPayload?.(body.body);
   const outcome = await submitClaim(work.client, journal, key, body, rows, wireBody);
   if (outcome.kind === 'rejected') {
     journal.transaction(() => {
@@ -236,8 +242,7 @@ function holdBack(journal: Journal, key: string, blocked: readonly RowRecord[]):
 }
 
 /** The body checked against the wire schema, ready to send; or undefined, its problems recorded and the claim held back. */
-function checkOrReject(journal: Journal, key: string, body: ClaimBody, rows: readonly RowRecord[], done?: ClaimBodyCheck): CheckedBody<typeof newClaimBody> | undefined {
-  const result = done ?? checkClaimBody(body, rows);
+function checkOrReject(journal: Journal, key: string, rows: readonly RowRecord[], result: ClaimWire['check']): CheckedBody<typeof newClaimBody> | undefined {
   if (result.ok) return result.checked;
   const { problems } = result;
   journal.transaction(() => {

@@ -7,6 +7,7 @@ import type { Claim, NewClaimBody, newClaimBody } from '../../api/schemas/claim.
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { wireFieldToMappingField } from '../wire-fields.js';
 import { claimOwnership, intendedFromBody, withdrawnRefusal } from './identity.js';
+import { ClaimWire } from './wire-body.js';
 
 /** What creating a claim came to, for the claim's rows. */
 export type SubmitOutcome =
@@ -30,13 +31,13 @@ const settleDelayMs = 1000;
  * adopted (issue 27), found holding another dispute → refused, absent → sent.
  * (A claim an earlier run may have sent is settled by the caller before evidence is uploaded.)
  * `checked`: the same body already checked against the new_claim schema (checkClaimBody), sent
- * as it is.
+ * as it is. `body` as a ClaimWire: its value is made only if a settle compares it.
  */
 export async function submitClaim(
   client: ClaimsClient,
   journal: Journal,
   claimKey: string,
-  body: NewClaimBody & { claim_id: string },
+  body: (NewClaimBody & { claim_id: string }) | ClaimWire,
   rows: readonly RowRecord[],
   checked?: CheckedBody<typeof newClaimBody>,
 ): Promise<SubmitOutcome> {
@@ -44,7 +45,7 @@ export async function submitClaim(
     const before = journal.sentBefore(claimKey, body.claim_id);
     await journal.beginCreate(claimKey, body.claim_id);
     try {
-      const { data, attempts } = await client.claims.createWithCasesIds(checked ?? body);
+      const { data, attempts } = await client.claims.createWithCasesIds(checked ?? valueOf(body));
       return adopted(data, false, attempts);
     } catch (error) {
       // Never sent (a certificate or a proxy set up wrongly, issue 22): the claim as it was before
@@ -60,17 +61,21 @@ export async function submitClaim(
         if (!isRefusal(error)) throw error;
         // A refusal of a resend may be the service's way of saying the first send worked.
         const found = sends > 1 ? await settle(client, body.claim_id) : undefined;
-        return found ? adoptedIfOurs(found, body, rows, error.status) : rejected(error, rows);
+        return found ? adoptedIfOurs(found, valueOf(body), rows, error.status) : rejected(error, rows);
       }
       // A create that broke off may still be committing: give it a moment before looking.
       if (error instanceof OutcomeUnknownError) await sleep(settleDelayMs);
       const found = await settle(client, body.claim_id);
-      if (found) return adoptedIfOurs(found, body, rows, conflict ? 409 : undefined);
+      if (found) return adoptedIfOurs(found, valueOf(body), rows, conflict ? 409 : undefined);
       // 409 but no such claim: a case id of ours belongs to another claim.
       if (conflict) return rejected(error, rows);
       if (sends >= maxSends) throw error;
     }
   }
+}
+
+function valueOf(body: (NewClaimBody & { claim_id: string }) | ClaimWire): NewClaimBody & { claim_id: string } {
+  return body instanceof ClaimWire ? body.body : body;
 }
 
 /** The claim as the service has it, or undefined when it has none by that id. */
