@@ -1,7 +1,10 @@
 import type { Statement } from 'better-sqlite3';
 import type { JournalDatabase } from './schema.js';
 
-/** Every statement of the Journal, prepared once: preparing costs more than running. */
+/**
+ * Every statement of the Journal, prepared once: preparing costs more than running. What the
+ * sending phase runs for every claim is in sending-statements.ts.
+ */
 export function prepareStatements(database: JournalDatabase): JournalStatements {
   return Object.fromEntries(Object.entries(statementSql).map(([name, sql]) => [name, database.prepare(sql)])) as JournalStatements;
 }
@@ -15,21 +18,17 @@ const statementSql = {
   getClaimById: 'SELECT * FROM claims WHERE claim_id = ?',
   insertClaim: 'INSERT INTO claims (claim_key, claim_id, first_idx, first_line, shared_json, rows) VALUES (?, ?, ?, ?, ?, ?)',
   markSent: 'UPDATE claims SET sent = 1 WHERE claim_key = ?',
-  claimSent: 'SELECT sent FROM claims WHERE claim_key = ?',
   unmarkSubmitting: "UPDATE claims SET step = 'staged', sent = ? WHERE claim_key = ?",
   forgetSent: 'DELETE FROM sent_claims WHERE claim_id = ?',
   setClaimRows: 'UPDATE claims SET rows = ? WHERE claim_key = ?',
   fillClaim: 'UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?',
   insertRow: `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, reported_case_id, outcome, error_code, error_message, error_field)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  pendingClaims: `SELECT * FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
-  rowsOf: 'SELECT * FROM rows WHERE claim_key = ? ORDER BY idx',
   setStep: 'UPDATE claims SET step = ?, http_status = coalesce(?, http_status), error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?',
   setStepOnly: 'UPDATE claims SET step = ? WHERE claim_key = ?',
   markSubmitting: `UPDATE claims SET step = 'submitting', sent = 1 WHERE claim_key = ?`,
   addAttempts: 'UPDATE claims SET attempts = attempts + ? WHERE claim_key = ?',
   setClaimProblem: 'UPDATE claims SET error_code = @code, error_message = @message, error_field = @field, http_status = coalesce(@status, http_status) WHERE claim_key = @key',
-  setRowOutcome: 'UPDATE rows SET outcome = @outcome, error_code = @code, error_message = @message, error_field = @field, http_status = @status WHERE idx = @idx',
   setRowFileIds: 'UPDATE rows SET file_ids = ? WHERE idx = ?',
   setRowChangedFields: 'UPDATE rows SET changed_fields = ? WHERE idx = ?',
   getUpload: 'SELECT file_id FROM uploads WHERE sha256 = ? AND category = ?',
