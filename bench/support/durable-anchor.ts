@@ -7,9 +7,11 @@ const durableAnchorScript = fileURLToPath(new URL('./durable-anchor-main.js', im
 
 /**
  * The sandbox's durable anchor in a child process: node:http writing a new_claim's rows into the
- * sandbox's storage at `dbFile` (one commit per request) and answering `body` with 201.
+ * sandbox's storage at `dbFile` (one commit per request, or per event-loop turn as the sandbox
+ * commits) and answering `body` with 201.
  */
-export async function startDurableAnchor(dbFile: string, body: string, bodyFile: string): Promise<ChildServer> {
+export async function startDurableAnchor(dbFile: string, body: string, bodyFile: string, commits: 'per-request' | 'per-turn' = 'per-request'): Promise<ChildServer> {
   await writeFile(bodyFile, body);
-  return startChildServer({ args: [durableAnchorScript, dbFile, bodyFile], listening: /durable anchor listening on (http:\/\/\S+)/ });
+  const args = [durableAnchorScript, dbFile, bodyFile, ...(commits === 'per-turn' ? ['per-turn'] : [])];
+  return startChildServer({ args, listening: /durable anchor listening on (http:\/\/\S+)/ });
 }
