@@ -203,9 +203,9 @@ export class SandboxCore {
     return result;
   }
 
-  /** Resolves once every write made so far is committed; rejects if that commit failed. */
-  async committed(): Promise<void> {
-    await this.group?.committed;
+  /** Settles once every write made so far is committed, rejects if that commit failed; undefined: none pending. Not async: a promise fewer a reply. */
+  committed(): Promise<void> | undefined {
+    return this.group?.committed;
   }
 
   private openGroup(): OpenGroup {
