@@ -163,7 +163,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
 
 /** A workbook's rows as the CSV reader's batches of records, one row each (exceljs reads row by row). */
 async function* workbookRecords(rows: AsyncIterable<CsvRow>): AsyncGenerator<CsvRecord[]> {
-  for await (const row of rows) yield ['error' in row ? { line: row.line, index: row.index, raw: row.raw, error: row.error } : { line: row.line, index: row.index, raw: row.raw, error: undefined }];
+  for await (const row of rows) yield [{ line: row.line, index: row.index, raw: row.raw, error: 'error' in row ? row.error : undefined }];
 }
 
 /**
