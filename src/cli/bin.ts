@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 import { createInterface } from 'node:readline/promises';
 import { keepYoungGenerationSmall } from './heap-tuning.js';
+import { runtimeRefusal } from '../runtime/supported.js';
+
+// Before anything loads the SQLite binding, which an older Node cannot load (src/runtime/supported.ts).
+const refusal = runtimeRefusal(process.versions.node);
+if (refusal !== undefined) {
+  process.stderr.write(`${refusal}\n`);
+  process.exit(2);
+}
 
 // Before the commands' modules load, or loading them grows the young generation (heap-tuning.ts).
 keepYoungGenerationSmall();
