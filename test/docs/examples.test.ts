@@ -7,6 +7,7 @@ import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 import { cliBin } from '../helpers/sandbox-process.js';
 import { examplesOf, missingLines, type Example, type ExampleCommand } from './doc-examples.js';
+import { oldestSupported, recommendedLine } from '../../src/runtime/supported.js';
 
 /**
  * The README's and docs/'s shell examples, run against the embedded sandbox so that they cannot
@@ -155,10 +156,13 @@ describe('the documentation\'s shell examples', () => {
       expect(commands.some((command) => command.startsWith(job))).toBe(true);
     }
     const setup = readme.flatMap((example) => example.commands).map((command) => command.text.replace(/\s+#.*$/, ''));
-    const ciRun = await readFile(join(root, '.ci/run'), 'utf8');
-    const ciCommand = ciRun.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')).at(-1);
-    expect(ciCommand).toBe('npm ci && npm test');
-    expect(setup).toContain(ciCommand);
+    // .ci/run runs that command, and nothing else of npm's, once on each supported Node.js line.
+    const ciLines = (await readFile(join(root, '.ci/run'), 'utf8')).split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+    const ciCommands = ciLines.filter((line) => /^npm (ci|test|run)\b/.test(line));
+    expect(ciCommands).toEqual(['npm ci && npm test']);
+    expect(setup).toContain(ciCommands[0]);
+    const supported = /^lines="([\d ]+)"$/m.exec(ciLines.join('\n'))?.[1]?.split(' ').map(Number);
+    expect(supported).toEqual([recommendedLine, oldestSupported.major]);
   });
 
   const pagesThatRun = docFiles.filter((file) => examples.some((example) => example.file === file && runs(example)));
