@@ -5,23 +5,28 @@ import type { Progress } from './progress.js';
 const lingerMs = 5000;
 
 /**
- * Tells the progress line what the job is waiting on (issue 29): a Retry-After pause, counted
- * down; a 429 or 503 without one; answers failing and retried. Returns how to stop listening.
- * Nothing is listened to when the progress line is not drawn.
+ * Tells the progress line what the job is waiting on: a pause of the whole job (a 429's
+ * Retry-After, or a service that looks down), counted down; a rate limit without one; single
+ * refusals and failures retried on their own; cases unavailable for filing retried later.
+ * Returns how to stop listening. Nothing is listened to when the progress line is not drawn.
  */
 export function showServiceWaits(client: { onAttempt(listener: AttemptListener): () => void }, progress: Progress, now: () => number = Date.now): () => void {
   if (!progress.enabled) return () => undefined;
   let pausedUntilMs = 0;
   return client.onAttempt((report) => {
     const nowMs = now();
-    if (report.throttled && report.retryAfterMs !== undefined && report.retryAfterMs > 0) {
+    if (report.pausedJob && report.retryAfterMs !== undefined && report.retryAfterMs > 0) {
       // Pauses overlap as the pacing's do: the job waits for the latest end.
       pausedUntilMs = Math.max(pausedUntilMs, nowMs + report.retryAfterMs);
       progress.notice('wait', `paused {left} (${report.status ?? ''} Retry-After)`, { untilMs: pausedUntilMs, countdown: true });
-    } else if (report.throttled && nowMs >= pausedUntilMs) {
-      progress.notice('wait', `throttled (${report.status ?? ''})`, { untilMs: nowMs + lingerMs });
-    } else if ((report.status === undefined || report.status >= 500) && nowMs >= pausedUntilMs) {
-      progress.notice('wait', `retrying (${report.status ?? 'no answer'})`, { untilMs: nowMs + lingerMs });
+      return;
+    }
+    if (nowMs < pausedUntilMs) return;
+    const linger = { untilMs: nowMs + lingerMs };
+    if (report.kind === 'rate-limited') progress.notice('wait', 'rate limited (429)', linger);
+    else if (report.kind === 'case-unavailable') progress.notice('wait', 'a case unavailable for filing (503): retried later', linger);
+    else if (report.kind === 'refused' || report.kind === 'failed' || (report.status !== undefined && report.status >= 500)) {
+      progress.notice('wait', `retrying (${report.status ?? 'no answer'})`, linger);
     }
   });
 }

@@ -1,21 +1,31 @@
+import { RecentAnswers } from '../api/client/answer-kind.js';
+
 /**
- * How many claims may be in flight, adapted to the service's answers (issue 13): additive
- * increase, multiplicative decrease (AIMD, as TCP does with its window). Pure: the caller says
- * what happened and when; the pipeline applies `limit`.
+ * How many claims may be in flight, adapted to the service's answers (docs/rate-limits.md):
+ * additive increase, multiplicative decrease (AIMD, as TCP does with its window). Pure: the caller
+ * says what happened and when; the sender applies `limit`. Three signals, three answers:
  *
- * - Every 429 or 503 answer cuts the limit by `decreaseFactor` (never below `min`). Each one
- *   counts, not one per round: a rate limit that runs dry answers every request in flight with
- *   429 at once, and that many refusals say the job is far over what the service allows.
- * - After `growAfterSuccesses` answers in a row that are not throttled, the limit grows by one,
- *   never above `max` (`--concurrency`). A throttled answer starts the run again.
+ * - A 429 (`rateLimited`): the key's allowance is spent. Each one cuts by `decreaseFactor`, not
+ *   one per round: a rate limit that runs dry answers every request in flight with 429 at once,
+ *   and that many refusals say the job is far over what the service allows.
+ * - A 503 or a failure without an answer (`refused`): overload only when the recent answers say
+ *   so, never one alone. When at least `overloadShare` (20%) of the last `window` answers (64, or
+ *   twice `max`) are refusals, the limit is cut once, and not again before the answers to the
+ *   requests in flight at the cut are in and a new window is full (as TCP cuts once per window of
+ *   data: RFC 5681, NewReno RFC 6582). Sporadic refusals at 5% reach 13 of 64 about once in
+ *   50,000 windows (binomial tail); a service refusing a fifth of the job's requests is overloaded.
+ * - A case unavailable for filing says nothing of the service: the caller does not report it.
+ *
+ * Growth: one more in flight after `growAfterSuccesses` accepted answers, each refusal taking
+ * `refusalCost` of them back and a 429 all of them. So the limit grows only while refusals stay
+ * under one in `refusalCost + 1`: with sporadic refusals above that it holds (no cut, no growth),
+ * and near a service's capacity it stops short of the point where refusals would grow.
  *
  * Why growth is slow (default: twice `max` answers per step): against a rate limit, requests
  * answer in milliseconds whatever their number, so concurrency does not set the rate; what it
  * sets is how many requests are already on their way when the service's allowance runs out, and
- * all of those are refused. Growing by one per window of answers (TCP's pace) would be back at
- * ~10 in flight within one second of a 50/s allowance, and every second would end in ~10
- * refusals; growing by one per two full windows keeps the refusals near one a second
- * (issue 13's proof: under 5% of requests at --concurrency 32 against 50/s).
+ * all of those are refused. Growing by one per two full windows keeps the refusals near one a
+ * second against a 50/s allowance at --concurrency 32 (under 5% of requests).
  */
 
 export interface AdaptiveConcurrencyOptions {
@@ -25,8 +35,14 @@ export interface AdaptiveConcurrencyOptions {
   min?: number;
   /** Multiplier on a throttled answer, in (0, 1); default 0.5. */
   decreaseFactor?: number;
-  /** Unthrottled answers in a row before one more in flight; default 2 x max. */
+  /** Accepted answers, net of refusals, before one more in flight; default 2 x max. */
   growAfterSuccesses?: number;
+  /** The share of refusals among recent answers that means overload; default 0.2. */
+  overloadShare?: number;
+  /** How many recent answers the share is taken over; default 2 x max, at least 64. */
+  window?: number;
+  /** Accepted answers one refusal takes back from the growth; default 32 (growth stops above ~3% refused). */
+  refusalCost?: number;
 }
 
 export interface ConcurrencyStats {
@@ -36,9 +52,15 @@ export interface ConcurrencyStats {
   lowest: number;
   /** The limit in force for the longest time so far (ties: the lower); `max` for a run never throttled. */
   settled: number;
-  /** Answers 429 or 503. */
-  throttled: number;
+  /** How long the limit was at `settled`, in all. */
+  settledMs: number;
+  /** Answers 429. */
+  rateLimited: number;
+  /** 503s and failures without an answer (a case's 503 not among them). */
+  refused: number;
   cuts: number;
+  /** The cuts made because the recent answers said overload (the rest: 429s). */
+  overloadCuts: number;
   increases: number;
 }
 
@@ -47,12 +69,15 @@ export class AdaptiveConcurrency {
   private readonly min: number;
   private readonly decreaseFactor: number;
   private readonly growAfterSuccesses: number;
+  private readonly overloadShare: number;
+  private readonly refusalCost: number;
+  private readonly recent: RecentAnswers;
   private current: number;
   private lowest: number;
-  private successRun = 0;
-  private throttledCount = 0;
-  private cuts = 0;
-  private increases = 0;
+  private credit = 0;
+  /** Answers still to come in before the recent ones are judged again (those in flight at the last cut). */
+  private holdJudgement = 0;
+  private readonly counts = { rateLimited: 0, refused: 0, cuts: 0, overloadCuts: 0, increases: 0 };
   /** Milliseconds spent at each limit, up to `sinceMs`. */
   private readonly msAtLimit = new Map<number, number>();
   private sinceMs: number;
@@ -61,11 +86,11 @@ export class AdaptiveConcurrency {
     this.max = wholeNumber('max', options.max, 1);
     this.min = wholeNumber('min', options.min ?? 1, 1);
     if (this.min > this.max) throw new RangeError(`adaptive concurrency min: expected at most max (${this.max}), got ${this.min}`);
-    this.decreaseFactor = options.decreaseFactor ?? 0.5;
-    if (!(this.decreaseFactor > 0 && this.decreaseFactor < 1)) {
-      throw new RangeError(`adaptive concurrency decreaseFactor: expected a number between 0 and 1, got ${String(options.decreaseFactor)}`);
-    }
+    this.decreaseFactor = share('decreaseFactor', options.decreaseFactor ?? 0.5);
     this.growAfterSuccesses = wholeNumber('growAfterSuccesses', options.growAfterSuccesses ?? 2 * this.max, 1);
+    this.overloadShare = share('overloadShare', options.overloadShare ?? 0.2);
+    this.recent = new RecentAnswers(wholeNumber('window', options.window ?? Math.max(64, 2 * this.max), 1));
+    this.refusalCost = wholeNumber('refusalCost', options.refusalCost ?? 32, 0);
     this.current = this.max;
     this.lowest = this.max;
     this.sinceMs = startMs;
@@ -75,25 +100,54 @@ export class AdaptiveConcurrency {
     return this.current;
   }
 
-  /** A 429 or 503 answer. Returns true when the limit went down. */
-  throttled(nowMs: number): boolean {
-    this.throttledCount++;
-    this.successRun = 0;
-    const next = Math.max(this.min, Math.floor(this.current * this.decreaseFactor));
-    if (next === this.current) return false;
-    this.cuts++;
-    this.moveTo(next, nowMs);
-    this.lowest = Math.min(this.lowest, next);
+  /** A 429: the key's allowance is spent. Returns true when the limit went down. */
+  rateLimited(nowMs: number): boolean {
+    this.counts.rateLimited++;
+    this.credit = 0;
+    return this.cut(nowMs);
+  }
+
+  /** A 503 (not a case's) or a failure without an answer. Returns true when the limit went down. */
+  refused(nowMs: number): boolean {
+    this.counts.refused++;
+    this.credit = Math.max(0, this.credit - this.refusalCost);
+    this.recent.record(true);
+    if (!this.overloaded()) return false;
+    const cut = this.cut(nowMs);
+    if (cut) this.counts.overloadCuts++;
+    return cut;
+  }
+
+  /** An answer the service took in. Returns true when the limit went up. */
+  succeeded(nowMs: number): boolean {
+    this.recent.record(false);
+    if (this.holdJudgement > 0) this.holdJudgement--;
+    this.credit++;
+    if (this.credit < this.growAfterSuccesses || this.current >= this.max) return false;
+    this.credit = 0;
+    this.counts.increases++;
+    this.moveTo(this.current + 1, nowMs);
     return true;
   }
 
-  /** An answer that was not throttled. Returns true when the limit went up. */
-  succeeded(nowMs: number): boolean {
-    this.successRun++;
-    if (this.successRun < this.growAfterSuccesses || this.current >= this.max) return false;
-    this.successRun = 0;
-    this.increases++;
-    this.moveTo(this.current + 1, nowMs);
+  /** A whole window of answers since the last cut, and enough of them refused. */
+  private overloaded(): boolean {
+    if (this.holdJudgement > 0) {
+      this.holdJudgement--;
+      return false;
+    }
+    return this.recent.count === this.recent.size && this.recent.refusedShare >= this.overloadShare;
+  }
+
+  private cut(nowMs: number): boolean {
+    const next = Math.max(this.min, Math.floor(this.current * this.decreaseFactor));
+    // The answers to what was in flight at the cut are judged as one window with it.
+    this.holdJudgement = this.current;
+    this.recent.clear();
+    if (next === this.current) return false;
+    this.counts.cuts++;
+    this.moveTo(next, nowMs);
+    this.lowest = Math.min(this.lowest, next);
     return true;
   }
 
@@ -108,7 +162,7 @@ export class AdaptiveConcurrency {
         longestMs = ms;
       }
     }
-    return { max: this.max, current: this.current, lowest: this.lowest, settled, throttled: this.throttledCount, cuts: this.cuts, increases: this.increases };
+    return { max: this.max, current: this.current, lowest: this.lowest, settled, settledMs: Math.max(0, longestMs), ...this.counts };
   }
 
   private moveTo(limit: number, nowMs: number): void {
@@ -116,6 +170,11 @@ export class AdaptiveConcurrency {
     this.sinceMs = Math.max(this.sinceMs, nowMs);
     this.current = limit;
   }
+}
+
+function share(name: string, value: number): number {
+  if (!(value > 0 && value < 1)) throw new RangeError(`adaptive concurrency ${name}: expected a number between 0 and 1, got ${String(value)}`);
+  return value;
 }
 
 function wholeNumber(name: string, value: number, min: number): number {

@@ -1,10 +1,13 @@
-import type { AttemptListener, PacingStats } from '../api/client/index.js';
+import type { AttemptListener, PacingStats, ParkedListener } from '../api/client/index.js';
 import { AdaptiveConcurrency, type ConcurrencyStats } from './adaptive-concurrency.js';
 
 /**
- * The adapter between the client's answers and a sender's concurrency (issue 13): every attempt
- * the client reports goes to the AIMD controller, and each change of its limit is applied by the
- * sender (`apply`: the `concurrency` of the p-limit queue that import and migrate-v1 run claims through).
+ * The adapter between the client's answers and a sender's concurrency (docs/rate-limits.md):
+ * every attempt the client reports goes to the AIMD controller by its kind, and each change of
+ * the limit is applied by the sender (`apply`: the `concurrency` of the p-limit queue that
+ * import, migrate-v1 and withdraw run claims through). A retry parked on a case unavailable for
+ * filing lends its place: the sender may start one more claim while it waits, up to twice
+ * `--concurrency` in all.
  */
 
 export interface ThrottlingSummary extends PacingStats {
@@ -20,7 +23,7 @@ export interface ThrottleFollower {
 }
 
 interface FollowOptions {
-  client: { onAttempt(listener: AttemptListener): () => void; pacing(): PacingStats };
+  client: { onAttempt(listener: AttemptListener): () => void; onParked(listener: ParkedListener): () => void; pacing(): PacingStats };
   /** `--concurrency`: where the limit starts, and its ceiling. */
   concurrency: number;
   apply: (limit: number) => void;
@@ -31,33 +34,62 @@ interface FollowOptions {
 export function followThrottling(options: FollowOptions): ThrottleFollower {
   const now = options.now ?? Date.now;
   const controller = new AdaptiveConcurrency({ max: options.concurrency }, now());
-  let warned = false;
+  let parked = 0;
+  let applied = controller.limit;
+  // The claims in flight: the controller's limit, and a place lent for each parked retry.
+  const applyLimit = () => {
+    const next = controller.limit + Math.min(parked, options.concurrency);
+    if (next === applied) return;
+    applied = next;
+    options.apply(next);
+  };
+  const warned = { rateLimited: false, overloaded: false };
   const listener: AttemptListener = (report) => {
-    if (report.throttled) {
-      const cut = controller.throttled(now());
-      if (cut) options.apply(controller.limit);
-      const fields = { status: report.status, method: report.method, path: report.path, retryAfterMs: report.retryAfterMs, concurrency: controller.limit, maxConcurrency: controller.max };
-      // The first throttled answer at warn (even with nothing left to cut), every later cut at
-      // debug: not a line a second.
-      if (!warned) options.logger.warn(fields, 'the service is throttling: claims in flight cut on each 429 or 503, growing back one at a time after a run of successes');
-      else if (cut) options.logger.debug(fields, 'throttled: fewer claims in flight');
-      warned = true;
-      return;
-    }
-    // Network errors and other 5xx say nothing about the service's rate either way.
-    if (report.status === undefined || report.status >= 500) return;
-    if (controller.succeeded(now())) {
-      options.apply(controller.limit);
-      options.logger.debug({ concurrency: controller.limit, maxConcurrency: controller.max }, 'no throttling for a while: one more claim in flight');
+    const fields = { status: report.status, method: report.method, path: report.path, retryAfterMs: report.retryAfterMs, concurrency: controller.limit, maxConcurrency: controller.max };
+    switch (report.kind) {
+      case 'rate-limited': {
+        const cut = controller.rateLimited(now());
+        if (cut) applyLimit();
+        // The first 429 at warn (even with nothing left to cut), every later cut at debug: not a line a second.
+        const logged = { ...fields, concurrency: controller.limit };
+        if (!warned.rateLimited) options.logger.warn(logged, 'rate limited (429): claims in flight cut on each 429, growing back one at a time after a run of successes');
+        else if (cut) options.logger.debug(logged, 'rate limited: fewer claims in flight');
+        warned.rateLimited = true;
+        return;
+      }
+      case 'refused':
+      case 'failed': {
+        if (!controller.refused(now())) return;
+        applyLimit();
+        const logged = { ...fields, concurrency: controller.limit };
+        if (!warned.overloaded) options.logger.warn(logged, 'the service is overloaded (many recent requests refused): fewer claims in flight');
+        else options.logger.debug(logged, 'overloaded: fewer claims in flight');
+        warned.overloaded = true;
+        return;
+      }
+      // That case's state, not the service's: its retry waits parked.
+      case 'case-unavailable':
+        return;
+      case 'accepted':
+        if (report.status !== undefined && report.status >= 500) return;
+        if (controller.succeeded(now())) {
+          applyLimit();
+          options.logger.debug({ concurrency: controller.limit, maxConcurrency: controller.max }, 'no refusals for a while: one more claim in flight');
+        }
     }
   };
   const unsubscribe = options.client.onAttempt(listener);
+  const stopParked = options.client.onParked((count) => {
+    parked = count;
+    applyLimit();
+  });
   return {
     get limit() {
       return controller.limit;
     },
     stop() {
       unsubscribe();
+      stopParked();
       return { ...options.client.pacing(), concurrency: controller.stats(now()) };
     },
   };
@@ -69,38 +101,57 @@ export function pacingSummary(client: { pacing(): PacingStats }): ThrottlingSumm
 }
 
 /**
- * Whether the summary for people should speak of the pace: the service throttled the job, or
- * `--max-rps` paced it. A run that neither met nor set a limit says nothing more than before;
- * the JSON log's `throttling` says it all either way.
+ * Whether the summary for people should speak of the pace: the service refused or rate limited
+ * the job, failed to answer, or `--max-rps` paced it. A run that met none of it says nothing
+ * more than before; the JSON log's `throttling` says it all either way.
  */
 export function throttlingWorthTelling(summary: ThrottlingSummary): boolean {
-  return summary.answered429 + summary.answered503 > 0 || summary.pauses > 0 || summary.maxRps !== undefined;
+  return summary.answered429 + summary.answered503 + summary.failed > 0 || summary.pauses > 0 || summary.maxRps !== undefined;
 }
 
 /**
- * The summary's lines for people (stderr), e.g.
+ * The summary's lines for people (stderr), one for each kind of refusal met, e.g.
  *   requests: 2,061 in 41.2 s (50.0 a second)
- *   throttled: 52 (2.5%; 429: 52); paused 26 times by Retry-After, 26.0 s in all
- *   claims in flight: settled at 1 of 32 (lowest 1, 2 at the end)
+ *   rate limited (429): 52 (2.5%), paced at 50.0 a second; paused by Retry-After 26 times, 26.0 s in all
+ *   refused (503 or no answer): 12 (0.6%), each retried on its own, no slow-down
+ *   the service was overloaded: 9 of 32 claims in flight for 40.0 s (lowest 4, 16 at the end)
+ *   cases unavailable for filing (503): 37, each retried on its own while the others went on
  * The pace kept is the first line: against a throttling service, what it allows.
  */
 export function formatThrottling(summary: ThrottlingSummary): string[] {
   const lines = [requestsLine(summary)];
-  const throttled = summary.answered429 + summary.answered503;
   const concurrency = summary.concurrency;
-  if (throttled === 0) {
+  const refused = summary.answered503 - summary.caseUnavailable + summary.failed;
+  const percent = (count: number) => `${((100 * count) / Math.max(1, summary.requests)).toFixed(1)}%`;
+  if (summary.answered429 + refused + summary.caseUnavailable === 0) {
     lines.push(`throttled: never${concurrency === undefined ? '' : ` (claims in flight stayed at ${concurrency.max})`}`);
-  } else {
-    const share = `${((100 * throttled) / Math.max(1, summary.requests)).toFixed(1)}%`;
-    const byStatus = [summary.answered429 > 0 ? `429: ${summary.answered429}` : '', summary.answered503 > 0 ? `503: ${summary.answered503}` : ''].filter(Boolean).join(', ');
-    const paused = summary.pauses > 0 ? `; paused ${summary.pauses} time${summary.pauses === 1 ? '' : 's'} by Retry-After, ${seconds(summary.pausedMs)} in all` : '';
-    lines.push(`throttled: ${throttled} (${share}; ${byStatus})${paused}`);
-    if (concurrency !== undefined) {
-      lines.push(`claims in flight: settled at ${concurrency.settled} of ${concurrency.max} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)`);
-    }
   }
+  if (summary.answered429 > 0) {
+    const ratePauses = summary.pauses - summary.downPauses;
+    const paused = ratePauses > 0 ? `; paused by Retry-After ${times(ratePauses)}` : '';
+    lines.push(`rate limited (429): ${summary.answered429} (${percent(summary.answered429)}), paced at ${pace(summary)}${paused}`);
+  }
+  if (refused > 0) {
+    const overloaded = (concurrency?.overloadCuts ?? 0) > 0 || summary.downPauses > 0;
+    lines.push(`refused (503 or no answer): ${refused} (${percent(refused)}), each retried on its own${overloaded ? '' : ', no slow-down'}`);
+  }
+  if (concurrency !== undefined && concurrency.overloadCuts > 0) {
+    lines.push(`the service was overloaded: ${concurrency.settled} of ${concurrency.max} claims in flight for ${seconds(concurrency.settledMs)} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)`);
+  } else if (concurrency !== undefined && concurrency.cuts > 0) {
+    lines.push(`claims in flight: settled at ${concurrency.settled} of ${concurrency.max} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)`);
+  }
+  if (summary.downPauses > 0) lines.push(`the service looked down (most requests refused): the job paused ${times(summary.downPauses)}`);
+  if (summary.caseUnavailable > 0) lines.push(`cases unavailable for filing (503): ${summary.caseUnavailable}, each retried on its own while the others went on`);
   if (summary.maxRps !== undefined) lines.push(`--max-rps ${summary.maxRps}: ${summary.waitedForToken.toLocaleString('en-US')} waited for their turn`);
   return lines;
+
+  function times(count: number): string {
+    return `${count} time${count === 1 ? '' : 's'}${count === summary.pauses ? `, ${seconds(summary.pausedMs)} in all` : ''}`;
+  }
+}
+
+function pace(summary: ThrottlingSummary): string {
+  return summary.sendingMs <= 0 ? 'an unknown rate' : `${((1000 * summary.requests) / summary.sendingMs).toFixed(1)} a second`;
 }
 
 function requestsLine(summary: ThrottlingSummary): string {

@@ -108,6 +108,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       : createHttpsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true }) }, listener);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // A request admitted under --capacity holds its place until its answer is written.
+    let release: (() => void) | undefined;
     try {
       const caller = authenticate(request.headers.authorization);
       if (caller instanceof SandboxHttpError) throw caller;
@@ -118,6 +120,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (match === 'method-not-allowed') throw simpleError(405, `method ${request.method ?? ''} not allowed on ${pathname}`);
       // Control routes are never faulted: they are how faults are turned off.
       const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now(), caller.apiKey);
+      release = fault?.release;
       // No fault (nearly every request) costs no await.
       if (fault !== undefined && (fault.latencyMs > 0 || fault.action !== 'none') && (await injectBeforeHandling(fault, request))) return;
       // `json` bound rather than an async arrow around readJson: returning a promise from an async function costs another and two microtask turns.
@@ -134,6 +137,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       // A refusal may have read what another request of this turn wrote: it waits too.
       await core.committed();
       writeJson(response, error.status, error.body, error.headers);
+    } finally {
+      release?.();
     }
   }
 
@@ -182,8 +187,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
 /** Carries out a fault that strikes before the handler runs; true when the request is done with. */
 async function injectBeforeHandling(fault: FaultDecision, request: IncomingMessage): Promise<boolean> {
-  if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  // A saturated server or load balancer refuses at once; the others wait their latency first.
+  if (fault.latencyMs > 0 && fault.action !== 'over-capacity') await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
   const retryAfter = { 'retry-after': String(fault.retryAfterSeconds ?? 1) };
+  if (fault.action === 'over-capacity') throw simpleError(503, 'service temporarily unavailable: every place is taken; retry later', retryAfter);
   if (fault.action === 'fail') throw simpleError(503, 'service temporarily unavailable (injected fault); retry later', retryAfter);
   if (fault.action === 'rate-limit') throw simpleError(429, `too many requests: over the rate limit for this API key; retry after ${retryAfter['retry-after']} s`, retryAfter);
   if (fault.action === 'drop') {

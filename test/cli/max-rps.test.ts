@@ -100,7 +100,7 @@ describe('--max-rps and CLAIMS_MAX_RPS', () => {
     const run = await runCli(['export', 'claims', '--base-url', sandbox.url, '--out', join(workspace.dir, 'claims.csv'), '--log-level', 'info'], { CLAIMS_API_KEY: sandboxKey });
 
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stderr).toContain('throttled: 1 (50.0%; 429: 1); paused 1 time by Retry-After, 1.0 s in all');
+    expect(run.stderr).toMatch(/^rate limited \(429\): 1 \(50\.0%\), paced at [\d.]+ a second; paused by Retry-After 1 time, 1\.0 s in all$/m);
     const finished = run.stderr.split('\n').find((line) => line.includes('"msg":"export finished"')) ?? '{}';
     expect(JSON.parse(finished)).toMatchObject({ throttling: { requests: 2, answered429: 1, pauses: 1 } });
   });

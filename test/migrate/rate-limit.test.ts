@@ -51,7 +51,7 @@ describe('migrate-v1 against a rate limit', () => {
     expect(throttling.answered429).toBeGreaterThan(0);
     expect(throttling.concurrency.max).toBe(16);
     expect(throttling.concurrency.lowest).toBeLessThan(16);
-    expect(run.stderr).toMatch(new RegExp(`^throttled: ${throttling.answered429} \\([\\d.]+%; 429: ${throttling.answered429}\\); paused \\d+ times? by Retry-After`, 'm'));
+    expect(run.stderr).toMatch(new RegExp(`^rate limited \\(429\\): ${throttling.answered429} \\([\\d.]+%\\), paced at [\\d.]+ a second; paused by Retry-After \\d+ times?`, 'm'));
     expect(run.stderr).toMatch(/^claims in flight: settled at \d+ of 16 \(lowest \d+, \d+ at the end\)$/m);
     sandbox.core.faults = createFaultInjector({});
     const claims = await claimsWithCases(client);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptListener } from '../../src/api/client/index.js';
+import { answerKind } from '../../src/api/client/answer-kind.js';
 import { Progress } from '../../src/progress/progress.js';
 import { showBreaker, showServiceWaits } from '../../src/progress/service-notices.js';
 
@@ -167,14 +168,15 @@ describe('Progress', () => {
 });
 
 describe('what the service makes the job wait on', () => {
-  it('a Retry-After pause counted down (the latest end of overlapping ones), a 503 retried, the breaker near stopping', () => {
+  it('a Retry-After pause counted down (the latest end of overlapping ones), a 503 retried, a case unavailable, the breaker near stopping', () => {
     const { state, progress, line } = terminal(true);
     let listener: AttemptListener = () => undefined;
     const stop = showServiceWaits({ onAttempt: (heard) => ((listener = heard), () => undefined) }, progress, () => state.nowMs);
     progress.begin({ label: 'sending', unit: 'claims', total: 10 });
-    const answer = (status: number | undefined, retryAfterMs?: number) => {
+    const answer = (status: number | undefined, retryAfterMs?: number, caseScoped = false) => {
       state.nowMs += 200;
-      listener({ method: 'POST', path: '/v2/issuer/new_claim', status, throttled: status === 429 || status === 503, retryAfterMs });
+      const kind = answerKind(status, caseScoped);
+      listener({ method: 'POST', path: '/v2/issuer/new_claim', status, throttled: status === 429 || status === 503, kind, retryAfterMs, pausedJob: kind === 'rate-limited' && retryAfterMs !== undefined });
     };
     answer(429, 3000);
     answer(429, 1000);
@@ -183,6 +185,11 @@ describe('what the service makes the job wait on', () => {
     answer(500);
     expect(line()).toContain('retrying (500)');
     expect(line()).not.toContain('paused');
+    // A single 503 with Retry-After pauses nothing: that request is retried on its own.
+    answer(503, 1000);
+    expect(line()).toContain('retrying (503)');
+    answer(503, 1000, true);
+    expect(line()).toContain('a case unavailable for filing (503): retried later');
     const breaker = showBreaker(progress);
     breaker(3, 5);
     state.nowMs += 200;

@@ -2,21 +2,43 @@ import { describe, expect, it } from 'vitest';
 import { AdaptiveConcurrency, type AdaptiveConcurrencyOptions } from '../../src/rate/adaptive-concurrency.js';
 
 /**
- * The pure AIMD behind the import's and migrate-v1's claims in flight (issue 13): each case is a
- * list of answers (throttled "T" or not "s") and the limit after each one.
+ * The pure AIMD behind the senders' claims in flight (docs/rate-limits.md): each case is a list
+ * of answers (rate limited "T", refused "X", accepted "s") and the limit after each one.
  */
 
 interface Case {
   name: string;
   options: AdaptiveConcurrencyOptions;
-  /** "T": a 429 or 503; "s": any other answer. */
+  /** "T": a 429; "X": a 503 or no answer; "s": any other answer. */
   answers: string;
   limits: number[];
 }
 
+/** Feeds `answers` to a new controller; the limit after each. */
+function limitsAfter(options: AdaptiveConcurrencyOptions, answers: string): number[] {
+  const controller = new AdaptiveConcurrency(options, 0);
+  return Array.from(answers, (answer, index) => {
+    if (answer === 'T') controller.rateLimited(index);
+    else if (answer === 'X') controller.refused(index);
+    else controller.succeeded(index);
+    return controller.limit;
+  });
+}
+
+/** A recorded sequence of `count` answers, each refused with probability `share` (a seeded LCG: the same every run). */
+function sporadic(count: number, share: number, seed: number): string {
+  let state = seed >>> 0;
+  let answers = '';
+  for (let index = 0; index < count; index++) {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    answers += state / 2 ** 32 < share ? 'X' : 's';
+  }
+  return answers;
+}
+
 const cases: Case[] = [
   {
-    name: 'each throttled answer halves the limit, down to 1 and no lower',
+    name: 'each 429 halves the limit, down to 1 and no lower',
     options: { max: 32 },
     answers: 'TTTTTTT',
     limits: [16, 8, 4, 2, 1, 1, 1],
@@ -40,7 +62,7 @@ const cases: Case[] = [
     limits: [2, 1, 1, 2, 2, 3, 3, 4, 4, 4],
   },
   {
-    name: 'a throttled answer starts the run of successes again',
+    name: 'a 429 takes back every success towards the next step',
     options: { max: 8, growAfterSuccesses: 3 },
     answers: 'TssTsssss',
     limits: [4, 4, 4, 2, 2, 2, 3, 3, 3],
@@ -71,45 +93,108 @@ const cases: Case[] = [
   },
 ];
 
-describe('AdaptiveConcurrency', () => {
+describe('AdaptiveConcurrency: 429s', () => {
   it.each(cases)('$name', ({ options, answers, limits }) => {
-    const controller = new AdaptiveConcurrency(options, 0);
-    expect(controller.limit).toBe(options.max);
-    const seen = answers.split('').map((answer, index) => {
-      if (answer === 'T') controller.throttled(index);
-      else controller.succeeded(index);
-      return controller.limit;
-    });
-    expect(seen).toEqual(limits);
+    expect(new AdaptiveConcurrency(options, 0).limit).toBe(options.max);
+    expect(limitsAfter(options, answers)).toEqual(limits);
   });
 
   it('says whether each answer moved the limit, so the caller applies only changes', () => {
     const controller = new AdaptiveConcurrency({ max: 2, growAfterSuccesses: 2 }, 0);
-    expect([controller.throttled(0), controller.throttled(0), controller.succeeded(0), controller.succeeded(0), controller.succeeded(0), controller.succeeded(0)]).toEqual([
+    expect([controller.rateLimited(0), controller.rateLimited(0), controller.succeeded(0), controller.succeeded(0), controller.succeeded(0), controller.succeeded(0)]).toEqual([
       true, false, false, true, false, false,
     ]);
   });
 
   it('counts what happened, and where the limit settled: the one held longest', () => {
     const controller = new AdaptiveConcurrency({ max: 8, growAfterSuccesses: 2 }, 0);
-    controller.throttled(1000); // 8 for 1 s
-    controller.throttled(1000); // 4 for no time
+    controller.rateLimited(1000); // 8 for 1 s
+    controller.rateLimited(1000); // 4 for no time
     controller.succeeded(1500);
     controller.succeeded(2000); // 2 for 1 s, then 3
-    expect(controller.stats(10_000)).toEqual({ max: 8, current: 3, lowest: 2, settled: 3, throttled: 2, cuts: 2, increases: 1 });
+    expect(controller.stats(10_000)).toEqual({ max: 8, current: 3, lowest: 2, settled: 3, settledMs: 8000, rateLimited: 2, refused: 0, cuts: 2, overloadCuts: 0, increases: 1 });
     // Later in the same run, 8 s at 3 are outweighed by 10 s more at 1; the second cut found nothing to cut.
-    controller.throttled(10_000);
-    controller.throttled(10_000);
-    expect(controller.stats(20_000)).toEqual({ max: 8, current: 1, lowest: 1, settled: 1, throttled: 4, cuts: 3, increases: 1 });
+    controller.rateLimited(10_000);
+    controller.rateLimited(10_000);
+    expect(controller.stats(20_000)).toEqual({ max: 8, current: 1, lowest: 1, settled: 1, settledMs: 10_000, rateLimited: 4, refused: 0, cuts: 3, overloadCuts: 0, increases: 1 });
   });
 
   it('a run never throttled settled at max; a tie goes to the lower limit', () => {
-    expect(new AdaptiveConcurrency({ max: 16 }, 0).stats(60_000)).toMatchObject({ settled: 16, lowest: 16, current: 16, throttled: 0 });
+    expect(new AdaptiveConcurrency({ max: 16 }, 0).stats(60_000)).toMatchObject({ settled: 16, lowest: 16, current: 16, rateLimited: 0 });
     const tied = new AdaptiveConcurrency({ max: 4 }, 0);
-    tied.throttled(1000);
+    tied.rateLimited(1000);
     expect(tied.stats(2000)).toMatchObject({ settled: 2, current: 2, lowest: 2 });
   });
+});
 
+describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
+  it('one refusal alone cuts nothing, nor a few in a row', () => {
+    const answers = 'sX' + 's'.repeat(20) + 'XXXX' + 's'.repeat(100);
+    expect(limitsAfter({ max: 32 }, answers)).toEqual(Array.from({ length: answers.length }, () => 32));
+  });
+
+  it.each([
+    { share: 0.01, seed: 7 },
+    { share: 0.05, seed: 11 },
+    { share: 0.05, seed: 12 },
+  ])('sporadic refusals at $share (seed $seed), 4,000 answers: never a cut', ({ share, seed }) => {
+    const answers = sporadic(4000, share, seed);
+    expect(answers.split('X').length - 1).toBeGreaterThan(4000 * share * 0.7);
+    const controller = new AdaptiveConcurrency({ max: 32 }, 0);
+    for (const answer of answers) {
+      if (answer === 'X') controller.refused(0);
+      else controller.succeeded(0);
+    }
+    expect(controller.stats(0)).toMatchObject({ current: 32, lowest: 32, cuts: 0 });
+  });
+
+  it('after a cut, growth comes back through sporadic refusals, slower the more there are', () => {
+    const grownAfter = (share: number, answers: number) => {
+      const controller = new AdaptiveConcurrency({ max: 32 }, 0);
+      controller.rateLimited(0);
+      for (const answer of sporadic(answers, share, 3)) {
+        if (answer === 'X') controller.refused(0);
+        else controller.succeeded(0);
+      }
+      return controller.limit;
+    };
+    // Without refusals, 16 steps of 64 answers: back at 32 after 1,024.
+    expect(grownAfter(0, 1024)).toBe(32);
+    expect(grownAfter(0.01, 2000)).toBe(32);
+    const atFivePercent = grownAfter(0.05, 2000);
+    expect(atFivePercent).toBeGreaterThan(16);
+    expect(atFivePercent).toBeLessThan(32);
+  });
+
+  it('correlated refusals (overload): one cut per full window, none while the answers in flight at the cut come in', () => {
+    // A quarter of the answers refused: the 64th answer completes a window at 25% and cuts 16 → 8;
+    // the next judgement waits for the 16 answers in flight at the cut, then a full window again.
+    const limits = limitsAfter({ max: 16 }, 'sssX'.repeat(100));
+    expect(limits.indexOf(8)).toBe(63);
+    const cuts = limits.flatMap((limit, index) => (index > 0 && limit < (limits[index - 1] ?? 0) ? [index] : []));
+    expect(cuts).toEqual([63, 63 + 64, 63 + 64 + 64, 63 + 64 * 3]);
+    expect(limits.at(-1)).toBe(1);
+  });
+
+  it('a service that is down: cuts to the floor, one window at a time', () => {
+    const limits = limitsAfter({ max: 32 }, 'X'.repeat(400));
+    expect(limits.at(-1)).toBe(1);
+    expect(new Set(limits)).toEqual(new Set([32, 16, 8, 4, 2, 1]));
+    expect(limits.indexOf(16)).toBe(63);
+    expect(limits.indexOf(8)).toBe(63 + 64);
+  });
+
+  it('counts refusals and the cuts they made apart from the 429s', () => {
+    const controller = new AdaptiveConcurrency({ max: 8, window: 10 }, 0);
+    for (const answer of 'XXXXXXXXXXT') {
+      if (answer === 'X') controller.refused(0);
+      else controller.rateLimited(0);
+    }
+    expect(controller.stats(0)).toMatchObject({ rateLimited: 1, refused: 10, cuts: 2, overloadCuts: 1, current: 2 });
+  });
+});
+
+describe('AdaptiveConcurrency: options', () => {
   it.each([
     { options: { max: 0 }, message: 'adaptive concurrency max: expected a whole number from 1 up, got 0' },
     { options: { max: 2.5 }, message: 'adaptive concurrency max: expected a whole number from 1 up, got 2.5' },
@@ -117,6 +202,7 @@ describe('AdaptiveConcurrency', () => {
     { options: { max: 4, decreaseFactor: 1 }, message: 'adaptive concurrency decreaseFactor: expected a number between 0 and 1, got 1' },
     { options: { max: 4, decreaseFactor: 0 }, message: 'adaptive concurrency decreaseFactor: expected a number between 0 and 1, got 0' },
     { options: { max: 4, growAfterSuccesses: 0 }, message: 'adaptive concurrency growAfterSuccesses: expected a whole number from 1 up, got 0' },
+    { options: { max: 4, overloadShare: 1.5 }, message: 'adaptive concurrency overloadShare: expected a number between 0 and 1, got 1.5' },
   ])('refuses $options', ({ options, message }) => {
     expect(() => new AdaptiveConcurrency(options, 0)).toThrow(message);
   });

@@ -27,8 +27,8 @@ function recordingLogger(lines: LogLine[]) {
 }
 
 describe('followThrottling', () => {
-  it('cuts on each 429 and 503, grows back after 2 x --concurrency answers, warns once, and sums up', async () => {
-    // 429, 503, 429, then successes: 8 → 4 → 2 → 1, then one more after each 16 successes.
+  it('cuts on each 429, not on a 503 alone, grows back after 2 x --concurrency answers, warns once, and sums up', async () => {
+    // 429, 503, 429, then successes: 8 → 4 → (a single 503 cuts nothing) → 2, then one more after each 16 successes.
     const script: Step[] = [tooMany, unavailable, tooMany, ...Array.from({ length: 40 }, () => ok)];
     const server = await startScriptedServer(script);
     const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
@@ -37,12 +37,12 @@ describe('followThrottling', () => {
     const follower = followThrottling({ client, concurrency: 8, apply: (limit) => applied.push(limit), logger: recordingLogger(lines) });
 
     for (let index = 0; index < script.length; index++) await client.events.list().catch(() => undefined);
-    expect(follower.limit).toBe(3);
+    expect(follower.limit).toBe(4);
     const summary = follower.stop();
     // Stopped: later answers change nothing.
     await client.events.list().catch(() => undefined);
 
-    expect(applied).toEqual([4, 2, 1, 2, 3]);
+    expect(applied).toEqual([4, 2, 3, 4]);
     expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'warn', fields: { status: 429, concurrency: 4, maxConcurrency: 8 } });
     expect(summary).toEqual({
@@ -50,12 +50,32 @@ describe('followThrottling', () => {
       requests: 43,
       answered429: 2,
       answered503: 1,
+      caseUnavailable: 0,
+      failed: 0,
       pauses: 0,
+      downPauses: 0,
       pausedMs: 0,
       waitedForToken: 0,
       sendingMs: expect.any(Number) as unknown,
-      concurrency: { max: 8, current: 3, lowest: 1, settled: expect.any(Number) as unknown, throttled: 3, cuts: 3, increases: 2 },
+      concurrency: {
+        max: 8, current: 4, lowest: 2, settled: expect.any(Number) as unknown, settledMs: expect.any(Number) as unknown,
+        rateLimited: 2, refused: 1, cuts: 2, overloadCuts: 0, increases: 2,
+      },
     });
+  });
+
+  it("a case's 503 from filing neither cuts nor counts; its retry waits parked, lending its place to another claim", async () => {
+    const caseUnavailable = json(503, { message: 'case is temporarily unavailable for filing; retry later' }, { 'retry-after': '1' });
+    const server = await startScriptedServer([caseUnavailable, json(200, { success: true })]);
+    const sleeps: number[] = [];
+    const client = clientFor(server.url, { retry: { maxAttempts: 2 }, sleep: async (delayMs) => void sleeps.push(delayMs) });
+    const applied: number[] = [];
+    const follower = followThrottling({ client, concurrency: 4, apply: (limit) => applied.push(limit), logger: recordingLogger([]) });
+    await client.cases.file('case_1', { file_mode: 'auto' });
+    // One more claim while the retry waited its Retry-After, then back to 4; the job never paused.
+    expect(applied).toEqual([5, 4]);
+    expect(sleeps).toEqual([1000]);
+    expect(follower.stop()).toMatchObject({ answered503: 1, caseUnavailable: 1, pauses: 0, concurrency: { current: 4, cuts: 0, refused: 0 } });
   });
 
   it('other errors say nothing about the rate: a 500 neither cuts nor counts towards the run of successes', async () => {
@@ -68,7 +88,7 @@ describe('followThrottling', () => {
     expect(applied).toEqual([1]);
     await client.events.list();
     expect(applied).toEqual([1, 2]);
-    expect(follower.stop().concurrency).toMatchObject({ current: 2, lowest: 1, throttled: 1, cuts: 1, increases: 1 });
+    expect(follower.stop().concurrency).toMatchObject({ current: 2, lowest: 1, rateLimited: 1, cuts: 1, increases: 1 });
   });
 
   it('warns at the first throttled answer even when there is nothing left to cut (--concurrency 1)', async () => {
@@ -80,7 +100,7 @@ describe('followThrottling', () => {
     for (let index = 0; index < 3; index++) await client.events.list().catch(() => undefined);
     expect(applied).toEqual([]);
     expect(lines).toMatchObject([{ level: 'warn', fields: { status: 429, concurrency: 1, maxConcurrency: 1 } }]);
-    expect(follower.stop().concurrency).toMatchObject({ throttled: 2, cuts: 0, current: 1 });
+    expect(follower.stop().concurrency).toMatchObject({ rateLimited: 2, cuts: 0, current: 1 });
   });
 
   it('export has no concurrency: its summary is the pacing alone', async () => {
@@ -91,10 +111,15 @@ describe('followThrottling', () => {
   });
 });
 
-const concurrency = (stats: Partial<ConcurrencyStats>): ConcurrencyStats => ({ max: 32, current: 32, lowest: 32, settled: 32, throttled: 0, cuts: 0, increases: 0, ...stats });
-const quiet: ThrottlingSummary = { maxRps: undefined, requests: 2000, answered429: 0, answered503: 0, pauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 40_000, concurrency: concurrency({}) };
+const concurrency = (stats: Partial<ConcurrencyStats>): ConcurrencyStats => ({
+  max: 32, current: 32, lowest: 32, settled: 32, settledMs: 40_000, rateLimited: 0, refused: 0, cuts: 0, overloadCuts: 0, increases: 0, ...stats,
+});
+const quiet: ThrottlingSummary = {
+  maxRps: undefined, requests: 2000, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0,
+  pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 40_000, concurrency: concurrency({}),
+};
 
-describe('formatThrottling', () => {
+describe('formatThrottling: each kind of refusal told apart', () => {
   it.each([
     {
       name: 'never throttled',
@@ -102,18 +127,42 @@ describe('formatThrottling', () => {
       lines: ['requests: 2,000 in 40.0 s (50.0 a second)', 'throttled: never (claims in flight stayed at 32)'],
     },
     {
-      name: 'throttled, with Retry-After pauses',
-      summary: { ...quiet, requests: 2061, sendingMs: 41_220, answered429: 52, pauses: 26, pausedMs: 26_012, concurrency: concurrency({ current: 2, lowest: 1, settled: 1, throttled: 52 }) },
+      name: 'rate limited, with Retry-After pauses',
+      summary: { ...quiet, requests: 2061, sendingMs: 41_220, answered429: 52, pauses: 26, pausedMs: 26_012, concurrency: concurrency({ current: 2, lowest: 1, settled: 1, rateLimited: 52, cuts: 5 }) },
       lines: [
         'requests: 2,061 in 41.2 s (50.0 a second)',
-        'throttled: 52 (2.5%; 429: 52); paused 26 times by Retry-After, 26.0 s in all',
+        'rate limited (429): 52 (2.5%), paced at 50.0 a second; paused by Retry-After 26 times, 26.0 s in all',
         'claims in flight: settled at 1 of 32 (lowest 1, 2 at the end)',
       ],
     },
     {
-      name: '429s and 503s, one pause',
-      summary: { ...quiet, requests: 100, sendingMs: 2500, answered429: 3, answered503: 2, pauses: 1, pausedMs: 1000, concurrency: concurrency({ max: 8, current: 4, lowest: 2, settled: 8 }) },
-      lines: ['requests: 100 in 2.5 s (40.0 a second)', 'throttled: 5 (5.0%; 429: 3, 503: 2); paused 1 time by Retry-After, 1.0 s in all', 'claims in flight: settled at 8 of 8 (lowest 2, 4 at the end)'],
+      name: 'single refusals, retried on their own',
+      summary: { ...quiet, requests: 2012, answered503: 12, concurrency: concurrency({ refused: 12 }) },
+      lines: ['requests: 2,012 in 40.0 s (50.3 a second)', 'refused (503 or no answer): 12 (0.6%), each retried on its own, no slow-down'],
+    },
+    {
+      name: 'an overloaded service',
+      summary: { ...quiet, requests: 2400, answered503: 380, failed: 20, concurrency: concurrency({ settled: 9, settledMs: 40_000, lowest: 4, current: 16, refused: 400, cuts: 3, overloadCuts: 3 }) },
+      lines: [
+        'requests: 2,400 in 40.0 s (60.0 a second)',
+        'refused (503 or no answer): 400 (16.7%), each retried on its own',
+        'the service was overloaded: 9 of 32 claims in flight for 40.0 s (lowest 4, 16 at the end)',
+      ],
+    },
+    {
+      name: 'a service down for a while',
+      summary: { ...quiet, requests: 300, failed: 200, pauses: 4, downPauses: 4, pausedMs: 4000, concurrency: concurrency({ current: 1, lowest: 1, settled: 32, refused: 200, cuts: 5, overloadCuts: 5 }) },
+      lines: [
+        'requests: 300 in 40.0 s (7.5 a second)',
+        'refused (503 or no answer): 200 (66.7%), each retried on its own',
+        'the service was overloaded: 32 of 32 claims in flight for 40.0 s (lowest 1, 1 at the end)',
+        'the service looked down (most requests refused): the job paused 4 times, 4.0 s in all',
+      ],
+    },
+    {
+      name: 'cases unavailable for filing',
+      summary: { ...quiet, requests: 4037, answered503: 37, caseUnavailable: 37 },
+      lines: ['requests: 4,037 in 40.0 s (100.9 a second)', 'cases unavailable for filing (503): 37, each retried on its own while the others went on'],
     },
     {
       name: 'paced by --max-rps',
@@ -128,7 +177,7 @@ describe('formatThrottling', () => {
     {
       name: 'export (no concurrency)',
       summary: { ...quiet, requests: 1, sendingMs: 3, answered503: 1, concurrency: undefined },
-      lines: ['requests: 1 in 0.0 s (333.3 a second)', 'throttled: 1 (100.0%; 503: 1)'],
+      lines: ['requests: 1 in 0.0 s (333.3 a second)', 'refused (503 or no answer): 1 (100.0%), each retried on its own, no slow-down'],
     },
   ])('$name', ({ summary, lines }) => {
     expect(formatThrottling(summary)).toEqual(lines);
@@ -141,6 +190,7 @@ describe('throttlingWorthTelling', () => {
     { name: 'a 429', summary: { ...quiet, answered429: 1 }, worth: true },
     { name: 'a 503', summary: { ...quiet, answered503: 1 }, worth: true },
     { name: 'a pause', summary: { ...quiet, pauses: 1 }, worth: true },
+    { name: 'a failure without an answer', summary: { ...quiet, failed: 1 }, worth: true },
     { name: '--max-rps set', summary: { ...quiet, maxRps: 10 }, worth: true },
   ])('$name: $worth', ({ summary, worth }) => {
     expect(throttlingWorthTelling(summary)).toBe(worth);

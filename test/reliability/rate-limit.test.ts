@@ -92,7 +92,7 @@ async function importAgainstRateLimit(dir: string, name: string, input: string, 
   const byStatus = proxy.byStatus();
   const total = proxy.total();
   const throttling = loggedThrottling(exit.stderr);
-  const summary = exit.stderr.split('\n').filter((line) => /^(requests|throttled|claims in flight|--max-rps)/.test(line)).join('\n');
+  const summary = exit.stderr.split('\n').filter((line) => /^(requests|throttled|rate limited|refused|claims in flight|--max-rps)/.test(line)).join('\n');
   // What the job says it saw is what the wire carried.
   expect(throttling.requests).toBe(total);
   expect(throttling.answered429).toBe(byStatus[429] ?? 0);
@@ -116,7 +116,7 @@ describe(`${claimCount} claims at --concurrency 32 against sandbox --rate-limit 
     // The job was throttled (the limit is far below what 32 in flight would send) and followed it.
     expect(adaptive.byStatus[429] ?? 0).toBeGreaterThan(0);
     expect(adaptive.throttling.concurrency.lowest).toBeLessThan(32);
-    expect(adaptive.summary).toMatch(/^throttled: \d+ \([\d.]+%; 429: \d+\); paused \d+ times? by Retry-After/m);
+    expect(adaptive.summary).toMatch(/^rate limited \(429\): \d+ \([\d.]+%\), paced at [\d.]+ a second; paused by Retry-After \d+ times?/m);
     expect(adaptive.summary).toMatch(/^claims in flight: settled at \d+ of 32 \(lowest \d+, \d+ at the end\)$/m);
 
     const paced = await importAgainstRateLimit(dir, 'paced', input, ['--max-rps', '45']);

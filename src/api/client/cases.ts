@@ -42,13 +42,13 @@ export class CasesEndpoints {
   /** POST .../run_workflow: 202 means accepted for evaluation, not filed. */
   async runWorkflow(caseId: string) {
     const route = routeFor('POST', `${casePath}/run_workflow`, { case_id: caseId });
-    return this.transport.send({ ...route, repeatable: false, response: successResponse });
+    return this.transport.send({ ...route, repeatable: false, caseScoped: true, response: successResponse });
   }
 
   /** POST .../file with `file_mode` (service-notes.md). */
   async file(caseId: string, body: FileBody) {
     const route = routeFor('POST', `${casePath}/file`, { case_id: caseId });
-    return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, response: successResponse });
+    return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, caseScoped: true, response: successResponse });
   }
 
   /** GET .../review: `processing` until the evaluation completes. */

@@ -54,7 +54,7 @@ export class ClaimsEndpoints {
   /** POST /v2/issuer/claims/{claim_id}/file with `file_mode` (service-notes.md, "Filing mode"). */
   async file(claimId: string, body: FileBody) {
     const route = routeFor('POST', '/v2/issuer/claims/{claim_id}/file', { claim_id: claimId });
-    return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, response: fileClaimResultResponse });
+    return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, caseScoped: true, response: fileClaimResultResponse });
   }
 
   /** POST .../withdraw. A repeat lands on "already closed" (400), never a second effect. */

@@ -2,7 +2,7 @@ import { CasesEndpoints } from './cases.js';
 import { ClaimsEndpoints } from './claims.js';
 import { resolveOptions, type ClientOptions } from './config.js';
 import { EventsEndpoints, FilesEndpoints } from './files-events.js';
-import type { AttemptListener, PacingStats } from './pacing.js';
+import type { AttemptListener, PacingStats, ParkedListener } from './pacing.js';
 import { Transport } from './transport.js';
 import type { Route } from '../network/proxy-route.js';
 import type { ProbeResult } from '../network/probe.js';
@@ -31,11 +31,16 @@ export class ClaimsClient {
   }
 
   /**
-   * Calls `listener` after every attempt of every request (issue 13: the import's adaptive
-   * concurrency cuts on 429 and 503); returns how to stop listening.
+   * Calls `listener` after every attempt of every request, with the kind of answer it had (the
+   * senders' adaptive concurrency follows them); returns how to stop listening.
    */
   onAttempt(listener: AttemptListener): () => void {
     return this.transport.pacing.onAttempt(listener);
+  }
+
+  /** Calls `listener` each time the number of retries waiting parked changes (a case unavailable for filing). */
+  onParked(listener: ParkedListener): () => void {
+    return this.transport.pacing.onParked(listener);
   }
 
   /** Throttled answers so far, and the job's pauses and waits for --max-rps. */
@@ -63,4 +68,5 @@ export type { ClientLogger, ClientOptions, NetworkOptions } from './config.js';
 export type { ApiResult, RequestBody } from './transport.js';
 export type { UploadInput } from './files-events.js';
 export type { PageCursor } from './paginate.js';
-export type { AttemptListener, AttemptReport, PacingStats } from './pacing.js';
+export type { AttemptListener, AttemptReport, PacingStats, ParkedListener } from './pacing.js';
+export type { AnswerKind } from './answer-kind.js';

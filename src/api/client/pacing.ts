@@ -1,16 +1,22 @@
 import { TokenBucket } from '../token-bucket.js';
 import { parseRetryAfterMs } from '../retry-policy.js';
+import { answerKind, countsAsRefusal, RecentAnswers, type AnswerKind } from './answer-kind.js';
 
 /**
- * The job's pace (issue 13, "Rate etiquette"): every attempt of every request passes here before
- * it is sent and reports here after, one Pacing per client, so creates, uploads, filings,
- * retrieves and retries all queue at the same place.
- * - A `Retry-After` on a 429 or 503 pauses the whole job, not only the request that got it:
- *   the service said when it wants to hear from us again, and that holds for every request.
+ * The job's pace (docs/rate-limits.md): every attempt of every request passes here before it is
+ * sent and reports here after, one Pacing per client, so creates, uploads, filings, retrieves
+ * and retries all queue at the same place.
+ * - A 429's `Retry-After` pauses the whole job: the key's allowance is spent for every request.
+ * - A 503's `Retry-After` delays only the request that got it (its own retry waits for it), so
+ *   one busy node or one locked case does not stop the night. The whole job pauses for it only
+ *   when most of the recent answers were refusals: the service is down or far over capacity.
+ * - A retry of a case that is unavailable for filing waits parked: listeners hear of it, and the
+ *   senders let another claim go meanwhile.
  * - `--max-rps`: a token bucket that holds one token, so the job never sends more than
  *   `maxRps` requests in any second (plus the one it had in hand). A burst of one keeps the
  *   pace even: a service counting per second, per 100 ms or with its own bucket sees the same.
- * - Listeners hear of every attempt: the import's adaptive concurrency cuts on 429 and 503.
+ * - Listeners hear of every attempt and what kind of answer it had (answer-kind.ts): the
+ *   senders' adaptive concurrency follows them.
  */
 
 export interface PacingOptions {
@@ -22,6 +28,11 @@ export interface PacingOptions {
   sleep: (delayMs: number) => Promise<void>;
 }
 
+/** How many recent answers decide that the service is down (most of them refused), and from how many on. */
+const downWindow = { size: 20, atLeast: 10, share: 0.5 } as const;
+/** The job's pause when the service looks down and its refusals named no Retry-After. */
+const downPauseMs = 1000;
+
 /** One attempt as the pacing saw it. `throttled`: the service answered 429 or 503, "not now". */
 export interface AttemptReport {
   method: string;
@@ -29,11 +40,17 @@ export interface AttemptReport {
   /** Undefined when no answer came (a network error). */
   status: number | undefined;
   throttled: boolean;
+  kind: AnswerKind;
   /** The Retry-After it carried, in ms (capped), when it carried one. */
   retryAfterMs: number | undefined;
+  /** The job paused for this answer: a 429's Retry-After, or a refusal among mostly refusals. */
+  pausedJob: boolean;
 }
 
 export type AttemptListener = (report: AttemptReport) => void;
+
+/** Hears how many retries wait parked now (a case unavailable for filing), each time that changes. */
+export type ParkedListener = (parked: number) => void;
 
 /** What the pacing has seen and done so far, for the summary and the logs. */
 export interface PacingStats {
@@ -41,9 +58,16 @@ export interface PacingStats {
   /** Attempts sent, answered or not, retries included: what the 429s are a share of. */
   requests: number;
   answered429: number;
+  /** Every 503, the cases unavailable for filing among them. */
   answered503: number;
-  /** Retry-After answers that started or lengthened the job's pause. */
+  /** 503s of filing or run_workflow: that case's state, retried on its own. */
+  caseUnavailable: number;
+  /** Attempts without an answer (reset, timeout, refused connection) or answered 502 or 504. */
+  failed: number;
+  /** Answers that started or lengthened the job's pause. */
   pauses: number;
+  /** Those of them that paused because most recent answers were refusals (the service down). */
+  downPauses: number;
   /** Time the job was paused in all (overlapping pauses counted once). */
   pausedMs: number;
   /** Attempts that waited for a token of --max-rps. */
@@ -56,7 +80,10 @@ export class Pacing {
   private pausedUntilMs = 0;
   private readonly bucket: TokenBucket | undefined;
   private readonly listeners = new Set<AttemptListener>();
-  private readonly counts = { requests: 0, answered429: 0, answered503: 0, pauses: 0, pausedMs: 0, waitedForToken: 0 };
+  private readonly parkedListeners = new Set<ParkedListener>();
+  private readonly recent = new RecentAnswers(downWindow.size);
+  private parked = 0;
+  private readonly counts = { requests: 0, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0 };
   private firstSentMs: number | undefined;
   private lastAnsweredMs: number | undefined;
 
@@ -68,10 +95,29 @@ export class Pacing {
    * Waits for whatever holds the next attempt back: its own retry delay (a retry always sleeps,
    * even 0 ms, as it did before the pacing), the job's pause, then a token. One sleep covers the
    * first two; it is repeated only when another answer lengthened the pause meanwhile.
+   * `parked`: a retry of a case unavailable for filing, which waits without holding back others.
    */
-  async beforeAttempt(retryDelayMs: number | undefined): Promise<void> {
-    await this.waitForTurn(retryDelayMs);
+  async beforeAttempt(retryDelayMs: number | undefined, parked = false): Promise<void> {
+    if (parked) this.park(1);
+    try {
+      await this.waitForTurn(retryDelayMs);
+    } finally {
+      if (parked) this.park(-1);
+    }
     this.firstSentMs ??= this.options.now();
+  }
+
+  /** Calls `listener` each time the number of parked retries changes; returns how to stop. */
+  onParked(listener: ParkedListener): () => void {
+    this.parkedListeners.add(listener);
+    return () => {
+      this.parkedListeners.delete(listener);
+    };
+  }
+
+  private park(change: number): void {
+    this.parked += change;
+    for (const listener of this.parkedListeners) listener(this.parked);
   }
 
   private async waitForTurn(retryDelayMs: number | undefined): Promise<void> {
@@ -96,22 +142,41 @@ export class Pacing {
     }
   }
 
-  /** After an attempt: counts a throttled answer, pauses the job for its Retry-After, tells the listeners. */
-  afterAttempt(method: string, path: string, status: number | undefined, retryAfter: string | undefined): void {
+  /**
+   * After an attempt: counts the answer by its kind, pauses the job when it says the whole job
+   * must wait, tells the listeners. `caseScoped`: a 503 of this request speaks of its case.
+   */
+  afterAttempt(method: string, path: string, status: number | undefined, retryAfter: string | undefined, caseScoped = false): AnswerKind {
+    const nowMs = this.options.now();
     this.counts.requests++;
-    this.lastAnsweredMs = this.options.now();
+    this.lastAnsweredMs = nowMs;
+    const kind = answerKind(status, caseScoped);
     const throttled = status === 429 || status === 503;
-    let retryAfterMs: number | undefined;
-    if (throttled) {
-      if (status === 429) this.counts.answered429++;
-      else this.counts.answered503++;
-      const hintMs = retryAfter === undefined ? undefined : parseRetryAfterMs(retryAfter, this.options.now());
-      retryAfterMs = hintMs === undefined ? undefined : Math.min(hintMs, this.options.retryAfterCapMs);
-      if (retryAfterMs !== undefined) this.pauseFor(retryAfterMs);
+    if (status === 429) this.counts.answered429++;
+    if (status === 503) this.counts.answered503++;
+    if (kind === 'case-unavailable') this.counts.caseUnavailable++;
+    if (kind === 'failed') this.counts.failed++;
+    const hintMs = throttled && retryAfter !== undefined ? parseRetryAfterMs(retryAfter, nowMs) : undefined;
+    const retryAfterMs = hintMs === undefined ? undefined : Math.min(hintMs, this.options.retryAfterCapMs);
+    // A 429 or a case's 503 says nothing of whether the service is up.
+    if (kind !== 'rate-limited' && kind !== 'case-unavailable') this.recent.record(countsAsRefusal(kind));
+    let pausedJob = false;
+    if (kind === 'rate-limited') {
+      if (retryAfterMs !== undefined) pausedJob = this.pauseFor(retryAfterMs);
+    } else if (countsAsRefusal(kind) && this.serviceLooksDown()) {
+      pausedJob = this.pauseFor(retryAfterMs ?? downPauseMs);
+      if (pausedJob) this.counts.downPauses++;
     }
-    if (this.listeners.size === 0) return;
-    const report: AttemptReport = { method, path, status, throttled, retryAfterMs };
-    for (const listener of this.listeners) listener(report);
+    if (this.listeners.size > 0) {
+      const report: AttemptReport = { method, path, status, throttled, kind, retryAfterMs, pausedJob };
+      for (const listener of this.listeners) listener(report);
+    }
+    return kind;
+  }
+
+  /** Most of the recent answers were refusals or failures: the service is down or far over capacity. */
+  private serviceLooksDown(): boolean {
+    return this.recent.count >= downWindow.atLeast && this.recent.refusedShare >= downWindow.share;
   }
 
   /** Calls `listener` after every attempt; returns how to stop. */
@@ -127,13 +192,15 @@ export class Pacing {
     return { maxRps: this.options.maxRps, ...this.counts, sendingMs };
   }
 
-  private pauseFor(delayMs: number): void {
-    if (!(delayMs > 0)) return;
+  /** Returns whether the pause started or grew longer. */
+  private pauseFor(delayMs: number): boolean {
+    if (!(delayMs > 0)) return false;
     const nowMs = this.options.now();
     const untilMs = nowMs + delayMs;
-    if (untilMs <= this.pausedUntilMs) return;
+    if (untilMs <= this.pausedUntilMs) return false;
     this.counts.pausedMs += untilMs - Math.max(nowMs, this.pausedUntilMs);
     this.pausedUntilMs = untilMs;
     this.counts.pauses++;
+    return true;
   }
 }

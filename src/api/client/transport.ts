@@ -42,6 +42,11 @@ export interface ApiRequest<Data> {
   body?: RequestBody;
   /** True when sending twice has the effect of sending once (reads, PUT, DELETE, withdraw, upload). */
   repeatable: boolean;
+  /**
+   * True when a 503 speaks of the case, not the service: filing and run_workflow ("case
+   * temporarily unavailable for filing; retry later"). Its retry waits parked (pacing.ts).
+   */
+  caseScoped?: boolean;
   response: z.ZodType<Data>;
 }
 
@@ -70,7 +75,7 @@ export class Transport {
    * meet the same verdict (issue 29), and a service that drops kept-alive connections costs one look.
    */
   private lookAfterClose: Promise<ProbeResult> | undefined;
-  /** The job's pace: Retry-After pauses, --max-rps, and who listens to the answers (issue 13). */
+  /** The job's pace: Retry-After pauses, --max-rps, and who listens to the answers (docs/rate-limits.md). */
   readonly pacing: Pacing;
 
   constructor(private readonly options: ResolvedOptions) {
@@ -98,8 +103,11 @@ export class Transport {
       const outcome = await this.attemptOnce(request);
       const durationMs = now() - attemptStartedMs;
       logger.debug({ ...describeAttempt(request, outcome), attempt, durationMs }, 'claims request');
-      if (outcome.type === 'response') this.pacing.afterAttempt(request.method, request.path, outcome.status, outcome.retryAfter);
-      else this.pacing.afterAttempt(request.method, request.path, undefined, undefined);
+      const caseScoped = request.caseScoped === true;
+      const kind =
+        outcome.type === 'response'
+          ? this.pacing.afterAttempt(request.method, request.path, outcome.status, outcome.retryAfter, caseScoped)
+          : this.pacing.afterAttempt(request.method, request.path, undefined, undefined, caseScoped);
 
       const decision = decideRetry(
         { attempt, outcome: toOutcome(outcome), repeatable: request.repeatable, elapsedMs: now() - startedMs, nowMs: now() },
@@ -108,7 +116,7 @@ export class Transport {
       );
       if (decision.action === 'retry') {
         logger.warn({ ...describeAttempt(request, outcome), attempt, delayMs: decision.delayMs }, 'claims request retried');
-        await this.pacing.beforeAttempt(decision.delayMs);
+        await this.pacing.beforeAttempt(decision.delayMs, kind === 'case-unavailable');
         continue;
       }
       const context: RequestContext = { method: request.method, path: request.path, attempts: attempt, stoppedBy: decision.reason };

@@ -52,7 +52,7 @@ export function sharedResponses(): Record<string, unknown> {
       { 'WWW-Authenticate': { description: 'The scheme to use: `Basic realm="claims"`.', schema: { type: 'string' } } },
     ),
     TooManyRequests: response(publicReference('Too many requests for this API key: retry after the time `Retry-After` gives.'), simple, { 'Retry-After': retryAfter }),
-    ServiceUnavailable: response(decided('The service is temporarily unavailable: retry later.', 'The sandbox answers 503 only under fault injection (`--fail-rate`).'), simple, { 'Retry-After': retryAfter }),
+    ServiceUnavailable: response(decided('The service is temporarily unavailable: retry later.', 'The sandbox answers 503 only under fault injection (`--fail-rate`, `--capacity`).'), simple, { 'Retry-After': retryAfter }),
     InternalError: response(publicReference('An unexpected error: `{"message": "internal error"}`.'), simple),
   };
 }

@@ -41,7 +41,13 @@ export const faultConfigSchema = z.strictObject({
     .positive()
     .optional()
     .describe('requests in scope admitted per second per API key (a token bucket holding one second\'s worth); the rest get 429 with Retry-After: the seconds until the next token, rounded up'),
-  retryAfterSeconds: z.number().int().min(0).max(86_400).default(1).describe('the Retry-After sent with an injected 503'),
+  capacity: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('requests in scope the service holds at once; the next is answered 503 with Retry-After at once, as a saturated server or load balancer does'),
+  retryAfterSeconds: z.number().int().min(0).max(86_400).default(1).describe('the Retry-After sent with an injected 503 (of --fail-rate or --capacity)'),
   routes: z.array(routeScopeSchema).optional().describe('the routes faulted; absent: every service route'),
 });
 
@@ -101,6 +107,7 @@ export interface FaultFlags {
   dropRate?: string;
   dropAfterCommitRate?: string;
   rateLimit?: string;
+  capacity?: string;
   retryAfterSeconds?: string;
   faultRoute?: readonly string[];
 }
@@ -113,6 +120,7 @@ export const faultFlagHelp: readonly { flags: string; description: string }[] = 
   { flags: '--rate-limit <n>', description: 'requests admitted per second per API key, bursts up to n (token bucket); the rest get 429 with Retry-After, the seconds until the next token rounded up (default: no limit)' },
   { flags: '--drop-rate <rate>', description: 'chance from 0 to 1 of a connection reset before handling (default 0)' },
   { flags: '--drop-after-commit-rate <rate>', description: 'chance from 0 to 1 of a connection reset after the write is committed (default 0)' },
+  { flags: '--capacity <n>', description: 'requests held at once (a saturated server): the next gets 503 with Retry-After at once (default: no limit)' },
   { flags: '--retry-after-seconds <s>', description: 'Retry-After sent with injected 503s (default 1; a 429 of --rate-limit says when the next token comes)' },
   { flags: '--fault-route <route>', description: 'fault only this route, e.g. "POST /v2/issuer/new_claim" or "* /v2/issuer/claims/{claim_id}" (repeatable; default: every service route)' },
 ];
@@ -131,6 +139,7 @@ export function faultConfigFromFlags(flags: FaultFlags, serviceRoutes?: readonly
     dropRate: optional(flags.dropRate, (text) => fraction('--drop-rate', text)),
     dropAfterCommitRate: optional(flags.dropAfterCommitRate, (text) => fraction('--drop-after-commit-rate', text)),
     rateLimitPerSecond: optional(flags.rateLimit, (text) => wholeNumber('--rate-limit', text, 1, Number.MAX_SAFE_INTEGER)),
+    capacity: optional(flags.capacity, (text) => wholeNumber('--capacity', text, 1, Number.MAX_SAFE_INTEGER)),
     retryAfterSeconds: optional(flags.retryAfterSeconds, (text) => wholeNumber('--retry-after-seconds', text, 0, 86_400)),
     routes,
   };

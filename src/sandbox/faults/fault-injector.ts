@@ -3,18 +3,22 @@
  * route (never a control route), the injector decides what goes wrong. The server carries it out:
  * - `latencyMs`: wait before handling;
  * - `fail`: 503 `{message}` with `Retry-After`, before handling;
+ * - `over-capacity`: 503 `{message}` with `Retry-After` at once, when `--capacity` requests are
+ *   already in progress (a saturated server or load balancer);
  * - `rate-limit`: 429 `{message}` with `Retry-After` (when the caller's next token comes), before handling;
  * - `drop`: reset the connection before handling (nothing happened);
  * - `drop-after-commit`: handle and commit, then reset instead of answering (the client cannot
  *   know it succeeded).
  */
-export type FaultAction = 'none' | 'fail' | 'rate-limit' | 'drop' | 'drop-after-commit';
+export type FaultAction = 'none' | 'fail' | 'over-capacity' | 'rate-limit' | 'drop' | 'drop-after-commit';
 
 export interface FaultDecision {
   latencyMs: number;
   action: FaultAction;
-  /** For `fail` and `rate-limit`: the `Retry-After` seconds to send. */
+  /** For `fail`, `over-capacity` and `rate-limit`: the `Retry-After` seconds to send. */
   retryAfterSeconds?: number;
+  /** Under `--capacity`, for a request admitted: frees its place once its answer is written. */
+  release?: () => void;
 }
 
 export interface RouteKey {

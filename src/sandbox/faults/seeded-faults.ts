@@ -10,8 +10,8 @@ import type { FaultAction, FaultDecision, FaultInjector, RouteKey } from './faul
  * in scope takes exactly `drawsPerDecision` values, in a fixed order, whatever the outcome (a
  * rate-limited or dropped request draws as many as one that goes through), so the n-th request
  * in scope always meets the same values. Routes out of scope take none: adding fault-free reads
- * to a run does not shift the faults of the routes under test. The rate limit takes none either:
- * it depends only on the `nowMs` sequence. So: same seed + same sequence of in-scope requests
+ * to a run does not shift the faults of the routes under test. The rate limit and the capacity
+ * take none either: they depend only on the `nowMs` sequence and on the requests in progress. So: same seed + same sequence of in-scope requests
  * (and their clock readings, per API key) → same decisions.
  */
 
@@ -36,12 +36,18 @@ export function createFaultInjector(input: FaultConfigInput): FaultInjector {
   const admit = rateLimiter(config.rateLimitPerSecond);
   const routes = config.routes;
   const inScope = (route: RouteKey) => routes === undefined || routes.some((scope) => routeScopeMatches(scope, route));
+  const places = capacityOf(config.capacity);
   const injector: FaultInjector = {
     decide(route, nowMs, apiKey = '') {
       if (!inScope(route)) return { latencyMs: 0, action: 'none' };
       // Property order is evaluation order: the draws are taken in the documented order.
       const draws: FaultDraws = { drop: random(), fail: random(), dropAfterCommit: random(), latency: random() };
-      return decisionFrom(config, draws, admit(nowMs, apiKey));
+      const decision = decisionFrom(config, draws, admit(nowMs, apiKey));
+      if (places === undefined || decision.action === 'rate-limit') return decision;
+      // After the rate limit, before anything else: a service at capacity refuses what it cannot hold.
+      const release = places.take();
+      if (release === undefined) return { latencyMs: 0, action: 'over-capacity', retryAfterSeconds: config.retryAfterSeconds };
+      return { ...decision, release };
     },
   };
   configs.set(injector, config);
@@ -104,6 +110,28 @@ export function rateLimiter(perSecond: number | undefined): (nowMs: number, apiK
       buckets.set(apiKey, bucket);
     }
     return bucket.tryTake(nowMs);
+  };
+}
+
+/**
+ * `--capacity`: how many requests in scope are in progress at once. `take` returns how to give
+ * the place back (once, whatever happens to the request), or undefined when every place is taken.
+ * It takes no draws, so the faults of the n-th request stay the same under any capacity.
+ */
+export function capacityOf(capacity: number | undefined): { take(): (() => void) | undefined } | undefined {
+  if (capacity === undefined) return undefined;
+  let inProgress = 0;
+  return {
+    take() {
+      if (inProgress >= capacity) return undefined;
+      inProgress++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        inProgress--;
+      };
+    },
   };
 }
 

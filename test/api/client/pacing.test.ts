@@ -79,11 +79,13 @@ describe('Pacing: --max-rps', () => {
     const waits = [attempt(pacing, time), attempt(pacing, time), attempt(pacing, time, 0), attempt(pacing, time, 300)];
     await time.run();
     expect(await Promise.all(waits)).toEqual([0, 0, 0, 300]);
-    expect(pacing.stats()).toEqual({ maxRps: undefined, requests: 0, answered429: 0, answered503: 0, pauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 0 });
+    expect(pacing.stats()).toEqual({
+      maxRps: undefined, requests: 0, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 0,
+    });
   });
 });
 
-describe('Pacing: Retry-After pauses the whole job', () => {
+describe('Pacing: a 429\'s Retry-After pauses the whole job', () => {
   it('a 429 with Retry-After: 2 holds every attempt, new ones and retries, until it ends', async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
@@ -97,7 +99,7 @@ describe('Pacing: Retry-After pauses the whole job', () => {
   it('a pause lengthened while attempts wait holds them to its new end; overlaps count once', async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
-    pacing.afterAttempt('GET', '/v2/issuer/claims', 503, '1');
+    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '1');
     const waiting = attempt(pacing, time);
     await time.run(500);
     pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '2');
@@ -105,7 +107,7 @@ describe('Pacing: Retry-After pauses the whole job', () => {
     pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '1');
     await time.run();
     expect(await waiting).toBe(2500);
-    expect(pacing.stats()).toMatchObject({ requests: 3, answered429: 2, answered503: 1, pauses: 2, pausedMs: 2500 });
+    expect(pacing.stats()).toMatchObject({ requests: 3, answered429: 3, pauses: 2, pausedMs: 2500 });
   });
 
   it('an attempt waiting for its token when a pause begins waits for the pause too', async () => {
@@ -121,7 +123,8 @@ describe('Pacing: Retry-After pauses the whole job', () => {
 
   it.each([
     { name: 'a Retry-After over the cap is shortened to it', status: 429, retryAfter: '3600', capMs: 30_000, letGoAt: 30_000 },
-    { name: 'an HTTP-date Retry-After is read against the clock', status: 503, retryAfter: 'Thu, 01 Jan 1970 00:00:04 GMT', capMs: 60_000, letGoAt: 4000 },
+    { name: 'an HTTP-date Retry-After is read against the clock', status: 429, retryAfter: 'Thu, 01 Jan 1970 00:00:04 GMT', capMs: 60_000, letGoAt: 4000 },
+    { name: 'a single 503 with Retry-After pauses nothing (its own retry waits for it)', status: 503, retryAfter: '5', capMs: 60_000, letGoAt: 0 },
     { name: 'a 429 without Retry-After pauses nothing (its own retry backs off)', status: 429, retryAfter: undefined, capMs: 60_000, letGoAt: 0 },
     { name: 'Retry-After: 0 pauses nothing', status: 503, retryAfter: '0', capMs: 60_000, letGoAt: 0 },
     { name: 'an unreadable Retry-After pauses nothing', status: 429, retryAfter: 'soon', capMs: 60_000, letGoAt: 0 },
@@ -136,8 +139,54 @@ describe('Pacing: Retry-After pauses the whole job', () => {
   });
 });
 
+describe('Pacing: refusals pause the job only when most recent answers are refusals', () => {
+  it('sporadic 503s with Retry-After pause nothing; a service refusing most requests pauses the job', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    // 1 refusal in 4: never most of the last 20.
+    for (let index = 0; index < 40; index++) pacing.afterAttempt('POST', '/v2/issuer/new_claim', index % 4 === 3 ? 503 : 201, '2');
+    expect(pacing.stats()).toMatchObject({ answered503: 10, pauses: 0, downPauses: 0 });
+    // Then everything refused: from the answer that makes refusals half of the last 20, the job waits.
+    const kinds = Array.from({ length: 12 }, () => pacing.afterAttempt('POST', '/v2/issuer/new_claim', 503, '2'));
+    expect(kinds.every((kind) => kind === 'refused')).toBe(true);
+    expect(pacing.stats()).toMatchObject({ pauses: 1, downPauses: 1, pausedMs: 2000 });
+    const waiting = attempt(pacing, time);
+    await time.run();
+    expect(await waiting).toBe(2000);
+  });
+
+  it('answers without a status (resets, timeouts) count as refusals; a service down without Retry-After pauses the job a second', () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    for (let index = 0; index < 10; index++) pacing.afterAttempt('GET', '/v2/issuer/claims', undefined, undefined);
+    expect(pacing.stats()).toMatchObject({ failed: 10, pauses: 1, downPauses: 1, pausedMs: 1000 });
+  });
+
+  it("a case's 503 (filing, run_workflow) neither pauses nor counts towards the service looking down", () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    const kinds = Array.from({ length: 30 }, () => pacing.afterAttempt('POST', '/v2/issuer/cases/case_1/run_workflow', 503, '3', true));
+    expect(new Set(kinds)).toEqual(new Set(['case-unavailable']));
+    expect(pacing.stats()).toMatchObject({ answered503: 30, caseUnavailable: 30, pauses: 0 });
+  });
+
+  it('a parked retry is told to the listeners while it waits, and only then', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    const parked: number[] = [];
+    pacing.onParked((count) => parked.push(count));
+    const first = attempt(pacing, time);
+    const retries = [pacing.beforeAttempt(1000, true), pacing.beforeAttempt(500, true)];
+    expect(parked).toEqual([1, 2]);
+    await time.run();
+    await Promise.all(retries);
+    await first;
+    expect(parked).toEqual([1, 2, 1, 0]);
+  });
+});
+
 describe('Pacing: listeners', () => {
-  it('hear of every attempt, throttled or not, until they stop listening', () => {
+  it('hear of every attempt and its kind, until they stop listening', () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined, 10_000);
     const heard: AttemptReport[] = [];
@@ -146,14 +195,16 @@ describe('Pacing: listeners', () => {
     pacing.afterAttempt('POST', '/v2/issuer/new_claim', 429, '20');
     pacing.afterAttempt('GET', '/v2/issuer/claims/CLM-1', 503, undefined);
     pacing.afterAttempt('GET', '/v2/issuer/claims/CLM-1', undefined, undefined);
+    pacing.afterAttempt('POST', '/v2/issuer/claims/CLM-1/file', 503, '1', true);
     stop();
     pacing.afterAttempt('GET', '/v2/issuer/claims/CLM-1', 200, undefined);
     expect(heard).toEqual([
-      { method: 'POST', path: '/v2/issuer/new_claim', status: 201, throttled: false, retryAfterMs: undefined },
-      { method: 'POST', path: '/v2/issuer/new_claim', status: 429, throttled: true, retryAfterMs: 10_000 },
-      { method: 'GET', path: '/v2/issuer/claims/CLM-1', status: 503, throttled: true, retryAfterMs: undefined },
-      { method: 'GET', path: '/v2/issuer/claims/CLM-1', status: undefined, throttled: false, retryAfterMs: undefined },
+      { method: 'POST', path: '/v2/issuer/new_claim', status: 201, throttled: false, kind: 'accepted', retryAfterMs: undefined, pausedJob: false },
+      { method: 'POST', path: '/v2/issuer/new_claim', status: 429, throttled: true, kind: 'rate-limited', retryAfterMs: 10_000, pausedJob: true },
+      { method: 'GET', path: '/v2/issuer/claims/CLM-1', status: 503, throttled: true, kind: 'refused', retryAfterMs: undefined, pausedJob: false },
+      { method: 'GET', path: '/v2/issuer/claims/CLM-1', status: undefined, throttled: false, kind: 'failed', retryAfterMs: undefined, pausedJob: false },
+      { method: 'POST', path: '/v2/issuer/claims/CLM-1/file', status: 503, throttled: true, kind: 'case-unavailable', retryAfterMs: 1000, pausedJob: false },
     ]);
-    expect(pacing.stats()).toMatchObject({ requests: 5, answered429: 1, answered503: 1, pauses: 1, pausedMs: 10_000 });
+    expect(pacing.stats()).toMatchObject({ requests: 6, answered429: 1, answered503: 2, caseUnavailable: 1, failed: 1, pauses: 1, pausedMs: 10_000 });
   });
 });

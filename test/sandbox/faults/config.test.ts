@@ -120,7 +120,7 @@ describe('faultConfigFromFlags', () => {
 
   it('documents one flag per field of FaultFlags', () => {
     expect(faultFlagHelp.map((flag) => flag.flags.split(' ')[0])).toEqual([
-      '--seed', '--latency-ms', '--fail-rate', '--rate-limit', '--drop-rate', '--drop-after-commit-rate', '--retry-after-seconds', '--fault-route',
+      '--seed', '--latency-ms', '--fail-rate', '--rate-limit', '--drop-rate', '--drop-after-commit-rate', '--capacity', '--retry-after-seconds', '--fault-route',
     ]);
   });
 });

@@ -29,6 +29,23 @@ describe('faults over HTTP', () => {
     expect((await sandbox.request('GET', '/v2/issuer/claims')).status).toBe(200);
   });
 
+  it('capacity 2: with two requests in progress the third is answered 503 at once, with Retry-After; a place freed takes the next', async () => {
+    const sandbox = await startTestSandbox({ faults: createFaultInjector({ capacity: 2, latencyMs: 400, retryAfterSeconds: 3 }) });
+    const held = [sandbox.request('GET', '/v2/issuer/claims'), sandbox.request('GET', '/v2/issuer/claims')];
+    // Both are in progress (waiting their latency) before the third arrives.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const startedMs = performance.now();
+    const refused = await sandbox.request('POST', '/v2/issuer/new_claim', fraudClaim('claim_over_capacity'));
+    expect(performance.now() - startedMs).toBeLessThan(300);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('3');
+    expect(refused.body).toMatchObject({ message: expect.stringContaining('every place is taken') as unknown });
+    expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([200, 200]);
+    // Places given back once answered (a refusal took none): the claim was never handled, and is accepted now.
+    expect((await sandbox.request('GET', '/v2/issuer/claims/claim_over_capacity')).status).toBe(404);
+    expect((await sandbox.request('POST', '/v2/issuer/new_claim', fraudClaim('claim_over_capacity'))).status).toBe(201);
+  });
+
   it('drop-rate 1 resets the connection and nothing is handled', async () => {
     const sandbox = await startTestSandbox({ faults: createFaultInjector({ dropRate: 1 }) });
     expect(await outcomeOf(sandbox, 'POST', '/v2/issuer/new_claim', fraudClaim('claim_dropped'))).toBe('reset');
