@@ -45,15 +45,15 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
   };
   const warned = { rateLimited: false, overloaded: false };
   const listener: AttemptListener = (report) => {
-    const fields = { status: report.status, method: report.method, path: report.path, retryAfterMs: report.retryAfterMs, concurrency: controller.limit, maxConcurrency: controller.max };
+    // Built only for the answers that are logged: not an object per accepted answer.
+    const logged = () => ({ status: report.status, method: report.method, path: report.path, retryAfterMs: report.retryAfterMs, concurrency: controller.limit, maxConcurrency: controller.max });
     switch (report.kind) {
       case 'rate-limited': {
         const cut = controller.rateLimited(now());
         if (cut) applyLimit();
         // The first 429 at warn (even with nothing left to cut), every later cut at debug: not a line a second.
-        const logged = { ...fields, concurrency: controller.limit };
-        if (!warned.rateLimited) options.logger.warn(logged, 'rate limited (429): claims in flight cut on each 429, growing back one at a time after a run of successes');
-        else if (cut) options.logger.debug(logged, 'rate limited: fewer claims in flight');
+        if (!warned.rateLimited) options.logger.warn(logged(), 'rate limited (429): claims in flight cut on each 429, growing back one at a time after a run of successes');
+        else if (cut) options.logger.debug(logged(), 'rate limited: fewer claims in flight');
         warned.rateLimited = true;
         return;
       }
@@ -61,9 +61,8 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
       case 'failed': {
         if (!controller.refused(now())) return;
         applyLimit();
-        const logged = { ...fields, concurrency: controller.limit };
-        if (!warned.overloaded) options.logger.warn(logged, 'the service is overloaded (many recent requests refused): fewer claims in flight');
-        else options.logger.debug(logged, 'overloaded: fewer claims in flight');
+        if (!warned.overloaded) options.logger.warn(logged(), 'the service is overloaded (many recent requests refused): fewer claims in flight');
+        else options.logger.debug(logged(), 'overloaded: fewer claims in flight');
         warned.overloaded = true;
         return;
       }
