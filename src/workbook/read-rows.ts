@@ -46,9 +46,16 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
     for await (const worksheet of reader) {
       const name = (worksheet as unknown as { name: string }).name;
       seen.push(name);
-      if (read || !isWanted(name, options.sheet, reader)) continue;
+      if (!isWanted(name, options.sheet, reader)) {
+        // Read to its end even so: exceljs parks a sheet stored before the shared strings in a
+        // temporary file and deletes it once the next sheet is asked for; a sheet left unread has
+        // its file opened after that deletion, an error no one can catch.
+        for await (const skipped of worksheet) void skipped;
+        continue;
+      }
       read = true;
       yield* sheetRows(worksheet, file, options);
+      break;
     }
   } catch (error) {
     if (error instanceof CsvFormatError) throw error;
