@@ -7,6 +7,7 @@ import { benchCase as evidence } from './cases/evidence.js';
 import { benchCase as memory } from './cases/memory.js';
 import { benchCase as network } from './cases/network.js';
 import { benchCase as rateLimit } from './cases/rate-limit.js';
+import { benchCase as refusals } from './cases/refusals.js';
 import { benchCase as resume } from './cases/resume.js';
 import { benchCase as review } from './cases/review.js';
 import { benchCase as sandbox } from './cases/sandbox.js';
@@ -28,7 +29,7 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  */
 
 /** In the order. */
-const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, workbook, network, review, withdraw];
+const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, refusals, workbook, network, review, withdraw];
 
 interface Flags {
   quick: boolean;

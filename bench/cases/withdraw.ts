@@ -5,7 +5,7 @@ import { plannedRows, writeDisputesCsv, type RowSpec } from '../../test/import/g
 import { barePairPerSecond } from '../support/bare-pair.js';
 import { runImportTimed, type ImportRun } from '../support/import-run.js';
 import { genericMappingFile } from '../support/paths.js';
-import { benchApiKey, withSandbox } from '../support/sandbox.js';
+import { benchApiKey, setSandboxFaults, withSandbox } from '../support/sandbox.js';
 import { runWithdrawTimed, type WithdrawRun } from '../support/withdraw-run.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
@@ -69,17 +69,6 @@ async function importNight(context: BenchContext, baseUrl: string, claims: numbe
   return night;
 }
 
-/** The same sandbox, from now on answering every request after `latencyMs` (control route, never delayed itself). */
-async function setLatency(baseUrl: string, milliseconds: number): Promise<void> {
-  const response = await fetch(new URL('/_sandbox/faults', baseUrl), {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${benchApiKey}:`).toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ latencyMs: milliseconds }),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`withdraw bench: expected 200 from POST /_sandbox/faults, got ${response.status}: ${text.slice(0, 300)}`);
-}
-
 /** Every case withdrawn, every claim with exactly one retrieve and one withdrawal: otherwise the rates would not mean what they say. */
 function checkTwoRequestsPerClaim(run: WithdrawRun, claims: number, cases: number): void {
   if (run.requests !== requestsPerClaim * claims || run.answered429 + run.answered503 !== 0 || run.cases !== cases || run.outcomes.withdrawn !== cases) {
@@ -122,7 +111,7 @@ async function run(context: BenchContext): Promise<BenchRow[]> {
   const { night, withdrawRun } = await withSandbox({ cliBin: context.cliBin, dbFile: join(context.workDir, 'withdraw.sandbox.db'), flags: ['--control'] }, async (sandbox) => {
     context.log(`withdraw: importing ${claims} claims (half filed) into the sandbox, no latency`);
     const imported = await importNight(context, sandbox.url, claims);
-    await setLatency(sandbox.url, latencyMs);
+    await setSandboxFaults(sandbox.url, { latencyMs });
     context.log(`withdraw: ${claims} claims at concurrency ${concurrency} against the sandbox (latency ${latencyMs} ms)`);
     const args = [...imported.journals, '--journal', join(context.workDir, 'undo.journal.sqlite'), '--results', resultsFile, '--concurrency', String(concurrency)];
     const timed = await runWithdrawTimed({ cliBin: context.cliBin, args, baseUrl: sandbox.url, apiKey: benchApiKey, cwd: context.workDir });

@@ -32,3 +32,14 @@ export async function withSandbox<Result>(options: SandboxOptions, body: (sandbo
     await sandbox.stop();
   }
 }
+
+/** Tells a sandbox started with `--control` what to inject from now on (`POST /_sandbox/faults`, the whole configuration). */
+export async function setSandboxFaults(baseUrl: string, config: Readonly<Record<string, unknown>>): Promise<void> {
+  const response = await fetch(new URL('/_sandbox/faults', baseUrl), {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${benchApiKey}:`).toString('base64')}`, 'content-type': 'application/json' },
+    body: JSON.stringify(config),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`bench: expected 200 from POST /_sandbox/faults, got ${response.status}: ${text.slice(0, 300)}`);
+}

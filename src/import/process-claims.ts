@@ -11,14 +11,14 @@ import type { RowProblem } from './journal/journal.js';
 export interface ProcessOptions extends ClaimWork {
   /** The most claims in flight; fewer while the service throttles (issue 13). */
   concurrency: number;
-  /** Claims failing in a row on the service's side before the run stops (exit 3). */
+  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
   breakerThreshold: number;
   /** Checked between claims: true stops pulling more (Ctrl-C, SIGTERM). */
   stopRequested?: () => boolean;
   /** After each claim this run worked on, whatever became of it (the progress line counts its rows). */
   onClaimDone?: (claimKey: string) => void;
-  /** After each claim: the breaker's count of failures in a row, and where it stops the run. */
-  onBreaker?: (failuresInARow: number, threshold: number) => void;
+  /** After each claim: the breaker, to show how near the run is to stopping. */
+  onBreaker?: (breaker: CircuitBreaker) => void;
 }
 
 export interface ProcessSummary {
@@ -87,7 +87,7 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
       // Whatever the claim's step was, the pump has nothing more to do for it.
       ahead.drop();
       options.onClaimDone?.(claim.claim_key);
-      options.onBreaker?.(breaker.failuresInARow, breaker.threshold);
+      options.onBreaker?.(breaker);
     }
   };
   const recordFailure = (claim: Parameters<typeof processClaim>[0], error: unknown) => {

@@ -13,7 +13,7 @@ import type { MigrateJournal, MigrateRow, Problem } from './journal.js';
 export interface ClaimRunOptions {
   dryRun: boolean;
   logger: Logger;
-  /** Claims failing on the service's side in a row before the run stops (exit 3). */
+  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
   breakerThreshold?: number | undefined;
 }
 

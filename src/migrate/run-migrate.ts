@@ -29,7 +29,7 @@ export interface MigrateOptions {
   restart: boolean;
   logger: Logger;
   stopRequested?: () => boolean;
-  /** Claims failing on the service's side in a row before the run stops (exit 3). */
+  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
   breakerThreshold?: number;
   /** The terminal's progress bar (silent when stderr is not a terminal). */
   progress?: Progress | undefined;
@@ -104,7 +104,7 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
           // The running counts, per v1 case: read only for a terminal.
           if (progress?.enabled === true) for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
           progress?.update(++done);
-          breakerShown?.(run.breaker.failuresInARow, run.breaker.threshold);
+          breakerShown?.(run.breaker);
         }),
       ),
     );

@@ -31,12 +31,22 @@ export function showServiceWaits(client: { onAttempt(listener: AttemptListener):
   });
 }
 
-/** The breaker (import/breaker.ts) on the line while claims fail in a row: how near the run is to stopping. */
-export function showBreaker(progress: Progress): (failuresInARow: number, threshold: number) => void {
-  let shown = 0;
-  return (failuresInARow, threshold) => {
-    if (!progress.enabled || failuresInARow === shown) return;
-    shown = failuresInARow;
-    progress.notice('breaker', failuresInARow === 0 ? undefined : `${failuresInARow} failed in a row (stops at ${threshold})`);
+/** What the progress line reads of a breaker (import/breaker.ts). */
+export interface BreakerReading {
+  readonly recentFailures: number;
+  readonly recentClaims: number;
+  readonly threshold: number;
+}
+
+/** The breaker on the line while claims fail: how near the run is to stopping. */
+export function showBreaker(progress: Progress): (breaker: BreakerReading) => void {
+  let shown = '';
+  return (breaker) => {
+    if (!progress.enabled) return;
+    const failures = breaker.recentFailures;
+    const text = failures === 0 ? '' : `${failures} of ${breaker.recentClaims} failed in the last minute (stops at ${breaker.threshold} and half)`;
+    if (text === shown) return;
+    shown = text;
+    progress.notice('breaker', text === '' ? undefined : text);
   };
 }

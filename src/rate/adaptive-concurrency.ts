@@ -9,11 +9,17 @@ import { RecentAnswers } from '../api/client/answer-kind.js';
  *   one per round: a rate limit that runs dry answers every request in flight with 429 at once,
  *   and that many refusals say the job is far over what the service allows.
  * - A 503 or a failure without an answer (`refused`): overload only when the recent answers say
- *   so, never one alone. When at least `overloadShare` (20%) of the last `window` answers (64, or
- *   twice `max`) are refusals, the limit is cut once, and not again before the answers to the
- *   requests in flight at the cut are in and a new window is full (as TCP cuts once per window of
- *   data: RFC 5681, NewReno RFC 6582). Sporadic refusals at 5% reach 13 of 64 about once in
- *   50,000 windows (binomial tail); a service refusing a fifth of the job's requests is overloaded.
+ *   so, never one alone. When `overloadShare` (20%) of a `window` of answers (64, or twice `max`)
+ *   are refusals, the limit is cut once (as soon as that many are in: a fifth of a window is a
+ *   fifth whatever comes next), and not again before the answers to the requests in flight at the
+ *   cut are in (as TCP cuts once per window of data: RFC 5681, NewReno RFC 6582). Sporadic
+ *   refusals at 5% reach 13 of 64 about once in 50,000 windows (binomial tail); a service
+ *   refusing a fifth of the job's requests is overloaded.
+ * - A step up that brought refusals is taken back: after each increase the next window of answers
+ *   is watched (as many as a step up waits for), and as soon as its refusals pass the share before the step by `stepBackShare` (3%)
+ *   of a window, the limit goes back down by one and the next step up waits twice as long (up to
+ *   64 times). A service at its capacity refuses the one request too many, and again each one
+ *   sent in its place; sporadic refusals come as often before a step as after it.
  * - A case unavailable for filing says nothing of the service: the caller does not report it.
  *
  * Growth: one more in flight after `growAfterSuccesses` accepted answers, each refusal taking
@@ -43,7 +49,22 @@ export interface AdaptiveConcurrencyOptions {
   window?: number;
   /** Accepted answers one refusal takes back from the growth; default 32 (growth stops above ~3% refused). */
   refusalCost?: number;
+  /** The share of refusals after a step up that takes it back; default 0.03. */
+  stepBackShare?: number;
 }
+
+/** The window after a step up: how many answers, how many refused, and the share refused before it. */
+interface StepWatch {
+  answers: number;
+  refusals: number;
+  shareBefore: number;
+}
+
+/** Never fewer refusals than this take a step back: at 1% sporadic, 3 in 64 answers come 2.6% of the time. */
+const minStepBackRefusals = 3;
+
+/** The longest wait before the next step up after steps taken back, in multiples of the usual. */
+const maxGrowthPenalty = 64;
 
 export interface ConcurrencyStats {
   max: number;
@@ -62,6 +83,8 @@ export interface ConcurrencyStats {
   /** The cuts made because the recent answers said overload (the rest: 429s). */
   overloadCuts: number;
   increases: number;
+  /** Steps up taken back because refusals came with them. */
+  stepBacks: number;
 }
 
 export class AdaptiveConcurrency {
@@ -71,13 +94,16 @@ export class AdaptiveConcurrency {
   private readonly growAfterSuccesses: number;
   private readonly overloadShare: number;
   private readonly refusalCost: number;
+  private readonly stepBackShare: number;
   private readonly recent: RecentAnswers;
+  private watch: StepWatch | undefined;
+  private growthPenalty = 1;
   private current: number;
   private lowest: number;
   private credit = 0;
   /** Answers still to come in before the recent ones are judged again (those in flight at the last cut). */
   private holdJudgement = 0;
-  private readonly counts = { rateLimited: 0, refused: 0, cuts: 0, overloadCuts: 0, increases: 0 };
+  private readonly counts = { rateLimited: 0, refused: 0, cuts: 0, overloadCuts: 0, increases: 0, stepBacks: 0 };
   /** Milliseconds spent at each limit, up to `sinceMs`. */
   private readonly msAtLimit = new Map<number, number>();
   private sinceMs: number;
@@ -91,6 +117,7 @@ export class AdaptiveConcurrency {
     this.overloadShare = share('overloadShare', options.overloadShare ?? 0.2);
     this.recent = new RecentAnswers(wholeNumber('window', options.window ?? Math.max(64, 2 * this.max), 1));
     this.refusalCost = wholeNumber('refusalCost', options.refusalCost ?? 32, 0);
+    this.stepBackShare = share('stepBackShare', options.stepBackShare ?? 0.03);
     this.current = this.max;
     this.lowest = this.max;
     this.sinceMs = startMs;
@@ -107,11 +134,12 @@ export class AdaptiveConcurrency {
     return this.cut(nowMs);
   }
 
-  /** A 503 (not a case's) or a failure without an answer. Returns true when the limit went down. */
+  /** A 503 (not a case's) or a failure without an answer. Returns true when the limit was cut for overload. */
   refused(nowMs: number): boolean {
     this.counts.refused++;
     this.credit = Math.max(0, this.credit - this.refusalCost);
     this.recent.record(true);
+    if (this.watchStep(true, nowMs)) return false;
     if (!this.overloaded()) return false;
     const cut = this.cut(nowMs);
     if (cut) this.counts.overloadCuts++;
@@ -122,21 +150,52 @@ export class AdaptiveConcurrency {
   succeeded(nowMs: number): boolean {
     this.recent.record(false);
     if (this.holdJudgement > 0) this.holdJudgement--;
+    this.watchStep(false, nowMs);
     this.credit++;
-    if (this.credit < this.growAfterSuccesses || this.current >= this.max) return false;
+    if (this.watch !== undefined || this.credit < this.growAfterSuccesses * this.growthPenalty || this.current >= this.max) return false;
     this.credit = 0;
     this.counts.increases++;
+    this.watch = { answers: 0, refusals: 0, shareBefore: this.recent.refusedShare };
     this.moveTo(this.current + 1, nowMs);
     return true;
   }
 
-  /** A whole window of answers since the last cut, and enough of them refused. */
+  /**
+   * The answers after a step up (as many as a step up waits for). Returns true when the step was taken back: as soon as its
+   * refusals reach `stepBackShare` of a window more than the share before the step (a service at
+   * its capacity answers the request too many at once, and again for each one sent in its place).
+   */
+  private watchStep(refused: boolean, nowMs: number): boolean {
+    const watch = this.watch;
+    if (watch === undefined) return false;
+    watch.answers++;
+    if (refused) watch.refusals++;
+    // As long as the wait for a step up: the pace of growth is the same watched or not.
+    const size = this.growAfterSuccesses;
+    if (watch.refusals >= Math.max(minStepBackRefusals, Math.ceil((watch.shareBefore + this.stepBackShare) * size))) {
+      this.watch = undefined;
+      this.growthPenalty = Math.min(maxGrowthPenalty, this.growthPenalty * 2);
+      this.counts.stepBacks++;
+      // The answers to what is in flight now belong to the step taken back, not to a new judgement.
+      this.holdJudgement = this.current;
+      this.recent.clear();
+      this.moveTo(Math.max(this.min, this.current - 1), nowMs);
+      return true;
+    }
+    if (watch.answers >= size) {
+      this.watch = undefined;
+      this.growthPenalty = Math.max(1, this.growthPenalty / 2);
+    }
+    return false;
+  }
+
+  /** As many refusals as a fifth of a window, once the answers in flight at the last cut are in. */
   private overloaded(): boolean {
     if (this.holdJudgement > 0) {
       this.holdJudgement--;
       return false;
     }
-    return this.recent.count === this.recent.size && this.recent.refusedShare >= this.overloadShare;
+    return this.recent.refusedCount >= Math.ceil(this.overloadShare * this.recent.size);
   }
 
   private cut(nowMs: number): boolean {
@@ -144,6 +203,7 @@ export class AdaptiveConcurrency {
     // The answers to what was in flight at the cut are judged as one window with it.
     this.holdJudgement = this.current;
     this.recent.clear();
+    this.watch = undefined;
     if (next === this.current) return false;
     this.counts.cuts++;
     this.moveTo(next, nowMs);

@@ -4,10 +4,11 @@ import { AdaptiveConcurrency, type ConcurrencyStats } from './adaptive-concurren
 /**
  * The adapter between the client's answers and a sender's concurrency (docs/rate-limits.md):
  * every attempt the client reports goes to the AIMD controller by its kind, and each change of
- * the limit is applied by the sender (`apply`: the `concurrency` of the p-limit queue that
- * import, migrate-v1 and withdraw run claims through). A retry parked on a case unavailable for
- * filing lends its place: the sender may start one more claim while it waits, up to twice
- * `--concurrency` in all.
+ * the limit is applied twice: to the requests on the wire (the client's places, wire-places.ts),
+ * and by the sender to its claims (`apply`: the `concurrency` of the p-limit queue that import,
+ * migrate-v1 and withdraw run claims through). A retry parked on a refusal or on a case
+ * unavailable for filing lends its claim's place: the sender may start one more claim while it
+ * waits, up to twice `--concurrency` in all, and the requests on the wire stay within the limit.
  */
 
 export interface ThrottlingSummary extends PacingStats {
@@ -23,7 +24,7 @@ export interface ThrottleFollower {
 }
 
 interface FollowOptions {
-  client: { onAttempt(listener: AttemptListener): () => void; onParked(listener: ParkedListener): () => void; pacing(): PacingStats };
+  client: { onAttempt(listener: AttemptListener): () => void; onParked(listener: ParkedListener): () => void; limitOnWire(limit: number): void; pacing(): PacingStats };
   /** `--concurrency`: where the limit starts, and its ceiling. */
   concurrency: number;
   apply: (limit: number) => void;
@@ -36,8 +37,10 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
   const controller = new AdaptiveConcurrency({ max: options.concurrency }, now());
   let parked = 0;
   let applied = controller.limit;
+  options.client.limitOnWire(controller.limit);
   // The claims in flight: the controller's limit, and a place lent for each parked retry.
   const applyLimit = () => {
+    options.client.limitOnWire(controller.limit);
     const next = controller.limit + Math.min(parked, options.concurrency);
     if (next === applied) return;
     applied = next;
@@ -59,22 +62,28 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
       }
       case 'refused':
       case 'failed': {
-        if (!controller.refused(now())) return;
+        const before = controller.limit;
+        const cut = controller.refused(now());
+        if (controller.limit === before) return;
         applyLimit();
-        if (!warned.overloaded) options.logger.warn(logged(), 'the service is overloaded (many recent requests refused): fewer claims in flight');
+        if (!cut) options.logger.debug(logged(), 'refusals came with the last step up: one claim fewer in flight');
+        else if (!warned.overloaded) options.logger.warn(logged(), 'the service is overloaded (many recent requests refused): fewer claims in flight');
         else options.logger.debug(logged(), 'overloaded: fewer claims in flight');
-        warned.overloaded = true;
+        if (cut) warned.overloaded = true;
         return;
       }
       // That case's state, not the service's: its retry waits parked.
       case 'case-unavailable':
         return;
-      case 'accepted':
+      case 'accepted': {
         if (report.status !== undefined && report.status >= 500) return;
-        if (controller.succeeded(now())) {
-          applyLimit();
-          options.logger.debug({ concurrency: controller.limit, maxConcurrency: controller.max }, 'no refusals for a while: one more claim in flight');
-        }
+        const before = controller.limit;
+        controller.succeeded(now());
+        if (controller.limit === before) return;
+        applyLimit();
+        if (controller.limit > before) options.logger.debug({ concurrency: controller.limit, maxConcurrency: controller.max }, 'no refusals for a while: one more claim in flight');
+        else options.logger.debug({ concurrency: controller.limit, maxConcurrency: controller.max }, 'refusals came with the last step up: one claim fewer in flight');
+      }
     }
   };
   const unsubscribe = options.client.onAttempt(listener);
@@ -89,6 +98,7 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
     stop() {
       unsubscribe();
       stopParked();
+      options.client.limitOnWire(Number.POSITIVE_INFINITY);
       return { ...options.client.pacing(), concurrency: controller.stats(now()) };
     },
   };
@@ -134,12 +144,14 @@ export function formatThrottling(summary: ThrottlingSummary): string[] {
     const overloaded = (concurrency?.overloadCuts ?? 0) > 0 || summary.downPauses > 0;
     lines.push(`refused (503 or no answer): ${refused} (${percent(refused)}), each retried on its own${overloaded ? '' : ', no slow-down'}`);
   }
+  const stepBacks = concurrency === undefined || concurrency.stepBacks === 0 ? '' : `; a step up that brought refusals taken back ${concurrency.stepBacks === 1 ? 'once' : `${concurrency.stepBacks} times`}`;
   if (concurrency !== undefined && concurrency.overloadCuts > 0) {
-    lines.push(`the service was overloaded: ${concurrency.settled} of ${concurrency.max} claims in flight for ${seconds(concurrency.settledMs)} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)`);
-  } else if (concurrency !== undefined && concurrency.cuts > 0) {
-    lines.push(`claims in flight: settled at ${concurrency.settled} of ${concurrency.max} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)`);
+    lines.push(`the service was overloaded: ${concurrency.settled} of ${concurrency.max} claims in flight for ${seconds(concurrency.settledMs)} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)${stepBacks}`);
+  } else if (concurrency !== undefined && (concurrency.cuts > 0 || concurrency.stepBacks > 0)) {
+    lines.push(`claims in flight: settled at ${concurrency.settled} of ${concurrency.max} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)${stepBacks}`);
   }
-  if (summary.downPauses > 0) lines.push(`the service looked down (most requests refused): the job paused ${times(summary.downPauses)}`);
+  if (summary.retriesHeldBack > 0) lines.push(`retry budget: ${summary.retriesHeldBack} retries waited for it (retries are kept to a fifth of first attempts, at least 10 a second)`);
+  if (summary.downPauses > 0) lines.push(`the service looked down (nothing accepted for a second): the job paused ${times(summary.downPauses)}`);
   if (summary.caseUnavailable > 0) lines.push(`cases unavailable for filing (503): ${summary.caseUnavailable}, each retried on its own while the others went on`);
   if (summary.maxRps !== undefined) lines.push(`--max-rps ${summary.maxRps}: ${summary.waitedForToken.toLocaleString('en-US')} waited for their turn`);
   return lines;

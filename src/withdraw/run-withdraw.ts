@@ -167,7 +167,7 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
             failed(error);
           }
           progress?.update(++done);
-          breakerShown?.(breaker.failuresInARow, breaker.threshold);
+          breakerShown?.(breaker);
         }),
       ),
     );
@@ -215,7 +215,7 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
           // The running counts, per case, as the results will say them.
           for (const line of lines) progress?.count(line.outcome);
           progress?.update(++done);
-          breakerShown?.(breaker.failuresInARow, breaker.threshold);
+          breakerShown?.(breaker);
         }),
       ),
     );

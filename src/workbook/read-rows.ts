@@ -50,7 +50,7 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
         // Read to its end even so: exceljs parks a sheet stored before the shared strings in a
         // temporary file and deletes it once the next sheet is asked for; a sheet left unread has
         // its file opened after that deletion, an error no one can catch.
-        for await (const skipped of worksheet) void skipped;
+        for await (const _row of worksheet);
         continue;
       }
       read = true;

@@ -191,10 +191,10 @@ describe('what the service makes the job wait on', () => {
     answer(503, 1000, true);
     expect(line()).toContain('a case unavailable for filing (503): retried later');
     const breaker = showBreaker(progress);
-    breaker(3, 5);
+    breaker({ recentFailures: 3, recentClaims: 4, threshold: 5 });
     state.nowMs += 200;
     state.ticks[0]?.();
-    expect(line()).toContain('3 failed in a row (stops at 5)');
+    expect(line()).toContain('3 of 4 failed in the last minute (stops at 5 and half)');
     stop();
   });
 });

@@ -112,11 +112,11 @@ describe('AdaptiveConcurrency: 429s', () => {
     controller.rateLimited(1000); // 4 for no time
     controller.succeeded(1500);
     controller.succeeded(2000); // 2 for 1 s, then 3
-    expect(controller.stats(10_000)).toEqual({ max: 8, current: 3, lowest: 2, settled: 3, settledMs: 8000, rateLimited: 2, refused: 0, cuts: 2, overloadCuts: 0, increases: 1 });
+    expect(controller.stats(10_000)).toEqual({ max: 8, current: 3, lowest: 2, settled: 3, settledMs: 8000, rateLimited: 2, refused: 0, cuts: 2, overloadCuts: 0, increases: 1, stepBacks: 0 });
     // Later in the same run, 8 s at 3 are outweighed by 10 s more at 1; the second cut found nothing to cut.
     controller.rateLimited(10_000);
     controller.rateLimited(10_000);
-    expect(controller.stats(20_000)).toEqual({ max: 8, current: 1, lowest: 1, settled: 1, settledMs: 10_000, rateLimited: 4, refused: 0, cuts: 3, overloadCuts: 0, increases: 1 });
+    expect(controller.stats(20_000)).toEqual({ max: 8, current: 1, lowest: 1, settled: 1, settledMs: 10_000, rateLimited: 4, refused: 0, cuts: 3, overloadCuts: 0, increases: 1, stepBacks: 0 });
   });
 
   it('a run never throttled settled at max; a tie goes to the lower limit', () => {
@@ -166,22 +166,57 @@ describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
     expect(atFivePercent).toBeLessThan(32);
   });
 
-  it('correlated refusals (overload): one cut per full window, none while the answers in flight at the cut come in', () => {
-    // A quarter of the answers refused: the 64th answer completes a window at 25% and cuts 16 → 8;
-    // the next judgement waits for the 16 answers in flight at the cut, then a full window again.
+  it('correlated refusals (overload): one cut once a fifth of a window is refused, none while the answers in flight at the cut come in', () => {
+    // A quarter of the answers refused: the 13th refusal (a fifth of a window of 64) is the 52nd
+    // answer and cuts 16 → 8; the next judgement waits for the 16 answers in flight at the cut
+    // (4 refusals among them), then 9 more refusals: 36 answers.
     const limits = limitsAfter({ max: 16 }, 'sssX'.repeat(100));
-    expect(limits.indexOf(8)).toBe(63);
+    expect(limits.indexOf(8)).toBe(51);
     const cuts = limits.flatMap((limit, index) => (index > 0 && limit < (limits[index - 1] ?? 0) ? [index] : []));
-    expect(cuts).toEqual([63, 63 + 64, 63 + 64 + 64, 63 + 64 * 3]);
+    expect(cuts).toEqual([51, 51 + 52, 51 + 52 * 2, 51 + 52 * 3]);
     expect(limits.at(-1)).toBe(1);
   });
 
-  it('a service that is down: cuts to the floor, one window at a time', () => {
+  it('a service that is down: cuts to the floor, once per answers in flight at the last cut', () => {
     const limits = limitsAfter({ max: 32 }, 'X'.repeat(400));
     expect(limits.at(-1)).toBe(1);
     expect(new Set(limits)).toEqual(new Set([32, 16, 8, 4, 2, 1]));
-    expect(limits.indexOf(16)).toBe(63);
-    expect(limits.indexOf(8)).toBe(63 + 64);
+    // 13 refusals, then the 32 in flight at the cut and one more, then 16 and one more...
+    expect(limits.indexOf(16)).toBe(12);
+    expect(limits.indexOf(8)).toBe(12 + 33);
+    expect(limits.indexOf(4)).toBe(12 + 33 + 17);
+  });
+
+  it('a step up that brings refusals is taken back, and the next step up waits twice as long (a service at its capacity)', () => {
+    // At capacity: every answer accepted while the limit is at 8 or under; above it, the request
+    // too many is refused at once, and each one sent in its place too.
+    const controller = new AdaptiveConcurrency({ max: 16 }, 0);
+    controller.rateLimited(0);
+    expect(controller.limit).toBe(8);
+    const atCapacity = 8;
+    const stepsUp: number[] = [];
+    for (let answer = 0; answer < 4000; answer++) {
+      const before = controller.limit;
+      if (controller.limit > atCapacity) controller.refused(answer);
+      else controller.succeeded(answer);
+      if (controller.limit > before) stepsUp.push(answer);
+    }
+    // Each step up to 9 is taken back after 3 refusals; the waits between steps up double: 32, 64, 128... answers.
+    expect(controller.limit).toBe(atCapacity);
+    const waits = stepsUp.slice(1).map((at, index) => at - (stepsUp[index] ?? 0));
+    expect(waits.slice(0, 4)).toEqual([32 * 2 + 3, 32 * 4 + 3, 32 * 8 + 3, 32 * 16 + 3]);
+    expect(controller.stats(4000)).toMatchObject({ stepBacks: stepsUp.length, overloadCuts: 0, refused: 3 * stepsUp.length });
+  });
+
+  it('sporadic refusals come as often before a step up as after it: steps up are seldom taken back', () => {
+    const controller = new AdaptiveConcurrency({ max: 32 }, 0);
+    controller.rateLimited(0);
+    for (const answer of sporadic(20_000, 0.01, 7)) {
+      if (answer === 'X') controller.refused(0);
+      else controller.succeeded(0);
+    }
+    expect(controller.limit).toBe(32);
+    expect(controller.stats(0).stepBacks).toBeLessThanOrEqual(2);
   });
 
   it('counts refusals and the cuts they made apart from the 429s', () => {

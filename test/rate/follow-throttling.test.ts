@@ -52,6 +52,7 @@ describe('followThrottling', () => {
       answered503: 1,
       caseUnavailable: 0,
       failed: 0,
+      retriesHeldBack: 0,
       pauses: 0,
       downPauses: 0,
       pausedMs: 0,
@@ -59,7 +60,7 @@ describe('followThrottling', () => {
       sendingMs: expect.any(Number) as unknown,
       concurrency: {
         max: 8, current: 4, lowest: 2, settled: expect.any(Number) as unknown, settledMs: expect.any(Number) as unknown,
-        rateLimited: 2, refused: 1, cuts: 2, overloadCuts: 0, increases: 2,
+        rateLimited: 2, refused: 1, cuts: 2, overloadCuts: 0, increases: 2, stepBacks: 0,
       },
     });
   });
@@ -112,10 +113,10 @@ describe('followThrottling', () => {
 });
 
 const concurrency = (stats: Partial<ConcurrencyStats>): ConcurrencyStats => ({
-  max: 32, current: 32, lowest: 32, settled: 32, settledMs: 40_000, rateLimited: 0, refused: 0, cuts: 0, overloadCuts: 0, increases: 0, ...stats,
+  max: 32, current: 32, lowest: 32, settled: 32, settledMs: 40_000, rateLimited: 0, refused: 0, cuts: 0, overloadCuts: 0, increases: 0, stepBacks: 0, ...stats,
 });
 const quiet: ThrottlingSummary = {
-  maxRps: undefined, requests: 2000, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0,
+  maxRps: undefined, requests: 2000, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, retriesHeldBack: 0,
   pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 40_000, concurrency: concurrency({}),
 };
 
@@ -150,13 +151,33 @@ describe('formatThrottling: each kind of refusal told apart', () => {
       ],
     },
     {
+      name: 'a service at its capacity: overloaded at first, then steps up taken back',
+      summary: { ...quiet, requests: 4093, answered503: 93, concurrency: concurrency({ max: 64, settled: 16, settledMs: 12_000, lowest: 16, current: 16, refused: 93, cuts: 2, overloadCuts: 2, increases: 4, stepBacks: 4 }) },
+      lines: [
+        'requests: 4,093 in 40.0 s (102.3 a second)',
+        'refused (503 or no answer): 93 (2.3%), each retried on its own',
+        'the service was overloaded: 16 of 64 claims in flight for 12.0 s (lowest 16, 16 at the end); a step up that brought refusals taken back 4 times',
+      ],
+    },
+    {
+      name: 'a service down, retries held to the budget',
+      summary: { ...quiet, requests: 400, failed: 380, retriesHeldBack: 120, pauses: 2, downPauses: 2, pausedMs: 2000, concurrency: concurrency({ current: 1, lowest: 1, settled: 1, refused: 380, cuts: 5, overloadCuts: 5 }) },
+      lines: [
+        'requests: 400 in 40.0 s (10.0 a second)',
+        'refused (503 or no answer): 380 (95.0%), each retried on its own',
+        'the service was overloaded: 1 of 32 claims in flight for 40.0 s (lowest 1, 1 at the end)',
+        'retry budget: 120 retries waited for it (retries are kept to a fifth of first attempts, at least 10 a second)',
+        'the service looked down (nothing accepted for a second): the job paused 2 times, 2.0 s in all',
+      ],
+    },
+    {
       name: 'a service down for a while',
       summary: { ...quiet, requests: 300, failed: 200, pauses: 4, downPauses: 4, pausedMs: 4000, concurrency: concurrency({ current: 1, lowest: 1, settled: 32, refused: 200, cuts: 5, overloadCuts: 5 }) },
       lines: [
         'requests: 300 in 40.0 s (7.5 a second)',
         'refused (503 or no answer): 200 (66.7%), each retried on its own',
         'the service was overloaded: 32 of 32 claims in flight for 40.0 s (lowest 1, 1 at the end)',
-        'the service looked down (most requests refused): the job paused 4 times, 4.0 s in all',
+        'the service looked down (nothing accepted for a second): the job paused 4 times, 4.0 s in all',
       ],
     },
     {

@@ -32,7 +32,7 @@ export class RecentAnswers {
   private readonly refusedAt: boolean[];
   private next = 0;
   private filled = 0;
-  private refusedCount = 0;
+  private refused = 0;
 
   constructor(readonly size: number) {
     this.refusedAt = new Array<boolean>(size).fill(false);
@@ -40,12 +40,12 @@ export class RecentAnswers {
 
   record(refused: boolean): void {
     if (this.filled === this.size) {
-      if (this.refusedAt[this.next] === true) this.refusedCount--;
+      if (this.refusedAt[this.next] === true) this.refused--;
     } else {
       this.filled++;
     }
     this.refusedAt[this.next] = refused;
-    if (refused) this.refusedCount++;
+    if (refused) this.refused++;
     this.next = (this.next + 1) % this.size;
   }
 
@@ -54,15 +54,20 @@ export class RecentAnswers {
     return this.filled;
   }
 
+  /** How many of the recorded answers were refusals. */
+  get refusedCount(): number {
+    return this.refused;
+  }
+
   /** The share of the recorded answers that were refusals; 0 when none is recorded. */
   get refusedShare(): number {
-    return this.filled === 0 ? 0 : this.refusedCount / this.filled;
+    return this.filled === 0 ? 0 : this.refused / this.filled;
   }
 
   clear(): void {
     this.refusedAt.fill(false);
     this.next = 0;
     this.filled = 0;
-    this.refusedCount = 0;
+    this.refused = 0;
   }
 }

@@ -38,9 +38,14 @@ export class ClaimsClient {
     return this.transport.pacing.onAttempt(listener);
   }
 
-  /** Calls `listener` each time the number of retries waiting parked changes (a case unavailable for filing). */
+  /** Calls `listener` each time the number of retries waiting parked changes (waiting out a refusal, or a case unavailable for filing). */
   onParked(listener: ParkedListener): () => void {
     return this.transport.pacing.onParked(listener);
+  }
+
+  /** The most requests on the wire at once from now on (a sender's adaptive limit); `Infinity`: no limit. */
+  limitOnWire(limit: number): void {
+    this.transport.pacing.limitOnWire(limit);
   }
 
   /** Throttled answers so far, and the job's pauses and waits for --max-rps. */

@@ -1,6 +1,8 @@
 import { TokenBucket } from '../token-bucket.js';
 import { parseRetryAfterMs } from '../retry-policy.js';
-import { answerKind, countsAsRefusal, RecentAnswers, type AnswerKind } from './answer-kind.js';
+import { answerKind, countsAsRefusal, type AnswerKind } from './answer-kind.js';
+import { defaultRetryBudget, RetryBudget } from './retry-budget.js';
+import { WirePlaces } from './wire-places.js';
 
 /**
  * The job's pace (docs/rate-limits.md): every attempt of every request passes here before it is
@@ -9,9 +11,10 @@ import { answerKind, countsAsRefusal, RecentAnswers, type AnswerKind } from './a
  * - A 429's `Retry-After` pauses the whole job: the key's allowance is spent for every request.
  * - A 503's `Retry-After` delays only the request that got it (its own retry waits for it), so
  *   one busy node or one locked case does not stop the night. The whole job pauses for it only
- *   when most of the recent answers were refusals: the service is down or far over capacity.
- * - A retry of a case that is unavailable for filing waits parked: listeners hear of it, and the
- *   senders let another claim go meanwhile.
+ *   when the service accepted nothing for a second and refused ten or more meanwhile: it is down.
+ * - A retry waiting out a 503 or a failure waits parked: it holds no place on the wire, listeners
+ *   hear of it, and the senders let another claim go meanwhile (wire-places.ts).
+ * - Retries of refusals stay within the retry budget (retry-budget.ts).
  * - `--max-rps`: a token bucket that holds one token, so the job never sends more than
  *   `maxRps` requests in any second (plus the one it had in hand). A burst of one keeps the
  *   pace even: a service counting per second, per 100 ms or with its own bucket sees the same.
@@ -28,8 +31,8 @@ export interface PacingOptions {
   sleep: (delayMs: number) => Promise<void>;
 }
 
-/** How many recent answers decide that the service is down (most of them refused), and from how many on. */
-const downWindow = { size: 20, atLeast: 10, share: 0.5 } as const;
+/** The service looks down when it accepted nothing for this long and refused at least this many meanwhile. */
+const downAfter = { ms: 1000, refusals: 10 } as const;
 /** The job's pause when the service looks down and its refusals named no Retry-After. */
 const downPauseMs = 1000;
 
@@ -64,9 +67,11 @@ export interface PacingStats {
   caseUnavailable: number;
   /** Attempts without an answer (reset, timeout, refused connection) or answered 502 or 504. */
   failed: number;
+  /** Retries of refusals that waited for the retry budget. */
+  retriesHeldBack: number;
   /** Answers that started or lengthened the job's pause. */
   pauses: number;
-  /** Those of them that paused because most recent answers were refusals (the service down). */
+  /** Those of them that paused because the service accepted nothing for a while (down). */
   downPauses: number;
   /** Time the job was paused in all (overlapping pauses counted once). */
   pausedMs: number;
@@ -81,7 +86,11 @@ export class Pacing {
   private readonly bucket: TokenBucket | undefined;
   private readonly listeners = new Set<AttemptListener>();
   private readonly parkedListeners = new Set<ParkedListener>();
-  private readonly recent = new RecentAnswers(downWindow.size);
+  private readonly places = new WirePlaces();
+  private readonly budget: RetryBudget;
+  /** Refusals since the last answer that was not one, and when that answer came (the first send before any). */
+  private refusedSinceAccepted = 0;
+  private lastAcceptedMs: number | undefined;
   private parked = 0;
   private readonly counts = { requests: 0, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0 };
   private firstSentMs: number | undefined;
@@ -89,22 +98,42 @@ export class Pacing {
 
   constructor(private readonly options: PacingOptions) {
     this.bucket = options.maxRps === undefined ? undefined : new TokenBucket(options.maxRps, 1, options.now());
+    this.budget = new RetryBudget(defaultRetryBudget, options.now());
+  }
+
+  /** The most requests on the wire at once (the senders' adaptive limit); `Infinity`: none. */
+  limitOnWire(limit: number): void {
+    this.places.setLimit(limit);
+  }
+
+  /** The attempt's answer is in, or it failed: its place on the wire is free. */
+  attemptEnded(): void {
+    this.places.release();
   }
 
   /**
    * Waits for whatever holds the next attempt back: its own retry delay (a retry always sleeps,
-   * even 0 ms, as it did before the pacing), the job's pause, then a token. One sleep covers the
-   * first two; it is repeated only when another answer lengthened the pause meanwhile.
-   * `parked`: a retry of a case unavailable for filing, which waits without holding back others.
+   * even 0 ms, as it did before the pacing) and the retry budget, the job's pause, a place on the
+   * wire, then a token. `previous`: for a retry, the kind of answer the last attempt had; a retry
+   * of a refusal or of a case unavailable waits parked, without holding back others.
    */
-  async beforeAttempt(retryDelayMs: number | undefined, parked = false): Promise<void> {
+  async beforeAttempt(retryDelayMs: number | undefined, previous?: AnswerKind): Promise<void> {
+    const retry = retryDelayMs !== undefined;
+    const refusal = previous !== undefined && countsAsRefusal(previous);
+    const parked = refusal || previous === 'case-unavailable';
+    const nowMs = this.options.now();
+    if (!retry) this.budget.firstAttempt(nowMs);
+    const delayMs = refusal ? Math.max(retryDelayMs ?? 0, this.budget.reserve(nowMs)) : retryDelayMs;
     if (parked) this.park(1);
     try {
-      await this.waitForTurn(retryDelayMs);
+      await this.waitForPause(delayMs);
     } finally {
       if (parked) this.park(-1);
     }
+    await this.places.take(retry);
+    await this.waitForToken();
     this.firstSentMs ??= this.options.now();
+    this.lastAcceptedMs ??= this.firstSentMs;
   }
 
   /** Calls `listener` each time the number of parked retries changes; returns how to stop. */
@@ -120,17 +149,20 @@ export class Pacing {
     for (const listener of this.parkedListeners) listener(this.parked);
   }
 
-  private async waitForTurn(retryDelayMs: number | undefined): Promise<void> {
+  private async waitForPause(retryDelayMs: number | undefined): Promise<void> {
     const { now, sleep } = this.options;
     let untilMs = this.pausedUntilMs;
     const waitMs = Math.max(retryDelayMs ?? 0, untilMs - now());
-    if (retryDelayMs !== undefined || waitMs > 0) {
-      await sleep(waitMs);
-      while (this.pausedUntilMs > untilMs) {
-        untilMs = this.pausedUntilMs;
-        await sleep(Math.max(0, untilMs - now()));
-      }
+    if (retryDelayMs === undefined && waitMs <= 0) return;
+    await sleep(waitMs);
+    while (this.pausedUntilMs > untilMs) {
+      untilMs = this.pausedUntilMs;
+      await sleep(Math.max(0, untilMs - now()));
     }
+  }
+
+  private async waitForToken(): Promise<void> {
+    const { now, sleep } = this.options;
     if (this.bucket === undefined) return;
     const tokenWaitMs = this.bucket.reserve(now());
     if (tokenWaitMs > 0) {
@@ -158,12 +190,16 @@ export class Pacing {
     if (kind === 'failed') this.counts.failed++;
     const hintMs = throttled && retryAfter !== undefined ? parseRetryAfterMs(retryAfter, nowMs) : undefined;
     const retryAfterMs = hintMs === undefined ? undefined : Math.min(hintMs, this.options.retryAfterCapMs);
-    // A 429 or a case's 503 says nothing of whether the service is up.
-    if (kind !== 'rate-limited' && kind !== 'case-unavailable') this.recent.record(countsAsRefusal(kind));
+    // A 429 or a case's 503 says the service is up as much as an accepted answer does.
+    if (countsAsRefusal(kind)) this.refusedSinceAccepted++;
+    else {
+      this.refusedSinceAccepted = 0;
+      this.lastAcceptedMs = nowMs;
+    }
     let pausedJob = false;
     if (kind === 'rate-limited') {
       if (retryAfterMs !== undefined) pausedJob = this.pauseFor(retryAfterMs);
-    } else if (countsAsRefusal(kind) && this.serviceLooksDown()) {
+    } else if (countsAsRefusal(kind) && this.serviceLooksDown(nowMs)) {
       pausedJob = this.pauseFor(retryAfterMs ?? downPauseMs);
       if (pausedJob) this.counts.downPauses++;
     }
@@ -174,9 +210,13 @@ export class Pacing {
     return kind;
   }
 
-  /** Most of the recent answers were refusals or failures: the service is down or far over capacity. */
-  private serviceLooksDown(): boolean {
-    return this.recent.count >= downWindow.atLeast && this.recent.refusedShare >= downWindow.share;
+  /**
+   * Nothing accepted for a second, and ten refusals or more meanwhile: the service is down (or
+   * so far over its capacity that it serves none of ours). Never at the start of a burst of
+   * refusals from a service at its capacity: it accepts some within the second.
+   */
+  private serviceLooksDown(nowMs: number): boolean {
+    return this.refusedSinceAccepted >= downAfter.refusals && nowMs - (this.lastAcceptedMs ?? nowMs) >= downAfter.ms;
   }
 
   /** Calls `listener` after every attempt; returns how to stop. */
@@ -189,7 +229,7 @@ export class Pacing {
 
   stats(): PacingStats {
     const sendingMs = this.firstSentMs === undefined || this.lastAnsweredMs === undefined ? 0 : Math.max(0, this.lastAnsweredMs - this.firstSentMs);
-    return { maxRps: this.options.maxRps, ...this.counts, sendingMs };
+    return { maxRps: this.options.maxRps, ...this.counts, retriesHeldBack: this.budget.retriesHeldBack, sendingMs };
   }
 
   /** Returns whether the pause started or grew longer. */

@@ -100,7 +100,12 @@ export class Transport {
     const startedMs = now();
     for (let attempt = 1; ; attempt++) {
       const attemptStartedMs = now();
-      const outcome = await this.attemptOnce(request);
+      let outcome: Attempt;
+      try {
+        outcome = await this.attemptOnce(request);
+      } finally {
+        this.pacing.attemptEnded();
+      }
       const durationMs = now() - attemptStartedMs;
       logger.debug({ ...describeAttempt(request, outcome), attempt, durationMs }, 'claims request');
       const caseScoped = request.caseScoped === true;
@@ -116,7 +121,7 @@ export class Transport {
       );
       if (decision.action === 'retry') {
         logger.warn({ ...describeAttempt(request, outcome), attempt, delayMs: decision.delayMs }, 'claims request retried');
-        await this.pacing.beforeAttempt(decision.delayMs, kind === 'case-unavailable');
+        await this.pacing.beforeAttempt(decision.delayMs, kind);
         continue;
       }
       const context: RequestContext = { method: request.method, path: request.path, attempts: attempt, stoppedBy: decision.reason };

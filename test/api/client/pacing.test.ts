@@ -80,7 +80,7 @@ describe('Pacing: --max-rps', () => {
     await time.run();
     expect(await Promise.all(waits)).toEqual([0, 0, 0, 300]);
     expect(pacing.stats()).toEqual({
-      maxRps: undefined, requests: 0, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 0,
+      maxRps: undefined, requests: 0, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, retriesHeldBack: 0, pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 0,
     });
   });
 });
@@ -139,49 +139,113 @@ describe('Pacing: a 429\'s Retry-After pauses the whole job', () => {
   });
 });
 
-describe('Pacing: refusals pause the job only when most recent answers are refusals', () => {
-  it('sporadic 503s with Retry-After pause nothing; a service refusing most requests pauses the job', async () => {
+describe('Pacing: refusals pause the job only when the service accepts nothing', () => {
+  it('sporadic 503s with Retry-After pause nothing; a second with nothing accepted and ten refusals pauses the job', async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
-    // 1 refusal in 4: never most of the last 20.
+    await attempt(pacing, time);
+    // 1 refusal in 4: something accepted all along.
     for (let index = 0; index < 40; index++) pacing.afterAttempt('POST', '/v2/issuer/new_claim', index % 4 === 3 ? 503 : 201, '2');
     expect(pacing.stats()).toMatchObject({ answered503: 10, pauses: 0, downPauses: 0 });
-    // Then everything refused: from the answer that makes refusals half of the last 20, the job waits.
+    // A burst of refusals within the second after the last accepted answer: a service at its capacity, not down.
     const kinds = Array.from({ length: 12 }, () => pacing.afterAttempt('POST', '/v2/issuer/new_claim', 503, '2'));
     expect(kinds.every((kind) => kind === 'refused')).toBe(true);
+    expect(pacing.stats()).toMatchObject({ pauses: 0, downPauses: 0 });
+    // Still nothing accepted a second later: down, and the job waits out the Retry-After.
+    await time.run(1000);
+    pacing.afterAttempt('POST', '/v2/issuer/new_claim', 503, '2');
     expect(pacing.stats()).toMatchObject({ pauses: 1, downPauses: 1, pausedMs: 2000 });
     const waiting = attempt(pacing, time);
     await time.run();
-    expect(await waiting).toBe(2000);
+    expect(await waiting).toBe(3000);
   });
 
-  it('answers without a status (resets, timeouts) count as refusals; a service down without Retry-After pauses the job a second', () => {
+  it('answers without a status (resets, timeouts) count as refusals; a service down without Retry-After pauses the job a second', async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
+    await attempt(pacing, time);
     for (let index = 0; index < 10; index++) pacing.afterAttempt('GET', '/v2/issuer/claims', undefined, undefined);
-    expect(pacing.stats()).toMatchObject({ failed: 10, pauses: 1, downPauses: 1, pausedMs: 1000 });
+    expect(pacing.stats()).toMatchObject({ failed: 10, pauses: 0 });
+    await time.run(1500);
+    pacing.afterAttempt('GET', '/v2/issuer/claims', undefined, undefined);
+    expect(pacing.stats()).toMatchObject({ failed: 11, pauses: 1, downPauses: 1, pausedMs: 1000 });
   });
 
-  it("a case's 503 (filing, run_workflow) neither pauses nor counts towards the service looking down", () => {
+  it("a case's 503 (filing, run_workflow) neither pauses nor counts towards the service looking down", async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
+    await attempt(pacing, time);
+    await time.run(5000);
     const kinds = Array.from({ length: 30 }, () => pacing.afterAttempt('POST', '/v2/issuer/cases/case_1/run_workflow', 503, '3', true));
     expect(new Set(kinds)).toEqual(new Set(['case-unavailable']));
     expect(pacing.stats()).toMatchObject({ answered503: 30, caseUnavailable: 30, pauses: 0 });
   });
 
-  it('a parked retry is told to the listeners while it waits, and only then', async () => {
+  it("a retry waiting out a refusal or a case's 503 is parked: told to the listeners while it waits, and only then", async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
     const parked: number[] = [];
     pacing.onParked((count) => parked.push(count));
     const first = attempt(pacing, time);
-    const retries = [pacing.beforeAttempt(1000, true), pacing.beforeAttempt(500, true)];
+    const retries = [pacing.beforeAttempt(1000, 'case-unavailable'), pacing.beforeAttempt(500, 'refused'), pacing.beforeAttempt(200, 'rate-limited')];
     expect(parked).toEqual([1, 2]);
     await time.run();
     await Promise.all(retries);
     await first;
     expect(parked).toEqual([1, 2, 1, 0]);
+  });
+});
+
+describe('Pacing: places on the wire', () => {
+  it('no more on the wire than the limit; a retry takes the next free place before any first attempt', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    pacing.limitOnWire(2);
+    const order: string[] = [];
+    const go = async (name: string, retryDelayMs?: number, previous?: 'refused') => {
+      await pacing.beforeAttempt(retryDelayMs, previous);
+      order.push(name);
+    };
+    const started = [go('a'), go('b'), go('c'), go('d')];
+    await time.run();
+    expect(order).toEqual(['a', 'b']);
+    const retry = go('retry of x', 0, 'refused');
+    await time.run();
+    expect(order).toEqual(['a', 'b']);
+    pacing.attemptEnded();
+    await time.run();
+    expect(order).toEqual(['a', 'b', 'retry of x']);
+    pacing.attemptEnded();
+    pacing.attemptEnded();
+    await time.run();
+    expect(order).toEqual(['a', 'b', 'retry of x', 'c', 'd']);
+    // No limit: everything goes.
+    pacing.limitOnWire(Number.POSITIVE_INFINITY);
+    await Promise.all([...started, retry, go('e'), go('f'), go('g')]);
+    expect(order.slice(-3)).toEqual(['e', 'f', 'g']);
+  });
+});
+
+describe('Pacing: the retry budget', () => {
+  it('retries of refusals beyond the budget (100 saved, a fifth of each first attempt, 10 a second) wait for it', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    await attempt(pacing, time);
+    // 100 retries at once spend what was saved; the next ones come at 10 a second.
+    const retries = Array.from({ length: 105 }, async () => {
+      await pacing.beforeAttempt(0, 'refused');
+      return time.now();
+    });
+    await time.run();
+    const letGo = await Promise.all(retries);
+    expect(letGo.filter((at) => at === 0)).toHaveLength(100);
+    expect(letGo.slice(100)).toEqual([100, 200, 300, 400, 500]);
+    expect(pacing.stats().retriesHeldBack).toBe(5);
+    // A 429's or a case's retry takes nothing from it.
+    const others = [pacing.beforeAttempt(0, 'rate-limited'), pacing.beforeAttempt(0, 'case-unavailable')];
+    await time.run();
+    await Promise.all(others);
+    expect(pacing.stats().retriesHeldBack).toBe(5);
   });
 });
 
