@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCase as evidence } from './cases/evidence.js';
 import { benchCase as memory } from './cases/memory.js';
@@ -20,12 +20,14 @@ import { formatDuration, renderDocument } from './table.js';
 import type { BenchCase, BenchContext, BenchRow } from './types.js';
 
 /**
- * `npm run bench [-- --quick] [-- --only name[,name]]`: runs the benchmark cases one after another
+ * `npm run bench [-- --quick] [-- --only name[,name]] [-- --cli FILE]`: runs the benchmark cases one after another
  * (never in parallel: they would measure each other), each in its own scratch directory, then
  * prints the table and writes it to BENCHMARKS.md. `--quick` writes out/BENCHMARKS.quick.md instead
  * (smoke-test sizes say nothing about the goals), and `--only` out/BENCHMARKS.only.md (a partial
  * run must not replace the whole table). A case that throws becomes a row with its error,
- * so one broken case does not cost the figures of the others.
+ * so one broken case does not cost the figures of the others. `--cli` measures another build of
+ * the CLI (an earlier commit's `dist/cli/bin.js`) against the same baselines and anchors, for a
+ * before → after table; its table goes to out/BENCHMARKS.cli.md.
  */
 
 /** In the issue's order. */
@@ -34,18 +36,20 @@ const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, 
 interface Flags {
   quick: boolean;
   only: readonly BenchCase[];
+  cli: string | undefined;
 }
 
 function parseFlags(argv: readonly string[]): Flags {
-  const { values } = parseArgs({ args: [...argv], options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
-  if (values.only === undefined) return { quick: values.quick, only: allCases };
+  const { values } = parseArgs({ args: [...argv], options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, cli: { type: 'string' } }, strict: true });
+  const cli = values.cli === undefined ? undefined : resolve(values.cli);
+  if (values.only === undefined) return { quick: values.quick, only: allCases, cli };
   const names = values.only.split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !allCases.some((benchCase) => benchCase.name === name));
   if (names.length === 0 || unknown.length > 0) {
     throw new Error(`--only: expected names among ${allCases.map((benchCase) => benchCase.name).join(', ')}, got ${values.only}`);
   }
   // The suite's order, whatever the order of the flag.
-  return { quick: values.quick, only: allCases.filter((benchCase) => names.includes(benchCase.name)) };
+  return { quick: values.quick, only: allCases.filter((benchCase) => names.includes(benchCase.name)), cli };
 }
 
 /** The row a failing case leaves: which case, and why, where its figures would have been. */
@@ -79,7 +83,8 @@ async function main(argv: readonly string[]): Promise<void> {
       await mkdir(workDir);
       const context: BenchContext = {
         workDir,
-        cliBin: builtCli,
+        cliBin: flags.cli ?? builtCli,
+        sandboxCliBin: builtCli,
         quick: flags.quick,
         log: (message) => { log(message); },
       };
@@ -115,7 +120,7 @@ async function main(argv: readonly string[]): Promise<void> {
     },
     rows,
   );
-  const outputFile = join(repoRoot, flags.quick ? 'out/BENCHMARKS.quick.md' : flags.only.length < allCases.length ? 'out/BENCHMARKS.only.md' : 'BENCHMARKS.md');
+  const outputFile = join(repoRoot, flags.quick ? 'out/BENCHMARKS.quick.md' : flags.cli !== undefined ? 'out/BENCHMARKS.cli.md' : flags.only.length < allCases.length ? 'out/BENCHMARKS.only.md' : 'BENCHMARKS.md');
   await mkdir(dirname(outputFile), { recursive: true });
   await writeFile(outputFile, document);
   process.stdout.write(document);

@@ -25,6 +25,11 @@ export interface BenchContext {
   readonly workDir: string;
   /** The built CLI (`dist/cli/bin.js`), for cases that run it as a process. */
   readonly cliBin: string;
+  /**
+   * The CLI whose sandbox the cases send to: this checkout's build, even when `--cli` measures
+   * another (the service is the apparatus; the sandbox case, whose subject it is, uses `cliBin`).
+   */
+  readonly sandboxCliBin: string;
   /** `--quick`: smaller sizes, for a smoke run of the suite itself (not for BENCHMARKS.md). */
   readonly quick: boolean;
   /** Progress for the person waiting (stderr); the table itself is printed by the runner. */

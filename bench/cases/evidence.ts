@@ -49,7 +49,7 @@ async function uploadChecked(context: BenchContext, evidenceDir: string, round: 
   const dbFile = join(context.workDir, `evidence-round-${round}.sandbox.db`);
   const journalFile = join(context.workDir, `evidence-round-${round}.journal.sqlite`);
   try {
-    return await withSandbox({ cliBin: context.cliBin, dbFile }, async (sandbox) => {
+    return await withSandbox({ cliBin: context.sandboxCliBin, dbFile }, async (sandbox) => {
       const client = new ClaimsClient({ baseUrl: sandbox.url, apiKey: benchApiKey, concurrency });
       const journal = new Journal(journalFile);
       try {

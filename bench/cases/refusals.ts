@@ -53,7 +53,7 @@ const faultFlags = (setting: ImportSetting): string[] => ['--latency-ms', String
 async function recordImport(context: BenchContext, input: string, fileMode: string): Promise<RequestSequence[]> {
   const name = `record-${fileMode}`;
   const file = (suffix: string) => join(context.workDir, `${name}.${suffix}`);
-  return withSandbox({ cliBin: context.cliBin, dbFile: file('sandbox.db') }, async (sandbox) => {
+  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: file('sandbox.db') }, async (sandbox) => {
     const recorder = await startRecorder(sandbox.url);
     try {
       const args = [input, '--mapping', genericMappingFile, '--file-mode', fileMode, '--concurrency', String(concurrency), '--journal', file('journal.sqlite'), '--results', file('results.csv')];
@@ -66,7 +66,7 @@ async function recordImport(context: BenchContext, input: string, fileMode: stri
 }
 
 async function replayInSandbox(context: BenchContext, name: string, flags: readonly string[], sequences: readonly RequestSequence[], workers: number): Promise<ReplayResult> {
-  return withSandbox({ cliBin: context.cliBin, dbFile: join(context.workDir, `${name}.sandbox.db`), flags }, async (sandbox) => replay(sandbox.url, sequences, workers));
+  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: join(context.workDir, `${name}.sandbox.db`), flags }, async (sandbox) => replay(sandbox.url, sequences, workers));
 }
 
 /** Every claim created (and filed, with filing) once: otherwise claims/s would not mean what it says. */
@@ -144,7 +144,7 @@ interface WithdrawNight {
 /** A fresh sandbox, a fault-free import of `input` into it, then the faults: the night a withdraw (or its anchor) takes back. */
 async function withNight<Result>(context: BenchContext, name: string, input: string, faults: Readonly<Record<string, unknown>> | undefined, body: (night: WithdrawNight, sandboxUrl: string) => Promise<Result>, via?: (url: string) => Promise<{ url: string; done: () => Promise<void> }>): Promise<Result> {
   const file = (suffix: string) => join(context.workDir, `${name}.${suffix}`);
-  return withSandbox({ cliBin: context.cliBin, dbFile: file('sandbox.db'), flags: ['--control'] }, async (sandbox) => {
+  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: file('sandbox.db'), flags: ['--control'] }, async (sandbox) => {
     const front = via === undefined ? { url: sandbox.url, done: async () => {} } : await via(sandbox.url);
     try {
       const args = [input, '--mapping', genericMappingFile, '--file-mode', 'none', '--concurrency', String(concurrency), '--journal', file('journal.sqlite'), '--results', file('results.csv')];

@@ -67,7 +67,7 @@ export const benchCase: BenchCase = {
     await writeGenericExport(input, rows);
     const dbFile = join(context.workDir, 'resume-sandbox.db');
 
-    return withSandbox({ cliBin: context.cliBin, dbFile }, async (sandbox) => {
+    return withSandbox({ cliBin: context.sandboxCliBin, dbFile }, async (sandbox) => {
       const proxy: CountingProxy = await startCountingProxy(sandbox.url);
       try {
         const resultsFile = join(context.workDir, `resume-${rows}.results.csv`);

@@ -108,7 +108,7 @@ async function run(context: BenchContext): Promise<BenchRow[]> {
   const seconds = context.quick ? secondsAtLimit.quick : secondsAtLimit.full;
   const claims = Math.ceil((limitRequestsPerSecond * seconds) / requestsPerClaim);
   const resultsFile = join(context.workDir, 'undo.results.csv');
-  const { night, withdrawRun } = await withSandbox({ cliBin: context.cliBin, dbFile: join(context.workDir, 'withdraw.sandbox.db'), flags: ['--control'] }, async (sandbox) => {
+  const { night, withdrawRun } = await withSandbox({ cliBin: context.sandboxCliBin, dbFile: join(context.workDir, 'withdraw.sandbox.db'), flags: ['--control'] }, async (sandbox) => {
     context.log(`withdraw: importing ${claims} claims (half filed) into the sandbox, no latency`);
     const imported = await importNight(context, sandbox.url, claims);
     await setSandboxFaults(sandbox.url, { latencyMs });

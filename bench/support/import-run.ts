@@ -132,7 +132,7 @@ export interface SandboxImportOptions {
  */
 export async function importIntoSandbox(context: BenchContext, options: SandboxImportOptions): Promise<ImportRun> {
   const file = (suffix: string) => join(context.workDir, `${options.name}.${suffix}`);
-  return withSandbox({ cliBin: context.cliBin, dbFile: file('sandbox.db'), flags: [...options.sandboxFlags] }, async (sandbox) =>
+  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: file('sandbox.db'), flags: [...options.sandboxFlags] }, async (sandbox) =>
     runImportTimed({
       cliBin: context.cliBin,
       args: [

@@ -85,7 +85,7 @@ describe('migrate-v1 under faults', () => {
     expect([...(await claimsWithCases(client)).values()].flat().sort()).toEqual(caseIds(3));
   });
 
-  it('stops with exit 3 once 10 claims in a row fail on the service\'s side; the rest are not started', { timeout: 60_000 }, async () => {
+  it('stops with exit 3 once 10 claims fail on the service\'s side within a minute, all of those that ended; the rest are not started', { timeout: 60_000 }, async () => {
     const { faults } = scriptedCreateFaults(() => 'fail');
     const { sandbox, client } = await startTestSandbox({ faults });
     for (const id of caseIds(12)) await client.v1.cases.create(v1Case(id));
@@ -97,8 +97,11 @@ describe('migrate-v1 under faults', () => {
     expect(run.stderr).toContain('12 v1 cases = 0 migrated + 0 skipped + 12 failed + 0 rejected');
     expect(run.stderr).toContain('run the same command again to continue');
     const rows = await resultsOf(results);
-    expect(rows.filter((row) => row.http_status === '503')).toHaveLength(10);
-    expect(rows.filter((row) => row.error_code === 'not_finished')).toHaveLength(2);
+    // 10, and the one claim started while a retry waited parked (it lends its place: rate-limits.md).
+    const failed = rows.filter((row) => row.http_status === '503').length;
+    expect(failed).toBeGreaterThanOrEqual(10);
+    expect(failed).toBeLessThanOrEqual(11);
+    expect(rows.filter((row) => row.error_code === 'not_finished')).toHaveLength(12 - failed);
   });
 
   it('adopts the claim a run whose journal was lost had made (409, found by its id)', { timeout: 60_000 }, async () => {
