@@ -8,7 +8,7 @@ import { readResults, type ResultRow } from '../import/e2e-fixtures.js';
 import { startImportProcess } from '../helpers/import-process.js';
 import { cliBin } from '../helpers/sandbox-process.js';
 import { expectedCaseId, expectedClaimId, oneToThreeRows, plannedRows, type RowSpec } from '../import/generate.js';
-import { faultyJob } from './faulty-sandbox.js';
+import { chaosFaults, faultyJob } from './faulty-sandbox.js';
 import { seededRandom, seedFrom, sized } from './size.js';
 
 /**
@@ -23,14 +23,32 @@ import { seededRandom, seedFrom, sized } from './size.js';
  */
 
 const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
-const claimCount = sized(2000, 200);
 const kills = 10;
-/** Claims of 1 to 3 rows, the rows of a claim up to 10 rows apart. */
-const rowSpecs: RowSpec[] = [...plannedRows({ claims: claimCount, sizeOf: oneToThreeRows, block: 10 })];
-const expectedCases = new Map<string, string[]>();
-for (const spec of rowSpecs) {
-  const claimId = expectedClaimId(spec.claim);
-  expectedCases.set(claimId, [...(expectedCases.get(claimId) ?? []), expectedCaseId(spec)]);
+
+interface Setting {
+  readonly faults: readonly string[];
+  readonly label: string;
+  readonly claims: number;
+}
+
+/**
+ * The chaos suite's faults, and a service at its capacity (4 requests at once, the next refused at
+ * once with Retry-After 1 s, 5% of answers dropped after the commit) against --concurrency 16.
+ */
+const settings: readonly Setting[] = [
+  { faults: chaosFaults, label: '--fail-rate 0.2 --drop-after-commit-rate 0.05', claims: sized(2000, 200) },
+  { faults: ['--capacity', '4', '--drop-after-commit-rate', '0.05', '--latency-ms', '0-10', '--retry-after-seconds', '1'], label: '--capacity 4 --drop-after-commit-rate 0.05', claims: sized(600, 100) },
+];
+
+/** Claims of 1 to 3 rows, the rows of a claim up to 10 rows apart, and the cases each claim must end with. */
+function planFor(claims: number): { rowSpecs: RowSpec[]; expectedCases: Map<string, string[]> } {
+  const rowSpecs = [...plannedRows({ claims, sizeOf: oneToThreeRows, block: 10 })];
+  const expectedCases = new Map<string, string[]>();
+  for (const spec of rowSpecs) {
+    const claimId = expectedClaimId(spec.claim);
+    expectedCases.set(claimId, [...(expectedCases.get(claimId) ?? []), expectedCaseId(spec)]);
+  }
+  return { rowSpecs, expectedCases };
 }
 /** One run never legitimately takes this long here; past it the run is stuck. */
 const runDeadlineMs = sized(240_000, 60_000);
@@ -100,13 +118,14 @@ function misreported(rows: readonly ResultRow[], cases: readonly HeldCase[]): st
 /** A kill moment: after a delay from the start, or once the sandbox holds this many claims. */
 type KillPlan = { after: 'delay'; ms: number } | { after: 'claims'; claims: number };
 
-describe(`import SIGKILLed ${kills} times at random moments, then run to the end (issue 7)`, () => {
-  it(`${claimCount} claims (${rowSpecs.length} rows) against --fail-rate 0.2 --drop-after-commit-rate 0.05: every claim once, with its cases; every row once, in order`, { timeout: sized(540_000, 100_000) }, async () => {
+describe.each(settings)(`import SIGKILLed ${kills} times at random moments, then run to the end (issue 7)`, ({ faults, label, claims: claimCount }) => {
+  const { rowSpecs, expectedCases } = planFor(claimCount);
+  it(`${claimCount} claims (${rowSpecs.length} rows) against ${label}: every claim once, with its cases; every row once, in order`, { timeout: sized(540_000, 100_000) }, async () => {
     const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
     console.log(`sigkill-import: seed ${seed} (replay with BULK_DISPUTES_SEED=${seed})`);
     const random = seededRandom(seed);
 
-    const { dir, db, sandbox, input } = await faultyJob(seed, rowSpecs);
+    const { dir, db, sandbox, input } = await faultyJob(seed, rowSpecs, faults);
     const journal = join(dir, 'disputes.journal.sqlite');
     const results = join(dir, 'disputes.results.csv');
     const args = [cliBin, 'import', input, '--mapping', mapping, '--base-url', sandbox.url, '--journal', journal, '--results', results, '--concurrency', '16', '--file-mode', 'chargeback', '--log-level', 'warn'];

@@ -124,14 +124,17 @@ export class Pacing {
     const nowMs = this.options.now();
     if (!retry) this.budget.firstAttempt(nowMs);
     const delayMs = refusal ? Math.max(retryDelayMs ?? 0, this.budget.reserve(nowMs)) : retryDelayMs;
-    if (parked) this.park(1);
-    try {
-      await this.waitForPause(delayMs);
-    } finally {
-      if (parked) this.park(-1);
+    if (delayMs !== undefined || this.pausedUntilMs > nowMs) {
+      if (parked) this.park(1);
+      try {
+        await this.waitForPause(delayMs);
+      } finally {
+        if (parked) this.park(-1);
+      }
     }
-    await this.places.take(retry);
-    await this.waitForToken();
+    const place = this.places.take(retry);
+    if (place !== undefined) await place;
+    if (this.bucket !== undefined) await this.waitForToken(this.bucket);
     this.firstSentMs ??= this.options.now();
     this.lastAcceptedMs ??= this.firstSentMs;
   }
@@ -161,10 +164,9 @@ export class Pacing {
     }
   }
 
-  private async waitForToken(): Promise<void> {
+  private async waitForToken(bucket: TokenBucket): Promise<void> {
     const { now, sleep } = this.options;
-    if (this.bucket === undefined) return;
-    const tokenWaitMs = this.bucket.reserve(now());
+    const tokenWaitMs = bucket.reserve(now());
     if (tokenWaitMs > 0) {
       this.counts.waitedForToken++;
       await sleep(tokenWaitMs);
