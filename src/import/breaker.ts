@@ -17,35 +17,42 @@ export interface BreakerOptions {
   now?: () => number;
 }
 
+/** Claims that ended in one second of the window. */
+interface SecondCounts {
+  second: number;
+  claims: number;
+  failures: number;
+}
+
 export class CircuitBreaker {
   readonly threshold: number;
   private readonly share: number;
-  private readonly windowMs: number;
+  private readonly windowSeconds: number;
   private readonly now: () => number;
-  /** The claims that ended in the window, oldest first, from `head` on. */
-  private readonly ended: { atMs: number; failed: boolean }[] = [];
-  private head = 0;
-  private failures = 0;
+  /**
+   * One slot per second of the window, reused round: memory stays the same whatever the pace (a
+   * dry run ends claims by the hundred thousand a minute).
+   */
+  private readonly seconds: SecondCounts[];
   private reason: string | undefined;
 
   constructor(options: BreakerOptions | number) {
     const settings = typeof options === 'number' ? { threshold: options } : options;
     this.threshold = settings.threshold;
     this.share = settings.share ?? 0.5;
-    this.windowMs = settings.windowMs ?? 60_000;
+    this.windowSeconds = Math.max(1, Math.round((settings.windowMs ?? 60_000) / 1000));
     this.now = settings.now ?? Date.now;
+    this.seconds = Array.from({ length: this.windowSeconds }, () => ({ second: -1, claims: 0, failures: 0 }));
   }
 
   /** Claims failed on the service's side in the last minute: the progress line shows it. */
   get recentFailures(): number {
-    this.forgetOld(this.now());
-    return this.failures;
+    return this.totals().failures;
   }
 
   /** Claims that ended in the last minute, failed or not. */
   get recentClaims(): number {
-    this.forgetOld(this.now());
-    return this.ended.length - this.head;
+    return this.totals().claims;
   }
 
   succeeded(): void {
@@ -54,9 +61,9 @@ export class CircuitBreaker {
 
   failed(description: string): void {
     this.record(true);
-    const claims = this.ended.length - this.head;
-    if (this.reason === undefined && this.failures >= this.threshold && this.failures >= this.share * claims) {
-      this.reason = `${this.failures} of the ${claims} claims that ended in the last ${Math.round(this.windowMs / 1000)} s failed; the last: ${description}`;
+    const { claims, failures } = this.totals();
+    if (this.reason === undefined && failures >= this.threshold && failures >= this.share * claims) {
+      this.reason = `${failures} of the ${claims} claims that ended in the last ${this.windowSeconds} s failed; the last: ${description}`;
     }
   }
 
@@ -74,21 +81,27 @@ export class CircuitBreaker {
   }
 
   private record(failed: boolean): void {
-    const nowMs = this.now();
-    this.forgetOld(nowMs);
-    this.ended.push({ atMs: nowMs, failed });
-    if (failed) this.failures++;
+    const second = Math.floor(this.now() / 1000);
+    const slot = this.seconds[second % this.windowSeconds];
+    if (slot === undefined) return;
+    if (slot.second !== second) {
+      slot.second = second;
+      slot.claims = 0;
+      slot.failures = 0;
+    }
+    slot.claims++;
+    if (failed) slot.failures++;
   }
 
-  private forgetOld(nowMs: number): void {
-    while (this.head < this.ended.length && (this.ended[this.head]?.atMs ?? nowMs) <= nowMs - this.windowMs) {
-      if (this.ended[this.head]?.failed === true) this.failures--;
-      this.head++;
+  private totals(): { claims: number; failures: number } {
+    const oldest = Math.floor(this.now() / 1000) - this.windowSeconds;
+    let claims = 0;
+    let failures = 0;
+    for (const slot of this.seconds) {
+      if (slot.second <= oldest) continue;
+      claims += slot.claims;
+      failures += slot.failures;
     }
-    // Compact now and then, so the array does not grow with the night.
-    if (this.head > 1024 && this.head * 2 > this.ended.length) {
-      this.ended.splice(0, this.head);
-      this.head = 0;
-    }
+    return { claims, failures };
   }
 }

@@ -25,7 +25,9 @@ describe('CircuitBreaker: the share of failed claims over the last minute', () =
   it('sporadic failures among successes never stop it, however many in all', () => {
     const { breaker } = run('ssssF'.repeat(2000), { threshold: 5 });
     expect(breaker.open).toBe(false);
-    expect(breaker.recentFailures).toBe(120);
+    // A minute of claims at 10 a second, one in five failed (counted by the second: 59 to 60 s of them).
+    expect(breaker.recentFailures).toBeGreaterThanOrEqual(118);
+    expect(breaker.recentFailures).toBeLessThanOrEqual(120);
   });
 
   it('a service failing most claims stops it even with a success now and then (5 in a row never came)', () => {
