@@ -17,7 +17,7 @@ import { RecentAnswers } from '../api/client/answer-kind.js';
  *   refusing a fifth of the job's requests is overloaded.
  * - A step up that brought refusals is taken back: after each increase the next window of answers
  *   is watched (as many as a step up waits for), and as soon as its refusals pass the share before the step by `stepBackShare` (3%)
- *   of a window, the limit goes back down by one and the next step up waits twice as long (up to
+ *   of a window, the limit goes back down by one and the next step up waits four times as long (up to
  *   64 times). A service at its capacity refuses the one request too many, and again each one
  *   sent in its place; sporadic refusals come as often before a step as after it.
  * - A case unavailable for filing says nothing of the service: the caller does not report it.
@@ -174,7 +174,7 @@ export class AdaptiveConcurrency {
     const size = this.growAfterSuccesses;
     if (watch.refusals >= Math.max(minStepBackRefusals, Math.ceil((watch.shareBefore + this.stepBackShare) * size))) {
       this.watch = undefined;
-      this.growthPenalty = Math.min(maxGrowthPenalty, this.growthPenalty * 2);
+      this.growthPenalty = Math.min(maxGrowthPenalty, this.growthPenalty * 4);
       this.counts.stepBacks++;
       // The answers to what is in flight now belong to the step taken back, not to a new judgement.
       this.holdJudgement = this.current;

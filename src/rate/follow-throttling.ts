@@ -8,7 +8,8 @@ import { AdaptiveConcurrency, type ConcurrencyStats } from './adaptive-concurren
  * and by the sender to its claims (`apply`: the `concurrency` of the p-limit queue that import,
  * migrate-v1 and withdraw run claims through). A retry parked on a refusal or on a case
  * unavailable for filing lends its claim's place: the sender may start one more claim while it
- * waits, up to twice `--concurrency` in all, and the requests on the wire stay within the limit.
+ * waits, so that as many claims as the limit have a request to send whatever waits (up to four
+ * times `--concurrency` in all, a bound on memory), and the requests on the wire stay within it.
  */
 
 export interface ThrottlingSummary extends PacingStats {
@@ -41,7 +42,7 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
   // The claims in flight: the controller's limit, and a place lent for each parked retry.
   const applyLimit = () => {
     options.client.limitOnWire(controller.limit);
-    const next = controller.limit + Math.min(parked, options.concurrency);
+    const next = controller.limit + Math.min(parked, 3 * options.concurrency);
     if (next === applied) return;
     applied = next;
     options.apply(next);

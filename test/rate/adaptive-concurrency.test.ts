@@ -187,7 +187,7 @@ describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
     expect(limits.indexOf(4)).toBe(12 + 33 + 17);
   });
 
-  it('a step up that brings refusals is taken back, and the next step up waits twice as long (a service at its capacity)', () => {
+  it('a step up that brings refusals is taken back, and the next step up waits four times as long (a service at its capacity)', () => {
     // At capacity: every answer accepted while the limit is at 8 or under; above it, the request
     // too many is refused at once, and each one sent in its place too.
     const controller = new AdaptiveConcurrency({ max: 16 }, 0);
@@ -195,17 +195,17 @@ describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
     expect(controller.limit).toBe(8);
     const atCapacity = 8;
     const stepsUp: number[] = [];
-    for (let answer = 0; answer < 4000; answer++) {
+    for (let answer = 0; answer < 6000; answer++) {
       const before = controller.limit;
       if (controller.limit > atCapacity) controller.refused(answer);
       else controller.succeeded(answer);
       if (controller.limit > before) stepsUp.push(answer);
     }
-    // Each step up to 9 is taken back after 3 refusals; the waits between steps up double: 32, 64, 128... answers.
+    // Each step up to 9 is taken back after 3 refusals; the waits between steps up grow fourfold: 128, 512, 2,048 answers, then stay.
     expect(controller.limit).toBe(atCapacity);
     const waits = stepsUp.slice(1).map((at, index) => at - (stepsUp[index] ?? 0));
-    expect(waits.slice(0, 4)).toEqual([32 * 2 + 3, 32 * 4 + 3, 32 * 8 + 3, 32 * 16 + 3]);
-    expect(controller.stats(4000)).toMatchObject({ stepBacks: stepsUp.length, overloadCuts: 0, refused: 3 * stepsUp.length });
+    expect(waits.slice(0, 4)).toEqual([32 * 4 + 3, 32 * 16 + 3, 32 * 64 + 3, 32 * 64 + 3]);
+    expect(controller.stats(6000)).toMatchObject({ stepBacks: stepsUp.length, overloadCuts: 0, refused: 3 * stepsUp.length });
   });
 
   it('sporadic refusals come as often before a step up as after it: steps up are seldom taken back', () => {
