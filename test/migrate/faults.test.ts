@@ -97,10 +97,11 @@ describe('migrate-v1 under faults', () => {
     expect(run.stderr).toContain('12 v1 cases = 0 migrated + 0 skipped + 12 failed + 0 rejected');
     expect(run.stderr).toContain('run the same command again to continue');
     const rows = await resultsOf(results);
-    // 10, and the one claim started while a retry waited parked (it lends its place: rate-limits.md).
+    // 10, and the claims started while retries waited parked (each lends its place, up to three
+    // times --concurrency more: rate-limits.md) and that failed in their turn.
     const failed = rows.filter((row) => row.http_status === '503').length;
     expect(failed).toBeGreaterThanOrEqual(10);
-    expect(failed).toBeLessThanOrEqual(11);
+    expect(failed).toBeLessThanOrEqual(13);
     expect(rows.filter((row) => row.error_code === 'not_finished')).toHaveLength(12 - failed);
   });
 
