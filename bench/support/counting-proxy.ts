@@ -1,4 +1,4 @@
-import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -46,14 +46,8 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
   };
 
   const server = createServer(forward);
-  server.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: await listenOnLoopback(server),
     counts: () => counts,
     reset: () => {
       counts = new Map();
@@ -64,6 +58,17 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
       await new Promise<void>((resolve) => server.close(() => { resolve(); }));
     },
   };
+}
+
+/** Starts `server` on a free loopback port; resolves to its base URL. */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
 }
 
 /** Requests that create a claim: `POST /v2/issuer/new_claim` (claim with its cases) and `POST /v2/issuer/claims`. */

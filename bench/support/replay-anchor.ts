@@ -1,7 +1,7 @@
 import { createServer, request, Agent as HttpAgent, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { listenOnLoopback } from './counting-proxy.js';
 
 /**
  * The anchor the refusal cases measure against (docs/rate-limits.md, "What is measured"): the
@@ -68,14 +68,8 @@ export async function startRecorder(targetUrl: string): Promise<Recorder> {
       upstream.end(body);
     });
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: await listenOnLoopback(server),
     sequences: () => [...groups.values()],
     reset: () => {
       groups.clear();
