@@ -93,10 +93,11 @@ const commandModules = new Map<string, (context: CliContext) => Promise<Command>
   ['merge-results', async (context) => (await import('./commands/merge-results.js')).mergeResultsCommand(context)],
   ['review', async (context) => (await import('./commands/review.js')).reviewCommand(context)],
   ['withdraw', async (context) => (await import('./commands/withdraw.js')).withdrawCommand(context)],
+  ['track', async (context) => (await import('./commands/track.js')).trackCommand(context)],
 ]);
 
 /**
- * The command named on the line, alone: the other nine commands' modules are not loaded (issue 30,
+ * The command named on the line, alone: the other commands' modules are not loaded (issue 30,
  * part 6: 5 MiB of every job's memory, the resident set after loading them). The first word naming
  * a command is the command (the global options' values never name one); with none (`--help`,
  * `help import`, a misspelt name), every command, for the help and its suggestions.

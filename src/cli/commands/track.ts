@@ -1,0 +1,167 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { describeService } from '../../api/service-identity.js';
+import { jobResourceFailure } from '../../files/resource-failure.js';
+import { formatPhases } from '../../progress/phases.js';
+import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
+import { runTrack, type TrackReport } from '../../track/run-track.js';
+import { jobName } from '../../track/sources.js';
+import { whyText } from '../../track/status.js';
+import { formatTrackSummary, recoveryRates } from '../../track/summary.js';
+import type { CliContext } from '../context.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
+import { addNetworkOptions } from '../network-settings.js';
+import { resolveMaxRps } from '../settings.js';
+import { requireFile } from './import.js';
+import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
+
+interface TrackFlags {
+  all: boolean;
+  column?: string;
+  results?: string;
+  resultsFormat?: ResultsFormat;
+  worklist?: string;
+  journal?: string;
+  dueWithin: number;
+  asOf?: Date;
+  full: boolean;
+  concurrency: number;
+  maxRps?: number;
+  baseUrl?: string;
+  apiKeyFile?: string;
+  restart: boolean;
+  sandboxDb: string;
+}
+
+const helpText = `
+Sources name the cases to follow, as withdraw takes them:
+  an import's journal (or its shards' journals), or a migrate-v1 journal: every row of the job
+  a results file of ours (CSV in any dialect we write, or .xlsx)
+  a CSV or workbook with a claim_id or case_id column (--column for another header)
+  --all: every case of the key's environment
+
+Examples:
+  # this morning: what became of last night's disputes, and what is due
+  bulk-disputes track out/disputes-2026-11-26.journal.sqlite
+
+  # every import of the month, one status file
+  bulk-disputes track out/disputes-2026-11-*.journal.sqlite --results out/november.track.csv
+
+The first run reads every case; later runs read only the cases the service's events name since
+the last run. Reads only: track never changes anything at the service. Writes a status file (one
+line per source row), a worklist (cases needing a person: review, a merchant's answer, a due date
+within --due-within days; soonest first) and prints the summary.
+Exit codes: 0 nothing on the worklist, 1 something on it, 2 usage, 3 stopped early (run it again).
+`;
+
+/** `bulk-disputes track`: what became of the disputes filed, and the morning's worklist (docs/track.md). */
+export function trackCommand(context: CliContext): Command {
+  return addNetworkOptions(new Command('track')
+    .description("follow the cases a job filed: a status file per source row, the worklist of what needs a person, and a summary of outcomes; reads only")
+    .argument('[source...]', 'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column')
+    .option('--all', "every case of the key's environment, with or without sources", false)
+    .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
+    .option('--results <file>', 'the status file, one line per source row; .xlsx writes a workbook (default: <first source>.track[.sandbox].csv here)')
+    .addOption(resultsFormatOption())
+    .option('--worklist <file>', 'the worklist file (default: beside the status file, .worklist before its extension)')
+    .option('--journal <file>', 'the track journal that makes later runs incremental (default: <first source>.track[.sandbox].journal.sqlite beside the source)')
+    .option('--due-within <days>', 'a case due within this many days is on the worklist', integer('--due-within', 0, 3650), 7)
+    .option('--as-of <datetime>', 'count days left from this time (default: now), e.g. 2026-11-28T08:00:00Z', dateOf)
+    .option('--full', 'read every case again, whatever the events say', false)
+    .option('--concurrency <n>', 'the most reads at once; fewer while the service answers 429 or 503', integer('--concurrency', 1, 256), 8)
+    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
+    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+    .option('--restart', 'start over a journal made against another service', false)
+    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+  )
+    .addHelpText('after', helpText)
+    .action(async (sources: string[], flags: TrackFlags) => {
+      context.setExitCode(await runTrackCommand(sources, flags, context));
+    });
+}
+
+function dateOf(value: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw new InvalidArgumentError(`--as-of: expected an ISO 8601 time such as 2026-11-28T08:00:00Z, got ${value}`);
+  return date;
+}
+
+async function runTrackCommand(sources: string[], flags: TrackFlags, context: CliContext) {
+  const { io, logger } = context;
+  if (sources.length === 0 && !flags.all) throw new UsageError('track: expected a source (a journal, a results file or a list of ids) or --all, got neither');
+  for (const source of sources) await requireFile(source, 'source', 'a readable journal, results file or list');
+  const first = sources[0] === undefined ? undefined : resolve(sources[0]);
+  const stem = `${first === undefined ? 'all' : jobName(first)}.track${sandboxNamePart(flags, io.env)}`;
+  const statusFile = resolve(resultsFileName(flags.results, flags.resultsFormat, stem, first !== undefined && extname(first) === '.xlsx' ? 'xlsx' : 'csv'));
+  const worklistFile = resolve(flags.worklist ?? statusFile.replace(/(\.[^./]+)?$/, (extension) => `.worklist${extension}`));
+  const journalFile = flags.journal === undefined ? resolve(first === undefined ? '.' : dirname(first), `${stem}.journal.sqlite`) : resolve(flags.journal);
+  const given = sources.map((source) => resolve(source));
+  for (const [flag, file] of [['--results', statusFile], ['--worklist', worklistFile], ['--journal', journalFile]] as const) {
+    if (given.includes(file)) throw new UsageError(`${flag} ${file}: expected a file of its own, got a source`);
+  }
+  if (new Set([statusFile, worklistFile, journalFile]).size < 3) throw new UsageError(`--results, --worklist and --journal: expected three different files, got ${statusFile}, ${worklistFile} and ${journalFile}`);
+  for (const file of [statusFile, worklistFile, journalFile]) await mkdir(dirname(file), { recursive: true });
+  const maxRps = resolveMaxRps(flags.maxRps, io.env);
+  const { service, embedded } = await serviceTarget(flags, context, 'tracking at');
+  const stopRequested = stopOnSignal(context);
+  try {
+    const report = await runTrack({
+      sources,
+      all: flags.all,
+      column: flags.column,
+      service,
+      journalFile,
+      statusFile,
+      worklistFile,
+      concurrency: flags.concurrency,
+      maxRps,
+      restart: flags.restart,
+      full: flags.full,
+      dueWithinDays: flags.dueWithin,
+      asOf: flags.asOf?.getTime(),
+      logger,
+      stopRequested,
+      progress: context.progress,
+    });
+    logger.info(
+      { service: describeService(service.identity), run: report.kind, rows: report.summary.rows, cases: report.summary.cases, changed: report.summary.changed, worklist: report.worklist.length, byStatus: countsOf(report.summary.byStatus), recovery: recoveryRates(report.summary), requests: report.requests, throttling: report.throttling, status: statusFile, worklistFile },
+      'track finished',
+    );
+    io.stdout.write(formatWorklist(report));
+    io.stderr.write(formatTrackSummary(report.summary));
+    io.stderr.write(`requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`);
+    if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
+    io.stderr.write(`${formatPhases(report.phases)}\n`);
+    io.stderr.write(`status: ${statusFile}\nworklist: ${worklistFile}\n`);
+    if (report.fatal !== undefined) throw report.fatal as Error;
+    if (report.abortedBecause !== undefined) {
+      io.stderr.write(`stopped early (${report.abortedBecause}): run the same command again to continue\n`);
+      return ExitCode.aborted;
+    }
+    return report.worklist.length > 0 ? ExitCode.someRowsNotOk : ExitCode.ok;
+  } catch (error) {
+    throw jobResourceFailure(error, { journal: journalFile });
+  } finally {
+    await embedded?.close();
+  }
+}
+
+const countsOf = (groups: Record<string, { cases: number }>) => Object.fromEntries(Object.entries(groups).map(([key, group]) => [key, group.cases]));
+
+/** Shown on the worklist's first lines, this many; the file has them all. */
+const worklistShown = 20;
+
+/** The worklist on stdout: a short table naming each case, soonest due first. */
+export function formatWorklist(report: TrackReport): string {
+  const items = report.worklist;
+  if (items.length === 0) return 'nothing needs a person today\n';
+  const rows = items.slice(0, worklistShown).map((item) => [item.line.caseId, whyText[item.why], item.line.state?.resolutionDueDate.slice(0, 10) ?? '', item.line.daysLeft === undefined ? '' : String(item.line.daysLeft), item.line.state?.status ?? '']);
+  const header = ['case', 'why', 'due', 'days left', 'status'];
+  const widths = header.map((name, column) => Math.max(name.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  const format = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const more = items.length > worklistShown ? `… and ${items.length - worklistShown} more in the worklist file\n` : '';
+  return `${items.length} ${items.length === 1 ? 'case needs' : 'cases need'} a person:\n${[format(header), ...rows.map(format)].join('\n')}\n${more}`;
+}

@@ -1,0 +1,285 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { ClaimsClient } from '../api/client/index.js';
+import { ClaimsHttpError } from '../api/errors.js';
+import type { TrackJournal } from '../track-journal/journal.js';
+import { caseStateOf, serialiseState } from './case-state.js';
+
+/** The requests of a run, by kind: what the closing record and the bench count. */
+export interface TrackRequests {
+  casePages: number;
+  caseReads: number;
+  claimReads: number;
+  eventPages: number;
+}
+
+export const noRequests = (): TrackRequests => ({ casePages: 0, caseReads: 0, claimReads: 0, eventPages: 0 });
+
+/** A list page: the most the interface allows. */
+const pageSize = 100;
+/** Below this many cases, one retrieve each costs fewer requests than walking pages of the list. */
+const listWorthFrom = 2 * pageSize;
+/** A walk of the list that finds none of ours on this many pages in a row has left the job's part of the list. */
+const emptyPagesBeforeStop = 2;
+/** Retrieves queued at once: enough to keep every place busy, few enough to hold in memory. */
+const retrieveChunk = 2000;
+
+export interface ReaderOptions {
+  client: ClaimsClient;
+  journal: TrackJournal;
+  run: number;
+  concurrency: number;
+  /** The limit's concurrency follows the service (429, 503): the caller's follower sets it. */
+  limit?: LimitFunction;
+  stopRequested: () => boolean;
+  /** A read that failed after its retries: counted by the caller's breaker; the case stays to be read. */
+  onFailure: (error: unknown) => void;
+  onSuccess: () => void;
+  onProgress?: (read: number) => void;
+}
+
+/**
+ * How `track` reads the service, reads only (docs/track.md, "How it reads"):
+ * - the first run walks the case list where that costs fewer requests than a retrieve per case,
+ *   in as many walks at once as `--concurrency` allows, each starting after one of our cases;
+ * - later runs follow the events list from the cursor the last run kept, and read again only the
+ *   cases an event names;
+ * - whatever a walk did not find is retrieved one by one (404: the case is gone).
+ */
+export class StateReader {
+  readonly requests = noRequests();
+  private readonly limit: LimitFunction;
+  private read = 0;
+
+  constructor(private readonly options: ReaderOptions) {
+    this.limit = options.limit ?? pLimit(options.concurrency);
+  }
+
+  /** The newest event's id now: where the next run's walk of the events starts ('' when there is none yet). */
+  async newestEventId(): Promise<string> {
+    this.requests.eventPages++;
+    const page = await this.options.client.events.list({ limit: 1 });
+    return page.data.data[0]?.event_id ?? '';
+  }
+
+  /**
+   * Every event after `cursor`, oldest first: each case of ours it names is marked to read again.
+   * Returns the newest event's id (the next cursor), or `cursor` when there is none. A cursor the
+   * service no longer knows (400) is `undefined`: the caller reads everything again.
+   */
+  async followEvents(cursor: string, saveCursor: (newest: string) => void, adoptCase?: (caseId: string) => void): Promise<{ cursor: string; named: number } | undefined> {
+    const { client, journal } = this.options;
+    let newest = cursor;
+    let named = 0;
+    let next: { limit: number; ending_before?: string; starting_after?: string } = cursor === '' ? { limit: pageSize } : { limit: pageSize, ending_before: cursor };
+    const towardsNewer = cursor !== '';
+    for (;;) {
+      if (this.options.stopRequested()) throw new TrackStopped();
+      this.requests.eventPages++;
+      let page;
+      try {
+        page = (await this.limit(async () => client.events.list(next))).data;
+      } catch (error) {
+        if (cursor !== '' && error instanceof ClaimsHttpError && error.status === 400) return undefined;
+        throw error;
+      }
+      const events = towardsNewer ? [...page.data].reverse() : page.data;
+      const newestOfPage = towardsNewer ? page.data[0]?.event_id : undefined;
+      // The marks and the cursor past them in one transaction: a stop between pages loses neither.
+      journal.transaction(() => {
+        for (const event of events) {
+          const caseId = (event.data as { case_id?: unknown } | undefined)?.case_id;
+          if (typeof caseId !== 'string') continue;
+          adoptCase?.(caseId);
+          if (journal.markStale(caseId)) named++;
+        }
+        if (newestOfPage !== undefined) saveCursor(newestOfPage);
+      });
+      if (towardsNewer) {
+        if (newestOfPage !== undefined) newest = newestOfPage;
+        if (!page.has_more || newestOfPage === undefined) return { cursor: newest, named };
+        next = { limit: pageSize, ending_before: newestOfPage };
+      } else {
+        // From the top (there was no event at the last run): the first page's first event is the
+        // newest, kept once the walk has reached the end.
+        if (newest === '' && page.data[0] !== undefined) newest = page.data[0].event_id;
+        const oldest = page.data.at(-1);
+        if (!page.has_more || oldest === undefined) {
+          if (newest !== '') journal.transaction(() => { saveCursor(newest); });
+          return { cursor: newest, named };
+        }
+        next = { limit: pageSize, starting_after: oldest.event_id };
+      }
+    }
+  }
+
+  /**
+   * Reads every case marked to read. Walks the list for the first read of many cases; retrieves
+   * the rest (and every case of a later run) one by one, `--concurrency` at once.
+   */
+  async readStale(options: { walk: boolean }): Promise<void> {
+    const stale = this.options.journal.staleCases();
+    if (options.walk && stale.length >= listWorthFrom) await this.walkList(stale);
+    await this.retrieveEach(this.options.journal.staleCases());
+  }
+
+  /** The claims named without their cases: one retrieve each, its cases read with it. */
+  async expandClaims(): Promise<void> {
+    const { client, journal, run } = this.options;
+    const rows = journal.claimOnlyRows();
+    const byClaim = new Map<string, typeof rows>();
+    for (const row of rows) byClaim.set(row.claim_id, [...(byClaim.get(row.claim_id) ?? []), row]);
+    await Promise.all(
+      [...byClaim].map(async ([claimId, claimRows]) =>
+        this.limit(async () => {
+          if (this.options.stopRequested()) return;
+          this.requests.claimReads++;
+          try {
+            const claim = (await client.claims.retrieve(claimId)).data as { cases?: unknown[] };
+            const cases = (claim.cases ?? []).filter((found): found is Record<string, unknown> => typeof found === 'object' && found !== null && typeof (found as { case_id?: unknown }).case_id === 'string');
+            journal.transaction(() => {
+              for (const row of claimRows) journal.expandClaimRow(row, cases.map((found) => found.case_id as string), 'the claim has no case');
+              // Full cases come with the claim: read now, not again.
+              for (const found of cases) if (typeof found.status === 'string') journal.saveState(found.case_id as string, serialiseState(caseStateOf(found)), run);
+            });
+            this.options.onSuccess();
+          } catch (error) {
+            if (error instanceof ClaimsHttpError && error.status === 404) {
+              journal.transaction(() => {
+                for (const row of claimRows) journal.expandClaimRow(row, [], 'the claim is not at the service (404)');
+              });
+              return;
+            }
+            this.options.onFailure(error);
+          }
+        }),
+      ),
+    );
+  }
+
+  /** `--all`: every case of the key's environment, from the top of the list to its end. */
+  async walkEverything(addCase: (caseId: string) => void): Promise<void> {
+    const { client, journal, run } = this.options;
+    let cursor: string | undefined;
+    for (;;) {
+      if (this.options.stopRequested()) throw new TrackStopped();
+      this.requests.casePages++;
+      const page = (await this.limit(async () => client.cases.list(cursor === undefined ? { limit: pageSize } : { limit: pageSize, starting_after: cursor }))).data;
+      journal.transaction(() => {
+        for (const found of page.data) {
+          addCase(found.case_id);
+          journal.saveState(found.case_id, serialiseState(caseStateOf(found)), run);
+        }
+      });
+      this.progressed(page.data.length);
+      const oldest = page.data.at(-1);
+      if (!page.has_more || oldest === undefined) return;
+      cursor = oldest.case_id;
+    }
+  }
+
+  /**
+   * The list walked in parts at once. The list is newest first and a job's cases were created in
+   * about the order of its rows, so the cases are cut into as many runs of the sources' order as
+   * walks go at once, and each walk starts after the newest case of its run and goes towards
+   * older ones. A walk stops where another walk started (that part is that walk's), at the end of
+   * the list, when every case is found, or after pages with none of ours. Nothing is assumed: a
+   * case no walk found is retrieved after.
+   */
+  private async walkList(wanted: readonly string[]): Promise<void> {
+    const { journal, run } = this.options;
+    const walks = Math.max(1, Math.min(this.options.concurrency, Math.floor(wanted.length / (5 * pageSize))));
+    const span = Math.ceil(wanted.length / walks);
+    // The newest case of each run: the last in the sources' order.
+    const starts = Array.from({ length: walks }, (_, walk) => wanted[Math.min(wanted.length, (walk + 1) * span) - 1]).filter((id): id is string => id !== undefined);
+    const startSet = new Set(starts);
+    const left = new Set(wanted);
+    await Promise.all(
+      starts.map(async (start) => {
+        let cursor = start;
+        let emptyPages = 0;
+        for (;;) {
+          if (this.options.stopRequested() || left.size === 0) return;
+          this.requests.casePages++;
+          let page;
+          try {
+            page = (await this.limit(async () => this.options.client.cases.list({ limit: pageSize, starting_after: cursor }))).data;
+            this.options.onSuccess();
+          } catch (error) {
+            // The walk ends; its cases are retrieved one by one after.
+            this.options.onFailure(error);
+            return;
+          }
+          const reachedAnother = page.data.some((found) => found.case_id !== start && startSet.has(found.case_id));
+          const found = page.data.filter((listed) => left.has(listed.case_id));
+          for (const listed of found) left.delete(listed.case_id);
+          const ours = found.length;
+          journal.transaction(() => {
+            for (const listed of found) journal.saveState(listed.case_id, serialiseState(caseStateOf(listed)), run);
+          });
+          this.progressed(ours);
+          emptyPages = ours === 0 ? emptyPages + 1 : 0;
+          const oldest = page.data.at(-1);
+          if (reachedAnother || !page.has_more || oldest === undefined || emptyPages >= emptyPagesBeforeStop) return;
+          cursor = oldest.case_id;
+        }
+      }),
+    );
+  }
+
+  private async retrieveEach(caseIds: readonly string[]): Promise<void> {
+    const { journal, run } = this.options;
+    // Saved in batches: one transaction per answer would be a sync per case.
+    const batch: { caseId: string; state: string | undefined }[] = [];
+    const flush = () => {
+      const saving = batch.splice(0);
+      journal.transaction(() => {
+        for (const { caseId, state } of saving) {
+          if (state === undefined) journal.saveMissing(caseId, run);
+          else journal.saveState(caseId, state, run);
+        }
+      });
+    };
+    // A chunk at a time: a promise per case of 100,000 at once would hold them all in memory.
+    for (let start = 0; start < caseIds.length && !this.options.stopRequested(); start += retrieveChunk) {
+      await this.retrieveChunk(caseIds.slice(start, start + retrieveChunk), batch, flush);
+    }
+    flush();
+  }
+
+  private async retrieveChunk(caseIds: readonly string[], batch: { caseId: string; state: string | undefined }[], flush: () => void): Promise<void> {
+    const { client } = this.options;
+    await Promise.all(
+      caseIds.map(async (caseId) =>
+        this.limit(async () => {
+          if (this.options.stopRequested()) return;
+          this.requests.caseReads++;
+          try {
+            const found = (await client.cases.retrieve(caseId)).data as Record<string, unknown>;
+            batch.push({ caseId, state: serialiseState(caseStateOf(found)) });
+            this.options.onSuccess();
+          } catch (error) {
+            if (error instanceof ClaimsHttpError && error.status === 404) batch.push({ caseId, state: undefined });
+            else {
+              this.options.onFailure(error);
+              return;
+            }
+          }
+          if (batch.length >= 200) flush();
+          this.progressed(1);
+        }),
+      ),
+    );
+  }
+
+  private progressed(count: number): void {
+    this.read += count;
+    this.options.onProgress?.(this.read);
+  }
+}
+
+/** A stop asked for (a signal, or the breaker): the run ends, resumable. */
+export class TrackStopped extends Error {
+  constructor() {
+    super('stop requested');
+  }
+}

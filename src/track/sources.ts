@@ -1,0 +1,151 @@
+import { createReadStream } from 'node:fs';
+import { basename, extname } from 'node:path';
+import Database from 'better-sqlite3';
+import { parseService, type ServiceIdentity } from '../api/service-identity.js';
+import { CsvFormatError } from '../csv/errors.js';
+import type { WrittenDialect } from '../csv/layout.js';
+import { readRows } from '../csv/read-rows.js';
+import type { CsvRow } from '../csv/records.js';
+import { readResultRecords } from '../import/journal/result-records.js';
+import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
+import { serviceMetaKey } from '../import/journal/service-binding.js';
+import { expectFormat, expectStaged, metaOf } from '../import/journal/snapshot.js';
+import { restore } from '../import/results/neutralise.js';
+import { NotResultsError } from '../import/results/not-results-error.js';
+import { rowResult } from '../import/results/row-outcome.js';
+import { displayKey } from '../import/results/write-results.js';
+import { migratedClaimId } from '../migrate/group.js';
+import type { MigrateRow } from '../migrate/journal.js';
+import { expectMigrateFormat } from '../report/read-journal.js';
+import type { TrackRow } from '../track-journal/journal.js';
+import { readWorkbookRows } from '../workbook/read-rows.js';
+import { sourceShape } from '../withdraw/source-bytes.js';
+import { sourceError, WithdrawSourceError } from '../withdraw/source-error.js';
+import { tableLayout, type TableLayout } from '../withdraw/table-layout.js';
+
+export type TrackSourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
+
+export interface TrackSourcesRead {
+  kinds: TrackSourceKind[];
+  /** The service each journal source recorded: a journal of another service is refused. */
+  services: { file: string; service: ServiceIdentity | undefined }[];
+  /** The first source's dialect when it is a CSV, to write the status file in it. */
+  csvDialect?: WrittenDialect;
+  rows: number;
+}
+
+/**
+ * The rows `track` follows, read from the sources withdraw takes (docs/track.md): an import's
+ * journal (every input row, the ones that reached no case too, so that the status file has a line
+ * for each), a migrate-v1 journal, a results file of ours (CSV or .xlsx), or a list with a
+ * claim_id or case_id column. Each kind is told by its content, never its name. Rows go to `add`
+ * as they are read: a 1,000,000-row journal is never held in memory.
+ */
+export async function readTrackSources(files: readonly string[], column: string | undefined, add: (row: TrackRow) => void): Promise<TrackSourcesRead> {
+  const read: TrackSourcesRead = { kinds: [], services: [], rows: 0 };
+  const counted = (row: TrackRow) => {
+    read.rows++;
+    add(row);
+  };
+  for (const [source, file] of files.entries()) {
+    const job = jobName(file);
+    const shape = await sourceShape(file);
+    if (shape.kind === 'sqlite') {
+      const journal = readJournal(file, source, job, counted);
+      read.kinds.push(journal.kind);
+      read.services.push({ file, service: journal.service });
+      continue;
+    }
+    if (shape.kind === 'csv' && source === 0) read.csvDialect = shape.dialect;
+    read.kinds.push(await readTable(file, shape.kind === 'csv' ? shape.dialect : undefined, column, { source, job }, counted));
+  }
+  return read;
+}
+
+/** `night.journal.sqlite`, `night.results.csv` → `night`: the job a source stands for. */
+export function jobName(file: string): string {
+  return basename(file, extname(file)).replace(/\.(journal|results)$/, '').replace(/\.(sandbox|dry-run)$/, '');
+}
+
+function readJournal(file: string, source: number, job: string, add: (row: TrackRow) => void): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
+  let database: Database.Database | undefined;
+  try {
+    database = new Database(file, { fileMustExist: true, timeout: 1000, readonly: true });
+    const opened = database;
+    // One read transaction: a consistent picture even while the job that owns it runs on.
+    return opened.transaction(() => readTables(file, opened, source, job, add))();
+  } catch (error) {
+    throw journalError(file, error);
+  } finally {
+    database?.close();
+  }
+}
+
+function readTables(file: string, database: Database.Database, source: number, job: string, add: (row: TrackRow) => void): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
+  const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+  const service = parseService(metaOf(database)(serviceMetaKey));
+  if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
+    expectFormat(database, 'format', journalFormat, 'an import journal');
+    expectStaged(database, '1');
+    for (const record of readResultRecords(database)) {
+      const { outcome } = rowResult(record);
+      const caseId = record.case_id ?? '';
+      add({ source, job, line: record.line, claim_key: record.claim_key === null ? '' : displayKey(record.claim_key), claim_id: record.claim_id ?? '', case_id: caseId, note: caseId === '' ? `no case at the service (${outcome})` : '' });
+    }
+    return { kind: 'import-journal', service };
+  }
+  if (tables.has('meta') && tables.has('cases')) {
+    expectMigrateFormat(database);
+    expectStaged(database, 'complete');
+    for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+      const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;
+      // A case keeps its id when it migrates: the version 2 case is the same case.
+      add({ source, job, line: row.idx + 1, claim_key: row.group_key, claim_id: claimId, case_id: row.case_id, note: '' });
+    }
+    return { kind: 'migrate-journal', service };
+  }
+  const found = tables.size === 0 ? 'no tables' : `the tables ${[...tables].join(', ')}`;
+  throw sourceError(file, `expected an import or migrate-v1 journal, a results file or a list of ids, got a SQLite database with ${found}`);
+}
+
+function journalError(file: string, error: unknown): unknown {
+  if (error instanceof NotResultsError) return sourceError(file, error.message, error);
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new JournalBusyError(`journal ${file}: expected no run writing it, got one (track it when the run ends)`, { cause: error });
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return sourceError(file, `expected a journal, got a damaged SQLite file (${code}: ${(error as Error).message})`, error);
+  return error;
+}
+
+/** A results file's lines or a list's, each one row: a line that names no case or claim still gets a status line saying so. */
+async function readTable(file: string, dialect: WrittenDialect | undefined, column: string | undefined, at: { source: number; job: string }, add: (row: TrackRow) => void): Promise<'results' | 'list'> {
+  let layout: TableLayout | { problem: string } | undefined;
+  const renameHeader = (names: readonly string[]) => {
+    layout = tableLayout(names, column);
+    return 'header' in layout ? layout.header : names;
+  };
+  const rows: AsyncGenerator<CsvRow> = dialect === undefined ? readWorkbookRows(file, { renameHeader }) : readRows(createReadStream(file), { ...dialect, header: true, trim: false }, { renameHeader });
+  // A results CSV's cells were neutralised against formulas when written; a workbook's are as written.
+  const text = dialect === undefined ? (cell: string) => cell : restore;
+  try {
+    for await (const row of rows) {
+      const known = usable(file, layout);
+      if ('error' in row) {
+        add({ ...at, line: row.line, claim_key: '', claim_id: '', case_id: '', note: `unreadable line: ${row.error.message}` });
+        continue;
+      }
+      const cell = (role: 'claimId' | 'caseId' | 'claimKey') => text(known.cell(row.cells, role)).trim();
+      const [claimId, caseId, claimKey] = [cell('claimId'), cell('caseId'), cell('claimKey')];
+      add({ ...at, line: row.line, claim_key: claimKey, claim_id: claimId, case_id: caseId, note: claimId === '' && caseId === '' ? 'no claim or case id on this line' : '' });
+    }
+    return usable(file, layout).kind;
+  } catch (error) {
+    if (error instanceof CsvFormatError) throw sourceError(file, `expected ${dialect === undefined ? 'a workbook' : 'CSV'} this tool can read, got ${error.message}`, error);
+    throw error;
+  }
+}
+
+function usable(file: string, layout: TableLayout | { problem: string } | undefined): TableLayout {
+  if (layout === undefined) throw new WithdrawSourceError(`source ${file}: expected a header row, got none`);
+  if ('problem' in layout) throw sourceError(file, `${layout.problem}; name the column holding the ids with --column`);
+  return layout;
+}
