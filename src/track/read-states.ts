@@ -181,8 +181,8 @@ export class StateReader {
    * The list walked in parts at once. The list is newest first and a job's cases were created in
    * about the order of its rows, so the cases are cut into as many runs of the sources' order as
    * walks go at once, and each walk starts after the newest case of its run and goes towards
-   * older ones. A walk stops where another walk started (that part is that walk's), at the end of
-   * the list, when every case is found, or after pages with none of ours. Nothing is assumed: a
+   * older ones. A walk stops once every case of its run is found, where another walk started (that
+   * part is that walk's), at the end of the list, or after pages with none of ours. Nothing is assumed: a
    * case no walk found is retrieved after.
    */
   private async walkList(wanted: readonly string[]): Promise<void> {
@@ -193,8 +193,12 @@ export class StateReader {
     const starts = Array.from({ length: walks }, (_, walk) => wanted[Math.min(wanted.length, (walk + 1) * span) - 1]).filter((id): id is string => id !== undefined);
     const startSet = new Set(starts);
     const left = new Set(wanted);
+    // Each walk's own run of cases: once all of them are found, the walk is done.
+    const runLeft = starts.map((_, walk) => new Set(wanted.slice(walk * span, (walk + 1) * span)));
     await Promise.all(
-      starts.map(async (start) => {
+      starts.map(async (start, walk) => {
+        const own = runLeft[walk] ?? new Set<string>();
+        own.delete(start);
         let cursor = start;
         let emptyPages = 0;
         for (;;) {
@@ -211,7 +215,10 @@ export class StateReader {
           }
           const reachedAnother = page.data.some((found) => found.case_id !== start && startSet.has(found.case_id));
           const found = page.data.filter((listed) => left.has(listed.case_id));
-          for (const listed of found) left.delete(listed.case_id);
+          for (const listed of found) {
+            left.delete(listed.case_id);
+            for (const run of runLeft) run.delete(listed.case_id);
+          }
           const ours = found.length;
           journal.transaction(() => {
             for (const listed of found) journal.saveState(listed.case_id, serialiseState(caseStateOf(listed)), run);
@@ -219,7 +226,7 @@ export class StateReader {
           this.progressed(ours);
           emptyPages = ours === 0 ? emptyPages + 1 : 0;
           const oldest = page.data.at(-1);
-          if (reachedAnother || !page.has_more || oldest === undefined || emptyPages >= emptyPagesBeforeStop) return;
+          if (own.size === 0 || reachedAnother || !page.has_more || oldest === undefined || emptyPages >= emptyPagesBeforeStop) return;
           cursor = oldest.case_id;
         }
       }),

@@ -8,7 +8,7 @@ import { csvOf, fraudRow, genericMapping, makeWorkspace, runCli } from '../impor
 type Line = Record<string, string>;
 
 async function readCsv(file: string): Promise<Line[]> {
-  return parse(await readFile(file, 'utf8'), { columns: true }) as Line[];
+  return parse<Line>(await readFile(file, 'utf8'), { columns: true });
 }
 
 /**
