@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS track_cases (
   read_run INTEGER,          -- the run that last read it
   changed_run INTEGER,       -- the run whose read found it different from the read before
   stale INTEGER NOT NULL DEFAULT 1,  -- 1: to be read (never read, or named by an event since)
+  last_event TEXT,           -- the newest event's time that named it: when it moved
+  decided_at TEXT,           -- when it was first read decided (won, lost, closed): its move's event time, else the run's
   missing INTEGER NOT NULL DEFAULT 0 -- 1: the service answered 404
 );
 CREATE INDEX IF NOT EXISTS track_cases_stale ON track_cases (stale) WHERE stale = 1;
@@ -65,6 +67,8 @@ export interface TrackCaseRecord {
   changed_run: number | null;
   stale: number;
   missing: number;
+  last_event: string | null;
+  decided_at: string | null;
 }
 
 export type TrackRow = Omit<TrackRowRecord, 'seq'>;
@@ -76,6 +80,7 @@ export interface RowWithState extends TrackRowRecord {
   changed_run: number | null;
   read_run: number | null;
   missing: number | null;
+  decided_at: string | null;
 }
 
 export class TrackJournal {
@@ -93,17 +98,17 @@ export class TrackJournal {
       insertCase: prepare('INSERT OR IGNORE INTO track_cases (case_id) VALUES (?)'),
       caseOf: prepare('SELECT * FROM track_cases WHERE case_id = ?'),
       hasCase: prepare('SELECT 1 FROM track_cases WHERE case_id = ?'),
-      markStale: prepare('UPDATE track_cases SET stale = 1 WHERE case_id = ?'),
+      markStale: prepare('UPDATE track_cases SET stale = 1, last_event = CASE WHEN last_event IS NULL OR last_event < ? THEN ? ELSE last_event END WHERE case_id = ?'),
       markAllStale: prepare('UPDATE track_cases SET stale = 1'),
       stale: prepare('SELECT case_id FROM track_cases WHERE stale = 1 ORDER BY rowid'),
       staleCount: prepare('SELECT count(*) AS n FROM track_cases WHERE stale = 1'),
       caseCount: prepare('SELECT count(*) AS n FROM track_cases'),
       readCount: prepare('SELECT count(*) AS n FROM track_cases WHERE state IS NOT NULL'),
-      saveState: prepare('UPDATE track_cases SET state = ?, first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN state IS NULL OR state <> ? THEN ? ELSE changed_run END, stale = 0, missing = 0 WHERE case_id = ?'),
+      saveState: prepare('UPDATE track_cases SET state = ?, first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN state IS NULL OR state <> ? THEN ? ELSE changed_run END, decided_at = CASE WHEN ? AND decided_at IS NULL THEN coalesce(last_event, ?) ELSE decided_at END, stale = 0, missing = 0 WHERE case_id = ?'),
       saveMissing: prepare('UPDATE track_cases SET first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN missing = 0 THEN ? ELSE changed_run END, stale = 0, missing = 1 WHERE case_id = ?'),
       claimRows: prepare("SELECT * FROM track_rows WHERE case_id = '' AND note = '' ORDER BY seq"),
       setRowCase: prepare('UPDATE track_rows SET case_id = ?, note = ? WHERE seq = ?'),
-      rows: prepare('SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing FROM track_rows r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> \'\' ORDER BY r.source, r.line, r.seq'),
+      rows: prepare('SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing, c.decided_at FROM track_rows r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> \'\' ORDER BY r.source, r.line, r.seq'),
       casesInOrder: prepare('SELECT case_id FROM track_cases ORDER BY rowid'),
       startRun: prepare('INSERT INTO track_runs (started, kind) VALUES (?, ?)'),
       endRun: prepare('UPDATE track_runs SET ended = ?, requests = ? WHERE run = ?'),
@@ -146,9 +151,9 @@ export class TrackJournal {
     return this.statements.caseOf.get(caseId) as TrackCaseRecord | undefined;
   }
 
-  /** An event named the case since the last run: read it again. */
-  markStale(caseId: string): boolean {
-    return this.statements.markStale.run(caseId).changes > 0;
+  /** An event named the case since the last run: read it again. `at`: the event's time ('' unknown). */
+  markStale(caseId: string, at = ''): boolean {
+    return this.statements.markStale.run(at, at === '' ? null : at, caseId).changes > 0;
   }
 
   markAllStale(): void {
@@ -175,9 +180,12 @@ export class TrackJournal {
     return (this.statements.casesInOrder.all() as { case_id: string }[]).map((row) => row.case_id);
   }
 
-  /** The state read now; `changed_run` moves only when it differs from the one read before. */
-  saveState(caseId: string, state: string, run: number): void {
-    this.statements.saveState.run(state, run, run, state, run, caseId);
+  /**
+   * The state read now; `changed_run` moves only when it differs from the one read before. A
+   * decided case keeps the time it was first seen decided: the event that moved it, else `at`.
+   */
+  saveState(caseId: string, state: string, run: number, decided: { final: boolean; at: string }): void {
+    this.statements.saveState.run(state, run, run, state, run, decided.final ? 1 : 0, decided.at, caseId);
   }
 
   saveMissing(caseId: string, run: number): void {

@@ -2,7 +2,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClaimsClient } from '../api/client/index.js';
 import { ClaimsHttpError } from '../api/errors.js';
 import type { TrackJournal } from '../track-journal/journal.js';
-import { caseStateOf, serialiseState } from './case-state.js';
+import { caseStateOf, finalStatuses, serialiseState } from './case-state.js';
 
 /** The requests of a run, by kind: what the closing record and the bench count. */
 export interface TrackRequests {
@@ -27,6 +27,8 @@ export interface ReaderOptions {
   client: ClaimsClient;
   journal: TrackJournal;
   run: number;
+  /** When this run started (ISO 8601): the time a case first read decided is taken to be decided, without an event saying when. */
+  runStartedAt: string;
   concurrency: number;
   /** The limit's concurrency follows the service (429, 503): the caller's follower sets it. */
   limit?: LimitFunction;
@@ -90,7 +92,7 @@ export class StateReader {
           const caseId = (event.data as { case_id?: unknown } | undefined)?.case_id;
           if (typeof caseId !== 'string') continue;
           adoptCase?.(caseId);
-          if (journal.markStale(caseId)) named++;
+          if (journal.markStale(caseId, event.created)) named++;
         }
         if (newestOfPage !== undefined) saveCursor(newestOfPage);
       });
@@ -124,7 +126,7 @@ export class StateReader {
 
   /** The claims named without their cases: one retrieve each, its cases read with it. */
   async expandClaims(): Promise<void> {
-    const { client, journal, run } = this.options;
+    const { client, journal } = this.options;
     const rows = journal.claimOnlyRows();
     const byClaim = new Map<string, typeof rows>();
     for (const row of rows) byClaim.set(row.claim_id, [...(byClaim.get(row.claim_id) ?? []), row]);
@@ -139,7 +141,7 @@ export class StateReader {
             journal.transaction(() => {
               for (const row of claimRows) journal.expandClaimRow(row, cases.map((found) => found.case_id as string), 'the claim has no case');
               // Full cases come with the claim: read now, not again.
-              for (const found of cases) if (typeof found.status === 'string') journal.saveState(found.case_id as string, serialiseState(caseStateOf(found)), run);
+              for (const found of cases) if (typeof found.status === 'string') this.save(found.case_id as string, found);
             });
             this.options.onSuccess();
           } catch (error) {
@@ -158,7 +160,7 @@ export class StateReader {
 
   /** `--all`: every case of the key's environment, from the top of the list to its end. */
   async walkEverything(addCase: (caseId: string) => void): Promise<void> {
-    const { client, journal, run } = this.options;
+    const { client, journal } = this.options;
     let cursor: string | undefined;
     for (;;) {
       if (this.options.stopRequested()) throw new TrackStopped();
@@ -167,7 +169,7 @@ export class StateReader {
       journal.transaction(() => {
         for (const found of page.data) {
           addCase(found.case_id);
-          journal.saveState(found.case_id, serialiseState(caseStateOf(found)), run);
+          this.save(found.case_id, found);
         }
       });
       this.progressed(page.data.length);
@@ -186,7 +188,7 @@ export class StateReader {
    * case no walk found is retrieved after.
    */
   private async walkList(wanted: readonly string[]): Promise<void> {
-    const { journal, run } = this.options;
+    const { journal } = this.options;
     const walks = Math.max(1, Math.min(this.options.concurrency, Math.floor(wanted.length / (5 * pageSize))));
     const span = Math.ceil(wanted.length / walks);
     // The newest case of each run: the last in the sources' order.
@@ -221,7 +223,7 @@ export class StateReader {
           }
           const ours = found.length;
           journal.transaction(() => {
-            for (const listed of found) journal.saveState(listed.case_id, serialiseState(caseStateOf(listed)), run);
+            for (const listed of found) this.save(listed.case_id, listed);
           });
           this.progressed(ours);
           emptyPages = ours === 0 ? emptyPages + 1 : 0;
@@ -236,13 +238,13 @@ export class StateReader {
   private async retrieveEach(caseIds: readonly string[]): Promise<void> {
     const { journal, run } = this.options;
     // Saved in batches: one transaction per answer would be a sync per case.
-    const batch: { caseId: string; state: string | undefined }[] = [];
+    const batch: { caseId: string; state: Record<string, unknown> | undefined }[] = [];
     const flush = () => {
       const saving = batch.splice(0);
       journal.transaction(() => {
         for (const { caseId, state } of saving) {
           if (state === undefined) journal.saveMissing(caseId, run);
-          else journal.saveState(caseId, state, run);
+          else this.save(caseId, state);
         }
       });
     };
@@ -253,7 +255,7 @@ export class StateReader {
     flush();
   }
 
-  private async retrieveChunk(caseIds: readonly string[], batch: { caseId: string; state: string | undefined }[], flush: () => void): Promise<void> {
+  private async retrieveChunk(caseIds: readonly string[], batch: { caseId: string; state: Record<string, unknown> | undefined }[], flush: () => void): Promise<void> {
     const { client } = this.options;
     await Promise.all(
       caseIds.map(async (caseId) =>
@@ -262,7 +264,7 @@ export class StateReader {
           this.requests.caseReads++;
           try {
             const found = (await client.cases.retrieve(caseId)).data as Record<string, unknown>;
-            batch.push({ caseId, state: serialiseState(caseStateOf(found)) });
+            batch.push({ caseId, state: found });
             this.options.onSuccess();
           } catch (error) {
             if (error instanceof ClaimsHttpError && error.status === 404) batch.push({ caseId, state: undefined });
@@ -276,6 +278,12 @@ export class StateReader {
         }),
       ),
     );
+  }
+
+  /** A case as the service answered it, into the journal. */
+  private save(caseId: string, found: object): void {
+    const state = caseStateOf(found as Record<string, unknown>);
+    this.options.journal.saveState(caseId, serialiseState(state), this.options.run, { final: finalStatuses.has(state.status), at: this.options.runStartedAt });
   }
 
   private progressed(count: number): void {

@@ -10,6 +10,7 @@ import { compareService, describeService, serviceAt, ServiceMismatchError, type 
 import { CircuitBreaker } from '../import/breaker.js';
 import { bindService } from '../import/journal/service-binding.js';
 import { writeCsvFile } from '../import/results/write-csv-file.js';
+import { writeFileAtomic } from '../report/write-file.js';
 import { namingFile } from '../files/resource-failure.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import type { Progress } from '../progress/progress.js';
@@ -19,7 +20,8 @@ import { TrackJournal, trackJournalFormat } from '../track-journal/journal.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
 import { StateReader, TrackStopped, type TrackRequests } from './read-states.js';
-import { readTrackSources } from './sources.js';
+import { renderTrackHtml } from './render-html.js';
+import { jobName, readTrackSources } from './sources.js';
 import { compareWork, statusCells, statusColumns, statusLineOf, whyText, workItemOf, majorUnits, type WorkItem } from './status.js';
 import { addToSummary, emptySummary, type TrackSummary } from './summary.js';
 
@@ -32,6 +34,10 @@ export interface TrackOptions {
   journalFile: string;
   statusFile: string;
   worklistFile: string;
+  /** The summary as a page (`--html`), when asked for. */
+  htmlFile?: string | undefined;
+  /** What the page names as the service it read. */
+  serviceName?: string | undefined;
   /** CSV dialect of the files written (the first source's); a workbook ignores it. */
   csvFormat?: { delimiter?: string | undefined; quote?: string | undefined } | undefined;
   concurrency: number;
@@ -143,11 +149,13 @@ async function readAndWrite(journal: TrackJournal, client: ClaimsClient, options
   const stop = () => breaker.open || (options.stopRequested?.() ?? false);
   const firstEver = journal.completedRuns() === 0;
   const kind: RunKind = firstEver ? 'first' : options.full ? 'full' : 'incremental';
-  const run = journal.startRun(kind, new Date().toISOString());
+  const runStartedAt = new Date().toISOString();
+  const run = journal.startRun(kind, runStartedAt);
   const reader = new StateReader({
     client,
     journal,
     run,
+    runStartedAt,
     concurrency: options.concurrency,
     limit,
     stopRequested: stop,
@@ -245,6 +253,10 @@ async function writeFiles(journal: TrackJournal, run: number, options: TrackOpti
   worklist.sort(compareWork);
   summary.worklist = worklist.length;
   await writeTable(options.worklistFile, 'worklist', worklistColumns, worklist.map((item) => ({ cells: worklistCells(item) })), format).catch(namingFile(options.worklistFile, { resumes: true }));
+  if (options.htmlFile !== undefined) {
+    const page = renderTrackHtml(summary, worklist, { title: options.all ? 'every case' : options.sources.map((source) => jobName(source)).join(', '), service: options.serviceName ?? '', asOf: new Date(asOf).toISOString() });
+    await writeFileAtomic(options.htmlFile, page).catch(namingFile(options.htmlFile, { resumes: true }));
+  }
   return { summary, worklist };
 }
 

@@ -21,6 +21,8 @@ export interface StatusLine {
   /** `new` on the first read of the case, `yes` when this run found it different, else `no`; '' when not read. */
   changed: '' | 'new' | 'yes' | 'no';
   note: string;
+  /** When it was first seen decided ('' while it is not): for the resolved-by-week chart. */
+  decidedAt: string;
 }
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -42,6 +44,7 @@ export function statusLineOf(row: RowWithState, run: number, asOf: number): Stat
     daysLeft,
     changed: changedOf(row, run),
     note,
+    decidedAt: row.decided_at ?? '',
   };
 }
 

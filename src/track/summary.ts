@@ -15,6 +15,8 @@ export interface TrackSummary {
   /** Decided cases by how they closed; '' is a decided case without a reason. */
   byClosedReason: Record<string, Tally>;
   byReason: Record<string, Tally>;
+  /** Per reason code: cases won, lost, closed otherwise, and still open. */
+  outcomesByReason: Record<string, Record<OutcomeGroup, number>>;
   byJob: Record<string, Tally>;
   /** What was disputed, and what came back (won), by currency: the recovery rate is their ratio. */
   disputed: Record<string, number>;
@@ -22,12 +24,14 @@ export interface TrackSummary {
   /** Cases read this run whose state differs from the last read. */
   changed: number;
   worklist: number;
+  /** Cases decided, by the Monday of the week they were first seen decided (YYYY-MM-DD). */
+  resolvedByWeek: Record<string, number>;
   /** Rows whose case is not read yet (a run stopped early). */
   notRead: number;
   missing: number;
 }
 
-export const emptySummary = (): TrackSummary => ({ rows: 0, cases: 0, byStatus: {}, byClosedReason: {}, byReason: {}, byJob: {}, disputed: {}, won: {}, changed: 0, worklist: 0, notRead: 0, missing: 0 });
+export const emptySummary = (): TrackSummary => ({ rows: 0, cases: 0, byStatus: {}, byClosedReason: {}, byReason: {}, outcomesByReason: {}, byJob: {}, disputed: {}, won: {}, changed: 0, worklist: 0, resolvedByWeek: {}, notRead: 0, missing: 0 });
 
 /**
  * Adds one status line. A case named by two rows (two sources naming one case) is counted once:
@@ -50,9 +54,28 @@ export function addToSummary(summary: TrackSummary, line: StatusLine, seen: Set<
   tally(summary.byStatus, state.status, currency, amount);
   if (state.status === 'won' || state.status === 'lost' || state.status === 'closed') tally(summary.byClosedReason, state.closedReason, currency, amount);
   tally(summary.byReason, state.reason, currency, amount);
+  const outcomes = (summary.outcomesByReason[state.reason] ??= { won: 0, lost: 0, closed: 0, open: 0 });
+  outcomes[outcomeGroupOf(state.status)]++;
   tally(summary.byJob, line.job, currency, amount);
   summary.disputed[currency] = (summary.disputed[currency] ?? 0) + amount;
+  const week = weekOf(line.decidedAt);
+  if (week !== undefined) summary.resolvedByWeek[week] = (summary.resolvedByWeek[week] ?? 0) + 1;
   if (state.status === 'won') summary.won[currency] = (summary.won[currency] ?? 0) + amount;
+}
+
+export type OutcomeGroup = 'won' | 'lost' | 'closed' | 'open';
+
+export function outcomeGroupOf(status: string): OutcomeGroup {
+  return status === 'won' || status === 'lost' || status === 'closed' ? status : 'open';
+}
+
+/** The Monday (UTC) of a time's week, as YYYY-MM-DD. */
+export function weekOf(time: string): string | undefined {
+  const ms = Date.parse(time);
+  if (Number.isNaN(ms)) return undefined;
+  const day = new Date(ms);
+  const sinceMonday = (day.getUTCDay() + 6) % 7;
+  return new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - sinceMonday)).toISOString().slice(0, 10);
 }
 
 function tally(groups: Record<string, Tally>, key: string, currency: string, amount: number): void {

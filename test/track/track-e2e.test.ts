@@ -1,11 +1,17 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { csvOf, fraudRow, genericMapping, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
 
 type Line = Record<string, string>;
+
+const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const artifacts = fileURLToPath(new URL('../../out/test-artifacts/', import.meta.url));
 
 async function readCsv(file: string): Promise<Line[]> {
   return parse<Line>(await readFile(file, 'utf8'), { columns: true });
@@ -72,6 +78,19 @@ describe('track', () => {
     expect(second.stdout).toContain('D01-T1');
     const worklist = await readCsv(join(workspace.dir, 'night.track.worklist.csv'));
     expect(worklist.map((line) => [line.case_id, line.why])).toEqual([['D01-T1', 'merchant answered']]);
+
+    // The page: drawn from the journal, nothing read again (no event since).
+    const page = join(workspace.dir, 'night.track.html');
+    const drawn = await track('--html', page);
+    expect(drawn.exitCode, drawn.stderr).toBe(1);
+    expect(closingRecord(drawn.stderr).requests).toMatchObject({ caseReads: 0, requests: 1 });
+    const html = await readFile(page, 'utf8');
+    expect(html).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/);
+    expect(html).toContain('<table id="worklist">');
+    expect(/<table id="worklist">[\s\S]*?<\/table>/.exec(html)?.[0]).toContain('D01-T1');
+    expect(html).toMatch(/<svg id="outcomes"[\s\S]*<rect[^>]*fill="#2e7d32"/);
+    expect(html).toContain('<svg id="weeks"');
+    await renderInChromium(page, join(artifacts, 'track.png'));
   });
 
   it('refuses to run without a source or --all (exit 2, nothing read)', async () => {
@@ -80,6 +99,26 @@ describe('track', () => {
     expect(run.stderr).toContain('expected a source');
   });
 });
+
+/** The page in Debian's Chromium (playwright-core), screenshotted; the chart and the worklist must be drawn. */
+async function renderInChromium(page: string, screenshot: string): Promise<void> {
+  if (browserPath === undefined) {
+    if (process.env.CI === 'true') throw new Error('no chromium: .ci/run installs it');
+    return;
+  }
+  const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
+  try {
+    const tab = await browser.newPage();
+    await tab.goto(pathToFileURL(page).href);
+    const bars = await tab.locator('#outcomes rect').count();
+    expect(bars).toBeGreaterThanOrEqual(3);
+    expect(await tab.locator('#worklist tbody tr').count()).toBe(1);
+    await mkdir(artifacts, { recursive: true });
+    await tab.screenshot({ path: screenshot, fullPage: true });
+  } finally {
+    await browser.close();
+  }
+}
 
 function closingRecord(stderr: string): { run: string; requests: Record<string, number> } {
   const line = stderr.split('\n').find((candidate) => candidate.includes('"msg":"track finished"'));

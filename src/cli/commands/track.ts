@@ -23,6 +23,7 @@ interface TrackFlags {
   results?: string;
   resultsFormat?: ResultsFormat;
   worklist?: string;
+  html?: string;
   journal?: string;
   dueWithin: number;
   asOf?: Date;
@@ -66,6 +67,7 @@ export function trackCommand(context: CliContext): Command {
     .option('--results <file>', 'the status file, one line per source row; .xlsx writes a workbook (default: <first source>.track[.sandbox].csv here)')
     .addOption(resultsFormatOption())
     .option('--worklist <file>', 'the worklist file (default: beside the status file, .worklist before its extension)')
+    .option('--html <file>', 'also draw the summary as a page: outcomes by reason, cases resolved by week, the worklist (self-contained, nothing fetched)')
     .option('--journal <file>', 'the track journal that makes later runs incremental (default: <first source>.track[.sandbox].journal.sqlite beside the source)')
     .option('--due-within <days>', 'a case due within this many days is on the worklist', integer('--due-within', 0, 3650), 7)
     .option('--as-of <datetime>', 'count days left from this time (default: now), e.g. 2026-11-28T08:00:00Z', dateOf)
@@ -97,13 +99,15 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
   const stem = `${first === undefined ? 'all' : jobName(first)}.track${sandboxNamePart(flags, io.env)}`;
   const statusFile = resolve(resultsFileName(flags.results, flags.resultsFormat, stem, first !== undefined && extname(first) === '.xlsx' ? 'xlsx' : 'csv'));
   const worklistFile = resolve(flags.worklist ?? statusFile.replace(/(\.[^./]+)?$/, (extension) => `.worklist${extension}`));
+  const htmlFile = flags.html === undefined ? undefined : resolve(flags.html);
   const journalFile = flags.journal === undefined ? resolve(first === undefined ? '.' : dirname(first), `${stem}.journal.sqlite`) : resolve(flags.journal);
   const given = sources.map((source) => resolve(source));
-  for (const [flag, file] of [['--results', statusFile], ['--worklist', worklistFile], ['--journal', journalFile]] as const) {
+  const written = [['--results', statusFile], ['--worklist', worklistFile], ['--journal', journalFile], ...(htmlFile === undefined ? [] : [['--html', htmlFile]])] as const;
+  for (const [flag, file] of written) {
     if (given.includes(file)) throw new UsageError(`${flag} ${file}: expected a file of its own, got a source`);
+    if (written.some(([other, otherFile]) => other !== flag && otherFile === file)) throw new UsageError(`${flag} ${file}: expected a file of its own, got the same file as ${written.find(([other, otherFile]) => other !== flag && otherFile === file)?.[0] ?? 'another'}`);
   }
-  if (new Set([statusFile, worklistFile, journalFile]).size < 3) throw new UsageError(`--results, --worklist and --journal: expected three different files, got ${statusFile}, ${worklistFile} and ${journalFile}`);
-  for (const file of [statusFile, worklistFile, journalFile]) await mkdir(dirname(file), { recursive: true });
+  for (const [, file] of written) await mkdir(dirname(file), { recursive: true });
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const { service, embedded } = await serviceTarget(flags, context, 'tracking at');
   const stopRequested = stopOnSignal(context);
@@ -116,6 +120,8 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
       journalFile,
       statusFile,
       worklistFile,
+      htmlFile,
+      serviceName: describeService(service.identity),
       concurrency: flags.concurrency,
       maxRps,
       restart: flags.restart,
@@ -135,7 +141,7 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
     io.stderr.write(`requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`);
     if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`${formatPhases(report.phases)}\n`);
-    io.stderr.write(`status: ${statusFile}\nworklist: ${worklistFile}\n`);
+    io.stderr.write(`status: ${statusFile}\nworklist: ${worklistFile}\n${htmlFile === undefined ? '' : `page: ${htmlFile}\n`}`);
     if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.abortedBecause !== undefined) {
       io.stderr.write(`stopped early (${report.abortedBecause}): run the same command again to continue\n`);
