@@ -98,14 +98,15 @@ export function formatAmounts(amounts: Record<string, number>): string {
 }
 
 /** The summary as a person reads it on the terminal (stderr), a few lines. */
-export function formatTrackSummary(summary: TrackSummary): string {
+export function formatTrackSummary(summary: TrackSummary, firstRun: boolean): string {
   const lines: string[] = [];
   const groups = (title: string, groupsOf: Record<string, Tally>) => {
     const entries = Object.entries(groupsOf).sort((a, b) => b[1].cases - a[1].cases);
     if (entries.length === 0) return;
     lines.push(`${title}: ${entries.map(([key, group]) => `${key || '(none)'} ${group.cases}`).join(', ')}`);
   };
-  lines.push(`${summary.rows} rows, ${summary.cases} cases read${summary.notRead > 0 ? `, ${summary.notRead} not read yet` : ''}${summary.missing > 0 ? `, ${summary.missing} not at the service` : ''}; ${summary.changed} changed since the last run`);
+  const changed = firstRun ? 'the first run' : `${summary.changed} changed since the last run`;
+  lines.push(`${summary.rows} rows, ${summary.cases} cases read${summary.notRead > 0 ? `, ${summary.notRead} not read yet` : ''}${summary.missing > 0 ? `, ${summary.missing} not at the service` : ''}; ${changed}`);
   groups('by status', summary.byStatus);
   groups('decided', summary.byClosedReason);
   const rates = recoveryRates(summary);

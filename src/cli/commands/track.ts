@@ -137,7 +137,7 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
       'track finished',
     );
     io.stdout.write(formatWorklist(report));
-    io.stderr.write(formatTrackSummary(report.summary));
+    io.stderr.write(formatTrackSummary(report.summary, report.kind === 'first'));
     io.stderr.write(`requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`);
     if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`${formatPhases(report.phases)}\n`);
