@@ -73,6 +73,14 @@ export interface TrackCaseRecord {
 
 export type TrackRow = Omit<TrackRowRecord, 'seq'>;
 
+/** Every row with its case's last state, in the sources' order: what the status file writes, on any connection to a track journal. */
+export const rowsWithStatesSql = "SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing, c.decided_at FROM track_rows r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> '' ORDER BY r.source, r.line, r.seq";
+
+/** A track journal is told by its tables, as every journal is. */
+export function isTrackJournalTables(tables: ReadonlySet<string>): boolean {
+  return tables.has('meta') && tables.has('track_rows') && tables.has('track_cases');
+}
+
 /** A row with the last state read of its case (null columns: no case, or not read yet). */
 export interface RowWithState extends TrackRowRecord {
   state: string | null;
@@ -108,11 +116,10 @@ export class TrackJournal {
       saveMissing: prepare('UPDATE track_cases SET first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN missing = 0 THEN ? ELSE changed_run END, stale = 0, missing = 1 WHERE case_id = ?'),
       claimRows: prepare("SELECT * FROM track_rows WHERE case_id = '' AND note = '' ORDER BY seq"),
       setRowCase: prepare('UPDATE track_rows SET case_id = ?, note = ? WHERE seq = ?'),
-      rows: prepare('SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing, c.decided_at FROM track_rows r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> \'\' ORDER BY r.source, r.line, r.seq'),
+      rows: prepare(rowsWithStatesSql),
       casesInOrder: prepare('SELECT case_id FROM track_cases ORDER BY rowid'),
       startRun: prepare('INSERT INTO track_runs (started, kind) VALUES (?, ?)'),
       endRun: prepare('UPDATE track_runs SET ended = ?, requests = ? WHERE run = ?'),
-      lastRun: prepare('SELECT * FROM track_runs ORDER BY run DESC LIMIT 1'),
       completedRuns: prepare('SELECT count(*) AS n FROM track_runs WHERE ended IS NOT NULL'),
       reset: prepare('DELETE FROM track_rows'),
       resetCases: prepare('DELETE FROM track_cases'),

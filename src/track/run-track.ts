@@ -22,8 +22,9 @@ import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
 import { StateReader, TrackStopped, type TrackRequests } from './read-states.js';
 import { renderTrackHtml } from './render-html.js';
 import { jobName, readTrackSources } from './sources.js';
-import { compareWork, statusCells, statusColumns, statusLineOf, whyText, workItemOf, majorUnits, type WorkItem } from './status.js';
-import { addToSummary, emptySummary, type TrackSummary } from './summary.js';
+import { statusCells, statusColumns, statusLineOf, whyText, majorUnits, type WorkItem } from './status.js';
+import { TrackTally } from './tally.js';
+import type { TrackSummary } from './summary.js';
 
 export interface TrackOptions {
   sources: readonly string[];
@@ -233,25 +234,17 @@ async function readStates(journal: TrackJournal, reader: StateReader, options: T
 
 async function writeFiles(journal: TrackJournal, run: number, options: TrackOptions, format: TrackReport['format']): Promise<{ summary: TrackSummary; worklist: WorkItem[] }> {
   const asOf = options.asOf ?? Date.now();
-  const summary = emptySummary();
-  const seen = new Set<string>();
-  const worklist: WorkItem[] = [];
-  const listed = new Set<string>();
+  const tally = new TrackTally(options.dueWithinDays);
   const lines = function* (): Generator<SheetLine> {
     for (const row of journal.rowsWithStates()) {
       const line = statusLineOf(row, run, asOf);
-      addToSummary(summary, line, seen);
-      const item = listed.has(line.caseId) ? undefined : workItemOf(line, options.dueWithinDays);
-      if (item !== undefined) {
-        listed.add(line.caseId);
-        worklist.push(item);
-      }
+      tally.add(line);
       yield { cells: statusCells(line) };
     }
   };
   await writeTable(options.statusFile, 'status', statusColumns, lines(), format).catch(namingFile(options.statusFile, { resumes: true }));
-  worklist.sort(compareWork);
-  summary.worklist = worklist.length;
+  const worklist = tally.worklist();
+  const summary = tally.summary;
   await writeTable(options.worklistFile, 'worklist', worklistColumns, worklist.map((item) => ({ cells: worklistCells(item) })), format).catch(namingFile(options.worklistFile, { resumes: true }));
   if (options.htmlFile !== undefined) {
     const page = renderTrackHtml(summary, worklist, { title: options.all ? 'every case' : options.sources.map((source) => jobName(source)).join(', '), service: options.serviceName ?? '', asOf: new Date(asOf).toISOString() });

@@ -91,6 +91,16 @@ describe('track', () => {
     expect(html).toMatch(/<svg id="outcomes"[\s\S]*<rect[^>]*fill="#2e7d32"/);
     expect(html).toContain('<svg id="weeks"');
     await renderInChromium(page, join(artifacts, 'track.png'));
+
+    // `report` of the track journal: the last run's summary and worklist, nothing sent.
+    const reported = await runCli(['report', join(workspace.dir, 'night.track.journal.sqlite')], env);
+    expect(reported.exitCode, reported.stderr).toBe(0);
+    expect(reported.stdout).toContain('(track journal)');
+    expect(reported.stdout).toContain('by status: chargeback_filed 9, won 1, chargeback_represented 1, lost 1');
+    expect(reported.stdout).toMatch(/1 case needs a person:\n.*\nD01-T1 +merchant answered/);
+    const mixed = await runCli(['report', join(workspace.dir, 'night.track.journal.sqlite'), journal], env);
+    expect(mixed.exitCode).toBe(2);
+    expect(mixed.stderr).toContain('a track journal reports alone');
   });
 
   it('refuses to run without a source or --all (exit 2, nothing read)', async () => {

@@ -9,6 +9,10 @@ import { describeServices, summariseFiles } from '../../report/run-report.js';
 import { writeFileAtomic } from '../../report/write-file.js';
 import { writeReportWorkbook } from '../../report/write-workbook.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
+import { viewTrackJournal } from '../../track/journal-view.js';
+import { renderTrackHtml } from '../../track/render-html.js';
+import { formatWorklist } from '../../track/render-text.js';
+import { formatTrackSummary } from '../../track/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 
@@ -53,7 +57,7 @@ when the report is written; 2 when a file is none of these; 3 when a run is stil
 export function reportCommand(context: CliContext): Command {
   return new Command('report')
     .description('summarise a results file or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')
-    .argument('<results...>', 'results files (CSV or .xlsx) written by import, migrate-v1 or withdraw, or the journals of any (several: one report)')
+    .argument('<results...>', 'results files (CSV or .xlsx) written by import, migrate-v1 or withdraw, or the journals of any (several: one report); or a track journal (alone): its summary and worklist')
     .option('--html <file>', 'also write a self-contained HTML page with a chart of outcomes and a sortable table of failed rows')
     .option('--xlsx <file>', 'also write the results as a workbook of text cells, outcomes coloured, each error\'s cell marked with its message (one results CSV or import journal)')
     .addOption(new Option('--encoding <encoding>', 'the results CSVs\' encoding (default: told by their bytes: BOM, UTF-16LE, valid UTF-8, else windows-1252)').choices(csvEncodings))
@@ -73,6 +77,7 @@ async function runReportCommand(results: readonly string[], flags: ReportFlags, 
     const found = await stat(file).catch(() => undefined);
     if (found?.isFile() !== true) throw new UsageError(`results ${file}: expected a results file or journal, got ${found === undefined ? 'nothing there' : 'something else'}`);
   }
+  if (await reportedAsTrack(results, flags, context)) return;
   const { summary, sources, services } = await summariseFiles(results, flags.encoding).catch((error: unknown) => {
     // The error names its file (summariseFiles).
     if (error instanceof NotResultsError) throw new UsageError(error.message, { cause: error });
@@ -96,4 +101,28 @@ async function runReportCommand(results: readonly string[], flags: ReportFlags, 
     context.logger.info({ html: page }, 'report page written');
     context.io.stderr.write(`html: ${page}\n`);
   }
+}
+
+/**
+ * A track journal reports what its last run found (docs/track.md): the summary and the worklist,
+ * days left counted from now; `--html` draws the track page. It reports alone: its lines are
+ * cases' states, not results to add to another job's.
+ */
+async function reportedAsTrack(results: readonly string[], flags: ReportFlags, context: CliContext): Promise<boolean> {
+  const views = await Promise.all(results.map(async (file) => viewTrackJournal(file, { dueWithinDays: 7, asOf: Date.now() })));
+  const view = views.find((found) => found !== undefined);
+  if (view === undefined) return false;
+  if (results.length > 1) throw new UsageError(`${results[views.indexOf(view)] ?? ''}: a track journal reports alone, expected it as the only file, got ${results.length}`);
+  if (flags.xlsx !== undefined) throw new UsageError(`--xlsx ${flags.xlsx}: a track journal has no results to write as a workbook (its status file is one: track --results FILE.xlsx)`);
+  const file = results[0] ?? '';
+  context.io.stdout.write(`${file} (track journal), last run ${view.lastRunAt === '' ? 'never finished' : view.lastRunAt}\nservice: ${view.service}\n`);
+  context.io.stdout.write(formatTrackSummary(view.summary, false));
+  context.io.stdout.write(formatWorklist(view.worklist));
+  if (flags.html !== undefined) {
+    const page = resolve(flags.html);
+    await writeFileAtomic(page, renderTrackHtml(view.summary, view.worklist, { title: file, service: view.service, asOf: new Date().toISOString() }));
+    context.logger.info({ html: page }, 'report page written');
+    context.io.stderr.write(`html: ${page}\n`);
+  }
+  return true;
 }

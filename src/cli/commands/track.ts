@@ -5,9 +5,9 @@ import { describeService } from '../../api/service-identity.js';
 import { jobResourceFailure } from '../../files/resource-failure.js';
 import { formatPhases } from '../../progress/phases.js';
 import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
-import { runTrack, type TrackReport } from '../../track/run-track.js';
+import { runTrack } from '../../track/run-track.js';
+import { formatWorklist } from '../../track/render-text.js';
 import { jobName } from '../../track/sources.js';
-import { whyText } from '../../track/status.js';
 import { formatTrackSummary, recoveryRates } from '../../track/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -136,7 +136,7 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
       { service: describeService(service.identity), run: report.kind, rows: report.summary.rows, cases: report.summary.cases, changed: report.summary.changed, worklist: report.worklist.length, byStatus: countsOf(report.summary.byStatus), recovery: recoveryRates(report.summary), requests: report.requests, throttling: report.throttling, status: statusFile, worklistFile },
       'track finished',
     );
-    io.stdout.write(formatWorklist(report));
+    io.stdout.write(formatWorklist(report.worklist));
     io.stderr.write(formatTrackSummary(report.summary, report.kind === 'first'));
     io.stderr.write(`requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`);
     if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
@@ -156,18 +156,3 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
 }
 
 const countsOf = (groups: Record<string, { cases: number }>) => Object.fromEntries(Object.entries(groups).map(([key, group]) => [key, group.cases]));
-
-/** Shown on the worklist's first lines, this many; the file has them all. */
-const worklistShown = 20;
-
-/** The worklist on stdout: a short table naming each case, soonest due first. */
-export function formatWorklist(report: TrackReport): string {
-  const items = report.worklist;
-  if (items.length === 0) return 'nothing needs a person today\n';
-  const rows = items.slice(0, worklistShown).map((item) => [item.line.caseId, whyText[item.why], item.line.state?.resolutionDueDate.slice(0, 10) ?? '', item.line.daysLeft === undefined ? '' : String(item.line.daysLeft), item.line.state?.status ?? '']);
-  const header = ['case', 'why', 'due', 'days left', 'status'];
-  const widths = header.map((name, column) => Math.max(name.length, ...rows.map((row) => row[column]?.length ?? 0)));
-  const format = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
-  const more = items.length > worklistShown ? `… and ${items.length - worklistShown} more in the worklist file\n` : '';
-  return `${items.length} ${items.length === 1 ? 'case needs' : 'cases need'} a person:\n${[format(header), ...rows.map(format)].join('\n')}\n${more}`;
-}
