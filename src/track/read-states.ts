@@ -22,6 +22,8 @@ const listWorthFrom = 2 * pageSize;
 const emptyPagesBeforeStop = 2;
 /** Retrieves queued at once: enough to keep every place busy, few enough to hold in memory. */
 const retrieveChunk = 2000;
+/** Answers saved in one transaction, at most. */
+const saveEvery = 200;
 
 export interface ReaderOptions {
   client: ClaimsClient;
@@ -237,9 +239,13 @@ export class StateReader {
 
   private async retrieveEach(caseIds: readonly string[]): Promise<void> {
     const { journal, run } = this.options;
-    // Saved in batches: one transaction per answer would be a sync per case.
+    // Saved in batches, at least once a second: one transaction per answer would be a sync per
+    // case, and a batch never saved is read again after a crash.
     const batch: { caseId: string; state: Record<string, unknown> | undefined }[] = [];
-    const flush = () => {
+    let savedAt = Date.now();
+    const flush = (force = true) => {
+      if (!force && batch.length < saveEvery && Date.now() - savedAt < 1000) return;
+      savedAt = Date.now();
       const saving = batch.splice(0);
       journal.transaction(() => {
         for (const { caseId, state } of saving) {
@@ -255,7 +261,7 @@ export class StateReader {
     flush();
   }
 
-  private async retrieveChunk(caseIds: readonly string[], batch: { caseId: string; state: Record<string, unknown> | undefined }[], flush: () => void): Promise<void> {
+  private async retrieveChunk(caseIds: readonly string[], batch: { caseId: string; state: Record<string, unknown> | undefined }[], flush: (force: boolean) => void): Promise<void> {
     const { client } = this.options;
     await Promise.all(
       caseIds.map(async (caseId) =>
@@ -273,7 +279,7 @@ export class StateReader {
               return;
             }
           }
-          if (batch.length >= 200) flush();
+          flush(false);
           this.progressed(1);
         }),
       ),
