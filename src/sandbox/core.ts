@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { noFaults, type FaultInjector } from './faults/fault-injector.js';
+import { OutcomeSchedule } from './outcomes.js';
 import { defaultWorkflowRules, type WorkflowRules } from './rules/workflow-rules.js';
 import { blobStoreFor, type BlobStore } from './store/blobs.js';
 import type { SandboxDatabase } from './store/database.js';
@@ -56,6 +57,8 @@ export interface SandboxCoreOptions {
   blobs?: BlobStore;
   /** Told after every commit (store/checkpoints.ts: WAL checkpoints off the event loop). */
   afterCommit?: () => void;
+  /** `--outcomes`: filed cases move on the sandbox clock along paths drawn from this seed. */
+  outcomes?: { seed: number } | undefined;
 }
 
 /**
@@ -69,6 +72,8 @@ export class SandboxCore {
   faults: FaultInjector;
   readonly rules: WorkflowRules;
   readonly blobs: BlobStore;
+  /** `--outcomes` only: the card networks' moves on filed cases, as the clock passes them. */
+  readonly outcomes: OutcomeSchedule | undefined;
   /** How far the control prefix has moved the clock (filing windows, due dates). */
   private clockOffsetMs = 0;
   private readonly clock: () => number;
@@ -103,6 +108,7 @@ export class SandboxCore {
     this.faults = options.faults ?? noFaults;
     this.rules = options.rules ?? defaultWorkflowRules;
     this.blobs = options.blobs ?? blobStoreFor(':memory:');
+    this.outcomes = options.outcomes === undefined ? undefined : new OutcomeSchedule(this, options.outcomes.seed, this.onBackgroundError);
   }
 
   now(): number {

@@ -74,7 +74,10 @@ export function markFiled(core: SandboxCore, row: CaseRow): void {
   // Filed, the case needs no review any more, whatever a rule flagged before.
   writeDocument(row, { ...readDocument(row), status: row.status, review_status: null });
   saveCase(core.database, row);
-  core.recordEvent(row.environment, 'case.chargeback_filed', row.case_id);
+  // One reading of the clock for the event and the path, so the path counts from the filing the event shows.
+  const filedAt = core.nowIso();
+  core.recordEvent(row.environment, 'case.chargeback_filed', row.case_id, filedAt);
+  core.outcomes?.schedule(row, filedAt);
   if (row.claim_id !== null) refreshClaimStatus(core, row.environment, row.claim_id);
 }
 

@@ -36,6 +36,11 @@ export interface SandboxOptions {
   faults?: FaultInjector;
   /** Workflow rules for `file_mode: auto` and run_workflow; default: file every valid case. */
   rules?: WorkflowRules;
+  /**
+   * `--outcomes`: every case filed gets a path of network moves drawn from this seed and the case
+   * id, made as the sandbox clock passes them (outcomes.ts). None by default: nothing moves on its own.
+   */
+  outcomes?: { seed: number } | undefined;
   /** Deliver every event to these receivers, signed (webhooks/); none by default. */
   webhooks?: WebhookOptions;
   logger?: Pick<Logger, 'error'>;
@@ -81,6 +86,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     faults: options.faults,
     rules: options.rules,
     afterCommit: checkpoints?.afterCommit,
+    outcomes: options.outcomes,
   });
   // Subscribed before the server listens, so no event can go unannounced.
   let webhooks: Webhooks | undefined;
@@ -123,6 +129,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       release = fault?.release;
       // No fault (nearly every request) costs no await.
       if (fault !== undefined && (fault.latencyMs > 0 || fault.action !== 'none') && (await injectBeforeHandling(fault, request))) return;
+      // With --outcomes, the moves the clock has passed are made first: every request sees them.
+      // Nothing due (nearly every request): no await.
+      const due = core.outcomes?.applyDue();
+      if (due !== undefined) await due;
       // `json` bound rather than an async arrow around readJson: returning a promise from an async function costs another and two microtask turns.
       const reply = await match.route.handler({ core, environment, params: match.params, query, request, json: readJson.bind(undefined, request), routes });
       // No answer before what it says is durable (group commit: SandboxCore.transaction).
@@ -175,7 +185,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     core,
     close: async () => {
       closing ??= closeGracefully(server, async () => {
-        // Webhook attempts are recorded in the database: they stop first.
+        // A catch-up of --outcomes writes to the database: it stops at the end of its batch.
+        await core.outcomes?.close();
+        // Webhook attempts are recorded in the database: they stop before it closes.
         await webhooks?.close();
         core.close();
         await closeStore();

@@ -17,7 +17,7 @@ import { listPage } from '../schemas/list.js';
 import { currencyCode, customFields, customFieldsUpdate, dateTime, identifier, minorUnits } from '../schemas/primitives.js';
 import { caseReviewSchema, eventSchema, fileSchema } from '../schemas/resources.js';
 import { v1CaseSchema, v1CreateCaseBody, v1IssuerEvidenceSchema, v1TransactionSchema } from '../schemas/v1.js';
-import { decided, publicReference, type Metadata } from './provenance.js';
+import { decided, publicReference, publicReferenceExtension, type Metadata } from './provenance.js';
 
 /**
  * The named schemas of the document (`components.schemas`), each one a wire schema of
@@ -28,6 +28,10 @@ import { decided, publicReference, type Metadata } from './provenance.js';
  */
 
 export type JsonSchema = Record<string, unknown>;
+
+/** How filed cases move on in the sandbox (docs/sandbox.md, "Outcomes"): said where case statuses and events are described. */
+const outcomesNote =
+  'A filed case moves on only by hand (the sandbox\'s control prefix), unless the sandbox runs with `--outcomes`: then it plays the card networks, moving each filed case on its clock along a path seeded by `--seed` and the case id (representment, pre-arbitration and arbitration each set `resolution_due_date` 30 days on).';
 
 /** Refinements have no JSON Schema form: what they check is said in words instead. */
 const components: [z.ZodType, string, Metadata][] = [
@@ -45,7 +49,7 @@ const components: [z.ZodType, string, Metadata][] = [
   [networkDetailSchema, 'NetworkDetail', { description: 'One network\'s sub-object of `network_details`: the fields of every network in one object.' }],
   [transactionSchema, 'Transaction', {}],
   [issuerEvidenceSchema, 'IssuerEvidence', { description: 'Evidence; every sub-object is optional in shape. Which ones a reason needs is the filing validation\'s business (see the review).' }],
-  [caseObject, 'Case', decided('A version 2 case. `reason` and `dispute.reason` are both returned, filled from whichever was given.', 'The reason in both places; `resolution_due_date` is the transaction date plus 120 days; generated ids are `case_` and 24 hex digits.')],
+  [caseObject, 'Case', decided('A version 2 case. `reason` and `dispute.reason` are both returned, filled from whichever was given.', `The reason in both places; \`resolution_due_date\` is the transaction date plus 120 days; generated ids are \`case_\` and 24 hex digits. ${outcomesNote}`)],
   [updateCaseBody, 'CaseUpdate', decided('The case fields to change; nested objects merge field by field, a `null` custom field removes the key. `case_id`, when given, must be the case in the path.', 'The effect of an update (merge, not replace) is not shown.')],
   [claimSchema, 'Claim', decided('A claim. `cases` holds objects with only `case_id` (create claim, set cases) or full cases (new_claim, retrieve).', 'Claim status moves: `open`, then `filed` once any case is filed, `closed` after a withdrawal (values from the public reference).')],
   [claimSummarySchema, 'ClaimSummary', { description: 'An item of the claims list.' }],
@@ -57,7 +61,7 @@ const components: [z.ZodType, string, Metadata][] = [
   [newClaimCaseSchema, 'NewClaimCase', decided('One case of a new_claim: its own amounts, merchant and transaction.', 'Required: transaction amount, currency, date, and `transaction.arn` or a `network_details.<network>.switch_serial_number`. `custom_fields` and `program_id` per case are our addition.')],
   [newClaimBody, 'NewClaim', decided('A claim and all its cases: shared fields once, per-case fields in `cases`. The reason goes in `dispute.reason` or at the top level (both: they must agree); case ids are unique within the body.', 'Required fields of this body are not shown: the sandbox requires `cases` (at least 1), `card.last4`, `card.network` and the reason.')],
   [fileSchema, 'File', { description: 'An uploaded evidence file; `type` is the content type decided by the content (image/jpeg, image/png or application/pdf).' }],
-  [eventSchema, 'Event', publicReference('An event about a case (event types from the public reference).')],
+  [eventSchema, 'Event', decided(publicReference('An event about a case (event types from the public reference).').description ?? '', `Each move of a case records \`case.<status>\`. ${outcomesNote}`, { [publicReferenceExtension]: true })],
   [caseReviewSchema, 'CaseReview', decided('The review of a case. While `processing` the data is incomplete, so every part is optional.', 'The inner shape of `documentation_review` (one verdict per attached file), the workflow outcomes beyond `file_chargeback` (`queue`, `hold`, `flag_for_review`), `fraud_liability` and the `filing_window_expired` code are ours.')],
   [v1IssuerEvidenceSchema, 'V1IssuerEvidence', decided('Version 1 evidence, flat names.', 'The document lists examples only: those plus the v2 sub-objects whose names did not change; `resolution` is any object.')],
   [v1TransactionSchema, 'V1Transaction', { description: 'The flat version 1 transaction: `arn` or `switch_serial_number` is required.' }],

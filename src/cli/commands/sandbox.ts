@@ -33,6 +33,7 @@ interface SandboxFlags extends FaultFlags {
   db: string;
   apiKey: string[];
   control: boolean;
+  outcomes: boolean;
   workflowDelayMs: number;
   rules?: string;
   webhookUrl: string[];
@@ -49,6 +50,7 @@ export function sandboxCommand(context: CliContext): Command {
     .option('--db <file>', 'SQLite file that keeps the data across restarts, or :memory:', 'sandbox.db')
     .option('--api-key <key>', 'accept this key (repeatable); test_... keys reach the sandbox environment, others production', collect, [])
     .option('--control', 'serve the /_sandbox/... control endpoints', false)
+    .option('--outcomes', 'play the card networks: each filed case moves on along a path drawn from --seed and its id, as the sandbox clock passes its moves', false)
     .option('--tls-cert <pem>', 'serve HTTPS with this certificate (with --tls-key)')
     .option('--tls-key <pem>', 'the HTTPS certificate\'s private key')
     .option('--client-ca <pem>', 'with HTTPS: require client certificates issued by this CA (mutual TLS)')
@@ -88,6 +90,7 @@ export function sandboxCommand(context: CliContext): Command {
       };
       const sandbox = await createSandbox({
         rules,
+        outcomes: flags.outcomes ? { seed: outcomeSeed(flags) } : undefined,
         webhooks,
         faults: faultsFrom(flags),
         host: flags.host,
@@ -107,6 +110,7 @@ export function sandboxCommand(context: CliContext): Command {
         `sandbox listening on ${sandbox.url}`,
         `data: ${dbPath}`,
         sandbox.generatedKey ? `API key (generated, sandbox environment): ${sandbox.generatedKey}` : `API keys: ${sandbox.apiKeys.length} configured`,
+        ...(flags.outcomes ? [`outcomes: filed cases move on along seeded paths as the sandbox clock passes (seed ${outcomeSeed(flags)})`] : []),
         ...(webhooks ? [`webhooks: ${webhooks.urls.join(', ')}${flags.webhookSecret ? '' : `; signing secret (generated): ${sandbox.webhookSecret ?? ''}`}`] : []),
         `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
         // Issue 31: the interface document and its page, served without a key.
@@ -114,7 +118,7 @@ export function sandboxCommand(context: CliContext): Command {
         'stop with Ctrl-C',
       ];
       writeNotice(context.io.stdout, `${lines.join('\n')}\n`);
-      context.logger.info({ url: sandbox.url, db: dbPath, control: flags.control }, 'sandbox started');
+      context.logger.info({ url: sandbox.url, db: dbPath, control: flags.control, outcomes: flags.outcomes }, 'sandbox started');
       await new Promise<void>((stopped) => {
         context.io.onStop?.(() => {
           sandbox.close().then(stopped, (error: unknown) => {
@@ -138,6 +142,15 @@ function faultInjectorFrom(
   if (!given) return undefined;
   try {
     return createFaultInjector(faultConfigFromFlags(flags, routes));
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
+}
+
+/** `--outcomes` draws its paths from `--seed`, checked as the faults check it (default 1). */
+function outcomeSeed(flags: FaultFlags): number {
+  try {
+    return faultConfigFromFlags({ seed: flags.seed }).seed;
   } catch (error) {
     throw new UsageError((error as Error).message, { cause: error });
   }

@@ -114,7 +114,7 @@ export interface FaultFlags {
 
 /** Flag, value placeholder and help line for each of FaultFlags, for the CLI to declare. */
 export const faultFlagHelp: readonly { flags: string; description: string }[] = [
-  { flags: '--seed <n>', description: `seed of the fault generator, 0 to ${maxSeed}: the same seed and requests replay the same faults (default 1)` },
+  { flags: '--seed <n>', description: `seed of the fault generator and of the paths of --outcomes, 0 to ${maxSeed}: the same seed and requests replay the same faults, the same seed and case ids the same paths (default 1)` },
   { flags: '--latency-ms <ms>', description: 'wait before handling: N, or MIN-MAX drawn uniformly (default 0)' },
   { flags: '--fail-rate <rate>', description: 'chance from 0 to 1 of a 503 with Retry-After, before handling (default 0)' },
   { flags: '--rate-limit <n>', description: 'requests admitted per second per API key, bursts up to n (token bucket); the rest get 429 with Retry-After, the seconds until the next token rounded up (default: no limit)' },

@@ -52,15 +52,17 @@ export async function moveClock(call: HandlerCall): Promise<Reply> {
         { code: 'parameter_invalid', details: { field: 'advance_ms' }, message: 'clock: expected a move that keeps the sandbox within 100 years of now, got more' },
       ]);
     }
+    // With --outcomes, the moves the clock has just passed are made before it answers.
+    await call.core.outcomes?.applyDue();
   }
   return { status: 200, body: { now: call.core.nowIso() } };
 }
 
-/** POST /_sandbox/reset: forgets everything of the caller's environment (the other one is untouched). */
+/** POST /_sandbox/reset: forgets everything of the caller's environment (the other one is untouched), paths of --outcomes included. */
 export async function resetEnvironment(call: HandlerCall): Promise<Reply> {
   const { core, environment } = call;
   return core.transaction(() => {
-    for (const table of ['claims', 'cases', 'deleted_cases', 'events', 'files']) {
+    for (const table of ['claims', 'cases', 'deleted_cases', 'events', 'files', 'outcome_paths']) {
       core.database.prepare(`DELETE FROM ${table} WHERE environment = ?`).run(environment);
     }
     core.blobs.prune(core.database);

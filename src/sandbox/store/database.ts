@@ -63,6 +63,20 @@ CREATE TABLE IF NOT EXISTS events (
   created TEXT NOT NULL,
   UNIQUE (environment, event_id)
 );
+-- --outcomes: each filed case's path of network moves, and where it has got to; kept so that a
+-- restarted sandbox goes on with it. One row per case, gone once its path is done or dropped.
+CREATE TABLE IF NOT EXISTS outcome_paths (
+  environment TEXT NOT NULL,
+  case_id TEXT NOT NULL,
+  -- When the next move is due on the sandbox clock (ms since the epoch).
+  next_at_ms INTEGER NOT NULL,
+  -- The next move's index in moves.
+  step INTEGER NOT NULL,
+  -- JSON: every move of the path, as drawn when the case was filed.
+  moves TEXT NOT NULL,
+  PRIMARY KEY (environment, case_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS outcome_paths_by_time ON outcome_paths (next_at_ms);
 `;
 
 /**

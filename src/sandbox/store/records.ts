@@ -103,6 +103,17 @@ export function saveCase(database: SandboxDatabase, row: CaseRow): void {
   row.document = JSON.stringify(document);
 }
 
+/**
+ * Writes a case's new status and document, nothing else: a network move of --outcomes. The
+ * document is serialised once (saveCase parses it back to keep it in step with every column:
+ * a fifth of a move's time over 100,000 cases).
+ */
+export function saveCaseStatus(database: SandboxDatabase, row: CaseRow, status: string, document: CaseDocument): void {
+  row.status = status;
+  row.document = JSON.stringify({ ...document, status });
+  statement(database, 'UPDATE cases SET status = ?, document = ? WHERE seq = ?').run(status, row.document, row.seq);
+}
+
 export function deleteCaseRow(database: SandboxDatabase, row: CaseRow): void {
   statement(database, 'INSERT OR REPLACE INTO deleted_cases (seq, environment, case_id) VALUES (?, ?, ?)').run(row.seq, row.environment, row.case_id);
   statement(database, 'DELETE FROM cases WHERE seq = ?').run(row.seq);
