@@ -13,6 +13,7 @@ import { benchCase as review } from './cases/review.js';
 import { benchCase as sandbox } from './cases/sandbox.js';
 import { benchCase as stage } from './cases/stage.js';
 import { benchCase as submit } from './cases/submit.js';
+import { benchCase as track } from './cases/track.js';
 import { benchCase as withdraw } from './cases/withdraw.js';
 import { benchCase as workbook } from './cases/workbook.js';
 import { builtCli, repoRoot } from './support/paths.js';
@@ -31,7 +32,7 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  */
 
 /** In the order. */
-const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, refusals, workbook, network, review, withdraw];
+const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, refusals, workbook, network, review, withdraw, track];
 
 interface Flags {
   quick: boolean;

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import Database from 'better-sqlite3';
 import type { BenchCase, BenchContext } from '../types.js';
 import { createRequests, startCountingProxy, totalRequests, type CountingProxy } from '../support/counting-proxy.js';
 import { count, writeGenericExport } from '../support/export.js';
 import { genericMappingFile } from '../support/paths.js';
 import { expectSuccess, runNodeMeasured, type MeasuredRun } from '../support/process.js';
 import { benchApiKey, withSandbox } from '../support/sandbox.js';
+import { claimsInSandbox } from '../support/sandbox-db.js';
 
 /**
  * Issue 7, resume: an import job run to the end against a sandbox process, then run again with the
@@ -38,16 +38,6 @@ async function runJob(context: BenchContext, job: Job, what: string): Promise<Me
   const run = await runNodeMeasured(job.args, { timeReport: join(context.workDir, 'resume-time.txt'), env: job.env, timeoutMs: 3_600_000 });
   expectSuccess(run, what);
   return run;
-}
-
-/** Claims the sandbox holds, read from its SQLite file (WAL: a reader beside the running sandbox is fine). */
-function claimsInSandbox(dbFile: string): number {
-  const database = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
-    return (database.prepare('SELECT count(*) AS claims FROM claims').get() as { claims: number }).claims;
-  } finally {
-    database.close();
-  }
 }
 
 async function sha256Of(file: string): Promise<string> {

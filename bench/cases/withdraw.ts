@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { plannedRows, writeDisputesCsv, type RowSpec } from '../../test/import/generate.js';
 import { barePairPerSecond } from '../support/bare-pair.js';
-import { runImportTimed, type ImportRun } from '../support/import-run.js';
-import { genericMappingFile } from '../support/paths.js';
+import { importJob, type ImportRun } from '../support/import-run.js';
 import { benchApiKey, setSandboxFaults, withSandbox } from '../support/sandbox.js';
 import { runWithdrawTimed, type WithdrawRun } from '../support/withdraw-run.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
@@ -56,14 +55,14 @@ async function importNight(context: BenchContext, baseUrl: string, claims: numbe
   const halves = [
     { name: 'filed', fileMode: 'chargeback', first: 0, claims: Math.ceil(claims / 2) },
     { name: 'created', fileMode: 'none', first: Math.ceil(claims / 2), claims: Math.floor(claims / 2) },
-  ];
+  ] as const;
   const night: Night = { journals: [], cases: 0, seeding: [] };
   for (const half of halves) {
-    const file = (suffix: string) => join(context.workDir, `${half.name}.${suffix}`);
-    const written = await writeDisputesCsv(file('csv'), nightRows(half.first, half.claims));
-    const args = [file('csv'), '--mapping', genericMappingFile, '--file-mode', half.fileMode, '--concurrency', String(concurrency), '--journal', file('journal.sqlite'), '--results', file('results.csv')];
-    night.seeding.push(await runImportTimed({ cliBin: context.cliBin, args, baseUrl, apiKey: benchApiKey, cwd: context.workDir }));
-    night.journals.push(file('journal.sqlite'));
+    const input = join(context.workDir, `${half.name}.csv`);
+    const written = await writeDisputesCsv(input, nightRows(half.first, half.claims));
+    const job = await importJob(context, baseUrl, { name: half.name, input, fileMode: half.fileMode, concurrency });
+    night.seeding.push(job.run);
+    night.journals.push(job.journal);
     night.cases += written.rows;
   }
   return night;

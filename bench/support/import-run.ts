@@ -131,19 +131,47 @@ export interface SandboxImportOptions {
  * into a fresh sandbox process stopped afterwards: the submit and rate-limit cases' run.
  */
 export async function importIntoSandbox(context: BenchContext, options: SandboxImportOptions): Promise<ImportRun> {
+  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: join(context.workDir, `${options.name}.sandbox.db`), flags: [...options.sandboxFlags] }, async (sandbox) => {
+    const job = await importJob(context, sandbox.url, { ...options, fileMode: 'none' });
+    return job.run;
+  });
+}
+
+export interface JobOptions {
+  /** Names the job's files in the work dir: `<name>.journal.sqlite`, `<name>.results.csv`. */
+  readonly name: string;
+  readonly input: string;
+  readonly fileMode: 'none' | 'auto' | 'chargeback';
+  readonly concurrency: number;
+  /** More import flags, after `--file-mode` and `--concurrency` (a later `--file-mode` wins). */
+  readonly importFlags?: readonly string[];
+  readonly importEnv?: NodeJS.ProcessEnv;
+}
+
+export interface ImportedJob {
+  readonly run: ImportRun;
+  readonly journal: string;
+  readonly results: string;
+}
+
+/**
+ * One timed import of `input` through the generic mapping into a service already running at
+ * `baseUrl`: the night that the cases acting on a job's cases afterwards (withdraw, track) take
+ * back or follow, with the job's journal and results as their sources.
+ */
+export async function importJob(context: BenchContext, baseUrl: string, options: JobOptions): Promise<ImportedJob> {
   const file = (suffix: string) => join(context.workDir, `${options.name}.${suffix}`);
-  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: file('sandbox.db'), flags: [...options.sandboxFlags] }, async (sandbox) =>
-    runImportTimed({
-      cliBin: context.cliBin,
-      args: [
-        options.input,
-        ...['--mapping', genericMappingFile, '--file-mode', 'none', '--concurrency', String(options.concurrency), ...(options.importFlags ?? [])],
-        ...['--journal', file('journal.sqlite'), '--results', file('results.csv')],
-      ],
-      baseUrl: sandbox.url,
-      apiKey: benchApiKey,
-      cwd: context.workDir,
-      env: options.importEnv,
-    }),
-  );
+  const run = await runImportTimed({
+    cliBin: context.cliBin,
+    args: [
+      options.input,
+      ...['--mapping', genericMappingFile, '--file-mode', options.fileMode, '--concurrency', String(options.concurrency), ...(options.importFlags ?? [])],
+      ...['--journal', file('journal.sqlite'), '--results', file('results.csv')],
+    ],
+    baseUrl,
+    apiKey: benchApiKey,
+    cwd: context.workDir,
+    env: options.importEnv,
+  });
+  return { run, journal: file('journal.sqlite'), results: file('results.csv') };
 }

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { startChildServer, type ChildServer } from './child-server.js';
 
 /** The key every benchmark sandbox accepts (a `test_` key: the sandbox environment). */
@@ -33,13 +34,27 @@ export async function withSandbox<Result>(options: SandboxOptions, body: (sandbo
   }
 }
 
-/** Tells a sandbox started with `--control` what to inject from now on (`POST /_sandbox/faults`, the whole configuration). */
-export async function setSandboxFaults(baseUrl: string, config: Readonly<Record<string, unknown>>): Promise<void> {
-  const response = await fetch(new URL('/_sandbox/faults', baseUrl), {
+/** The `authorization` header of a request of the bench's own to a sandbox (`benchApiKey`). */
+export const benchAuthorization = `Basic ${Buffer.from(`${benchApiKey}:`).toString('base64')}`;
+
+/** POST to a control route of a sandbox started with `--control`; anything but 200 throws. */
+async function postControl(baseUrl: string, path: string, body: unknown): Promise<void> {
+  const response = await fetch(new URL(path, baseUrl), {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${benchApiKey}:`).toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify(config),
+    headers: { authorization: benchAuthorization, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`bench: expected 200 from POST /_sandbox/faults, got ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== 200) throw new Error(`bench: expected 200 from POST ${path}, got ${response.status}: ${text.slice(0, 300)}`);
+}
+
+/** Tells a sandbox started with `--control` what to inject from now on (`POST /_sandbox/faults`, the whole configuration). */
+export async function setSandboxFaults(baseUrl: string, config: Readonly<Record<string, unknown>>): Promise<void> {
+  await postControl(baseUrl, '/_sandbox/faults', config);
+}
+
+/** The card network's move of each case to `status` (`POST /_sandbox/cases/{id}/advance`, an event each), `concurrency` at once. */
+export async function advanceCases(baseUrl: string, caseIds: readonly string[], status: string, concurrency: number): Promise<void> {
+  const limit = pLimit(concurrency);
+  await Promise.all(caseIds.map(async (caseId) => limit(async () => postControl(baseUrl, `/_sandbox/cases/${encodeURIComponent(caseId)}/advance`, { status }))));
 }
