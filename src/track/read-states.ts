@@ -197,12 +197,14 @@ export class StateReader {
     const starts = Array.from({ length: walks }, (_, walk) => wanted[Math.min(wanted.length, (walk + 1) * span) - 1]).filter((id): id is string => id !== undefined);
     const startSet = new Set(starts);
     const left = new Set(wanted);
-    // Each walk's own run of cases: once all of them are found, the walk is done.
-    const runLeft = starts.map((_, walk) => new Set(wanted.slice(walk * span, (walk + 1) * span)));
+    // Each walk's own run of cases: once all of them are found, the walk is done. A case's run is
+    // its place in the sources' order divided by the span: one lookup, not one per walk.
+    const runOf = new Map(wanted.map((caseId, position) => [caseId, Math.floor(position / span)]));
+    const runLeft = starts.map((_, walk) => Math.min(span, wanted.length - walk * span));
     await Promise.all(
       starts.map(async (start, walk) => {
-        const own = runLeft[walk] ?? new Set<string>();
-        own.delete(start);
+        // The walk's start is read by the walk above it, or retrieved: not counted as its own.
+        runLeft[walk] = (runLeft[walk] ?? 1) - 1;
         let cursor = start;
         let emptyPages = 0;
         for (;;) {
@@ -221,7 +223,8 @@ export class StateReader {
           const found = page.data.filter((listed) => left.has(listed.case_id));
           for (const listed of found) {
             left.delete(listed.case_id);
-            for (const run of runLeft) run.delete(listed.case_id);
+            const run = runOf.get(listed.case_id);
+            if (run !== undefined && listed.case_id !== starts[run]) runLeft[run] = (runLeft[run] ?? 1) - 1;
           }
           const ours = found.length;
           journal.transaction(() => {
@@ -230,7 +233,7 @@ export class StateReader {
           this.progressed(ours);
           emptyPages = ours === 0 ? emptyPages + 1 : 0;
           const oldest = page.data.at(-1);
-          if (own.size === 0 || reachedAnother || !page.has_more || oldest === undefined || emptyPages >= emptyPagesBeforeStop) return;
+          if ((runLeft[walk] ?? 0) <= 0 || reachedAnother || !page.has_more || oldest === undefined || emptyPages >= emptyPagesBeforeStop) return;
           cursor = oldest.case_id;
         }
       }),

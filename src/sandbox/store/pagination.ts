@@ -43,7 +43,11 @@ export interface PageQuery {
 }
 
 export function pageOf<Row>(database: SandboxDatabase, environment: string, query: PageQuery, request: PageRequest): Page<Row> {
-  const filter = `environment = ?${query.where ? ` AND ${query.where}` : ''}`;
+  // `+environment`: the page is read along `seq` (the table's rowid), newest first, skipping the
+  // other environment's rows. Left to itself SQLite used an index on (environment, claim_id) and
+  // sorted the environment's every row for each page: 150 ms a page at 100,000 cases, 0.2 ms
+  // along the rowid. An index on (environment, seq) would cost every insert a b-tree more.
+  const filter = `+environment = ?${query.where ? ` AND ${query.where}` : ''}`;
   const params = [environment, ...(query.params ?? [])];
   const fetch = request.limit + 1;
   let rows: Row[];
