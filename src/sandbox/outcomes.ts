@@ -1,9 +1,21 @@
 import type { Statement } from 'better-sqlite3';
-import type { SandboxCore } from './core.js';
 import { dayMs, filingWindowDays } from './rules/deadlines.js';
 import { eventTypeFor } from './rules/network-moves.js';
 import { outcomePath, type OutcomeMove } from './rules/outcome-paths.js';
+import type { SandboxDatabase } from './store/database.js';
 import { findCase, readDocument, saveCaseStatus, type CaseRow, type Environment } from './store/records.js';
+
+/**
+ * What the schedule needs of the sandbox: its storage, its clock, its transactions and its events.
+ * The sandbox's core gives them; named here so that the schedule does not import the core that
+ * holds it (no circle).
+ */
+export interface OutcomeHost {
+  readonly database: SandboxDatabase;
+  now(): number;
+  transaction<Result>(work: () => Result): Result;
+  recordEvent(environment: Environment, type: string, caseId: string): number;
+}
 
 /**
  * `--outcomes`: the card networks' side, played on the sandbox clock. Each case filed gets its
@@ -54,7 +66,7 @@ export class OutcomeSchedule {
   private readonly earliest: Statement;
 
   constructor(
-    private readonly core: SandboxCore,
+    private readonly core: OutcomeHost,
     readonly seed: number,
     private readonly onError: (error: unknown) => void,
   ) {
