@@ -18,7 +18,7 @@ import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
 import { TrackJournal, trackJournalFormat } from '../track-journal/journal.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
-import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
+import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbook/write-sheet.js';
 import { StateReader, TrackStopped, type TrackRequests } from './read-states.js';
 import { renderTrackHtml } from './render-html.js';
 import { jobName, readTrackSources } from './sources.js';
@@ -34,7 +34,8 @@ export interface TrackOptions {
   service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined };
   journalFile: string;
   statusFile: string;
-  worklistFile: string;
+  /** Undefined: the worklist is a sheet of the status workbook (the status file must be .xlsx). */
+  worklistFile?: string | undefined;
   /** The summary as a page (`--html`), when asked for. */
   htmlFile?: string | undefined;
   /** What the page names as the service it read. */
@@ -242,10 +243,21 @@ async function writeFiles(journal: TrackJournal, run: number, options: TrackOpti
       yield { cells: statusCells(line) };
     }
   };
-  await writeTable(options.statusFile, 'status', statusColumns, lines(), format).catch(namingFile(options.statusFile, { resumes: true }));
-  const worklist = tally.worklist();
+  const worklistLines = (worklist: readonly WorkItem[]) => worklist.map((item) => ({ cells: worklistCells(item) }));
+  let worklist: WorkItem[] = [];
+  if (options.worklistFile === undefined) {
+    // One workbook, the worklist its second sheet: known once every status line is written.
+    const sheets: SheetOf[] = [
+      { options: { sheetName: 'status', header: statusColumns }, lines },
+      { options: { sheetName: 'worklist', header: worklistColumns }, lines: () => worklistLines((worklist = tally.worklist())) },
+    ];
+    await writeSheets(options.statusFile, sheets).catch(namingFile(options.statusFile, { resumes: true }));
+  } else {
+    await writeTable(options.statusFile, 'status', statusColumns, lines(), format).catch(namingFile(options.statusFile, { resumes: true }));
+    worklist = tally.worklist();
+    await writeTable(options.worklistFile, 'worklist', worklistColumns, worklistLines(worklist), format).catch(namingFile(options.worklistFile, { resumes: true }));
+  }
   const summary = tally.summary;
-  await writeTable(options.worklistFile, 'worklist', worklistColumns, worklist.map((item) => ({ cells: worklistCells(item) })), format).catch(namingFile(options.worklistFile, { resumes: true }));
   if (options.htmlFile !== undefined) {
     const page = renderTrackHtml(summary, worklist, { title: options.all ? 'every case' : options.sources.map((source) => jobName(source)).join(', '), service: options.serviceName ?? '', asOf: new Date(asOf).toISOString() });
     await writeFileAtomic(options.htmlFile, page).catch(namingFile(options.htmlFile, { resumes: true }));

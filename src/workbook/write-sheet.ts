@@ -35,35 +35,24 @@ const headerFill = 'FFD9E1F2';
  * memory. Written to a temporary file, 0600 (cardholder data), then renamed.
  */
 export async function writeSheet(file: string, options: SheetOptions, lines: Iterable<SheetLine> | AsyncIterable<SheetLine>): Promise<void> {
+  await writeSheets(file, [{ options, lines: () => lines }]);
+}
+
+/** A sheet of a workbook of several: its lines are asked for once the sheets before it are written. */
+export interface SheetOf {
+  readonly options: SheetOptions;
+  readonly lines: () => Iterable<SheetLine> | AsyncIterable<SheetLine>;
+}
+
+/** Several sheets in one .xlsx file, written in order, each as `writeSheet` writes its one. */
+export async function writeSheets(file: string, sheets: readonly SheetOf[]): Promise<void> {
   // Loaded when a workbook is written: exceljs takes 0.3 s to load, which no CSV run should pay.
   const { default: excel } = await import('exceljs');
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const stream = createWriteStream(temporary, { mode: 0o600 });
   const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   try {
-    const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-    sheet.columns = options.header.map((name, position) => ({ key: String(position), width: options.widths?.[position] ?? Math.min(40, Math.max(10, name.length + 2)), style: { numFmt: textFormat } }));
-    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(1, options.header.length) } };
-    const header = sheet.getRow(1);
-    header.values = [...options.header];
-    header.font = { bold: true };
-    header.eachCell((cell) => {
-      cell.fill = solid(headerFill);
-    });
-    header.commit();
-    let number = 2;
-    for await (const line of lines) {
-      const row = sheet.getRow(number++);
-      row.values = [...line.cells];
-      for (const [column, mark] of line.marks ?? []) {
-        const cell = row.getCell(column + 1);
-        if (mark.fill !== undefined) cell.fill = solid(mark.fill);
-        if (mark.note !== undefined) cell.note = mark.note;
-      }
-      row.commit();
-      if (number % yieldEveryRows === 0) await drained(sheet, stream);
-    }
-    sheet.commit();
+    for (const { options, lines } of sheets) await addSheet(workbook, stream, options, lines());
     await workbook.commit();
     await rename(temporary, file);
   } catch (error) {
@@ -71,6 +60,32 @@ export async function writeSheet(file: string, options: SheetOptions, lines: Ite
     await rm(temporary, { force: true });
     throw error;
   }
+}
+
+async function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, stream: NodeJS.WritableStream, options: SheetOptions, lines: Iterable<SheetLine> | AsyncIterable<SheetLine>): Promise<void> {
+  const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
+  sheet.columns = options.header.map((name, position) => ({ key: String(position), width: options.widths?.[position] ?? Math.min(40, Math.max(10, name.length + 2)), style: { numFmt: textFormat } }));
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(1, options.header.length) } };
+  const header = sheet.getRow(1);
+  header.values = [...options.header];
+  header.font = { bold: true };
+  header.eachCell((cell) => {
+    cell.fill = solid(headerFill);
+  });
+  header.commit();
+  let number = 2;
+  for await (const line of lines) {
+    const row = sheet.getRow(number++);
+    row.values = [...line.cells];
+    for (const [column, mark] of line.marks ?? []) {
+      const cell = row.getCell(column + 1);
+      if (mark.fill !== undefined) cell.fill = solid(mark.fill);
+      if (mark.note !== undefined) cell.note = mark.note;
+    }
+    row.commit();
+    if (number % yieldEveryRows === 0) await drained(sheet, stream);
+  }
+  sheet.commit();
 }
 
 /**

@@ -33,7 +33,7 @@ describe('track against a sandbox with --outcomes, 90 days in steps', () => {
     };
     const held = async () => new Map(await Promise.all(rows.map(async (_, index) => {
       const caseId = `N${String(index).padStart(3, '0')}-T1`;
-      return [caseId, (await testSandbox.client.cases.retrieve(caseId)).data as Record<string, unknown>] as const;
+      return [caseId, (await testSandbox.client.cases.retrieve(caseId)).data] as const;
     })));
     const expectSame = (lines: readonly Line[], service: ReadonlyMap<string, Record<string, unknown>>) => {
       for (const line of lines) {

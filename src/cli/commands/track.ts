@@ -13,6 +13,7 @@ import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { addNetworkOptions } from '../network-settings.js';
+import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
 import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
@@ -66,7 +67,7 @@ export function trackCommand(context: CliContext): Command {
     .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
     .option('--results <file>', 'the status file, one line per source row; .xlsx writes a workbook (default: <first source>.track[.sandbox].csv here)')
     .addOption(resultsFormatOption())
-    .option('--worklist <file>', 'the worklist file (default: beside the status file, .worklist before its extension)')
+    .option('--worklist <file>', 'the worklist file (default: a second sheet of a .xlsx status file, or beside a CSV one, .worklist before its extension)')
     .option('--html <file>', 'also draw the summary as a page: outcomes by reason, cases resolved by week, the worklist (self-contained, nothing fetched)')
     .option('--journal <file>', 'the track journal that makes later runs incremental (default: <first source>.track[.sandbox].journal.sqlite beside the source)')
     .option('--due-within <days>', 'a case due within this many days is on the worklist', integer('--due-within', 0, 3650), 7)
@@ -98,11 +99,12 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
   const first = sources[0] === undefined ? undefined : resolve(sources[0]);
   const stem = `${first === undefined ? 'all' : jobName(first)}.track${sandboxNamePart(flags, io.env)}`;
   const statusFile = resolve(resultsFileName(flags.results, flags.resultsFormat, stem, first !== undefined && extname(first) === '.xlsx' ? 'xlsx' : 'csv'));
-  const worklistFile = resolve(flags.worklist ?? statusFile.replace(/(\.[^./]+)?$/, (extension) => `.worklist${extension}`));
+  // A workbook holds the worklist as its second sheet; a CSV has it beside it.
+  const worklistFile = flags.worklist !== undefined ? resolve(flags.worklist) : isWorkbookFile(statusFile) ? undefined : statusFile.replace(/(\.[^./]+)?$/, (extension) => `.worklist${extension}`);
   const htmlFile = flags.html === undefined ? undefined : resolve(flags.html);
   const journalFile = flags.journal === undefined ? resolve(first === undefined ? '.' : dirname(first), `${stem}.journal.sqlite`) : resolve(flags.journal);
   const given = sources.map((source) => resolve(source));
-  const written = [['--results', statusFile], ['--worklist', worklistFile], ['--journal', journalFile], ...(htmlFile === undefined ? [] : [['--html', htmlFile]])] as const;
+  const written = [['--results', statusFile], ...(worklistFile === undefined ? [] : [['--worklist', worklistFile]]), ['--journal', journalFile], ...(htmlFile === undefined ? [] : [['--html', htmlFile]])] as const;
   for (const [flag, file] of written) {
     if (given.includes(file)) throw new UsageError(`${flag} ${file}: expected a file of its own, got a source`);
     if (written.some(([other, otherFile]) => other !== flag && otherFile === file)) throw new UsageError(`${flag} ${file}: expected a file of its own, got the same file as ${written.find(([other, otherFile]) => other !== flag && otherFile === file)?.[0] ?? 'another'}`);
@@ -141,7 +143,7 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
     io.stderr.write(`requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`);
     if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`${formatPhases(report.phases)}\n`);
-    io.stderr.write(`status: ${statusFile}\nworklist: ${worklistFile}\n${htmlFile === undefined ? '' : `page: ${htmlFile}\n`}`);
+    io.stderr.write(`status: ${statusFile}\nworklist: ${worklistFile ?? `${statusFile} (its worklist sheet)`}\n${htmlFile === undefined ? '' : `page: ${htmlFile}\n`}`);
     if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.abortedBecause !== undefined) {
       io.stderr.write(`stopped early (${report.abortedBecause}): run the same command again to continue\n`);
