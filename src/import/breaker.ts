@@ -1,3 +1,6 @@
+import { AuthenticationError } from '../api/errors.js';
+import { ConnectionSetupError } from '../api/network/setup-error.js';
+
 /**
  * Stops a run that can only burn rows (docs/rate-limits.md, "The breaker"): the service is taken
  * to be failing when, among the claims that ended in the last minute, at least `threshold` failed
@@ -104,4 +107,20 @@ export class CircuitBreaker {
     }
     return { claims, failures };
   }
+}
+
+/**
+ * A request that failed after its retries, judged for a job that reads or writes many: a refused
+ * key or a network set up wrongly fails every request alike, so it opens the breaker at once and
+ * is the job's fatal error (`onFatal`); any other failure counts towards the breaker.
+ */
+export function judgeFailure(breaker: CircuitBreaker, error: unknown, onFatal: (error: Error) => void): void {
+  if (isFatalFailure(error)) {
+    onFatal(error);
+    breaker.trip(error.message);
+  } else breaker.failed(error instanceof Error ? error.message : String(error));
+}
+
+export function isFatalFailure(error: unknown): error is AuthenticationError | ConnectionSetupError {
+  return error instanceof AuthenticationError || error instanceof ConnectionSetupError;
 }

@@ -4,10 +4,8 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
 import type { NetworkOptions } from '../api/client/config.js';
-import { AuthenticationError } from '../api/errors.js';
-import { ConnectionSetupError } from '../api/network/setup-error.js';
 import { compareService, describeService, serviceAt, ServiceMismatchError, type ServiceIdentity } from '../api/service-identity.js';
-import { CircuitBreaker } from '../import/breaker.js';
+import { CircuitBreaker, isFatalFailure, judgeFailure } from '../import/breaker.js';
 import { bindService } from '../import/journal/service-binding.js';
 import { writeCsvFile } from '../import/results/write-csv-file.js';
 import { writeFileAtomic } from '../report/write-file.js';
@@ -162,10 +160,7 @@ async function readAndWrite(journal: TrackJournal, client: ClaimsClient, options
     limit,
     stopRequested: stop,
     onFailure: (error) => {
-      if (error instanceof AuthenticationError || error instanceof ConnectionSetupError) {
-        fatal ??= error;
-        breaker.trip(error.message);
-      } else breaker.failed(error instanceof Error ? error.message : String(error));
+      judgeFailure(breaker, error, (fatalError) => (fatal ??= fatalError));
       breakerShown?.(breaker);
     },
     onSuccess: () => { breaker.succeeded(); },
@@ -176,7 +171,7 @@ async function readAndWrite(journal: TrackJournal, client: ClaimsClient, options
     phases.next('reading the service');
     await readService(journal, reader, options, kind);
   } catch (error) {
-    if (error instanceof AuthenticationError || error instanceof ConnectionSetupError) fatal ??= error;
+    if (isFatalFailure(error)) fatal ??= error;
     else if (!(error instanceof TrackStopped)) {
       fatal ??= error;
       options.logger.error({ err: error }, 'track: reading the service failed');

@@ -6,11 +6,10 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
 import type { NetworkOptions } from '../api/client/config.js';
-import { AuthenticationError, ClaimsHttpError } from '../api/errors.js';
-import { ConnectionSetupError } from '../api/network/setup-error.js';
+import { ClaimsHttpError } from '../api/errors.js';
 import { compareService, describeService, serviceAt, ServiceMismatchError, type ServiceIdentity } from '../api/service-identity.js';
 import type { Claim } from '../api/schemas/claim.js';
-import { CircuitBreaker } from '../import/breaker.js';
+import { CircuitBreaker, judgeFailure } from '../import/breaker.js';
 import { settle } from '../import/claim/submit.js';
 import { JournalMismatchError } from '../import/journal/schema.js';
 import { bindService } from '../import/journal/service-binding.js';
@@ -137,10 +136,7 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
   let fatal: unknown;
   const stop = () => breaker.open || (options.stopRequested?.() ?? false);
   const failed = (error: unknown) => {
-    if (error instanceof AuthenticationError || error instanceof ConnectionSetupError) {
-      fatal ??= error;
-      breaker.trip(error.message);
-    } else breaker.failed(error instanceof Error ? error.message : String(error));
+    judgeFailure(breaker, error, (fatalError) => (fatal ??= fatalError));
   };
   try {
     // 1. Reads only: every pending claim retrieved and planned, so the confirmation shows it all.
