@@ -47,7 +47,7 @@ export async function* readJournal(file: string, onService?: (service: string) =
       database.close();
       yield* withdrawJournalLines(database.name);
     } else {
-      throw new NotResultsError(`expected an import, migrate-v1 or withdraw journal (tables meta, rows and claims; meta and cases; or meta, withdraw_targets and withdraw_lines), got a SQLite database with ${describeTables(tables)}`);
+      throw new NotResultsError(`expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta, withdraw_targets and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ${describeTables(tables)}`);
     }
   } finally {
     if (database.open) database.close();

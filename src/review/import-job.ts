@@ -57,6 +57,7 @@ export async function openImportJob(files: readonly string[], givenMapping: stri
       rows,
       summary,
       mixedClaims,
+      fixOutcomes: outcomesToFix,
       recordOf,
       cellsOf: (entry) => byLine.get(entry.line)?.cells ?? cellsFrom(columns, JSON.parse(recordOf(entry).source) as string[]),
       matching: (text) => {

@@ -52,6 +52,10 @@ interface JobBase {
   readonly mixedClaims: ReadonlySet<string>;
   /** Any row's cells (a row not to fix is read from its journal when shown). */
   cellsOf(entry: RowEntry): Readonly<Record<string, string>>;
+  /** The outcomes the rows to fix have; a filter on another outcome shows every row. Undefined: any outcome may be among them. */
+  readonly fixOutcomes: readonly string[] | undefined;
+  /** A fix hint per error code where the job's codes are not the import's (the import's hints otherwise). */
+  readonly hints?: Readonly<Record<string, string>>;
   /** Which rows hold `text` in a cell (lower case). */
   matching(text: string): (entry: RowEntry) => boolean;
   close(): Promise<void>;
@@ -97,8 +101,21 @@ export interface WithdrawReviewJob extends JobBase {
   readonly retryNote: string;
 }
 
+/**
+ * A track journal: its lines are the cases' states as its last run read them, shown with the
+ * worklist first (the rows "to fix" are the cases that need a person, soonest due first); nothing
+ * to edit: the page gives the command that reads them again.
+ */
+export interface TrackReviewJob extends JobBase {
+  readonly kind: 'track';
+  readonly retryCommand: string;
+  readonly retryNote: string;
+  /** The track summary as `report` prints it: recovery, by status, decided. */
+  readonly summaryText: string;
+}
+
 /** A job whose rows are shown, not edited. */
-export type ReadOnlyReviewJob = MigrateReviewJob | WithdrawReviewJob;
+export type ReadOnlyReviewJob = MigrateReviewJob | WithdrawReviewJob | TrackReviewJob;
 
 export type ReviewJob = ImportReviewJob | ReadOnlyReviewJob;
 

@@ -6,11 +6,14 @@
  */
 export const pageScript = String.raw`
 'use strict';
-const colours={filed:'#2e7d32',created:'#66bb6a',valid:'#81c784',not_filed:'#f9a825',invalid:'#ef6c00',rejected:'#c62828',failed:'#6a1b9a',migrated:'#2e7d32',skipped:'#9e9e9e',withdrawn:'#2e7d32',deleted:'#66bb6a',already_closed:'#9e9e9e',not_found:'#f9a825',refused:'#c62828',would_withdraw:'#81c784',would_delete:'#81c784'};
+const colours={won:'#2e7d32',chargeback_filed:'#66bb6a',chargeback_represented:'#f9a825',prearb_filed:'#ef6c00',prearb_rebutted:'#ef6c00',arbitration_filed:'#6a1b9a',lost:'#c62828',closed:'#9e9e9e',not_read:'#9e9e9e',no_case:'#9e9e9e',filed:'#2e7d32',created:'#66bb6a',valid:'#81c784',not_filed:'#f9a825',invalid:'#ef6c00',rejected:'#c62828',failed:'#6a1b9a',migrated:'#2e7d32',skipped:'#9e9e9e',withdrawn:'#2e7d32',deleted:'#66bb6a',already_closed:'#9e9e9e',not_found:'#f9a825',refused:'#c62828',would_withdraw:'#81c784',would_delete:'#81c784'};
 const blank={scope:'fix',outcome:'',code:'',claim:'',q:'',mixed:false,edited:false,page:1};
 let state=Object.assign({},blank);
 let job={columns:[],evidence:[]};
 const byId=(id)=>document.getElementById(id);
+// A track journal's rows are cases and its rows to fix the worklist (page.ts names them the same way).
+const tracked=document.body.dataset.kind==='track';
+const words=tracked?{toFix:'on the worklist',toFixTitle:'Worklist',all:'Every case',hint:'what to do: '}:{toFix:'to fix',toFixTitle:'Rows to fix',all:'Rows',hint:'fix: '};
 async function api(method,path,body){
   const response=await fetch(path,{method,headers:body?{'content-type':'application/json'}:{},body:body?JSON.stringify(body):undefined,credentials:'same-origin'});
   const data=await response.json();
@@ -22,13 +25,13 @@ function button(label,onClick,className){const made=element('button',label,class
 /** Shows the rows a figure stands for, and moves there. */
 function show(filters){state=Object.assign({},blank,filters);syncForm();rows().then(()=>byId('rows-title').focus());}
 function syncForm(){byId('scope').value=state.scope;byId('outcome').value=state.outcome;byId('code').value=state.code;byId('claim').value=state.claim;byId('q').value=state.q;byId('mixedonly').checked=state.mixed;byId('editedonly').checked=state.edited;
-  byId('rows-title').textContent=state.scope==='all'?'Rows':'Rows to fix';}
+  byId('rows-title').textContent=state.scope==='all'?words.all:words.toFixTitle;}
 
 async function overview(){
   const data=await api('GET','/api/overview');job=data;
   const figures=byId('figures');figures.replaceChildren();
   const figure=(count,label,filters)=>{const made=button('',()=>show(filters),'figure');made.append(element('b',count.toLocaleString('en')),element('span',label));made.setAttribute('aria-label',count+' '+label+': show them');figures.append(made);};
-  figure(data.rows,'rows',{scope:'all'});figure(data.claims,'claims',{scope:'all'});figure(data.toFix,'to fix',{scope:'fix'});
+  figure(data.rows,'rows',{scope:'all'});figure(data.claims,'claims',{scope:'all'});figure(data.toFix,words.toFix,{scope:'fix'});
   figure(data.mixedClaimsTotal,'claims with mixed outcomes',{scope:'all',mixed:true});
   if(data.kind==='import')figure(data.edited,'edited',{scope:'fix',edited:true});
   const most=Math.max(1,...data.outcomes.map((item)=>item.count));
@@ -48,9 +51,10 @@ async function overview(){
   if(data.mixedClaimsTotal>data.mixedClaims.length){const more=element('li');more.append(button('all '+data.mixedClaimsTotal+' claims',()=>show({scope:'all',mixed:true}),'link'));mixed.append(more);}
   if(data.mixedClaimsTotal===0)mixed.append(element('li','None.','note'));
   const codes=byId('code');const chosen=codes.value;codes.replaceChildren(new Option('any',''));
-  for(const {code,count} of data.codes)codes.append(new Option(code+' ('+count+' to fix)',code));
+  for(const {code,count} of data.codes)codes.append(new Option(code+' ('+count+' '+words.toFix+')',code));
   codes.value=chosen;
   if(data.retry){const retry=byId('retry');retry.hidden=false;retry.textContent=data.retryNote+'\n'+data.retry;}
+  if(data.summaryText){byId('summary-panel').hidden=false;byId('summary-text').textContent=data.summaryText;}
 }
 
 function problemOf(container,column){return container.querySelector('[data-column="'+CSS.escape(column)+'"]');}
@@ -63,7 +67,7 @@ function showCheck(container,check){
   status.append(check.ok?element('span','✓ maps: ready to feed back','ok'):element('span',check.problems.length+' problem(s): '+check.problems.map((p)=>p.field+' '+p.code).join(', '),'error'));
 }
 function heading(row){
-  const title=element('h3','Line '+row.line+' · '+row.outcome+(row.claimKey?' · claim '+row.claimKey:''));
+  const title=element('h3',(tracked&&row.caseId?'Case '+row.caseId:'Line '+row.line)+' · '+row.outcome+(row.claimKey?' · claim '+row.claimKey:''));
   if(row.mixed){const badge=element('span','mixed claim','badge');badge.style.background='#5b6776';title.append(badge);}
   return title;
 }
@@ -124,7 +128,7 @@ function editableRow(row){
 }
 function readonlyRow(row){
   const container=element('article','','row readonly');container.dataset.line=row.line;container.append(heading(row));
-  if(row.errorCode){container.append(element('p',row.errorCode+': '+row.errorMessage,'error'));if(row.hint)container.append(element('p','fix: '+row.hint,'hint'));}
+  if(row.errorCode){container.append(element('p',row.errorCode+': '+row.errorMessage,'error'));if(row.hint)container.append(element('p',words.hint+row.hint,'hint'));}
   const cells=element('dl','','cells');
   for(const column of job.columns){const cell=element('div','','cell');cell.append(element('dt',column,'label'),element('dd',row.cells[column]??''));cells.append(cell);}
   container.append(cells);
@@ -144,7 +148,7 @@ async function updateEdited(){const data=await api('GET','/api/overview');const 
 
 byId('filters').addEventListener('submit',(event)=>{event.preventDefault();
   state={scope:byId('scope').value,outcome:byId('outcome').value,code:byId('code').value,claim:byId('claim').value.trim(),q:byId('q').value,mixed:byId('mixedonly').checked,edited:byId('editedonly').checked,page:1};
-  if(state.scope==='fix'&&state.outcome&&!['invalid','failed','not_filed','rejected'].includes(state.outcome))state.scope='all';
+  if(state.scope==='fix'&&state.outcome&&job.fixOutcomes&&!job.fixOutcomes.includes(state.outcome))state.scope='all';
   syncForm();rows();});
 byId('clear').addEventListener('click',()=>show({}));
 byId('previous').addEventListener('click',()=>{state.page--;rows();});byId('next').addEventListener('click',()=>{state.page++;rows();});

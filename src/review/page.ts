@@ -13,6 +13,7 @@ button.link{border:none;background:none;padding:0;color:#1f5fa8;text-decoration:
 .figures{display:flex;gap:.8rem;flex-wrap:wrap}.figure{text-align:left;background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.45rem .8rem}.figure b{display:block;font-size:1.25rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem;margin-top:1rem}.panel{background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.6rem .8rem}
 .bars{list-style:none;margin:0;padding:0}.bar{display:grid;grid-template-columns:6.5rem 1fr 4.5rem;align-items:center;gap:.4rem;width:100%;border:none;background:none;padding:.15rem 0;text-align:left}
+body[data-kind=track] .bar{grid-template-columns:13rem 1fr 4.5rem}
 .track{background:#eef1f4;height:1.1rem;border-radius:3px}.fill{display:block;height:100%;border-radius:3px;min-width:2px}.count{text-align:right}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f3f3f3}td.n{text-align:right}
 form.filters{display:flex;gap:.6rem;align-items:end;margin:.6rem 0;flex-wrap:wrap}label,.label{display:block;font-size:.8rem;color:#555}
@@ -27,6 +28,10 @@ fieldset.attach{border:1px solid #d8dee6;border-radius:6px;margin:.4rem 0;displa
 #saved,#retry{background:#eef6ee;border:1px solid #9cc79c;padding:.5rem;border-radius:6px;white-space:pre-wrap;font-family:ui-monospace,monospace}
 `;
 
+/** What the page calls things: a track journal's rows are cases, its rows to fix the worklist. */
+const jobWords = { outcomes: 'Outcomes', outcome: 'outcome', errors: 'Most frequent errors', code: 'error code', hint: 'how to fix', toFix: 'to fix', toFixTitle: 'Rows to fix' };
+const trackWords = { outcomes: 'Statuses', outcome: 'status', errors: 'Why on the worklist', code: 'why', hint: 'what to do', toFix: 'worklist', toFixTitle: 'Worklist' };
+
 /**
  * The review page (issue 23): server-rendered, one small script (page-script.ts), no build step,
  * nothing from a CDN. The overview draws the report's figures with every figure a button that
@@ -34,7 +39,8 @@ fieldset.attach{border:1px solid #d8dee6;border-radius:6px;margin:.4rem 0;displa
  * only is enough.
  */
 export function reviewPage(job: ReviewJob): string {
-  const what = job.kind === 'import' ? `mapping: ${escapeHtml(job.mappingFile)}` : `a ${job.kind} journal: its cases are shown, not edited`;
+  const what = job.kind === 'import' ? `mapping: ${escapeHtml(job.mappingFile)}` : job.kind === 'track' ? "a track journal: the cases' states as last read, the worklist first; shown, not edited" : `a ${job.kind} journal: its cases are shown, not edited`;
+  const words = job.kind === 'track' ? trackWords : jobWords;
   const journals = job.journals.length === 1 ? escapeHtml(job.journal) : `${job.journals.length} shards: ${job.journals.map((file) => escapeHtml(basename(file))).join(', ')}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bulk-disputes review: ${escapeHtml(basename(job.journal))}</title>
@@ -45,15 +51,16 @@ export function reviewPage(job: ReviewJob): string {
 <section aria-labelledby="overview-title"><h2 id="overview-title">Overview</h2>
 <div class="figures" id="figures"></div>
 <div class="charts">
-<div class="panel"><h3>Outcomes</h3><ul class="bars" id="outcomes" aria-label="rows per outcome"></ul></div>
-<div class="panel"><h3>Most frequent errors</h3><table id="errors"><thead><tr><th>error_code</th><th>rows</th><th>how to fix</th></tr></thead><tbody></tbody></table></div>
+<div class="panel"><h3>${words.outcomes}</h3><ul class="bars" id="outcomes" aria-label="rows per ${words.outcome}"></ul></div>
+<div class="panel"><h3>${words.errors}</h3><table id="errors"><thead><tr><th>${words.code}</th><th>rows</th><th>${words.hint}</th></tr></thead><tbody></tbody></table></div>
 <div class="panel"><h3 id="mixed-title">Claims with mixed outcomes</h3><ul id="mixed"></ul></div>
+<div class="panel" id="summary-panel" hidden><h3>Summary</h3><pre id="summary-text"></pre></div>
 </div></section>
-<section aria-labelledby="rows-title"><h2 id="rows-title" tabindex="-1">Rows to fix</h2>
+<section aria-labelledby="rows-title"><h2 id="rows-title" tabindex="-1">${words.toFixTitle}</h2>
 <form class="filters" id="filters" role="search">
-  <div><label for="scope">rows</label><select id="scope"><option value="fix">to fix</option><option value="all">every row</option></select></div>
-  <div><label for="outcome">outcome</label><select id="outcome"><option value="">any</option></select></div>
-  <div><label for="code">error code</label><select id="code"><option value="">any</option></select></div>
+  <div><label for="scope">rows</label><select id="scope"><option value="fix">${words.toFix}</option><option value="all">every row</option></select></div>
+  <div><label for="outcome">${words.outcome}</label><select id="outcome"><option value="">any</option></select></div>
+  <div><label for="code">${words.code}</label><select id="code"><option value="">any</option></select></div>
   <div><label for="claim">claim</label><input id="claim" type="search" placeholder="a claim key"></div>
   <div><label for="q">search</label><input id="q" type="search" placeholder="a reference, a name, a message"></div>
   <div><label><input type="checkbox" id="mixedonly"> mixed claims only</label><label><input type="checkbox" id="editedonly"> edited only</label></div>

@@ -78,7 +78,7 @@ export class RowViews {
       errorMessage: row.errorMessage,
       errorField: row.errorField,
       errorColumns: this.columnsOf[row.errorField] ?? (row.errorField.startsWith('evidence.') ? [row.errorField.slice('evidence.'.length)] : []),
-      hint: row.errorCode === '' ? '' : hintFor(row.errorCode),
+      hint: row.errorCode === '' ? '' : (job.hints?.[row.errorCode] ?? hintFor(row.errorCode)),
       cells,
       editable,
       edited: this.edits.has(row.line),

@@ -49,6 +49,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   secure(app, { token, origins: () => origins });
   const edits = store.edits();
   const views = new RowViews(job, edits, options.evidenceDir);
+  const hint = (code: string) => job.hints?.[code] ?? hintFor(code);
 
   app.get('/', async (request, reply) => {
     // The token leaves the address bar for a cookie this page alone sends back.
@@ -69,16 +70,18 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       rows: summary.rows,
       claims: summary.claims,
       outcomes: summary.byOutcome.map(([outcome, count]) => ({ outcome, count })),
-      errors: summary.topErrors.map((error) => ({ ...error, hint: hintFor(error.code) })),
+      errors: summary.topErrors.map((error) => ({ ...error, hint: hint(error.code) })),
       mixedClaims: summary.mixedClaims,
       mixedClaimsTotal: summary.mixedClaimsTotal,
       toFix: job.rows.length,
       edited: edits.size,
-      codes: [...toFix].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0])).map(([code, count]) => ({ code, count, hint: hintFor(code) })),
+      codes: [...toFix].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0])).map(([code, count]) => ({ code, count, hint: hint(code) })),
+      fixOutcomes: job.fixOutcomes ?? null,
       columns: job.columns,
       evidence: job.kind === 'import' ? job.mapping.evidence.map(({ column, category, separator }) => ({ column, category, separator: separator ?? '' })) : [],
       retry: job.kind === 'import' ? undefined : job.retryCommand,
       retryNote: job.kind === 'import' ? undefined : job.retryNote,
+      summaryText: job.kind === 'track' ? job.summaryText : undefined,
     };
   });
 

@@ -7,6 +7,7 @@ import { withdrawLine } from '../report/read-results.js';
 import { Summariser } from '../report/summarise.js';
 import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat, type WithdrawLine } from '../withdraw-journal/journal.js';
 import type { ReviewRow, RowEntry, WithdrawReviewJob } from './job-types.js';
+import { shellWord } from './shell-word.js';
 
 /** What a case's row shows beside its outcome and error: what it was, what it became, what the service answered. */
 const caseColumns = ['claim_key', 'claim_id', 'case_id', 'status_before', 'status_after', 'http_status', 'attempts'] as const;
@@ -48,6 +49,7 @@ export async function openWithdrawJob(file: string): Promise<WithdrawReviewJob> 
       summary: summariser.summary(),
       mixedClaims: summariser.mixedClaimKeys(),
       cellsOf,
+      fixOutcomes: withdrawOutcomesToFix,
       matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
       retryCommand: retry.command,
       retryNote: retry.note,
@@ -111,11 +113,6 @@ function retryOf(file: string, meta: (key: string) => string | undefined): { com
     ...(sources === null ? ['This journal does not record its sources: give the ones it ran with.'] : []),
   ].join('\n');
   return { command: parts.join(' '), note };
-}
-
-/** A word as a POSIX shell reads it: as is when plain, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** A withdrawn case has no import record: its rows are shown, never written to a fix file. */

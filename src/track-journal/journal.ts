@@ -48,6 +48,18 @@ CREATE TABLE IF NOT EXISTS track_runs (
 );
 `;
 
+/** Meta keys other readers of the journal use: the sources and flags it was staged from (JSON), and the last run's `--due-within`. */
+export const sourcesKey = 'sources';
+export const dueWithinKey = 'due_within';
+
+/** What `sourcesKey` holds: what a run repeats to read the same cases again. */
+export interface TrackSourcesRecord {
+  all: boolean;
+  column: string | null;
+  /** Absolute path, size, mtime of each source. */
+  sources: [string, number, number][];
+}
+
 export interface TrackRowRecord {
   seq: number;
   source: number;

@@ -14,7 +14,7 @@ import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import type { Progress } from '../progress/progress.js';
 import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
-import { TrackJournal, trackJournalFormat } from '../track-journal/journal.js';
+import { dueWithinKey, sourcesKey, TrackJournal, trackJournalFormat } from '../track-journal/journal.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbook/write-sheet.js';
 import { StateReader, TrackStopped, type TrackRequests } from './read-states.js';
@@ -85,11 +85,11 @@ export async function runTrack(options: TrackOptions): Promise<TrackReport> {
   const phases = new PhaseTimer();
   try {
     phases.next('reading sources');
-    const binding = bindService(journal, current, { file: options.journalFile, restart: options.restart, holdsJob: journal.meta('sources') !== undefined, holdsServiceData: journal.readCount() > 0, logger: options.logger });
+    const binding = bindService(journal, current, { file: options.journalFile, restart: options.restart, holdsJob: journal.meta(sourcesKey) !== undefined, holdsServiceData: journal.readCount() > 0, logger: options.logger });
     if (binding === 'forget') journal.transaction(() => {
       journal.reset();
       journal.setMeta(cursorKey, '');
-      journal.setMeta('sources', '');
+      journal.setMeta(sourcesKey, '');
     });
     const format = await stageSources(journal, current, options);
     client = new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: options.service.network });
@@ -112,7 +112,7 @@ async function stageSources(journal: TrackJournal, current: ServiceIdentity, opt
       return [resolve(source), found.size, found.mtimeMs];
     })),
   });
-  if (journal.meta('sources') === signature) return JSON.parse(journal.meta('format') ?? '{}') as TrackReport['format'];
+  if (journal.meta(sourcesKey) === signature) return JSON.parse(journal.meta('format') ?? '{}') as TrackReport['format'];
   // One transaction for the whole read: a crash leaves the rows of before, never half of them.
   journal.database.exec('BEGIN');
   try {
@@ -128,7 +128,7 @@ async function stageSources(journal: TrackJournal, current: ServiceIdentity, opt
     const format: TrackReport['format'] = read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
     // Cases no source names any more are forgotten (with --all, every case is named).
     if (!options.all) journal.database.exec("DELETE FROM track_cases WHERE case_id NOT IN (SELECT case_id FROM track_rows WHERE case_id <> '')");
-    journal.setMeta('sources', signature);
+    journal.setMeta(sourcesKey, signature);
     journal.setMeta('format', JSON.stringify(format));
     journal.database.exec('COMMIT');
     return format;
@@ -151,6 +151,8 @@ async function readAndWrite(journal: TrackJournal, client: ClaimsClient, options
   const kind: RunKind = firstEver ? 'first' : options.full ? 'full' : 'incremental';
   const runStartedAt = new Date().toISOString();
   const run = journal.startRun(kind, runStartedAt);
+  // `report` and `review` of the journal list the worklist as this run did.
+  journal.setMeta(dueWithinKey, String(options.dueWithinDays));
   const reader = new StateReader({
     client,
     journal,

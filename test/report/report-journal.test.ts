@@ -120,6 +120,6 @@ describe('bulk-disputes report JOURNAL', () => {
     database.close();
     const run = await runCli(['report', other]);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('expected an import, migrate-v1 or withdraw journal (tables meta, rows and claims; meta and cases; or meta, withdraw_targets and withdraw_lines), got a SQLite database with things');
+    expect(run.stderr).toContain('expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta, withdraw_targets and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with things');
   });
 });

@@ -166,6 +166,6 @@ describe('bulk-disputes review: a withdraw job', () => {
     foreign.close();
     const none = await runCli(['review', other]);
     expect(none.exitCode).toBe(2);
-    expect(none.stderr).toContain(`journal ${other}: expected an import, migrate-v1 or withdraw journal (tables meta, rows and claims; meta and cases; or meta and withdraw_lines), got a SQLite database with things`);
+    expect(none.stderr).toContain(`journal ${other}: expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with things`);
   });
 });

@@ -105,11 +105,11 @@ async function runReportCommand(results: readonly string[], flags: ReportFlags, 
 
 /**
  * A track journal reports what its last run found (docs/track.md): the summary and the worklist,
- * days left counted from now; `--html` draws the track page. It reports alone: its lines are
- * cases' states, not results to add to another job's.
+ * days left counted from now, due within the last run's `--due-within`; `--html` draws the track
+ * page. It reports alone: its lines are cases' states, not results to add to another job's.
  */
 async function reportedAsTrack(results: readonly string[], flags: ReportFlags, context: CliContext): Promise<boolean> {
-  const views = await Promise.all(results.map(async (file) => viewTrackJournal(file, { dueWithinDays: 7, asOf: Date.now() })));
+  const views = await Promise.all(results.map(async (file) => viewTrackJournal(file, { asOf: Date.now() })));
   const view = views.find((found) => found !== undefined);
   if (view === undefined) return false;
   if (results.length > 1) throw new UsageError(`${results[views.indexOf(view)] ?? ''}: a track journal reports alone, expected it as the only file, got ${results.length}`);

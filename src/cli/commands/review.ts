@@ -31,6 +31,7 @@ Examples:
   $ bulk-disputes review out/part-*.journal.sqlite --mapping mappings/generic.yaml   # an import's shards
   $ bulk-disputes review migrate-v1.journal.sqlite                                   # a migration
   $ bulk-disputes review out/night.withdraw.journal.sqlite                           # a withdraw job
+  $ bulk-disputes review out/disputes.track.journal.sqlite                           # a track: the worklist first
 
 The overview shows the report's figures (outcomes, the most frequent errors with their fix hints,
 claims with mixed outcomes); each links to the rows behind it. The rows to fix (invalid, failed,
@@ -41,7 +42,9 @@ spreadsheet damage, the service's schema, evidence) and keeps the edit in
 <journal>.review.sqlite (nothing is lost when the page or the server is closed). "Save fix file"
 writes the edited rows, with the other rows of their claims, as a results file beside the journal
 (0600) and shows the feed-back command. A migration's or a withdraw job's cases are shown, not
-edited: the page gives the command that retries them. The page needs the token in the printed
+edited: the page gives the command that retries them. A track journal shows the cases' states as
+its last run read them, the worklist first (soonest due first, with why and by when), the summary
+beside it, and the command that reads them again. The page needs the token in the printed
 address; it listens on 127.0.0.1 unless --host says otherwise.
 `;
 
@@ -49,7 +52,7 @@ address; it listens on 127.0.0.1 unless --host says otherwise.
 export function reviewCommand(context: CliContext): Command {
   return addNetworkOptions(new Command('review')
     .description('review a job\'s results in a local web page: the overview, and the rows to fix, checked as you type, saved to feed back')
-    .argument('<journals...>', 'the job\'s journal (--journal of the import), its shards\' journals, a migrate-v1 journal, or a withdraw journal')
+    .argument('<journals...>', 'the job\'s journal (--journal of the import), its shards\' journals, a migrate-v1 journal, a withdraw journal, or a track journal')
     .option('--mapping <file>', 'for an import: the mapping it ran with (default: the file its journal recorded, while its sha256 is unchanged)')
     .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
@@ -81,6 +84,8 @@ async function senderFor(job: ImportReviewJob, flags: ReviewFlags, evidenceDir: 
   return new FixSender(job, { ...settings, identity }, { evidenceDir, logger: context.logger, format: flags.fixFormat ?? job.inputKind });
 }
 
+const readOnlyJobNames = { 'migrate-v1': 'migration', withdraw: 'withdraw job', track: 'track' } as const;
+
 async function runReview(journals: string[], flags: ReviewFlags, context: CliContext): Promise<void> {
   for (const journal of journals) {
     const found = await stat(journal).catch(() => undefined);
@@ -100,7 +105,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
     throw error;
   });
   try {
-    if (job.kind !== 'import' && (flags.send || flags.mapping !== undefined)) throw new UsageError(`journal ${first}: a ${job.kind === 'withdraw' ? 'withdraw job' : 'migration'}'s cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that retries them)`);
+    if (job.kind !== 'import' && (flags.send || flags.mapping !== undefined)) throw new UsageError(`journal ${first}: a ${readOnlyJobNames[job.kind]}'s cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that ${job.kind === 'track' ? 'reads them again' : 'retries them'})`);
     if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
     const evidenceDir = resolve(flags.evidenceDir ?? (job.kind === 'import' ? job.evidenceDir : undefined) ?? dirname(job.journal));
     const sender = flags.send && job.kind === 'import' ? await senderFor(job, flags, evidenceDir, context) : undefined;
@@ -109,7 +114,8 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       store.close();
       throw error;
     });
-    writeNotice(context.io.stdout, `review: ${server.url}  (${job.rows.length} rows to fix of ${job.entries.length}; stop with Ctrl-C)\n`);
+    const counted = job.kind === 'track' ? `${job.rows.length} on the worklist of ${job.entries.length} rows` : `${job.rows.length} rows to fix of ${job.entries.length}`;
+    writeNotice(context.io.stdout, `review: ${server.url}  (${counted}; stop with Ctrl-C)\n`);
     // The address carries the token: logged without it.
     context.logger.info({ origin: server.origin, toFix: job.rows.length, journals: job.journals.length, mapping: job.kind === 'import' ? job.mappingFile : undefined }, 'review started');
     if (flags.open) spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [server.url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();
