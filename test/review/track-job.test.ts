@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openReviewJob } from '../../src/review/job.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
-import { csvOf, fraudRow, genericMapping, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
+import { csvOf, fraudRow, genericMapping, makeWorkspace, runBin, runCli } from '../import/e2e-fixtures.js';
 import { call, serveReview } from './review-http.js';
 
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
@@ -108,7 +108,8 @@ describe('bulk-disputes review: a track journal', () => {
     // The page's command, run as given while the page is open: nothing moved, so no case is read.
     const [command, ...args] = overview.retry.split(' ');
     expect(command).toBe('bulk-disputes');
-    const again = await runCli([...args, '--log-format', 'json'], env);
+    // As a person runs it: the built CLI, in the job's folder, where its status file lands.
+    const again = await runBin([...args, '--log-format', 'json'], env, { cwd: workspace.dir });
     expect(again.exitCode, again.stderr).toBe(1);
     expect(again.stderr).toMatch(/"caseReads":0/);
   });
