@@ -49,7 +49,7 @@ describe('bulk-disputes review: a track journal', () => {
     expect(imported.exitCode, imported.stderr).toBe(1);
 
     const journal = join(workspace.dir, 'night.track.journal.sqlite');
-    const track = async () => runCli(['track', importJournal, '--journal', journal, '--due-within', '3', '--base-url', testSandbox.sandbox.url, '--log-format', 'json'], env);
+    const track = async () => runCli(['track', importJournal, '--journal', journal, '--results', join(workspace.dir, 'night.track.csv'), '--due-within', '3', '--base-url', testSandbox.sandbox.url, '--log-format', 'json'], env);
     expect((await track()).exitCode).toBe(0);
     for (const [caseId, move] of [['D00-T1', 'won'], ['D01-T1', 'chargeback_represented'], ['D02-T1', 'lost']] as const) {
       expect((await testSandbox.request('POST', `/_sandbox/cases/${caseId}/advance`, { status: move })).status).toBe(200);
