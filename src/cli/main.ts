@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import type { CliContext, CliIo } from './context.js';
@@ -9,6 +11,8 @@ import { letYoungGenerationGrow, limitHeapGrowth } from './heap-tuning.js';
 import { reportUnknownOptionsFirst } from './option-order.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+/** Where the package is, installed or checked out: its mappings, samples and docs are named from here. */
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/[\\/]$/, '');
 
 const helpFooter = `
 Environment:
@@ -23,6 +27,12 @@ Exit codes:
   1  finished, some rows not ok (see the results CSV)
   2  usage, configuration or mapping error: nothing was sent
   3  aborted (authentication refused, service unavailable, disk): run the same command again
+
+Shipped with it (${packageRoot}):
+  mappings/   sample mappings (generic.yaml, …) and mapping.schema.json for an editor
+  samples/    a sample export with its evidence: bulk-disputes import ${join(packageRoot, 'samples', 'generic-export.csv')} \\
+                --mapping ${join(packageRoot, 'mappings', 'generic.yaml')} --evidence-dir ${join(packageRoot, 'samples', 'evidence')}
+  docs/       the documentation, one page per command (docs/README.md)
 `;
 
 /**

@@ -1,14 +1,15 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { fileURLToPath } from 'node:url';
 import { defaultServerUrl, openApiText } from '../../api/openapi/document.js';
 
 /**
  * The interface document and a page that renders it (issue 31), served without a key, as any
- * API's public reference is: `GET /openapi.json`, and `GET /docs`, Swagger UI from the
- * swagger-ui-dist package on this machine (nothing fetched from a CDN: style.md, "A local page").
+ * API's public reference is: `GET /openapi.json`, and `GET /docs`, Swagger UI from files the
+ * package carries (nothing fetched from a CDN: docs/sandbox.md).
  * The copy served names this sandbox as its server, so that the page's "Try it out" and a client
  * generated from the served copy reach it.
  */
@@ -106,12 +107,23 @@ function serverUrlOf(request: IncomingMessage): string {
 
 const swaggerCache = new Map<string, Promise<Buffer>>();
 
-/** swagger-ui-dist, a runtime dependency: static files, resolved where npm installed them. */
+/**
+ * Swagger UI's files as the build copied them into the package (dist/swagger-ui/, beside the
+ * compiled code): swagger-ui-dist itself is only a development dependency, so that an installed
+ * bulk-disputes carries no install-time reporting (docs/development.md, "What the package
+ * carries"). A checkout not built yet reads them from that development dependency.
+ */
+const builtSwaggerUi = fileURLToPath(new URL('../../../dist/swagger-ui/', import.meta.url));
+
+async function swaggerFolder(): Promise<string> {
+  if (await access(join(builtSwaggerUi, 'swagger-ui-bundle.js')).then(() => true, () => false)) return builtSwaggerUi;
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
 async function swaggerFile(name: string): Promise<Buffer> {
   let file = swaggerCache.get(name);
   if (file === undefined) {
-    const folder = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-    file = readFile(join(folder, name));
+    file = swaggerFolder().then(async (folder) => readFile(join(folder, name)));
     swaggerCache.set(name, file);
     // A failed read is not kept: the next request tries again.
     void file.catch(() => swaggerCache.delete(name));
