@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { benchCase as evidence } from './cases/evidence.js';
 import { benchCase as memory } from './cases/memory.js';
 import { benchCase as network } from './cases/network.js';
+import { benchCase as packageCase } from './cases/package.js';
 import { benchCase as rateLimit } from './cases/rate-limit.js';
 import { benchCase as refusals } from './cases/refusals.js';
 import { benchCase as resume } from './cases/resume.js';
@@ -32,7 +33,7 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  */
 
 /** In the order. */
-const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, refusals, workbook, network, review, withdraw, track];
+const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, refusals, workbook, network, review, withdraw, track, packageCase];
 
 interface Flags {
   quick: boolean;
