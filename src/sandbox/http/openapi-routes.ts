@@ -39,7 +39,7 @@ const page = `<!doctype html>
 </html>
 `;
 
-/** The only files of swagger-ui-dist served: a fixed list, so no request names a path on disk. */
+/** The only files of Swagger UI served (scripts/copy-swagger-ui.js copies these): a fixed list, so no request names a path on disk. */
 const swaggerFiles: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
