@@ -32,7 +32,7 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  * before → after table; its table goes to out/BENCHMARKS.cli.md.
  */
 
-/** In the order. */
+/** In the order the cases were added, the table's row order. */
 const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, refusals, workbook, network, review, withdraw, track, packageCase];
 
 interface Flags {

@@ -1,5 +1,5 @@
 /**
- * The benchmark suite's one contract (issue 7): each case measures a figure and, in the same run
+ * The benchmark suite's one contract: each case measures a figure and, in the same run
  * and on the same machine, the baseline it is compared with. Ratios, not absolute times: these
  * machines are noisy, and a ratio survives the noise that moves both numbers together.
  */
@@ -12,7 +12,7 @@ export interface BenchRow {
   readonly baseline: string;
   /** figure / baseline (or baseline / figure where smaller is better: say which in `goal`). */
   readonly ratio: number;
-  /** The issue's goal in words, e.g. ">= 0.5"; absent when the issue sets none. */
+  /** The case's goal in words, e.g. ">= 0.5"; absent when the case sets none. */
   readonly goal?: string;
   /** Whether the goal was met; absent when there is no goal. */
   readonly met?: boolean;

@@ -15,19 +15,19 @@ import { startStoringServer } from '../support/storing-server.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
- * Issue 7, "Evidence": MB/s of checked uploads through the import's own evidence path, in this
+ * Evidence: MB/s of checked uploads through the import's own evidence path, in this
  * process (checkEvidence: resolve inside the evidence directory, read, size/type/page checks,
  * sha256; then EvidenceUploads: journal dedup lookup, multipart encoding, POST /v2/issuer/files
  * to the sandbox, which checks and stores the file, response parsed, upload journalled), against
  * the raw loopback transfer of the same files: read, then an undici POST of the bare bytes to a
- * node:http server that discards them; and against the durable anchor (issue 30, part 4): the same
+ * node:http server that discards them; and against the durable anchor: the same
  * raw POST to a node:http server that hashes each body (sha256) and writes it to a file before
  * answering. All at the import's default concurrency, the servers in child processes.
  */
 
 /** The import's default `--concurrency`: claims (and so uploads) in flight at once. */
 const concurrency = 8;
-/** Issue 12: checked uploads at half the rate of a raw loopback POST of the same bytes or better. */
+/** The goal: checked uploads at half the rate of a raw loopback POST of the same bytes or better. */
 const goalRatio = 0.5;
 const category = 'transaction_receipt';
 
@@ -154,7 +154,7 @@ async function run(context: BenchContext): Promise<BenchRow[]> {
       baseline: `raw POST + sha256 + file write: ${anchorMedian.toFixed(1)} MB/s`,
       ratio: oursMedian / anchorMedian,
       note:
-        `informational (issue 30, part 4); ${rounds}; anchor = the raw transfer to a node:http child that hashes each body (sha256) ` +
+        `informational; ${rounds}; anchor = the raw transfer to a node:http child that hashes each body (sha256) ` +
         `as it arrives and writes it to a file named by the hash (one writev) before answering: the least a server keeping what it acknowledges does`,
     },
   ];

@@ -5,10 +5,10 @@ import { genericMappingFile } from '../support/paths.js';
 import { expectSuccess, mib, runNodeMeasured, type MeasuredRun } from '../support/process.js';
 
 /**
- * Issue 7, memory: the peak resident set of a whole dry run (`bulk-disputes import --dry-run`:
- * stage, every claim checked, the results CSV written) at 1,000,000 rows against the same at
- * 10,000 rows. Constant memory means the ratio stays near 1; issue 30 (part 6) asks for the big
- * run under 150 MiB (issue 7 asked for 250 MB; test/import/memory.test.ts still holds that line).
+ * Memory: the peak resident set of a whole dry run (`bulk-disputes import --dry-run`: stage,
+ * every claim checked, the results CSV written) at 1,000,000 rows against the same at 10,000
+ * rows. Constant memory means the ratio stays near 1; the goal also wants the big run under
+ * 150 MiB (the first goal was 250 MB; test/import/memory.test.ts still holds that line).
  * Measured as test/import/memory.test.ts does (bench/support/process.ts): GNU time's maximum RSS
  * and the kernel's VmHWM polled from /proc, the larger of the two.
  */
@@ -16,7 +16,7 @@ import { expectSuccess, mib, runNodeMeasured, type MeasuredRun } from '../suppor
 const fullSizes = { small: 10_000, large: 1_000_000 };
 const quickSizes = { small: 1_000, large: 5_000 };
 const goalRatio = 1.3;
-/** Issue 30's floor for the 1,000,000-row dry run (the kernel and GNU time report KiB). */
+/** The ceiling for the 1,000,000-row dry run (the kernel and GNU time report KiB). */
 const peakLimitMiB = 150;
 const peakLimitBytes = peakLimitMiB * 1024 * 1024;
 

@@ -6,7 +6,7 @@ import { importIntoSandbox, type ImportRun } from '../support/import-run.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
- * Issue 22, "from inside a bank": the submit case (concurrency 32, the sandbox answering after
+ * From inside a bank: the submit case (concurrency 32, the sandbox answering after
  * 50 ms, one request per claim) with the service over HTTPS requiring a client certificate and
  * the job going through a real CONNECT proxy with Basic credentials, against the same import
  * straight to the sandbox over plain HTTP, in the same run. Certificates made with openssl (EC

@@ -4,7 +4,7 @@ import { importIntoSandbox, type ImportRun } from '../support/import-run.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
- * Issue 13, "Rate etiquette": claims/s of the real import (the built CLI, as a process) against
+ * Rate etiquette: claims/s of the real import (the built CLI, as a process) against
  * a sandbox that admits R requests a second per API key (`--rate-limit R`, a token bucket of R),
  * beside R itself. The goal is stated for the job's best settings against a known rate:
  * `--max-rps` just under R (docs/rate-limits.md), at --concurrency 32. The adaptive runs (no

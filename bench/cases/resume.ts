@@ -11,7 +11,7 @@ import { benchApiKey, withSandbox } from '../support/sandbox.js';
 import { claimsInSandbox } from '../support/sandbox-db.js';
 
 /**
- * Issue 7, resume: an import job run to the end against a sandbox process, then run again with the
+ * Resume: an import job run to the end against a sandbox process, then run again with the
  * same arguments and journal. The re-run must find every claim done in its journal and send no
  * create request; its wall time is compared with the original run's. Requests are counted on the
  * wire by a pass-through proxy in front of the sandbox (bench/support/counting-proxy.ts), present
@@ -19,13 +19,13 @@ import { claimsInSandbox } from '../support/sandbox-db.js';
  */
 
 /**
- * The issue's 100,000 rows (61,550 claims, each created and filed): a few minutes against the
+ * The goal's 100,000 rows (61,550 claims, each created and filed): a few minutes against the
  * sandbox at concurrency 32, the most a nightly job would use on a machine like this one.
  */
 const fullRows = 100_000;
 const issueRows = 100_000;
 const quickRows = 500;
-/** Issue 12: the re-run of a finished import takes under this share of the original run's time. */
+/** The goal: the re-run of a finished import takes under this share of the original run's time. */
 const goalRatio = 0.05;
 
 interface Job {
@@ -92,7 +92,7 @@ export const benchCase: BenchCase = {
             goal: `0 create requests on the re-run, ratio < ${goalRatio} (re-run / original time, smaller is better)`,
             met: rerunCreates === 0 && claimsAfter === claimsBefore && rerun.seconds / original.seconds < goalRatio,
             note:
-              `${rows === issueRows ? `${count(rows)} rows as the issue asks` : `${count(rows)} rows (a smoke run; the issue's is ${count(issueRows)})`}, original at ` +
+              `${rows === issueRows ? `${count(rows)} rows as the goal asks` : `${count(rows)} rows (a smoke run; the goal's is ${count(issueRows)})`}, original at ` +
               `${count(Math.round(rows / original.seconds))} rows/s; ` +
               `import processes (CLAIMS_BASE_URL, --concurrency 32) against a sandbox process, through a counting proxy; ` +
               `re-run requests on the wire: ${describe(rerunCounts)} (${count(totalRequests(rerunCounts))} in all); ` +

@@ -16,13 +16,12 @@ import { expectSuccess, runNodeMeasured } from '../support/process.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
- * Issue 23: `review` of a 100,000-row job with 10,000 rows that failed (the amount mistyped in
- * every row of claims spread through the file). Measured in this process as the
- * command runs it: the time from opening the journal to the first page of rows (the journal read
- * from a private copy, the rows to fix kept, the server up, GET /api/rows answered), against a
- * plain read of every result record of the same journal; and one edited row re-checked over HTTP
- * (PUT: checked with the import's code, kept in the review's store), against the same check called
- * in-process.
+ * `review` of a 100,000-row job with 10,000 rows that failed (the amount mistyped in every row
+ * of claims spread through the file). Measured in this process as the command runs it: the time
+ * from opening the journal to the first page of rows (the journal read from a private copy, the
+ * rows to fix kept, the server up, GET /api/rows answered), against a plain read of every result
+ * record of the same journal; and one edited row re-checked over HTTP (PUT: checked with the
+ * import's code, kept in the review's store), against the same check called in-process.
  */
 
 const sizes = { full: { rows: 100_000, checks: 50 }, quick: { rows: 2_000, checks: 5 } };

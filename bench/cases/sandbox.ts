@@ -10,21 +10,21 @@ import { benchApiKey, withSandbox } from '../support/sandbox.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
- * Issue 7, "Sandbox": new_claim requests/s of the sandbox (no latency, no faults, its real SQLite
+ * Sandbox: new_claim requests/s of the sandbox (no latency, no faults, its real SQLite
  * file) against a bare node:http server answering the sandbox's own 201 body. All run as child
  * processes and are driven by the same closed-loop undici generator in this process, with the
  * same distinct bodies; the ratio is what the sandbox's routing, validation and storage cost.
  *
- * Issue 30, part 3, adds the durable anchor, measured in the same rounds: node:http writing the
+ * Beside it the durable anchor, measured in the same rounds: node:http writing the
  * rows a new_claim writes into the sandbox's own storage, one commit per request
  * (support/durable-anchor-main.ts). sandbox / anchor is what our code costs beyond the durable
  * writes themselves; the goal stays the one against the bare server. A second anchor commits once
  * per event-loop turn, as the sandbox does (its group commit): with the same commits, what is left
- * between the two is the sandbox's own code (BENCHMARKS.md, issue 30: 0.69 of the bare server).
+ * between the two is the sandbox's own code (BENCHMARKS.md: measured at 0.69 of the bare server).
  */
 
 const newClaimPath = '/v2/issuer/new_claim';
-/** Issue 12: the sandbox answers new_claim at half the rate of a bare node:http server or better. */
+/** The goal: the sandbox answers new_claim at half the rate of a bare node:http server or better. */
 const goalRatio = 0.5;
 
 /**
@@ -157,7 +157,7 @@ function rows(size: (typeof sizes)['full'], results: Servers): BenchRow[] {
       baseline: `durable anchor (node:http + the new_claim's 3 row writes, 1 commit per request): ${rate(anchor)}`,
       ratio: ours.requestsPerSecond / anchor.requestsPerSecond,
       note:
-        `informational (issue 30: the goal is against the bare server); same rounds as the row above; anchor ${latencies(anchor)}; ` +
+        `informational (the goal is against the bare server); same rounds as the row above; anchor ${latencies(anchor)}; ` +
         `anchor / bare ${(anchor.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}; the anchor reads each body unparsed and writes a claim, ` +
         `its case (the body as document) and a case.created event with prepared statements in one transaction, ` +
         `into the sandbox's own schema, pragmas (WAL, synchronous=NORMAL) and checkpoint worker; the sandbox commits once per event-loop turn (group commit)`,

@@ -8,7 +8,7 @@ import { expectSuccess, runNodeMeasured } from '../support/process.js';
 import type { StageWorkerResult } from '../support/stage-worker.js';
 
 /**
- * Issue 7, stage throughput: rows/s of the import's stage step (parse → map → validate → journal,
+ * Stage throughput: rows/s of the import's stage step (parse → map → validate → journal,
  * `stageRows` from src/import/stage/index.ts, the first step of every import and dry run) on a generated
  * 200,000-row export, against csv-parse alone on the same file with the same dialect and decoder.
  * Each pass runs in a fresh process (bench/support/stage-worker.ts), the two kinds alternating so

@@ -9,10 +9,10 @@ import { runWithdrawTimed, type WithdrawRun } from '../support/withdraw-run.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
- * Issue 28, "Proof": throughput of the real `bulk-disputes withdraw` (the built CLI, as a process,
- * as the submit case runs the import) at concurrency 32 against the sandbox answering every
- * request after 50 ms, beside the limit that latency sets: with N requests in flight no client
- * can beat N / 50 ms requests a second (the submit case's measure).
+ * Throughput of the real `bulk-disputes withdraw` (the built CLI, as a process, as the submit case
+ * runs the import) at concurrency 32 against the sandbox answering every request after 50 ms,
+ * beside the limit that latency sets: with N requests in flight no client can beat N / 50 ms
+ * requests a second (the submit case's measure).
  *
  * Choices, so the figure is about withdrawing:
  * - The night to take back is made by the real import, into a sandbox answering at once: half the

@@ -5,11 +5,11 @@ import { genericMappingFile } from '../support/paths.js';
 import { expectSuccess, mib, runNodeMeasured, type MeasuredRun } from '../support/process.js';
 
 /**
- * Issue 21, "Results as a workbook": a 100,000-row dry run writing its results as a workbook
- * (exceljs's streaming writer: text cells, marks, notes) against the same run writing CSV; then
- * the workbook fed back (exceljs's streaming reader) against the CSV fed back. Both as the CLI
- * runs them, as child processes, peak RSS measured as the memory case does. The goal is the dry
- * run's memory goal: under 250 MiB; the ratios say what the workbook costs in time.
+ * Results as a workbook: a 100,000-row dry run writing its results as a workbook (exceljs's
+ * streaming writer: text cells, marks, notes) against the same run writing CSV; then the workbook
+ * fed back (exceljs's streaming reader) against the CSV fed back. Both as the CLI runs them, as
+ * child processes, peak RSS measured as the memory case does. The goal is the dry run's memory
+ * goal: under 250 MiB; the ratios say what the workbook costs in time.
  */
 
 const sizes = { full: 100_000, quick: 2_000 };

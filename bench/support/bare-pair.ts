@@ -4,7 +4,7 @@ import { startCannedJsonServer } from './bare-server.js';
 import { runClosedLoop } from './load.js';
 
 /**
- * What this machine allows with no code of ours at all (issue 12): the bench's closed-loop undici
+ * What this machine allows with no code of ours at all: the bench's closed-loop undici
  * client against a bare node:http server answering after the same latency, `requests` requests
  * at `concurrency`. On 2 cores even this pair stays below concurrency / latency (timers,
  * wake-ups, the loopback); the submit and withdraw cases show it beside their figures.

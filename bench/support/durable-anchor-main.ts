@@ -5,8 +5,8 @@ import { startCheckpoints } from '../../src/sandbox/store/checkpoints.js';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 
 /**
- * The sandbox benchmark's durable anchor (issue 30, part 3), run as a child process by
- * durable-anchor.ts: what a new_claim's durable writes cost with nothing of ours around them.
+ * The sandbox benchmark's durable anchor, run as a child process by durable-anchor.ts: what a
+ * new_claim's durable writes cost with nothing of ours around them.
  *
  *   node durable-anchor-main.js DB_FILE BODY_FILE [per-turn]
  *

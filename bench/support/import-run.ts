@@ -9,7 +9,7 @@ import { benchApiKey, withSandbox } from './sandbox.js';
  * `bulk-disputes import` as a real process, timed from its own summary at the log level a job
  * runs at (info). The "import finished" line carries the job's `throttling` counts, among them
  * `sendingMs`, from the first request sent to the last answer read (src/api/client/pacing.ts):
- * staging before it and the results CSV after it are left out. (Until issue 12 the bench ran the
+ * staging before it and the results CSV after it are left out. (The bench used to run the
  * import at debug level to time it from a log line per request; writing and parsing those lines
  * cost the two processes on two cores about as much as the claims themselves at concurrency 64.)
  */
@@ -21,7 +21,7 @@ export interface ImportRunOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly cwd: string;
-  /** More environment for the import (a proxy, CA and client certificate: issue 22). */
+  /** More environment for the import (a proxy, CA and client certificate, as in a bank's network). */
   readonly env?: NodeJS.ProcessEnv;
 }
 

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 /**
- * The durable anchor of the evidence benchmark (issue 30, part 4), run as a child process by
- * storing-server.ts: node:http and nothing else, except that each body is hashed (sha256) as it
- * arrives and written to a file of its own, named by its hash, before the answer. The least a
- * server that keeps what it acknowledges has to do with an upload's bytes; what the sandbox does
- * beyond it (multipart parsing, the checks, its database) is what the ratio to it shows.
+ * The durable anchor of the evidence benchmark, run as a child process by storing-server.ts:
+ * node:http and nothing else, except that each body is hashed (sha256) as it arrives and written to
+ * a file of its own, named by its hash, before the answer. The least a server that keeps what it
+ * acknowledges has to do with an upload's bytes; what the sandbox does beyond it (multipart
+ * parsing, the checks, its database) is what the ratio to it shows.
  *
  *   node storing-server-main.js DIRECTORY
  */

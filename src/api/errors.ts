@@ -3,7 +3,7 @@ import type { ErrorBody } from './schemas/errors.js';
 
 /**
  * Errors of the API client. Each has a stable `CLAIMS_*` code and its context in fields
- * (style.md; undici's `UND_ERR_*`). None ever holds the API key: messages are built from the
+ * (as undici's `UND_ERR_*` errors have). None ever holds the API key: messages are built from the
  * method, path and the service's own words, and the latter pass through the key's redactor.
  */
 
@@ -113,7 +113,7 @@ export class ResponseShapeError extends ClaimsError {
   }
 }
 
-/** A request body or query that breaks the interface document: refused before sending. */
+/** A request body or query that breaks the service's interface: refused before sending. */
 export class RequestInvalidError extends ClaimsError {
   readonly code = 'CLAIMS_REQUEST_INVALID';
   readonly issues: SchemaIssue[];

@@ -1,7 +1,8 @@
 /**
  * When to try a request again, and after how long: a pure function of the attempt, its outcome,
- * the policy and a random source (style.md; got's calculate-retry-delay, stripe-node's
- * `_shouldRetry`). The transport supplies the clock and does the sleeping.
+ * the policy and a random source, so tests are tables, not sleeps (after got's
+ * calculate-retry-delay and stripe-node's `_shouldRetry`). The transport supplies the clock and
+ * does the sleeping.
  */
 
 export interface RetryPolicy {
@@ -72,7 +73,7 @@ function classify(outcome: AttemptOutcome, repeatable: boolean): 'retryable' | S
   }
   const { status } = outcome;
   if (status < 400) return 'success';
-  // 429 and 503 mean "not processed, come back later" (interface document, run_workflow 503).
+  // 429 and 503 mean "not processed, come back later" (the service says so of run_workflow's 503).
   if (status === 429 || status === 503) return 'retryable';
   // 501 and 505 will answer the same way every time.
   if (status === 501 || status === 505) return 'not-retryable';

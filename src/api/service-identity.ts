@@ -1,11 +1,11 @@
 /**
- * Which service a job was run against (issue 19): the base URL as the user gave it, normalised,
+ * Which service a job was run against: the base URL as the user gave it, normalised,
  * or the embedded sandbox's data file, and the key's environment. A journal or an export bookmark
  * records it, so that a rehearsal's journal can never make the real run skip its claims. The key
  * itself is never part of it: a rotated key of the same environment is the same service.
  */
 
-/** `test_` keys select the service's test environment, any other key the live one (interface document, "Authentication"). */
+/** `test_` keys select the service's test environment, any other key the live one (docs/sandbox.md, "Keys and environments"). */
 export type KeyEnvironment = 'test' | 'live';
 
 export type ServiceIdentity =

@@ -1,5 +1,5 @@
 /**
- * A token bucket (issue 13), pure: the caller passes the time, so tests are tables, not sleeps.
+ * A token bucket, pure: the caller passes the time, so tests are tables, not sleeps.
  * One shape serves both sides of the wire:
  * - the client's `--max-rps` (transport): `reserve` books the next token and says how long to
  *   wait for it, so every request of the job, whoever sends it, queues on one pace, first come

@@ -2,7 +2,7 @@ import type { disputeReasons, v1DisputeReasons } from './schemas/known-values.js
 
 /**
  * A version 1 case read as version 2: flat transaction and evidence names become the v2 nested
- * ones (interface document, "Versioning"). Pure; used by the sandbox's v2 views of v1 cases and
+ * ones (docs/interface.md). Pure; used by the sandbox's v2 views of v1 cases and
  * by the v1 migration. v1's `resolution{...}` has no v2 counterpart and is left out.
  */
 

@@ -2,15 +2,15 @@ import type { Logger } from 'pino';
 import type { Progress } from '../progress/progress.js';
 import type { ExitCodeValue } from './exit-codes.js';
 
-/** What a command may touch: injected, so `main` runs in-process in tests (style.md). */
+/** What a command may touch: injected, so `main` runs in-process in tests. */
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
-  /** Where logs, progress and summaries go; `isTTY` decides their shape (issue 29). */
+  /** Where logs, progress and summaries go; `isTTY` decides their shape. */
   stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   /**
    * Asks a person a question on the terminal and returns the answer; absent when stdin or stderr
-   * is not a terminal (cron, a pipe): a command that must confirm then refuses (withdraw, issue 28).
+   * is not a terminal (cron, a pipe): a command that must confirm then refuses (withdraw).
    */
   ask?: (question: string) => Promise<string | undefined>;
   /** Registers what to do on SIGINT / SIGTERM (long-running commands such as `sandbox`). */
@@ -20,7 +20,7 @@ export interface CliIo {
 export interface CliContext {
   io: CliIo;
   logger: Logger;
-  /** What the log lines are (issue 29): `pretty` lines already say what a plain note on stderr would. */
+  /** What the log lines are: `pretty` lines already say what a plain note on stderr would. */
   logFormat?: 'json' | 'pretty';
   /** The terminal's progress line on stderr; log lines clear it before they are written. */
   progress: Progress;

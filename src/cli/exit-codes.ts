@@ -8,7 +8,7 @@ import { JournalMismatchError } from '../import/journal/schema.js';
 import { MappingError } from '../mapping/load.js';
 import { resourceFailure } from '../files/resource-failure.js';
 
-/** The documented exit codes (docs/exit-codes.md; architecture.md, "Contracts"). */
+/** The documented exit codes (docs/exit-codes.md). */
 export const ExitCode = {
   /** Every row ok. */
   ok: 0,
@@ -18,7 +18,7 @@ export const ExitCode = {
   usage: 2,
   /** Aborted (authentication refused, service unavailable, disk): run the same command again. */
   aborted: 3,
-  /** The server's certificate is not trusted: untrusted CA, expired, or for another host (issue 22). Nothing sent. */
+  /** The server's certificate is not trusted: untrusted CA, expired, or for another host. Nothing sent. */
   serverCertificate: 4,
   /** The client certificate: none given when the service asks for one, refused, its key not its own, a wrong passphrase. Nothing sent. */
   clientCertificate: 5,
@@ -39,8 +39,8 @@ export class UsageError extends Error {
 
 /**
  * The reader of stdout has gone (`bulk-disputes export cases --out - | head -1`): the command stops
- * at its next write and the program ends quietly, as ripgrep does (style.md, "a closed pipe ends the
- * program quietly"), with the exit code the command had so far: 0 for help, reports and exports.
+ * at its next write and the program ends quietly, as ripgrep does, with the exit code the command
+ * had so far: 0 for help, reports and exports.
  */
 export class OutputClosedError extends Error {
   readonly code = 'OUTPUT_CLOSED';
@@ -50,7 +50,7 @@ export class OutputClosedError extends Error {
   }
 }
 
-/** The one place that maps a thrown error to an exit code (style.md, changesets' funnel). */
+/** The one place that maps a thrown error to an exit code: one funnel, as changesets has. */
 export function exitCodeFor(error: unknown): ExitCodeValue {
   if (error instanceof OutputClosedError) return ExitCode.ok;
   if (error instanceof CommanderError) {

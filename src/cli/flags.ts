@@ -30,7 +30,7 @@ export function collect(value: string, previous: string[]): string[] {
 
 export type ResultsFormat = 'csv' | 'xlsx';
 
-/** `--results-format`: shared by the commands that write a results file (issue 21). */
+/** `--results-format`: shared by the commands that write a results file. */
 export function resultsFormatOption(): Option {
   return new Option('--results-format <format>', 'csv, or xlsx: a workbook of text cells a spreadsheet cannot damage (default: from the results file\'s name)').choices(['csv', 'xlsx']);
 }

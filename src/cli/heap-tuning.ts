@@ -13,7 +13,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  * without). V8 reads the flag at every collection, so setting it once the process runs takes
  * effect (measured: the same figures as `node --heap-growing-percent=30`).
  *
- * Those figures predate the staging workers (issue 12). Issue 30 found 10,000 rows at 208–214 MiB
+ * Those figures predate the staging workers. Measured with two of them: 10,000 rows at 208–214 MiB
  * and 1,000,000 at 225.7 MiB (VmHWM): ~52 MiB of it the node binary's pages, two worker isolates
  * ~25 MiB each, the main thread's 32 MiB of new space; its live heap after a full collection at
  * the end of staging was 22.6 MiB (7.5 of it strings, mostly module sources). With one staging
@@ -25,7 +25,7 @@ export function limitHeapGrowth(): void {
 }
 
 /**
- * The young generation, kept at its starting size (issue 30, part 6). V8 doubles it, up to two
+ * The young generation, kept at its starting size. V8 doubles it, up to two
  * 16 MiB semi-spaces, whenever objects survive a scavenge; loading the CLI's modules alone did
  * that (32 MiB of new space before a command ran, measured with v8.getHeapSpaceStatistics()),
  * and it never shrank while a job allocated: ~30 MiB of every job's peak. V8 reads the growth
@@ -45,8 +45,9 @@ export function keepYoungGenerationSmall(): void {
  * a scavenge per MiB allocated, most of what they allocate surviving one: the re-run of a finished
  * 100,000-row import (the results written again) spent 1.5 of its 3.1 s collecting (1,923
  * scavenges, `--trace-gc`). Measured, growing once staged, alternated three times: that re-run
- * 3.0–3.1 → 2.1–2.2 s (1.9–2.1 s before issue 30); a 1,000,000-row dry run 106.7 → 88.5 s at
- * the same peak (186 MiB both, the end of staging); 10,000 rows 162.8 and 164.1 MiB.
+ * 3.0–3.1 → 2.1–2.2 s (1.9–2.1 s before the young generation was kept small); a 1,000,000-row
+ * dry run 106.7 → 88.5 s at the same peak (186 MiB both, the end of staging); 10,000 rows 162.8
+ * and 164.1 MiB.
  */
 export function letYoungGenerationGrow(): void {
   setFlag('--semi-space-growth-factor=2');
@@ -100,7 +101,7 @@ const flagsSet = new Map<string, string>();
 
 /**
  * Sets a V8 flag for the whole process, and again each time a worker thread has started (the
- * staging worker, issue 30): measured, a worker's start put the growth factor back to 2, and the
+ * staging worker): measured, a worker's start put the growth factor back to 2, and the
  * main thread's young generation then grew to 32 MiB within the run.
  */
 function setFlag(flag: string): void {

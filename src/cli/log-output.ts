@@ -12,14 +12,14 @@ export type LogFormat = (typeof logFormats)[number];
 export interface LogOutput {
   logger: Logger;
   format: LogFormat;
-  /** A run's failure, once: one sentence for a person, one JSON record for a program (issue 29). */
+  /** A run's failure, once: one sentence for a person, one JSON record for a program. */
   fatal(error: unknown): void;
 }
 
 /**
- * Decided per stream, as the GitHub CLI's iostreams do (style.md, "A terminal for people, a pipe
- * for programs"): human lines when stderr is a terminal, JSON lines otherwise (cron, Kubernetes,
- * a log shipper), unless `--log-format` chooses.
+ * Decided per stream, as the GitHub CLI's iostreams do (a terminal for people, a pipe for
+ * programs): human lines when stderr is a terminal, JSON lines otherwise (cron, Kubernetes, a log
+ * shipper), unless `--log-format` chooses.
  */
 export function chooseLogFormat(chosen: LogFormat | undefined, stderr: { isTTY?: boolean }): LogFormat {
   return chosen ?? (stderr.isTTY === true ? 'pretty' : 'json');

@@ -37,7 +37,7 @@ Shipped with it (${packageRoot}):
 
 /**
  * The whole CLI as a function: arguments and streams in, exit code out. The bin is a two-line
- * wrapper; tests call this in-process (style.md, "a tiny bin; main(argv, io) injectable").
+ * wrapper, and the streams are injected, so tests call this in-process.
  */
 export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
   let exitCode: ExitCodeValue = ExitCode.ok;
@@ -75,7 +75,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
   for (const command of await commandsFor(argv, context)) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
   }
-  // A misspelt option is named, with a suggestion, before a required one is missed (issue 29).
+  // A misspelt option is named, with a suggestion, before a required one is missed.
   reportUnknownOptionsFirst(program);
 
   try {
@@ -85,7 +85,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     // The reader of stdout has gone (`| head -1`): nothing to tell, the outcome so far stands.
     if (error instanceof OutputClosedError) return exitCode;
     // Commander has already printed its own usage errors and help.
-    // Told once: a sentence on a terminal, a JSON record otherwise (issue 29).
+    // Told once: a sentence on a terminal, a JSON record otherwise.
     if (!(error instanceof CommanderError)) output.fatal(error);
     return exitCodeFor(error);
   }
@@ -107,10 +107,10 @@ const commandModules = new Map<string, (context: CliContext) => Promise<Command>
 ]);
 
 /**
- * The command named on the line, alone: the other commands' modules are not loaded (issue 30,
- * part 6: 5 MiB of every job's memory, the resident set after loading them). The first word naming
- * a command is the command (the global options' values never name one); with none (`--help`,
- * `help import`, a misspelt name), every command, for the help and its suggestions.
+ * The command named on the line, alone: the other commands' modules are not loaded (measured: 5 MiB
+ * of every job's memory, the resident set after loading them). The first word naming a command is
+ * the command (the global options' values never name one); with none (`--help`, `help import`, a
+ * misspelt name), every command, for the help and its suggestions.
  */
 async function commandsFor(argv: readonly string[], context: CliContext): Promise<Command[]> {
   const named = commandModules.get(argv.find((word) => commandModules.has(word)) ?? '');

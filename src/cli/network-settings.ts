@@ -4,7 +4,7 @@ import type { NetworkOptions } from '../api/client/config.js';
 import { UsageError } from './exit-codes.js';
 
 /**
- * The way to the service from inside a bank's network (issue 22), from flags and the
+ * The way to the service from inside a bank's network, from flags and the
  * environment: a proxy, extra CAs, a client certificate. Files are read here (a file that cannot
  * be read stops the run, exit 2, naming the flag); the passphrase only ever from the environment
  * or a file, never a flag (a flag shows in `ps`).

@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 
 /**
  * Commander checks required options before unknown ones, so a misspelt `--mappin` was told as
- * "required option '--mapping <file>' not specified" (issue 29). Here each required option is
+ * "required option '--mapping <file>' not specified". Here each required option is
  * checked after them instead: commander's own check is switched off and the same one runs in a
  * preAction hook, which comes after commander has refused unknown options (with its "did you
  * mean" suggestion) and missing arguments. Only commander's public API: `mandatory`, hooks, error().

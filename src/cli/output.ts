@@ -13,7 +13,7 @@ export interface CommandOutput {
 }
 
 /**
- * The process's stdout for the commands (bin.ts; issue 29, "pipes"). Node tells of a write to a
+ * The process's stdout for the commands (bin.ts). Node tells of a write to a
  * closed pipe (`| head -1`) with an 'error' event, which, unheard, ends the process with a stack
  * and exit 1. Heard here, it makes that write, or the next, throw OutputClosedError, which the
  * funnel in main.ts ends quietly. Any other failure (a full disk under `> file`) is thrown in

@@ -6,13 +6,13 @@ import { resolveNetwork, type NetworkFlags } from './network-settings.js';
 
 /**
  * Where the service and the key come from: flags and the environment, never a key as a flag
- * value (it would show in `ps`); `--api-key-file` is fine (architecture.md, "Contracts").
+ * value (it would show in `ps`); `--api-key-file` is fine.
  */
 
 export interface ServiceSettings {
   baseUrl: string;
   apiKey: string;
-  /** Proxy, CAs, client certificate (issue 22). */
+  /** Proxy, CAs, client certificate. */
   network: NetworkOptions;
 }
 
@@ -57,7 +57,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /**
- * `--max-rps`, else CLAIMS_MAX_RPS, else no limit (issue 13). A bad variable is a usage error
+ * `--max-rps`, else CLAIMS_MAX_RPS, else no limit. A bad variable is a usage error
  * (exit 2) before anything is sent, in the flag's words.
  */
 export function resolveMaxRps(flagValue: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
@@ -71,7 +71,7 @@ export function resolveMaxRps(flagValue: number | undefined, env: NodeJS.Process
   }
 }
 
-/** Test keys select the sandbox environment (interface document, "Authentication"). */
+/** Test keys select the sandbox environment (docs/sandbox.md, "Keys and environments"). */
 export function environmentOf(apiKey: string): 'sandbox' | 'production' {
   return apiKey.startsWith('test_') ? 'sandbox' : 'production';
 }

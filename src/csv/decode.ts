@@ -13,9 +13,9 @@ function startsWith(head: Uint8Array, bom: readonly number[]): boolean {
 }
 
 /**
- * The byte order mark at the start of a file when it belongs to an encoding other than the
- * declared one: such a file is mis-declared, and decoding it anyway would put the mark's bytes
- * into the first header (architecture, "Lessons"). A mark of the declared encoding is fine.
+ * The byte order mark at the start of a file when it belongs to an encoding other than the declared
+ * one: such a file is mis-declared, and decoding it anyway would put the mark's bytes into the
+ * first header. A mark of the declared encoding is fine.
  */
 export function foreignByteOrderMark(head: Uint8Array, encoding: CsvEncoding): string | undefined {
   if (encoding !== 'utf-8' && startsWith(head, utf8Bom)) return 'UTF-8';
@@ -50,7 +50,7 @@ function ownByteOrderMark(head: Uint8Array, encoding: CsvEncoding): boolean {
   return false;
 }
 
-/** Told once what the file's bytes say beyond the dialect (issue 13): its line ending and BOM. */
+/** Told once what the file's bytes say beyond the dialect: its line ending and BOM. */
 export interface LayoutObserver {
   /** The dialect's quote: line breaks inside quotes do not end the first record. */
   readonly quote: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Encodings an issuer export may arrive in (issue 5, "Mapping files"). */
+/** Encodings an issuer export may arrive in (docs/mappings.md). */
 export const csvEncodings = ['utf-8', 'utf-16le', 'windows-1252', 'latin1'] as const;
 export type CsvEncoding = (typeof csvEncodings)[number];
 

@@ -3,7 +3,7 @@ import type { CsvEncoding } from './dialect.js';
 
 /**
  * Text back to the bytes of an input's encoding, so a file we write from an input (the results
- * CSV) reads back through the same dialect (architecture.md, "Contracts": fixed and fed back in).
+ * CSV) reads back through the same dialect, so that it can be fixed and fed back in.
  */
 
 /** windows-1252 bytes 0x80-0x9F that are not Latin-1, by code point. */
@@ -42,7 +42,7 @@ export function encodeText(text: string, encoding: CsvEncoding): Buffer {
 
 /**
  * A Transform from text to bytes in `encoding`, starting with the encoding's byte order mark when
- * `byteOrderMark` is set (the input had one: issue 13). Single-byte encodings have no mark.
+ * `byteOrderMark` is set (the input had one). Single-byte encodings have no mark.
  */
 export function createEncoder(encoding: CsvEncoding, byteOrderMark: boolean): Transform {
   let started = false;

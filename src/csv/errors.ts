@@ -1,4 +1,4 @@
-/** Codes of run-level CSV failures: the whole file cannot be read as declared (issue 5). */
+/** Codes of run-level CSV failures: the whole file cannot be read as declared. */
 export type CsvFormatErrorCode =
   | 'csv_empty'
   | 'csv_header_empty'
@@ -9,7 +9,7 @@ export type CsvFormatErrorCode =
   | 'csv_quote_unrecoverable'
   | 'csv_record_too_large'
   | 'csv_parse'
-  // A workbook input (issue 21): not a readable .xlsx, or without the sheet asked for.
+  // A workbook input: not a readable .xlsx, or without the sheet asked for.
   | 'workbook_unreadable'
   | 'workbook_sheet_missing';
 

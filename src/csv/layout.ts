@@ -1,9 +1,9 @@
 import type { CsvDialect, CsvEncoding } from './dialect.js';
 
 /**
- * What an input file's bytes say beyond its mapping's dialect (issue 13): how its lines end and
- * whether it starts with a byte order mark. The reader finds both, so that a file written for
- * the input (the results CSV) can be read back, and opened in a spreadsheet, like the input.
+ * What an input file's bytes say beyond its mapping's dialect: how its lines end and whether it
+ * starts with a byte order mark. The reader finds both, so that a file written for the input (the
+ * results CSV) can be read back, and opened in a spreadsheet, like the input.
  */
 export type LineEnding = '\r\n' | '\n';
 
@@ -22,7 +22,10 @@ export interface WrittenDialect extends FileLayout {
   readonly encoding: CsvEncoding;
 }
 
-/** The results CSV's dialect before issue 13 (and of a journal staged before it): comma, LF, UTF-8. */
+/**
+ * The results CSV's dialect from before results followed their input's dialect (and of a journal
+ * staged back then): comma, LF, UTF-8.
+ */
 export const plainDialect: WrittenDialect = { delimiter: ',', quote: '"', encoding: 'utf-8', ...plainLayout };
 
 export function writtenDialectOf(dialect: Pick<CsvDialect, 'delimiter' | 'quote' | 'encoding'>, layout: FileLayout): WrittenDialect {

@@ -38,7 +38,7 @@ function runFailure(code: string, line: number, cause: Error): CsvFormatError {
  * The records of a CSV byte stream, in input order, each exactly once: a row keyed by the header,
  * or a row failure. Pull-based: records are parsed only as fast as the caller iterates (plus the
  * streams' own buffers), so memory stays flat for any file size. Throws `CsvFormatError` when the
- * file as a whole cannot be read (issue 5; architecture, "Lessons").
+ * file as a whole cannot be read: no row is ever skipped silently.
  */
 export interface ReadRowsOptions {
   /** Called once with the column names (read, or numbered when the dialect has no header). */
@@ -52,7 +52,7 @@ export interface ReadRowsOptions {
   /**
    * Called once with the file's line ending (its first record's) and whether it started with a
    * byte order mark, before the header is passed on: what a file written for this one must
-   * repeat to read back the same way (issue 13).
+   * repeat to read back the same way.
    */
   onLayout?: (layout: FileLayout) => void;
 }
@@ -66,8 +66,8 @@ export async function* readRows(input: Readable, dialect: CsvDialect, options: R
 
 /**
  * The same records as `readRows`, in the same order and with the same failures, without the
- * header-keyed copy and in batches of those the parser has ready (issue 30): a caller that
- * reads cells by position (staging) pays one await per batch instead of two per row.
+ * header-keyed copy and in batches of those the parser has ready: a caller that reads cells by
+ * position (staging) pays one await per batch instead of two per row.
  */
 export function readRecordBatches(input: Readable, dialect: CsvDialect, options: ReadRowsOptions = {}): AsyncGenerator<CsvRecord[]> {
   return readBatches(input, dialect, options, positionalRecords);
@@ -108,7 +108,7 @@ async function* readBatches<R>(input: Readable, dialect: CsvDialect, options: Re
   // pipeline destroys every stage on the first error and on an early `break` of the caller.
   const observer = options.onLayout === undefined ? undefined : { quote: dialect.quote, onLayout: options.onLayout };
   pipeline(input, createDecoder(dialect.encoding, observer), parser, () => undefined);
-  // csv-parse makes a new array for every record: no copy of it is needed (issue 30).
+  // csv-parse makes a new array for every record: no copy of it is needed.
   const clean = (values: string[]): string[] => (dialect.trim ? values.map((value) => value.trim()) : values);
 
   let header: string[] | undefined;

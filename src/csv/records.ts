@@ -67,7 +67,7 @@ export function numberedHeader(columnCount: number): string[] {
 
 /**
  * A record without the header-keyed copy, for a caller that reads cells by position (staging,
- * issue 30: the copy was 3.5% of its main thread). `raw` when the record split into fields (a
+ * where the copy was 3.5% of its main thread). `raw` when the record split into fields (a
  * wrong column count too), `error` when it is not a row; both always present, so that every
  * record has one shape.
  */

@@ -5,15 +5,15 @@ import { detectFileType, looksLikeText, type SniffedType } from '../files/sniff.
 import { fileEmpty, fileTooLarge, pdfNoPages, pdfTooManyPages, pdfUnreadable, typeUnsupported, type EvidenceFailure } from './errors.js';
 
 /**
- * The checks on an evidence file's bytes, pure (no file system): the same rules the service
- * applies to an upload (interface document, Limits), so a file that passes here is not refused
- * there, and a file that would be refused costs no request. The sandbox applies them through
- * the same src/files/ modules.
+ * The checks on an evidence file's bytes, pure (no file system): the same rules the service applies
+ * to an upload (JPEG, PNG or PDF, under 4.5 MB, a PDF at most 5 pages), so a file that passes here
+ * is not refused there, and a file that would be refused costs no request. The sandbox applies them
+ * through the same src/files/ modules.
  */
 
 export interface EvidenceFile {
   bytes: Buffer;
-  /** Lower-case hex SHA-256 of `bytes`: uploads are deduplicated by it (architecture.md). */
+  /** Lower-case hex SHA-256 of `bytes`: uploads are deduplicated by it, once per content per job. */
   sha256: string;
   /** From the content, never from the file name. */
   contentType: SniffedType;

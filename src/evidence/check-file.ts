@@ -48,7 +48,7 @@ async function readBounded(handle: FileHandle, cell: string): Promise<Buffer | E
   if (stats.size >= fileSizeLimitBytes) return fileTooLarge(cell, fileSizeLimitBytes, stats.size, false);
 
   // One buffer of the size the file says, read into directly: no chunks to concatenate, nothing
-  // zero-filled first (issue 12: evidence upload copies). Its one byte more notices a file that
+  // zero-filled first (each copy slowed evidence uploads). Its one byte more notices a file that
   // grew since: the rest is then read as it comes, still bounded by the limit.
   const buffer = Buffer.allocUnsafe(stats.size + 1);
   let totalBytes = await readInto(handle, buffer, 0);
@@ -68,7 +68,7 @@ async function readBounded(handle: FileHandle, cell: string): Promise<Buffer | E
 /**
  * Fills `buffer` from `offset` until it is full or the file ends; the bytes now in it. Each read
  * asks for all that is left (a regular file gives it in one): every read is a trip through
- * libuv's thread pool, and 1 MB reads took four of them for a 3 MB file instead of two (issue 30).
+ * libuv's thread pool, and 1 MB reads took four of them for a 3 MB file instead of two.
  */
 async function readInto(handle: FileHandle, buffer: Buffer, offset: number): Promise<number> {
   let filled = offset;

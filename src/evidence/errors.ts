@@ -1,8 +1,8 @@
 /**
- * Every way an evidence cell can fail its client-side checks, as a value (style.md: row failures
- * are values). Codes are stable: the results CSV's `error_code` carries them and staff filter on
- * them. Messages read "evidence <cell>: expected …, got …" and never quote the file's contents,
- * which may hold card data.
+ * Every way an evidence cell can fail its client-side checks, as a value (row failures are values,
+ * only run failures are thrown). Codes are stable: the results CSV's `error_code` carries them and
+ * staff filter on them. Messages read "evidence <cell>: expected …, got …" and never quote the
+ * file's contents, which may hold card data.
  */
 
 export const evidenceErrorCodes = [
@@ -92,7 +92,7 @@ function formatBytes(bytes: number): string {
   return `${bytes.toLocaleString('en-US')} bytes`;
 }
 
-/** Decimal megabytes, as the interface document's "under 4.5 MB". */
+/** Decimal megabytes, as the service's upload limit "under 4.5 MB" means them. */
 function formatMegabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 3 })} MB`;
 }

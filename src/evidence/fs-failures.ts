@@ -4,7 +4,7 @@ import { notAFile, notFound, pathInvalid, unreadable, type EvidenceFailure } fro
 /**
  * File-system errors that concern one evidence file become that row's failure. Anything else
  * (EIO, EMFILE, ENOMEM, ...) is about the machine, not the row, and is thrown for the run to stop
- * (style.md: row failures are values, run failures are thrown).
+ * (row failures are values, run failures are thrown).
  */
 export function fileSystemFailure(cell: string, error: unknown): EvidenceFailure {
   switch (errorCode(error)) {

@@ -1,7 +1,7 @@
 /**
- * The import's client-side evidence checks (architecture.md, Evidence): a CSV cell becomes a
- * real file inside `--evidence-dir`, read within the size limit and checked as the service
- * would, or a failure with a stable code for the results CSV.
+ * The import's client-side evidence checks: a CSV cell becomes a real file inside `--evidence-dir`,
+ * read within the size limit and checked as the service would, or a failure with a stable code for
+ * the results CSV.
  */
 export { checkEvidence, type EvidenceCheckResult } from './check-evidence.js';
 export { checkEvidenceContent, type EvidenceFile, type EvidenceFileResult } from './check-content.js';

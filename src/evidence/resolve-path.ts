@@ -5,9 +5,9 @@ import { pathAbsolute, pathEmpty, pathInvalid, pathLeaves, pathLinksOutside, not
 import { describeFileKind, errorCode, fileSystemFailure } from './fs-failures.js';
 
 /**
- * Where an evidence cell points, confined to `--evidence-dir` (architecture.md, Evidence). The
- * cell comes from an issuer's export, so it is untrusted: the text is judged before any file is
- * touched, then symbolic links are resolved and the real path must still be inside.
+ * Where an evidence cell points, confined to `--evidence-dir`. The cell comes from an issuer's
+ * export, so it is untrusted: the text is judged before any file is touched, then symbolic links
+ * are resolved and the real path must still be inside.
  */
 
 export type EvidencePathResult = { ok: true; path: string } | EvidenceFailure;

@@ -3,7 +3,7 @@ import { caseObject } from '../api/schemas/case.js';
 import { claimSummarySchema } from '../api/schemas/claim.js';
 import { eventSchema } from '../api/schemas/resources.js';
 
-/** What `bulk-disputes export` reads: each list of the interface document. */
+/** What `bulk-disputes export` reads: each list the service offers. */
 export const exportResources = ['cases', 'claims', 'events'] as const;
 export type ExportResource = (typeof exportResources)[number];
 
@@ -12,8 +12,8 @@ export function isExportResource(value: string): value is ExportResource {
 }
 
 /**
- * The columns a reconciliation wants first (issue 6, "a sensible default column set"). Cases
- * carry the card inside the transaction (`transaction.card`), as the service returns them.
+ * The columns a reconciliation wants first. Cases carry the card inside the transaction
+ * (`transaction.card`), as the service returns them.
  */
 export const defaultColumns: Record<ExportResource, readonly string[]> = {
   cases: [
@@ -31,7 +31,7 @@ const itemSchemas: Record<ExportResource, z.ZodType> = { cases: caseObject, clai
 
 /**
  * The columns of `--columns` that no documented field of the resource gives: allowed (a field
- * the document does not name yet may come), but worth one warning, since a typo looks the same.
+ * the service does not document yet may come), but worth one warning, since a typo looks the same.
  */
 export function unknownColumns(resource: ExportResource, columns: readonly string[]): string[] {
   const { leaves, open } = documentedPaths(itemSchemas[resource]);

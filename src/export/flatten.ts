@@ -1,8 +1,8 @@
 /**
- * A record as dot-path columns (issue 6, "flattens nested fields"): `{dispute: {reason}}` is
- * `dispute.reason`. Arrays of scalars are joined with `;` (a spreadsheet user reads them at a
- * glance); arrays holding objects are JSON text, since no column layout fits them. Nulls and
- * empty objects give no column, so their cells are empty.
+ * A record as dot-path columns: `{dispute: {reason}}` is `dispute.reason`. Arrays of scalars are
+ * joined with `;` (a spreadsheet user reads them at a glance); arrays holding objects are JSON
+ * text, since no column layout fits them. Nulls and empty objects give no column, so their cells
+ * are empty.
  */
 export type FlatRecord = Record<string, string>;
 

@@ -22,7 +22,7 @@ export interface ExportOptions {
   target: ExportTarget;
   /** Export only what is newer than this id, oldest first; without it, everything, newest first. */
   after?: string | undefined;
-  /** After each record written, with the count so far (the progress line, issue 29). */
+  /** After each record written, with the count so far (the progress line). */
   onRecord?: ((rows: number) => void) | undefined;
 }
 
@@ -35,8 +35,8 @@ export interface ExportReport {
 const pageSize = 100;
 
 /**
- * One list to CSV in flat memory (issue 6): the client holds one page at a time and fetches the
- * next only when the CSV writer has room, so a slow disk or reader slows the paging down.
+ * One list to CSV in flat memory: the client holds one page at a time and fetches the next only
+ * when the CSV writer has room, so a slow disk or reader slows the paging down.
  */
 export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const { target } = options;
@@ -54,7 +54,7 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
     csv.destroy();
     await written.catch(() => undefined);
     if (temporary !== undefined) await rm(temporary, { force: true });
-    // A full disk or a refused folder names the CSV asked for, not its temporary file (issue 29).
+    // A full disk or a refused folder names the CSV asked for, not its temporary file.
     throw 'file' in target ? (resourceFailure(error, target.file) ?? error) : error;
   }
 }

@@ -17,8 +17,8 @@ export class ExportStateError extends Error {
 }
 
 /**
- * The bookmark of an incremental export (issue 6, "the nightly job"): the newest record id
- * exported so far, and which list it belongs to, so a state file is never used for another list.
+ * The bookmark of an incremental export (the nightly job's): the newest record id exported so far,
+ * and which list it belongs to, so a state file is never used for another list.
  */
 export interface ExportState {
   resource: ExportResource;
@@ -27,8 +27,8 @@ export interface ExportState {
   /** When the last successful run ended, for a person reading the file. */
   updated: string;
   /**
-   * The service the bookmark is an id of (issue 19): another service's events are not ordered
-   * after it, so its bookmark would skip them. Undefined in a file written before it was recorded.
+   * The service the bookmark is an id of: another service's events are not ordered after it, so its
+   * bookmark would skip them. Undefined in a file written before it was recorded.
    */
   service?: ServiceIdentity | undefined;
 }
@@ -63,9 +63,9 @@ function parseState(text: string): ExportState | undefined {
 }
 
 /**
- * A bookmark belongs to the service it was taken from (issue 19): against another one the run stops
- * before anything is read. `unrecorded`: a state file written before services were recorded, taken
- * as this service's once (the next successful run records it).
+ * A bookmark belongs to the service it was taken from: against another one the run stops before
+ * anything is read. `unrecorded`: a state file written before services were recorded, taken as this
+ * service's once (the next successful run records it).
  */
 export function checkStateService(state: ExportState, file: string, current: ServiceIdentity): 'same' | 'unrecorded' {
   const verdict = compareService(state.service, current);
@@ -85,7 +85,7 @@ export async function writeState(file: string, state: ExportState): Promise<void
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
-    // A full disk names the state file (issue 29); the old bookmark is still in it.
+    // A full disk names the state file; the old bookmark is still in it.
     throw resourceFailure(error, file) ?? error;
   }
 }

@@ -2,7 +2,7 @@
  * A file's content as the pieces it arrived in (an upload's parser chunks, or one buffer read
  * from disk), read at any offset without joining the pieces: the PDF page count reads a few
  * kilobytes near the end and at the page tree's objects, and joining 4 MB to read them was a
- * copy of every PDF upload (issue 30).
+ * copy of every PDF upload.
  */
 export class BytePieces {
   readonly size: number;

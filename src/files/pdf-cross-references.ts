@@ -6,7 +6,7 @@ import { NotPlainPdf, PdfReader, WindowTooShort, type PdfDictionary, type PdfRef
  * `startxref` near the end, the cross-reference table and trailer it points at (and the older
  * ones their /Prev names), then only the catalog and the page tree's nodes, each read at the
  * offset the table gives. A few kilobytes of a 4 MB file, no document model: pdf-lib parsed every
- * object and copied every stream to count the same pages (issue 30).
+ * object and copied every stream to count the same pages.
  *
  * This reads classic, well-formed files only. A cross-reference stream (PDF 1.5, pages in
  * compressed object streams), offsets that do not land on the object named, leading junk, a page

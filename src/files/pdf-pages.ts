@@ -3,7 +3,7 @@ import { BytePieces } from './byte-pieces.js';
 import { pageCountFromCrossReferences } from './pdf-cross-references.js';
 
 /**
- * Counting the pages of a PDF for the interface document's "at most 5 pages" limit (sandbox
+ * Counting the pages of a PDF for the service's "at most 5 pages" limit (sandbox
  * uploads and the import's evidence checks alike).
  * A classic, well-formed file is counted from its cross-reference table without a document model
  * (pdf-cross-references.ts: a few kilobytes read, nothing copied); any other goes to pdf-lib.

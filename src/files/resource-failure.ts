@@ -2,12 +2,12 @@ import { dirname, isAbsolute, relative } from 'node:path';
 import Database from 'better-sqlite3';
 
 /**
- * The machine, not the job, refused a file (issue 29, "resource failures in words"): the disk is
- * full, the user may not write there, the file system is read-only, a file or its folder vanished.
- * The message names the file, says that nothing was lost (a journal records each step before it is
- * taken, a file is written through a temporary file and a rename) and what to do, instead of
- * `ENOSPC: no space left on device, write`. The code stays the system's (ENOSPC, SQLITE_FULL, ...),
- * so a log search still finds it; the CLI maps it to exit 3 (run the same command again).
+ * The machine, not the job, refused a file: the disk is full, the user may not write there, the
+ * file system is read-only, a file or its folder vanished. The message names the file, says that
+ * nothing was lost (a journal records each step before it is taken, a file is written through a
+ * temporary file and a rename) and what to do, instead of `ENOSPC: no space left on device, write`.
+ * The code stays the system's (ENOSPC, SQLITE_FULL, ...), so a log search still finds it; the CLI
+ * maps it to exit 3 (run the same command again).
  */
 export class ResourceFailure extends Error {
   readonly code: string;

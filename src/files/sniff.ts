@@ -1,8 +1,8 @@
 /**
- * What a file is, decided by its first bytes alone. The file name (and, for an upload, the
- * part's declared content type) are claims; the interface document's Limits accept "JPEG, PNG
- * or PDF", which only the content can prove. Shared by the sandbox (uploads it receives) and
- * the import (evidence it checks before sending), so both judge a file the same way.
+ * What a file is, decided by its first bytes alone. The file name (and, for an upload, the part's
+ * declared content type) are claims; the service accepts "JPEG, PNG or PDF", which only the content
+ * can prove. Shared by the sandbox (uploads it receives) and the import (evidence it checks before
+ * sending), so both judge a file the same way.
  */
 
 export type SniffedType = 'image/jpeg' | 'image/png' | 'application/pdf';

@@ -1,21 +1,21 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Deterministic ids (architecture.md, "No duplicates, ever"): the same claim key gives the same
- * claim id in every run, so a re-sent create is recognised (409, or found by a retrieve) instead
- * of making a second claim.
+ * Deterministic ids, so that no claim is ever created twice (docs/import.md, "No duplicates"):
+ * the same claim key gives the same claim id in every run, so a re-sent create is recognised
+ * (409, or found by a retrieve) instead of making a second claim.
  */
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
- * `clm_` and 24 hex digits of the key's sha256: 96 bits, no collision in any real export. With
- * the mapping's `claim.id_prefix` (issue 27), `clm_PREFIX_` and the hash of prefix and key: two
- * sources or two years whose keys overlap (references restarting each year) never meet at one id.
+ * `clm_` and 24 hex digits of the key's sha256: 96 bits, no collision in any real export. With the
+ * mapping's `claim.id_prefix`, `clm_PREFIX_` and the hash of prefix and key: two sources or two
+ * years whose keys overlap (references restarting each year) never meet at one id.
  */
 export function derivedClaimId(claimKey: string, prefix?: string): string {
-  // Without a prefix, byte for byte the id of every run before issue 27: journals and claims made
-  // then keep their ids.
+  // Without a prefix, byte for byte the id of every run before `claim.id_prefix` existed: journals
+  // and claims made then keep their ids.
   if (prefix === undefined) return `clm_${digest(claimKey).slice(0, 24)}`;
   // The prefix is hashed too, so the hex differs from the unprefixed id's (not just the label).
   return `clm_${prefix}_${digest(`${prefix}\n${claimKey}`).slice(0, 24)}`;
@@ -33,9 +33,9 @@ export interface Shard {
 }
 
 /**
- * Whether a claim belongs to this shard: by a hash of its key, so n processes split one export
- * with no coordination and no overlap (architecture.md, "Scale past one machine"). Rows without a
- * key belong to shard 1, so that across all shards every row is reported exactly once.
+ * Whether a claim belongs to this shard: by a hash of its key, so n processes split one export with
+ * no coordination and no overlap (docs/import.md, "Sharding"). Rows without a key belong to
+ * shard 1, so that across all shards every row is reported exactly once.
  */
 export function inShard(claimKey: string | undefined, shard: Shard | undefined): boolean {
   if (shard === undefined || shard.count === 1) return true;

@@ -9,7 +9,7 @@ import { processClaim, type ClaimWork } from './claim/process-claim.js';
 import type { RowProblem } from './journal/journal.js';
 
 export interface ProcessOptions extends ClaimWork {
-  /** The most claims in flight; fewer while the service throttles (issue 13). */
+  /** The most claims in flight; fewer while the service throttles. */
   concurrency: number;
   /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
   breakerThreshold: number;
@@ -31,11 +31,11 @@ export interface ProcessSummary {
 const pageSize = 200;
 
 /**
- * Every claim not yet final, at most `concurrency` at a time. Backpressure is a pull
- * (architecture.md): p-limit's own queue is unbounded, so no claim is read from the journal while
- * the window (2 x concurrency) is full; memory is bounded by the window, not the file.
- * The claims in flight follow the service (issue 13): every 429 or 503 halves them, a run of
- * unthrottled answers adds one back, up to `concurrency` (rate/adaptive-concurrency.ts).
+ * Every claim not yet final, at most `concurrency` at a time. Backpressure is a pull: p-limit's
+ * own queue is unbounded, so no claim is read from the journal while the window (2 x concurrency)
+ * is full; memory is bounded by the window, not the file.
+ * The claims in flight follow the service: every 429 or 503 halves them, a run of unthrottled
+ * answers adds one back, up to `concurrency` (rate/adaptive-concurrency.ts).
  */
 export async function processClaims(options: ProcessOptions): Promise<ProcessSummary> {
   const limit = pLimit(options.concurrency);
@@ -92,7 +92,7 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
   };
   const recordFailure = (claim: Parameters<typeof processClaim>[0], error: unknown) => {
     if (error instanceof AuthenticationError || error instanceof ConnectionSetupError || !isRemoteFailure(error)) {
-      // A refused key, a network set up wrongly (issue 22) or a local failure (the journal's disk): nothing else can succeed.
+      // A refused key, a network set up wrongly or a local failure (the journal's disk): nothing else can succeed.
       fatal ??= error;
       breaker.trip((error as Error).message);
       return;

@@ -1,2 +1,2 @@
-// The progress line moved to src/progress/ (issue 29); this path stays for the modules that import it here.
+// The progress line moved to src/progress/; this path stays for the modules that import it here.
 export { Progress } from '../progress/progress.js';

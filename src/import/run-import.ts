@@ -39,12 +39,12 @@ export interface ImportOptions {
   /** The job's journal; a dry run without one uses a temporary journal, removed at the end. */
   journalFile: string | undefined;
   evidenceDir: string;
-  /** `--id-prefix`: replaces the mapping's `claim.id_prefix` for this job (issue 28: a new id generation after a withdrawal). */
+  /** `--id-prefix`: replaces the mapping's `claim.id_prefix` for this job (a new id generation after a withdrawal). */
   idPrefix?: string | undefined;
   /** Overrides the mapping's `file_mode`. */
   fileMode?: Mapping['file_mode'] | undefined;
   concurrency: number;
-  /** Requests per second for the whole job (`--max-rps`, issue 13); undefined: no limit. */
+  /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
   maxRps?: number | undefined;
   dryRun: boolean;
   payloadsFile?: string | undefined;
@@ -52,8 +52,9 @@ export interface ImportOptions {
   /** Start a journal made for another input, mapping or flags over. */
   restart: boolean;
   /**
-   * Where to send; absent in a dry run. `identity` names it in the journal (issue 19); by default
-   * the base URL and the key's environment (the CLI passes the embedded sandbox's data file).
+   * Where to send; absent in a dry run. `identity` names it in the journal, which then belongs to
+   * it; by default the base URL and the key's environment (the CLI passes the embedded sandbox's
+   * data file).
    */
   service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined } | undefined;
   logger: Logger;
@@ -76,16 +77,17 @@ export interface ImportReport {
   abortedBecause: string | undefined;
   /** What stopped the run, when it is an error (a refused key, a failing disk): the caller rethrows it. */
   fatal?: unknown;
-  /** How often the service throttled, and where the claims in flight settled; absent in a dry run (issue 13). */
+  /** How often the service throttled, and where the claims in flight settled; absent in a dry run. */
   throttling?: ThrottlingSummary | undefined;
-  /** How long staging, sending and writing the results took (issue 29); staging is absent when resumed. */
+  /** How long staging, sending and writing the results took; staging is absent when resumed. */
   phases?: PhaseTime[] | undefined;
 }
 
 /**
- * The import (architecture.md, "The pipeline"): stage every row into the journal, then each claim
- * through evidence, create and filing, then the results CSV from the journal. Run again with the
- * same arguments, it continues where the journal stands and never creates a claim twice.
+ * The import (docs/import.md, "What happens, in order"): stage every row into the journal, then
+ * each claim through evidence, create and filing, then the results CSV from the journal. Run
+ * again with the same arguments, it continues where the journal stands and never creates a claim
+ * twice.
  */
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // Staging starts with reading the mapping and hashing the input.
@@ -130,7 +132,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         onProgress: (rows) => options.progress?.staged(rows, 'rows', input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes),
       });
       journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
-      // What the results CSV is written in, kept for a resumed run and for merge-results (issue 13).
+      // What the results CSV is written in, kept for a resumed run and for merge-results.
       journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
       // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
       journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
@@ -165,7 +167,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     });
     return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal, throttling, phases: phases.end() };
   } catch (error) {
-    // A full disk, a refused or read-only folder, a file gone: in words naming the file (issue 29).
+    // A full disk, a refused or read-only folder, a file gone: in words naming the file.
     throw jobResourceFailure(error, { journal: journalFile });
   } finally {
     // A failure mid-staging too leaves no progress line drawn, nor its ticker running.
@@ -176,8 +178,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 }
 
 /**
- * The dialect recorded at staging. A journal staged before it was recorded (issue 13) gets its
- * mapping's delimiter, quote and encoding with LF and no mark, near enough to what it wrote then.
+ * The dialect recorded at staging. A journal staged before it was recorded gets its mapping's
+ * delimiter, quote and encoding with LF and no mark, near enough to what it wrote then.
  */
 function resultsDialectOf(recorded: string | undefined, mapping: Mapping): WrittenDialect {
   if (recorded !== undefined) return JSON.parse(recorded) as WrittenDialect;
@@ -217,7 +219,7 @@ const sendingCheckpointPages = 10_000;
 async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<ProcessSummary> {
   const connect = (service: NonNullable<ImportOptions['service']>) => new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: service.network });
   const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
-  // A dry run given a service reads from it, to compare a feed-back with what it holds (issue 20).
+  // A dry run given a service reads from it, to compare a feed-back with what it holds.
   const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;
   // A resumed job adds the claims it sends now to the bodies written before.
   // Bodies hold cardholder details: readable by the owner only.
@@ -238,10 +240,10 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
     for (const outcome of outcomes) progress.count(outcome, final.get(outcome) ?? 0);
   }
   const stopShowingWaits = client === undefined ? undefined : progress === undefined ? undefined : showServiceWaits(client, progress);
-  // Fewer checkpoints while sending (issue 30, part 5): each claim commits a few pages about once,
-  // so SQLite's default (1000 pages) checkpointed every ~150 claims, and each checkpoint syncs the
-  // file on the event loop, holding every answer in flight (strace of the sending phase's journal
-  // writes, 6,400 claims on this machine: 88 syncs in 414 ms, 13 in 161 ms). Restored below, as staging does.
+  // Fewer checkpoints while sending: each claim commits a few pages about once, so SQLite's default
+  // (1000 pages) checkpointed every ~150 claims, and each checkpoint syncs the file on the event
+  // loop, holding every answer in flight (strace of the sending phase's journal writes, 6,400
+  // claims on this machine: 88 syncs in 414 ms, 13 in 161 ms). Restored below, as staging does.
   journal.database.pragma(`wal_autocheckpoint = ${sendingCheckpointPages}`);
   try {
     const processed = await processClaims({

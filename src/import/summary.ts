@@ -6,7 +6,7 @@ import { ConnectionSetupError } from '../api/network/setup-error.js';
 
 /**
  * The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the
- * results are. `service` names where the claims went (issue 19: a rehearsal and the real run read apart).
+ * results are. `service` names where the claims went (so that a rehearsal and the real run read apart).
  */
 export function formatSummary(report: ImportReport, options: { dryRun: boolean; service?: string | undefined; embedded?: boolean; topErrors?: number }): string {
   const { summary } = report;
@@ -17,19 +17,19 @@ export function formatSummary(report: ImportReport, options: { dryRun: boolean; 
     const count = summary.byOutcome[outcome];
     if (count !== undefined) lines.push(`  ${outcome.padEnd(10)} ${String(count).padStart(8)}`);
   }
-  // Fixes fed back that reached cases the service held (issue 20), or would in a dry run.
+  // Fixes fed back that reached cases the service held, or would in a dry run.
   if (summary.changed > 0) lines.push(`${options.dryRun ? 'cases that would be updated' : 'cases updated'}: ${summary.changed} (changed_fields says which fields)`);
   const top = [...summary.byErrorCode].sort((left, right) => right[1] - left[1]).slice(0, options.topErrors ?? 5);
   if (top.length > 0) {
     lines.push('top errors:');
     for (const [code, count] of top) lines.push(`  ${code.padEnd(28)} ${String(count).padStart(8)}`);
   }
-  // How the service's pace was kept (issue 13): throttled answers, pauses, where concurrency settled.
+  // How the service's pace was kept: throttled answers, pauses, where concurrency settled.
   if (report.throttling !== undefined && throttlingWorthTelling(report.throttling)) lines.push(...formatThrottling(report.throttling));
-  // A certificate or a proxy set up wrongly (issue 22): nothing reached the service, and only fixing it helps (issue 29).
+  // A certificate or a proxy set up wrongly: nothing reached the service, and only fixing it helps.
   const setup = report.fatal instanceof ConnectionSetupError;
   if (report.abortedBecause !== undefined) lines.push(`stopped because: ${report.abortedBecause}`, setup ? 'nothing was sent: once that is fixed, run the same command again' : 'run the same command again to continue');
-  // How long each phase took (issue 29): where a long night went.
+  // How long each phase took: where a long night went.
   if (report.phases !== undefined && report.phases.length > 0) lines.push(formatPhases(report.phases));
   lines.push(`results: ${report.resultsFile}`);
   return `${lines.join('\n')}\n`;

@@ -1,8 +1,8 @@
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 
 /**
- * Paths that may carry a secret, censored wherever they appear in a log line (pino
- * docs/redaction.md). The client never logs headers or the key; this is the second lock.
+ * Paths that may carry a secret, censored wherever they appear in a log line (pino's
+ * redaction option). The client never logs headers or the key; this is the second lock.
  */
 export const redactedPaths = [
   'apiKey',

@@ -4,7 +4,7 @@ import { prettyFactory, type MessageFormatFunc } from 'pino-pretty';
 const shownElsewhere = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg']);
 
 /**
- * A pino JSON line as a line for people (issue 29; style.md, "pino-pretty for human log lines"):
+ * A pino JSON line as a line for people:
  * `[14:03:22] WARN: claim failed; the next run retries it  claimId=clm_1 code=CLAIMS_HTTP_503`.
  * pino-pretty, in this process and synchronous (prettyFactory, no worker transport): a line is
  * written before the progress line is drawn again, and nothing is left to flush at exit. Only the

@@ -29,7 +29,7 @@ export interface FieldContext {
 
 /**
  * The source (`column`, `template`, `constant`), then the steps of field-spec.ts, then the type;
- * for a mapped claim or case id, last, the mapping's `claim.id_prefix` (map-row.ts, issue 27).
+ * for a mapped claim or case id, last, the mapping's `claim.id_prefix` (map-row.ts).
  */
 export type FieldStepName = 'column' | 'template' | 'constant' | 'trim' | 'default' | 'required' | 'split' | 'case' | 'enum' | Exclude<FieldSpec['type'], 'string'> | 'id_prefix';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defaultTwoDigitWindowStart, maxWindowStart, minWindowStart } from './transforms/year.js';
 
 /**
- * How one target field gets its value from a row (architecture.md, "Mapping files"). Exactly one
+ * How one target field gets its value from a row (mappings/README.md). Exactly one
  * source (a column, a constant or a template), then the steps below, always in this order, so a
  * mapping reads the way it runs:
  * trim → default (blank cell) → required → split → case → enum → type (integer, boolean, year, amount, date).

@@ -6,8 +6,8 @@ import { arnProblem, identifierDamage, isIdentifierTarget, serialDateHint } from
 import type { TransformResult } from './transforms/index.js';
 
 /**
- * The map stage (architecture.md, "The pipeline"): one CSV row through a mapping, to the parts
- * of a new_claim it contributes, or to every field error it has (a row error, never a throw).
+ * The map stage, between reading the input and staging it: one CSV row through a mapping, to the
+ * parts of a new_claim it contributes, or to every field error it has (a row error, never a throw).
  */
 
 export interface FieldError {
@@ -111,7 +111,7 @@ export function evaluateMappedField(
   resolved: (target: string) => FieldValue,
   onField?: (evaluation: FieldEvaluation) => void,
 ): TransformResult<FieldValue> {
-  // What a spreadsheet did to an identifier is refused before it is read (issue 21).
+  // What a spreadsheet did to an identifier is refused before it is read.
   const damaged = damageIn(field, spec, cells);
   if (damaged !== undefined) {
     onField?.({ field, spec, steps: [], result: damaged });
@@ -149,9 +149,9 @@ export function idPrefixOf(field: string, mapping: Mapping): string | undefined 
 }
 
 /**
- * `PREFIX-id` (issue 27): the mapping's prefix on a mapped claim or case id, here rather than at
- * staging so that everything after mapRow (staging, `mapping explain`) sees the id that is sent.
- * A blank optional id stays blank: the claim id is then derived, with the prefix.
+ * `PREFIX-id`: the mapping's prefix on a mapped claim or case id, here rather than at staging so
+ * that everything after mapRow (staging, `mapping explain`) sees the id that is sent. A blank
+ * optional id stays blank: the claim id is then derived, with the prefix.
  */
 function withIdPrefix(result: TransformResult<FieldValue>, prefix: string | undefined, trace?: (step: FieldStep) => void): TransformResult<FieldValue> {
   if (prefix === undefined || !result.ok || result.value === undefined) return result;
@@ -189,7 +189,7 @@ export interface PlannedField {
 /**
  * What mapRow needs of a mapping that is the same for every row, worked out once per mapping:
  * staging maps every row of a file of millions through one mapping, and sorting the fields and
- * splitting their names again for each row showed in its profile (issue 7).
+ * splitting their names again for each row showed in its profile.
  */
 export interface MappingPlan {
   /** In evaluation order: amounts last, as they may read the currency another field maps. */

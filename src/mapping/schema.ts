@@ -5,19 +5,18 @@ import { fieldSpecSchema } from './field-spec.js';
 import { caseTargets, requiredCaseTargets, requiredSharedTargets, sharedTargets } from './targets.js';
 
 /**
- * A mapping file: how one issuer export layout becomes new_claim bodies (architecture.md,
- * "Mapping files"). YAML or JSON; its JSON Schema (mappings/mapping.schema.json) is generated
- * from this and checked against it by the test suite.
+ * A mapping file: how one issuer export layout becomes new_claim bodies (mappings/README.md). YAML
+ * or JSON; its JSON Schema (mappings/mapping.schema.json) is generated from this and checked
+ * against it by the test suite.
  */
 
 const targetsOf = (targets: string[]) => z.enum(targets as [string, ...string[]]);
 
 /**
- * `claim.id_prefix` (issue 27): claim ids derive from the claim key, so two sources or two years
- * whose keys overlap would meet at one claim id. A short name stated once keeps them apart. Only
- * characters that read the same in an id and a URL path, first a letter or digit so that no
- * spreadsheet reads a results cell as a formula; 40 at most, so a prefixed id stays well inside
- * the service's 126.
+ * `claim.id_prefix`: claim ids derive from the claim key, so two sources or two years whose keys
+ * overlap would meet at one claim id. A short name stated once keeps them apart. Only characters
+ * that read the same in an id and a URL path, first a letter or digit so that no spreadsheet reads
+ * a results cell as a formula; 40 at most, so a prefixed id stays well inside the service's 126.
  */
 export const idPrefixPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 export const idPrefixExpected = 'expected 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit';

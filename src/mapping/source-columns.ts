@@ -4,8 +4,8 @@ import type { Mapping } from './schema.js';
 /**
  * The source columns behind each field of a mapping, by the names results use in `error_field`
  * (`case.transaction.arn`, `shared.card.last4`, `custom_fields.ref`, `claim.key`, `claim.id`,
- * `evidence.<column>`): what a reviewer must edit to fix the field (issue 21: the results
- * workbook highlights that cell). A constant has none.
+ * `evidence.<column>`): what a reviewer must edit to fix the field (the results workbook highlights
+ * that cell). A constant has none.
  */
 export function fieldColumns(mapping: Mapping): Record<string, string[]> {
   const columns: Record<string, string[]> = { 'claim.key': [...mapping.claim.key] };

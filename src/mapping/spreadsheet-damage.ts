@@ -1,9 +1,9 @@
 /**
- * What a spreadsheet does to the cells this tool sends to the card network (issue 21, part 1),
- * caught before a row is mapped: an identifier saved as a number in scientific notation
- * (`1.48792E+22`, `7,78563E+22`: its last digits are gone for good), a fixed-width code that lost
- * its leading zeros (last4 `0123` saved as `123`), a date saved as its serial number (`46021`).
- * Pure: text in, a row problem or nothing out.
+ * What a spreadsheet does to the cells this tool sends to the card network, caught before a row is
+ * mapped: an identifier saved as a number in scientific notation (`1.48792E+22`, `7,78563E+22`: its
+ * last digits are gone for good), a fixed-width code that lost its leading zeros (last4 `0123`
+ * saved as `123`), a date saved as its serial number (`46021`). Pure: text in, a row problem or
+ * nothing out.
  */
 
 export interface Damage {
@@ -54,10 +54,10 @@ export function identifierDamage(field: string, column: string, cell: string): D
 const twentyThreeDigitNetworks = new Set(['visa', 'mastercard']);
 
 /**
- * An ARN checked as an ARN (issue 21): 23 digits for Visa and Mastercard; digits only for the other
- * networks, whose formats the interface document does not give. A spreadsheet's rounding shows
- * here too: `74492156302000200000000` has the length but not the digits, which only the original
- * export can tell, so the message points there.
+ * An ARN checked as an ARN: 23 digits for Visa and Mastercard; digits only for the other networks,
+ * whose formats the service does not give. A spreadsheet's rounding shows here too:
+ * `74492156302000200000000` has the length but not the digits, which only the original export can
+ * tell, so the message points there.
  */
 export function arnProblem(arn: string, network: string | undefined): Damage | { code: 'arn_invalid'; message: string } | undefined {
   if (network !== undefined && twentyThreeDigitNetworks.has(network)) {

@@ -3,7 +3,7 @@ import { newClaimBody, newClaimCaseSchema } from '../api/schemas/claim.js';
 
 /**
  * The fields a mapping may fill, as dot-paths, derived from the strict new_claim schemas so they
- * can never drift from the interface document. Shared fields are the claim's (the top level of
+ * can never drift from what new_claim accepts. Shared fields are the claim's (the top level of
  * new_claim), case fields each case's. Filled elsewhere, so left out: the ids (`claim.id`,
  * `case_id` come from the claim section), the evidence file ids (the evidence section), custom
  * fields (their own section), the top-level `reason` (use `dispute.reason`), and each case's
@@ -12,7 +12,10 @@ import { newClaimBody, newClaimCaseSchema } from '../api/schemas/claim.js';
 export const sharedTargets = leafPaths(newClaimBody.shape, ['claim_id', 'cases', 'reason', 'issuer_evidence.documentation']);
 export const caseTargets = leafPaths(newClaimCaseSchema.shape, ['custom_fields', 'transaction.card']);
 
-/** What new_claim needs from every row (service-notes.md, "Still unknown": the sandbox's required fields). */
+/**
+ * What new_claim needs from every row: the sandbox's required fields, as the service does not say
+ * its own (docs/interface.md).
+ */
 export const requiredSharedTargets = ['card.last4', 'card.network', 'dispute.reason'];
 export const requiredCaseTargets = ['transaction.amount', 'transaction.currency', 'transaction.date'];
 

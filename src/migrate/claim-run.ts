@@ -22,8 +22,8 @@ const maxSends = 3;
 const settleDelayMs = 1000;
 
 /**
- * One claim of migrate-v1 (issue 6): `POST /v2/issuer/claims {case_ids, claim_id}` exactly once,
- * an unknown outcome or a 409 settled with a retrieve first (architecture.md, "No duplicates, ever").
+ * One claim of migrate-v1: `POST /v2/issuer/claims {case_ids, claim_id}` exactly once, an unknown
+ * outcome or a 409 settled with a retrieve first, so that no claim is ever created twice.
  */
 export class ClaimRun {
   readonly breaker: CircuitBreaker;
@@ -100,7 +100,7 @@ export class ClaimRun {
 
   /**
    * Retrieves the claim by its id: found holding the group's cases → adopted (migrated); found
-   * holding others → another group's claim under the same key, refused (issue 27). True when settled.
+   * holding others → another group's claim under the same key, refused. True when settled.
    */
   private async settled(groupKey: string, claimId: string, rows: readonly MigrateRow[], httpStatus?: number): Promise<boolean> {
     const found = await settle(this.client, claimId);
@@ -146,9 +146,9 @@ export class ClaimRun {
 }
 
 /**
- * Whether a claim found under the group's id is another group's (issue 27): a migrated claim is
- * made of existing cases, so it is this group's when it holds some of the group's cases and no
- * case outside the group (a case belongs to one claim only). The problem, or undefined when ours.
+ * Whether a claim found under the group's id is another group's: a migrated claim is made of
+ * existing cases, so it is this group's when it holds some of the group's cases and no case outside
+ * the group (a case belongs to one claim only). The problem, or undefined when ours.
  */
 export function keyTaken(found: Claim, rows: readonly Pick<MigrateRow, 'case_id'>[], httpStatus?: number): Problem | undefined {
   const ours = new Set(rows.map((row) => row.case_id));

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * How v1 cases group into claims (issue 6, migrate-v1): one claim per case by default; with
- * `--group-by`, the cases whose fields (dot paths of the v1 case) are equal. A case with any of
- * those fields blank goes alone: blanks are not a shared value.
+ * How v1 cases group into claims: one claim per case by default; with `--group-by`, the cases whose
+ * fields (dot paths of the v1 case) are equal. A case with any of those fields blank goes alone:
+ * blanks are not a shared value.
  */
 
 /** `--group-by a.b,c`: dot paths, each segment a plain name. */

@@ -27,7 +27,7 @@ export function migrateOutcomeOf(row: MigrateRow): { outcome: MigrateOutcome; co
 
 /**
  * One line per v1 case in listing order, written to a temp file and renamed: a CSV of neutralised
- * cells, or (a name ending in .xlsx, issue 21) a workbook of text cells, the outcome coloured.
+ * cells, or (a name ending in .xlsx) a workbook of text cells, the outcome coloured.
  */
 export async function writeMigrateResults(journal: MigrateJournal, file: string): Promise<MigrateSummary> {
   const summary: MigrateSummary = { cases: 0, byOutcome: { migrated: 0, skipped: 0, failed: 0, rejected: 0, valid: 0 }, claims: 0, allOk: true };

@@ -16,13 +16,13 @@ import { migrateOutcomeOf, migrateOutcomes, writeMigrateResults, type MigrateSum
 import { namingFile } from '../files/resource-failure.js';
 
 export interface MigrateOptions {
-  /** Where to migrate; `identity` names it in the journal (issue 19), by default the base URL and the key's environment. */
+  /** Where to migrate; `identity` names it in the journal, by default the base URL and the key's environment. */
   service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined };
   journalFile: string;
   resultsFile: string;
   groupBy: readonly string[];
   dryRun: boolean;
-  /** The most claims in flight; fewer while the service throttles (issue 13). */
+  /** The most claims in flight; fewer while the service throttles. */
   concurrency: number;
   /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
   maxRps?: number | undefined;
@@ -43,22 +43,22 @@ export interface MigrateReport {
   fatal?: unknown;
   claimsCreated: number;
   claimsAdopted: number;
-  /** How often the service throttled, and where the claims in flight settled (issue 13). */
+  /** How often the service throttled, and where the claims in flight settled. */
   throttling: ThrottlingSummary;
-  /** How long listing the v1 cases, sending and writing the results took (issue 29). */
+  /** How long listing the v1 cases, sending and writing the results took. */
   phases: PhaseTime[];
 }
 
 
 /**
- * migrate-v1 (issue 6): stage every v1 case into the journal, grouped into claims; then, per
- * claim, `POST /v2/issuer/claims {case_ids, claim_id}` exactly once (architecture.md, "No
- * duplicates, ever"); then the results CSV from the journal. Run again, it continues.
+ * migrate-v1: stage every v1 case into the journal, grouped into claims; then, per claim,
+ * `POST /v2/issuer/claims {case_ids, claim_id}` exactly once (no claim is ever created twice);
+ * then the results CSV from the journal. Run again, it continues.
  */
 export async function runMigrate(options: MigrateOptions): Promise<MigrateReport> {
   const journal = new MigrateJournal(options.journalFile);
   try {
-    // Before the listing, the first request: a journal of another service is refused (issue 19).
+    // Before the listing, the first request: a journal of another service is refused.
     const binding = bindService(journal, options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey), {
       file: options.journalFile,
       restart: options.restart,
@@ -112,7 +112,7 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
     phases.next('results');
     const throttling = follower.stop();
     options.logger.info({ throttling }, 'sending paced');
-    // A full disk while writing the results names them (issue 29): the journal holds everything.
+    // A full disk while writing the results names them: the journal holds everything.
     const summary = await writeMigrateResults(journal, options.resultsFile).catch(namingFile(options.resultsFile, { resumes: true }));
     const stoppedEarly = started < queue.length || run.breaker.open;
     return {

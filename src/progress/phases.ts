@@ -8,7 +8,7 @@ export interface PhaseTime {
 
 /**
  * Times a job's phases one after the other: `next('sending')` ends the phase before it. The clock
- * is passed in (style.md): a test gives its own.
+ * is passed in, like every edge of a pure core: a test gives its own.
  */
 export class PhaseTimer {
   private readonly times: PhaseTime[] = [];

@@ -48,12 +48,12 @@ interface Notice {
 const shareScale = 1_000_000;
 
 /**
- * The one progress line on stderr when it is a terminal (issue 29; style.md, "A terminal for
- * people, a pipe for programs"); silent otherwise, where JSON logs tell a job's story. It answers
- * "how long?": done of total, the rate over the last 30 s, elapsed, an ETA, the running counts by
- * outcome, and what the job is waiting on. Redrawn at most every 100 ms, and every second while
- * a phase runs (a pause with nothing finishing still counts down). The clock and the ticker are
- * passed in: a test moves time by hand.
+ * The one progress line on stderr when it is a terminal (a terminal for people, a pipe for
+ * programs); silent otherwise, where JSON logs tell a job's story. It answers "how long?": done of
+ * total, the rate over the last 30 s, elapsed, an ETA, the running counts by outcome, and what the
+ * job is waiting on. Redrawn at most every 100 ms, and every second while a phase runs (a pause
+ * with nothing finishing still counts down). The clock and the ticker are passed in: a test moves
+ * time by hand.
  */
 export class Progress {
   private phase: Phase | undefined;

@@ -1,7 +1,7 @@
 /**
- * A rate over a moving window (issue 29): how fast the count grew over the last `windowMs`, so the
- * ETA follows the pace of now (a service that slowed down, a pause for a 429) rather than the
- * average since the start. Pure: the caller passes the time, so a test moves the clock.
+ * A rate over a moving window: how fast the count grew over the last `windowMs`, so the ETA follows
+ * the pace of now (a service that slowed down, a pause for a 429) rather than the average since the
+ * start. Pure: the caller passes the time, so a test moves the clock.
  *
  * Samples are kept at most every `sampleEveryMs`: a 30 s window holds at most ~120 of them,
  * however many claims a second the job does.

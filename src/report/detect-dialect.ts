@@ -6,10 +6,10 @@ import { migrateColumns } from '../migrate/results.js';
 import { withdrawColumns } from '../withdraw-journal/columns.js';
 
 /**
- * A results CSV's dialect, told by the file itself (issue 13): the import writes its results in
- * the input's dialect, and `report` must read them without being told it. Its first line is the
- * status header (`line`, `claim_key`, … joined by the delimiter, after a byte order mark if any),
- * which gives the delimiter; the bytes give the encoding; the quote is `"` unless only `'` reads.
+ * A results CSV's dialect, told by the file itself: the import writes its results in the input's
+ * dialect, and `report` must read them without being told it. Its first line is the status header
+ * (`line`, `claim_key`, … joined by the delimiter, after a byte order mark if any), which gives the
+ * delimiter; the bytes give the encoding; the quote is `"` unless only `'` reads.
  */
 
 /** Enough of the file for the header and a few hundred rows. */
@@ -57,7 +57,7 @@ function decodeSample(head: Uint8Array, encoding: CsvEncoding, complete: boolean
 
 /**
  * The character after `line` when the first line is the import's status header (or after
- * `case_id`, migrate-v1's; or after `claim_key`, withdraw's, written in its source's dialect: issue 28).
+ * `case_id`, migrate-v1's; or after `claim_key`, withdraw's, written in its source's dialect).
  */
 function delimiterOf(text: string): string | undefined {
   for (const columns of [statusColumns, legacyStatusColumns, migrateColumns, withdrawColumns] as const) {

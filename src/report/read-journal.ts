@@ -56,8 +56,8 @@ export async function* readJournal(file: string, onService?: (service: string) =
 }
 
 /**
- * A withdraw job's lines (issue 28) as withdraw writes its results, by its own code on the private
- * copy: each target's settled lines, and `failed` / `not_finished` for one a stopped run did not settle.
+ * A withdraw job's lines as withdraw writes its results, by its own code on the private copy: each
+ * target's settled lines, and `failed` / `not_finished` for one a stopped run did not settle.
  */
 function* withdrawJournalLines(copy: string): Generator<ResultLine> {
   const journal = new WithdrawJournal(copy);
@@ -69,7 +69,7 @@ function* withdrawJournalLines(copy: string): Generator<ResultLine> {
   }
 }
 
-/** Which service the journal belongs to (issue 19), for a person. */
+/** Which service the journal belongs to, for a person. */
 export function serviceOf(database: Database.Database): string {
   const meta = metaOf(database);
   const service = parseService(meta(serviceMetaKey));

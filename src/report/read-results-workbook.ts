@@ -2,7 +2,7 @@ import { readWorkbookRows } from '../workbook/read-rows.js';
 import { resultLine, resultsHeader, resultsKindOf, throwNotResults, type ResultLine, type ResultsKind, type UnreadableLine } from './read-results.js';
 
 /**
- * The lines of a results workbook (issue 28: withdraw's `--results FILE.xlsx`; the import's and
+ * The lines of a results workbook (withdraw's `--results FILE.xlsx`; the import's and
  * migrate-v1's workbooks read the same way), as `readResults` reads a CSV: the first sheet, the
  * job told by its header, one line per row. A workbook's cells are typed text, never neutralised
  * against formulas as a CSV's are: read as written. Throws `NotResultsError` when the header is

@@ -8,9 +8,9 @@ import { migrateColumns } from '../migrate/results.js';
 import { withdrawColumns, withdrawOkOutcomes } from '../withdraw-journal/columns.js';
 
 /**
- * The status cells of one results line that the report reads (architecture.md, "Contracts"): an
- * import's row, a migration's v1 case (its claim key is the group key, its line the case's place
- * in the v1 listing), or a withdraw job's case (issue 28; its line the case's place in the results).
+ * The status cells of one results line that the report reads (docs/import.md, "The results CSV"):
+ * an import's row, a migration's v1 case (its claim key is the group key, its line the case's place
+ * in the v1 listing), or a withdraw job's case (its line the case's place in the results).
  */
 export interface ResultLine {
   readonly kind: 'result';
@@ -39,7 +39,7 @@ export interface UnreadableLine {
 /** What a migrate-v1 results CSV counts as done. */
 export const migrateOkOutcomes: readonly string[] = ['migrated', 'skipped', 'valid'];
 
-/** Which job wrote a results file, told by its header: the import, migrate-v1 or withdraw (issue 28). */
+/** Which job wrote a results file, told by its header: the import, migrate-v1 or withdraw. */
 export type ResultsKind = 'import' | 'migrate' | 'withdraw';
 
 export function resultsKindOf(header: readonly string[]): ResultsKind | undefined {
@@ -128,10 +128,10 @@ export function migrateLine(position: number, cells: { caseId: string; claimId: 
 }
 
 /**
- * One case of a withdraw job (issue 28), from its results file or its journal; its line is its
- * place in the results. A case named only by its id (a plain list) has no claim key: it counts
- * under its claim id, as withdraw's own summary counts claims; one the service does not hold
- * (no claim id either) belongs to no claim.
+ * One case of a withdraw job, from its results file or its journal; its line is its place in the
+ * results. A case named only by its id (a plain list) has no claim key: it counts under its claim
+ * id, as withdraw's own summary counts claims; one the service does not hold (no claim id either)
+ * belongs to no claim.
  */
 export function withdrawLine(position: number, cells: { claimKey: string; claimId: string; caseId: string; outcome: string; errorCode: string; errorMessage: string }): ResultLine {
   return {

@@ -20,7 +20,7 @@ const failedColumns: readonly (readonly [string, (row: ResultLine) => string])[]
 
 const barColours: Readonly<Record<string, string>> = {
   filed: '#2e7d32', created: '#66bb6a', valid: '#81c784', not_filed: '#f9a825', invalid: '#ef6c00', rejected: '#c62828', failed: '#6a1b9a',
-  // A withdraw job's (issue 28): taken back in greens, left as it was in amber and red.
+  // A withdraw job's: taken back in greens, left as it was in amber and red.
   withdrawn: '#2e7d32', deleted: '#66bb6a', already_closed: '#81c784', not_found: '#f9a825', refused: '#c62828',
 };
 
@@ -36,7 +36,7 @@ document.querySelectorAll('#failed th').forEach(function(o){o.removeAttribute('a
 var rows=Array.prototype.slice.call(body.rows);rows.sort(function(a,b){var x=a.cells[i].textContent,y=b.cells[i].textContent;
 var d=(x!==''&&y!==''&&!isNaN(x)&&!isNaN(y))?x-y:x.localeCompare(y);return up?d:-d});rows.forEach(function(r){body.appendChild(r)})})});`;
 
-/** One self-contained page: inline CSS, SVG and script; nothing is fetched (issue 6). */
+/** One self-contained page: inline CSS, SVG and script; nothing is fetched. */
 export function renderHtml(summary: Summary, source: string, service?: string): string {
   return `<!DOCTYPE html>
 <html lang="en">

@@ -16,16 +16,16 @@ export interface Report {
   readonly summary: Summary;
   /** One per file, in the order given. */
   readonly sources: readonly ReportSource[];
-  /** One per file: the service a journal belongs to (issue 19); undefined for a results CSV, which does not record it. */
+  /** One per file: the service a journal belongs to; undefined for a results CSV, which does not record it. */
   readonly services: readonly (string | undefined)[];
 }
 
 /**
  * Results files or job journals (the import's, migrate-v1's or withdraw's) streamed through one
- * summariser, so that the shards of one job (`--shard i/n`) report as one (issue 13): memory grows
- * with claims, not rows. A journal is told apart by SQLite's magic bytes and a workbook by a zip's
- * (issue 28: withdraw's results may be one), so a results CSV of any name (even `*.sqlite`) reads
- * as CSV; a results CSV's dialect is read from its own header.
+ * summariser, so that the shards of one job (`--shard i/n`) report as one: memory grows with
+ * claims, not rows. A journal is told apart by SQLite's magic bytes and a workbook by a zip's
+ * (withdraw's results may be one), so a results CSV of any name (even `*.sqlite`) reads as CSV; a
+ * results CSV's dialect is read from its own header.
  */
 export async function summariseFiles(files: readonly string[], encoding?: CsvEncoding): Promise<Report> {
   const summariser = new Summariser();
@@ -58,8 +58,8 @@ async function addFile(summariser: Summariser, file: string, encoding: CsvEncodi
 }
 
 /**
- * The report's `service:` line (issue 19): which service the journals belong to, each named when
- * they differ (shards of one job never should). Undefined when only results CSVs were read.
+ * The report's `service:` line: which service the journals belong to, each named when they differ
+ * (shards of one job never should). Undefined when only results CSVs were read.
  */
 export function describeServices(files: readonly string[], services: readonly (string | undefined)[]): string | undefined {
   const named = files.flatMap((file, position) => (services[position] === undefined ? [] : [{ file, service: services[position] }]));

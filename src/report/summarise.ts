@@ -109,8 +109,8 @@ export class Summariser {
 }
 
 /**
- * The import's outcomes, then migrate-v1's, in their documented order; withdraw's own (issue 28)
- * go before the `failed` it shares with them, so that a withdraw job's read in its documented order.
+ * The import's outcomes, then migrate-v1's, in their documented order; withdraw's own go before the
+ * `failed` it shares with them, so that a withdraw job's read in its documented order.
  */
 const outcomeOrder: readonly string[] = (() => {
   const importAndMigrate = [...new Set<string>([...outcomes, ...migrateOutcomes])];

@@ -3,8 +3,8 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
- * Writes beside the target, then renames: a reader never sees half a page (architecture.md,
- * "Contracts"). Readable by the owner only: a report lists rows with their messages (issue 21, part 4).
+ * Writes beside the target, then renames: a reader never sees half a page. Readable by the owner
+ * only: a report lists rows with their messages.
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);

@@ -20,11 +20,11 @@ const fills: Readonly<Record<string, string>> = { ...outcomeFills, ...migrateOut
 const withdrawFills: Readonly<Record<string, string>> = Object.fromEntries(withdrawOutcomes.map((outcome) => [outcome, withdrawOkOutcomes.includes(outcome) ? 'FFC6EFCE' : 'FFFFC7CE']));
 
 /**
- * `report --xlsx` (issue 21, part 2): a results CSV (the import's, migrate-v1's or withdraw's), or
- * an import's journal, as a results workbook of text cells for review in a spreadsheet. A
- * journal's workbook marks the source cell behind each error (the journal records which columns
- * each mapping field reads); a results CSV's marks the cell when `error_field` names a column (an
- * evidence column, say): a CSV does not record its mapping.
+ * `report --xlsx`: a results CSV (the import's, migrate-v1's or withdraw's), or an import's
+ * journal, as a results workbook of text cells for review in a spreadsheet. A journal's workbook
+ * marks the source cell behind each error (the journal records which columns each mapping field
+ * reads); a results CSV's marks the cell when `error_field` names a column (an evidence column,
+ * say): a CSV does not record its mapping.
  */
 export async function writeReportWorkbook(file: string, out: string, encoding?: CsvEncoding): Promise<void> {
   if (await isSqlite(file)) {

@@ -21,10 +21,10 @@ export interface RowCheck {
 }
 
 /**
- * A row as the import would stage it (issue 23): the import's own `prepareRow` (mapping,
- * spreadsheet damage, the new_claim wire schema) decides whether it passes, and `explainRow` (the
- * same mapRow, with every field's steps) lists every field's error and value, so the page can put
- * each beside its cell. Nothing is sent.
+ * A row as the import would stage it: the import's own `prepareRow` (mapping, spreadsheet damage,
+ * the new_claim wire schema) decides whether it passes, and `explainRow` (the same mapRow, with
+ * every field's steps) lists every field's error and value, so the page can put each beside its
+ * cell. Nothing is sent.
  */
 export function checkRow(cells: Readonly<Record<string, string>>, mapping: Mapping, sourceColumns: readonly string[]): RowCheck {
   const explained = explainRow(cells, mapping);

@@ -6,11 +6,11 @@ import type { CellProblem } from './check-row.js';
 import type { RowEntry } from './job-types.js';
 
 /**
- * A row the service refused because the claim under its id is another dispute (issue 27,
- * `claim_key_taken`) is fixed by a key of its own: while its cells still map to the claim id it
- * was refused on, it is refused again when fed back, whatever else was edited. The page says so on
- * the key cells instead of "ready to feed back" (a row left behind when the other rows of its
- * claim were given a new key shows it too).
+ * A row the service refused because the claim under its id is another dispute (`claim_key_taken`)
+ * is fixed by a key of its own: while its cells still map to the claim id it was refused on, it is
+ * refused again when fed back, whatever else was edited. The page says so on the key cells instead
+ * of "ready to feed back" (a row left behind when the other rows of its claim were given a new key
+ * shows it too).
  */
 export function keyStillTaken(row: RowEntry, cells: Readonly<Record<string, string>>, mapping: Mapping): CellProblem[] {
   if (row.errorCode !== 'claim_key_taken' || row.claimId === '') return [];

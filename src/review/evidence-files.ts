@@ -6,10 +6,10 @@ const offered = 50;
 const looked = 20_000;
 
 /**
- * Files of the evidence folder whose path holds `text`, for the page's "attach evidence" box
- * (issue 23): paths relative to the folder, as a row names them; regular files only (a symbolic
- * link could lead outside it; `opendir` does not follow them), hidden ones left out; the walk
- * stops after `looked` entries, so a huge folder costs no more than that.
+ * Files of the evidence folder whose path holds `text`, for the page's "attach evidence" box: paths
+ * relative to the folder, as a row names them; regular files only (a symbolic link could lead
+ * outside it; `opendir` does not follow them), hidden ones left out; the walk stops after `looked`
+ * entries, so a huge folder costs no more than that.
  */
 export async function evidenceFiles(evidenceDir: string, text: string): Promise<string[]> {
   const wanted = text.toLowerCase();

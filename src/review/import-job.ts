@@ -25,10 +25,10 @@ export async function openImportJob(files: readonly string[], givenMapping: stri
     const [first] = opened.shards;
     if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
     const meta = metaOf(first.database);
-    // --mapping, else the one the journal recorded while it is unchanged (issue 29).
+    // --mapping, else the one the journal recorded while it is unchanged.
     const { file: mappingFile, text: mappingText } = await jobMapping(givenMapping, { file: meta(mappingFileKey), sha256: first.job.mappingSha256 });
     const parsed = parseMapping(mappingText, mappingFile);
-    // A job run with --id-prefix (issue 28) is checked and fed back with its ids as they were made.
+    // A job run with --id-prefix is checked and fed back with its ids as they were made.
     const idPrefix = (JSON.parse(meta('fingerprint') ?? '{}') as { idPrefix?: string }).idPrefix;
     const mapping = idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: idPrefix } };
     const dialectText = meta(resultsDialectKey);

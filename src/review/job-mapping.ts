@@ -10,9 +10,9 @@ export interface JobMapping {
 }
 
 /**
- * The mapping the import ran with (issue 29): `--mapping` when given, checked against the sha256
- * its journal records; else the file the journal recorded beside that sha256, used only while it
- * is still there and unchanged. Otherwise `--mapping` is asked for, saying why.
+ * The mapping the import ran with: `--mapping` when given, checked against the sha256 its journal
+ * records; else the file the journal recorded beside that sha256, used only while it is still there
+ * and unchanged. Otherwise `--mapping` is asked for, saying why.
  */
 export async function jobMapping(given: string | undefined, recorded: { file: string | undefined; sha256: string }): Promise<JobMapping> {
   if (given !== undefined) {

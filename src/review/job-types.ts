@@ -4,9 +4,9 @@ import type { Mapping } from '../mapping/schema.js';
 import type { Summary } from '../report/summarise.js';
 
 /*
- * What a job under review is, whichever job wrote it (issue 23): the shapes job.ts opens and
- * import-job.ts, migrate-job.ts and withdraw-job.ts each fill in. Apart from job.ts, so that the
- * three import these and job.ts imports them, with no circle between them.
+ * What a job under review is, whichever job wrote it: the shapes job.ts opens and import-job.ts,
+ * migrate-job.ts and withdraw-job.ts each fill in. Apart from job.ts, so that the three import
+ * these and job.ts imports them, with no circle between them.
  */
 
 /** Outcomes a reviewer fixes. */
@@ -66,7 +66,7 @@ export interface ImportReviewJob extends JobBase {
   readonly kind: 'import';
   readonly mapping: Mapping;
   readonly mappingFile: string;
-  /** The job's `--id-prefix` (issue 28), carried into its fix file's import. */
+  /** The job's `--id-prefix`, carried into its fix file's import. */
   readonly idPrefix: string | undefined;
   readonly dialect: WrittenDialect | undefined;
   /** Where the job's last run read evidence from (undefined in a journal made before it was recorded). */
@@ -90,9 +90,9 @@ export interface MigrateReviewJob extends JobBase {
 }
 
 /**
- * A withdraw journal (issue 28): its lines are what the service said of each case, not cells of a
- * file, so it is shown as a migration is: what failed or was refused and why, and the command that
- * runs the withdraw again.
+ * A withdraw journal: its lines are what the service said of each case, not cells of a file, so it
+ * is shown as a migration is: what failed or was refused and why, and the command that runs the
+ * withdraw again.
  */
 export interface WithdrawReviewJob extends JobBase {
   readonly kind: 'withdraw';

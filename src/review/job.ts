@@ -9,10 +9,10 @@ import { openTrackJob } from './track-job.js';
 import { openWithdrawJob } from './withdraw-job.js';
 
 /**
- * The job under review (issue 23): one import's journal, its shards' journals (merged by line, as
- * merge-results merges them), one migrate-v1 journal, one withdraw journal (issue 28), or one
- * track journal (its worklist first); each read from a private copy, so a run on it is not
- * blocked. Only the rows to fix keep their cells in memory.
+ * The job under review: one import's journal, its shards' journals (merged by line, as
+ * merge-results merges them), one migrate-v1 journal, one withdraw journal, or one track journal
+ * (its worklist first); each read from a private copy, so a run on it is not blocked. Only the rows
+ * to fix keep their cells in memory.
  */
 export async function openReviewJob(journals: readonly string[], mappingFile: string | undefined): Promise<ReviewJob> {
   const [first, ...others] = journals;

@@ -1,8 +1,8 @@
 /**
- * The review page's one script (issue 23), sent inline: no build step, nothing fetched but the
- * page's own API. Plain DOM: every figure of the overview is a button that shows its rows; a row
- * to fix is labelled inputs, saved and re-checked on the server as the reviewer types (300 ms
- * after the last key); any other row is read-only. Text always goes in as text, never as HTML.
+ * The review page's one script, sent inline: no build step, nothing fetched but the page's own API.
+ * Plain DOM: every figure of the overview is a button that shows its rows; a row to fix is labelled
+ * inputs, saved and re-checked on the server as the reviewer types (300 ms after the last key); any
+ * other row is read-only. Text always goes in as text, never as HTML.
  */
 export const pageScript = String.raw`
 'use strict';

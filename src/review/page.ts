@@ -33,10 +33,9 @@ const jobWords = { outcomes: 'Outcomes', outcome: 'outcome', errors: 'Most frequ
 const trackWords = { outcomes: 'Statuses', outcome: 'status', errors: 'Why on the worklist', code: 'why', hint: 'what to do', toFix: 'worklist', toFixTitle: 'Worklist' };
 
 /**
- * The review page (issue 23): server-rendered, one small script (page-script.ts), no build step,
- * nothing from a CDN. The overview draws the report's figures with every figure a button that
- * shows its rows; the rows are labelled native inputs and buttons in reading order, so keyboard
- * only is enough.
+ * The review page: server-rendered, one small script (page-script.ts), no build step, nothing from
+ * a CDN. The overview draws the report's figures with every figure a button that shows its rows;
+ * the rows are labelled native inputs and buttons in reading order, so keyboard only is enough.
  */
 export function reviewPage(job: ReviewJob): string {
   const what = job.kind === 'import' ? `mapping: ${escapeHtml(job.mappingFile)}` : job.kind === 'track' ? "a track journal: the cases' states as last read, the worklist first; shown, not edited" : `a ${job.kind} journal: its cases are shown, not edited`;

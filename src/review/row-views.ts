@@ -22,9 +22,9 @@ export interface RowQuery {
 type Cells = Readonly<Record<string, string>>;
 
 /**
- * The rows as the page shows them (issue 23): a row to fix with its cells (edited or not), the
- * cells behind its error, the fix hint and, once it or a row of its claim was edited, the
- * import's verdict on it; any other row read-only. Edits are the review store's.
+ * The rows as the page shows them: a row to fix with its cells (edited or not), the cells behind
+ * its error, the fix hint and, once it or a row of its claim was edited, the import's verdict on
+ * it; any other row read-only. Edits are the review store's.
  */
 export class RowViews {
   private readonly byLine: Map<number, ReviewRow>;
@@ -55,7 +55,7 @@ export class RowViews {
     return row.claimKey === '' ? [] : (this.byClaim.get(row.claimKey) ?? []).filter((other) => other.line !== row.line);
   }
 
-  /** The import's checks, the row's agreement with the other rows of its claim, and a key the service refused still in use (issue 27). */
+  /** The import's checks, the row's agreement with the other rows of its claim, and a key the service refused still in use. */
   async check(job: ImportReviewJob, row: RowEntry, cells: Cells): Promise<RowCheck> {
     const checked = await checkRowWithEvidence(cells, job.mapping, job.columns, this.evidenceDir);
     const conflicts = claimConflicts({ line: row.line, cells }, this.siblingsOf(row).map((other) => ({ line: other.line, cells: this.cellsOf(other) })), job.mapping);

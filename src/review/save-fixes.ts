@@ -15,10 +15,11 @@ export interface SavedFixes {
 }
 
 /**
- * The fix file (issue 23): the edited rows, with the other rows of their claims, as a results file (status columns, then the source
- * columns with the edits), so that the feed-back import knows which claims the service already
- * holds (issue 20: they are compared and updated, never created again). In the input's dialect, or
- * a workbook when the job's results were one; 0600; the next free `<journal>.fix-N` name.
+ * The fix file: the edited rows, with the other rows of their claims, as a results file (status
+ * columns, then the source columns with the edits), so that the feed-back import knows which claims
+ * the service already holds (they are compared and updated, never created again). In the input's
+ * dialect, or a workbook when the job's results were one; 0600; the next free `<journal>.fix-N`
+ * name.
  */
 export async function saveFixes(job: ImportReviewJob, edits: ReadonlyMap<number, Readonly<Record<string, string>>>, format: 'csv' | 'xlsx', evidenceDir: string): Promise<SavedFixes> {
   const base = join(dirname(job.journal), basename(job.journal).replace(/\.journal\.sqlite$|\.sqlite$/, ''));

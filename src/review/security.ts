@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export const tokenCookie = 'review_token';
 
 /**
- * The review page shows cardholder data (issue 23), so every request proves itself:
+ * The review page shows cardholder data, so every request proves itself:
  * - `Host` must be the address the server listens on: a page of another site whose name is made
  *   to resolve to 127.0.0.1 (DNS rebinding) is refused;
  * - the random token of the printed address, or its cookie (HttpOnly, SameSite=Strict) set on the

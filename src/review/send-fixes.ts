@@ -24,10 +24,10 @@ export interface SendState {
 }
 
 /**
- * `review --send` (issue 23): the fix file saved, then fed back by the import itself, in this
- * process, with a journal of its own: the same journal rules as a feed-back from the command line
- * (a claim the service holds is compared and updated, never created again). One send at a time;
- * its state is polled by the page.
+ * `review --send`: the fix file saved, then fed back by the import itself, in this process, with a
+ * journal of its own: the same journal rules as a feed-back from the command line (a claim the
+ * service holds is compared and updated, never created again). One send at a time; its state is
+ * polled by the page.
  */
 export class FixSender {
   private current: SendState = { status: 'idle', progress: '' };

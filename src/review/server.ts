@@ -36,9 +36,9 @@ export interface ReviewServer {
 }
 
 /**
- * `bulk-disputes review` (issue 23), on fastify: a small, well-kept framework with hooks for the
- * checks every request passes (security.ts) and JSON schemas for the bodies. The page is
- * server-rendered HTML with one small script, no build step and nothing from a CDN.
+ * `bulk-disputes review`, on fastify: a small, well-kept framework with hooks for the checks every
+ * request passes (security.ts) and JSON schemas for the bodies. The page is server-rendered HTML
+ * with one small script, no build step and nothing from a CDN.
  */
 export async function startReviewServer(options: ReviewServerOptions): Promise<ReviewServer> {
   const { job, store } = options;

@@ -14,11 +14,11 @@ const hints: Readonly<Record<WorkReason, string>> = {
 };
 
 /**
- * A track journal under review (docs/track.md, "Where people look"): one row per status line, as
- * the status file writes them, days left counted from `asOf` (now) with the due window its last
- * run used; the rows "to fix" are the worklist, soonest due first; a row's outcome is its case's
- * status. Read from a private copy; the lines are kept (a track's cases are what one night or a
- * few filed).
+ * A track journal under review (docs/track.md, "Looking again without reading the service"): one
+ * row per status line, as the status file writes them, days left counted from `asOf` (now) with the
+ * due window its last run used; the rows "to fix" are the worklist, soonest due first; a row's
+ * outcome is its case's status. Read from a private copy; the lines are kept (a track's cases are
+ * what one night or a few filed).
  */
 export async function openTrackJob(file: string, asOf = Date.now()): Promise<TrackReviewJob> {
   const lines: StatusLine[] = [];

@@ -16,11 +16,10 @@ const caseColumns = ['claim_key', 'claim_id', 'case_id', 'status_before', 'statu
 const withdrawOutcomesToFix: readonly string[] = ['failed', 'refused'];
 
 /**
- * A withdraw journal under review (issue 28): one row per case, as withdraw's own results write
- * them (`linesWithUnsettled`: a claim a stopped run did not settle is `failed`/`not_finished`),
- * counted as `report` counts them (`withdrawLine`). Read from a private copy, then closed: a
- * running withdraw holds its journal exclusively, and a withdraw's cases are thousands, so all are
- * kept.
+ * A withdraw journal under review: one row per case, as withdraw's own results write them
+ * (`linesWithUnsettled`: a claim a stopped run did not settle is `failed`/`not_finished`), counted
+ * as `report` counts them (`withdrawLine`). Read from a private copy, then closed: a running
+ * withdraw holds its journal exclusively, and a withdraw's cases are thousands, so all are kept.
  */
 export async function openWithdrawJob(file: string): Promise<WithdrawReviewJob> {
   const { database, folder } = await snapshotOf(file);

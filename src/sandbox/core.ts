@@ -8,7 +8,7 @@ import { insertEvent, type Environment } from './store/records.js';
 
 export type IdPrefix = 'claim' | 'case' | 'file' | 'event';
 
-/** An event as listed and as delivered by webhooks (interface document, "Events"). */
+/** An event as the service lists it and as webhooks deliver it (docs/sandbox.md, "Events"). */
 export interface SandboxEvent {
   environment: Environment;
   event_id: string;
@@ -139,16 +139,16 @@ export class SandboxCore {
 
   /**
    * `claim_…`, `case_…`, `event_…`: 24 hex digits, as generated ids look in the document. Ids in
-   * the order they are made (issue 30): a new one lands at the end of its table's UNIQUE index
-   * rather than on a random page of it, so a group commit of new_claims writes one index page
-   * instead of one per event (37% fewer WAL pages a request, measured; each is written again by
-   * the checkpoint). The sequence only ever grows within a process and starts from the clock, so
-   * ids stay unique across restarts; the random digits cover a clock set back.
+   * the order they are made: a new one lands at the end of its table's UNIQUE index rather than on
+   * a random page of it, so a group commit of new_claims writes one index page instead of one per
+   * event (37% fewer WAL pages a request, measured; each is written again by the checkpoint). The
+   * sequence only ever grows within a process and starts from the clock, so ids stay unique across
+   * restarts; the random digits cover a clock set back.
    */
   newId(prefix: IdPrefix): string {
     this.idSequence = Math.max(this.idSequence + 1, Date.now() * sequencePerMs);
-    // Taken from a pool of random bytes drawn 256 ids at a time (issue 12): one randomBytes call
-    // per id cost a syscall and a fifth of a new_claim's handler.
+    // Taken from a pool of random bytes drawn 256 ids at a time: one randomBytes call per id cost a
+    // syscall and a fifth of a new_claim's handler.
     if (this.randomOffset === this.randomPool.length) {
       this.randomPool = randomBytes(randomPoolIds * randomIdBytes);
       this.randomOffset = 0;
@@ -159,12 +159,12 @@ export class SandboxCore {
   }
 
   /**
-   * Runs `work` as one unit: all of it or, if it throws, none of it. Group commit (issue 12): the
-   * units of one turn of the event loop share one SQLite transaction, committed at the end of the
-   * turn, each in a savepoint of its own; a commit cost more than the rest of a new_claim. A reply
-   * waits for `committed()`, so nothing is acknowledged before it is durable (the server does
-   * this for every reply). The events a unit recorded reach the listeners (webhooks) only after
-   * the commit, so nothing is announced that a rollback took back. Not nested.
+   * Runs `work` as one unit: all of it or, if it throws, none of it. Group commit: the units of one
+   * turn of the event loop share one SQLite transaction, committed at the end of the turn, each in
+   * a savepoint of its own; a commit cost more than the rest of a new_claim. A reply waits for
+   * `committed()`, so nothing is acknowledged before it is durable (the server does this for every
+   * reply). The events a unit recorded reach the listeners (webhooks) only after the commit, so
+   * nothing is announced that a rollback took back. Not nested.
    */
   transaction<Result>(work: () => Result): Result {
     const group = this.group ?? this.openGroup();
@@ -181,11 +181,11 @@ export class SandboxCore {
   }
 
   /**
-   * `transaction` for a unit that only inserts rows and can take them back itself: no savepoint
-   * (issue 30, part 3: a savepoint copies each page the unit changes, so that a rollback can put
-   * it back; ~7 of a new_claim's ~72 µs of CPU, measured under the bench's load). When `work`
-   * throws, `undo` deletes what it inserted. Should `undo` fail, the whole group is rolled back
-   * instead of committed, and every reply waiting for it sees the failure. Not nested.
+   * `transaction` for a unit that only inserts rows and can take them back itself: no savepoint (a
+   * savepoint copies each page the unit changes, so that a rollback can put it back; ~7 of a
+   * new_claim's ~72 µs of CPU, measured under the bench's load). When `work` throws, `undo` deletes
+   * what it inserted. Should `undo` fail, the whole group is rolled back instead of committed, and
+   * every reply waiting for it sees the failure. Not nested.
    */
   insertOnly<Result>(work: () => Result, undo: () => void): Result {
     const group = this.group ?? this.openGroup();
@@ -253,8 +253,8 @@ export class SandboxCore {
   }
 
   /**
-   * Records an event (service-notes.md, "Webhooks": event types), `created` now unless the
-   * change it announces carries its own time. Call inside a transaction.
+   * Records an event (its types: docs/sandbox.md, "Events"), `created` now unless the change it
+   * announces carries its own time. Call inside a transaction.
    */
   recordEvent(environment: Environment, type: string, caseId: string, created = this.nowIso()): number {
     const event = { environment, event_id: this.newId('event'), type, created, data: { case_id: caseId } };

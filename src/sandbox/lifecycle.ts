@@ -82,8 +82,8 @@ export function markFiled(core: SandboxCore, row: CaseRow): void {
 }
 
 /**
- * Claim status (service-notes.md): `open` until a case is filed, `filed` once any is, never back
- * (a filed case cannot leave its claim).
+ * Claim status (docs/sandbox.md, "Claims"): `open` until a case is filed, `filed` once any is,
+ * never back (a filed case cannot leave its claim).
  */
 export function refreshClaimStatus(core: SandboxCore, environment: CaseRow['environment'], claimId: string): void {
   const claim = findClaim(core.database, environment, claimId);

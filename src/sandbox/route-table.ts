@@ -8,8 +8,8 @@ import { createV1Case, listV1Cases } from './handlers/v1-cases.js';
 import type { Route } from './http/routes.js';
 
 /**
- * Every endpoint of the interface document (v2 and v1), plus retrieve claim, retrieve case and
- * file case from service-notes.md, plus the control prefix. Every route requires a valid key.
+ * Every endpoint of the service (v2 and v1), retrieve claim, retrieve case and file case included,
+ * plus the control prefix. Every route requires a valid key.
  */
 export const routes: Route[] = [
   { method: 'POST', pattern: '/v2/issuer/claims', handler: createClaim },

@@ -32,7 +32,7 @@ export interface SandboxOptions {
   control?: boolean;
   workflowDelayMs?: number;
   now?: () => number;
-  /** Faults to inject on service routes (issue 4); none by default. */
+  /** Faults to inject on service routes; none by default. */
   faults?: FaultInjector;
   /** Workflow rules for `file_mode: auto` and run_workflow; default: file every valid case. */
   rules?: WorkflowRules;
@@ -45,8 +45,8 @@ export interface SandboxOptions {
   webhooks?: WebhookOptions;
   logger?: Pick<Logger, 'error'>;
   /**
-   * Serve HTTPS with this certificate and key (issue 22); with `clientCa`, require a client
-   * certificate issued by it (mutual TLS): a client without one is refused in the handshake.
+   * Serve HTTPS with this certificate and key; with `clientCa`, require a client certificate issued
+   * by it (mutual TLS): a client without one is refused in the handshake.
    */
   tls?: { cert: string | Buffer; key: string | Buffer; clientCa?: string | Buffer | undefined } | undefined;
   /** Told of every connection accepted (TCP, before any TLS handshake): for tests and metrics. */
@@ -100,7 +100,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
 
   const listener = (request: IncomingMessage, response: ServerResponse) => {
-    // The interface document and its page need no key (issue 31): answered before authentication.
+    // The OpenAPI document and its page need no key: answered before authentication.
     if (servePublicPage(request, response)) return;
     void handle(request, response).catch((error: unknown) => {
       options.logger?.error({ err: error, method: request.method, url: request.url }, 'sandbox request failed');

@@ -3,7 +3,7 @@ import { readDocument, type CaseDocument, type CaseRow, type ClaimRow } from './
 
 /** The resources as the API returns them, built from stored rows. */
 
-/** A case in the v2 shape; a v1 case is converted (interface document, "Versioning"). */
+/** A case in the v2 shape; a v1 case is converted (docs/sandbox.md, "Version 1"). */
 export function caseView(row: CaseRow): CaseDocument {
   const document = readDocument(row);
   const view = row.api_version === 1 ? v1CaseToV2(document) : document;

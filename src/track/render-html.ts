@@ -13,9 +13,9 @@ table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.25rem .5rem;
 td.n{text-align:right}.note{color:#555}.key span{display:inline-block;width:.8rem;height:.8rem;margin:0 .3rem 0 1rem;vertical-align:middle}`;
 
 /**
- * The summary as a page a manager reads (docs/track.md, "The page"): the recovery rate, outcomes
- * by reason as bars, cases resolved by week, the worklist as a table. One self-contained file:
- * inline CSS and SVG, no script, nothing fetched.
+ * The summary as a page a manager reads (docs/track.md, "What it writes"): the recovery rate,
+ * outcomes by reason as bars, cases resolved by week, the worklist as a table. One self-contained
+ * file: inline CSS and SVG, no script, nothing fetched.
  */
 export function renderTrackHtml(summary: TrackSummary, worklist: readonly WorkItem[], context: { title: string; service: string; asOf: string }): string {
   const rates = recoveryRates(summary);

@@ -1,6 +1,6 @@
 /**
- * What a withdraw job's results say (issue 28, part 4): their columns and outcomes. Read by the
- * report and the review as well as written by src/withdraw/results.ts, so they sit here, below all three.
+ * What a withdraw job's results say: their columns and outcomes. Read by the report and the review
+ * as well as written by src/withdraw/results.ts, so they sit here, below all three.
  */
 
 /** The withdraw results' columns: one line per case. */

@@ -7,15 +7,14 @@ import type { WithdrawTarget } from './target.js';
 export const withdrawJournalFormat = '1';
 
 /**
- * The withdraw job's journal (issue 28): the claims the sources named, each request that may
- * have left this process, and one line per case once its claim is settled. Its tables
- * (`withdraw_targets`, `withdraw_lines`) are its own, so it is never mistaken for an import's or a
- * migration's journal. A crash loses nothing: a target not `done` is planned again from a fresh
- * retrieve, and a withdrawal or delete recorded as sent is settled by that retrieve (closed and
- * withdrawn, or gone), never sent a second time.
- * A room of its own, below src/report and src/review: both read a withdraw journal with this code,
- * and withdraw itself reads its sources through the report, so the journal cannot sit in
- * src/withdraw without an import running back up a floor.
+ * The withdraw job's journal: the claims the sources named, each request that may have left this
+ * process, and one line per case once its claim is settled. Its tables (`withdraw_targets`,
+ * `withdraw_lines`) are its own, so it is never mistaken for an import's or a migration's journal.
+ * A crash loses nothing: a target not `done` is planned again from a fresh retrieve, and a
+ * withdrawal or delete recorded as sent is settled by that retrieve (closed and withdrawn, or
+ * gone), never sent a second time. A room of its own, below src/report and src/review: both read a
+ * withdraw journal with this code, and withdraw itself reads its sources through the report, so the
+ * journal cannot sit in src/withdraw without an import running back up a floor.
  */
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -7,7 +7,7 @@ export interface WithdrawTarget {
   /** The cases the source names, in source order (for --scope case); empty when it names the claim only. */
   caseIds: string[];
   /**
-   * How the run proves the claim is the job's own before taking it back (issue 27):
+   * How the run proves the claim is the job's own before taking it back:
    * 'import': each case as the import sent it (its `transaction` as mapped, the claim's card last4), from the journal;
    * 'migrate': the case ids of the migration's group;
    * undefined: the source vouches for it (results files, plain lists).

@@ -9,12 +9,12 @@ type ImportProof = Extract<NonNullable<WithdrawTarget['proof']>, { kind: 'import
 type ProofCase = ImportProof['cases'][number];
 
 /**
- * The claims an import job may have created at the service (issue 28: its undo), from its
- * journal: claims it created (`created`, `filing`, `done`), and claims whose create left the
- * process without a known answer (`submitting` and sent, or named among the ids a run of this
- * journal ever sent a create for: before a `--restart`, say); the run settles those by a retrieve.
- * Never a claim held back, refused or only checked (`staged`, `invalid`, `rejected`, `valid`):
- * issue 27's `claim_key_taken` claims are `rejected`, and their ids are another dispute's.
+ * The claims an import job may have created at the service (to undo it), from its journal: claims
+ * it created (`created`, `filing`, `done`), and claims whose create left the process without a
+ * known answer (`submitting` and sent, or named among the ids a run of this journal ever sent a
+ * create for: before a `--restart`, say); the run settles those by a retrieve. Never a claim held
+ * back, refused or only checked (`staged`, `invalid`, `rejected`, `valid`): `claim_key_taken`
+ * claims are `rejected`, and their ids are another dispute's.
  */
 function eligibleClaims(database: Database.Database): string {
   const everSent = hasTable(database, 'sent_claims') ? " OR (step IN ('staged', 'submitting') AND claim_id IN (SELECT claim_id FROM sent_claims))" : '';

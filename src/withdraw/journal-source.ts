@@ -15,18 +15,18 @@ import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 export interface JournalRead {
   readonly kind: 'import-journal' | 'migrate-journal';
-  /** The service the journal recorded (issue 19): the run refuses a journal of another service. */
+  /** The service the journal recorded: the run refuses a journal of another service. */
   readonly service: ServiceIdentity | undefined;
   readonly targets: WithdrawTarget[];
 }
 
 /**
- * The claims a job journal names (issue 28), told apart by its tables as `report` tells them.
+ * The claims a job journal names, told apart by its tables as `report` tells them.
  *
  * Read in one read transaction on the journal itself, not through `report`'s private copy
- * (snapshotOf): that copy leaves out the mapped cases and the claims' card, which are the proof
- * the run needs (issue 27). The transaction is as short as a copy, holds no lock once read, and
- * fails with SQLITE_BUSY while a run holds the journal: a job still running is not taken back
+ * (snapshotOf): that copy leaves out the mapped cases and the claims' card, which are the proof the
+ * run needs. The transaction is as short as a copy, holds no lock once read, and fails with
+ * SQLITE_BUSY while a run holds the journal: a job still running is not taken back
  * (`JournalBusyError`, exit 3: run it again when the job ends).
  */
 export function readJournalSource(file: string, filter: TargetFilter, seenKeys: Set<string>): JournalRead {
@@ -61,9 +61,9 @@ function readTables(file: string, database: Database.Database, filter: TargetFil
 
 /**
  * The claims a migration may have created: its groups that migrated, or whose create may have
- * committed unanswered (`submitting`; `failed`, which the next run would settle by a retrieve).
- * A case `skipped` stayed in the claim it already had: never named, nor its claim. The proof is
- * the group's cases: the claim at the service must hold those and no other (issue 27).
+ * committed unanswered (`submitting`; `failed`, which the next run would settle by a retrieve). A
+ * case `skipped` stayed in the claim it already had: never named, nor its claim. The proof is the
+ * group's cases: the claim at the service must hold those and no other.
  */
 export function migrateJournalTargets(database: Database.Database, filter: TargetFilter, seenKeys: Set<string>): WithdrawTarget[] {
   const groups = new Map<string, { target: WithdrawTarget; proof: string[]; named: boolean }>();

@@ -5,10 +5,10 @@ import type { SentAction, WithdrawLine } from '../withdraw-journal/journal.js';
 import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 /**
- * What taking one claim back means, decided from the claim as a retrieve shows it (issue 28; the
- * interface document's state table): pure, so the dry run, the confirmation and the run itself
- * read one decision. A case's line is final (`already_closed`, `not_found`, `refused`, or a
- * withdrawal an earlier run sent that the service has applied) or waits on a request.
+ * What taking one claim back means, decided from the claim as a retrieve shows it (the service's
+ * state table: docs/withdraw.md, "Claim or case"): pure, so the dry run, the confirmation and the
+ * run itself read one decision. A case's line is final (`already_closed`, `not_found`, `refused`,
+ * or a withdrawal an earlier run sent that the service has applied) or waits on a request.
  */
 
 export type Scope = 'claim' | 'case';
@@ -130,7 +130,7 @@ function closedLine(item: HeldCase, sentBefore: boolean, line: (caseId: string, 
   return line(item.case_id, { statusBefore: ours ? '' : status, outcome: ours ? 'withdrawn' : 'already_closed', statusAfter: status });
 }
 
-/** Why the claim found is not the job's own (issue 27's proof), or undefined when it is, or the source vouches for it. */
+/** Why the claim found is not the job's own (it holds cases the job did not send), or undefined when it is, or the source vouches for it. */
 function notOurs(target: WithdrawTarget, found: Claim): string | undefined {
   const proof = target.proof;
   if (proof === undefined) return undefined;

@@ -3,8 +3,8 @@ import type { ClaimPlan } from './plan.js';
 import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 /**
- * What a withdraw run is about to do, before anything is sent (issue 28, part 3): the dry run's
- * list, and what a person confirms for a live key. Counted by what happens to each case.
+ * What a withdraw run is about to do, before anything is sent: the dry run's list, and what a
+ * person confirms for a live key. Counted by what happens to each case.
  */
 export interface WithdrawPreview {
   service: string;

@@ -42,8 +42,8 @@ export interface WithdrawOptions {
   breakerThreshold?: number;
   progress?: Progress | undefined;
   /**
-   * Asked once every claim is planned and before anything is sent (issue 28, part 3): the CLI asks
-   * a person on a terminal when the key is live. False: nothing is sent.
+   * Asked once every claim is planned and before anything is sent: the CLI asks a person on a
+   * terminal when the key is live. False: nothing is sent.
    */
   confirm?: ((preview: WithdrawPreview) => Promise<boolean>) | undefined;
 }
@@ -58,15 +58,14 @@ export interface WithdrawReport {
   throttling: ThrottlingSummary;
   /** The results' format, from the first source (CSV dialect), for the CLI to tell. */
   format: WithdrawResultsFormat;
-  /** How long reading the sources, planning, withdrawing and writing the results took (issue 29); a confirmation's wait is in none. */
+  /** How long reading the sources, planning, withdrawing and writing the results took; a confirmation's wait is in none. */
   phases: PhaseTime[];
 }
 
 /**
- * `bulk-disputes withdraw` (issue 28): the claims the sources name, each retrieved and planned
- * (plan.ts), the plan confirmed when it must be, then each withdrawal or delete sent once
- * (send.ts), and the results written from the journal. Run again, it continues and, once done,
- * sends nothing.
+ * `bulk-disputes withdraw`: the claims the sources name, each retrieved and planned (plan.ts), the
+ * plan confirmed when it must be, then each withdrawal or delete sent once (send.ts), and the
+ * results written from the journal. Run again, it continues and, once done, sends nothing.
  */
 export async function runWithdraw(options: WithdrawOptions): Promise<WithdrawReport> {
   const current = options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey);
@@ -105,7 +104,7 @@ async function stageOnce(journal: WithdrawJournal, current: ServiceIdentity, opt
   }
   if (recorded === fingerprint && journal.meta('staged') === '1') return JSON.parse(journal.meta('results_format') ?? '{}') as WithdrawResultsFormat;
   const read = await readSources(options.sources, options.sourceOptions);
-  // A journal's claims are its service's: against another, they are other claims, or none (issue 19).
+  // A journal's claims are its service's: against another, they are other claims, or none.
   for (const { file, service } of read.services) {
     if (service !== undefined && compareService(service, current).kind === 'other') {
       throw new ServiceMismatchError(`${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its claims are that service's, so nothing was sent`);
@@ -119,7 +118,7 @@ async function stageOnce(journal: WithdrawJournal, current: ServiceIdentity, opt
     journal.stage(read.targets);
     journal.setMeta('fingerprint', fingerprint);
     journal.setMeta('results_format', JSON.stringify(format));
-    // What `review` gives as the command that runs this withdraw again (issue 28): the fingerprint holds only their sha256.
+    // What `review` gives as the command that runs this withdraw again: the fingerprint holds only their sha256.
     journal.setMeta('sources', JSON.stringify(options.sources.map((source) => resolve(source))));
     journal.setMeta('staged', '1');
   })();
@@ -274,7 +273,7 @@ function notFoundCase(target: WithdrawTarget, caseId: string, journal: WithdrawJ
 async function finish(journal: WithdrawJournal, options: WithdrawOptions, phases: PhaseTimer, report: Omit<WithdrawReport, 'summary' | 'phases'>): Promise<WithdrawReport> {
   options.progress?.done();
   phases.next('results');
-  // A full disk while writing the results names them (issue 29): the journal holds everything.
+  // A full disk while writing the results names them: the journal holds everything.
   const summary = await writeWithdrawResults(linesWithUnsettled(journal), options.resultsFile, report.format).catch(namingFile(options.resultsFile, { resumes: true }));
   return { ...report, summary, phases: phases.end() };
 }

@@ -13,13 +13,13 @@ export interface SentOutcome {
 }
 
 /**
- * One withdrawal or delete, sent at most once (issue 28, part 2; architecture.md, "No duplicates,
- * ever"): recorded before it leaves, so a crash, a lost answer or a 400 after a retry is settled by
- * retrieving the claim or case (closed and withdrawn, or gone: done), never by sending it again.
- * The client itself resends a withdrawal or delete only on a 503 or 429, which the service has not
- * acted on, or after a broken connection, where a second one lands on "already closed" or 404,
- * settled here the same way. Authentication refused and a network set up wrongly are thrown (the
- * run stops, exit 3 or 4-6); everything else becomes the lines' outcome.
+ * One withdrawal or delete, sent at most once: recorded before it leaves, so a crash, a lost answer
+ * or a 400 after a retry is settled by retrieving the claim or case (closed and withdrawn, or gone:
+ * done), never by sending it again. The client itself resends a withdrawal or delete only on a 503
+ * or 429, which the service has not acted on, or after a broken connection, where a second one
+ * lands on "already closed" or 404, settled here the same way. Authentication refused and a network
+ * set up wrongly are thrown (the run stops, exit 3 or 4-6); everything else becomes the lines'
+ * outcome.
  */
 export async function sendRequest(client: ClaimsClient, journal: WithdrawJournal, request: PendingRequest): Promise<SentOutcome> {
   journal.markSent(request.targetId, request.action);

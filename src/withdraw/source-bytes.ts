@@ -10,8 +10,8 @@ import { isMigrateHeader } from '../report/read-results.js';
 import { sourceError, sourceKinds } from './source-error.js';
 
 /**
- * What a source is, by its bytes, never its name (issue 28): a SQLite database (a journal), an
- * .xlsx workbook (a zip), or CSV text; anything else is refused here, before any request.
+ * What a source is, by its bytes, never its name: a SQLite database (a journal), an .xlsx workbook
+ * (a zip), or CSV text; anything else is refused here, before any request.
  */
 export type SourceShape = { readonly kind: 'sqlite' } | { readonly kind: 'xlsx' } | { readonly kind: 'csv'; readonly dialect: WrittenDialect };
 
@@ -47,9 +47,9 @@ async function headOf(file: string): Promise<{ head: Buffer; complete: boolean }
 }
 
 /**
- * The dialect to read a CSV source in, and to write the withdraw's results in (issue 13's rule:
- * results in the source's dialect). A results file of ours is told by its status header, read as
- * `report` reads it; any other CSV (a list from another system) by the delimiter that splits its
+ * The dialect to read a CSV source in, and to write the withdraw's results in (as every job writes
+ * its results: in the source's dialect). A results file of ours is told by its status header, read
+ * as `report` reads it; any other CSV (a list from another system) by the delimiter that splits its
  * lines alike, as `mapping guess` sniffs an export.
  */
 function csvDialectOf(file: string, head: Buffer, complete: boolean): WrittenDialect {

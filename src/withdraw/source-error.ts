@@ -1,7 +1,7 @@
 /**
- * A source `withdraw` cannot read (issue 28): missing, damaged, of no kind it knows, or without
- * the column it needs. Thrown before any request, in one line that names the file and what was
- * expected; the CLI exits 2 (nothing sent).
+ * A source `withdraw` cannot read: missing, damaged, of no kind it knows, or without the column it
+ * needs. Thrown before any request, in one line that names the file and what was expected; the CLI
+ * exits 2 (nothing sent).
  */
 export class WithdrawSourceError extends Error {
   readonly code = 'WITHDRAW_SOURCE';

@@ -2,9 +2,9 @@ import { displayKey } from '../import/results/write-results.js';
 import type { WithdrawTarget } from '../withdraw-journal/target.js';
 
 /**
- * The claims several sources name, merged (issue 28): one target per claim id, in the order the
- * sources first name it, its cases in source order without repeats; a case named without its
- * claim (a plain list of case ids) is one target per case. Pure: targets in, targets out.
+ * The claims several sources name, merged: one target per claim id, in the order the sources first
+ * name it, its cases in source order without repeats; a case named without its claim (a plain list
+ * of case ids) is one target per case. Pure: targets in, targets out.
  */
 export class TargetMerger {
   private readonly byClaimId = new Map<string, WithdrawTarget>();

@@ -11,10 +11,10 @@ import type { WithdrawTarget } from '../withdraw-journal/target.js';
 export { WithdrawSourceError } from './source-error.js';
 
 /**
- * What `bulk-disputes withdraw <source...>` takes back (issue 28), read from its sources: an
- * import's journal (or its shards'), a migrate-v1 journal, a results file of ours (CSV in any
- * dialect we write, or a workbook), or a plain list of claim or case ids. Each kind is told by its
- * content, never its name: SQLite's magic and tables, a zip's signature, a CSV's header.
+ * What `bulk-disputes withdraw <source...>` takes back, read from its sources: an import's journal
+ * (or its shards'), a migrate-v1 journal, a results file of ours (CSV in any dialect we write, or a
+ * workbook), or a plain list of claim or case ids. Each kind is told by its content, never its
+ * name: SQLite's magic and tables, a zip's signature, a CSV's header.
  */
 
 // The target is the journal's vocabulary too: it lives in target.ts, below both (no circle).
@@ -27,12 +27,12 @@ export interface SourcesRead {
   targets: WithdrawTarget[];
   /** Per source file, in argument order. */
   kinds: SourceKind[];
-  /** The service each journal source recorded, to refuse a journal of another service (issue 19). */
+  /** The service each journal source recorded, to refuse a journal of another service. */
   services: { file: string; service: ServiceIdentity | undefined }[];
   /**
    * The first source's dialect when it is a CSV (results or list), to write the withdraw's results
    * in it; undefined for journals and workbooks. Its line ending and byte order mark too: what a
-   * file written for it must repeat to open the same way (issue 13).
+   * file written for it must repeat to open the same way.
    */
   csvDialect?: WrittenDialect;
   /** Any source is a workbook (.xlsx). */

@@ -6,11 +6,11 @@ import type { WithdrawTarget } from '../withdraw-journal/target.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from './source-targets.js';
 
 /**
- * How the rows of a table source (a CSV or a workbook) name claims (issue 28): which cell holds
- * the claim id, the case id, the outcome and the claim key. A results file of ours has them in
- * its status columns (the import's, or migrate-v1's, whose claim key is the group key); any other
- * table has a `claim_id` or `case_id` column, or the one `--column` names. Pure: a header in, a
- * layout out; a row's cells in, a target, a reason to skip it, or nothing (filtered out) out.
+ * How the rows of a table source (a CSV or a workbook) name claims: which cell holds the claim id,
+ * the case id, the outcome and the claim key. A results file of ours has them in its status columns
+ * (the import's, or migrate-v1's, whose claim key is the group key); any other table has a
+ * `claim_id` or `case_id` column, or the one `--column` names. Pure: a header in, a layout out; a
+ * row's cells in, a target, a reason to skip it, or nothing (filtered out) out.
  */
 
 export type Role = 'claimId' | 'caseId' | 'outcome' | 'claimKey';
@@ -89,8 +89,8 @@ function unique(names: readonly string[]): string[] {
 
 /**
  * Outcomes of a claim never created by the job, whose claim id (if any) is not its to take back:
- * refused or held back, checked in a dry run, another dispute's (issue 27's `claim_key_taken` is
- * `rejected`), or, for migrate-v1, a case left in the claim it already had.
+ * refused or held back, checked in a dry run, another dispute's (`claim_key_taken` is `rejected`),
+ * or, for migrate-v1, a case left in the claim it already had.
  */
 const neverCreated: Readonly<Record<string, string>> = {
   invalid: 'the row was held back, its claim never sent',

@@ -19,10 +19,10 @@ export interface TableSink {
 export type TableShape = { readonly kind: 'csv'; readonly dialect: WrittenDialect } | { readonly kind: 'xlsx' };
 
 /**
- * The lines of a results file or a list, CSV or workbook, read row by row (issue 28): a results
- * file is typically what a person kept after filtering it in a spreadsheet, so every line present
- * is meant; a line that names nothing usable is told, never dropped in silence. Returns the kind
- * of table it was. Throws `WithdrawSourceError` when the file cannot be read as a table at all.
+ * The lines of a results file or a list, CSV or workbook, read row by row: a results file is
+ * typically what a person kept after filtering it in a spreadsheet, so every line present is meant;
+ * a line that names nothing usable is told, never dropped in silence. Returns the kind of table it
+ * was. Throws `WithdrawSourceError` when the file cannot be read as a table at all.
  */
 export async function readTableSource(file: string, shape: TableShape, filter: TargetFilter & { column?: string | undefined }, seenKeys: Set<string>, sink: TableSink): Promise<'results' | 'list'> {
   let layout: TableLayout | LayoutProblem | undefined;

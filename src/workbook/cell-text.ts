@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 
 /**
- * How one column's typed cells read as text (issue 21, part 3): a date cell in a column the
- * mapping reads as a date is written in the mapping's own format, a number in an amount column
- * with the mapping's decimal separator. Without a hint, dates read as ISO 8601.
+ * How one column's typed cells read as text: a date cell in a column the mapping reads as a date is
+ * written in the mapping's own format, a number in an amount column with the mapping's decimal
+ * separator. Without a hint, dates read as ISO 8601.
  */
 export interface ColumnReading {
   readonly dateFormat?: string | undefined;

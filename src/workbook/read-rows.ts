@@ -26,11 +26,11 @@ interface StreamedRow {
 }
 
 /**
- * The rows of one sheet of an .xlsx file, as `readRows` gives a CSV's (issue 21, part 3): the first
- * row is the header, each later row one record keyed by it, `line` the sheet's row number (what
- * the person sees at the left of the row). Streamed with exceljs's WorkbookReader: rows are read
- * as the caller iterates. Shared strings (the text table most spreadsheets write) are held in
- * memory while the sheet is read; the workbooks this tool writes use none.
+ * The rows of one sheet of an .xlsx file, as `readRows` gives a CSV's: the first row is the header,
+ * each later row one record keyed by it, `line` the sheet's row number (what the person sees at the
+ * left of the row). Streamed with exceljs's WorkbookReader: rows are read as the caller iterates.
+ * Shared strings (the text table most spreadsheets write) are held in memory while the sheet is
+ * read; the workbooks this tool writes use none.
  *
  * Rows with no cell (a spreadsheet writes nothing for them) are not records: in a sheet, empty
  * rows are layout, and the line numbers of the rows around them stay true.

@@ -27,12 +27,12 @@ const textFormat = '@';
 const headerFill = 'FFD9E1F2';
 
 /**
- * One sheet written as an .xlsx file, streamed (issue 21, part 2): every cell a text cell in a
- * text-formatted column, so a spreadsheet never turns an ARN into `7.67755811560297E+22` or drops
- * a last4's leading zero, nor does it once the reviewer types into it; the header frozen and
- * filtered. Rows are written as the lines are pulled (exceljs's WorkbookWriter: flat memory);
- * strings are written inline, not into a shared-strings table that would hold every cell in
- * memory. Written to a temporary file, 0600 (cardholder data), then renamed.
+ * One sheet written as an .xlsx file, streamed: every cell a text cell in a text-formatted column,
+ * so a spreadsheet never turns an ARN into `7.67755811560297E+22` or drops a last4's leading zero,
+ * nor does it once the reviewer types into it; the header frozen and filtered. Rows are written as
+ * the lines are pulled (exceljs's WorkbookWriter: flat memory); strings are written inline, not
+ * into a shared-strings table that would hold every cell in memory. Written to a temporary file,
+ * 0600 (cardholder data), then renamed.
  */
 export async function writeSheet(file: string, options: SheetOptions, lines: Iterable<SheetLine> | AsyncIterable<SheetLine>): Promise<void> {
   await writeSheets(file, [{ options, lines: () => lines }]);

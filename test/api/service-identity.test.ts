@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareService, describeService, embeddedSandbox, normaliseBaseUrl, parseService, serialiseService, serviceAt } from '../../src/api/service-identity.js';
 
-/** Issue 19: which service a journal or a bookmark belongs to, decided without a request. */
+/** Which service a journal or a bookmark belongs to, decided without a request. */
 
 describe('normaliseBaseUrl', () => {
   it.each([

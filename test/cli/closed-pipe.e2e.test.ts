@@ -13,8 +13,8 @@ import { cliBin } from '../helpers/sandbox-process.js';
 import { plannedRows, writeDisputesCsv } from '../import/generate.js';
 
 /**
- * Issue 29, part 3: a closed stdout ends every command quietly (style.md, "a closed pipe ends the
- * program quietly"), as `bulk-disputes import --help | head -2` did not (an EPIPE stack, exit 1).
+ * A closed stdout ends every command quietly (a closed pipe is how a reader says it has enough,
+ * not an error), as `bulk-disputes import --help | head -2` did not (an EPIPE stack, exit 1).
  * Each command that writes to stdout runs as the built CLI twice: into a reader that takes the
  * first chunk and closes, as `head` does, and into one gone before anything is written (the write
  * itself fails). No stack, no EPIPE, no fatal line on stderr; the exit code the command documents.

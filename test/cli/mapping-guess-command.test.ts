@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 
-/** The command's edges (issue 14); the guesses themselves: test/mapping/guess/. */
+/** The `mapping guess` command's edges; the guesses themselves: test/mapping/guess/. */
 const sample = fileURLToPath(new URL('../../samples/generic-export.csv', import.meta.url));
 
 describe('mapping guess: the command', () => {

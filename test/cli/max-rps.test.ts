@@ -6,9 +6,9 @@ import { startScriptedServer } from '../helpers/scripted-server.js';
 import { countIn, csvOf, fraudRow, importArgs, makeWorkspace, runCli, type Workspace } from '../import/e2e-fixtures.js';
 
 /**
- * `--max-rps` and CLAIMS_MAX_RPS on import, export and migrate-v1 (issue 13): a bad value stops
- * the command with exit 2 before anything is sent, in the words of the flag or the variable; a
- * good one paces the job, and its summary says so.
+ * `--max-rps` and CLAIMS_MAX_RPS on import, export and migrate-v1 (docs/rate-limits.md): a bad
+ * value stops the command with exit 2 before anything is sent, in the words of the flag or the
+ * variable; a good one paces the job, and its summary says so.
  */
 
 type Command = 'import' | 'export' | 'migrate-v1';

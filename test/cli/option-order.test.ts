@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 
 /**
- * Issue 29, part 6: a misspelt option is named, with commander's suggestion, before any other
- * usage error; a required option left out is still told as before.
+ * A misspelt option is named, with commander's suggestion, before any other usage error; a required
+ * option left out is still told as before.
  */
 describe('unknown options are told first', () => {
   it.each([

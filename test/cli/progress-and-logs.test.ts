@@ -35,7 +35,7 @@ function expectEachAtLineStart(output: string, pattern: RegExp): number {
   return matches.length;
 }
 
-describe('a terminal for people, a pipe for programs (issue 29)', () => {
+describe('a terminal for people, a pipe for programs', () => {
   it('on a terminal: human log lines, never JSON, each on a cleared line under the progress line', { timeout: 60_000 }, async () => {
     const { exitCode, stderr } = await runOn(await migrateArgs(), { isTTY: true, env: { CLAIMS_API_KEY: sandboxKey, NO_COLOR: '1' } });
     expect(exitCode, stderr).toBe(0);

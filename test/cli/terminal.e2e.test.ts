@@ -7,10 +7,11 @@ import { oneToThreeRows, plannedRows, writeDisputesCsv } from '../import/generat
 import { temporaryFolder } from '../report/fixture.js';
 
 /**
- * Issue 29's proof, with real processes: the built CLI's import into the embedded sandbox under a
- * pseudo-terminal (util-linux `script`, which gives the command a terminal and copies what it
- * shows), and the same import on a plain pipe. --max-rps keeps the sending going long enough for
- * a rate over a second of data, whatever the machine's speed (no clock is asserted on).
+ * A terminal for people, a pipe for programs, with real processes: the built CLI's import into
+ * the embedded sandbox under a pseudo-terminal (util-linux `script`, which gives the command a
+ * terminal and copies what it shows), and the same import on a plain pipe. --max-rps keeps the
+ * sending going long enough for a rate over a second of data, whatever the machine's speed (no
+ * clock is asserted on).
  */
 
 const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
@@ -42,7 +43,7 @@ const shellQuoted = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 const withoutColour = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 const humanLogLine = /\[\d\d:\d\d:\d\d\] (TRACE|DEBUG|INFO|WARN|ERROR|FATAL):/;
 
-describe('the import as a person and as a program see it (issue 29)', () => {
+describe('the import as a person and as a program see it', () => {
   it('on a terminal: a progress line with a rate and an ETA, human log lines, no JSON record', { timeout: 120_000 }, async () => {
     const folder = await temporaryFolder();
     const command = [process.execPath, ...(await importArgs(folder))].map(shellQuoted).join(' ');

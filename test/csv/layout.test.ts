@@ -10,7 +10,7 @@ import type { CsvRow } from '../../src/csv/records.js';
 import { csvWriteOptionsFor } from '../../src/csv/write-options.js';
 
 /**
- * What the reader finds beyond the mapping's dialect (issue 13): the input's line ending and
+ * What the reader finds beyond the mapping's dialect: the input's line ending and
  * byte order mark; and the writer's options that repeat them.
  */
 

@@ -11,8 +11,8 @@ import { oldestSupported, recommendedLine } from '../../src/runtime/supported.js
 
 /**
  * The README's and docs/'s shell examples, run against the embedded sandbox so that they cannot
- * drift (issue 29, part 7; style.md: "Samples are executable and run by the test suite", after
- * node-csv's test/samples.js). The conventions are docs/README.md's "Examples that run".
+ * drift (samples are executable and run by the test suite, after node-csv's test/samples.js). The
+ * conventions are docs/README.md's "Examples that run".
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

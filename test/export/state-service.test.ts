@@ -9,7 +9,7 @@ import { startServiceBehindDoor } from '../helpers/service-doors.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 /**
- * Issue 19, `export --state`: a bookmark is an event id of one service. Another service's events
+ * `export --state`: a bookmark is an event id of one service. Another service's events
  * are not ordered after it, so exporting "what is newer" there would skip them: refused before
  * the first page is read. Real processes; requests counted at each service's door.
  */

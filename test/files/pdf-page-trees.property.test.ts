@@ -5,9 +5,10 @@ import { countPdfPages } from '../../src/files/pdf-pages.js';
 import { classicPdf } from './classic-pdf.js';
 
 /**
- * The quick reading against pdf-lib's, on page trees of any shape (issue 30): intermediate nodes
- * with no kids or many, leaves with and without /Type, and syntax noise around every value. The
- * same objects behind leading junk spoil every offset, so countPdfPages must ask pdf-lib for them.
+ * The quick reading (pages counted without building pdf-lib's document model) against pdf-lib's,
+ * on page trees of any shape: intermediate nodes with no kids or many, leaves with and without
+ * /Type, and syntax noise around every value. The same objects behind leading junk spoil every
+ * offset, so countPdfPages must ask pdf-lib for them.
  */
 
 type TreeNode = { leaf: true; typed: boolean; noise: string } | { leaf: false; kids: TreeNode[]; noise: string };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeFailure, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { resourceFailure } from '../../src/files/resource-failure.js';
 
-/** Issue 29, part 5: the words for each failure of the machine (the real failures: resource-failures.e2e.test.ts). */
+/** The words for each failure of the machine (the real failures: resource-failures.e2e.test.ts). */
 const systemError = (code: string, fields: Record<string, string> = {}) => Object.assign(new Error(`${code}: something, ${fields.syscall ?? 'write'}`), { code, ...fields });
 
 describe('resource failures in words', () => {

@@ -13,7 +13,7 @@ import { readResults } from '../import/e2e-fixtures.js';
 import { plannedRows, writeDisputesCsv } from '../import/generate.js';
 
 /**
- * Issue 29, part 5: a full disk, a refused permission, a read-only folder, a folder gone mid-run,
+ * A full disk, a refused permission, a read-only folder, a folder gone mid-run,
  * each met for real by the built CLI (a small tmpfs, a read-only mount, /dev/full, a user who may
  * not write), told in words: the file named, nothing lost, what to do, exit 3; and the same
  * command, once the cause is gone, finishing the job with every claim once. Mounting takes root:

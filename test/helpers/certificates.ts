@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
- * A bank's certificates for TLS tests (issue 22), made with the `openssl` command (Debian's
+ * A bank's certificates for TLS tests (docs/network.md), made with the `openssl` command (Debian's
  * openssl; .ci/run installs it when missing): a root CA the tests trust, the service's
  * certificate for 127.0.0.1 and localhost, an expired one, one for another host, one from a CA
  * nobody trusts, and client certificates: a good one (its key also encrypted, and as PKCS#12), one

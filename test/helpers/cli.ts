@@ -8,7 +8,7 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The CLI in-process (style.md: `main(argv, io)`), with what it wrote. */
+/** The CLI in-process (a tiny bin; `main(argv, io)` is injectable, so tests call it here), with what it wrote. */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';

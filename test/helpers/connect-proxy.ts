@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /**
- * A real forwarding proxy on loopback (issue 22), as a bank's: it answers CONNECT host:port with
+ * A real forwarding proxy on loopback, as a bank's: it answers CONNECT host:port with
  * a tunnel, optionally only with Basic credentials (407 with a realm otherwise) or never (403).
  * It counts what passes: each tunnel's target and the local port of its connection to the target,
  * so a test can tell that every connection the service saw came through it.

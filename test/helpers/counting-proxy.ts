@@ -5,7 +5,7 @@ import { onTestFinished } from 'vitest';
 /**
  * A pass-through HTTP proxy on loopback in front of a sandbox process, counting every answer it
  * hands back by status: what the service answered on the wire, whatever the client logs, retries
- * or sums up (issue 13: the share of 429s is counted here, not taken from the import's word).
+ * or sums up (the share of 429s is counted here, not taken from the import's word).
  * Bodies are streamed through untouched. Closed when the test ends.
  */
 

@@ -19,8 +19,8 @@ export interface ImportProcess {
 
 /**
  * `node <args>` (the built CLI's import) as a child process for the crash tests, with the key from
- * the environment (never a flag: architecture.md, "Contracts") and no CLAIMS_BASE_URL from the
- * caller's. A watchdog kills it after `deadlineMs`; it is killed at the end of the test anyway.
+ * the environment (never a flag, which the process list and shell history would show) and no
+ * CLAIMS_BASE_URL from the caller's. A watchdog kills it after `deadlineMs`; it is killed at the end of the test anyway.
  */
 export function startImportProcess(args: readonly string[], deadlineMs: number): ImportProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, CLAIMS_API_KEY: testApiKey };

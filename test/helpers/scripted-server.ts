@@ -4,8 +4,9 @@ import { onTestFinished } from 'vitest';
 
 /**
  * A real HTTP server on a loopback port 0, answering the n-th request with the n-th step of its
- * script (style.md; stripe-node's getTestServer, undici's retry tests). It records every request
- * and is closed when the test that started it finishes.
+ * script: the client is tested against a real server, not a mock (as stripe-node's getTestServer
+ * and undici's retry tests do). It records every request and is closed when the test that started
+ * it finishes.
  */
 
 export interface RecordedRequest {

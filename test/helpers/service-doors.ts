@@ -4,7 +4,7 @@ import { startCountingProxy, type CountingProxy } from './counting-proxy.js';
 import { startSandboxProcess } from './sandbox-process.js';
 
 /**
- * A sandbox process behind a counting proxy (issue 19): what reached a service is counted at its
+ * A sandbox process behind a counting proxy: what reached a service is counted at its
  * door, not taken from the CLI's word. `url` is the door; `client(key)` reads what the service holds.
  */
 export interface ServiceBehindDoor {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { caseAsSent, caseChanges, mappingFieldOf } from '../../src/import/update/case-changes.js';
 
-/** Issue 20: what a fed-back row changes in a case the service holds, decided without a request. */
+/** What a fed-back row changes in a case the service holds, decided without a request. */
 
 const shared = {
   card: { last4: '4417', network: 'visa', type: 'credit' },

@@ -5,12 +5,13 @@ import { claimIds, startServiceBehindDoor, type ServiceBehindDoor } from '../hel
 import { csvOf, daysAgo, editedMapping, fraudRow, genericMapping, makeWorkspace, readResults, resultsCsv, runBin, type GenericRow, type ResultRow, type Workspace } from './e2e-fixtures.js';
 
 /**
- * Issue 27: a claim found under our id is ours only when it holds our rows' transactions. Two
- * exports whose claim keys overlap (references that restart, two platforms after a merger),
- * imported one after the other into one sandbox process, each with its own journal: nothing of
- * the second is reported on the first's claims, and the first's claims are left as they are. The
- * same file again with a lost journal adopts every claim and creates none; a feed-back that
- * corrects a transaction's amount is still recognised as ours.
+ * A claim found under our id is ours only when it holds our rows' transactions (docs/import.md,
+ * "Never a row on a claim that is not its own"). Two exports whose claim keys overlap (references
+ * that restart, two platforms after a merger), imported one after the other into one sandbox
+ * process, each with its own journal: nothing of the second is reported on the first's claims, and
+ * the first's claims are left as they are. The same file again with a lost journal adopts every
+ * claim and creates none; a feed-back that corrects a transaction's amount is still recognised as
+ * ours.
  */
 
 const liveKey = 'live_identity_key_0001';

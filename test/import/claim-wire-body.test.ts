@@ -13,10 +13,10 @@ import type { Mapping } from '../../src/mapping/schema.js';
 import { csvOf, fraudRow, genericMapping, type GenericRow } from './e2e-fixtures.js';
 
 /**
- * The new_claim body spliced from the JSON staging stored (issue 30, part 5; wire-body.ts): the
- * same bytes as JSON.stringify of buildClaimBody's value, over claims staged for real (mapped and
- * derived ids, custom fields, issuer evidence, documentation, several cases, escapes); and what
- * only the whole claim shows still refused, with the whole check's own problems.
+ * The new_claim body spliced from the JSON staging stored (wire-body.ts): the same bytes as
+ * JSON.stringify of buildClaimBody's value, over claims staged for real (mapped and derived ids,
+ * custom fields, issuer evidence, documentation, several cases, escapes); and what only the whole
+ * claim shows still refused, with the whole check's own problems.
  */
 
 const journals: Journal[] = [];

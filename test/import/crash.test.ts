@@ -14,9 +14,9 @@ import { cliBin, startSandboxProcess } from '../helpers/sandbox-process.js';
 import { expectedCaseId, expectedClaimId, plannedRows, writeDisputesCsv, type RowSpec } from './generate.js';
 
 /**
- * Issue 5, must-show 3: the import SIGKILLed mid-run, the same command run again: exactly one
- * claim per claim key in the sandbox, none missing, each with exactly its cases, and a results
- * CSV with every input row once, in order, none `failed` (architecture.md, "No duplicates, ever").
+ * The import SIGKILLed mid-run, the same command run again: exactly one claim per claim key in
+ * the sandbox, none missing, each with exactly its cases, and a results CSV with every input row
+ * once, in order, none `failed` (no claim is ever created twice: docs/import.md, "No duplicates").
  */
 
 const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
@@ -110,7 +110,7 @@ async function runToEnd(job: Job): Promise<ImportExit> {
 }
 
 
-/** The invariants of must-show 3, checked against the sandbox with its faults turned off. */
+/** The invariants above, checked against the sandbox with its faults turned off. */
 async function expectEveryClaimOnceWithItsCases(job: Job): Promise<void> {
   // Faults off (the sandbox's control prefix), so that checking cannot itself be disturbed.
   const response = await fetch(`${job.sandboxUrl}/_sandbox/faults`, {
@@ -148,7 +148,7 @@ async function expectEveryClaimOnceWithItsCases(job: Job): Promise<void> {
   expect(rows.filter((row) => row.outcome !== 'filed' || row.error_code !== '')).toEqual([]);
 }
 
-describe('import killed mid-run, then run again (issue 5, must-show 3)', () => {
+describe('import killed mid-run, then run again', () => {
   it('leaves exactly one claim per claim key, each with its cases, and complete results', { timeout: 120_000 }, async () => {
     const job = await prepareJob(['--latency-ms', '40-120', '--seed', '11']);
     const { claimsAtKill, steps } = await killMidRun(job);
@@ -166,8 +166,8 @@ describe('import killed mid-run, then run again (issue 5, must-show 3)', () => {
   });
 
   it('does the same when the service also fails (503) and drops connections after committing', { timeout: 120_000 }, async () => {
-    // Retry-After 0: each 503 would otherwise pause the whole job for a second (issue 13), and at
-    // a 30% fail rate the run would be paused most of the time; the faults are what is under test.
+    // Retry-After 0: each 503 would otherwise hold its request for a second, and at a 30% fail
+    // rate the run would mostly wait; the faults are what is under test.
     const job = await prepareJob(['--latency-ms', '20-60', '--drop-after-commit-rate', '0.1', '--fail-rate', '0.3', '--retry-after-seconds', '0', '--seed', '5']);
     const { claimsAtKill, steps } = await killMidRun(job);
     expect(claimsAtKill).toBeGreaterThanOrEqual(killAtClaims);

@@ -6,9 +6,9 @@ import { bytesIn, countingSandbox, exportIn, germanUtf8, germanWindows1252, mapp
 import { countIn, fraudRow, genericColumns, makeWorkspace, runCli, type GenericRow, type Workspace } from './e2e-fixtures.js';
 
 /**
- * Issue 13, part 1: the results CSV speaks its input's dialect, so that staff can fix rows in it
- * and feed it back in with the same mapping, as docs/import.md's "Fixing and feeding back" says. Real
- * files in each dialect, a real sandbox that counts the creates it receives, the CLI in-process.
+ * The results CSV speaks its input's dialect, so that staff can fix rows in it and feed it back in
+ * with the same mapping, as docs/import.md's "Fixing and feeding back" says. Real files in each
+ * dialect, a real sandbox that counts the creates it receives, the CLI in-process.
  */
 
 const env = { CLAIMS_API_KEY: sandboxKey };

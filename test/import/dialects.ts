@@ -8,9 +8,9 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { editedMapping, genericColumns, type GenericRow, type Workspace } from './e2e-fixtures.js';
 
 /**
- * Issuer exports in the dialects spreadsheets and core systems write (issue 13), for tests that
- * import them and read back what the import wrote: the bytes made here by hand (csv-stringify,
- * then the encoding and its byte order mark), never by the code under test's writer.
+ * Issuer exports in the dialects spreadsheets and core systems write, for tests that import them
+ * and read back what the import wrote: the bytes made here by hand (csv-stringify, then the
+ * encoding and its byte order mark), never by the code under test's writer.
  */
 
 export interface ExportDialect {

@@ -20,7 +20,7 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const genericMapping = join(repoRoot, 'mappings/generic.yaml');
 const samplesEvidence = join(repoRoot, 'samples/evidence');
 
-/** The results CSV's status columns (architecture.md, "Contracts"; pinned in results.test.ts). */
+/** The results CSV's status columns (docs/import.md, "The results CSV"; pinned in results.test.ts). */
 export { statusColumns };
 
 /** One line of a results CSV: the status columns, then the source columns by name. */

@@ -5,7 +5,7 @@ import { startServiceBehindDoor } from '../helpers/service-doors.js';
 import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, readResults, resultsCsv, runBin, type ResultRow, type Workspace } from './e2e-fixtures.js';
 
 /**
- * Issue 20: fixes fed back for claims the service created but would not file reach the service.
+ * Fixes fed back for claims the service created but would not file reach the service.
  * The measured case: fraud claims refused because the card was not cancelled, and a duplicate
  * charge without its receipt, fixed in the results CSV as a reviewer would and fed back. A real
  * sandbox process; every request counted at its door, route by route.

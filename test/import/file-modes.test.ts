@@ -6,9 +6,9 @@ import { runCli } from '../helpers/cli.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 /**
- * Issue 21, part 4: every file the tool writes that holds cardholder data is readable by its owner
- * only, like the journal: results CSVs (an import's, a merge's, a migration's), payloads, exports
- * and the HTML report, also when it replaces a file that was readable by everyone.
+ * Every file the tool writes that holds cardholder data is readable by its owner only, like the
+ * journal: results CSVs (an import's, a merge's, a migration's), payloads, exports and the HTML
+ * report, also when it replaces a file that was readable by everyone.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

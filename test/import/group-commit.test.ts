@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/import/journal/journal.js';
 
 /**
- * The sending phase's group commit (issue 12, src/import/journal/group-commit.ts): the claims of
- * one turn of the event loop share one commit; a step that must precede a request is durable when
- * its promise resolves; an outcome recorded after a request is committed at the end of the turn.
+ * The sending phase's group commit (src/import/journal/group-commit.ts): the claims of one turn of
+ * the event loop share one commit; a step that must precede a request is durable when its promise
+ * resolves; an outcome recorded after a request is committed at the end of the turn.
  */
 
 const directories: string[] = [];

@@ -4,7 +4,7 @@ import { claimOwnership, intendedFromRows, sameDay } from '../../src/import/clai
 import type { RowRecord } from '../../src/import/journal/journal.js';
 
 /**
- * Issue 27: a claim found under our id is adopted only when it holds the rows' own transactions.
+ * A claim found under our id is adopted only when it holds the rows' own transactions.
  * The rows as the journal holds them; the claim as a retrieve returns it (the card inside each
  * case's transaction, times as date-times).
  */

@@ -23,9 +23,8 @@ import {
 } from './e2e-fixtures.js';
 
 /**
- * The import end to end (issue 5, "Must show" 2 and 4): `main(['import', ...])` in-process against
- * a real sandbox on loopback, temp files for everything, outcomes read back from the results CSV
- * and from the sandbox itself.
+ * The import end to end: `main(['import', ...])` in-process against a real sandbox on loopback,
+ * temp files for everything, outcomes read back from the results CSV and from the sandbox itself.
  */
 
 const env = { CLAIMS_API_KEY: sandboxKey };
@@ -221,7 +220,7 @@ describe('import: the results CSV', () => {
     const input = await workspace.write('disputes.csv', csvOf([fraudRow('A', 'T1'), fraudRow('B', 'T1')]));
     const run = await runCli(importArgs(workspace, input, ['--base-url', sandbox.url]), env);
     expect(run.exitCode, run.stderr).toBe(0);
-    // The first line names where the claims went (issue 19).
+    // The first line names where the claims went.
     expect(run.stderr).toContain(`import into ${sandbox.url} (test key) finished: 2 rows`);
   });
 });

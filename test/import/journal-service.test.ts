@@ -6,9 +6,9 @@ import { claimIds, startServiceBehindDoor } from '../helpers/service-doors.js';
 import { csvOf, fraudRow, genericMapping, makeWorkspace, readResults, runBin, type Workspace } from './e2e-fixtures.js';
 
 /**
- * Issue 19: a journal belongs to the service it was made against. A rehearsal followed by the same
- * command against the real service must send every claim there, or refuse before sending anything;
- * never report the rehearsal's claims as filed. Real processes: the built CLI, sandbox processes,
+ * A journal belongs to the service it was made against. A rehearsal followed by the same command
+ * against the real service must send every claim there, or refuse before sending anything; never
+ * report the rehearsal's claims as filed. Real processes: the built CLI, sandbox processes,
  * requests counted at each service's door.
  */
 

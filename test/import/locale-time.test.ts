@@ -4,8 +4,8 @@ import { csvOf, editedMapping, fraudRow, genericColumns, importArgs, lineOf, mak
 
 /**
  * Locale amounts, dates across time zones, BOM, line endings and encodings through the whole
- * import (architecture.md, "Lessons"; issue 5, "Must show" 5): each checked where it lands, in
- * the `--payloads` body and in the results CSV. Dry runs: nothing here needs a service.
+ * import, the things real exports get wrong: each checked where it lands, in the `--payloads`
+ * body and in the results CSV. Dry runs: nothing here needs a service.
  */
 
 type Case = Payload['cases'][number] & { dispute: { amount: number; date?: string }; transaction: { amount: number; date: string }; merchant: { name: string } };

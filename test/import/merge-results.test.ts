@@ -7,8 +7,8 @@ import { bytesIn, exportIn, germanUtf8, mappingFor, readResultsIn } from './dial
 import { csvOf, duplicateChargeRow, editedMapping, fraudRow, genericMapping, makeWorkspace, runCli, type GenericRow, type Workspace } from './e2e-fixtures.js';
 
 /**
- * Issue 13, part 3: an import split with `--shard i/n` comes back as one results CSV. Real
- * imports against real sandboxes; `merge-results` in-process.
+ * An import split with `--shard i/n` comes back as one results CSV (docs/report.md). Real imports
+ * against real sandboxes; `merge-results` in-process.
  */
 
 const env = { CLAIMS_API_KEY: sandboxKey };
@@ -83,7 +83,7 @@ describe('merge-results', () => {
     const reportShards = await runCli(['report', ...shards.map((shard) => shard.journal)]);
     expect(reportShards.exitCode, reportShards.stderr).toBe(0);
     // Counts alike; an error's example is the first row seen with it, which depends on the files' order.
-    // The journals name their service (issue 19), which a results CSV does not record.
+    // The journals name their service, which a results CSV does not record.
     const body = (stdout: string) => stdout.split('\n').slice(1).filter((line) => !line.trimStart().startsWith('e.g.') && !line.startsWith('service: ')).join('\n');
     expect(body(reportShards.stdout)).toBe(body(reportWhole.stdout));
     expect(reportShards.stdout.split('\n')[0]).toContain('shard-4-of-4.journal.sqlite (journal)');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { plainDialect } from '../../src/csv/layout.js';
 import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from '../../src/import/results/merge.js';
 
-/** The decisions of merge-results (issue 13, part 3), without files. */
+/** The decisions of merge-results (docs/report.md), without files. */
 
 const job = (file: string, index: number, count: number, changes: Partial<ShardJob> = {}): ShardJob => ({
   file,

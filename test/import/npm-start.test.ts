@@ -16,7 +16,7 @@ afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-/** Issue 5, must-show 1: `npm start` is the bundled sample through the bundled mapping into the embedded sandbox. */
+/** `npm start` is the bundled sample through the bundled mapping into the embedded sandbox. */
 describe('npm start', () => {
   it('imports the sample, files every claim, ends with the summary and the results path; the sandbox holds the claims', async () => {
     const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };

@@ -8,9 +8,9 @@ import { runImport, type ImportOptions } from '../../src/import/run-import.js';
 import { oneToThreeRows, plannedRows, writeDisputesCsv } from './generate.js';
 
 /**
- * runImport's `onStaged` (issue 30): told once per run when the journal holds every row, staged
- * now or by an earlier run, before the checks and the results; the CLI lets V8's young generation
- * grow from there (src/cli/heap-tuning.ts).
+ * runImport's `onStaged`: told once per run when the journal holds every row, staged now or by an
+ * earlier run, before the checks and the results; the CLI lets V8's young generation grow from
+ * there (src/cli/heap-tuning.ts).
  */
 
 const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));

@@ -5,10 +5,10 @@ import { PrepareAhead, prepareClaim } from '../../src/import/claim/prepare-ahead
 import { Journal, type StagedRowRecord } from '../../src/import/journal/journal.js';
 
 /**
- * Claims prepared before their turn (issue 12, src/import/claim/prepare-ahead.ts): the body of a
- * claim with nothing remote before its create is the one createOnce would build, checked; any
- * other claim gets its rows only; the pump prepares one claim a turn, in order, skipping those
- * already taken or dropped.
+ * Claims prepared before their turn (src/import/claim/prepare-ahead.ts): the body of a claim with
+ * nothing remote before its create is the one createOnce would build, checked; any other claim gets
+ * its rows only; the pump prepares one claim a turn, in order, skipping those already taken or
+ * dropped.
  */
 
 const journals: Journal[] = [];

@@ -9,7 +9,7 @@ async function importOnTerminal(argv: string[]) {
   return { exitCode, stderr };
 }
 
-describe('the progress line\'s running counts (issue 29)', () => {
+describe('the progress line\'s running counts', () => {
   it('count rows by outcome as the claims finish, ending where the summary does; a re-run starts from what the journal holds', { timeout: 60_000 }, async () => {
     const workspace = await makeWorkspace();
     const rows = [

@@ -16,7 +16,7 @@ describe('neutralise', () => {
   });
 });
 
-describe('the results contract (architecture.md, "Contracts")', () => {
+describe('the results contract (docs/import.md, "The results CSV")', () => {
   it('has exactly the documented status columns, in order', () => {
     expect(statusColumns).toEqual(['line', 'claim_key', 'claim_id', 'case_id', 'outcome', 'error_code', 'error_message', 'error_field', 'http_status', 'attempts', 'file_ids', 'changed_fields']);
   });
@@ -28,7 +28,7 @@ describe('results file fed back in', () => {
     expect(isResultsHeader(['ref', ...statusColumns])).toBe(false);
   });
 
-  it('a results file written before changed_fields (issue 20) still reads back, its source columns after its 11 status columns', () => {
+  it('a results file written before changed_fields still reads back, its source columns after its 11 status columns', () => {
     expect(legacyStatusColumns).toEqual(statusColumns.slice(0, 11));
     expect(statusColumnCount([...statusColumns, 'ref'])).toBe(12);
     expect(statusColumnCount([...legacyStatusColumns, 'ref'])).toBe(11);

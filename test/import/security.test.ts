@@ -8,9 +8,9 @@ import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { countIn, csvOf, duplicateChargeRow, fraudRow, genericColumns, importArgs, lineOf, makeWorkspace, readPayloads, readResults, runCli, type Workspace } from './e2e-fixtures.js';
 
 /**
- * What an untrusted export must not be able to do through the import (architecture.md,
- * "Evidence", "Contracts"; issue 5, "Must show" 5): reach files outside --evidence-dir, plant
- * formulas in the results, or make the API key appear anywhere the run writes.
+ * What an untrusted export must not be able to do through the import: reach files outside
+ * --evidence-dir, plant formulas in the results, or make the API key appear anywhere the run
+ * writes (docs/import.md, "What happens, in order" and "The results CSV").
  */
 
 /**

@@ -4,10 +4,10 @@ import { startServiceBehindDoor } from '../helpers/service-doors.js';
 import { csvOf, fraudRow, genericMapping, makeWorkspace, readResults, runBin } from './e2e-fixtures.js';
 
 /**
- * Issue 21, the damage table: one export with what a spreadsheet does to it (an ARN in scientific
- * notation, a last4 and an MCC short of their zeros, a date as a serial number). Each such row is
- * refused with its code and never reaches the service; the other rows are filed. A real sandbox
- * process, requests counted at its door.
+ * One export with what a spreadsheet does to it (an ARN in scientific notation, a last4 and an MCC
+ * short of their zeros, a date as a serial number; docs/import.md, "What a spreadsheet does to
+ * the cells"). Each such row is refused with its code and never reaches the service; the other
+ * rows are filed. A real sandbox process, requests counted at its door.
  */
 
 const liveKey = 'live_damage_key_0001';

@@ -9,9 +9,9 @@ import { stageRows } from '../../src/import/stage/index.js';
 import { parseMapping } from '../../src/mapping/load.js';
 
 /**
- * Issue 30, part 2: the rows' indexes are built when staging ends instead of row by row. A case
- * id taken by an earlier row is then refused by a query, in the words the UNIQUE index's refusal
- * had; a journal whose staging stopped part-way (no indexes, perhaps a case id twice) still opens.
+ * The rows' indexes are built when staging ends instead of row by row. A case id taken by an
+ * earlier row is then refused by a query, in the words the UNIQUE index's refusal had; a journal
+ * whose staging stopped part-way (no indexes, perhaps a case id twice) still opens.
  */
 
 const mapping = parseMapping(
@@ -104,7 +104,7 @@ describe('staging without per-row indexes', () => {
     expect(indexes).toEqual(['rows_by_case_id', 'rows_by_claim']);
   });
 
-  it('gives a journal staged before issue 30 its indexes unchanged, and a new empty journal its indexes', async () => {
+  it('gives a journal staged with its indexes in place, as earlier versions did, its indexes unchanged, and a new empty journal its indexes', async () => {
     const file = journalFile();
     const journal = new Journal(file);
     expect(rowIndexes(journal.database)).toEqual(['rows_by_case_id', 'rows_by_claim']);

@@ -63,12 +63,12 @@ describe('stageRows', () => {
     expect(JSON.parse(rows[2]?.case_json ?? '')).toMatchObject({ transaction: { amount: 2000, currency: 'USD', arn: '74492156302000184700003' } });
   });
 
-  it('keeps the ids derived without claim.id_prefix exactly as before issue 27 (clm_ and the key\'s sha256)', async () => {
+  it('keeps the ids derived without claim.id_prefix exactly as they always were (clm_ and the key\'s sha256)', async () => {
     const { claims } = await stage(['A,4242,FR,10.00,2026-03-01,74492156302000184700001']);
     expect(claims[0]?.claim_id).toBe(`clm_${createHash('sha256').update('["A"]').digest('hex').slice(0, 24)}`);
   });
 
-  it('prefixes derived claim and case ids with claim.id_prefix, so two sources with the same keys never meet (issue 27)', async () => {
+  it('prefixes derived claim and case ids with claim.id_prefix, so two sources with the same keys never meet', async () => {
     const prefixed = (prefix: string): Mapping => ({ ...mapping, claim: { ...mapping.claim, id_prefix: prefix } });
     const lines = ['A,4242,FR,10.00,2026-03-01,74492156302000184700001', 'A,4242,FR,20.00,2026-03-03,74492156302000184700002'];
     const visa = await stage(lines, undefined, prefixed('visa-2026'));

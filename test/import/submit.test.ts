@@ -9,7 +9,7 @@ import { clientFor } from '../helpers/client.js';
 import { json, resetAfterReceiving, startScriptedServer } from '../helpers/scripted-server.js';
 
 /**
- * Settle-before-resend (architecture.md, "No duplicates, ever") against a scripted server: which
+ * Settle-before-resend (docs/import.md, "No duplicates") against a scripted server: which
  * requests the import sends when a create's outcome is unknown, conflicts, or was begun earlier.
  */
 
@@ -23,7 +23,7 @@ const body: ClaimBody = {
 /** The claim as the service keeps what `body` sent: the shared card inside each case's transaction. */
 const heldTransaction = { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00Z', arn: 'ARN1', card: { last4: '4242', network: 'visa' } };
 const claim = { claim_id: claimId, status: 'open', cases: [{ case_id: 'CLM-1-1', transaction: heldTransaction }] };
-/** Another dispute the service holds under the same id: another file's claim whose key met ours (issue 27). */
+/** Another dispute the service holds under the same id: another file's claim whose key met ours. */
 const anotherDispute = { claim_id: claimId, status: 'filed', cases: [{ case_id: 'CLM-1-1', transaction: { ...heldTransaction, amount: 2500, arn: 'ARN9', card: { last4: '9999', network: 'visa' } } }] };
 const notFound = json(404, { message: 'no such claim' });
 const rows = [{ idx: 0, line: 2, case_id: 'CLM-1-1', reported_case_id: null, outcome: null } as RowRecord];
@@ -72,7 +72,7 @@ describe('submitClaim', () => {
     journal.close();
   });
 
-  it('refuses a 409 whose claim is another dispute under our id: never adopted, nothing sent again (issue 27)', async () => {
+  it('refuses a 409 whose claim is another dispute under our id: never adopted, nothing sent again', async () => {
     const server = await startScriptedServer([json(409, { message: 'claim exists' }), json(200, anotherDispute)]);
     const journal = journalWithClaim();
     const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);

@@ -11,9 +11,10 @@ import { writeResultRecords } from '../../src/import/results/write-results.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 /**
- * The results CSV is written in batches of records (issue 12): the same bytes as csv-stringify's
- * stream writing one record at a time, which the writer used before and serves as the oracle here,
- * across batch boundaries, in every kind of dialect; and a write that fails leaves nothing behind.
+ * The results CSV is written in batches of records (faster: a re-run of a finished import was
+ * mostly results writing): the same bytes as csv-stringify's stream writing one record at a time,
+ * which the writer used before and serves as the oracle here, across batch boundaries, in every
+ * kind of dialect; and a write that fails leaves nothing behind.
  */
 
 /** Rows whose cells need quoting now and then: the dialect's delimiter and quote, line breaks, a formula. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseLogFormat, colourOn } from '../../src/cli/log-output.js';
 import { logFields, prettyLogLine } from '../../src/logging/pretty.js';
 
-describe('human log lines (issue 29)', () => {
+describe('human log lines', () => {
   it('a record as one line: time, level, message, then its own plain fields', () => {
     const pretty = prettyLogLine({ colorize: false });
     const time = new Date(2026, 10, 20, 14, 3, 22).getTime();

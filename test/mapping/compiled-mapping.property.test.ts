@@ -9,11 +9,11 @@ import type { Mapping } from '../../src/mapping/schema.js';
 import { caseTargets, sharedTargets } from '../../src/mapping/targets.js';
 
 /**
- * The compiled mapping against the interpreter it must equal (issue 30): random mappings built
- * from the mapping schema's own pieces (every source, step, type and option of field-spec.ts,
- * custom fields, evidence, claim keys, id prefixes) over random rows (blank cells, junk, amounts,
- * dates, currencies, formula-looking text, spreadsheet damage, columns the file lacks). Every
- * value, error, error order and key order must be the same.
+ * The compiled mapping against the interpreter it must equal: random mappings built from the
+ * mapping schema's own pieces (every source, step, type and option of field-spec.ts, custom fields,
+ * evidence, claim keys, id prefixes) over random rows (blank cells, junk, amounts, dates,
+ * currencies, formula-looking text, spreadsheet damage, columns the file lacks). Every value,
+ * error, error order and key order must be the same.
  */
 
 /** Column names, some the header will lack, some unkind to generated code or to plain objects. */

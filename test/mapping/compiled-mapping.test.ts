@@ -11,9 +11,9 @@ import type { Mapping } from '../../src/mapping/schema.js';
 import { genericHeader, oneToThreeRows, plannedRows, rowCells } from '../import/generate.js';
 
 /**
- * The compiled mapping (issue 30) with the shipped mappings over their samples, each sample row
- * also with every cell in turn blanked or spoiled; the generated export the benchmarks stage; and
- * a mapping written to break out of generated code. The property test covers random mappings.
+ * The compiled mapping with the shipped mappings over their samples, each sample row also with
+ * every cell in turn blanked or spoiled; the generated export the benchmarks stage; and a mapping
+ * written to break out of generated code. The property test covers random mappings.
  */
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));

@@ -10,8 +10,8 @@ import { mapRow, type MappedRow } from '../../src/mapping/map-row.js';
 import type { Mapping } from '../../src/mapping/schema.js';
 
 /**
- * Issue 27: `claim.id_prefix` keeps apart the claims of two sources or two years whose keys
- * overlap. It prefixes every id the mapping makes; without it, every id is what it always was.
+ * `claim.id_prefix` keeps apart the claims of two sources or two years whose keys overlap. It
+ * prefixes every id the mapping makes; without it, every id is what it always was.
  */
 
 const genericPath = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
@@ -46,7 +46,7 @@ function mapped(mapping: Mapping, overrides: Record<string, string> = {}): Mappe
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('derivedClaimId', () => {
-  it('without a prefix: clm_ and 24 hex of the key\'s sha256, as before issue 27 (journals and claims keep their ids)', () => {
+  it('without a prefix: clm_ and 24 hex of the key\'s sha256, as before claim.id_prefix existed (journals and claims keep their ids)', () => {
     expect(derivedClaimId('["A"]')).toBe(`clm_${sha256('["A"]').slice(0, 24)}`);
     expect(derivedClaimId('["A"]')).toBe('clm_d2a4b37cac0a57e42b1fe002');
     expect(derivedClaimId('["A"]', undefined)).toBe(derivedClaimId('["A"]'));

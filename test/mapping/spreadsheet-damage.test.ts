@@ -5,7 +5,7 @@ import { mapRow } from '../../src/mapping/map-row.js';
 import { loadMapping } from '../../src/mapping/load.js';
 import { fileURLToPath } from 'node:url';
 
-/** Issue 21, part 1: what a spreadsheet does to identifiers and dates, caught before a row maps. */
+/** What a spreadsheet does to identifiers and dates, caught before a row maps. */
 
 const genericMapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
 

@@ -12,8 +12,8 @@ import { cliBin, killHard, startSandboxProcess } from '../helpers/sandbox-proces
 import { claimsWithCases, inPool, v1Case } from './fixtures.js';
 
 /**
- * Issue 6, must-show 2: 500 v1 cases migrated, SIGKILLed in the middle, the same command run
- * again: every case in exactly one claim, the counts add up, the results complete.
+ * 500 v1 cases migrated, SIGKILLed in the middle, the same command run again: every case in exactly
+ * one claim, the counts add up, the results complete.
  */
 
 const caseCount = 500;

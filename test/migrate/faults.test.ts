@@ -13,7 +13,7 @@ import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { claimsWithCases, v1Case } from './fixtures.js';
 
 /**
- * migrate-v1 when the service misbehaves (issue 6): the sandbox's own fault seam, driven by a
+ * migrate-v1 when the service misbehaves: the sandbox's own fault seam, driven by a
  * script instead of a seeded random draw, so each test knows exactly which create goes wrong.
  */
 function scriptedCreateFaults(actionFor: (call: number) => FaultAction) {

@@ -9,9 +9,9 @@ import { temporaryFolder } from '../helpers/temporary-folder.js';
 import { inPool, v1Case } from './fixtures.js';
 
 /**
- * Issue 19, migrate-v1: the measured case, a migration rehearsed against a test sandbox and then run
- * against a second service holding the same 30 v1 cases with a live key. Real processes; requests
- * counted at each service's door.
+ * A journal belongs to its service, for migrate-v1: a migration rehearsed against a test sandbox
+ * and then run against a second service holding the same 30 v1 cases with a live key. Real
+ * processes; requests counted at each service's door.
  */
 
 const testKey = 'test_migration_rehearsal_01';

@@ -12,7 +12,7 @@ import { temporaryFolder } from '../helpers/temporary-folder.js';
 import { claimsWithCases, v1Case } from './fixtures.js';
 
 /**
- * Issue 27, migrate-v1: a claim already at the service under the id the migration derives for a
+ * claim_key_taken, migrate-v1: a claim already at the service under the id the migration derives for a
  * group, made of other cases, is not adopted. The group is refused (rejected, claim_key_taken),
  * the claim left as it is, every other group migrated; the same command again sends nothing.
  * A sandbox process behind a counting door, the built CLI.
@@ -45,7 +45,7 @@ async function retrieveAll(client: ClaimsClient, claimIds: readonly string[]): P
   return Promise.all(claimIds.map(async (claimId) => (await client.claims.retrieve(claimId)).data));
 }
 
-describe('migrate-v1: a claim under a group\'s id made of other cases (issue 27)', () => {
+describe('migrate-v1: a claim under a group\'s id made of other cases', () => {
   it('refuses the group as claim_key_taken, leaves the claim as it is, migrates the rest; run again, sends nothing', { timeout: 90_000 }, async () => {
     const folder = await temporaryFolder('bulk-disputes-migrate-key-taken-');
     const service = await startServiceBehindDoor([testApiKey]);

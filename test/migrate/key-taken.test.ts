@@ -3,7 +3,7 @@ import type { Claim } from '../../src/api/schemas/claim.js';
 import { keyTaken } from '../../src/migrate/claim-run.js';
 
 /**
- * Issue 27, migrate-v1: a claim found under a group's `mig_…` id (after a 409, or a retrieve that
+ * claim_key_taken, migrate-v1: a claim found under a group's `mig_…` id (after a 409, or a retrieve that
  * settles a lost answer) is adopted only when it is made of the group's cases: some of them, and
  * nothing else. Anything else is another claim under the same key, refused as claim_key_taken.
  */

@@ -8,7 +8,7 @@ import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { claimsWithCases, inPool, v1Case } from './fixtures.js';
 
 /**
- * migrate-v1 against a rate-limited service (issue 13): it sends with concurrency like the
+ * migrate-v1 against a rate-limited service (docs/rate-limits.md): it sends with concurrency like the
  * import, so it follows the service the same way (fewer claims in flight on 429, Retry-After
  * pausing every request) and says so in its summary and its JSON log; `--max-rps` keeps it under
  * the limit altogether.

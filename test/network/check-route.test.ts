@@ -4,7 +4,7 @@ import { makeCertificates, type Certificates } from '../helpers/certificates.js'
 import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { bankEnvironment, startTlsSandbox } from './bank-network.js';
 
-/** Issue 22: `check` shows the way to the service, as a platform team checks a bank network's setup. */
+/** `check` shows the way to the service, as a platform team checks a bank network's setup. */
 
 let certificates: Certificates;
 beforeAll(async () => {

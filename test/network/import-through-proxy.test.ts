@@ -8,7 +8,7 @@ import { csvOf, fraudRow, genericMapping, makeWorkspace, readResults, runBin } f
 import { bankEnvironment, bankKey, startTlsSandbox } from './bank-network.js';
 
 /**
- * Issue 22, the proof: a 200-claim import from inside a bank's network. The service over HTTPS
+ * The proof: a 200-claim import from inside a bank's network. The service over HTTPS
  * with the bank's private CA, requiring a client certificate (mutual TLS); the job reaching it
  * through a real forwarding proxy with Basic credentials. Every claim created once, every
  * connection the service saw came through the proxy's tunnels; with NO_PROXY matching the host,

@@ -7,8 +7,8 @@ import { csvOf, fraudRow, genericMapping, makeWorkspace, readResults, runBin } f
 import { bankEnvironment, startTlsSandbox } from './bank-network.js';
 
 /**
- * Issue 29, part 6: through a proxy over TLS 1.3, a service refusing the client certificate hangs
- * up after the handshake, and each request in flight sees only a closed socket. One look at the
+ * Through a proxy over TLS 1.3, a service refusing the client certificate hangs up after the
+ * handshake, and each request in flight sees only a closed socket. One look at the
  * connection tells why (classify-failure.ts); every claim in flight now meets that verdict, where
  * those after the first were taken as sent, retried, and left `failed` with CLAIMS_NETWORK and
  * "run the same command again". Nothing reached the service: reported as the direct case is.

@@ -7,10 +7,11 @@ import { csvOf, fraudRow, genericMapping, makeWorkspace, runBin } from '../impor
 import { bankEnvironment, startTlsSandbox } from './bank-network.js';
 
 /**
- * Issue 22: each way a bank's network can be set up wrongly, through the real command against the
- * service over HTTPS (mutual TLS unless said otherwise): its exit code and message, no retry (no
- * "retried" line in the debug log, and at most the attempt and one look at the connection at the
- * service's or the proxy's door), and a journal that marks nothing sent.
+ * Each way a bank's network can be set up wrongly (docs/network.md, "When it is set up wrongly"),
+ * through the real command against the service over HTTPS (mutual TLS unless said otherwise): its
+ * exit code and message, no retry (no "retried" line in the debug log, and at most the attempt and
+ * one look at the connection at the service's or the proxy's door), and a journal that marks
+ * nothing sent.
  */
 
 let certificates: Certificates;
@@ -61,7 +62,7 @@ describe('a bank network set up wrongly: a clear failure, never retried, nothing
     await workspace.write('one.csv', csvOf([fraudRow('ONE', 'T1')]));
     const merged: Record<string, string | undefined> = { ...bankEnvironment(certificates, sandbox), ...(proxyUrl === undefined ? {} : { HTTPS_PROXY: proxyUrl }), ...setup.env?.(certificates) };
     const env = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    // Pretty lines: the failure is the sentence a person reads (a pipe's default is one JSON record, issue 29).
+    // Pretty lines: the failure is the sentence a person reads (a pipe's default is one JSON record).
     const run = await runBin(['import', 'one.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--log-level', 'debug', '--log-format', 'pretty'], env, { cwd: workspace.dir });
     expect(run.exitCode, run.stderr.slice(-1500)).toBe(setup.exitCode);
     expect(run.stderr).toContain(`bulk-disputes: ${setup.code}: `);

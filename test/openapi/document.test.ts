@@ -6,9 +6,9 @@ import { caseStatuses, disputeReasons, eventTypes, uploadCategories, v1DisputeRe
 import { routes } from '../../src/sandbox/route-table.js';
 
 /**
- * Issue 31, part 1: openapi/claims-service.json is generated from the wire schemas and never
- * edited by hand (the drift test, as mappings/mapping.schema.json's), and it describes what the
- * sandbox serves: every route, its answers and their shapes, and where each answer comes from.
+ * openapi/claims-service.json is generated from the wire schemas and never edited by hand (the
+ * drift test, as mappings/mapping.schema.json's), and it describes what the sandbox serves: every
+ * route, its answers and their shapes, and where each answer comes from.
  */
 
 type Json = Record<string, unknown>;
@@ -64,7 +64,7 @@ describe('openapi/claims-service.json', () => {
     expect(at('/components/schemas/NewClaim/required')).toEqual(expect.arrayContaining(['card', 'cases']));
   });
 
-  it('marks what the sandbox decided where the interface document says "not shown", and says so in words', () => {
+  it('marks what the sandbox decided where the service\'s own document says "not shown", and says so in words', () => {
     const marked = [...walk(document)].filter(([, node]) => node[decisionExtension] === true);
     for (const [pointer, node] of marked) expect(String(node.description), pointer).toContain(decisionPrefix);
     const pointers = marked.map(([pointer]) => pointer);

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 31, part 3: Redocly CLI's lint (its `recommended` rules, as redocly.yaml adjusts them, each
- * change with its reason) finds nothing in the committed document: no error, no warning.
+ * Redocly CLI's lint (its `recommended` rules, as redocly.yaml adjusts them, each change with its
+ * reason) finds nothing in the committed document: no error, no warning.
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -12,11 +12,11 @@ import { inPool, v1Case } from '../migrate/fixtures.js';
 import { startValidatingProxy, type ValidatingProxy } from './validating-proxy.js';
 
 /**
- * Issue 31, part 4: the CLI's jobs through Stoplight Prism's validating proxy in front of a
- * sandbox: the import of the bundled samples, a migrate-v1, an export of each resource, and an
- * import and its withdrawal against a sandbox failing requests with 503 and 429 (the chaos suite's
- * requests; connection resets are left out, as they are not answers a document describes). Every
- * request the CLI sends and every answer it gets must match openapi/claims-service.json.
+ * The CLI's jobs through Stoplight Prism's validating proxy in front of a sandbox: the import of
+ * the bundled samples, a migrate-v1, an export of each resource, and an import and its withdrawal
+ * against a sandbox failing requests with 503 and 429 (the chaos suite's requests; connection
+ * resets are left out, as they are not answers a document describes). Every request the CLI sends
+ * and every answer it gets must match openapi/claims-service.json.
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -8,11 +8,11 @@ import { v1Case } from '../migrate/fixtures.js';
 import { deliberatelyInvalid, startValidatingProxy, type ValidatingProxy } from './validating-proxy.js';
 
 /**
- * Issue 31, part 4: the service's flows and the document's tables, through Stoplight Prism's
- * validating proxy in front of a sandbox. Every request is checked against
- * openapi/claims-service.json, and so is every answer, errors included; a violation fails the test
- * that caused it. The requests sent invalid on purpose are marked, and Prism must find them invalid
- * while their 400 still matches the validation shape.
+ * The service's flows and the document's tables, through Stoplight Prism's validating proxy in
+ * front of a sandbox. Every request is checked against openapi/claims-service.json, and so is every
+ * answer, errors included; a violation fails the test that caused it. The requests sent invalid on
+ * purpose are marked, and Prism must find them invalid while their 400 still matches the validation
+ * shape.
  */
 
 const sample = async (path: string) => readFile(new URL(`../../samples/evidence/${path}`, import.meta.url));

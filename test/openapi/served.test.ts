@@ -6,14 +6,14 @@ import { operations } from '../../src/api/openapi/operations.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 31, part 2: the sandbox serves its interface document without a key, and a page that
- * renders it from files on this machine: nothing is fetched from anywhere but the sandbox.
+ * The sandbox serves its OpenAPI document without a key, and a page that renders it from files
+ * on this machine: nothing is fetched from anywhere but the sandbox.
  */
 
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
 const required = process.env.CI === 'true';
 
-describe('the sandbox serves the interface document', () => {
+describe('the sandbox serves its OpenAPI document', () => {
   it('GET /openapi.json needs no key and is the committed document, naming this sandbox as its server', async () => {
     const { sandbox } = await startTestSandbox();
     const answer = await fetch(`${sandbox.url}/openapi.json`);

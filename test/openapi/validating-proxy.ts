@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Stoplight Prism's validating proxy (`prism proxy`, issue 31) between a client and a sandbox,
+ * Stoplight Prism's validating proxy (`prism proxy`, docs/openapi.md) between a client and a sandbox,
  * behind a recorder that keeps every exchange and the violations Prism found in it. Prism
  * forwards every request, valid or not, and reports what does not match the document in the
  * `sl-violations` answer header (Prism docs, "Proxy"); the recorder reads that header, so a

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * a fresh prefix), in a network namespace with nothing beyond loopback when this machine can make
  * one; then the installed tool run as a user runs it:
  * its version, its help, the packaged sample imported into the embedded sandbox, and the sandbox
- * serving its interface document and its /docs page.
+ * serving its OpenAPI document and its /docs page.
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

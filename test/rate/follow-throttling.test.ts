@@ -5,8 +5,9 @@ import { clientFor } from '../helpers/client.js';
 import { json, startScriptedServer, type Step } from '../helpers/scripted-server.js';
 
 /**
- * The adapter between the client's answers and a sender's concurrency (issue 13), with a real
- * client against a real server on loopback: what the server answers is what the controller hears.
+ * The adapter between the client's answers and a sender's concurrency (docs/rate-limits.md), with
+ * a real client against a real server on loopback: what the server answers is what the controller
+ * hears.
  */
 
 const ok = json(200, { data: [], has_more: false });

@@ -10,7 +10,7 @@ import { full, seedFrom, sized } from './size.js';
 import { readResultsStrict } from './strict-results.js';
 
 /**
- * Issue 7, 2: property-based fuzzing of the import's CSV input, in dry-run mode, in-process.
+ * Property-based fuzzing of the import's CSV input, in dry-run mode, in-process.
  *
  * The property, for any bytes: no unhandled exception or rejection, and either
  * - exit 0 or 1 with every data record in the results CSV exactly once, in input order (the
@@ -69,7 +69,7 @@ async function dryRun(bytes: Uint8Array): Promise<Outcome> {
   process.on('unhandledRejection', onUnhandled);
   process.on('uncaughtException', onUnhandled);
   try {
-    // The failure as a person reads it (issue 29: a pipe gets one JSON record unless asked for pretty lines).
+    // The failure as a person reads it (a pipe gets one JSON record unless asked for pretty lines).
     const cli = await runCli(['--log-level', 'silent', '--log-format', 'pretty', 'import', input, '--mapping', genericMapping, '--results', results, '--dry-run'], {});
     // Whatever a stray stream or timer would throw surfaces within a turn or two.
     await new Promise((resolve) => setImmediate(resolve));
@@ -285,7 +285,7 @@ async function checkChaotic(bytes: Uint8Array): Promise<void> {
 
 const timeout = sized(360_000, 60_000);
 
-describe(`CSV input fuzzing, import --dry-run in-process (issue 7; ${numRuns} runs each${full ? '' : ', reduced'})`, () => {
+describe(`CSV input fuzzing, import --dry-run in-process (${numRuns} runs each${full ? '' : ', reduced'})`, () => {
   it('│ built files: ragged rows, blank lines, quoted LF/CRLF/CR, NUL, BOM, huge cells, empty, header only │ each record once, at its line', { timeout }, async () => {
     await fc.assert(fc.asyncProperty(builtFile, async (built) => checkBuilt(built)), { numRuns, seed });
   });

@@ -19,7 +19,7 @@ export interface FaultyJob {
 export const chaosFaults: readonly string[] = ['--fail-rate', '0.2', '--drop-after-commit-rate', '0.05', '--latency-ms', '0-10', '--retry-after-seconds', '0'];
 
 /**
- * The chaos suite's setting (issue 7): a folder of its own, a sandbox process failing 20% of
+ * The chaos suite's setting: a folder of its own, a sandbox process failing 20% of
  * requests with 503 and dropping 5% of answers after committing, seeded, and the export to import.
  * Retry-After 0: the faults are as frequent as asked, without a second's wait after each 503.
  * `faults`: other sandbox flags in their place (a service at its capacity, say).

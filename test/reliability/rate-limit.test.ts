@@ -13,7 +13,7 @@ import { expectedClaimId, plannedRows, writeDisputesCsv } from '../import/genera
 import { sized } from './size.js';
 
 /**
- * Issue 13, "Rate etiquette", the proof with real processes: the built CLI's import at
+ * Rate etiquette (docs/rate-limits.md), the proof with real processes: the built CLI's import at
  * `--concurrency 32` against a sandbox process with `--rate-limit 50` (per API key), through a
  * pass-through proxy that counts the sandbox's answers by status. Without `--max-rps` the job
  * must keep its 429s under 5% of all requests (adaptive concurrency and Retry-After pauses);
@@ -100,7 +100,7 @@ async function importAgainstRateLimit(dir: string, name: string, input: string, 
   return { seconds, byStatus, total, share429: (byStatus[429] ?? 0) / total, throttling, summary };
 }
 
-describe(`${claimCount} claims at --concurrency 32 against sandbox --rate-limit ${rateLimit} (issue 13)`, () => {
+describe(`${claimCount} claims at --concurrency 32 against sandbox --rate-limit ${rateLimit}`, () => {
   it('without --max-rps: finishes, every claim once, 429s under 5% of requests; with --max-rps 45: no 429 at all', { timeout: sized(600_000, 150_000) }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-rate-limit-'));
     onTestFinished(async () => rm(dir, { recursive: true, force: true }));

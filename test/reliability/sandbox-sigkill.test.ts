@@ -11,10 +11,10 @@ import { killHard, startSandboxProcess } from '../helpers/sandbox-process.js';
 import { seededRandom, seedFrom, sized } from './size.js';
 
 /**
- * Issue 7, 3: the sandbox process SIGKILLed while 16 clients write to it at once (claims with
- * cases, small uploads), restarted on the same data file: every write it acknowledged (a 2xx that
- * reached the client) is still there. Writes in flight at the kill may or may not be; they are
- * counted, not asserted (docs/sandbox.md, "Storage": committed before the response is sent).
+ * The sandbox process SIGKILLed while 16 clients write to it at once (claims with cases, small
+ * uploads), restarted on the same data file: every write it acknowledged (a 2xx that reached the
+ * client) is still there. Writes in flight at the kill may or may not be; they are counted, not
+ * asserted (docs/sandbox.md, "Storage": committed before the response is sent).
  */
 
 const clients = 16;
@@ -82,7 +82,7 @@ async function loadThenKill(round: number, url: string, kill: () => Promise<void
   return { acknowledged, inFlightAtKill, failedAfterKill: state.failedAfterKill };
 }
 
-describe('the sandbox process SIGKILLed under concurrent load, restarted on the same file (issue 7)', () => {
+describe('the sandbox process SIGKILLed under concurrent load, restarted on the same file', () => {
   it(`keeps every acknowledged claim and upload of ${clients} concurrent clients, ${rounds} kill(s)`, { timeout: sized(180_000, 60_000) }, async () => {
     const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
     console.log(`sandbox-sigkill: seed ${seed} (replay the plan with BULK_DISPUTES_SEED=${seed})`);

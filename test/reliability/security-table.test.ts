@@ -10,8 +10,8 @@ import { fraudClaim, liveKey, sandboxKey, startTestSandbox, type TestSandbox } f
 import { csvOf, duplicateChargeRow, fraudRow, genericColumns, genericMapping, lineOf, makeWorkspace, readResults, runCli, type GenericRow } from '../import/e2e-fixtures.js';
 
 /**
- * Issue 7, 4: the security reference, one table per concern, each row a test whose name reads as
- * the row. Routes come from the sandbox's own route table, and the table must cover each of them.
+ * The security reference, one table per concern, each row a test whose name reads as the row.
+ * Routes come from the sandbox's own route table, and the table must cover each of them.
  *
  * - every route refuses a missing, malformed or unknown key (401, nothing done);
  * - every route keeps the test and production environments apart, in both directions;

@@ -12,11 +12,11 @@ import { faultyJob } from './faulty-sandbox.js';
 import { seededRandom, seedFrom, sized } from './size.js';
 
 /**
- * Issue 20, part 6: a feed-back that updates, SIGKILLed at random moments among its updates, then
- * run to the end against a faulty sandbox process (503s, connections dropped after the commit).
- * An update interrupted by a kill is either applied or found still to do by the next run's
- * comparison: at the end every case holds the fix, no claim or case was created again, and every
- * row of the results says what was changed. The seed is printed; BULK_DISPUTES_SEED=N replays it.
+ * A feed-back that updates, SIGKILLed at random moments among its updates, then run to the end
+ * against a faulty sandbox process (503s, connections dropped after the commit). An update
+ * interrupted by a kill is either applied or found still to do by the next run's comparison: at the
+ * end every case holds the fix, no claim or case was created again, and every row of the results
+ * says what was changed. The seed is printed; BULK_DISPUTES_SEED=N replays it.
  */
 
 const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
@@ -41,7 +41,7 @@ function sandboxCases(db: string): { cases: number; claims: number; fixed: numbe
   }
 }
 
-describe('a feed-back that updates, SIGKILLed among its updates (issue 20)', () => {
+describe('a feed-back that updates, SIGKILLed among its updates', () => {
   it(`${claimCount} claims created, a shared field fixed on every row and fed back, ${kills} kills: every case updated, nothing created again`, { timeout: sized(400_000, 120_000) }, async () => {
     const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
     console.log(`sigkill-feed-back: seed ${seed} (replay with BULK_DISPUTES_SEED=${seed})`);

@@ -12,11 +12,11 @@ import { chaosFaults, faultyJob } from './faulty-sandbox.js';
 import { seededRandom, seedFrom, sized } from './size.js';
 
 /**
- * Issue 7, 1: ten SIGKILLs at random moments of one import against a faulty sandbox process
- * (503s, connections dropped after the commit), then the same command run to the end. The
- * sandbox must then hold every claim exactly once with exactly its cases, each case with the
- * transaction of the row reported on it (issue 27: nothing adopted that is not ours), and the
- * results CSV every input row exactly once, in order (architecture.md, "No duplicates, ever").
+ * Ten SIGKILLs at random moments of one import against a faulty sandbox process (503s,
+ * connections dropped after the commit), then the same command run to the end. The sandbox must
+ * then hold every claim exactly once with exactly its cases, each case with the transaction of
+ * the row reported on it (nothing adopted that is not ours), and the results CSV every input row
+ * exactly once, in order (no claim is ever created twice: docs/import.md, "No duplicates").
  *
  * The kill moments come from a seeded generator; the seed is printed, and BULK_DISPUTES_SEED=N
  * replays the same plan (the sandbox's faults use the same seed).
@@ -99,9 +99,9 @@ function minorUnits(amount: string): number {
 }
 
 /**
- * Rows reported on a case that is not theirs (issue 27: a claim found under our id is adopted only
- * when it holds our transactions): the case the row names, in the claim it names, must carry the
- * row's ARN, transaction amount and card last4. One line per row that does not, saying how.
+ * Rows reported on a case that is not theirs (a claim found under our id is adopted only when it
+ * holds our transactions): the case the row names, in the claim it names, must carry the row's
+ * ARN, transaction amount and card last4. One line per row that does not, saying how.
  */
 function misreported(rows: readonly ResultRow[], cases: readonly HeldCase[]): string[] {
   const byId = new Map(cases.map((item) => [item.case_id, item]));
@@ -118,7 +118,7 @@ function misreported(rows: readonly ResultRow[], cases: readonly HeldCase[]): st
 /** A kill moment: after a delay from the start, or once the sandbox holds this many claims. */
 type KillPlan = { after: 'delay'; ms: number } | { after: 'claims'; claims: number };
 
-describe.each(settings)(`import SIGKILLed ${kills} times at random moments, then run to the end (issue 7)`, ({ faults, label, claims: claimCount }) => {
+describe.each(settings)(`import SIGKILLed ${kills} times at random moments, then run to the end`, ({ faults, label, claims: claimCount }) => {
   const { rowSpecs, expectedCases } = planFor(claimCount);
   it(`${claimCount} claims (${rowSpecs.length} rows) against ${label}: every claim once, with its cases; every row once, in order`, { timeout: sized(540_000, 100_000) }, async () => {
     const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
@@ -215,7 +215,7 @@ describe.each(settings)(`import SIGKILLed ${kills} times at random moments, then
     expect(rows.map((row) => row.line)).toEqual(rowSpecs.map((_, index) => String(index + 2)));
     expect(rows.map((row) => `${row.claim_id} ${row.case_id}`)).toEqual(rowSpecs.map((spec) => `${expectedClaimId(spec.claim)} ${expectedCaseId(spec)}`));
     expect(rows.filter((row) => row.outcome !== 'filed' || row.error_code !== '').map((row) => `${row.line} ${row.outcome} ${row.error_code}`)).toEqual([]);
-    // No mis-adoption (issue 27): the case each row was reported on holds that row's transaction.
+    // No mis-adoption: the case each row was reported on holds that row's transaction.
     expect(misreported(rows, cases)).toEqual([]);
     // ...a check that catches a row reported on another dispute's case under the same ids.
     const [firstRow, otherRow] = rows;

@@ -7,7 +7,7 @@ import type { ResultRow } from '../import/e2e-fixtures.js';
  * outside quotes, and every record must have the header's width. A cell with a line break that
  * the writer left unquoted splits its row, and this throws (csv-parse's own reader would take the
  * first line break it meets as the only one, and could miss it). A UTF-8 BOM, which the results
- * carry when the input did (issue 13), is the encoding's mark, not part of the first column's name.
+ * carry when the input did, is the encoding's mark, not part of the first column's name.
  */
 export async function readResultsStrict(file: string): Promise<{ header: string[]; rows: ResultRow[] }> {
   const text = await readFile(file, 'utf8');

@@ -5,7 +5,7 @@ import { migrateColumns } from '../../src/migrate/results.js';
 import { detectResultsDialect, encodingOf } from '../../src/report/detect-dialect.js';
 
 /**
- * `report` reads a results CSV in the dialect it was written in, told nothing (issue 13): the
+ * `report` reads a results CSV in the dialect it was written in, told nothing: the
  * status header gives the delimiter, the bytes the encoding, a trial read the quote.
  */
 
@@ -20,7 +20,7 @@ describe('detectResultsDialect', () => {
     { name: 'UTF-16LE without a BOM', bytes: Buffer.from(`${header(',')}\n`, 'utf16le'), expected: { delimiter: ',', quote: '"', encoding: 'utf-16le' } },
     { name: '";" windows-1252 (ü, € are not UTF-8)', bytes: encodeText(`${header(';')}\r\n${row(';', '', 'Betrag über 5 €')}\r\n`, 'windows-1252'), expected: { delimiter: ';', quote: '"', encoding: 'windows-1252' } },
     { name: '"|" quoted with \'', bytes: Buffer.from(`${header('|')}\n${row('|', "'", 'a|b')}\n`), expected: { delimiter: '|', quote: "'", encoding: 'utf-8' } },
-    { name: 'a results file written before changed_fields (issue 20)', bytes: Buffer.from(`${[...legacyStatusColumns, 'ref'].join(';')}\r\n2;D-1;CLM-D-1;D-1-1;filed;;;;202;1;;D-1\r\n`), expected: { delimiter: ';', quote: '"', encoding: 'utf-8' } },
+    { name: 'a results file written before changed_fields', bytes: Buffer.from(`${[...legacyStatusColumns, 'ref'].join(';')}\r\n2;D-1;CLM-D-1;D-1-1;filed;;;;202;1;;D-1\r\n`), expected: { delimiter: ';', quote: '"', encoding: 'utf-8' } },
     { name: 'migrate-v1 results', bytes: Buffer.from(`${migrateColumns.join(',')}\n`), expected: { delimiter: ',', quote: '"', encoding: 'utf-8' } },
     { name: 'not a results file: the plain dialect, for the reader to refuse', bytes: Buffer.from('name;amount\nx;1\n'), expected: { delimiter: ',', quote: '"', encoding: 'utf-8' } },
   ])('$name', ({ bytes, expected }) => {

@@ -51,8 +51,9 @@ const results: readonly (readonly string[])[] = [
 export const failedLines = ['3', '5', '6', '7', '8'];
 
 /**
- * A small results CSV written by hand (architecture.md, "Contracts"), with the status columns of a
- * file written before `changed_fields` (issue 20): such files keep reading.
+ * A small results CSV written by hand (its columns are a contract: docs/import.md, "The results
+ * CSV"), with the status columns of a file written before `changed_fields` existed: such files
+ * keep reading.
  */
 export async function writeResultsCsv(folder: string): Promise<string> {
   const file = join(folder, 'disputes.results.csv');

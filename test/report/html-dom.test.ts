@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { failedLines, temporaryFolder, writeResultsCsv } from './fixture.js';
 
-/** Debian's `chromium` (or `chromium-browser`) on PATH; the test is skipped without one (issue 6, "Must show" 3). */
+/** Debian's `chromium` (or `chromium-browser`) on PATH; the test is skipped without one. */
 function findChromium(): string | undefined {
   for (const name of ['chromium', 'chromium-browser']) {
     try {

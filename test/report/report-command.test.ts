@@ -66,7 +66,7 @@ describe('bulk-disputes report', () => {
     const folder = await temporaryFolder();
     const file = join(folder, 'export.csv');
     await writeFile(file, 'dispute_ref,amount\nD-1,10.00\n');
-    // The sentence a person reads (on a pipe the failure is one JSON record unless pretty lines are asked for, issue 29).
+    // The sentence a person reads (on a pipe the failure is one JSON record unless pretty lines are asked for).
     const run = await runCli(['--log-format', 'pretty', 'report', file]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('expected a results CSV (line, claim_key,');

@@ -12,7 +12,7 @@ import { importSampleWithBadAmount, temporaryFolder } from './fixture.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The report's text without its first line (which names the file and its kind). */
-/** The report after its heading and the journal's `service:` line (issue 19), which a results CSV does not record. */
+/** The report after its heading and the journal's `service:` line, which a results CSV does not record. */
 const body = (stdout: string) => stdout.split('\n').slice(1).filter((line) => !line.startsWith('service: ')).join('\n');
 
 describe('bulk-disputes report JOURNAL', () => {
@@ -50,7 +50,7 @@ describe('bulk-disputes report JOURNAL', () => {
     expect(await readFile(page, 'utf8')).toContain('amount_format');
   });
 
-  it('reads a journal made before changed_fields (issue 20) without it; the job\'s next run adds the column and resumes', { timeout: 60_000 }, async () => {
+  it('reads a journal made before changed_fields without it; the job\'s next run adds the column and resumes', { timeout: 60_000 }, async () => {
     const folder = await temporaryFolder();
     const journal = join(folder, 'export.journal.sqlite');
     const results = join(folder, 'export.results.csv');

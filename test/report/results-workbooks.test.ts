@@ -9,7 +9,7 @@ import { v1Case } from '../migrate/fixtures.js';
 import { readResults } from '../import/e2e-fixtures.js';
 import { importSampleWithBadAmount, temporaryFolder } from './fixture.js';
 
-/** Issue 21, part 2: every command that writes results writes a workbook when asked, and report turns results into one. */
+/** Every command that writes results writes a workbook when asked, and report turns results into one. */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -49,7 +49,7 @@ describe('results workbooks from every command that writes results', () => {
     expect((await runCli(['report', results, '--xlsx', join(folder, 'from-csv.xlsx')])).exitCode).toBe(0);
     expect((await runCli(['report', journal, '--xlsx', join(folder, 'from-journal.xlsx')])).exitCode).toBe(0);
     expect((await runCli(['merge-results', '--out', join(folder, 'merged.xlsx'), journal])).exitCode).toBe(0);
-    // Issue 29, part 4: every file it writes, it reads: the report of a results workbook is the CSV's.
+    // Every file it writes, it reads: the report of a results workbook is the CSV's.
     const csvReport = await runCli(['report', results]);
     const workbookReport = await runCli(['report', join(folder, 'merged.xlsx')]);
     expect(workbookReport.exitCode, workbookReport.stderr).toBe(csvReport.exitCode);

@@ -8,7 +8,7 @@ import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { csvOf, fraudRow, genericMapping, makeWorkspace, runCli, type Workspace } from '../import/e2e-fixtures.js';
 
 /**
- * Issue 28: "`report` and `review` read a withdraw journal or results like any other job's". A
+ * `report` and `review` read a withdraw journal or results like any other job's. A
  * real withdraw job, `--scope case` on part of a night, with every kind of line: a filed case
  * withdrawn, an unfiled one deleted, a case of a claim closed before, a case past
  * chargeback_filed (not_withdrawable), a case id the service never held (not_found); then its

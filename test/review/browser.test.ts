@@ -10,7 +10,7 @@ import { cliBin } from '../helpers/sandbox-process.js';
 import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, readResults, runBin, type GenericRow } from '../import/e2e-fixtures.js';
 
 /**
- * Issue 23 in a real Chromium (Debian's, driven by playwright-core; .ci/run installs it when
+ * `review` in a real Chromium (Debian's, driven by playwright-core; .ci/run installs it when
  * missing): a real import into a real sandbox process leaves a mistyped amount and an unmapped
  * reason; the reviewer opens the printed address, fixes both cells with the keyboard, sees each
  * error clear as the row is checked, saves, and feeds the fix file back: the two claims filed, no

@@ -11,7 +11,7 @@ import { csvOf, daysAgo, fraudRow, genericMapping, makeWorkspace, readResults, r
 import { call } from './review-http.js';
 
 /**
- * Issue 27, the review side: a second export whose claim keys overlap the first's is refused on
+ * claim_key_taken, the review side: a second export whose claim keys overlap the first's is refused on
  * those claims (rejected, claim_key_taken, error_field claim.key). `review` counts it with its
  * hint, lists its rows to fix with the key column marked, holds a row whose key was kept and
  * passes one given a key of its own, and sends the fix from the page: the rows with their new
@@ -110,7 +110,7 @@ async function sendAsThePage(server: ReviewServer): Promise<SendState> {
   }
 }
 
-describe('review of a claim key the service holds for another dispute (issue 27)', () => {
+describe('review of a claim key the service holds for another dispute', () => {
   it('counts claim_key_taken with its hint, marks the key cell; a row whose key was kept is held on its key cell, one given its own passes, with the rows of its claim', { timeout: 90_000 }, async () => {
     const { server } = await refusedAndReviewed();
     const overview = (await call(server, 'GET', '/api/overview')).body as { rows: number; toFix: number; outcomes: { outcome: string; count: number }[]; errors: { code: string; count: number; hint: string }[]; codes: { code: string; count: number }[] };

@@ -10,7 +10,7 @@ import { cliBin } from '../helpers/sandbox-process.js';
 import { csvOf, fraudRow, genericMapping, importArgs, makeWorkspace, runCli, type Workspace } from '../import/e2e-fixtures.js';
 
 /**
- * Issue 29, part 6: `review JOURNAL` without --mapping. The import records its mapping's absolute
+ * `review JOURNAL` without --mapping. The import records its mapping's absolute
  * path beside the sha256 of its text; review uses that file while it is there and unchanged, and
  * otherwise asks for --mapping saying why: changed since the run (both sha256s), gone, or never
  * recorded (a journal written before the path was).

@@ -13,7 +13,7 @@ import { v1Case } from '../migrate/fixtures.js';
 import { call, serveReview } from './review-http.js';
 
 /**
- * Issue 23: the journals `review` takes (one import, its shards, a migrate-v1 journal), the
+ * The journals `review` takes (one import, its shards, a migrate-v1 journal), the
  * overview's figures against the results CSV, and the filters each figure links to. Real imports
  * into the embedded sandbox; the review server over real HTTP.
  */
@@ -118,7 +118,7 @@ describe('bulk-disputes review: the jobs it takes, the overview and its links', 
     const missing = await runCli(['review', first, '--mapping', genericMapping]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('missing');
-    // Without --mapping: the one the journals recorded, unchanged since (issue 29; refusals: job-mapping.test.ts).
+    // Without --mapping: the one the journals recorded, unchanged since (refusals: job-mapping.test.ts).
     const recorded = await openReviewJob([first, second], undefined);
     expect(recorded.kind === 'import' ? recorded.mappingFile : undefined).toBe(genericMapping);
     await recorded.close();

@@ -13,7 +13,7 @@ import { readResults } from '../import/e2e-fixtures.js';
 import { importSampleWithBadAmount, temporaryFolder } from '../report/fixture.js';
 import { call, serveReview } from './review-http.js';
 
-/** Issue 23, first part: the review server's routes over real HTTP, its guards, and a fix fed back. */
+/** The review server's routes over real HTTP, its guards, and a fix fed back. */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const mapping = join(root, 'mappings/generic.yaml');

@@ -12,7 +12,7 @@ import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, run
 import { call, serveReview } from './review-http.js';
 
 /**
- * Issue 28: `review` reads a withdraw journal like any other job's. A real night imported into a
+ * `review` reads a withdraw journal like any other job's. A real night imported into a
  * sandbox server, part of it withdrawn with `--scope case` from a plain list of case ids (one the
  * service never held: `not_found`; one whose withdrawal the service answers 503 to: `failed`),
  * then the journal shown over real HTTP: counted by outcome, every case read-only, the lines to

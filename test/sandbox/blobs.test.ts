@@ -8,7 +8,7 @@ import { blobStoreFor } from '../../src/sandbox/store/blobs.js';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 import { insertFile } from '../../src/sandbox/store/records.js';
 
-/** Uploaded contents (issue 12): files beside a database on disk, the blobs table for an in-memory one. */
+/** Uploaded contents: files beside a database on disk, the blobs table for an in-memory one. */
 
 const file = (sha256: string, fileId: string) => ({
   environment: 'sandbox' as const, file_id: fileId, category: 'transaction_receipt', type: 'image/png', sha256, size: 3, page_count: null, created: '2026-11-20T00:00:00.000Z',

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { caseDocument, caseDocumentWriter, type NewClaim, type NewClaimCase } from '../../src/sandbox/handlers/case-document.js';
 
 /**
- * new_claim writes each case's JSON without building the merged object (issue 30): it must be
- * byte for byte what JSON.stringify of that object gives, for any body, valid or not (the writer
- * does not rely on validation), with fields absent, in any order, and with the keys a spread
- * would overwrite in place.
+ * new_claim writes each case's JSON without building the merged object: it must be byte for byte
+ * what JSON.stringify of that object gives, for any body, valid or not (the writer does not rely on
+ * validation), with fields absent, in any order, and with the keys a spread would overwrite in
+ * place.
  */
 
 const text = fc.string({ unit: 'binary', maxLength: 12 });

@@ -3,10 +3,10 @@ import { fraudClaim, startTestSandbox } from '../helpers/sandbox.js';
 import { createClaim, createFileableCase, expectSimpleError } from './table-helpers.js';
 
 /**
- * PUT /v2/issuer/cases/{case_id} as the service enforces it (issue 20: a feed-back relies on it):
- * a created case takes the fields sent, nested objects merged field by field; a filed or closed
- * case refuses any change and keeps what it had (service-notes.md, "Filing rules": cases cannot
- * be modified once filed).
+ * PUT /v2/issuer/cases/{case_id} as the service enforces it (a feed-back relies on it): a created
+ * case takes the fields sent, nested objects merged field by field; a filed or closed case refuses
+ * any change and keeps what it had (the service's filing rules: cases cannot be modified once
+ * filed; docs/sandbox.md).
  */
 
 const fix = { issuer_evidence: { card: { is_active: false }, fraud: { was_reported: true } }, merchant: { name: 'Voltmart GmbH' } };

@@ -3,9 +3,9 @@ import { startTestSandbox } from '../helpers/sandbox.js';
 import { caseState, createClaim, createFileableCase, expectSimpleError, expectSuccess, receiptlessClaim, waitForReview } from './table-helpers.js';
 
 /**
- * The interface document's "Errors / Known cases" table, one real-HTTP test per row (11): the
- * exact status and the exact body, messages word for word. Raw requests, so nothing is hidden
- * by the client.
+ * The error cases the service names for run_workflow, withdraw and delete, one real-HTTP test per
+ * case (11): the exact status and the exact body, messages word for word. Raw requests, so nothing
+ * is hidden by the client.
  */
 
 describe('Errors / Known cases', () => {

@@ -3,7 +3,7 @@ import { SandboxCore } from '../../src/sandbox/core.js';
 import { openDatabase } from '../../src/sandbox/store/database.js';
 
 describe('generated ids', () => {
-  it('are the prefix and 24 hex digits, distinct, in the order they are made (issue 30: appended to their index)', () => {
+  it('are the prefix and 24 hex digits, distinct, in the order they are made (so each is appended to its index)', () => {
     const database = openDatabase(':memory:');
     const core = new SandboxCore({ database, now: () => 0 });
     try {

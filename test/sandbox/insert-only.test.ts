@@ -4,9 +4,9 @@ import { openDatabase } from '../../src/sandbox/store/database.js';
 import { fraudClaim, startTestSandbox } from '../helpers/sandbox.js';
 
 /**
- * new_claim writes without a savepoint (issue 30, part 3: SandboxCore.insertOnly): a refusal
- * half-way through takes back what the request had inserted, and when that cannot be done the
- * whole group of the turn is rolled back, so nothing of it is acknowledged.
+ * new_claim writes without a savepoint (SandboxCore.insertOnly): a refusal half-way through takes
+ * back what the request had inserted, and when that cannot be done the whole group of the turn is
+ * rolled back, so nothing of it is acknowledged.
  */
 
 interface EventList {

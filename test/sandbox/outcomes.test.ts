@@ -300,7 +300,7 @@ describe('bulk-disputes sandbox --outcomes', () => {
     }
   });
 
-  it('the interface document marks it as a sandbox decision where case statuses and events are described', () => {
+  it('the OpenAPI document marks it as a sandbox decision where case statuses and events are described', () => {
     const schemas = (openApiDocument() as { components: { schemas: Record<string, Json> } }).components.schemas;
     for (const name of ['Case', 'Event']) {
       expect(schemas[name]?.[decisionExtension], name).toBe(true);

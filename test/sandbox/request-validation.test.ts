@@ -3,8 +3,8 @@ import { fraudClaim, liveKey, startTestSandbox, type TestSandbox } from '../help
 import { createClaim, expectValidationError, idAt126, idOver126, type Answer } from './table-helpers.js';
 
 /**
- * Request validation (interface document "Limits"; service-notes.md "Custom fields", "Filing
- * mode", "Still unknown"; issue 3): a body that does not parse or does not match is a 400 with
+ * Request validation (the limits as docs/interface.md reads them; status codes and error bodies
+ * as docs/sandbox.md decides them): a body that does not parse or does not match is a 400 with
  * the validation shape naming the field in `errors[].details.field`; duplicates of client-supplied
  * ids are 409 `{message}`; unknown routes 404, wrong methods 405, both `{message}`.
  */

@@ -13,9 +13,10 @@ import {
 } from './table-helpers.js';
 
 /**
- * The interface document's "States and transitions" table, one real-HTTP test per row (plus the
- * claim status moves decided in service-notes.md: open → filed → closed). Every answer is checked
- * for status and whole body, and the resulting case status is read back with retrieve case.
+ * The case states and transitions the service names, one real-HTTP test per row of its table
+ * (plus the claim status moves the sandbox decides where the service is silent, docs/sandbox.md:
+ * open → filed → closed). Every answer is checked for status and whole body, and the resulting
+ * case status is read back with retrieve case.
  */
 
 const post = async (t: TestSandbox, path: string, body?: unknown) => t.request('POST', path, body);

@@ -3,8 +3,8 @@ import { v1Case } from '../migrate/fixtures.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
 /**
- * Issue 28, part 6: withdraw and delete reach the cases version 1 made too (one case store, one
- * state table), with a `case.withdrawn` event, and version 1's listing shows the result.
+ * Withdraw and delete reach the cases version 1 made too (one case store, one state table), with
+ * a `case.withdrawn` event, and version 1's listing shows the result.
  */
 describe('withdraw and delete on version 1 cases', () => {
   it('a v1 case is withdrawn (closed, withdrawn, one case.withdrawn event) and another deleted; the v1 listing shows both', async () => {

@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 
 /**
- * Issue 6, must-show 3: the HTML report is checked in headless Chromium (Debian's `chromium`).
- * On CI, running as root where apt-get exists, a missing Chromium is installed before the tests;
- * anywhere else nothing is installed and test/report/html-dom.test.ts skips with a message.
+ * The HTML report is checked in headless Chromium (Debian's `chromium`). On CI, running as root
+ * where apt-get exists, a missing Chromium is installed before the tests; anywhere else nothing is
+ * installed and test/report/html-dom.test.ts skips with a message.
  */
 export default function installChromium(): void {
   if (onPath('chromium') || onPath('chromium-browser')) return;

@@ -5,10 +5,10 @@ import { fraudClaim, sandboxKey, startTestSandbox, type TestSandbox } from '../h
 import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, runCli, type GenericRow, type Workspace } from '../import/e2e-fixtures.js';
 
 /**
- * Issue 28's sources made by the real import against a sandbox server: a night of six claims,
+ * Withdraw's sources made by the real import against a sandbox server: a night of six claims,
  * GOOD and LATE filed, DUP not filed (no receipt), WIN filed for T1 and not for T2 (past the
  * filing window), AMOUNT held back (mistyped), TAKEN refused (its id is another dispute's at the
- * service: issue 27's claim_key_taken).
+ * service: claim_key_taken).
  */
 
 export const night: readonly GenericRow[] = [

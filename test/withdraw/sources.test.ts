@@ -10,8 +10,9 @@ import { v1Case } from '../migrate/fixtures.js';
 import { claimsOf, created, importNight, importProof, night, nightSetup, refusal } from './source-fixtures.js';
 
 /**
- * Issue 28: what `withdraw` reads from a job's journal (the import's, its shards', migrate-v1's):
- * every claim the job created, with the proof the run checks before taking it back (issue 27).
+ * What `withdraw` reads from a job's journal (the import's, its shards', migrate-v1's): every
+ * claim the job created, with the proof the run checks before taking it back (that the claim the
+ * service holds under that key is still the job's own, not another dispute's).
  * The journals are the real import's and migrate-v1's, run against a sandbox server.
  */
 
@@ -32,7 +33,7 @@ describe('withdraw sources: an import\'s journal', () => {
       ['WIN-T1', 4, '4417'],
       ['WIN-T2', 5, '4417'],
     ]);
-    // The transaction as mapped and sent: what issue 27 compares with the claim the service holds.
+    // The transaction as mapped and sent: what the ownership check compares with the claim the service holds.
     expect(win[1]?.transaction).toMatchObject({ amount: 84999, currency: 'USD', date: '2025-01-02T00:00:00.000Z' });
     expect(win[0]?.transaction.arn).toBe(night[2]?.arn);
   });

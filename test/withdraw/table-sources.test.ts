@@ -10,7 +10,7 @@ import { exportIn, germanUtf8 } from '../import/dialects.js';
 import { claimsOf, created, importNight, night, nightSetup, refusal } from './source-fixtures.js';
 
 /**
- * Issue 28: what `withdraw` reads from a results file of ours (CSV in the dialect it was written
+ * What `withdraw` reads from a results file of ours (CSV in the dialect it was written
  * in, or a workbook), from a plain list of ids, and what it refuses. Told apart by content.
  */
 

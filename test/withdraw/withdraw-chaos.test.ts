@@ -15,12 +15,12 @@ import { runBin } from '../import/e2e-fixtures.js';
 import { seedFrom, sized } from '../reliability/size.js';
 
 /**
- * Issue 28's proof: an undo of a night of {claimCount} claims (filed, not filed and created mixed)
- * against a sandbox process answering 5% of requests with 503 and dropping 3% of answers after
- * committing, the withdraw SIGKILLed twice and then run to the end. Every case is closed with
- * `closed_reason: withdrawn` (the filed ones `lost`), each exactly once (one `case.withdrawn`
- * event each: no second withdrawal reached a case), every case one results line `withdrawn`, and a
- * run after that sends nothing.
+ * The proof of `withdraw` (docs/withdraw.md, "Exactly once"): an undo of a night of {claimCount}
+ * claims (filed, not filed and created mixed) against a sandbox process answering 5% of requests
+ * with 503 and dropping 3% of answers after committing, the withdraw SIGKILLed twice and then run
+ * to the end. Every case is closed with `closed_reason: withdrawn` (the filed ones `lost`), each
+ * exactly once (one `case.withdrawn` event each: no second withdrawal reached a case), every case
+ * one results line `withdrawn`, and a run after that sends nothing.
  */
 
 const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url));
@@ -54,7 +54,7 @@ async function writeExport(file: string, claims: readonly number[], notFiled: (c
   await writeFile(file, `${[genericHeader.join(','), ...lines].join('\n')}\n`);
 }
 
-describe('withdraw SIGKILLed twice against a faulty sandbox, then run to the end (issue 28)', () => {
+describe('withdraw SIGKILLed twice against a faulty sandbox, then run to the end', () => {
   it(`${claimCount} claims: every case withdrawn exactly once, filed ones lost; a later run sends nothing`, { timeout: sized(420_000, 120_000) }, async () => {
     const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
     console.log(`withdraw-chaos: seed ${seed} (replay with BULK_DISPUTES_SEED=${seed})`);

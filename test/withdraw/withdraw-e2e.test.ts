@@ -9,7 +9,7 @@ import { saveAsWithSoffice, soffice, sofficeRequired } from '../helpers/soffice.
 import { csvOf, fraudRow, genericMapping, makeWorkspace, readResults, runBin, type GenericRow, type Workspace } from '../import/e2e-fixtures.js';
 
 /**
- * Issue 28: `bulk-disputes withdraw` against a real sandbox process behind a counting door. A
+ * `bulk-disputes withdraw` against a real sandbox process behind a counting door. A
  * night's imports (filed, not filed, created) taken back from their journals; the dry run; a live
  * key with no terminal; cases of a results file a person filtered, saved by LibreOffice Calc, with
  * deletes; and the corrected file after the undo.

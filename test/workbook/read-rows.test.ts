@@ -7,7 +7,7 @@ import type { CsvRow } from '../../src/csv/records.js';
 import { readWorkbookRows, type ReadWorkbookOptions } from '../../src/workbook/read-rows.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 
-/** Issue 21, part 3: a sheet's rows read as the text a person sees, typed cells included. */
+/** A sheet's rows read as the text a person sees, typed cells included. */
 
 async function rowsOf(file: string, options?: ReadWorkbookOptions): Promise<CsvRow[]> {
   const rows: CsvRow[] = [];

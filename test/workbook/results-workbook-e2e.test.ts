@@ -8,8 +8,8 @@ import { saveAsWithSoffice, soffice, sofficeRequired } from '../helpers/soffice.
 import { csvOf, fraudRow, genericMapping, makeWorkspace, readResults, runBin, type Workspace } from '../import/e2e-fixtures.js';
 
 /**
- * Issue 21, parts 2 and 3, through the real command and a real sandbox process (requests counted
- * at its door): results as a workbook, edited as a person would, fed back; and what a real
+ * Workbooks in and out, through the real command and a real sandbox process (requests counted at
+ * its door): results as a workbook, edited as a person would, fed back; and what a real
  * spreadsheet (LibreOffice) does to a results CSV and to a results workbook.
  */
 

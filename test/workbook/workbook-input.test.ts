@@ -9,9 +9,9 @@ import { temporaryFolder } from '../helpers/temporary-folder.js';
 import { readResults } from '../import/e2e-fixtures.js';
 
 /**
- * Issue 21, part 3: an issuer export delivered as a workbook reads as its CSV does. The bundled
- * sample saved as a person's spreadsheet types it (dates as date cells, amounts and codes as
- * numbers); its dry run maps every row to the same claim bodies as the CSV's.
+ * An issuer export delivered as a workbook reads as its CSV does. The bundled sample saved as a
+ * person's spreadsheet types it (dates as date cells, amounts and codes as numbers); its dry run
+ * maps every row to the same claim bodies as the CSV's.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,8 +1,8 @@
 /**
  * What one answer says about the service, for the job's pace (docs/rate-limits.md, "Three
- * signals"). A refusal is not one thing:
+ * signals"; docs/decisions/0007-three-signals-for-refusals.md). A refusal is not one thing:
  * - `rate-limited` (429): the key's allowance is spent, for every request of the job.
- * - `case-unavailable` (503 from filing or run_workflow): the interface document's "case
+ * - `case-unavailable` (503 from filing or run_workflow): in the service's words, "case
  *   temporarily unavailable for filing; retry later", a fact about that case, not about the
  *   service's load.
  * - `refused` (any other 503) and `failed` (no answer: a reset, a timeout, a refused connection;

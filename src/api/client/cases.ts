@@ -14,7 +14,7 @@ const casePath = '/v2/issuer/cases/{case_id}';
 export class CasesEndpoints {
   constructor(private readonly transport: Transport) {}
 
-  /** GET /v2/issuer/cases/{case_id} (service-notes.md, "Retrieve claim"). */
+  /** GET /v2/issuer/cases/{case_id}: one case, from the production service's public reference. */
   async retrieve(caseId: string) {
     return this.transport.send({ ...routeFor('GET', casePath, { case_id: caseId }), repeatable: true, response: caseResponse });
   }
@@ -45,7 +45,7 @@ export class CasesEndpoints {
     return this.transport.send({ ...route, repeatable: false, caseScoped: true, response: successResponse });
   }
 
-  /** POST .../file with `file_mode` (service-notes.md). */
+  /** POST .../file with `file_mode` (docs/sandbox.md). */
   async file(caseId: string, body: FileBody) {
     const route = routeFor('POST', `${casePath}/file`, { case_id: caseId });
     return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, caseScoped: true, response: successResponse });

@@ -51,7 +51,7 @@ export class ClaimsEndpoints {
     return this.transport.send({ ...route, body: jsonBody(setClaimCasesBody, body, route), repeatable: true, response: claimResponse });
   }
 
-  /** POST /v2/issuer/claims/{claim_id}/file with `file_mode` (service-notes.md, "Filing mode"). */
+  /** POST /v2/issuer/claims/{claim_id}/file with `file_mode` (docs/sandbox.md). */
   async file(claimId: string, body: FileBody) {
     const route = routeFor('POST', '/v2/issuer/claims/{claim_id}/file', { claim_id: claimId });
     return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, caseScoped: true, response: fileClaimResultResponse });

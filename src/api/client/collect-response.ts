@@ -9,7 +9,7 @@ export interface CollectedResponse {
 }
 
 /**
- * One request through undici's `dispatch`, its answer collected whole (issue 30, part 5).
+ * One request through undici's `dispatch`, its answer collected whole.
  *
  * undici's `request()` hands the body over as a Readable stream in an AsyncResource's scope, and
  * `body.text()` reads it back through the stream's events: about a tenth of the import's CPU per

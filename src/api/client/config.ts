@@ -3,7 +3,7 @@ import { ProxyUrlError, routeFor, type ProxySettings, type Route } from '../netw
 import { resolveTls, type ResolvedTls, type TlsSettings } from '../network/tls-material.js';
 
 /**
- * The way to the service (issue 22): a proxy (`proxy`, or the environment's HTTPS_PROXY and
+ * The way to the service: a proxy (`proxy`, or the environment's HTTPS_PROXY and
  * NO_PROXY when `env` is given: pass `process.env` to honour them as curl does), CAs trusted in
  * addition to the system's, and a client certificate for mutual TLS.
  */
@@ -30,8 +30,8 @@ export interface ClientOptions {
   bodyTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   /**
-   * Requests per second for everything this client sends, retries included (issue 13,
-   * `--max-rps`); default: no limit. Any positive number: 0.5 is one request every 2 s.
+   * Requests per second for everything this client sends, retries included (`--max-rps`);
+   * default: no limit. Any positive number: 0.5 is one request every 2 s.
    */
   maxRps?: number | undefined;
   logger?: ClientLogger;

@@ -28,7 +28,7 @@ export class FilesEndpoints {
 
 const eventPage = listPage(eventResponse);
 
-/** GET /v2/issuer/events: the page-size parameter is `limit` (service-notes.md, "Pagination"). */
+/** GET /v2/issuer/events: the page-size parameter is `limit` (docs/interface.md). */
 export class EventsEndpoints {
   constructor(private readonly transport: Transport) {}
 

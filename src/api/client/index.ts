@@ -53,7 +53,7 @@ export class ClaimsClient {
     return this.transport.pacing.stats();
   }
 
-  /** The route to the service (direct or which proxy, and why) and whether a client certificate is configured (issue 22). */
+  /** The route to the service (direct or which proxy, and why) and whether a client certificate is configured. */
   connection(): { route: Route; clientCertificate: boolean } {
     return this.transport.connection();
   }

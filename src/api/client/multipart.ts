@@ -10,9 +10,8 @@ export interface FilePart {
 
 /**
  * Encodes `multipart/form-data` (RFC 7578) with one boundary, so a retried upload sends identical
- * bytes (architecture.md: "upload bodies must be replayable on retry"). The file's content is one
- * of the pieces as it is, not copied (issue 12); evidence files are under 4.5 MB, so holding one
- * in memory is bounded.
+ * bytes: an upload body must be replayable on retry. The file's content is one of the pieces as
+ * it is, not copied; evidence files are under 4.5 MB, so holding one in memory is bounded.
  */
 export function encodeMultipart(fields: Record<string, string>, files: Record<string, FilePart>, boundary = newBoundary()): RequestBody {
   const chunks: Uint8Array[] = [];

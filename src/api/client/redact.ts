@@ -1,6 +1,6 @@
 /**
  * Replaces the API key, in every form it travels in (and the proxy's credentials and the client
- * key's passphrase, issue 22), with `[REDACTED]`. Applied to whatever the
+ * key's passphrase), with `[REDACTED]`. Applied to whatever the
  * service says back before it becomes part of an error or a log line: a misbehaving proxy that
  * echoes the Authorization header must not leak the key into a results CSV.
  */

@@ -6,7 +6,7 @@ import { issuesOf, type HttpMethod, type RequestBody } from './transport.js';
 
 /**
  * Builds the parts of a request strictly, before anything is sent: a body or query that breaks
- * the interface document is a RequestInvalidError with dot-paths, and 0 attempts.
+ * the service's interface (the wire schemas) is a RequestInvalidError with dot-paths, and 0 attempts.
  */
 
 export interface Route {
@@ -35,14 +35,14 @@ export class CheckedBody<Schema extends z.ZodType> {
   /**
    * JSON the caller assembled from parts each checked against this schema before, having checked
    * itself what only the whole shows (import/claim/wire-body.ts): the caller answers for the
-   * schema accepting it. Not checked again here, which is the point (issue 30, part 5).
+   * schema accepting it. Not checked again here, which is the point.
    */
   static assembled<Schema extends z.ZodType>(schema: Schema, bytes: Buffer): CheckedBody<Schema> {
     return new CheckedBody(schema, { contentType: 'application/json', bytes });
   }
 
   static check<Schema extends z.ZodType>(schema: Schema, input: z.input<Schema>): { ok: true; checked: CheckedBody<Schema> } | { ok: false; error: z.ZodError } {
-    // Precompiled (issue 12): a claim's body is checked once per claim; the JSON keeps the input's key order.
+    // Precompiled: a claim's body is checked once per claim; the JSON keeps the input's key order.
     const parsed = checkedParse(schema, input);
     if (!parsed.success) return { ok: false, error: parsed.error };
     const body = { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(parsed.data)) };

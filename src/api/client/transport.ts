@@ -29,7 +29,7 @@ export interface RequestBody {
   contentType: string;
   /**
    * In one piece, or in pieces sent one after another: a multipart upload is its headers, the
-   * file's own buffer and a trailer, never copied into one (issue 12).
+   * file's own buffer and a trailer, never copied into one.
    */
   bytes: Uint8Array | readonly Uint8Array[];
 }
@@ -72,7 +72,7 @@ export class Transport {
   /**
    * The one look at a connection closed after its handshake (classify-failure.ts), shared by every
    * request of this client: the claims in flight when a service refuses the client certificate all
-   * meet the same verdict (issue 29), and a service that drops kept-alive connections costs one look.
+   * meet the same verdict, and a service that drops kept-alive connections costs one look.
    */
   private lookAfterClose: Promise<ProbeResult> | undefined;
   /** The job's pace: Retry-After pauses, --max-rps, and who listens to the answers (docs/rate-limits.md). */
@@ -167,7 +167,7 @@ export class Transport {
       });
       return { type: 'response', ...response };
     } catch (error) {
-      // A certificate, a client certificate or a proxy set up wrongly: sending again cannot help (issue 22).
+      // A certificate, a client certificate or a proxy set up wrongly: sending again cannot help.
       const notSent = failedWhileConnecting(error);
       const setup = await classifyFailure(error, {
         target: this.options.target,

@@ -6,7 +6,7 @@ import type { Transport } from './transport.js';
 
 const v1CasePage = listPage(v1CaseResponse);
 
-/** /v1/issuer/cases: create one case, list cases (interface document, "Versioning"). */
+/** /v1/issuer/cases: create one case, list cases: the version 1 endpoints, for migration. */
 export class V1CasesEndpoints {
   constructor(private readonly transport: Transport) {}
 

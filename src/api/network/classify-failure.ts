@@ -41,7 +41,7 @@ const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHO
 
 /**
  * A connection failure that retrying cannot fix, as a ConnectionSetupError naming the cause and
- * the fix (issue 22), or undefined for the failures the retry policy handles (a reset, a timeout,
+ * the fix, or undefined for the failures the retry policy handles (a reset, a timeout,
  * a proxy's connect timeout included). For an untrusted or expired certificate and a proxy's 407,
  * one more look at the connection (`probe`, no request sent) names the certificate's subject and
  * expiry, or the proxy's realm.

@@ -37,7 +37,7 @@ function tagging(connect: Connector): Connector {
 }
 
 /**
- * The pool the client sends through (issue 22): straight to the service, or through the proxy
+ * The pool the client sends through: straight to the service, or through the proxy
  * with undici's ProxyAgent (a CONNECT tunnel, TLS to the service inside it; an https:// proxy is
  * itself reached over TLS with the same trusted CAs). Either way with the client certificate and
  * extra CAs, and connect failures tagged for the retry policy.

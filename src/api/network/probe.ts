@@ -38,7 +38,7 @@ export interface ProbeResult {
 const alertWaitMs = 400;
 
 /**
- * Looks at the way to the service without sending a request (issue 22): the CONNECT the proxy
+ * Looks at the way to the service without sending a request: the CONNECT the proxy
  * answers, then a TLS handshake that reads the server's certificate whether or not it verifies,
  * closed at once. Used by `check`, and to name the certificate (subject, expiry) or the proxy's
  * realm when a connection failed for one of them.

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * Which way a request goes (issue 22): straight to the service, or through an HTTP(S) proxy, and
+ * Which way a request goes: straight to the service, or through an HTTP(S) proxy, and
  * why, in the words `check` prints. The proxy comes from `--proxy` (CLAIMS_PROXY), else from the
  * environment as curl reads it: `https_proxy` / `HTTPS_PROXY` for an https service, `http_proxy`
  * for an http one (curl ignores upper-case `HTTP_PROXY`: a CGI program could be handed one), then

@@ -1,5 +1,5 @@
 /**
- * The network between the job and the service is set up wrongly (issue 22): the server's
+ * The network between the job and the service is set up wrongly: the server's
  * certificate is not trusted, the service wants a client certificate it did not get, the proxy
  * refuses the tunnel. Sending again cannot help, so nothing is retried: the run stops with the
  * category's exit code and a message naming the cause and the fix. Nothing was sent.

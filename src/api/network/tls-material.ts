@@ -3,7 +3,7 @@ import { createSecureContext, rootCertificates, type ConnectionOptions } from 'n
 import { ConnectionSetupError } from './setup-error.js';
 
 /**
- * What the client presents and trusts over TLS (issue 22), as contents (the CLI reads the files):
+ * What the client presents and trusts over TLS, as contents (the CLI reads the files):
  * extra CAs trusted in addition to the system's roots, and a client certificate for mutual TLS, as
  * PEM certificate and key or a PKCS#12 bundle, with the key's passphrase.
  */

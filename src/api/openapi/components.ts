@@ -37,7 +37,7 @@ const outcomesNote =
 const components: [z.ZodType, string, Metadata][] = [
   [identifier, 'Identifier', { description: 'claim_id, case_id, program_id and file ids: at most 126 characters (Limits).' }],
   [dateTime, 'DateTime', { description: 'ISO 8601 date-time with `Z` or an offset.' }],
-  [minorUnits, 'MinorUnits', decided('An amount as an integer in the currency\'s minor units (USD 2 decimals, JPY 0, KWD 3): 5000 USD is 50.00.', 'The unit of amounts is not shown; every example pairs an integer with a currency, and minor units is the only reading that fits (service-notes.md, "Amounts").')],
+  [minorUnits, 'MinorUnits', decided('An amount as an integer in the currency\'s minor units (USD 2 decimals, JPY 0, KWD 3): 5000 USD is 50.00.', 'The unit of amounts is not shown; every example pairs an integer with a currency, and minor units is the only reading that fits (docs/interface.md).')],
   [currencyCode, 'CurrencyCode', { description: 'ISO 4217 alphabetic code, upper case.' }],
   [customFields, 'CustomFields', publicReference('Free key-value pairs attached by the issuer: at most 25 keys of up to 50 characters, string values of up to 250.', { maxProperties: 25 })],
   [customFieldsUpdate, 'CustomFieldsUpdate', publicReference('Custom fields to merge into the case: a `null` value removes the key. At most 25 keys.', { maxProperties: 25 })],
@@ -72,7 +72,7 @@ const components: [z.ZodType, string, Metadata][] = [
   [validationErrorSchema, 'ValidationError', { description: 'The validation error shape (Errors): a message and one item per problem.' }],
 ];
 
-/** Every list answers `{data, has_more}`, newest first (service-notes.md, "Pagination"). */
+/** Every list answers `{data, has_more}`, newest first (docs/interface.md). */
 const lists: [z.ZodType, string][] = [
   [claimSummarySchema, 'ClaimList'],
   [caseObject, 'CaseList'],

@@ -5,7 +5,7 @@ import { decided, decisionExtension, publicReferenceExtension } from './provenan
 import { commonErrors, errorStatus, securitySchemes, sharedHeaders, sharedParameters, sharedResponses } from './responses.js';
 
 /**
- * The interface as an OpenAPI 3.1 document (issue 31), generated from the wire schemas and never
+ * The interface as an OpenAPI 3.1 document, generated from the wire schemas and never
  * edited by hand: openapi/claims-service.json is this function's output (`npm run openapi`), the
  * sandbox serves it at /openapi.json, and a test fails when the two differ.
  */

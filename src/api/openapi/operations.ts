@@ -13,7 +13,7 @@ export type Tag = 'Claims' | 'Cases' | 'Files' | 'Events' | 'Version 1';
 /**
  * An error answer an operation can give besides those every operation can (401, 429, 500, 503).
  * `400` names the shapes: the validation shape for a body, query or path that does not match,
- * the simple one for a refusal by state (interface document, "Errors / Known cases").
+ * the simple one for a refusal by state, as the service's known error cases do.
  */
 export type ErrorAnswer = 'BadRequest' | 'ValidationFailed' | 'NotFound' | 'Conflict' | 'PayloadTooLarge' | 'CaseUnavailable';
 
@@ -23,7 +23,7 @@ export interface Operation {
   operationId: string;
   tag: Tag;
   summary: string;
-  /** The description, with its provenance when not the interface document's. */
+  /** The description, with its provenance when not the service's own word (docs/openapi.md). */
   about: Metadata;
   /** `list`: limit and cursors; `v1-list`: those and a status filter. */
   query?: 'list' | 'v1-list';

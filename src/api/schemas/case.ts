@@ -25,7 +25,7 @@ import {
 } from './primitives.js';
 import { tolerant } from './tolerant.js';
 
-/** The version 2 Case and its nested objects (interface document, "Case (version 2)"). */
+/** The version 2 Case and its nested objects. */
 
 export const billingAddressSchema = z.strictObject({
   city: z.string().optional(),
@@ -122,7 +122,7 @@ export const caseObject = z.strictObject({
 
 /**
  * The reason may come at the top level (older examples) or in `dispute` (new_claim); both are
- * filled from whichever is present (service-notes.md, "v2 dispute reasons"), so callers read
+ * filled from whichever is present (docs/interface.md), so callers read
  * either. Should they differ, `dispute.reason`, the newer place, wins.
  */
 function mirrorReason<Record extends { reason?: unknown; dispute?: { reason?: unknown } | null }>(record: Record): Record {

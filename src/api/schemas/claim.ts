@@ -5,7 +5,7 @@ import { claimStatuses, disputeReasons, fileModes } from './known-values.js';
 import { currencyCode, customFields, dateTime, identifier, minorUnits } from './primitives.js';
 import { tolerant } from './tolerant.js';
 
-/** Claims (interface document, "Claim" and "Endpoints / Claims"). */
+/** Claims and the bodies of the claims endpoints. */
 
 const caseIds = z.array(identifier).min(1, 'expected at least 1 case id');
 
@@ -18,12 +18,12 @@ export const createClaimBody = z.strictObject({
 /** Body of PUT /v2/issuer/claims/{claim_id}/cases: the complete new list. */
 export const setClaimCasesBody = z.strictObject({ case_ids: caseIds });
 
-/** Body of POST .../claims/{claim_id}/file and .../cases/{case_id}/file (service-notes.md). */
+/** Body of POST .../claims/{claim_id}/file and .../cases/{case_id}/file. */
 export const fileBody = z.strictObject({ file_mode: z.enum(fileModes) });
 
 /**
  * One case of a new_claim body: its own amounts, merchant and transaction. Required here is the
- * sandbox's decision (service-notes.md, "Still unknown"): amount, currency, date, and an ARN or
+ * sandbox's decision, as the service does not show it: amount, currency, date, and an ARN or
  * a switch serial number. `custom_fields` and `program_id` per case are our addition, so that a
  * mapping can set them at creation (docs/interface.md, "`new_claim` required fields").
  */
@@ -32,8 +32,8 @@ export const newClaimCaseSchema = z
     case_id: identifier.optional(),
     program_id: identifier.nullable().optional(),
     custom_fields: customFields.optional(),
-    // Optional, like everything but the transaction fields: service-notes.md ("Still unknown")
-    // lists the required fields of new_claim and the per-case dispute is not among them.
+    // Optional, like everything but the transaction fields: the required fields of new_claim
+    // (docs/interface.md) do not include the per-case dispute.
     dispute: z.strictObject({ amount: minorUnits.optional(), currency: currencyCode.optional() }).optional(),
     merchant: merchantSchema.optional(),
     transaction: transactionSchema.extend({ amount: minorUnits, currency: currencyCode, date: dateTime }),

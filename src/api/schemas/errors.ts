@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tolerant } from './tolerant.js';
 
-/** The two error body shapes (interface document, "Errors"). */
+/** The two error body shapes the service answers with. */
 
 export const simpleErrorSchema = z.strictObject({ message: z.string() });
 

@@ -3,8 +3,8 @@ import { cardNetworks, cardTypes } from './known-values.js';
 import { currencyCode, dateTime, expiryMonth, expiryYear, identifier, last4, minorUnits } from './primitives.js';
 
 /**
- * `issuer_evidence` and its fourteen sub-objects (interface document, Case). Every sub-object and
- * field is optional in shape; which ones a reason needs is the filing validation's business.
+ * `issuer_evidence` and its fourteen sub-objects, as the service's Case has them. Every sub-object
+ * and field is optional in shape; which ones a reason needs is the filing validation's business.
  */
 
 const amountCorrection = z.strictObject({

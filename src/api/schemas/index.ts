@@ -1,5 +1,5 @@
 /**
- * The wire schemas: the single description of the interface document, used by the client (the
+ * The wire schemas: the single description of the service's interface, used by the client (the
  * tolerant `*Response` readings) and the sandbox (the strict `*Schema` and `*Body` ones).
  */
 export * from './known-values.js';

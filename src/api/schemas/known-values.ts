@@ -1,10 +1,10 @@
 /**
- * Enumerations named by the interface document and service-notes.md. Request schemas accept only
- * these; response schemas accept them and any other string (see tolerant.ts), so a value the
- * service adds later never breaks a run.
+ * Enumerations named by the service's interface and its public reference (docs/interface.md).
+ * Request schemas accept only these; response schemas accept them and any other string (see
+ * tolerant.ts), so a value the service adds later never breaks a run.
  */
 
-/** Version 2 dispute reasons (service-notes.md, "v2 dispute reasons"). */
+/** Version 2 dispute reasons (docs/interface.md). */
 export const disputeReasons = [
   'fraud',
   'invalid_authorization',
@@ -20,7 +20,7 @@ export const disputeReasons = [
   'other',
 ] as const;
 
-/** Version 1 dispute reasons (interface document, Versioning). */
+/** Version 1 dispute reasons. */
 export const v1DisputeReasons = [
   'invalid_authorization',
   'fraud',
@@ -34,7 +34,7 @@ export const v1DisputeReasons = [
   'other',
 ] as const;
 
-/** Version 1 case statuses: the interface document's States and transitions. */
+/** Version 1 case statuses: the states of the service's version 1 cases. */
 export const v1CaseStatuses = [
   'created',
   'chargeback_filed',
@@ -47,7 +47,7 @@ export const v1CaseStatuses = [
   'closed',
 ] as const;
 
-/** Every case status either version may return: v1's list plus service-notes' newer ones. */
+/** Every case status either version may return: v1's list plus version 2's newer ones. */
 export const caseStatuses = [
   ...v1CaseStatuses,
   'prearb_received',
@@ -66,7 +66,7 @@ export const claimStatuses = ['open', 'filed', 'closed'] as const;
 export const disputeRaisers = ['cardholder'] as const;
 export const cardholderTypes = ['individual'] as const;
 
-/** service-notes.md, "Card network / type": what the sandbox accepts. */
+/** The card networks and types the sandbox accepts (docs/interface.md). */
 export const cardNetworks = ['visa', 'mastercard', 'amex', 'discover'] as const;
 export const cardTypes = ['credit', 'debit', 'prepaid'] as const;
 export const transactionSystems = ['dual_message', 'single_message'] as const;
@@ -80,11 +80,11 @@ export const fileCategories = [
   'transaction_receipt',
   'unknown',
 ] as const;
-/** Test-mode categories that force the documentation review (service-notes.md, "Test magic values"). */
+/** Test-mode categories that force the documentation review's verdict (docs/sandbox.md). */
 export const testFileCategories = ['valid_document', 'invalid_document'] as const;
 export const uploadCategories = [...fileCategories, ...testFileCategories] as const;
 
-/** service-notes.md, "Filing mode". */
+/** How a claim or case is filed (docs/sandbox.md). */
 export const fileModes = ['chargeback', 'auto'] as const;
 
 export const eventTypes = [
@@ -106,12 +106,12 @@ export const eventTypes = [
 ] as const;
 
 export const reviewStates = ['processing', 'complete'] as const;
-/** `file_chargeback` is documented; the other three are service-notes' decision. */
+/** `file_chargeback` is documented; the other three are ours (docs/interface.md). */
 export const workflowOutcomes = ['file_chargeback', 'queue', 'hold', 'flag_for_review'] as const;
 export const documentVerdicts = ['valid', 'invalid'] as const;
 export const liableParties = ['merchant', 'issuer'] as const;
 
-/** Condition types currently named by the interface document (Case review result). */
+/** Condition types the service currently names in a case's review result. */
 export const conditionTypes = [
   'merchant_contacted',
   'merchant_refused_remedy',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Every list answers `{data, has_more}`, newest first, and pages with `limit` (1..100, default
- * 10), `starting_after` and `ending_before` (service-notes.md, "Pagination").
+ * 10), `starting_after` and `ending_before` (docs/interface.md).
  */
 export function listPage<Item extends z.ZodType>(item: Item) {
   return z.looseObject({ data: z.array(item), has_more: z.boolean() });

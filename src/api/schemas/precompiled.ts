@@ -2,7 +2,7 @@ import { util, type $ZodType } from 'zod/v4/core';
 import type { z } from 'zod';
 
 /**
- * A precompiled check derived from a zod schema (issue 12): a drop-in for `schema.safeParse` that
+ * A precompiled check derived from a zod schema: a drop-in for `schema.safeParse` that
  * gives the same answer, and on values that pass (nearly all of them: every staged row, every
  * request the sandbox answers) skips zod's parse, which copies the value as it goes.
  *
@@ -69,7 +69,7 @@ function compile(schema: AnySchema): CompiledNode {
 
 /**
  * `first`, then each of `rest`: for the usual one or two checks without a loop, and with no
- * closure made per value (issue 30, part 3: a new_claim body runs some thirty checks).
+ * closure made per value (a new_claim body runs some thirty checks).
  */
 function allOf(first: Predicate, rest: readonly Predicate[]): Predicate {
   const [second, third] = rest;
@@ -89,7 +89,7 @@ interface CheckPayload {
 
 /**
  * Runs one check as zod runs it; an asynchronous one is left to zod. The payload is kept and
- * emptied after each run rather than made per value (issue 30, part 3): a check that passes adds
+ * emptied after each run rather than made per value: a check that passes adds
  * nothing to it, so a passing body allocates nothing here. A run that starts inside another of
  * the same check (a refinement that checks a value against its own schema), or after one that
  * threw, gets a payload of its own.
@@ -151,8 +151,8 @@ function compileType(schema: AnySchema): CompiledNode | undefined {
 
 /**
  * optional / nullable: its own value (undefined / null) passes as is; anything else is the inner
- * schema's. One closure per kind, not a predicate for the own value (issue 30, part 3: most
- * fields of a body are optional).
+ * schema's. One closure per kind, not a predicate for the own value (most fields of a body are
+ * optional).
  */
 function wrapped(inner: AnySchema, own: undefined | null): CompiledNode {
   const { exact, test } = compile(inner);
@@ -179,7 +179,7 @@ function compileArray(element: AnySchema): CompiledNode {
  * plain object would strip it, so its output would not be its input; zod decides). A loose object
  * is zod's. An absent key passes only where the field is optional, as zod's object parse says.
  *
- * The value's keys are walked, not the shape's (issue 30, part 5): a claim's body fills a few of
+ * The value's keys are walked, not the shape's: a claim's body fills a few of
  * the many optional fields its schema knows, and asking for each absent one was half the check.
  * When a required field is not among the keys, the shape is walked as zod walks it (`in`, which
  * an inherited key would also satisfy), so the answer stays zod's.

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
-/** `claim_id`, `case_id`, `program_id`: at most 126 characters (Limits). */
+/** `claim_id`, `case_id`, `program_id`: at most 126 characters (docs/interface.md). */
 export const identifier = z.string().min(1).max(126);
 
 /** ISO 8601 date-time with `Z` or an offset; date-only values are the mapping's job to expand. */
 export const dateTime = z.iso.datetime({ offset: true });
 
-/** Amounts are integers in the currency's minor units (service-notes.md, "Amounts"). */
+/** Amounts are integers in the currency's minor units (docs/interface.md). */
 export const minorUnits = z.number().int().nonnegative();
 
 /** ISO 4217 alphabetic code, upper case. */
@@ -18,7 +18,7 @@ export const expiryMonth = z.number().int().min(1).max(12);
 export const expiryYear = z.number().int().min(1970).max(2199);
 
 /**
- * Custom fields (service-notes.md): at most 25 keys, keys <= 50 characters, values strings
+ * Custom fields (docs/interface.md): at most 25 keys, keys <= 50 characters, values strings
  * <= 250 characters. On update a `null` value removes the key.
  */
 const customFieldKey = z.string().min(1).max(50);

@@ -11,7 +11,7 @@ import {
 import { dateTime, identifier } from './primitives.js';
 import { tolerant } from './tolerant.js';
 
-/** File, Event and Case review result (interface document, "Resources and their fields"). */
+/** File, Event and Case review result, with the fields the service gives them. */
 
 /** The text part of the multipart upload beside `file`. */
 export const uploadFields = z.strictObject({ category: z.enum(uploadCategories) });
@@ -41,10 +41,10 @@ const filingErrorSchema = z.strictObject({
 });
 
 /**
- * Review result. While `processing` the data is incomplete (interface document), so every part
- * is optional. The inner shape of `documentation_review` is not shown in the document; ours is
- * one verdict per attached file (issue 4). `fraud_liability` carries the test-mode
- * `merchant_liable` / `issuer_liable` result (service-notes.md, "Test magic values").
+ * Review result. While `processing` the data is incomplete (the service says so), so every part
+ * is optional. The inner shape of `documentation_review` is not shown by the service; ours is one
+ * verdict per attached file. `fraud_liability` carries the test-mode `merchant_liable` /
+ * `issuer_liable` result (docs/interface.md).
  */
 export const caseReviewSchema = z.strictObject({
   status: z.enum(reviewStates),

@@ -20,9 +20,9 @@ export type Tolerant<T> = T extends string
 
 /**
  * Derives the reading of a response from the strict description of the same resource, so the
- * interface is described once (style.md: "the wire schemas are the single description").
- * Liberal in what it accepts (service-notes.md, rule of thumb): a new field, a new enum value
- * or a `null` for an absent field never fails a run; types and required fields still do.
+ * interface is described once: the wire schemas are its single description. Liberal in what it
+ * accepts (docs/interface.md): a new field, a new enum value or a `null` for an absent field never
+ * fails a run; types and required fields still do.
  */
 export function tolerant<Schema extends z.ZodType>(schema: Schema): z.ZodType<Tolerant<z.output<Schema>>> {
   return loosen(schema) as z.ZodType<Tolerant<z.output<Schema>>>;

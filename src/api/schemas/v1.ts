@@ -24,7 +24,7 @@ import {
 import { cursorMessage, listQueryFields, oneCursorAtMost } from './list.js';
 import { tolerant } from './tolerant.js';
 
-/** Version 1 cases (interface document, "Versioning"). */
+/** Version 1 cases, as the service still serves them beside version 2. */
 
 /**
  * Version 1 evidence uses flat names. The document lists examples only; ours are those plus the

@@ -69,7 +69,7 @@ server's certificate is not trusted (untrusted CA, expired, another host); 5 for
 certificate problem; 6 for a proxy problem.
 `;
 
-/** The route, the TLS version and both certificates, as a person checks a bank network's setup (issue 22). */
+/** The route, the TLS version and both certificates, as a person checks a bank network's setup. */
 async function describeConnection(client: ClaimsClient): Promise<string> {
   const { route, clientCertificate } = client.connection();
   const lines = [route.kind === 'direct' ? `route: direct (${route.reason})` : `route: through proxy ${describeProxy(route.proxy)} (${route.reason})`];

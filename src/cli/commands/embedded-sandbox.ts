@@ -7,9 +7,9 @@ export interface EmbeddedSandbox {
 }
 
 /**
- * The sandbox in this process, for commands given no service address (architecture.md,
- * "Contracts"): on a loopback port, its data in a file so a re-run resumes against the same
- * claims and `bulk-disputes sandbox --db` can show them afterwards.
+ * The sandbox in this process, for commands given no service address: on a loopback port, its
+ * data in a file so a re-run resumes against the same claims and `bulk-disputes sandbox --db` can
+ * show them afterwards.
  */
 export async function startEmbeddedSandbox(options: { env: NodeJS.ProcessEnv; apiKeyFile?: string | undefined; db: string; clock?: Date | undefined }): Promise<EmbeddedSandbox> {
   const configuredKey = await resolveApiKey({ apiKeyFile: options.apiKeyFile }, options.env);

@@ -93,7 +93,7 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   try {
     // Checked before the first page is read: another service's bookmark would skip this one's records.
     const state = recorded === undefined || stateFile === undefined ? undefined : stateFor(recorded, stateFile, service.identity, flags.restart, context);
-    // records/s and elapsed on a terminal (issue 29); a list has no total to count down.
+    // records/s and elapsed on a terminal; a list has no total to count down.
     const phases = new PhaseTimer();
     phases.next('exporting');
     // Not over the CSV itself when it goes to this same terminal.
@@ -116,7 +116,7 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
     const throttling = pacingSummary(client);
     logger.info({ resource, service: describeService(service.identity), rows: report.rows, out: outFile ?? 'stdout', bookmark: report.bookmark, state: stateFile, throttling }, 'export finished');
     io.stderr.write(`exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`);
-    // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run (issue 13).
+    // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run.
     if (throttlingWorthTelling(throttling)) io.stderr.write(`${formatThrottling(throttling).join('\n')}\n`);
     io.stderr.write(`${formatPhases(phases.end())}\n`);
   } finally {
@@ -126,8 +126,8 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
 }
 
 /**
- * The bookmark to export after, if it is this service's (issue 19); `--restart` drops it (export
- * everything). A bookmark of nothing yet (null) skips nothing, whichever service it came from.
+ * The bookmark to export after, if it is this service's; `--restart` drops it (export everything).
+ * A bookmark of nothing yet (null) skips nothing, whichever service it came from.
  */
 function stateFor(recorded: ExportState, file: string, current: ServiceIdentity, restart: boolean, context: CliContext): ExportState | undefined {
   if (restart) {

@@ -104,11 +104,11 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   await requireDirectory(evidenceDir);
   await requireFile(flags.mapping, '--mapping', 'a readable mapping file');
   // Shards, dry runs and rehearsals into the embedded sandbox get names of their own, so that none
-  // overwrites another's files, and a rehearsal's journal is never the real run's (issue 19).
+  // overwrites another's files, and a rehearsal's journal is never the real run's.
   const shard = flags.shard === undefined ? '' : `.shard-${flags.shard.index}-of-${flags.shard.count}`;
   const rehearsal = flags.dryRun ? '.dry-run' : sandboxNamePart(flags, io.env);
   const name = `${basename(input, extname(input))}${shard}${rehearsal}`;
-  // A workbook in, a workbook out (issue 21): the reviewer's loop stays in the spreadsheet.
+  // A workbook in, a workbook out: the reviewer's loop stays in the spreadsheet.
   // A workbook's reader makes garbage faster than a CSV's; a larger young generation collects it (heap-tuning.ts).
   if (isWorkbookFile(input)) letYoungGenerationGrowForWorkbooks();
   const resultsFile = resolve(resultsFileName(flags.results, flags.resultsFormat, `${name}.results`, isWorkbookFile(input) ? 'xlsx' : 'csv'));
@@ -123,7 +123,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const target = flags.dryRun ? undefined : await serviceTarget(flags, context, 'importing into');
   const { embedded } = target ?? {};
-  // A dry run sends nothing; given a service, it reads the claims a fed-back file reports created (issue 20).
+  // A dry run sends nothing; given a service, it reads the claims a fed-back file reports created.
   const readFrom = flags.dryRun ? await dryRunService(flags, context) : undefined;
   const stopRequested = stopOnSignal(context);
   try {

@@ -44,7 +44,7 @@ guess worth a look. Exit 0 when a draft was written, 2 when SAMPLE cannot be rea
 exists (without --force).
 `;
 
-/** `mapping guess SAMPLE`: a draft mapping for a new export layout, from its first rows (issue 14). */
+/** `mapping guess SAMPLE`: a draft mapping for a new export layout, from its first rows. */
 export function guessCommand(context: CliContext): Command {
   return new Command('guess')
     .description('read the first rows of an export and write a draft mapping for it, with what needs a person marked TODO')
@@ -126,7 +126,7 @@ async function readSample(path: string, maxRows: number): Promise<ReadSample> {
 }
 
 /**
- * A workbook's first rows (issue 21): cells, not bytes, so there is no encoding or delimiter to
+ * A workbook's first rows: cells, not bytes, so there is no encoding or delimiter to
  * sniff; typed dates read as ISO dates, the format the draft then names. The draft's csv section
  * is the default one, which a workbook input does not use.
  */

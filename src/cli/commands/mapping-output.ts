@@ -11,7 +11,7 @@ export interface ExplainedRecord {
   mapping: string;
   input: string;
   line: number;
-  /** A workbook input (issue 21): the sheet asked for, or undefined for its first. */
+  /** A workbook input: the sheet asked for, or undefined for its first. */
   workbook?: { sheet?: string | undefined } | undefined;
 }
 
@@ -31,7 +31,7 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
     `${file}: ok`,
     `  description  ${mapping.description?.replace(/\s+/g, ' ').trim() ?? '(none)'}`,
     `  csv          delimiter ${character(dialect.delimiter)}, quote ${character(dialect.quote)}, ${dialect.encoding}, ${dialect.header ? 'header line' : 'no header line'}${dialect.trim ? ', cells trimmed' : ''}`,
-    // Issue 21: a workbook has no delimiter, quote or encoding; its typed dates read in the mapping's date formats.
+    // A workbook has no delimiter, quote or encoding; its typed dates read in the mapping's date formats.
     `  workbook     an .xlsx input reads its sheet's cells: the csv section's delimiter, quote and encoding do not apply${dialect.header ? '' : ' (its first row is the header whatever the csv section says)'}`,
     `  claim        key ${mapping.claim.key.join(' + ')}; id ${claimId}${idPrefixNote(mapping)}`,
     `  fields       ${counts.join(', ')}`,
@@ -40,7 +40,7 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
   ].join('\n');
 }
 
-/** Issue 27: the prefix changes every id the mapping makes, so the summary says so where the ids are. */
+/** The prefix changes every id the mapping makes, so the summary says so where the ids are. */
 function idPrefixNote(mapping: Mapping): string {
   const prefix = mapping.claim.id_prefix;
   return prefix === undefined ? '' : `; id_prefix ${JSON.stringify(prefix)} on every claim and case id`;

@@ -31,7 +31,7 @@ finished. Exit 3 while an import is still using one of the journals: merge when 
 Exit 0 when the merged file is written, whatever its rows' outcomes (report on it for those).
 `;
 
-/** `bulk-disputes merge-results`: the shards of one import (`--shard i/n`) as one results CSV (issue 13). */
+/** `bulk-disputes merge-results`: the shards of one import (`--shard i/n`) as one results CSV. */
 export function mergeResultsCommand(context: CliContext): Command {
   return new Command('merge-results')
     .description('merge the results of an import split with --shard i/n into one results CSV, in input order')

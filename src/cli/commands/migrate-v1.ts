@@ -48,7 +48,7 @@ Version 1 cases in a CSV file instead? Import them through the bundled mapping:
   bulk-disputes import samples/v1-cases.csv --mapping mappings/v1-cases.yaml
 `;
 
-/** `bulk-disputes migrate-v1`: version 1 cases into version 2 claims (issue 6). */
+/** `bulk-disputes migrate-v1`: version 1 cases into version 2 claims. */
 export function migrateV1Command(context: CliContext): Command {
   return addNetworkOptions(new Command('migrate-v1')
     .description('group the service\'s version 1 cases into version 2 claims, once each, with a results CSV')
@@ -80,7 +80,7 @@ function groupByOf(value: string): string[] {
 
 async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   const { io, logger } = context;
-  // A rehearsal into the embedded sandbox never shares a default file with the real run (issue 19).
+  // A rehearsal into the embedded sandbox never shares a default file with the real run.
   const name = `migrate-v1${sandboxNamePart(flags, io.env)}`;
   const resultsFile = resolve(resultsFileName(flags.results, flags.resultsFormat, `${name}${flags.dryRun ? '.dry-run' : ''}.results`));
   const journalFile = flags.journal === undefined ? (flags.dryRun ? ':memory:' : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
@@ -119,7 +119,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
     }
     return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
   } catch (error) {
-    // A full disk, a refused or read-only folder: in words naming the journal or the file (issue 29).
+    // A full disk, a refused or read-only folder: in words naming the journal or the file.
     throw jobResourceFailure(error, { journal: journalFile });
   } finally {
     await embedded?.close();

@@ -53,7 +53,7 @@ delimiter, quote, line ending and encoding are told by its status header and its
 when the report is written; 2 when a file is none of these; 3 when a run is still using a journal.
 `;
 
-/** `bulk-disputes report`: a results file or journal summarised on stdout and, with --html, as one page (issue 6; withdraw's: issue 28). */
+/** `bulk-disputes report`: a results file or journal summarised on stdout and, with --html, as one page (withdraw's too). */
 export function reportCommand(context: CliContext): Command {
   return new Command('report')
     .description('summarise a results file or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')

@@ -48,7 +48,7 @@ beside it, and the command that reads them again. The page needs the token in th
 address; it listens on 127.0.0.1 unless --host says otherwise.
 `;
 
-/** `bulk-disputes review`: the rows of a job to fix, in a local web page (issue 23). */
+/** `bulk-disputes review`: the rows of a job to fix, in a local web page. */
 export function reviewCommand(context: CliContext): Command {
   return addNetworkOptions(new Command('review')
     .description('review a job\'s results in a local web page: the overview, and the rows to fix, checked as you type, saved to feed back')
@@ -72,7 +72,7 @@ export function reviewCommand(context: CliContext): Command {
 
 /**
  * `--send`: the service as import resolves it (flags, environment, network), refused unless it is
- * the service the job's journal belongs to: fixes go where the job went (issue 19).
+ * the service the job's journal belongs to: fixes go where the job went.
  */
 async function senderFor(job: ImportReviewJob, flags: ReviewFlags, evidenceDir: string, context: CliContext): Promise<FixSender> {
   const settings = await resolveServiceSettings(flags, context.io.env).catch((error: unknown) => {

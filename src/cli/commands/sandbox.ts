@@ -10,7 +10,7 @@ import { defaultRetryScheduleMs, parseRetrySchedule, WebhookConfigError } from '
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { collect, integer } from '../flags.js';
 
-/** `--tls-cert`, `--tls-key`, `--client-ca` read (issue 22): HTTPS, and mutual TLS with a client CA. */
+/** `--tls-cert`, `--tls-key`, `--client-ca` read: HTTPS, and mutual TLS with a client CA. */
 async function sandboxTls(flags: SandboxFlags): Promise<{ cert: Buffer; key: Buffer; clientCa?: Buffer | undefined } | undefined> {
   if (flags.tlsCert === undefined && flags.tlsKey === undefined) {
     if (flags.clientCa !== undefined) throw new UsageError('--client-ca: expected HTTPS too (--tls-cert and --tls-key), got plain HTTP');
@@ -64,7 +64,7 @@ export function sandboxCommand(context: CliContext): Command {
     )
     .option('--workflow-delay-ms <ms>', 'how long run_workflow evaluates before filing', integer('--workflow-delay-ms', 0, 600_000), 200)
     .addHelpText('after', '\nWith no --api-key, a test key is generated and printed. Keys given here show in `ps`: they are sandbox keys, not service keys.\n');
-  // Fault injection (issue 4): seeded, so a failing run can be replayed; also settable at run time
+  // Fault injection: seeded, so a failing run can be replayed; also settable at run time
   // through POST /_sandbox/faults with --control.
   for (const { flags, description } of faultFlagHelp) {
     if (flags.startsWith('--fault-route')) command.option(flags, description, (value: string, previous?: string[]) => [...(previous ?? []), value]);
@@ -113,7 +113,7 @@ export function sandboxCommand(context: CliContext): Command {
         ...(flags.outcomes ? [`outcomes: filed cases move on along seeded paths as the sandbox clock passes (seed ${outcomeSeed(flags)})`] : []),
         ...(webhooks ? [`webhooks: ${webhooks.urls.join(', ')}${flags.webhookSecret ? '' : `; signing secret (generated): ${sandbox.webhookSecret ?? ''}`}`] : []),
         `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
-        // Issue 31: the interface document and its page, served without a key.
+        // The OpenAPI document and its reference page, served without a key.
         `API reference: ${sandbox.url}/docs (OpenAPI 3.1: ${sandbox.url}/openapi.json)`,
         'stop with Ctrl-C',
       ];

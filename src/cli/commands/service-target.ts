@@ -16,15 +16,15 @@ export interface ServiceTargetFlags extends NetworkFlags {
 }
 
 export interface ServiceTarget {
-  /** `identity` is what a journal or an export bookmark records of it (issue 19). */
+  /** `identity` is what a journal or an export bookmark records of it. */
   service: { baseUrl: string; apiKey: string; identity: ServiceIdentity; network?: NetworkOptions | undefined };
   /** Set when no address was given: the sandbox started in this process, to close at the end. */
   embedded?: EmbeddedSandbox;
 }
 
 /**
- * Where import, export and migrate-v1 talk to (architecture.md, "Contracts"): the service at
- * `--base-url` or CLAIMS_BASE_URL, or else the embedded sandbox, said so on stderr and in the log.
+ * Where import, export and migrate-v1 talk to: the service at `--base-url` or CLAIMS_BASE_URL, or
+ * else the embedded sandbox, said so on stderr and in the log.
  * `doing` completes "no --base-url: … the embedded sandbox", e.g. "importing into".
  */
 export async function serviceTarget(flags: ServiceTargetFlags, context: CliContext, doing: string): Promise<ServiceTarget> {
@@ -50,7 +50,7 @@ export async function serviceTarget(flags: ServiceTargetFlags, context: CliConte
 
 /**
  * No address given: the run goes to the embedded sandbox. Known before it starts, so a rehearsal's
- * default file names can say so (issue 19: `disputes.sandbox.journal.sqlite`).
+ * default file names can say so (`disputes.sandbox.journal.sqlite`).
  */
 export function usesEmbeddedSandbox(flags: { baseUrl?: string | undefined }, env: NodeJS.ProcessEnv): boolean {
   return flags.baseUrl === undefined && (env.CLAIMS_BASE_URL ?? '').trim() === '';

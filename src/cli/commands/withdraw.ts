@@ -60,7 +60,7 @@ sends nothing. Results: one line per case (withdrawn, deleted, already_closed, n
 refused, failed). Exit codes: 0 all done, 1 some not, 2 nothing sent (usage, declined), 3 aborted.
 `;
 
-/** `bulk-disputes withdraw`: take claims back in bulk, exactly once (issue 28). */
+/** `bulk-disputes withdraw`: take claims back in bulk, exactly once. */
 export function withdrawCommand(context: CliContext): Command {
   return addNetworkOptions(new Command('withdraw')
     .description('withdraw (or delete) in bulk the claims and cases a journal, a results file or a list names, each exactly once, with a results file')
@@ -104,7 +104,7 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
   for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) if (file !== undefined) await mkdir(dirname(file), { recursive: true });
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const live = !flags.dryRun && !flags.yes && (await liveKeyAhead(flags, context));
-  // Without a terminal, a live key needs --yes: refused before any request (issue 28, part 3).
+  // Without a terminal, a live key needs --yes: refused before any request.
   if (live && io.ask === undefined) throw new UsageError('withdraw with a live key: expected --yes (or a terminal to confirm on), got neither; nothing was sent. Try --dry-run first to see what would happen');
   const { service, embedded } = await serviceTarget(flags, context, 'withdrawing from');
   const stopRequested = stopOnSignal(context);
@@ -144,7 +144,7 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
     }
     return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
   } catch (error) {
-    // A full disk, a refused or read-only folder: in words naming the journal or the file (issue 29).
+    // A full disk, a refused or read-only folder: in words naming the journal or the file.
     throw jobResourceFailure(error, { journal: journalFile });
   } finally {
     await embedded?.close();

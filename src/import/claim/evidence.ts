@@ -23,9 +23,9 @@ export type EvidenceCheck =
   | { ok: false; problems: Map<number, RowProblem> };
 
 /**
- * Checks every file a claim's rows name (architecture.md, "Evidence"): inside the evidence
- * directory, a real JPEG, PNG or PDF, small enough, few enough pages. A row with a bad file is
- * invalid, naming the column; the file is never uploaded.
+ * Checks every file a claim's rows name: inside the evidence directory, a real JPEG, PNG or PDF,
+ * small enough, few enough pages. A row with a bad file is invalid, naming the column; the file is
+ * never uploaded.
  */
 export async function checkClaimEvidence(rows: readonly RowRecord[], evidenceDir: string): Promise<EvidenceCheck> {
   const filesByRow = new Map<number, CheckedFile[]>();

@@ -19,9 +19,9 @@ export type FilingResult = Map<string, { filed: true } | { filed: false; problem
 const unfiledStatuses = new Set(['created', 'closed', 'withdrawn']);
 
 /**
- * Files a created claim (architecture.md, "Filing"). A case the service did not file gets its
- * reasons from the case review, so staff know what to fix. Filing is not repeatable: a filing
- * whose outcome is unknown, or one an earlier run began, is settled by retrieving the claim first.
+ * Files a created claim. A case the service did not file gets its reasons from the case review, so
+ * staff know what to fix. Filing is not repeatable: a filing whose outcome is unknown, or one an
+ * earlier run began, is settled by retrieving the claim first.
  */
 export async function fileClaim(client: ClaimsClient, claimId: string, caseIds: readonly string[], mode: FileMode, settleFirst: boolean, found?: Claim): Promise<FilingResult> {
   const results: FilingResult = new Map();

@@ -2,12 +2,12 @@ import type { Claim } from '../../api/schemas/claim.js';
 import type { RowProblem, RowRecord } from '../journal/journal.js';
 
 /**
- * Whether a claim found at the service under our id is ours (issue 27; architecture.md, "No
- * duplicates, ever"). Ids derive from the claim key, so a 409, or a retrieve that settles an
- * unknown outcome, finds whatever the service holds under that key: this job's claim (a re-run, a
- * lost journal, a create that committed before its answer was lost), or another dispute whose key
- * met ours (references that restart each year or each file, two platforms after a merger). Only
- * the first is adopted.
+ * Whether a claim found at the service under our id is ours (docs/import.md, "Never a row on a
+ * claim that is not its own"; docs/decisions/0002-deterministic-ids-and-adoption-by-identity.md). Ids derive from the claim key, so a 409, or a retrieve that settles
+ * an unknown outcome, finds whatever the service holds under that key: this job's claim (a re-run,
+ * a lost journal, a create that committed before its answer was lost), or another dispute whose key
+ * met ours (references that restart each year or each file, two platforms after a merger). Only the
+ * first is adopted.
  *
  * What is compared: what identifies the disputed transaction, which no correction of a dispute
  * changes and which two disputes never share: the network's reference (ARN, or a switch serial
@@ -82,8 +82,8 @@ export function claimOwnership(found: Claim, intended: readonly IntendedCase[], 
 }
 
 /**
- * The same proof for a job that takes a claim back (issue 28, withdraw): ours, or why not, in
- * words that name fields only (never the other dispute's values).
+ * The same proof for a job that takes a claim back (withdraw): ours, or why not, in words that name
+ * fields only (never the other dispute's values).
  */
 export function proveOwnClaim(found: Claim, intended: readonly IntendedCase[]): { ours: true } | { ours: false; why: string } {
   const comparisons = compareCases(found, intended);
@@ -125,9 +125,9 @@ function whyNotOurs(differing: readonly Differing[]): string {
 }
 
 /**
- * Issue 28, part 5: a claim of ours that was withdrawn (the claim closed, or every case closed as
- * withdrawn) is taken back: the rows are not its cases any more, and none is reported filed,
- * created or updated on it. Each row says so and how to send it again as a new claim.
+ * A claim of ours that was withdrawn (the claim closed, or every case closed as withdrawn) is taken
+ * back: the rows are not its cases any more, and none is reported filed, created or updated on it.
+ * Each row says so and how to send it again as a new claim.
  */
 export function withdrawnRefusal(found: Claim, rows: readonly Pick<RowRecord, 'idx' | 'outcome'>[], options: { httpStatus?: number | undefined } = {}): { problems: Map<number, RowProblem>; claimProblem: RowProblem } | undefined {
   const cases = found.cases ?? [];

@@ -2,11 +2,11 @@ import type { ClaimRecord, Journal, RowRecord } from '../journal/journal.js';
 import { claimWire, type ClaimWire } from './wire-body.js';
 
 /**
- * A claim's local work done before its turn to be sent (issue 12). At concurrency C the answers
- * of a wave come back together, and everything the import does between an answer and the next
- * request delays that request: with 32 in flight, 32 claims' rows read from the journal, bodies
- * built and checked against the wire schema (≈ 100 µs each) were 3 ms of every 50 ms cycle.
- * The claims waiting for a slot are prepared while the import waits on the network instead.
+ * A claim's local work done before its turn to be sent. At concurrency C the answers of a wave come
+ * back together, and everything the import does between an answer and the next request delays that
+ * request: with 32 in flight, 32 claims' rows read from the journal, bodies built and checked
+ * against the wire schema (≈ 100 µs each) were 3 ms of every 50 ms cycle. The claims waiting for a
+ * slot are prepared while the import waits on the network instead.
  */
 export interface PreparedClaim {
   readonly rows: RowRecord[];

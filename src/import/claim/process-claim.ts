@@ -18,7 +18,7 @@ export interface ClaimWork {
   client: ClaimsClient | undefined;
   /**
    * A dry run's reads, when a service is named: a fed-back claim the service holds is retrieved
-   * and compared, to show what the run would update (issue 20, part 7). Never used to write.
+   * and compared, to show what the run would update. Never used to write.
    */
   reader?: ClaimsClient | undefined;
   uploads: EvidenceUploads | undefined;
@@ -35,9 +35,9 @@ export interface ClaimWork {
 }
 
 /**
- * One claim through the remote steps (architecture.md: staged → submitting → created → filing →
- * done), starting from whichever step the journal holds. Remote failures throw: the caller
- * records them and the step stays, so the next run continues from it.
+ * One claim through the remote steps (staged → submitting → created → filing → done), starting from
+ * whichever step the journal holds. Remote failures throw: the caller records them and the step
+ * stays, so the next run continues from it.
  */
 export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: ClaimAhead): Promise<void> {
   let step = claim.step;
@@ -86,7 +86,7 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
   if (found !== undefined) {
     // Another dispute under our id (a key that met another file's) is never adopted nor updated.
     if (!provenOurs(found, claim, rows, journal)) return undefined;
-    // Fixes fed back reach the claim before it is filed again (issue 20); an unchanged claim gets no request.
+    // Fixes fed back reach the claim before it is filed again; an unchanged claim gets no request.
     if (work.client !== undefined && work.uploads !== undefined) await applyFixes(found, named, rows, { ...work, client: work.client, uploads: work.uploads });
     const done = recordCreated(journal, key, named.claim_id, journal.rowsOf(key), new Set((found.cases ?? []).map((item) => item.case_id)), { attempts: 0, finish: work.fileMode === 'none' });
     return { existing: true, done, found };
@@ -142,13 +142,13 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
 }
 
 /**
- * Whether a claim found under the claim's id holds the rows' transactions (issue 27, identity.ts)
- * and is still open to them (not withdrawn, issue 28); when not, every row says so
- * (`claim_key_taken`, `claim_withdrawn`) and the claim is refused, left as it is.
+ * Whether a claim found under the claim's id holds the rows' transactions (identity.ts) and is
+ * still open to them (not withdrawn); when not, every row says so (`claim_key_taken`,
+ * `claim_withdrawn`) and the claim is refused, left as it is.
  */
 function provenOurs(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], journal: Journal): boolean {
   const ownership = claimOwnership(found, intendedFromRows(rows, claim.shared_json), rows);
-  // Ours but withdrawn (issue 28): nothing is updated or filed on it, nor reported so.
+  // Ours but withdrawn: nothing is updated or filed on it, nor reported so.
   const refusal = ownership.ours ? withdrawnRefusal(found, rows) : ownership;
   if (refusal === undefined) return true;
   journal.transaction(() => {
@@ -196,7 +196,7 @@ function recordCreated(
     if (row.case_id === null) continue;
     if (!caseIds.has(row.case_id)) {
       // The interface creates cases only with their claim (new_claim) or as version 1 cases: a case
-      // cannot be added to a claim the service holds (issue 20, part 5; docs/import.md, "Fixing and feeding back").
+      // cannot be added to a claim the service holds (docs/import.md, "Fixing and feeding back").
       outcomes.push({
         idx: row.idx,
         outcome: 'rejected',

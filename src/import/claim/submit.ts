@@ -25,10 +25,10 @@ const maxSends = 3;
 const settleDelayMs = 1000;
 
 /**
- * Creates the claim exactly once (architecture.md, "No duplicates, ever"). Before every send the
- * journal records `submitting`; an unknown outcome (connection lost after sending, 5xx) or a 409
- * is settled by retrieving the claim by its deterministic id: found and holding our transactions →
- * adopted (issue 27), found holding another dispute → refused, absent → sent.
+ * Creates the claim exactly once (docs/import.md, "No duplicates"). Before every send the journal
+ * records `submitting`; an unknown outcome (connection lost after sending, 5xx) or a 409 is settled
+ * by retrieving the claim by its deterministic id: found and holding our transactions → adopted,
+ * found holding another dispute → refused, absent → sent.
  * (A claim an earlier run may have sent is settled by the caller before evidence is uploaded.)
  * `checked`: the same body already checked against the new_claim schema (checkClaimBody), sent
  * as it is. `body` as a ClaimWire: its value is made only if a settle compares it.
@@ -48,9 +48,9 @@ export async function submitClaim(
       const { data, attempts } = await client.claims.createWithCasesIds(checked ?? valueOf(body));
       return adopted(data, false, attempts);
     } catch (error) {
-      // Never sent (a certificate or a proxy set up wrongly, issue 22): the claim as it was before
-      // this send (it reached here only once the service had no claim by its id), so the journal
-      // marks nothing sent that was not.
+      // Never sent (a certificate or a proxy set up wrongly): the claim as it was before this send
+      // (it reached here only once the service had no claim by its id), so the journal marks
+      // nothing sent that was not.
       if (error instanceof ConnectionSetupError) {
         await journal.createNotSent(claimKey, body.claim_id, before);
         throw error;
@@ -90,13 +90,13 @@ export async function settle(client: ClaimsClient, claimId: string): Promise<Cla
 
 /**
  * A claim found under our id (a 409, or a settle after an unknown outcome): adopted only when it
- * holds this claim's transactions (issue 27, identity.ts); another dispute under the same key is
- * refused on every row, and left as it is.
+ * holds this claim's transactions (identity.ts); another dispute under the same key is refused on
+ * every row, and left as it is.
  */
 function adoptedIfOurs(found: Claim, body: NewClaimBody & { claim_id: string }, rows: readonly RowRecord[], httpStatus: number | undefined): SubmitOutcome {
   const ownership = claimOwnership(found, intendedFromBody(body, rows), rows, { httpStatus });
   if (!ownership.ours) return { kind: 'rejected', claimProblem: ownership.claimProblem, rowProblems: ownership.problems };
-  // Ours, but withdrawn (issue 28): never adopted as if the rows were filed on it.
+  // Ours, but withdrawn: never adopted as if the rows were filed on it.
   const withdrawn = withdrawnRefusal(found, rows, { httpStatus });
   if (withdrawn !== undefined) return { kind: 'rejected', claimProblem: withdrawn.claimProblem, rowProblems: withdrawn.problems };
   return adopted(found, true);

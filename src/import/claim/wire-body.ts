@@ -7,8 +7,9 @@ import type { ClaimRecord, RowRecord } from '../journal/journal.js';
 import { buildClaimBody, checkClaimBody, type ClaimBody, type ClaimBodyCheck } from './body.js';
 
 /**
- * A claim's new_claim body as it is sent (issue 30, part 5): checked, serialised, and as a value
- * only when something asks for one (a settle compares it, `--payloads` writes it).
+ * A claim's new_claim body as it is sent: checked, serialised, and as a value only when something
+ * asks for one (a settle compares it, `--payloads` writes it). Why it is spliced:
+ * docs/decisions/0006-bodies-spliced-from-staged-json.md.
  *
  * Building the body as a value and checking it whole was about a quarter of the import's main
  * thread while sending: each claim's stored JSON parsed, spread, walked by the check and

@@ -52,8 +52,8 @@ export class Journal {
   /**
    * Forgets the job: a journal restarted for a new input, mapping or flags. The uploads and the
    * claim ids ever sent are kept (the same service still has them) unless `forgetService`: a
-   * restart onto another service (issue 19), where the old file ids and claims do not exist. The
-   * service the journal belongs to is kept either way (service-binding.ts records it).
+   * restart onto another service, where the old file ids and claims do not exist. The service the
+   * journal belongs to is kept either way (service-binding.ts records it).
    */
   reset(options: { forgetService?: boolean } = {}): void {
     this.transaction(() => {
@@ -134,7 +134,7 @@ export class Journal {
     this.statements.setRowFileIds.run(fileIds, idx);
   }
 
-  /** What a fed-back row's update changed in its case (issue 20): mapping fields, `;`-separated. */
+  /** What a fed-back row's update changed in its case: mapping fields, `;`-separated. */
   setRowChangedFields(idx: number, fields: string): void {
     this.statements.setRowChangedFields.run(fields, idx);
   }
@@ -191,7 +191,10 @@ export class Journal {
     });
   }
 
-  /** Whether a claim was ever sent and its id recorded as sent: read before a create, to undo it if it never leaves (issue 22). */
+  /**
+   * Whether a claim was ever sent and its id recorded as sent: read before a create, to undo it if
+   * it never leaves (a certificate or a proxy set up wrongly).
+   */
   sentBefore(claimKey: string, claimId: string): SentBefore {
     return this.sending.sentBefore(claimKey, claimId);
   }
@@ -204,7 +207,7 @@ export class Journal {
     });
   }
 
-  /** A fed-back row's changed fields, durable before its case's update leaves (issue 20). */
+  /** A fed-back row's changed fields, durable before its case's update leaves. */
   async beginUpdate(idx: number, fields: string): Promise<void> {
     await this.group.durably(() => {
       this.setRowChangedFields(idx, fields);

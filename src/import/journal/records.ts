@@ -3,7 +3,7 @@
  * types every step of the import passes around.
  */
 
-/** Where a claim has got to (architecture.md: a step is recorded before and after every remote call). */
+/** Where a claim has got to (a step is recorded before and after every remote call). */
 export type ClaimStep = 'staged' | 'submitting' | 'created' | 'filing' | 'done' | 'invalid' | 'rejected' | 'valid';
 
 /** Steps after which nothing more is done for the claim, in this run or the next. */
@@ -42,10 +42,10 @@ export interface RowRecord {
   case_json: string | null;
   evidence_json: string | null;
   file_ids: string | null;
-  /** Issue 20: the mapping fields an update changed in the case the service held, `;`-separated. */
+  /** The mapping fields an update changed in the case the service held, `;`-separated. */
   changed_fields: string | null;
   /**
-   * Issue 27: a fed-back row's case id as its results line reported it on the row's own claim id:
+   * A fed-back row's case id as its results line reported it on the row's own claim id:
    * that line proves the case is this row's, so its differences are fixes, not another dispute.
    */
   reported_case_id: string | null;
@@ -69,7 +69,7 @@ export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_ke
 
 /** A row as staging writes it: the columns later steps fill are left out. */
 export type StagedRowRecord = Omit<RowRecord, 'file_ids' | 'changed_fields' | 'reported_case_id' | 'http_status'> & {
-  /** A fed-back row's `file_ids`: the files its case has at the service (issue 20). */
+  /** A fed-back row's `file_ids`: the files its case has at the service. */
   file_ids?: string | null | undefined;
   reported_case_id?: string | null | undefined;
 };
@@ -83,7 +83,10 @@ export interface StepChange {
   rows?: readonly { idx: number; outcome: string; problem?: Partial<RowProblem> }[] | undefined;
 }
 
-/** Whether a claim was ever sent and its id recorded as sent: read before a create, to undo it if it never leaves (issue 22). */
+/**
+ * Whether a claim was ever sent and its id recorded as sent: read before a create, to undo it if it
+ * never leaves (a certificate or a proxy set up wrongly).
+ */
 export interface SentBefore {
   readonly sent: boolean;
   readonly recorded: boolean;

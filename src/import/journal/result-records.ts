@@ -6,7 +6,7 @@ import type { ClaimStep, ResultRecord } from './records.js';
  * merge-results', reading a journal). Only the columns the results read (not the mapped case and
  * evidence, as long as the source), read as arrays and named in one object literal: a re-run of a
  * finished 100,000-row import read them in 0.3 s instead of 0.65 s as better-sqlite3's objects of
- * every column (issue 12).
+ * every column.
  */
 const resultsQuery = (changedFields: string, where = '') => `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, ${changedFields}, r.outcome, r.error_code, r.error_message, r.error_field, r.http_status,
        c.claim_id, c.step, c.attempts, c.http_status, c.error_code, c.error_message, c.error_field
@@ -22,7 +22,7 @@ export function* readResultRecords(database: JournalDatabase): Generator<ResultR
   for (const columns of database.prepare(resultsQuery(changedFieldsColumn(database))).raw().iterate() as IterableIterator<ResultColumns>) yield recordOf(columns);
 }
 
-/** One row's result record by its place in the input (`idx`), as `readResultRecords` reads it: `review` shows any row on demand (issue 23). */
+/** One row's result record by its place in the input (`idx`), as `readResultRecords` reads it: `review` shows any row on demand. */
 export function readResultRecordAt(database: JournalDatabase, idx: number): ResultRecord | undefined {
   const columns = database.prepare(resultsQuery(changedFieldsColumn(database), 'WHERE r.idx = ?')).raw().get(idx) as ResultColumns | undefined;
   return columns === undefined ? undefined : recordOf(columns);
@@ -36,8 +36,8 @@ function recordOf(columns: ResultColumns): ResultRecord {
 const changedFieldsColumn = (database: JournalDatabase) => (hasChangedFields(database) ? 'r.changed_fields' : 'NULL');
 
 /**
- * A journal made before `changed_fields` (issue 20) gets the column when a run opens it; `report`
- * and `merge-results` read a private copy that no run has opened, so they read none instead.
+ * A journal made before `changed_fields` gets the column when a run opens it; `report` and
+ * `merge-results` read a private copy that no run has opened, so they read none instead.
  */
 function hasChangedFields(database: JournalDatabase): boolean {
   return (database.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).some((column) => column.name === 'changed_fields');

@@ -10,7 +10,7 @@ const claimColumns = ['claim_key TEXT PRIMARY KEY', 'claim_id TEXT', 'step TEXT'
  * busy timeout for it; one holding the journal makes it fail with SQLITE_BUSY). An import's
  * journal is copied with only what its results are read from: its rows' mapped cases and
  * evidence are most of its size, and leaving them out made the copy of a 100,000-row journal
- * (113 MB) take 0.37 s instead of 0.57 s, and reading it back 0.30 s instead of 0.45 s (issue 23).
+ * (113 MB) take 0.37 s instead of 0.57 s, and reading it back 0.30 s instead of 0.45 s.
  * Any other journal (migrate-v1's) is copied whole (`VACUUM INTO`).
  */
 export function copyForReading(file: string, copy: string): void {
@@ -22,7 +22,7 @@ export function copyForReading(file: string, copy: string): void {
       return;
     }
     const present = (table: string) => new Set((source.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((column) => column.name));
-    // A journal made before a column (changed_fields, issue 20) is copied without it: its readers know.
+    // A journal made before a column (changed_fields) is copied without it: its readers know.
     const rows = rowColumns.filter((column) => present('rows').has(column.split(' ')[0] ?? ''));
     const claims = claimColumns.filter((column) => present('claims').has(column.split(' ')[0] ?? ''));
     const names = (columns: readonly string[]) => columns.map((column) => column.split(' ')[0]).join(', ');

@@ -6,16 +6,16 @@ export type JournalDatabase = Database.Database;
 /** Bumped when the tables change: an older journal is refused rather than misread. */
 export const journalFormat = '2';
 
-/** The evidence folder of the journal's last run (issue 23: `review` checks evidence paths where the import looked). */
+/** The evidence folder of the journal's last run (`review` checks evidence paths where the import looked). */
 export const evidenceDirKey = 'evidence_dir';
 
-/** The mapping file of the journal's last run, absolute (issue 29: `review` finds it when its sha256 is still the fingerprint's). */
+/** The mapping file of the journal's last run, absolute (`review` finds it when its sha256 is still the fingerprint's). */
 export const mappingFileKey = 'mapping_file';
 
 /**
- * The journal is the job (architecture.md, "The pipeline"): every input row, every claim and the
- * last step each reached, recorded before and after every remote call. A crash loses nothing; a
- * re-run reads the steps and continues.
+ * The journal is the job: every input row, every claim and the last step each reached, recorded
+ * before and after every remote call. A crash loses nothing; a re-run reads the steps and
+ * continues.
  */
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,8 +30,8 @@ CREATE TABLE IF NOT EXISTS rows (
   case_json TEXT,                -- the mapped case, as sent in new_claim.cases[]
   evidence_json TEXT,            -- [{path, category, column}]
   file_ids TEXT,                 -- uploaded file ids of this row, ';'-separated (a fed-back row's: those the results reported)
-  changed_fields TEXT,           -- mapping fields an update changed in the service's case (issue 20), ';'-separated
-  reported_case_id TEXT,         -- a fed-back row's case id, as the results line it came from reported it on its claim (issue 27)
+  changed_fields TEXT,           -- mapping fields an update changed in the service's case on a feed-back, ';'-separated
+  reported_case_id TEXT,         -- a fed-back row's case id, as the results line it came from reported it on its claim (proof the row is that case)
   outcome TEXT,                  -- a row-level outcome: invalid (stage, evidence), filed, not_filed, created
   error_code TEXT,
   error_message TEXT,
@@ -63,8 +63,8 @@ CREATE TABLE IF NOT EXISTS sent_claims (claim_id TEXT PRIMARY KEY);
 
 /**
  * The rows' indexes: a claim's rows, and a case id used once. Staging drops them and builds them
- * when its last row is in (issue 30): kept up row by row they were most of the journal's cost per
- * row, and built at the end from the whole table they cost a sort.
+ * when its last row is in: kept up row by row they were most of the journal's cost per row, and
+ * built at the end from the whole table they cost a sort.
  */
 export const rowIndexNames = ['rows_by_claim', 'rows_by_case_id'] as const;
 const rowIndexes = `
@@ -72,12 +72,12 @@ CREATE INDEX IF NOT EXISTS rows_by_claim ON rows (claim_key, idx);
 CREATE UNIQUE INDEX IF NOT EXISTS rows_by_case_id ON rows (case_id) WHERE case_id IS NOT NULL;
 `;
 
-/** Builds the rows' indexes where they are missing (a journal staged before issue 30 has them). */
+/** Builds the rows' indexes where they are missing (a journal staged while they were kept up row by row has them). */
 export function createRowIndexes(database: JournalDatabase): void {
   database.exec(rowIndexes);
 }
 
-/** The journal belongs to another job: refused unless `--restart` (issue 5, "Resume"). */
+/** The journal belongs to another job: refused unless `--restart` (docs/import.md, "Resume"). */
 export class JournalMismatchError extends Error {
   readonly code = 'JOURNAL_MISMATCH';
 }
@@ -111,7 +111,7 @@ export function openLockedDatabase(file: string): JournalDatabase {
   database.pragma('synchronous = NORMAL');
   // SQLite's own default page cache (2 MiB), not better-sqlite3's 16 MiB: a job reads and writes
   // its journal in order, so the bigger cache saved no time, but it filled on a long run and the
-  // sort that builds the rows' indexes after staging takes as much again (issue 30, part 6).
+  // sort that builds the rows' indexes after staging takes as much again.
   // Measured, a 1,000,000-row dry run: peak 189.0 → 158.8 MiB (anonymous memory 134.9 → 104.7);
   // 10,000 rows the same (147.8 and 147.4 MiB); a 200,000-row dry run's CPU 25.5–28.0 s with
   // 16 MiB, 22.7–26.8 s with 2 MiB (three runs each, alternated).

@@ -3,12 +3,12 @@ import type { ClaimRecord, RowRecord } from './records.js';
 import type { JournalDatabase } from './schema.js';
 
 /**
- * The statements the sending phase runs for every claim, shaped for what they cost (issue 30,
- * part 5): claims and their rows read as arrays and named in one object literal (better-sqlite3
- * builds an object column by column otherwise: about a third of the read), whether a claim was sent before
- * in one statement instead of two, a claim's new step and its attempts in one update, a row's
- * outcome bound by position (binding named parameters from an object costs more), and the
- * group commit's BEGIN and COMMIT prepared once rather than parsed at every commit.
+ * The statements the sending phase runs for every claim, shaped for what they cost: claims and
+ * their rows read as arrays and named in one object literal (better-sqlite3 builds an object
+ * column by column otherwise: about a third of the read), whether a claim was sent before in one
+ * statement instead of two, a claim's new step and its attempts in one update, a row's outcome
+ * bound by position (binding named parameters from an object costs more), and the group commit's
+ * BEGIN and COMMIT prepared once rather than parsed at every commit.
  */
 export interface SendingStatements {
   /** Claims not yet final, in input order of their first row, one page after `afterIdx`. */

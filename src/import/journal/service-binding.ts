@@ -14,7 +14,7 @@ export interface BindOptions {
   /** The journal's file, for the messages. */
   file: string;
   restart: boolean;
-  /** It holds a job already: with no service recorded, it was made before services were (issue 19, part 4). */
+  /** It holds a job already: with no service recorded, it was made before services were recorded. */
   holdsJob: boolean;
   /**
    * Something in it came from its service: a claim sent, settled or uploaded for (import), or the
@@ -28,11 +28,11 @@ export interface BindOptions {
 export type Binding = 'keep' | 'forget';
 
 /**
- * A journal belongs to one service (issue 19): the first run records it, every later run must name
- * the same one or stop before sending anything. A journal's claims are the service's claims: read
- * against another service, its `done` steps would make the run report every claim filed and send
- * nothing. The ways out are a new journal (`--journal`) or `--restart`, which forgets the other
- * service's claims and uploads.
+ * A journal belongs to one service: the first run records it, every later run must name the same
+ * one or stop before sending anything. A journal's claims are the service's claims: read against
+ * another service, its `done` steps would make the run report every claim filed and send nothing.
+ * The ways out are a new journal (`--journal`) or `--restart`, which forgets the other service's
+ * claims and uploads.
  */
 export function bindService(journal: MetaStore, current: ServiceIdentity, options: BindOptions): Binding {
   const verdict = compareService(parseService(journal.meta(serviceMetaKey)), current);

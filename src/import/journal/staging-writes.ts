@@ -64,8 +64,8 @@ export class StagingWrites {
 }
 
 /**
- * Before staging's first row (issue 30): the rows' indexes go, to be built from the whole table
- * when staging ends. Kept up row by row, they were most of what a row cost the journal.
+ * Before staging's first row: the rows' indexes go, to be built from the whole table when
+ * staging ends. Kept up row by row, they were most of what a row cost the journal.
  */
 export function dropRowIndexes(database: JournalDatabase): void {
   for (const name of rowIndexNames) database.exec(`DROP INDEX IF EXISTS ${name}`);
@@ -73,8 +73,8 @@ export function dropRowIndexes(database: JournalDatabase): void {
 
 /**
  * After staging's last row, in its transaction: a case id used by an earlier row is refused on
- * every later row, exactly as the UNIQUE index refused it row by row before issue 30 (the row
- * keeps its claim and place, loses its case, and is invalid), then the indexes are built.
+ * every later row, exactly as the UNIQUE index refused it when it was kept up row by row (the
+ * row keeps its claim and place, loses its case, and is invalid), then the indexes are built.
  */
 export function indexStagedRows(database: JournalDatabase): void {
   // Usually no case id is taken twice: the index is built once, and the query runs only when it fails.

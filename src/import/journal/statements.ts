@@ -39,7 +39,7 @@ const statementSql = {
   holdsServiceData: `SELECT 1 FROM sent_claims UNION ALL SELECT 1 FROM uploads UNION ALL SELECT 1 FROM claims WHERE step NOT IN ('staged', 'invalid', 'valid') LIMIT 1`,
   pendingCount: `SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`,
   counts: 'SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims',
-  // Issue 29: the progress line's running counts, the rows of one claim as it finishes...
+  // The progress line's running counts, the rows of one claim as it finishes...
   outcomesOf: 'SELECT r.outcome AS outcome, c.step AS step FROM rows r JOIN claims c ON c.claim_key = r.claim_key WHERE r.claim_key = ?',
   // ...and, before sending, the rows already final: refused at staging, or of claims an earlier run finished.
   finalOutcomes: `SELECT r.outcome AS outcome, c.step AS step, count(*) AS count FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key

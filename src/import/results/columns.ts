@@ -1,4 +1,4 @@
-/** The results CSV's status columns, in order, before every source column (architecture.md, "Contracts"). */
+/** The results CSV's status columns, in order, before every source column (docs/import.md, "The results CSV"). */
 export const statusColumns = [
   'line',
   'claim_key',
@@ -11,11 +11,11 @@ export const statusColumns = [
   'http_status',
   'attempts',
   'file_ids',
-  // Issue 20: what a fed-back row changed in a case the service already held, `;`-separated.
+  // What a fed-back row changed in a case the service already held, `;`-separated.
   'changed_fields',
 ] as const;
 
-/** The status columns of results files written before `changed_fields` (issue 20): they still read back. */
+/** The status columns of results files written before `changed_fields`: they still read back. */
 export const legacyStatusColumns = statusColumns.slice(0, -1);
 
 export type StatusColumn = (typeof statusColumns)[number];

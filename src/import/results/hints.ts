@@ -12,7 +12,7 @@ const hints: Readonly<Record<string, string>> = {
   required_missing: 'fill in the empty cell (for the claim key: the key columns); the field is required',
   date_format: 'write the date in the mapping\'s date format, or change the format in the mapping to match the export',
   year_invalid: 'write the year as two digits (28) or four digits (2028)',
-  // What a spreadsheet did to a cell (src/mapping/spreadsheet-damage.ts, issue 21).
+  // What a spreadsheet did to a cell (src/mapping/spreadsheet-damage.ts).
   spreadsheet_damaged: 'a spreadsheet saved this identifier as a number and lost digits: copy the value from the original export, with the column typed as text',
   arn_invalid: 'write the acquirer reference number exactly as the card network issued it: 23 digits for Visa and Mastercard, digits only for the others',
   leading_zeros_dropped: 'a spreadsheet dropped the leading zeros: write the code with all its digits (0123), with the column typed as text',
@@ -27,7 +27,7 @@ const hints: Readonly<Record<string, string>> = {
   case_id_duplicate: 'each case id may appear once: remove the duplicate row or give it its own case id',
   claim_id_conflict: 'two claim keys map to one claim id: fix the key cells or the mapping\'s claim id template',
   not_finished: 'the run stopped before this claim was done: run the same command again (import, migrate-v1 or withdraw) to continue; it resumes from its journal and sends nothing twice',
-  // Taking claims back (src/withdraw, issue 28).
+  // Taking claims back (src/withdraw).
   not_ours: 'the claim at the service is not this job\'s (another dispute holds its id): it was left as it is; check that the source names the claims you meant',
   not_withdrawable: 'only created or chargeback_filed cases can be withdrawn case by case: withdraw the whole claim (--scope claim) to close this one',
   not_found: 'the service holds no such claim or case: check the id in the source (a typo, another environment, or deleted already); there is nothing to take back',

@@ -13,11 +13,11 @@ import { NotResultsError } from './not-results-error.js';
 import { fieldColumnsKey, resultsDialectKey, resultsFormatOf, writeResultRecords, type ResultsSummary } from './write-results.js';
 
 /**
- * `merge-results` (issue 13, part 3): the journals of one import split with `--shard i/n`, checked
- * to be exactly the n parts of one job (merge.ts says why journals), and their rows written as one
- * results CSV in input order and in the shards' dialect, by the same code that writes an import's
- * results: the merge reads as the unsharded import would have written it (but for each shard's
- * own `attempts` and evidence `file_ids`).
+ * `merge-results`: the journals of one import split with `--shard i/n`, checked to be exactly the n
+ * parts of one job (merge.ts says why journals), and their rows written as one results CSV in input
+ * order and in the shards' dialect, by the same code that writes an import's results: the merge
+ * reads as the unsharded import would have written it (but for each shard's own `attempts` and
+ * evidence `file_ids`).
  */
 
 export interface MergeReport {
@@ -57,7 +57,7 @@ export async function mergeShardJournals(files: readonly string[], out: string):
 
 /**
  * Each journal read from a private copy (journal/snapshot.ts: a run starting on one meanwhile is
- * not blocked), checked with `checkShards`; also what `review` (issue 23) reads a job from.
+ * not blocked), checked with `checkShards`; also what `review` reads a job from.
  */
 export async function openShardJournals(files: readonly string[]): Promise<OpenShards> {
   const opened: OpenShard[] = [];
@@ -120,10 +120,10 @@ function shardJobOf(database: Database.Database, file: string): ShardJob {
     dryRun: fingerprint.dryRun === true,
     shard: fingerprint.shard ?? undefined,
     sourceColumns: JSON.parse(meta('source_columns') ?? '[]') as string[],
-    // A journal staged before the dialect was recorded (issue 13) wrote its results plain.
+    // A journal staged before the dialect was recorded wrote its results plain.
     dialect: recordedDialect === undefined ? plainDialect : (JSON.parse(recordedDialect) as WrittenDialect),
     service: parseService(meta(serviceMetaKey)),
-    // A journal staged before they were recorded (issue 21): a results workbook without its error cells marked.
+    // A journal staged before they were recorded: a results workbook without its error cells marked.
     fieldColumns: JSON.parse(meta(fieldColumnsKey) ?? '{}') as Record<string, string[]>,
   };
 }

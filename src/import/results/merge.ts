@@ -3,8 +3,8 @@ import { describeDialect, sameDialect, type WrittenDialect } from '../../csv/lay
 import type { Shard } from '../ids.js';
 
 /**
- * The decisions of `merge-results` (issue 13, part 3), with no files: whether n shard journals
- * are one job split n ways, and their rows merged in input order.
+ * The decisions of `merge-results`, with no files: whether n shard journals are one job split n
+ * ways, and their rows merged in input order.
  *
  * Why journals and not the shards' results CSVs: a results CSV records neither its input, nor its
  * mapping, nor its shard (its columns are a contract staff and scripts rely on), and lines alone
@@ -27,9 +27,9 @@ export interface ShardJob {
   readonly shard: Shard | undefined;
   readonly sourceColumns: readonly string[];
   readonly dialect: WrittenDialect;
-  /** The service its import ran against (issue 19); undefined in a dry run or a journal made before it was recorded. */
+  /** The service its import ran against; undefined in a dry run or a journal made before it was recorded. */
   readonly service?: ServiceIdentity | undefined;
-  /** The mapping's source columns by field (issue 21), for a merged results workbook. */
+  /** The mapping's source columns by field, for a merged results workbook. */
   readonly fieldColumns?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 

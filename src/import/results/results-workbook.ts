@@ -21,11 +21,11 @@ const statusWidths: Record<string, number> = { line: 7, outcome: 11, error_code:
 const outcomeColumn = statusColumns.indexOf('outcome');
 
 /**
- * The results as a workbook (issue 21, part 2): the same columns and rows as the results CSV, every
- * cell text (src/workbook/write-sheet.ts), the outcome cell coloured, and the source cell behind a
- * row's error highlighted with the error as its note: the cell the reviewer has to fix. Cells are
- * written as they are: a workbook's text cell never runs as a formula, so none needs the CSV's
- * apostrophe, and a fixed workbook fed back reads exactly as written.
+ * The results as a workbook: the same columns and rows as the results CSV, every cell text
+ * (src/workbook/write-sheet.ts), the outcome cell coloured, and the source cell behind a row's
+ * error highlighted with the error as its note: the cell the reviewer has to fix. Cells are written
+ * as they are: a workbook's text cell never runs as a formula, so none needs the CSV's apostrophe,
+ * and a fixed workbook fed back reads exactly as written.
  */
 export async function writeResultsWorkbook(
   file: string,

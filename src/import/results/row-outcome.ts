@@ -53,7 +53,7 @@ function unfinished(claims: Omit<RowResult, 'outcome'>, fallback: string): Omit<
   return claims.errorCode === '' ? { ...claims, errorCode: 'not_finished', errorMessage: fallback } : claims;
 }
 
-/** A row's outcome from its own and its claim's step alone, as `rowResult` says it (the progress line's counts, issue 29). */
+/** A row's outcome from its own and its claim's step alone, as `rowResult` says it (the progress line's counts). */
 export function outcomeOf(rowOutcome: string | null, step: ClaimStep | null): Outcome {
   const none = { error_code: null, error_message: null, error_field: null, http_status: null, claim_error_code: null, claim_error_message: null, claim_error_field: null, claim_http_status: null };
   return rowResult({ ...none, outcome: rowOutcome, step } as ResultRecord).outcome;

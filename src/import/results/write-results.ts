@@ -18,7 +18,7 @@ import { csvWriteOptionsFor } from '../../csv/write-options.js';
 export const resultsDialectKey = 'results_dialect';
 /** The journal's meta key for the mapping's `fieldColumns` (JSON), recorded at staging: a results workbook's error cells. */
 export const fieldColumnsKey = 'field_columns';
-/** What the input was, `csv` or `xlsx` (issue 23: `review` writes a workbook's fixes as a workbook). */
+/** What the input was, `csv` or `xlsx` (`review` writes a workbook's fixes as a workbook). */
 export const inputKindKey = 'input_kind';
 
 export interface ResultsSummary {
@@ -27,13 +27,13 @@ export interface ResultsSummary {
   byErrorCode: Map<string, number>;
   /** Every row ended ok (filed, created, or valid in a dry run). */
   allOk: boolean;
-  /** Rows whose case the service held and this job updated (or, in a dry run, would): `changed_fields` set (issue 20). */
+  /** Rows whose case the service held and this job updated (or, in a dry run, would): `changed_fields` set. */
   changed: number;
 }
 
 /**
- * The format of a results file: CSV in the input's dialect, or a workbook (issue 21), whose
- * `fieldColumns` (a mapping's `fieldColumns`) say which source cell an `error_field` names.
+ * The format of a results file: CSV in the input's dialect, or a workbook, whose `fieldColumns` (a
+ * mapping's `fieldColumns`) say which source cell an `error_field` names.
  */
 export type ResultsFormat = { readonly kind: 'csv'; readonly dialect: WrittenDialect } | { readonly kind: 'xlsx'; readonly fieldColumns?: Readonly<Record<string, readonly string[]>> | undefined };
 
@@ -43,11 +43,11 @@ export function resultsFormatOf(file: string, dialect: WrittenDialect, fieldColu
 }
 
 /**
- * The results file (architecture.md, "Contracts"): one line per input row in input order, the
- * status columns, then the source columns unchanged. A CSV is written in the input's dialect
- * (issue 13): its delimiter, quote, line ending, byte order mark and encoding, so that the fixed
- * file reads back through the same mapping, every cell safe to open in a spreadsheet; a workbook
- * as text cells (src/import/results/results-workbook.ts).
+ * The results file (docs/import.md, "The results CSV"): one line per input row in input order, the
+ * status columns, then the source columns unchanged. A CSV is written in the input's dialect: its
+ * delimiter, quote, line ending, byte order mark and encoding, so that the fixed file reads back
+ * through the same mapping, every cell safe to open in a spreadsheet; a workbook as text cells
+ * (src/import/results/results-workbook.ts).
  */
 export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, format: ResultsFormat): Promise<ResultsSummary> {
   return writeResultRecords(journal.results(), sourceColumns, file, format);
@@ -102,7 +102,7 @@ async function writeResultsCsv(file: string, sourceColumns: readonly string[], l
   try {
     // Pulled by the file's stream: a batch is made when there is room for it (flat memory); a
     // failing disk rejects the pipeline, and ending the generator ends the journal's iterator.
-    // Cardholder names and e-mails: readable by the owner only, like the journal (issue 21, part 4).
+    // Cardholder names and e-mails: readable by the owner only, like the journal.
     if (utf8) await pipeline(Readable.from(text()), createWriteStream(temporary, { mode: 0o600 }));
     else await pipeline(Readable.from(text()), createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary, { mode: 0o600 }));
     await rename(temporary, file);
@@ -113,10 +113,10 @@ async function writeResultsCsv(file: string, sourceColumns: readonly string[], l
 }
 
 /**
- * Records stringified together, one write each (issue 12): a stream write per record through
- * csv-stringify's transform cost more than the record itself (a resumed finished import of
- * 100,000 rows spent 64% of its time writing the results). The same bytes: every batch ends in the
- * record delimiter, as the stream's records do.
+ * Records stringified together, one write each: a stream write per record through csv-stringify's
+ * transform cost more than the record itself (a resumed finished import of 100,000 rows spent 64%
+ * of its time writing the results). The same bytes: every batch ends in the record delimiter, as
+ * the stream's records do.
  */
 const batchRecords = 500;
 

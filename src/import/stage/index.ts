@@ -17,23 +17,23 @@ import { dropRowIndexes } from '../journal/staging-writes.js';
 import { StageWriter } from './write.js';
 
 /**
- * The stage step (architecture.md, "The pipeline"): every record of the input, read as a stream,
- * mapped and checked against the wire schema, written into the journal in batched transactions,
- * grouped by claim key however far apart its rows are.
+ * The stage step (docs/import.md, "What happens, in order"): every record of the input, read as
+ * a stream, mapped and checked against the wire schema, written into the journal in batched
+ * transactions, grouped by claim key however far apart its rows are.
  *
- * Three parts (issue 12): this thread reads the CSV and sends batches of records to a worker
- * thread (src/import/stage/worker.ts), which maps and checks them; it writes what comes back to
- * the journal, batch by batch in input order, and is the only thread that touches the journal.
- * At most `batchesInFlight` batches are out at once, and the input is read only as batches come
- * back: memory is that window, whatever the file's size.
+ * Three parts: this thread reads the CSV and sends batches of records to a worker thread
+ * (src/import/stage/worker.ts), which maps and checks them; it writes what comes back to the
+ * journal, batch by batch in input order, and is the only thread that touches the journal. At most
+ * `batchesInFlight` batches are out at once, and the input is read only as batches come back:
+ * memory is that window, whatever the file's size.
  *
- * One worker, not one per core (issue 30, part 6): each isolate costs the process ~25 MiB
- * (10,000-row dry run: 179.7 MiB with two, 154.3 with one). When the worker already holds
- * `workerQueue` batches, this thread prepares the next batch itself instead of waiting: on two
- * cores that keeps both busy, as two workers did, with one isolate.
+ * One worker, not one per core: each isolate costs the process ~25 MiB (10,000-row dry run:
+ * 179.7 MiB with two, 154.3 with one). When the worker already holds `workerQueue` batches, this
+ * thread prepares the next batch itself instead of waiting: on two cores that keeps both busy, as
+ * two workers did, with one isolate.
  */
 
-/** A workbook input (issue 21, part 3): the file, and its sheet (default: the first). */
+/** A workbook input: the file, and its sheet (default: the first). */
 export interface WorkbookInput {
   workbook: string;
   sheet?: string | undefined;
@@ -53,7 +53,7 @@ export interface StageSummary {
   /** The input is one of our results files, fixed and fed back in. */
   resultsInput: boolean;
   rowsRead: number;
-  /** The input's line ending and byte order mark, for the results CSV to repeat (issue 13). */
+  /** The input's line ending and byte order mark, for the results CSV to repeat. */
   layout: FileLayout;
 }
 
@@ -74,7 +74,7 @@ const batchesInFlight = workerQueue + 1;
  * A worker's live data is its mapping and a few batches. V8's default young generation (16 MiB
  * semi-spaces) let each worker add ~45 MiB to the process; with 4 MiB it is ~30 MiB, the same
  * throughput (a 100,000-row dry run: peak 297 → 237 MiB with two workers); 2 MiB saved nothing
- * more (issue 30: 10,000-row dry run 150.2 and 150.6 MiB). The old generation's cap is a guard:
+ * more (measured, a 10,000-row dry run: 150.2 and 150.6 MiB). The old generation's cap is a guard:
  * batches are bounded in rows and text, so a worker never comes near it.
  */
 const workerHeap = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
@@ -83,7 +83,7 @@ const defaultCheckpointPages = 1000;
 const stagingCheckpointPages = 10_000;
 
 export async function stageRows(options: StageOptions): Promise<StageSummary> {
-  // The rows are indexed when staging ends (StageWriter.finish), not row by row (issue 30).
+  // The rows are indexed when staging ends (StageWriter.finish), not row by row.
   dropRowIndexes(options.journal.database);
   const writer = new StageWriter(options.journal);
   // Fewer checkpoints while staging: each one syncs the file, and staging writes the whole input
@@ -140,7 +140,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     const hooks = { onHeader, onLayout, renameHeader: renameStatusColumns };
     const input = options.input;
     const batches = 'workbook' in input ? workbookRecords(readWorkbookRows(input.workbook, { sheet: input.sheet, readings: columnReadings(options.mapping), ...hooks })) : readRecordBatches(input, options.mapping.csv, hooks);
-    // One await per batch the parser has ready, not per row (issue 30).
+    // One await per batch the parser has ready, not per row.
     for await (const batch of batches) {
       for (const record of batch) {
         records.push(record);

@@ -28,7 +28,7 @@ export class BatchPreparer {
   prepare(task: PrepareTask): PreparedRow[] {
     const prepared: PreparedRow[] = [];
     for (const sent of task.records) {
-      // Mapped by index from the cells as read (issue 30): no header-keyed object per row.
+      // Mapped by index from the cells as read: no header-keyed object per row.
       const row = prepareRow(sent, this.mapping, task.seen, this.wireCheck);
       if (inShard(row.claimKey, this.shard)) prepared.push(row);
     }

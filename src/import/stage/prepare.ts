@@ -11,9 +11,9 @@ import { restore } from '../results/neutralise.js';
 import { wireFieldToMappingField } from '../wire-fields.js';
 
 /**
- * The part of staging that needs no journal (issue 12): one record of the input, mapped and
- * checked against the wire schema, to what the journal stores of it. It depends on no other row,
- * so it runs in the staging worker thread while the main thread writes the journal.
+ * The part of staging that needs no journal: one record of the input, mapped and checked against
+ * the wire schema, to what the journal stores of it. It depends on no other row, so it runs in the
+ * staging worker thread while the main thread writes the journal.
  */
 
 /** A row ready for the journal: mapped and checked, or with the problem that stops it. */
@@ -27,9 +27,9 @@ export interface PreparedRow {
   mapped?: MappedForJournal | undefined;
   /** An earlier run reported the row's claim as created (a results file fed back in). */
   reportedCreated: boolean;
-  /** Such a row's `file_ids`: the files its case has at the service, to tell a newly named file from them (issue 20). */
+  /** Such a row's `file_ids`: the files its case has at the service, to tell a newly named file from them. */
   reportedFileIds?: string | undefined;
-  /** Such a row's `case_id`, when its results line reported it on the claim id the row maps to now (issue 27). */
+  /** Such a row's `case_id`, when its results line reported it on the claim id the row maps to now. */
   reportedCaseId?: string | undefined;
 }
 
@@ -55,7 +55,7 @@ export interface HeaderSeen {
 
 /**
  * A record as read: its cells in header order (a CsvRow, or a record as it crosses to a staging
- * worker). Mapped by index through the compiled mapping (issue 30), without a header-keyed copy.
+ * worker). Mapped by index through the compiled mapping, without a header-keyed copy.
  */
 export interface ReadRecord {
   line: number;
@@ -106,16 +106,17 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   };
   const reportedClaimId = statusCell(status, 'claim_id');
   if (reportedCreated && reportedClaimId !== mapped.claimId) return { ...base, source, claimKey: row.claimKey, reportedCreated: false, problem: claimIdChanged(reportedClaimId, mapped.claimId) };
-  // The results line proves which case is this row's (issue 27): its differences are fixes.
+  // The results line proves which case is this row's: its differences are fixes.
   const reportedCaseId = reportedCreated ? statusCell(status, 'case_id') || undefined : undefined;
-  // Spelled out rather than spread from `base`: the one object every mapped row makes (issue 30, its profile).
+  // Spelled out rather than spread from `base`: the one object every mapped row makes, and the
+  // spread showed in staging's profile.
   return { idx: record.index, line: record.line, reportedCreated, source, claimKey: row.claimKey, reportedFileIds, reportedCaseId, mapped };
 }
 
 /**
  * A fed-back row reported on a claim the service may hold, which maps to another claim id now:
  * its key cells or the mapping's ids changed (a key edited, `claim.id_prefix` added). Sent, it
- * would make a second claim of the same dispute; held back instead (issue 27).
+ * would make a second claim of the same dispute; held back instead.
  */
 function claimIdChanged(reported: string, now: string): RowProblem {
   return {

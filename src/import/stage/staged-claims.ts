@@ -15,10 +15,10 @@ export interface StagingClaim {
 const defaultCapacity = 4096;
 
 /**
- * The claims table as staging uses it (issue 12): the most recently used claims are kept in
- * memory, so a claim's later rows need no lookup and no update each. A claim's row count is
- * written when it leaves the memory and by `saveAll` at the end; nothing else reads the count
- * before staging ends, and a journal whose staging did not end is staged again from the start.
+ * The claims table as staging uses it: the most recently used claims are kept in memory, so a
+ * claim's later rows need no lookup and no update each. A claim's row count is written when it
+ * leaves the memory and by `saveAll` at the end; nothing else reads the count before staging ends,
+ * and a journal whose staging did not end is staged again from the start.
  */
 export class StagedClaims {
   /** In order of use, least recent first (a Map keeps insertion order). */

@@ -5,8 +5,8 @@ import type { PreparedRow } from './prepare.js';
 import { BatchPreparer, type PrepareTask } from './prepare-batch.js';
 
 /**
- * The staging worker thread (issue 12): maps and checks batches of records the main thread has
- * read (prepare-batch.ts). A row's mapping and wire check depend on no other row, so this thread
+ * The staging worker thread: maps and checks batches of records the main thread has read
+ * (prepare-batch.ts). A row's mapping and wire check depend on no other row, so this thread
  * prepares batches while the main thread reads the input and writes the journal.
  */
 

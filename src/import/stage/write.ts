@@ -8,10 +8,10 @@ import { StagedClaims, type StagingClaim } from './staged-claims.js';
 /**
  * The journal side of staging (main thread): each prepared row into its claim, in input order, so
  * that ordinals, claim ownership and case ids are decided exactly as the rows come. Statements a
- * row needs are kept few (issue 12): recent claims are held in memory (StagedClaims), and a
- * claim's unique id is enforced by the claims' UNIQUE index, looked up only when an insert is
- * refused. The rows have no index while staging (issue 30): a row's case id is checked once the
- * last row is in, by a query that refuses it on every row after the first, as the index did.
+ * row needs are kept few: recent claims are held in memory (StagedClaims), and a claim's unique id
+ * is enforced by the claims' UNIQUE index, looked up only when an insert is refused. The rows have
+ * no index while staging: a row's case id is checked once the last row is in, by a query that
+ * refuses it on every row after the first, as the index did.
  */
 export class StageWriter {
   private readonly claims: StagedClaims;

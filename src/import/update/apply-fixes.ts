@@ -22,9 +22,9 @@ const updatableStatuses = new Set(['created']);
 const closedStatuses = new Set(['closed', 'withdrawn']);
 
 /**
- * Feed-back that reaches the service (issue 20): a claim it already holds, with the rows fed back
- * now. Each row's case is compared with the case as retrieved (update/case-changes.ts) and its
- * evidence with the claim's documentation (update/new-evidence.ts):
+ * Feed-back that reaches the service: a claim it already holds, with the rows fed back now. Each
+ * row's case is compared with the case as retrieved (update/case-changes.ts) and its evidence
+ * with the claim's documentation (update/new-evidence.ts):
  * - a case not yet filed gets what changed in one `PUT /v2/issuer/cases/{case_id}` (a new file
  *   goes to every case of the claim: documentation is the claim's), and its row lists the fields
  *   in `changed_fields`; the filing that follows files it again;
@@ -46,9 +46,9 @@ export async function applyFixes(found: Claim, claim: ClaimRecord, rows: readonl
 }
 
 /**
- * `--dry-run` on a feed-back (issue 20, part 7): what `applyFixes` would do, recorded on the rows
- * (their `changed_fields`, or `already_filed` / `case_closed`), with nothing sent: a new file is
- * checked and counted, not uploaded.
+ * `--dry-run` on a feed-back: what `applyFixes` would do, recorded on the rows (their
+ * `changed_fields`, or `already_filed` / `case_closed`), with nothing sent: a new file is checked
+ * and counted, not uploaded.
  */
 export async function recordDryRunFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: Omit<FixWork, 'client' | 'uploads'>): Promise<void> {
   const { journal } = work;

@@ -1,9 +1,9 @@
 /**
- * What a fed-back row would change in a case the service already holds (issue 20): the row's
- * mapped case and its claim's shared fields, laid out as the service keeps a case (a new_claim's
- * shared fields spread into each case: the card inside `transaction`, the claim's dispute date,
- * raised_by and reason inside each case's `dispute`), compared field by field with the case as
- * retrieved. Pure: no request, no journal.
+ * What a fed-back row would change in a case the service already holds: the row's mapped case
+ * and its claim's shared fields, laid out as the service keeps a case (a new_claim's shared fields
+ * spread into each case: the card inside `transaction`, the claim's dispute date, raised_by and
+ * reason inside each case's `dispute`), compared field by field with the case as retrieved. Pure:
+ * no request, no journal.
  */
 
 type Json = Record<string, unknown>;

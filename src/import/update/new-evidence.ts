@@ -3,7 +3,7 @@ import { isRefusal } from '../claim/submit.js';
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from '../claim/evidence.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 
-/** What the fed-back rows of a claim the service holds add to its documentation (issue 20). */
+/** What the fed-back rows of a claim the service holds add to its documentation. */
 export interface NewEvidence {
   /** File ids the claim's cases lack, in the rows' order; each uploaded once per content. */
   newFileIds: string[];

@@ -1,9 +1,9 @@
 /**
- * The text of a generated function, kept safe by construction (issue 30): nothing read from a
- * mapping or a file is ever spliced into the code. Values (column names, template text, enum
- * tables, messages, the transforms themselves) are passed in as constants and named `k0`, `k1`,
- * ...; cells are read by numeric index; the only other text is property names, spliced as
- * JSON.stringify'd string literals, which cannot end the literal they are in.
+ * The text of a generated function, kept safe by construction: nothing read from a mapping or a
+ * file is ever spliced into the code. Values (column names, template text, enum tables, messages,
+ * the transforms themselves) are passed in as constants and named `k0`, `k1`, ...; cells are read
+ * by numeric index; the only other text is property names, spliced as JSON.stringify'd string
+ * literals, which cannot end the literal they are in.
  */
 export class GeneratedCode {
   private readonly constants: unknown[] = [];

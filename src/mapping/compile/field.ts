@@ -9,11 +9,11 @@ import { cell, type GeneratedCode } from './code.js';
 import { amountInCurrencyStep, enumStep, typeStep } from './steps.js';
 
 /**
- * One field of a mapping as straight-line code (issue 30): the steps evaluate-field.ts runs, in
- * its order, reading the field's cells by index. What depends on no cell (a constant, a missing
- * column, a blank required cell's message) is worked out once, by the interpreter itself, and
- * the code only hands it on; what the compiler does not know how to write exactly goes to the
- * interpreter for that field.
+ * One field of a mapping as straight-line code: the steps evaluate-field.ts runs, in its order,
+ * reading the field's cells by index. What depends on no cell (a constant, a missing column, a
+ * blank required cell's message) is worked out once, by the interpreter itself, and the code only
+ * hands it on; what the compiler does not know how to write exactly goes to the interpreter for
+ * that field.
  */
 
 export interface CompileContext {
@@ -114,7 +114,7 @@ function readsCurrencyField(spec: FieldSpec): boolean {
   return typeof spec.constant === 'string' && spec.type === 'amount' && spec.amount?.currency === undefined;
 }
 
-/** What a spreadsheet did to an identifier's cells, checked before the field is read (map-row.ts, issue 21). */
+/** What a spreadsheet did to an identifier's cells, checked before the field is read (map-row.ts). */
 function emitDamage(context: CompileContext, target: FieldTarget, label: string): void {
   const { code, columnIndex } = context;
   const { field, spec, failure } = target;

@@ -3,11 +3,13 @@ import type { Mapping } from '../schema.js';
 import { compileRow } from './row.js';
 
 /**
- * A compiled mapping (issue 30): the mapping turned once, for one header, into generated code
- * that reads a record's cells by index and builds the new_claim fragments directly. It gives
- * exactly what mapRow gives for the same cells (values, key order, errors with their order,
- * codes, messages and fields); mapRow stays the reference, and what `mapping explain` runs. A
- * property test holds the two together (test/mapping/compiled-mapping.property.test.ts).
+ * A compiled mapping (docs/decisions/0005-staging-worker-and-compiled-mapping.md; what it saves:
+ * BENCHMARKS.md, "Compiled mapping"): the mapping turned once,
+ * for one header, into generated code that reads a record's cells by index and builds the new_claim
+ * fragments directly. It gives exactly what mapRow gives for the same cells (values, key order,
+ * errors with their order, codes, messages and fields); mapRow stays the reference, and what
+ * `mapping explain` runs. A property test holds the two together
+ * (test/mapping/compiled-mapping.property.test.ts).
  */
 export interface CompiledMapping {
   readonly header: readonly string[];

@@ -5,11 +5,11 @@ import { cell, GeneratedCode, property } from './code.js';
 import { emitField, type CompileContext, type Presence } from './field.js';
 
 /**
- * The whole of mapRow as one generated function of a record's cells (issue 30), in mapRow's
- * order: the shared and case fields (amounts last, as they may read a currency of either
- * section), the ARN check, the claim key, the claim id, the custom fields; then, for a row
- * without errors, the new_claim fragments built directly and the evidence paths. One function
- * rather than one per section: the error order runs across the sections.
+ * The whole of mapRow as one generated function of a record's cells, in mapRow's order: the shared
+ * and case fields (amounts last, as they may read a currency of either section), the ARN check, the
+ * claim key, the claim id, the custom fields; then, for a row without errors, the new_claim
+ * fragments built directly and the evidence paths. One function rather than one per section: the
+ * error order runs across the sections.
  */
 export function compileRow(mapping: Mapping, header: readonly string[]): (raw: readonly string[]) => RowMapping {
   const code = new GeneratedCode();
@@ -57,7 +57,7 @@ export function compileRow(mapping: Mapping, header: readonly string[]): (raw: r
   return code.build('mapCompiled', 'raw') as (raw: readonly string[]) => RowMapping;
 }
 
-/** An ARN checked as an ARN, for its card network (map-row.ts, issue 21). */
+/** An ARN checked as an ARN, for its card network (map-row.ts). */
 function emitArnCheck(code: GeneratedCode, errors: string, values: ReadonlyMap<string, string>): void {
   const arn = values.get('case.transaction.arn');
   if (arn === undefined) return;

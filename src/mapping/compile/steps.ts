@@ -3,9 +3,9 @@ import type { FieldSpec } from '../field-spec.js';
 import { mapEnum, toBoolean, toDateTime, toInteger, toMinorUnits, toYear, defaultTwoDigitWindowStart, type TransformResult } from '../transforms/index.js';
 
 /**
- * The transforms a compiled field calls, with their options worked out once per mapping instead
- * of once per cell (issue 30). Each is the transform of src/mapping/transforms/ itself, called
- * with exactly the options evaluate-field.ts passes it; nothing here parses a cell.
+ * The transforms a compiled field calls, with their options worked out once per mapping instead of
+ * once per cell. Each is the transform of src/mapping/transforms/ itself, called with exactly the
+ * options evaluate-field.ts passes it; nothing here parses a cell.
  */
 
 export type Step = (text: string) => TransformResult<FieldValue>;

@@ -28,11 +28,11 @@ const rank: Readonly<Record<Confidence, number>> = { high: 3, medium: 2, low: 1 
 const placedElsewhere = new Set(['claim_key', 'case_id', 'evidence']);
 
 /**
- * Which column fills which target (issue 14). Headers first (an exact known name is `high`, a
- * telling word in it `medium`), each checked against the column's values; then values alone for
- * the targets no header claimed (23 digits are an ARN, e-mail addresses the cardholder's, ISO
- * 4217 codes a currency, card networks the network, 4 digits beside a network the last four).
- * A target goes to one column: the more confident claim wins, the other is noted.
+ * Which column fills which target. Headers first (an exact known name is `high`, a telling word in
+ * it `medium`), each checked against the column's values; then values alone for the targets no
+ * header claimed (23 digits are an ARN, e-mail addresses the cardholder's, ISO 4217 codes a
+ * currency, card networks the network, 4 digits beside a network the last four). A target goes to
+ * one column: the more confident claim wins, the other is noted.
  */
 export function assignRoles(sample: Sample, profiles: readonly ColumnProfile[], preferredDecimal: DecimalSeparator): Assignments {
   const notes = new Map<string, string>();
@@ -113,7 +113,8 @@ function roleByValues(profile: ColumnProfile, profiles: readonly ColumnProfile[]
     case 'expiry':
       return { role: 'expiry', confidence: 'medium', evidence: `expiry dates, e.g. ${example}` };
     case 'codes':
-      // Issue 29 part 8: labels like "Non reçu", "Ware nicht erhalten" under a header no vocabulary knows.
+      // A reason column by its values: labels like "Non reçu", "Ware nicht erhalten" under a
+      // header no vocabulary knows.
       if (!isReasonColumn([...new Set(profile.values)])) return undefined;
       return { role: 'dispute.reason', confidence: 'medium', evidence: `labels that read as dispute reasons, e.g. ${example}` };
     case 'four_digits': {

@@ -21,12 +21,12 @@ interface Candidate {
 }
 
 /**
- * The claim key (issue 14): a column whose values repeat across rows (rows of one dispute) and
- * whose rows, value by value, agree on every claim-level column (the mapping's `shared` fields
- * must be the same on each row of a claim). Among such columns: one whose header names a
- * dispute reference first, then the one with the most distinct values (the finest grouping:
- * a card number repeats too, but groups several disputes). When no value repeats, each row is
- * a claim of its own and a column with distinct values (preferably the named one) is the key.
+ * The claim key: a column whose values repeat across rows (rows of one dispute) and whose rows,
+ * value by value, agree on every claim-level column (the mapping's `shared` fields must be the same
+ * on each row of a claim). Among such columns: one whose header names a dispute reference first,
+ * then the one with the most distinct values (the finest grouping: a card number repeats too, but
+ * groups several disputes). When no value repeats, each row is a claim of its own and a column with
+ * distinct values (preferably the named one) is the key.
  */
 export function proposeClaimKey(sample: Sample, candidates: readonly ColumnProfile[], sharedColumns: readonly string[]): ClaimKeyGuess {
   const rowCount = sample.rows.length;
@@ -95,9 +95,9 @@ export interface SequenceRange {
 }
 
 /**
- * Whether a claim key column looks like a per-file sequence (issue 27): row or dispute numbers
- * 1, 2, 3 … that restart in every export, so two files' claims meet at the same key, hence the
- * same claim id. The range it runs through, or undefined when it looks like a real reference.
+ * Whether a claim key column looks like a per-file sequence: row or dispute numbers 1, 2, 3 … that
+ * restart in every export, so two files' claims meet at the same key, hence the same claim id. The
+ * range it runs through, or undefined when it looks like a real reference.
  */
 export function perFileSequence(values: readonly string[], rowCount: number): SequenceRange | undefined {
   // Letters or separators (D0000123, ACME-2026-000123) make a reference, unique beyond one file.

@@ -23,12 +23,12 @@ const shape =
   /^(\d{1,4})([-./])(\d{1,2})\2(\d{2}|\d{4})(?:([ T])(\d{1,2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?\s?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
- * The luxon format of a date or date-time column (issue 14), tried with the date transform
- * itself, so the format found is one the import reads the same way. Candidates come from the
- * values' shapes: `2026-03-15`, `15.03.2026`, `03/15/2026`, `3/5/26`, with `HH:mm[:ss[.SSS]]`
- * after a space or `T`, and `Z` or an offset. Day-first and month-first formats are both
- * tried: a value above 12 in the first place rules month-first out (and the other way round);
- * when none does, the column is ambiguous and flagged, never guessed.
+ * The luxon format of a date or date-time column, tried with the date transform itself, so the
+ * format found is one the import reads the same way. Candidates come from the values' shapes:
+ * `2026-03-15`, `15.03.2026`, `03/15/2026`, `3/5/26`, with `HH:mm[:ss[.SSS]]` after a space or `T`,
+ * and `Z` or an offset. Day-first and month-first formats are both tried: a value above 12 in the
+ * first place rules month-first out (and the other way round); when none does, the column is
+ * ambiguous and flagged, never guessed.
  */
 export function classifyDate(values: readonly string[]): DateGuess | undefined {
   if (values.length === 0) return undefined;

@@ -3,9 +3,9 @@ import { minorUnitExponent } from '../transforms/index.js';
 import { matchReasonLabel } from './reason-labels.js';
 
 /**
- * Small classifiers of a column's non-blank, trimmed values (issue 14). Each answers for a
- * column, not a cell: most of its values must fit (a few bad cells stay row errors), and each
- * says what it saw, for the draft's comments.
+ * Small classifiers of a column's non-blank, trimmed values. Each answers for a column, not a cell:
+ * most of its values must fit (a few bad cells stay row errors), and each says what it saw, for the
+ * draft's comments.
  */
 
 /** The share of values that must fit: a column with a few typos is still that kind of column. */
@@ -42,7 +42,7 @@ export interface BooleanSpelling {
   readonly native: boolean;
 }
 
-/** Common spellings in card exports (issue 14): English, German J/N, French O/N, Spanish S/N. */
+/** Common spellings in card exports: English, German J/N, French O/N, Spanish S/N. */
 export const booleanSpellings: readonly BooleanSpelling[] = [
   { name: 'yes/no', truthy: ['yes', 'y'], falsy: ['no', 'n'], native: true },
   { name: 'true/false', truthy: ['true'], falsy: ['false'], native: true },
@@ -139,14 +139,14 @@ export function isCodeColumn(values: readonly string[]): boolean {
   return distinct.size <= maxCodes && distinct.size * 2 <= values.length && [...distinct].every((value) => value.length <= 40);
 }
 
-/** An enum drafted for a code column (issue 14), with the reasons behind its guessed entries. */
+/** An enum drafted for a code column, with the reasons behind its guessed entries. */
 export interface EnumDraft {
   /** The codes found → the API value, or `TODO` where a person must say it. */
   readonly table: Record<string, string>;
   readonly todo: string[];
   /** Whether the API's own names pass through with a case change alone (`case: lower` does). */
   readonly caseOnly: boolean;
-  /** Entries placed from the vocabulary (issue 29 part 8), each with why: a CHECK comment each. */
+  /** Entries placed from the vocabulary, each with why: a CHECK comment each. */
   readonly checks: Record<string, string>;
   /** TODO entries two reasons read alike, with the candidates: a comment beside each. */
   readonly undecided: Record<string, string>;

@@ -12,7 +12,7 @@ export interface DialectGuess {
   readonly evidence: string;
 }
 
-/** The delimiters exports use (issue 14), in the order a tie is settled. */
+/** The delimiters exports use, in the order a tie is settled. */
 export const delimiterCandidates = [',', ';', '\t', '|'] as const;
 const quoteCandidates = ['"', "'"] as const;
 /** Enough records to see a delimiter's consistency; a sniff never reads the whole sample. */

@@ -14,10 +14,10 @@ export class UnsupportedEncodingError extends Error {
 }
 
 /**
- * The encoding of an export from its first bytes (issue 14): a byte order mark decides; then
- * UTF-16LE by its zero bytes (ASCII text in UTF-16LE has a 0x00 after every character); then
- * UTF-8 if the bytes are valid UTF-8 (text in windows-1252 with any accented letter almost never
- * is); else windows-1252, what Excel on Windows writes.
+ * The encoding of an export from its first bytes: a byte order mark decides; then UTF-16LE by its
+ * zero bytes (ASCII text in UTF-16LE has a 0x00 after every character); then UTF-8 if the bytes are
+ * valid UTF-8 (text in windows-1252 with any accented letter almost never is); else windows-1252,
+ * what Excel on Windows writes.
  *
  * `complete` says the bytes are the whole file: otherwise a character cut at the end of `head`
  * is not held against UTF-8.

@@ -23,8 +23,8 @@ export interface FieldDraft {
   /** Other specs a person chooses from, written as comments above the field. */
   readonly alternatives?: readonly SpecObject[];
   /**
-   * Enum entries guessed from the vocabulary, each with why (issue 29 part 8): a CHECK comment
-   * at the end of the entry's line, so no guess goes in silently.
+   * Enum entries guessed from the vocabulary, each with why: a CHECK comment at the end of the
+   * entry's line, so no guess goes in silently.
    */
   readonly entryChecks?: Readonly<Record<string, string>>;
   /** Comments beside TODO enum entries: what they could be. */

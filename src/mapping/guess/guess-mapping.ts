@@ -46,7 +46,7 @@ const requiredTargets: readonly { target: string; todo: string }[] = [
   { target: 'transaction.date', todo: 'no transaction date column found: write its column with type date' },
 ];
 
-/** A draft mapping for a sample of an export, with what was decided and what needs a person (issue 14). */
+/** A draft mapping for a sample of an export, with what was decided and what needs a person. */
 export function guessMapping(input: GuessInput): Draft {
   const { sample, dialect, encoding } = input;
   const profiles = profileColumns(sample, dialect.header);
@@ -141,7 +141,7 @@ function renderClaim(yaml: YamlLines, claimKey: ClaimKeyGuess, sequence: Sequenc
   yaml.comment('  ', `key: ${claimKey.evidence} (confidence: ${claimKey.confidence})`);
   if (claimKey.column === undefined) yaml.todo('  ', 'claim.key', 'name the column (or columns) whose values say which claim a row belongs to');
   else if (claimKey.confidence === 'low') yaml.check('  ', 'claim.key', `is ${JSON.stringify(claimKey.column)} the dispute reference?`);
-  // Issue 27: a key that restarts in every file gives the next file's claims this file's ids.
+  // A key that restarts in every file gives the next file's claims this file's ids.
   if (sequence !== undefined) {
     yaml.check(
       '  ',

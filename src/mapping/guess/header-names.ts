@@ -2,9 +2,8 @@ import { vocabularies, type HeaderRole, type Language } from './vocabulary/index
 import { foldText, stopWords } from './words.js';
 
 /**
- * Header names of card exports → what the column holds (issue 14; the languages and the dispute
- * date and cardholder's statement headers, issue 29 part 8). The names themselves live in
- * vocabulary/, one file per language.
+ * Header names of card exports → what the column holds, in every language `mapping guess`
+ * knows. The names themselves live in vocabulary/, one file per language.
  */
 export type { HeaderRole, Language } from './vocabulary/index.js';
 

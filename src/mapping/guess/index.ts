@@ -1,4 +1,4 @@
-/** `mapping guess` (issue 14): a draft mapping inferred from a sample of an export. Pure. */
+/** `mapping guess` (docs/mappings.md): a draft mapping inferred from a sample of an export. Pure. */
 export { sniffEncoding, UnsupportedEncodingError, type EncodingGuess } from './encoding.js';
 export { sniffDialect, describeDelimiter, type DialectGuess } from './dialect.js';
 export { guessMapping, type Draft, type Decision, type GuessInput } from './guess-mapping.js';

@@ -4,9 +4,9 @@ import { vocabularies, type DisputeReason, type Language } from './vocabulary/in
 import { contentWords, similarity, type Word } from './words.js';
 
 /**
- * A dispute reason from the label an issuer wrote in its export (issue 29 part 8): "Non reçu",
- * "Ware nicht erhalten", "10.4", "DUP". A label is placed only when one reason clearly reads
- * best; a label two reasons read about as well stays a person's decision, and says why.
+ * A dispute reason from the label an issuer wrote in its export: "Non reçu", "Ware nicht erhalten",
+ * "10.4", "DUP". A label is placed only when one reason clearly reads best; a label two reasons
+ * read about as well stays a person's decision, and says why.
  */
 export type ReasonLabelMatch =
   /** `how`: by the label's words, by a network's reason code, or as an issuers' abbreviation. */

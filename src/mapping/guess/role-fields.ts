@@ -75,7 +75,7 @@ export function fieldsForRole(role: string, profile: ColumnProfile, reason: Role
       if (!mostly(profile.values, isEmail)) return { ok: false, reason: 'expected e-mail addresses' };
       return { ok: true, fields: [field(role, {})] };
     case 'issuer_evidence.cardholder_explanation':
-      // A "Statement date" or "Comment code" column is no cardholder's words (issue 29 part 8).
+      // A "Statement date" or "Comment code" column is no cardholder's words.
       if (profile.kind.kind !== 'text' && profile.kind.kind !== 'codes') return { ok: false, reason: `expected the cardholder's words, got ${profile.kind.kind} values` };
       return { ok: true, fields: [field(role, {})] };
     case 'expiry': {

@@ -1,6 +1,6 @@
 /**
- * The plain values `mapping guess` works on (issue 14). Inference is pure: a sample in, a draft
- * out; reading the file and writing the draft are the command's job.
+ * The plain values `mapping guess` works on. Inference is pure: a sample in, a draft out; reading
+ * the file and writing the draft are the command's job.
  */
 
 /** How sure a guess is: `high` needs no look, `medium` deserves one, `low` is a hint. */

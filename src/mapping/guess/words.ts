@@ -1,9 +1,9 @@
 import { vocabularies } from './vocabulary/index.js';
 
 /**
- * Words as `mapping guess` compares them (issue 29 part 8): case, accents, punctuation, plural
- * and spelling variants folded, so "Marchandises non reçues", "MARCHANDISE NON RECUE" and
- * "marchandise non-reçue" are the same three words.
+ * Words as `mapping guess` compares them: case, accents, punctuation, plural and spelling variants
+ * folded, so "Marchandises non reçues", "MARCHANDISE NON RECUE" and "marchandise non-reçue" are the
+ * same three words.
  */
 
 /** Lower case, accents and ß folded, every run of other characters one space: "Währung (ISO)" → "wahrung iso". */

@@ -7,7 +7,7 @@ export type GroupSeparator = ',' | '.' | ' ' | "'" | '';
 export interface AmountOptions {
   /** ISO 4217 alphabetic code, upper case. */
   readonly currency: string;
-  /** Always explicit: `9,99` means 999 or 9.99 depending only on this (architecture, "Lessons"). */
+  /** Always explicit: `9,99` means 999 or 9.99 depending only on this, never on a guess from the cells. */
   readonly decimalSeparator: DecimalSeparator;
   /** Absent or '' means digits may not be grouped at all. */
   readonly groupSeparator?: GroupSeparator;

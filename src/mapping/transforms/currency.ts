@@ -6,7 +6,7 @@ import { fail, ok, quote, type TransformResult } from './result.js';
  * `currencyCodes.publishDate`) rather than CLDR. Intl's `maximumFractionDigits` is CLDR's
  * display precision, which differs from ISO 4217 for 18 currencies on Node 20's ICU (CLDR 0 vs
  * ISO 2 for COP, HUF, IDR, PKR and others; 0 vs 3 for IQD), and amounts on the wire are ISO
- * minor units (service-notes.md, "Amounts"). Reading IDR "1500,00" with CLDR digits would be off
+ * minor units (docs/interface.md). Reading IDR "1500,00" with CLDR digits would be off
  * by a factor of 100 without any error.
  */
 

@@ -23,7 +23,7 @@ const YEAR_TOKENS = /[ykDfFXx]/;
  * Date-only patterns give the calendar date exactly as written, at 00:00:00.000Z, whatever the
  * zone: the date a cardholder or issuer gave is a calendar date, not an instant, and turning it
  * into one in any zone other than UTC makes it read as the day before or after somewhere
- * (architecture, "Lessons": dates shifting a day). Patterns with a time are read as wall-clock
+ * (the day shift other bulk loaders are known for). Patterns with a time are read as wall-clock
  * time in `timeZone` (or in the offset the text carries) and converted to UTC.
  *
  * Never uses the process time zone or locale: every parse names its zone and locale.
@@ -68,7 +68,7 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
 /**
  * The fast path for the all-digit date formats exports use most (`yyyy-MM-dd`, `MM/dd/yyyy`,
  * `dd.MM.yyyy`, ...): luxon takes several microseconds per cell for them (its generic token
- * matching and a DateTime object), which a million-row file pays twice per row (issue 7).
+ * matching and a DateTime object), which a million-row file pays twice per row.
  *
  * It answers only for a cell that matches the format exactly (ASCII digits, as luxon's en-US
  * parser reads them) and names an existing date, with what luxon gives for it: that calendar date

@@ -1,4 +1,4 @@
-/** Pure cell transforms for mapping files (issue 5): each returns a value, none throws. */
+/** Pure cell transforms for mapping files: each returns a value, none throws. */
 export { toMinorUnits, type AmountOptions, type DecimalSeparator, type GroupSeparator } from './amount.js';
 export { minorUnitExponent } from './currency.js';
 export { toDateTime, type DateOptions } from './date.js';

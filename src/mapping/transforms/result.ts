@@ -1,7 +1,7 @@
 /**
  * The value every transform returns. A bad cell is a row failure, and row failures are values,
- * not throws (style.md): the pipeline turns `{ ok: false }` into an `invalid` results line with
- * the field, the code and the message.
+ * not throws, so a bad cell costs its row and never the run: the pipeline turns `{ ok: false }`
+ * into an `invalid` results line with the field, the code and the message.
  */
 
 /** Stable codes: tests, the results CSV and `mapping explain` match on these, never on messages. */
@@ -27,7 +27,7 @@ export const TRANSFORM_ERROR_CODES = [
   'enum_unmapped',
   'split_part_missing',
   'split_parts_count',
-  // What a spreadsheet did to an identifier cell (src/mapping/spreadsheet-damage.ts, issue 21).
+  // What a spreadsheet did to an identifier cell (src/mapping/spreadsheet-damage.ts).
   'spreadsheet_damaged',
   'leading_zeros_dropped',
   'arn_invalid',

@@ -50,8 +50,8 @@ export interface EnumOptions {
 
 /**
  * Maps a cell through a table. An unmapped value is a row error, never passed through
- * (architecture, "Mapping files"). Keys are looked up as own entries only, so "constructor"
- * or "__proto__" in a cell cannot hit Object.prototype.
+ * (mappings/README.md): the service would take it for a value it knows. Keys are looked up as
+ * own entries only, so "constructor" or "__proto__" in a cell cannot hit Object.prototype.
  */
 export function mapEnum<T>(
   value: string,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RouteKey } from './fault-injector.js';
 
 /**
- * The fault configuration (issue 4, "Fault injection"): one shape for the CLI flags, the
+ * The fault configuration (docs/sandbox.md, "Fault injection"): one shape for the CLI flags, the
  * `POST /_sandbox/faults` body and the `GET /_sandbox/faults` answer, validated here once.
  */
 

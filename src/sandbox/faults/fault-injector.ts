@@ -1,6 +1,6 @@
 /**
- * The seam between the server and fault injection (issue 4): for each request to a service
- * route (never a control route), the injector decides what goes wrong. The server carries it out:
+ * The seam between the server and fault injection: for each request to a service route (never a
+ * control route), the injector decides what goes wrong. The server carries it out:
  * - `latencyMs`: wait before handling;
  * - `fail`: 503 `{message}` with `Retry-After`, before handling;
  * - `over-capacity`: 503 `{message}` with `Retry-After` at once, when `--capacity` requests are
@@ -28,7 +28,7 @@ export interface RouteKey {
 }
 
 export interface FaultInjector {
-  /** `apiKey`: whose allowance the rate limit counts the request against (issue 13: per key). */
+  /** `apiKey`: whose allowance the rate limit counts the request against (the limit is per key). */
   decide(route: RouteKey, nowMs: number, apiKey?: string): FaultDecision;
 }
 

@@ -4,7 +4,7 @@ import { faultConfigSchema, routeScopeMatches, type FaultConfig, type FaultConfi
 import type { FaultAction, FaultDecision, FaultInjector, RouteKey } from './fault-injector.js';
 
 /**
- * Seeded fault injection (issue 4): a failing run can be replayed with its `--seed`.
+ * Seeded fault injection: a failing run can be replayed with its `--seed`.
  *
  * Determinism: one generator per injector, seeded from `config.seed`. Every decision for a route
  * in scope takes exactly `drawsPerDecision` values, in a fixed order, whatever the outcome (a
@@ -67,8 +67,8 @@ export function decisionFrom(config: FaultConfig, draws: FaultDraws, rateLimited
   const action = actionFrom(config, draws, rateLimitedForMs > 0);
   const latencyMs = latencyFrom(config.latencyMs, draws.latency);
   // Retry-After only goes with the answers that carry it (fault-injector.ts). A 429 of the rate
-  // limit says when the next token comes, in whole seconds rounded up (issue 13): a client that
-  // honours it is never refused for the same reason twice in a row.
+  // limit says when the next token comes, in whole seconds rounded up: a client that honours it is
+  // never refused for the same reason twice in a row.
   if (action === 'rate-limit') return { latencyMs, action, retryAfterSeconds: Math.max(1, Math.ceil(rateLimitedForMs / 1000)) };
   return action === 'fail' ? { latencyMs, action, retryAfterSeconds: config.retryAfterSeconds } : { latencyMs, action };
 }
@@ -94,11 +94,11 @@ export function latencyFrom(latency: LatencyMs, draw: number): number {
 }
 
 /**
- * The rate limit (issue 13): a token bucket per API key, `perSecond` tokens a second on the
- * sandbox clock, holding at most `perSecond` (a quiet second buys a burst of one second's worth,
- * no more). Returns 0 when a token was taken, else the ms until the next one; a refused request
- * takes none. Deterministic given the `(nowMs, apiKey)` sequence; a clock moved back adds nothing.
- * Per request: one Map lookup and a few multiplications.
+ * The rate limit: a token bucket per API key, `perSecond` tokens a second on the sandbox clock,
+ * holding at most `perSecond` (a quiet second buys a burst of one second's worth, no more). Returns
+ * 0 when a token was taken, else the ms until the next one; a refused request takes none.
+ * Deterministic given the `(nowMs, apiKey)` sequence; a clock moved back adds nothing. Per request:
+ * one Map lookup and a few multiplications.
  */
 export function rateLimiter(perSecond: number | undefined): (nowMs: number, apiKey: string) => number {
   if (perSecond === undefined) return () => 0;

@@ -1,14 +1,14 @@
 import { createHash, type Hash } from 'node:crypto';
 
 /**
- * An uploaded file's content as the multipart parser delivered it: its pieces, in order, and
- * their one SHA-256, computed piece by piece as they arrived (issue 30: one pass over the bytes,
- * and nothing left to hash once the body has ended). The pieces are
- * never copied into one buffer on the way: a JPEG or PNG is sniffed from its first bytes, a PDF's
- * pages are counted from the few pieces its cross-reference table points at, and the blob store
- * writes the pieces with one `writev` (issue 12: the copy of every upload into one buffer was
- * ≈ 7% of the sandbox's time under the evidence benchmark, and its garbage more). Only the
- * in-memory store, and pdf-lib for a PDF the quick reading leaves to it, join them.
+ * An uploaded file's content as the multipart parser delivered it: its pieces, in order, and their
+ * one SHA-256, computed piece by piece as they arrived (one pass over the bytes, and nothing left
+ * to hash once the body has ended). The pieces are never copied into one buffer on the way: a JPEG
+ * or PNG is sniffed from its first bytes, a PDF's pages are counted from the few pieces its
+ * cross-reference table points at, and the blob store writes the pieces with one `writev` (the copy
+ * of every upload into one buffer was ≈ 7% of the sandbox's time under the evidence benchmark, and
+ * its garbage more). Only the in-memory store, and pdf-lib for a PDF the quick reading leaves to
+ * it, join them.
  */
 export interface FileContent {
   readonly pieces: readonly Buffer[];

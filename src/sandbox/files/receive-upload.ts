@@ -18,7 +18,7 @@ export type { ReceivedUpload, UploadCategory } from './check-upload.js';
 
 /**
  * The body of POST /v2/issuer/files, read as a stream: multipart/form-data with a `file` part
- * and a `category` part (interface document, Files). Every limit is enforced while the bytes
+ * and a `category` part (docs/sandbox.md, "Files"). Every limit is enforced while the bytes
  * arrive, so a body of any size costs at most `maxFileBytes` of memory, and the answer does not
  * wait for the client to finish sending.
  */

@@ -1,9 +1,9 @@
 import { validationError, type SandboxHttpError, type ValidationItem } from '../http/errors.js';
 
 /**
- * Every way an upload to POST /v2/issuer/files can be refused, as the interface document's
- * validation item (`code`, `details.field`, `message`). Codes are stable: clients and tests
- * branch on them. Messages read "what: expected …, got …" (style.md).
+ * Every way an upload to POST /v2/issuer/files can be refused, as the service's validation item
+ * (`code`, `details.field`, `message`). Codes are stable: clients and tests branch on them.
+ * Messages read "what: expected …, got …", as every error message of this project does.
  */
 
 export const uploadErrorCodes = [
@@ -68,7 +68,7 @@ export const fileTooMany = (): UploadIssue => issue('file_too_many', 'file', 'on
 export const fileEmpty = (filename: string): UploadIssue =>
   issue('file_empty', 'file', 'a file with content', `0 bytes named ${quote(filename)}`);
 
-/** The limit is decimal megabytes: the interface document's Limits say "under 4.5 MB". */
+/** The limit is decimal megabytes: the service's limit is "under 4.5 MB", 4,500,000 bytes. */
 export const fileTooLarge = (maxFileBytes: number): UploadIssue =>
   issue('file_too_large', 'file', `under ${formatMegabytes(maxFileBytes)}`, `${maxFileBytes.toLocaleString('en-US')} bytes or more`);
 

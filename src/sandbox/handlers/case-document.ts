@@ -45,11 +45,11 @@ function withMembers(objectText: string, members: string): string {
 }
 
 /**
- * Writes each case's text without building the merged object first (issue 30: the spreads cost
- * a new_claim more than serialising the case). The members shared by the claim's cases are
- * serialised once. Byte for byte `JSON.stringify(caseDocument(...))`, which is still used where a
- * spread would not add a key at the end: a case's own `dispute.date` (…) or `transaction.card`,
- * which the strict schema refuses anyway.
+ * Writes each case's text without building the merged object first (the spreads cost a new_claim
+ * more than serialising the case). The members shared by the claim's cases are serialised once.
+ * Byte for byte `JSON.stringify(caseDocument(...))`, which is still used where a spread would not
+ * add a key at the end: a case's own `dispute.date` (…) or `transaction.card`, which the strict
+ * schema refuses anyway.
  */
 export function caseDocumentWriter(body: NewClaim, claimId: string, created: string): (item: NewClaimCase, caseId: string) => string {
   const reason = body.dispute?.reason ?? body.reason;

@@ -6,9 +6,9 @@ type Update = z.output<typeof updateCaseBody>;
 type Loose = Record<string, unknown>;
 
 /**
- * What an update does to a stored case (sandbox choice, docs/sandbox.md, "Delete and update"): nested objects merge field by
- * field, arrays and scalars replace, `custom_fields` merge with `null` removing a key
- * (service-notes.md, "Custom fields"), and the reason stays mirrored in both places.
+ * What an update does to a stored case (sandbox choice, docs/sandbox.md, "Delete and update"):
+ * nested objects merge field by field, arrays and scalars replace, `custom_fields` merge with
+ * `null` removing a key, and the reason stays mirrored in both places.
  */
 export function mergeCaseUpdate(document: CaseDocument, update: Update): CaseDocument {
   const { custom_fields: customFields, case_id: _caseId, ...rest } = update;

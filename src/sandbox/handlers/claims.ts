@@ -13,7 +13,7 @@ import { claimableCases, refuseExistingClaim, requireClaim } from './shared.js';
 /**
  * POST /v2/issuer/new_claim: shared fields merged into each case, the card into `transaction`.
  * Taken ids are found by the tables' UNIQUE keys (one statement fewer each), and the answer is
- * built from what was written rather than read back (issue 12: per-request cost).
+ * built from what was written rather than read back: both cut what each request costs.
  */
 export async function newClaim(call: HandlerCall): Promise<Reply> {
   const body = parseBody(newClaimBody, await call.json());
@@ -83,7 +83,8 @@ export async function setClaimCases(call: HandlerCall): Promise<Reply> {
     const keep = new Set(rows.map((row) => row.case_id));
     for (const row of casesOfClaim(core.database, environment, claimId)) {
       if (keep.has(row.case_id)) continue;
-      // Cases cannot be modified once filed (service-notes.md); a closed case keeps its claim as its record.
+      // Cases cannot be modified once filed (docs/sandbox.md, "Claims"); a closed case keeps its
+      // claim as its record.
       if (row.filed === 1 || isClosed(row.status)) {
         throw simpleError(400, `case ${row.case_id} has been filed or closed and cannot leave its claim`);
       }

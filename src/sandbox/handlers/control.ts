@@ -12,7 +12,8 @@ const unavailableBody = z.strictObject({ unavailable: z.boolean() });
 
 /**
  * POST /_sandbox/cases/{case_id}/unavailable `{unavailable}` (control prefix only): while set,
- * run_workflow answers 503 "temporarily unavailable" (interface document, run_workflow).
+ * run_workflow answers 503 "temporarily unavailable", as the service does for a case it cannot
+ * file for now.
  */
 export async function setCaseUnavailable(call: HandlerCall): Promise<Reply> {
   const body = parseBody(unavailableBody, await call.json());

@@ -12,7 +12,7 @@ import { insertFile } from '../store/records.js';
 export async function uploadFile(call: HandlerCall): Promise<Reply> {
   const upload = await receiveUpload(call.request);
   const { core, environment } = call;
-  // The test-mode categories exist in the sandbox environment only (service-notes.md, "Test magic values").
+  // The test-mode categories exist in the sandbox environment only (docs/sandbox.md, "Files").
   if (environment === 'production' && (testFileCategories as readonly string[]).includes(upload.category)) {
     throw validationError('file upload failed validation', [
       { code: 'category_invalid', details: { field: 'category' }, message: `category: expected one of ${fileCategories.join(', ')} (test-mode categories need a test_ key), got ${upload.category}` },

@@ -2,15 +2,15 @@ import type { Environment } from '../store/records.js';
 import { SandboxHttpError, simpleError } from './errors.js';
 
 /**
- * HTTP Basic with the key as the username and an empty password (interface document,
- * "Authentication"). `test_` keys reach the sandbox environment, every other configured key the
+ * HTTP Basic with the key as the username and an empty password (docs/sandbox.md, "Keys and
+ * environments"). `test_` keys reach the sandbox environment, every other configured key the
  * production environment. Missing, malformed or unknown credentials: 401 `{message}`.
  */
 export function environmentOfKey(apiKey: string): Environment {
   return apiKey.startsWith('test_') ? 'sandbox' : 'production';
 }
 
-/** Who is calling: the key (the rate limit counts per key, issue 13) and the environment it reaches. */
+/** Who is calling: the key (the rate limit counts per key) and the environment it reaches. */
 export interface Caller {
   apiKey: string;
   environment: Environment;
@@ -36,10 +36,10 @@ function unauthorized(message: string): SandboxHttpError {
 const maxRememberedHeaders = 64;
 
 /**
- * `authenticate` for one set of keys, remembering the headers it accepted (issue 30: a client
- * sends the same header with every request; decoding it each time cost more than routing). Only
- * accepted headers are remembered, and at most `maxRememberedHeaders` of them, so no caller can
- * grow the memory: a header past the limit is decoded every time, as before.
+ * `authenticate` for one set of keys, remembering the headers it accepted (a client sends the same
+ * header with every request; decoding it each time cost more than routing). Only accepted headers
+ * are remembered, and at most `maxRememberedHeaders` of them, so no caller can grow the memory: a
+ * header past the limit is decoded every time, as before.
  */
 export function authenticator(keys: ReadonlySet<string>): (authorization: string | undefined) => Caller | SandboxHttpError {
   const accepted = new Map<string, Readonly<Caller>>();

@@ -12,7 +12,7 @@ export const maxJsonBytes = 1_000_000;
  */
 export async function readJson(request: IncomingMessage): Promise<unknown> {
   // Awaits a promise made here rather than one an async function returns: a promise and two
-  // microtask turns fewer a request (issue 30).
+  // microtask turns fewer a request.
   const body = await new Promise<Buffer>((resolve, reject) => {
     readBody(request, resolve, reject);
   });
@@ -29,9 +29,9 @@ export async function readJson(request: IncomingMessage): Promise<unknown> {
 
 /**
  * The body's bytes, through the stream's own events rather than an async iterator, which cost a
- * new_claim more than its JSON.parse (issue 12). A body that passes `maxJsonBytes` is drained,
- * not buffered, and refused; a request that closes before its end fails as the iterator did.
- * Settles through `resolve` or `reject` (readJson's promise), exactly once.
+ * new_claim more than its JSON.parse. A body that passes `maxJsonBytes` is drained, not buffered,
+ * and refused; a request that closes before its end fails as the iterator did. Settles through
+ * `resolve` or `reject` (readJson's promise), exactly once.
  */
 function readBody(request: IncomingMessage, resolve: (body: Buffer) => void, reject: (error: unknown) => void): void {
   const chunks: Buffer[] = [];

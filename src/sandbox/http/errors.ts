@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import type { SimpleErrorBody, ValidationErrorBody } from '../../api/schemas/errors.js';
 
 /**
- * An answer other than success, with one of the interface document's two error shapes
- * ("Errors"): thrown by handlers, written by the server. Messages of the document's "Known
- * cases" table are used word for word.
+ * An answer other than success, in one of the service's two error shapes, `{message}` or the
+ * validation shape (docs/sandbox.md, "Error bodies"): thrown by handlers, written by the server.
+ * The service's own messages for the cases it names are used word for word.
  */
 export class SandboxHttpError extends Error {
   constructor(

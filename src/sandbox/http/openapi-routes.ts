@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultServerUrl, openApiText } from '../../api/openapi/document.js';
 
 /**
- * The interface document and a page that renders it (issue 31), served without a key, as any
+ * The OpenAPI document and a page that renders it (docs/openapi.md), served without a key, as any
  * API's public reference is: `GET /openapi.json`, and `GET /docs`, Swagger UI from files the
  * package carries (nothing fetched from a CDN: docs/sandbox.md).
  * The copy served names this sandbox as its server, so that the page's "Try it out" and a client

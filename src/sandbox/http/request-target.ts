@@ -1,11 +1,10 @@
 /**
- * A request's path and query, as `new URL(target, 'http://sandbox')` reads them, without building
- * a URL for the common target (issue 30: parsing one cost a new_claim more than its routing).
- * A target of plain path segments (letters, digits, `_`, `-`, `~`, a dot inside a segment) and a
- * query of printable ASCII is its own pathname, and its query reads the same through
- * URLSearchParams alone: the URL parser would only percent-encode what URLSearchParams decodes
- * again. Anything else (dot segments, percent-encoding, `//`, `#`, other characters) is the
- * URL parser's.
+ * A request's path and query, as `new URL(target, 'http://sandbox')` reads them, without building a
+ * URL for the common target (parsing one cost a new_claim more than its routing). A target of plain
+ * path segments (letters, digits, `_`, `-`, `~`, a dot inside a segment) and a query of printable
+ * ASCII is its own pathname, and its query reads the same through URLSearchParams alone: the URL
+ * parser would only percent-encode what URLSearchParams decodes again. Anything else (dot segments,
+ * percent-encoding, `//`, `#`, other characters) is the URL parser's.
  */
 export interface RequestTarget {
   pathname: string;

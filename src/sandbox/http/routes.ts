@@ -24,8 +24,8 @@ export interface Reply {
 }
 
 /**
- * A body already serialised, written byte for byte (issue 12): new_claim answers with the case
- * texts it has just stored, rather than parsing them back to serialise them again.
+ * A body already serialised, written byte for byte: new_claim answers with the case texts it has
+ * just stored, rather than parsing them back to serialise them again.
  */
 export class JsonText {
   constructor(readonly text: string) {}

@@ -2,7 +2,7 @@
 
 export const dayMs = 24 * 60 * 60 * 1000;
 
-/** The filing window of the reasons that have one (service-notes.md, "Filing rules"), and the due date's span. */
+/** The filing window of the reasons that have one, and the due date's span (docs/sandbox.md). */
 export const filingWindowDays = 120;
 
 /** `resolution_due_date` (v2) and `chargeback_due_date` (v1): the transaction date plus 120 days. */

@@ -2,8 +2,8 @@ import { dayMs, filingWindowDays } from './deadlines.js';
 
 /**
  * Whether a case may be filed: the problems that would stop it, as the review's `filing_errors`
- * (interface document, "Case review result"; service-notes.md, "Filing rules"). Pure: the case
- * (v2 view), the categories of its attached files, and the time.
+ * (docs/sandbox.md, "Filing validation"). Pure: the case (v2 view), the categories of its attached
+ * files, and the time.
  */
 
 export interface FilingError {
@@ -14,7 +14,7 @@ export interface FilingError {
 
 type Loose = Record<string, unknown>;
 
-/** Reasons with a 120-day window from the transaction date (service-notes.md). */
+/** Reasons with a 120-day window from the transaction date, a rule of the service's. */
 const windowDaysByReason: Record<string, number> = { fraud: filingWindowDays, product_not_received: filingWindowDays };
 /** Reasons whose filing needs a receipt of the disputed transaction (sandbox choice, docs/sandbox.md, "Filing validation"). */
 const receiptReasons = new Set(['product_not_as_described', 'credit_not_processed', 'duplicate_charge', 'incorrect_amount', 'canceled_or_returned', 'subscription_canceled']);

@@ -1,6 +1,6 @@
 /**
- * The moves the card network makes after filing, driven through the control prefix (issue 4):
- * each status and where it may go next. Outcomes `won` and `lost` end the case.
+ * The moves the card network makes after filing, driven through the control prefix: each status and
+ * where it may go next. Outcomes `won` and `lost` end the case.
  */
 export const networkMoves: Record<string, readonly string[]> = {
   chargeback_filed: ['chargeback_represented', 'won', 'lost'],
@@ -16,7 +16,7 @@ export function canAdvance(from: string, to: string): boolean {
   return networkMoves[from]?.includes(to) ?? false;
 }
 
-/** Event type of a move: `case.<status>` (service-notes.md names most; the rest follow the pattern). */
+/** Event type of a move: `case.<status>` (the service names most; the rest follow its pattern). */
 export function eventTypeFor(status: string): string {
   return `case.${status}`;
 }

@@ -1,9 +1,8 @@
 import type { Environment } from '../store/records.js';
 
 /**
- * The review's conditions, documentation and fraud-liability parts (interface document, "Case
- * review result"; service-notes.md, "Test magic values"). Pure. The magic values work in the
- * sandbox environment only.
+ * The review's conditions, documentation and fraud-liability parts, with the test-mode magic values
+ * (docs/sandbox.md, "Review"). Pure. The magic values work in the sandbox environment only.
  */
 
 type Loose = Record<string, unknown>;

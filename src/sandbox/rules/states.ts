@@ -1,9 +1,9 @@
 import { simpleError, type SandboxHttpError } from '../http/errors.js';
 
 /**
- * The interface document's "States and transitions" table, as pure decisions over a case's
- * status. Messages are the document's "Errors" table, word for word. Where the document says
- * "not shown", the sandbox's choice is marked and listed in docs/sandbox.md.
+ * The service's case states and the moves between them, as pure decisions over a case's
+ * status. Messages are the service's own, word for word. Where the service leaves a case
+ * unspecified, the sandbox's choice is marked and listed in docs/sandbox.md.
  */
 
 export interface CaseState {
@@ -53,9 +53,9 @@ export function deleteRefusal(state: CaseState): SandboxHttpError | undefined {
   return undefined;
 }
 
-/** Update case: a filed case cannot be modified (service-notes.md, "Filing rules"). */
+/** Update case: a filed case cannot be modified (docs/sandbox.md, "Delete and update"). */
 export function updateRefusal(state: CaseState): SandboxHttpError | undefined {
-  // While the workflow owns the case (interface document, run_workflow 400), it is not changed.
+  // While the workflow owns the case, it is not changed: the service answers 400 then too.
   if (state.workflowState === 'running') return simpleError(400, 'workflow is already running for this case');
   if (state.filed) return simpleError(400, 'case has been filed with the card network and cannot be modified');
   if (isClosed(state.status)) return simpleError(400, 'case is closed and cannot be modified');

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { disputeReasons, workflowOutcomes } from '../../api/schemas/known-values.js';
 
 /**
- * Workflow rules (issue 4): what `file_mode: auto` and `run_workflow` do with a case. The first
- * rule whose conditions all hold decides; none holding, `default` does. Outcomes:
- * `file_chargeback` files the case; `queue` and `hold` keep it `created` with its workflow state
- * set; `flag_for_review` sets `review_status: chargeback_needs_review` (docs/sandbox.md, "Workflow rules").
+ * Workflow rules: what `file_mode: auto` and `run_workflow` do with a case. The first rule whose
+ * conditions all hold decides; none holding, `default` does. Outcomes: `file_chargeback` files the
+ * case; `queue` and `hold` keep it `created` with its workflow state set; `flag_for_review` sets
+ * `review_status: chargeback_needs_review` (docs/sandbox.md, "Workflow rules").
  */
 
 const condition = z.strictObject({

@@ -3,11 +3,11 @@ import { Worker } from 'node:worker_threads';
 import type { SandboxDatabase } from './database.js';
 
 /**
- * WAL checkpoints off the event loop (issue 12). SQLite's automatic checkpoint runs inside the
- * commit that passes 1,000 WAL pages: it copies them into the database file and waits for two
- * fsyncs, and every request of the sandbox waited with it (in-process new_claim: ~90 µs a request
- * without it, 155-280 with it). Here a worker thread with a connection of its own checkpoints
- * (PASSIVE: never blocking the writer) at most every `intervalMs` while there are new commits.
+ * WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside the commit that
+ * passes 1,000 WAL pages: it copies them into the database file and waits for two fsyncs, and every
+ * request of the sandbox waited with it (in-process new_claim: ~90 µs a request without it, 155-280
+ * with it). Here a worker thread with a connection of its own checkpoints (PASSIVE: never blocking
+ * the writer) at most every `intervalMs` while there are new commits.
  *
  * Durability does not change: a reply still waits for its commit in the WAL. The WAL only starts
  * over once it is wholly copied when a transaction begins, which a busy sandbox rarely sees; so

@@ -2,10 +2,10 @@ import { validationError } from '../http/errors.js';
 import type { SandboxDatabase } from './database.js';
 
 /**
- * Lists page newest first (service-notes.md, "Pagination"): `limit` 1..100, default 10;
- * `starting_after` gives the page of older records after that id, `ending_before` the page of
- * newer records before it; the two are mutually exclusive. Cursors anchor on the row's `seq`,
- * so a page never shifts when records are added while a client walks the list.
+ * Lists page newest first (docs/interface.md): `limit` 1..100, default 10; `starting_after` gives
+ * the page of older records after that id, `ending_before` the page of newer records before it; the
+ * two are mutually exclusive. Cursors anchor on the row's `seq`, so a page never shifts when
+ * records are added while a client walks the list.
  */
 export interface PageRequest {
   limit: number;

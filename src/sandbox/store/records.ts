@@ -59,7 +59,7 @@ export function findClaim(database: SandboxDatabase, environment: Environment, c
 
 /** Returns the new row's `seq`. */
 export function insertClaim(database: SandboxDatabase, claim: Omit<ClaimRow, 'seq'>): number {
-  // Bound by position: better-sqlite3 binds a named object several times slower (issue 12).
+  // Bound by position: better-sqlite3 binds a named object several times slower.
   return Number(statement(database, 'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)')
     .run(claim.environment, claim.claim_id, claim.status, claim.created, claim.updated).lastInsertRowid);
 }

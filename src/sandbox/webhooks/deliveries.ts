@@ -2,9 +2,9 @@ import type { SandboxDatabase } from '../store/database.js';
 import type { Environment } from '../store/records.js';
 
 /**
- * The record of webhook deliveries (issue 4: "deliveries recorded"): one row per attempt, so a
- * user can see what their receiver was sent and what it answered. Kept beside the sandbox's other
- * tables, created by the webhooks themselves: a sandbox without webhooks has no such table.
+ * The record of webhook deliveries: one row per attempt, so a user can see what their receiver was
+ * sent and what it answered. Kept beside the sandbox's other tables, created by the webhooks
+ * themselves: a sandbox without webhooks has no such table.
  */
 
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';

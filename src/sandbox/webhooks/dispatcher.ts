@@ -7,10 +7,9 @@ import { createSender, type AttemptResult, type Sender } from './send.js';
 import { signatureHeader, signPayload } from './signature.js';
 
 /**
- * Webhook delivery for the sandbox (issue 4; service-notes.md, "Webhooks"): every committed event
- * is POSTed to every configured URL, signed (signature.ts), retried on the schedule
- * (schedule.ts) until a 2xx or the schedule is spent, and each attempt is recorded
- * (deliveries.ts).
+ * Webhook delivery for the sandbox (docs/sandbox.md, "Webhooks"): every committed event is POSTed
+ * to every configured URL, signed (signature.ts), retried on the schedule (schedule.ts) until a 2xx
+ * or the schedule is spent, and each attempt is recorded (deliveries.ts).
  *
  * Order: each URL has one lane, and a lane sends one attempt at a time, in the order attempts come
  * due. First attempts therefore arrive in commit order. Retries are independent: a retry joins
@@ -170,7 +169,7 @@ function checkUrl(text: string): string {
   return text;
 }
 
-/** The payload is the service's (service-notes.md): the environment travels in a header instead. */
+/** The payload is the service's own event: the environment travels in a header instead. */
 export function webhookPayload(event: SandboxEvent): string {
   return JSON.stringify({ event_id: event.event_id, created: event.created, type: event.type, data: { case_id: event.data.case_id } });
 }

@@ -1,6 +1,6 @@
 /**
- * When a webhook delivery is tried again (issue 4: "non-2xx answers retried on a configurable
- * schedule"). Pure: parsing, validation and the decision after each attempt.
+ * When a webhook delivery is tried again: an answer other than 2xx is retried on a configurable
+ * schedule. Pure: parsing, validation and the decision after each attempt.
  *
  * A schedule lists the waits before each retry, so `[a, b, c]` means up to four attempts: the
  * first at once, the second `a` after the first fails, and so on; after the last wait's attempt
@@ -17,7 +17,7 @@ export class WebhookConfigError extends Error {
 }
 
 /**
- * Production retries every 30 minutes up to 24 times, 12 hours in all (service-notes.md,
+ * Production retries every 30 minutes up to 24 times, 12 hours in all (docs/sandbox.md,
  * "Webhooks"). Locally nobody waits that long: the same shape (a handful of retries, growing
  * waits) scaled down so a retry shows within a second and a receiver that stays down is given up
  * after under two minutes (1 + 2 + 5 + 10 + 30 + 60 = 108 s, seven attempts).
@@ -76,7 +76,7 @@ export function nextStep(attempt: number, retryScheduleMs: readonly number[], de
   return { outcome: 'retrying', delayMs };
 }
 
-/** A 2xx answer is a delivery (service-notes.md: "receiver must answer 2xx"); 3xx is not followed. */
+/** A 2xx answer is a delivery (the service asks receivers for a 2xx); 3xx is not followed. */
 export function isDelivered(status: number | null): boolean {
   return status !== null && status >= 200 && status <= 299;
 }

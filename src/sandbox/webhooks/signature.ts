@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The sandbox's webhook signature (issue 4). The service does not publish one (service-notes.md,
- * "Webhooks"), so this is our own, on the Stripe scheme:
+ * The sandbox's webhook signature. The service does not publish one (docs/sandbox.md, "Webhooks"),
+ * so this is our own, on the Stripe scheme:
  *
  *   bulk-disputes-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">
  *

@@ -52,7 +52,7 @@ const rows: Row[] = [
   { name: 'list v1 cases', call: async (c) => c.v1.cases.list({ status: 'won', limit: 20 }), method: 'GET', url: '/v1/issuer/cases?limit=20&status=won', answer: emptyPage },
 ];
 
-describe('every endpoint of the interface document', () => {
+describe('every endpoint of the service', () => {
   it.each(rows)('$name: $method $url', async (row) => {
     const server = await startScriptedServer([json(200, row.answer)]);
     const result = await row.call(clientFor(server.url));

@@ -5,7 +5,7 @@ import { testApiKey } from '../../helpers/client.js';
 import { json, startScriptedServer, type Step } from '../../helpers/scripted-server.js';
 
 /**
- * Issue 13 through a real server on loopback and the real clock: `--max-rps` spaces every
+ * The job's pace through a real server on loopback and the real clock: `--max-rps` spaces every
  * request of one client, and a Retry-After pauses all of its requests, not only the one that got it.
  */
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Pacing, type AttemptReport } from '../../../src/api/client/pacing.js';
 
 /**
- * The job's pace (issue 13) on a virtual clock: `sleep` parks the caller until the test moves
+ * The job's pace (docs/rate-limits.md) on a virtual clock: `sleep` parks the caller until the test moves
  * the clock past its time, so the tables say exactly when each attempt was let go.
  */
 

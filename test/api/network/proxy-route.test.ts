@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeProxy, parseProxyUrl, ProxyUrlError, proxySecrets, routeFor, type Route } from '../../../src/api/network/proxy-route.js';
 
-/** Issue 22: which way a request goes, as curl decides it. */
+/** Which way a request goes (direct or through a bank's proxy), as curl decides it. */
 
 const via = (route: Route) => (route.kind === 'direct' ? `direct: ${route.reason}` : `${route.proxy.href} (${route.reason})`);
 const service = new URL('https://claims.bank.internal:8443/api');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 
-/** Wire fixtures (test/fixtures/wire/), built from the interface document's examples and tables. */
+/** Wire fixtures (test/fixtures/wire/), built from the service's documented examples and tables. */
 export function fixture(name: string): unknown {
   const text = readFileSync(new URL(`../../fixtures/wire/${name}.json`, import.meta.url), 'utf8');
   const value: unknown = JSON.parse(text);

@@ -12,7 +12,7 @@ import {
 } from '../../../src/api/schemas/index.js';
 import { chars, edit, fixture, issuePaths } from './helpers.js';
 
-/** Interface document, Limits; service-notes.md, "Custom fields", "Filing mode", "Pagination". */
+/** The service's limits as docs/interface.md reads them: ids, custom fields, filing mode, pagination. */
 
 describe('identifiers: claim_id, case_id, program_id at most 126 characters', () => {
   it.each([
@@ -95,7 +95,7 @@ describe('fileBody: file_mode `auto` or `chargeback`, required', () => {
   });
 
   it.each([
-    ['missing (the document allows an empty body, service-notes require the mode)', {}],
+    ['missing (the document allows an empty body, the public reference requires the mode)', {}],
     ['unknown', { file_mode: 'manual' }],
     ['under the v1 name `file`', { file: 'auto' }],
   ])('refuses a mode that is %s', (_name, body) => {

@@ -3,7 +3,7 @@ import { newClaimBody } from '../../../src/api/schemas/index.js';
 import { REMOVE, at, chars, edit, edits, fixture, issuePaths, issuesOf, parseOk, sample } from './helpers.js';
 import type { Path } from './helpers.js';
 
-/** POST /v2/issuer/new_claim (interface document, Endpoints / Claims; service-notes "Still unknown"). */
+/** POST /v2/issuer/new_claim, its required fields as docs/interface.md reads them. */
 const body = fixture('new-claim-body');
 
 describe('newClaimBody: the document-shaped body', () => {
@@ -18,7 +18,7 @@ describe('newClaimBody: the document-shaped body', () => {
     const parsed = parseOk(newClaimBody, sample('new-claim.json'));
     expect(parsed.cases).toHaveLength(2);
     expect(parsed.dispute?.reason).toBe('fraud');
-    // The fraud filing rule (service-notes "Filing rules"): card cancelled and fraud reported.
+    // The fraud filing rule: card cancelled and fraud reported.
     expect(parsed.issuer_evidence?.card?.is_active).toBe(false);
     expect(parsed.issuer_evidence?.fraud?.was_reported).toBe(true);
   });
@@ -41,7 +41,7 @@ describe('newClaimBody: the document-shaped body', () => {
     expect(newClaimBody.safeParse(mastercard).success).toBe(true);
   });
 
-  it('accepts the minimal body of service-notes ("Still unknown": required fields of new_claim)', () => {
+  it('accepts the minimal body (the required fields of new_claim, docs/interface.md)', () => {
     const minimal = {
       card: { last4: '4242', network: 'visa' },
       dispute: { reason: 'fraud' },

@@ -21,7 +21,7 @@ import {
 } from '../../../src/api/schemas/index.js';
 import { REMOVE, at, edit, edits, fixture, issuePaths, parseOk } from './helpers.js';
 
-/** What the service answers, as the interface document shows it (Endpoints, Errors). */
+/** What the service answers, as its documented examples show it (endpoints, errors). */
 
 describe('claim with cases (POST /v2/issuer/new_claim response)', () => {
   const claim = fixture('claim-with-cases');
@@ -136,7 +136,7 @@ describe('case review result (GET /v2/issuer/cases/{case_id}/review)', () => {
   });
 });
 
-describe('error bodies (interface document, Errors)', () => {
+describe('error bodies (as the service documents them)', () => {
   const simple = fixture('error-simple');
   const validation = fixture('error-validation');
 

@@ -15,7 +15,7 @@ import {
 import { REMOVE, at, edit, edits, fixture, issuePaths, parseOk } from './helpers.js';
 
 /**
- * The client is liberal in what it accepts (service-notes.md, rule of thumb): new fields, new
+ * The client is liberal in what it accepts (docs/interface.md): new fields, new
  * enum values and nulls never fail a run, and nothing read is lost; types and required fields
  * still do fail.
  */

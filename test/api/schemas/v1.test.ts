@@ -3,7 +3,7 @@ import { v1CaseResponse, v1CaseSchema, v1CreateCaseBody, v1DisputeReasons } from
 import { REMOVE, edit, edits, fixture, issuePaths, issuesOf, parseOk } from './helpers.js';
 import type { Path } from './helpers.js';
 
-/** Version 1 (interface document, Versioning). */
+/** Version 1 of the service's interface (how we read it: docs/interface.md). */
 const body = fixture('v1-create-case-body');
 const v1Case = fixture('v1-case');
 

@@ -4,7 +4,7 @@ import { classifyDate } from '../../../src/mapping/guess/classify-date.js';
 import { booleanEnum, booleanSpelling, enumFor, expirySeparator, isNetworkColumn } from '../../../src/mapping/guess/classify-scalars.js';
 import { toDateTime, toMinorUnits } from '../../../src/mapping/transforms/index.js';
 
-/** Issue 14: the per-column classifiers on plain values. */
+/** The per-column classifiers of `mapping guess` on plain values. */
 
 const cells = (texts: string[], currency?: string) => texts.map((text) => ({ text, currency }));
 
@@ -151,7 +151,7 @@ describe('booleans, expiry, networks, code columns', () => {
   it('enums: known spellings mapped, the rest TODO, one entry per spelling ignoring case', () => {
     expect(enumFor(['VISA', 'MC', 'Visa', 'JCB', 'MC'], 'network')).toEqual({ table: { MC: 'mastercard', VISA: 'visa', JCB: 'TODO' }, todo: ['JCB'], caseOnly: false, checks: {}, undecided: {} });
     expect(enumFor(['visa', 'VISA', 'amex'], 'network')).toMatchObject({ todo: [], caseOnly: true });
-    // Reasons: the API's own names as they are; the vocabulary's readings each with why (issue 29 part 8).
+    // Reasons: the API's own names as they are; the vocabulary's readings each with why.
     const reasons = enumFor(['FR', 'R7', 'fraud', 'Counterfeit'], 'reason');
     expect(reasons).toMatchObject({ table: { Counterfeit: 'TODO', FR: 'fraud', fraud: 'fraud', R7: 'TODO' }, todo: ['Counterfeit', 'R7'], caseOnly: false });
     expect(Object.keys(reasons.checks)).toEqual(['FR']);

@@ -1,8 +1,8 @@
 /**
- * Generated issuer exports for the `mapping guess` tests (issue 14): the same disputes written
- * in several layouts (German `;` with decimal commas, US `,`, French tab-separated windows-1252,
- * Spanish `|` with JPY and KWD), each with the truth a test checks the guess and the dry run
- * against: which column is what, the reason codes' meanings, each case's amount in minor units.
+ * Generated issuer exports for the `mapping guess` tests: the same disputes written in several
+ * layouts (German `;` with decimal commas, US `,`, French tab-separated windows-1252, Spanish `|`
+ * with JPY and KWD), each with the truth a test checks the guess and the dry run against: which
+ * column is what, the reason codes' meanings, each case's amount in minor units.
  */
 
 export interface GeneratedCase {

@@ -11,10 +11,10 @@ import { generateDisputes, reasonOfCode, renderExport, rowsOf, type ExportLayout
 import { exponents, frenchLayout, germanLayout, spanishLayout, usLayout } from './layouts.js';
 
 /**
- * Issue 14, end to end: `mapping guess` on generated exports in four dialects. Each guess is
- * checked column by column against what the export's generator knows; then the test does what a
- * person would (fills the enum TODOs), and a dry run of the export through the draft must report
- * every good row `valid`, every bad one `invalid`, with each amount read to the right minor units.
+ * End to end: `mapping guess` on generated exports in four dialects. Each guess is checked column
+ * by column against what the export's generator knows; then the test does what a person would
+ * (fills the enum TODOs), and a dry run of the export through the draft must report every good row
+ * `valid`, every bad one `invalid`, with each amount read to the right minor units.
  */
 
 interface Case {
@@ -85,7 +85,7 @@ function fillTodos(yamlText: string): string {
   return document.toString();
 }
 
-/** Outcome and error code of each results line; the results CSV is written in the input's dialect (issue 13). */
+/** Outcome and error code of each results line; the results CSV is written in the input's dialect. */
 async function outcomesIn(file: string, layout: ExportLayout): Promise<string[]> {
   const outcomes: string[] = [];
   const dialect = csvDialectSchema.parse({ delimiter: layout.delimiter, encoding: layout.encoding });
@@ -100,7 +100,7 @@ function targetOf(document: ReturnType<typeof parseDocument>, expected: string):
   return (document.toJS() as Record<string, Record<string, Record<string, unknown>>>)[section]?.[rest.join('.')];
 }
 
-describe('mapping guess on generated exports (issue 14)', () => {
+describe('mapping guess on generated exports', () => {
   for (const testCase of cases) {
     it(testCase.name, async () => {
       const folder = await temporaryFolder('bulk-disputes-guess-');
@@ -138,7 +138,7 @@ describe('mapping guess on generated exports (issue 14)', () => {
       expect(targetOf(draft, 'shared.card.expiry_year')).toMatchObject({ split: { index: 1 }, type: 'year' });
       expect(targetOf(draft, 'shared.issuer_evidence.fraud.was_reported')).toMatchObject({ type: 'boolean' });
       // The reason codes are the only TODO, and only CNP of them (card not present or credit not
-      // processed? issue 29 part 8): listed with the codes found, in the summary too.
+      // processed?): listed with the codes found, in the summary too.
       const todoComments = draftText.split('\n').filter((line) => line.includes('# TODO:'));
       expect(todoComments).toHaveLength(1);
       expect(todoComments[0]).toContain('dispute.reason');

@@ -8,7 +8,7 @@ import type { Sample } from '../../../src/mapping/guess/types.js';
 import { parseMapping } from '../../../src/mapping/load.js';
 import { mapRow } from '../../../src/mapping/map-row.js';
 
-/** Issue 14: whole drafts from plain samples, no file involved. */
+/** Whole drafts of `mapping guess` from plain samples, no file involved. */
 
 function sampleOf(columns: string[], rows: string[][]): Sample {
   return { columns, rows: rows.map((cells) => Object.fromEntries(columns.map((column, position) => [column, cells[position] ?? '']))) };
@@ -130,7 +130,7 @@ describe('guessMapping', () => {
     expect(guess(sample).unplaced.find((column) => column.column === 'Date')?.note).toContain('expected dates');
   });
 
-  it("the dispute's date and the cardholder's words by their headers (issue 29 part 8); dates are no one's words", () => {
+  it("the dispute's date and the cardholder's words by their headers; dates are no one's words", () => {
     const sample = sampleOf(['ref', 'Opened On', 'Customer Statement', 'Transaction Date'], [['A', '15/03/2026', 'Never arrived.', '01/03/2026'], ['B', '16/03/2026', 'Not mine.', '02/03/2026']]);
     const mapping = fieldsOf(guess(sample));
     expect(mapping.shared['dispute.date']).toEqual({ column: 'Opened On', type: 'date', date: { format: 'dd/MM/yyyy' } });

@@ -1,8 +1,8 @@
 import { formatAmount, pad, type ExportLayout, type ExportRow } from './exports.js';
 
 /**
- * Four export layouts as issuers write them (issue 14), each column with the target a correct
- * guess gives it. Amount exponents: EUR and USD 2, JPY 0, KWD 3.
+ * Four export layouts as issuers write them, each column with the target a correct guess gives
+ * it. Amount exponents: EUR and USD 2, JPY 0, KWD 3.
  */
 
 export const exponents: Readonly<Record<string, number>> = { EUR: 2, USD: 2, JPY: 0, KWD: 3 };

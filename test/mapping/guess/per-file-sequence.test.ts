@@ -6,8 +6,8 @@ import type { Sample } from '../../../src/mapping/guess/types.js';
 import { parseMapping } from '../../../src/mapping/load.js';
 
 /**
- * Issue 27: a claim key that restarts in every file (1, 2, 3 …) gives the next file's claims this
- * file's ids. `mapping guess` says so, with what to do about it.
+ * A claim key that restarts in every file (1, 2, 3 …) gives the next file's claims this file's
+ * ids. `mapping guess` says so, with what to do about it.
  */
 
 const numbers = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, index) => String(first + index));

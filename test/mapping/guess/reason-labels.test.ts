@@ -5,7 +5,7 @@ import { isReasonColumn, matchReasonLabel } from '../../../src/mapping/guess/rea
 import { similarity } from '../../../src/mapping/guess/words.js';
 import { developmentLabels } from './reason-labels-dev.js';
 
-/** Issue 29 part 8: reason labels as issuers write them → the service's v2 reasons, or a person's decision. */
+/** Reason labels as issuers write them → the service's v2 reasons, or a person's decision. */
 
 const reasonOf = (label: string) => {
   const match = matchReasonLabel(label);

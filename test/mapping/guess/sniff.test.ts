@@ -3,7 +3,7 @@ import { sniffDialect } from '../../../src/mapping/guess/dialect.js';
 import { sniffEncoding, UnsupportedEncodingError } from '../../../src/mapping/guess/encoding.js';
 import { matchHeader, normaliseHeader } from '../../../src/mapping/guess/header-names.js';
 
-/** Issue 14: encoding and dialect sniffing from bytes and text, and the header-name dictionary. */
+/** Encoding and dialect sniffing from bytes and text, and the header-name dictionary. */
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 const latin = (bytes: number[]) => new Uint8Array(bytes);

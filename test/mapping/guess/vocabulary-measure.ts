@@ -5,10 +5,10 @@ import { parseDocument } from 'yaml';
 import { runCli } from '../../helpers/cli.js';
 
 /**
- * Issue 29, part 8: how well `mapping guess` places the reason labels and headers of the
- * held-out exports in fixtures/ (written as issuers in each language write them, not copied from
- * the vocabulary). Each export has a sidecar `NAME.expected.json`: the API reason of each label
- * (null: no reason can be told from it, so it must stay TODO) and the target of each header.
+ * How well `mapping guess` places the reason labels and headers of the held-out exports in
+ * fixtures/ (written as issuers in each language write them, not copied from the vocabulary). Each
+ * export has a sidecar `NAME.expected.json`: the API reason of each label (null: no reason can be
+ * told from it, so it must stay TODO) and the target of each header.
  */
 
 export const fixtureFolder = fileURLToPath(new URL('./fixtures/', import.meta.url));

@@ -7,17 +7,16 @@ import { contentWords, foldText, stopWords } from '../../../src/mapping/guess/wo
 import { fixtureNames, measure, summarise } from './vocabulary-measure.js';
 
 /**
- * Issue 29 part 8: `mapping guess` on held-out exports in seven languages (fixtures/), written
- * as issuers write them before the vocabulary was, not copied from it (each NAME.csv beside the
- * truth, NAME.expected.json). Labels placed right, of those with a reason, none wrongly:
- * before the vocabulary 0 in every language; at its first run English 11/11, French 11/11,
- * German 10/12, Spanish 10/11, Italian 10/11, Dutch 11/12, Portuguese 11/11, network codes
- * 11/11; now German 12/12, Italian 11/11, Dutch 12/12, the others the same; every header placed
- * (before: 55% to 82% outside the network-codes export). The fixtures' author wrote the
- * vocabulary too, so these shares flatter it; the floor below leaves room for vocabulary
- * changes, none for a wrong reason.
+ * `mapping guess` on held-out exports in seven languages (fixtures/), written as issuers write them
+ * before the vocabulary was, not copied from it (each NAME.csv beside the truth,
+ * NAME.expected.json). Labels placed right, of those with a reason, none wrongly: before the
+ * vocabulary 0 in every language; at its first run English 11/11, French 11/11, German 10/12,
+ * Spanish 10/11, Italian 10/11, Dutch 11/12, Portuguese 11/11, network codes 11/11; now German
+ * 12/12, Italian 11/11, Dutch 12/12, the others the same; every header placed (before: 55% to 82%
+ * outside the network-codes export). The fixtures' author wrote the vocabulary too, so these shares
+ * flatter it; the floor below leaves room for vocabulary changes, none for a wrong reason.
  */
-describe('mapping guess on held-out exports in seven languages (issue 29 part 8)', () => {
+describe('mapping guess on held-out exports in seven languages', () => {
   for (const name of fixtureNames) {
     it(`${name}: at least 80% of the reason labels placed, none wrongly, unknown ones TODO, every header placed`, async () => {
       const measurement = await measure(name);
@@ -34,7 +33,7 @@ describe('mapping guess on held-out exports in seven languages (issue 29 part 8)
   }
 });
 
-describe('header names (issue 29 part 8)', () => {
+describe('header names', () => {
   it.each([
     ["Date d'ouverture", 'French'],
     ['Eröffnungsdatum', 'German'],
@@ -71,7 +70,7 @@ describe('header names (issue 29 part 8)', () => {
   });
 });
 
-describe('the vocabulary (issue 29 part 8)', () => {
+describe('the vocabulary', () => {
   it('seven languages, each with words for every v2 reason', () => {
     expect(vocabularies.map((vocabulary) => vocabulary.language)).toEqual(['English', 'German', 'French', 'Spanish', 'Italian', 'Dutch', 'Portuguese']);
     for (const vocabulary of vocabularies) expect(Object.keys(vocabulary.reasons).sort(), vocabulary.language).toEqual([...disputeReasons].sort());

@@ -5,7 +5,7 @@ import { minorUnitExponent } from '../../../src/mapping/transforms/currency.js';
 const usd: AmountOptions = { currency: 'USD', decimalSeparator: '.' };
 const eur: AmountOptions = { currency: 'EUR', decimalSeparator: ',', groupSeparator: '.' };
 
-describe('toMinorUnits: issue 5 must-show 4', () => {
+describe('toMinorUnits: locale amounts', () => {
   it('reads 1.234,56 with decimal separator "," as 123456', () => {
     expect(toMinorUnits('1.234,56', eur)).toEqual({ ok: true, value: 123456 });
     expect(toMinorUnits('1.234,56', { currency: 'EUR', decimalSeparator: ',' }).ok).toBe(false);

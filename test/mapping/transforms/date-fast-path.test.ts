@@ -5,9 +5,9 @@ import { toDateTime } from '../../../src/mapping/transforms/date.js';
 import type { TransformResult } from '../../../src/mapping/transforms/result.js';
 
 /**
- * toDateTime answers the all-digit date formats without luxon (issue 7). Whatever the cell, it
- * must give exactly what luxon gives: these tests compare it with luxon itself, read the way
- * date.ts documents (a date-only pattern is the calendar date at midnight UTC; "unit out of
+ * toDateTime answers the all-digit date formats without luxon, to save staging CPU. Whatever the
+ * cell, it must give exactly what luxon gives: these tests compare it with luxon itself, read the
+ * way date.ts documents (a date-only pattern is the calendar date at midnight UTC; "unit out of
  * range" is date_invalid, any other invalid reason date_format).
  */
 function byLuxon(text: string, format: string): TransformResult<string> {

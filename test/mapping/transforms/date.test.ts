@@ -18,7 +18,7 @@ const HOST_INDEPENDENT: readonly { text: string; options: DateOptions; expected:
   { text: '2026-03-15 23:30', options: { format: 'yyyy-MM-dd HH:mm', timeZone: 'America/Los_Angeles' }, expected: '2026-03-16T06:30:00.000Z' },
 ];
 
-describe('toDateTime: issue 5 must-show 4', () => {
+describe('toDateTime: a date-only value never shifts with the time zone', () => {
   it('keeps a date-only 2026-03-15 on 2026-03-15 in every zone', () => {
     for (const { text, options, expected } of HOST_INDEPENDENT) {
       expect(toDateTime(text, options), `${text} ${options.timeZone}`).toEqual({ ok: true, value: expected });

@@ -5,10 +5,10 @@ import { liveKey, sandboxKey, startTestSandbox, type TestSandbox } from '../../h
 import { startSandboxProcess } from '../../helpers/sandbox-process.js';
 
 /**
- * The sandbox's `--rate-limit N` (issue 13) over HTTP, on a real sandbox on a loopback port 0: a
- * token bucket per API key, N a second, bursts up to N; over it, 429 with `Retry-After` (the
- * seconds until the caller's next token, rounded up) and the interface's simple error body.
- * Changed at run time like every fault: `POST /_sandbox/faults` (`rateLimitPerSecond`).
+ * The sandbox's `--rate-limit N` over HTTP, on a real sandbox on a loopback port 0: a token bucket
+ * per API key, N a second, bursts up to N; over it, 429 with `Retry-After` (the seconds until the
+ * caller's next token, rounded up) and the interface's simple error body. Changed at run time like
+ * every fault: `POST /_sandbox/faults` (`rateLimitPerSecond`).
  */
 
 const otherTestKey = 'test_sandbox_key_0002';

@@ -17,7 +17,7 @@ async function runSequence(config: FaultConfigInput): Promise<Outcome[]> {
   return outcomes;
 }
 
-describe('seeded faults replay (issue 4, must-show 3)', () => {
+describe('seeded faults replay', () => {
   it('the same seed and requests give the same outcomes in two fresh sandboxes; another seed does not', async () => {
     const config = { seed: 7, failRate: 0.3, dropRate: 0.1 };
     const first = await runSequence(config);

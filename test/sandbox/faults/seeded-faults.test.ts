@@ -85,8 +85,8 @@ describe('decision rules', () => {
     expect(decisionFrom(config({}), noDraws, 0)).toEqual({ latencyMs: 0, action: 'none' });
   });
 
-  // Issue 13: a 429 of the rate limit says when the caller's next token comes, in whole seconds
-  // rounded up, whatever --retry-after-seconds says (that one is for injected 503s).
+  // A 429 of the rate limit says when the caller's next token comes, in whole seconds rounded up,
+  // whatever --retry-after-seconds says (that one is for injected 503s).
   it.each([
     { waitMs: 1, seconds: 1 },
     { waitMs: 20, seconds: 1 },
@@ -107,8 +107,8 @@ describe('decision rules', () => {
     expect(new Set(seen)).toEqual(new Set([20, 21, 22, 23, 24]));
   });
 
-  // Issue 13: a token bucket per API key, `perSecond` a second, holding at most one second's
-  // worth; the answer is 0 (admitted) or the ms until the caller's next token (refused, nothing taken).
+  // A token bucket per API key, `perSecond` a second, holding at most one second's worth; the
+  // answer is 0 (admitted) or the ms until the caller's next token (refused, nothing taken).
   it.each([
     {
       name: 'a full bucket admits a second\'s worth at once, then says when the next token comes',

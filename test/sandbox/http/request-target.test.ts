@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { requestTarget } from '../../../src/sandbox/http/request-target.js';
 
-/** The fast path must read every target exactly as the URL parser does (issue 30). */
+/** The fast path must read every target exactly as the URL parser does. */
 /** What a read gives, or the error it throws (`//host` is no path: the URL parser refuses it). */
 const outcome = (read: () => { pathname: string; query: URLSearchParams }) => {
   try {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { routerFor, type Route } from '../../../src/sandbox/http/routes.js';
 
 /**
- * The router's shortcut for paths that are parameterless patterns (issue 30): it must answer as
- * the full scan in table order does, including a parameter route listed first that also matches.
+ * The router's shortcut for paths that are parameterless patterns: it must answer as the full
+ * scan in table order does, including a parameter route listed first that also matches.
  */
 const handler: Route['handler'] = async () => ({ status: 200, body: {} });
 const table: Route[] = [

@@ -9,7 +9,7 @@ const ok = json(200, { received: true });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const signatureOf = (request: RecordedRequest | undefined) => String(request?.headers[signatureHeader]);
 
-describe('webhook delivery (issue 4, must show 2)', () => {
+describe('webhook delivery', () => {
   it('delivers case.created then case.chargeback_filed, signed so the receiver can verify them', async () => {
     const { client, receiver, sandbox } = await startWebhookSandbox(() => ok);
     await client.claims.createWithCases(fraudClaim('claim_hook'));

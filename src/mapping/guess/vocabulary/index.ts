@@ -8,8 +8,8 @@ import { spanish } from './spanish.js';
 import type { LanguageVocabulary } from './types.js';
 
 /**
- * Every language `mapping guess` knows (issue 29 part 8), in the order their header names are
- * tried: a name two languages share keeps the first language's role.
+ * Every language `mapping guess` knows, in the order their header names are tried: a name two
+ * languages share keeps the first language's role.
  */
 export const vocabularies: readonly LanguageVocabulary[] = [english, german, french, spanish, italian, dutch, portuguese];
 

@@ -1,9 +1,9 @@
 import type { disputeReasons } from '../../../api/schemas/known-values.js';
 
 /**
- * The shape of one language's vocabulary for `mapping guess` (issue 14, issue 29 part 8): the
- * header names issuers give their columns, and the words they use for a dispute's reason. Data
- * only; header-names.ts and reason-labels.ts do the matching.
+ * The shape of one language's vocabulary for `mapping guess`: the header names issuers give their
+ * columns, and the words they use for a dispute's reason. Data only; header-names.ts and
+ * reason-labels.ts do the matching.
  */
 
 export type Language = 'English' | 'French' | 'German' | 'Spanish' | 'Italian' | 'Dutch' | 'Portuguese';
