@@ -40,7 +40,8 @@ export async function viewTrackJournal(file: string, options: { asOf: number; on
     if (!isTrackJournalTables(tables)) return undefined;
     const meta = metaOf(database);
     const recorded = Number(meta(dueWithinKey));
-    const dueWithinDays = Number.isInteger(recorded) && recorded >= 0 && meta(dueWithinKey) !== undefined ? recorded : defaultDueWithinDays;
+    // Not recorded (a journal of an earlier version): NaN, so track's default.
+    const dueWithinDays = Number.isInteger(recorded) && recorded >= 0 ? recorded : defaultDueWithinDays;
     const last = database.prepare('SELECT run, started FROM track_runs WHERE ended IS NOT NULL ORDER BY run DESC LIMIT 1').get() as { run: number; started: string } | undefined;
     const tally = new TrackTally(dueWithinDays);
     for (const row of database.prepare(rowsWithStatesSql).iterate() as IterableIterator<RowWithState>) {

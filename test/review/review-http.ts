@@ -28,3 +28,26 @@ export async function call<T = Record<string, unknown>>(server: ReviewServer, me
   const text = await response.body.text();
   return { status: response.statusCode, headers: response.headers, body: (text.startsWith('{') ? JSON.parse(text) : text) as T };
 }
+
+/** GET /api/overview of a job whose rows are shown, not edited (a migration, a withdraw, a track). */
+export interface ReadOnlyOverview {
+  kind: string;
+  rows: number;
+  claims: number;
+  toFix: number;
+  outcomes: { outcome: string; count: number }[];
+  errors: { code: string; count: number; hint: string }[];
+  fixOutcomes: string[] | null;
+  retry: string;
+  retryNote: string;
+  summaryText?: string;
+}
+
+/** GET /api/rows: one page of rows. */
+export interface RowsPage {
+  total: number;
+  rows: { line: number; outcome: string; claimId: string; caseId: string; errorCode: string; errorMessage: string; hint: string; editable: boolean; cells: Record<string, string> }[];
+}
+
+/** Rows per outcome, as the overview counts them. */
+export const byOutcome = (overview: ReadOnlyOverview): Record<string, number> => Object.fromEntries(overview.outcomes.map(({ outcome, count }) => [outcome, count]));

@@ -9,7 +9,7 @@ import { openReviewJob } from '../../src/review/job.js';
 import { WithdrawJournal } from '../../src/withdraw-journal/journal.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
-import { call, serveReview } from './review-http.js';
+import { byOutcome, call, serveReview, type ReadOnlyOverview as Overview, type RowsPage as Page } from './review-http.js';
 
 /**
  * `review` reads a withdraw journal like any other job's. A real night imported into a
@@ -18,24 +18,6 @@ import { call, serveReview } from './review-http.js';
  * then the journal shown over real HTTP: counted by outcome, every case read-only, the lines to
  * look at with what the service said, and the command that runs the withdraw again, run for real.
  */
-
-interface Overview {
-  kind: string;
-  rows: number;
-  claims: number;
-  toFix: number;
-  outcomes: { outcome: string; count: number }[];
-  errors: { code: string; count: number }[];
-  retry: string;
-  retryNote: string;
-}
-
-interface Page {
-  total: number;
-  rows: { line: number; outcome: string; claimId: string; caseId: string; errorCode: string; errorMessage: string; editable: boolean; cells: Record<string, string> }[];
-}
-
-const byOutcome = (overview: Overview) => Object.fromEntries(overview.outcomes.map(({ outcome, count }) => [outcome, count]));
 
 /** A door on a loopback port 0 in front of the sandbox: 503 (Retry-After 0) to what `refuse` names, everything else passed through. */
 async function startDoor(target: string, refuse: (method: string, path: string) => boolean): Promise<string> {
