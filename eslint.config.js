@@ -15,7 +15,10 @@ export default tseslint.config(
     rules: {
       // Template literals with numbers are how messages say "expected …, got …".
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // A function that returns a promise must never throw synchronously: callers only `await`.
       '@typescript-eslint/promise-function-async': 'error',
       // ...which makes `async` without `await` the normal way to say so.

@@ -33,7 +33,22 @@ import type { BenchCase, BenchContext, BenchRow } from './types.js';
  */
 
 /** In the order the cases were added, the table's row order. */
-const allCases: readonly BenchCase[] = [stage, submit, memory, sandbox, resume, evidence, rateLimit, refusals, workbook, network, review, withdraw, track, packageCase];
+const allCases: readonly BenchCase[] = [
+  stage,
+  submit,
+  memory,
+  sandbox,
+  resume,
+  evidence,
+  rateLimit,
+  refusals,
+  workbook,
+  network,
+  review,
+  withdraw,
+  track,
+  packageCase,
+];
 
 interface Flags {
   quick: boolean;
@@ -42,13 +57,22 @@ interface Flags {
 }
 
 function parseFlags(argv: readonly string[]): Flags {
-  const { values } = parseArgs({ args: [...argv], options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, cli: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, cli: { type: 'string' } },
+    strict: true,
+  });
   const cli = values.cli === undefined ? undefined : resolve(values.cli);
   if (values.only === undefined) return { quick: values.quick, only: allCases, cli };
-  const names = values.only.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = values.only
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !allCases.some((benchCase) => benchCase.name === name));
   if (names.length === 0 || unknown.length > 0) {
-    throw new Error(`--only: expected names among ${allCases.map((benchCase) => benchCase.name).join(', ')}, got ${values.only}`);
+    throw new Error(
+      `--only: expected names among ${allCases.map((benchCase) => benchCase.name).join(', ')}, got ${values.only}`,
+    );
   }
   // The suite's order, whatever the order of the flag.
   return { quick: values.quick, only: allCases.filter((benchCase) => names.includes(benchCase.name)), cli };
@@ -57,7 +81,15 @@ function parseFlags(argv: readonly string[]): Flags {
 /** The row a failing case leaves: which case, and why, where its figures would have been. */
 function failureRow(benchCase: BenchCase, error: unknown): BenchRow {
   const message = error instanceof Error ? error.message : String(error);
-  return { benchmark: `${benchCase.name} (failed)`, figure: 'none', baseline: 'none', ratio: Number.NaN, goal: 'the case runs to the end', met: false, note: `error: ${message.slice(0, 500)}` };
+  return {
+    benchmark: `${benchCase.name} (failed)`,
+    figure: 'none',
+    baseline: 'none',
+    ratio: Number.NaN,
+    goal: 'the case runs to the end',
+    met: false,
+    note: `error: ${message.slice(0, 500)}`,
+  };
 }
 
 const log = (message: string): void => {
@@ -88,7 +120,9 @@ async function main(argv: readonly string[]): Promise<void> {
         cliBin: flags.cli ?? builtCli,
         sandboxCliBin: builtCli,
         quick: flags.quick,
-        log: (message) => { log(message); },
+        log: (message) => {
+          log(message);
+        },
       };
       const caseStarted = performance.now();
       log(`${benchCase.name}: starting${flags.quick ? ' (quick)' : ''}`);
@@ -122,7 +156,16 @@ async function main(argv: readonly string[]): Promise<void> {
     },
     rows,
   );
-  const outputFile = join(repoRoot, flags.quick ? 'out/BENCHMARKS.quick.md' : flags.cli !== undefined ? 'out/BENCHMARKS.cli.md' : flags.only.length < allCases.length ? 'out/BENCHMARKS.only.md' : 'BENCHMARKS.md');
+  const outputFile = join(
+    repoRoot,
+    flags.quick
+      ? 'out/BENCHMARKS.quick.md'
+      : flags.cli !== undefined
+        ? 'out/BENCHMARKS.cli.md'
+        : flags.only.length < allCases.length
+          ? 'out/BENCHMARKS.only.md'
+          : 'BENCHMARKS.md',
+  );
   await mkdir(dirname(outputFile), { recursive: true });
   await writeFile(outputFile, document);
   process.stdout.write(document);

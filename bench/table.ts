@@ -21,7 +21,10 @@ const columns = ['Benchmark', 'Figure', 'Baseline', 'Ratio', 'Goal', 'Met', 'Not
 
 /** A table cell: one line, and a `|` cannot end the cell early. */
 function cell(text: string): string {
-  return text.replace(/\s*\r?\n\s*/g, ' ').replaceAll('|', '\\|').trim();
+  return text
+    .replace(/\s*\r?\n\s*/g, ' ')
+    .replaceAll('|', '\\|')
+    .trim();
 }
 
 /** Three significant digits, which is all the noise of a shared machine allows. */
@@ -44,7 +47,15 @@ export function formatDuration(seconds: number): string {
 export function renderTable(rows: readonly BenchRow[]): string {
   const lines = [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`];
   for (const row of rows) {
-    const cells = [row.benchmark, row.figure, row.baseline, formatRatio(row.ratio), row.goal ?? '', formatMet(row), row.note ?? ''];
+    const cells = [
+      row.benchmark,
+      row.figure,
+      row.baseline,
+      formatRatio(row.ratio),
+      row.goal ?? '',
+      formatMet(row),
+      row.note ?? '',
+    ];
     lines.push(`| ${cells.map(cell).join(' | ')} |`);
   }
   return lines.join('\n');

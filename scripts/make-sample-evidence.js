@@ -29,7 +29,8 @@ function canvas(width, height, channels, background) {
   const pixels = new Uint8Array(width * height * channels);
   const fill = (x, y, w, h, color) => {
     for (let row = Math.max(0, y); row < Math.min(height, y + h); row++) {
-      for (let column = Math.max(0, x); column < Math.min(width, x + w); column++) pixels.set(color, (row * width + column) * channels);
+      for (let column = Math.max(0, x); column < Math.min(width, x + w); column++)
+        pixels.set(color, (row * width + column) * channels);
     }
   };
   fill(0, 0, width, height, background);
@@ -38,14 +39,26 @@ function canvas(width, height, channels, background) {
 
 /** Lines of "text" as bars of seeded lengths. */
 function textLines(image, { x, y, maxWidth, lines, gap, color, next }) {
-  for (let line = 0; line < lines; line++) image.fill(x, y + line * gap, Math.round(maxWidth * (0.45 + 0.55 * next())), 4, color);
+  for (let line = 0; line < lines; line++)
+    image.fill(x, y + line * gap, Math.round(maxWidth * (0.45 + 0.55 * next())), 4, color);
 }
 
 // --- JPEG (baseline, one component) ---------------------------------------------------------
 
-const zigzag = [0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63];
-const luminanceQuant = [16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99];
-const dcTable = { bits: [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], values: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] };
+const zigzag = [
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+  35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47,
+  55, 62, 63,
+];
+const luminanceQuant = [
+  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51,
+  87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101,
+  72, 92, 95, 98, 112, 100, 103, 99,
+];
+const dcTable = {
+  bits: [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
+  values: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+};
 const acTable = {
   bits: [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7d],
   values: Buffer.from(
@@ -89,14 +102,17 @@ function bitWriter() {
   return { write, finish };
 }
 
-const cosines = Array.from({ length: 64 }, (_, index) => Math.cos(((2 * (index >> 3) + 1) * (index & 7) * Math.PI) / 16));
+const cosines = Array.from({ length: 64 }, (_, index) =>
+  Math.cos(((2 * (index >> 3) + 1) * (index & 7) * Math.PI) / 16),
+);
 
 function forwardDct(block) {
   const out = new Float64Array(64);
   for (let v = 0; v < 8; v++) {
     for (let u = 0; u < 8; u++) {
       let sum = 0;
-      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) sum += block[y * 8 + x] * cosines[x * 8 + u] * cosines[y * 8 + v];
+      for (let y = 0; y < 8; y++)
+        for (let x = 0; x < 8; x++) sum += block[y * 8 + x] * cosines[x * 8 + u] * cosines[y * 8 + v];
       out[v * 8 + u] = 0.25 * (u === 0 ? Math.SQRT1_2 : 1) * (v === 0 ? Math.SQRT1_2 : 1) * sum;
     }
   }
@@ -122,7 +138,11 @@ function encodeJpeg({ width, height, pixels }, quality) {
   let previousDc = 0;
   for (let top = 0; top < height; top += 8) {
     for (let left = 0; left < width; left += 8) {
-      const block = Array.from({ length: 64 }, (_, index) => pixels[Math.min(height - 1, top + (index >> 3)) * width + Math.min(width - 1, left + (index & 7))] - 128);
+      const block = Array.from(
+        { length: 64 },
+        (_, index) =>
+          pixels[Math.min(height - 1, top + (index >> 3)) * width + Math.min(width - 1, left + (index & 7))] - 128,
+      );
       const coefficients = forwardDct(block).map((value, index) => Math.round(value / quant[index]));
       const dcDiff = coefficients[0] - previousDc;
       previousDc = coefficients[0];
@@ -131,7 +151,10 @@ function encodeJpeg({ width, height, pixels }, quality) {
       let run = 0;
       for (let k = 1; k < 64; k++) {
         const value = coefficients[zigzag[k]];
-        if (value === 0) { run++; continue; }
+        if (value === 0) {
+          run++;
+          continue;
+        }
         for (; run > 15; run -= 16) emit(acCodes, 0xf0);
         emit(acCodes, (run << 4) | magnitude(value));
         emitValue(value, magnitude(value));
@@ -141,7 +164,8 @@ function encodeJpeg({ width, height, pixels }, quality) {
     }
   }
   const frame = Buffer.from([8, height >> 8, height & 255, width >> 8, width & 255, 1, 1, 0x11, 0]);
-  const huffman = (tableClass, { bits: counts, values }) => Buffer.concat([Buffer.from([tableClass << 4, ...counts]), Buffer.from(values)]);
+  const huffman = (tableClass, { bits: counts, values }) =>
+    Buffer.concat([Buffer.from([tableClass << 4, ...counts]), Buffer.from(values)]);
   return Buffer.concat([
     Buffer.from([0xff, 0xd8]),
     segment(0xffe0, Buffer.from([0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0])),
@@ -165,7 +189,8 @@ function receiptPhoto(seed, lines) {
   textLines(image, { x: 34, y: 82, maxWidth: 90, lines, gap: 10, color: [90], next });
   image.fill(34, 92 + lines * 10, 92, 7, [50]); // the total
   textLines(image, { x: 34, y: 116 + lines * 10, maxWidth: 70, lines: 2, gap: 9, color: [140], next });
-  for (let index = 0; index < image.pixels.length; index++) image.pixels[index] = Math.max(0, Math.min(255, image.pixels[index] + Math.round((next() - 0.5) * 6)));
+  for (let index = 0; index < image.pixels.length; index++)
+    image.pixels[index] = Math.max(0, Math.min(255, image.pixels[index] + Math.round((next() - 0.5) * 6)));
   return encodeJpeg(image, 70);
 }
 
@@ -185,9 +210,18 @@ function encodePng({ width, height, pixels }) {
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8); // bit depth 8, colour type 2 (RGB)
-  const rows = Buffer.concat(Array.from({ length: height }, (_, row) => Buffer.concat([Buffer.from([0]), pixels.subarray(row * width * 3, (row + 1) * width * 3)])));
+  const rows = Buffer.concat(
+    Array.from({ length: height }, (_, row) =>
+      Buffer.concat([Buffer.from([0]), pixels.subarray(row * width * 3, (row + 1) * width * 3)]),
+    ),
+  );
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A screenshot of an email from a merchant: brand bar, subject, sender, body, signature. */
@@ -225,19 +259,71 @@ async function documentPdf(title, pages) {
 const files = {
   'receipts/sakuragawa-folio.pdf': () =>
     documentPdf('Hotel Sakuragawa - Guest folio', [
-      ['Folio 2026-1012-0417', 'Guest: Haruto Sato', 'Stay: 10-12 Oct 2026, 2 nights, twin room', '', 'Room charge              JPY 38,500', 'Paid by Visa ending 0931  JPY 38,500', 'Balance                  JPY 0', '', 'One payment taken at check-out on 12 Oct 2026.'],
+      [
+        'Folio 2026-1012-0417',
+        'Guest: Haruto Sato',
+        'Stay: 10-12 Oct 2026, 2 nights, twin room',
+        '',
+        'Room charge              JPY 38,500',
+        'Paid by Visa ending 0931  JPY 38,500',
+        'Balance                  JPY 0',
+        '',
+        'One payment taken at check-out on 12 Oct 2026.',
+      ],
     ]),
   'receipts/northwind-invoice-NW-48213.pdf': () =>
     documentPdf('Northwind Outfitters - Invoice NW-48213', [
-      ['Order NW-48213, 5 Oct 2026', 'Ship to: Jonas Becker, Berlin', '', '1 x Trail jacket, waterproof, size L     EUR 149.00', '1 x Merino base layer, size L           EUR 64.95', '', 'Each item charged when it shipped.', 'Paid by Mastercard ending 5287.'],
-      ['Returns and product descriptions', '', 'Items must match their description on the product page.', 'Items that do not may be returned within 30 days', 'for a full refund.'],
+      [
+        'Order NW-48213, 5 Oct 2026',
+        'Ship to: Jonas Becker, Berlin',
+        '',
+        '1 x Trail jacket, waterproof, size L     EUR 149.00',
+        '1 x Merino base layer, size L           EUR 64.95',
+        '',
+        'Each item charged when it shipped.',
+        'Paid by Mastercard ending 5287.',
+      ],
+      [
+        'Returns and product descriptions',
+        '',
+        'Items must match their description on the product page.',
+        'Items that do not may be returned within 30 days',
+        'for a full refund.',
+      ],
     ]),
   'receipts/tsubame-electronics-receipt.pdf': () =>
-    documentPdf('Tsubame Electronics - Receipt', [['Receipt 0932-7781, 2 Oct 2026', '', '1 x Wireless earbuds TX-3     JPY 12,800', '', 'Total                         JPY 12,800', 'Paid by Visa ending 5512, one payment.']]),
+    documentPdf('Tsubame Electronics - Receipt', [
+      [
+        'Receipt 0932-7781, 2 Oct 2026',
+        '',
+        '1 x Wireless earbuds TX-3     JPY 12,800',
+        '',
+        'Total                         JPY 12,800',
+        'Paid by Visa ending 5512, one payment.',
+      ],
+    ]),
   'receipts/streamwave-invoice.pdf': () =>
-    documentPdf('Streamwave Plus - Invoice', [['Invoice SW-2026-09-88412, 15 Sep 2026', 'Monthly plan, 15 Sep - 14 Oct 2026     USD 14.99', '', 'Subscription cancelled by the member on 31 Aug 2026.', 'Charged to American Express ending 1007.']]),
+    documentPdf('Streamwave Plus - Invoice', [
+      [
+        'Invoice SW-2026-09-88412, 15 Sep 2026',
+        'Monthly plan, 15 Sep - 14 Oct 2026     USD 14.99',
+        '',
+        'Subscription cancelled by the member on 31 Aug 2026.',
+        'Charged to American Express ending 1007.',
+      ],
+    ]),
   'receipts/cafe-lumiere-receipt.pdf': () =>
-    documentPdf('Café Lumière - Addition', [['Table 12, 22 Oct 2026, 20:41', '', '2 x Menu du jour          EUR 58.00', '1 x Carafe de vin          EUR 8.40', '', 'Total                     EUR 66.40', 'Charged to the card: EUR 86.40']]),
+    documentPdf('Café Lumière - Addition', [
+      [
+        'Table 12, 22 Oct 2026, 20:41',
+        '',
+        '2 x Menu du jour          EUR 58.00',
+        '1 x Carafe de vin          EUR 8.40',
+        '',
+        'Total                     EUR 66.40',
+        'Charged to the card: EUR 86.40',
+      ],
+    ]),
   'receipts/harbour-lane-receipt.jpg': () => receiptPhoto(41, 5),
   'receipts/fenwick-furniture-receipt.jpg': () => receiptPhoto(73, 3),
   'correspondence/northwind-support-reply.png': () => emailScreenshot(11, [22, 92, 74]),

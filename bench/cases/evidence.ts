@@ -45,7 +45,13 @@ const megabytesPerSecond = (pass: Pass) => pass.bytes / 1_000_000 / pass.seconds
 const totalBytes = (files: readonly EvidenceFileSpec[]) => files.reduce((sum, file) => sum + file.sizeBytes, 0);
 
 /** The import's path for each file, `concurrency` at a time, into a fresh sandbox and journal. */
-async function uploadChecked(context: BenchContext, evidenceDir: string, round: number, warmUp: readonly EvidenceFileSpec[], files: readonly EvidenceFileSpec[]): Promise<Pass> {
+async function uploadChecked(
+  context: BenchContext,
+  evidenceDir: string,
+  round: number,
+  warmUp: readonly EvidenceFileSpec[],
+  files: readonly EvidenceFileSpec[],
+): Promise<Pass> {
   const dbFile = join(context.workDir, `evidence-round-${round}.sandbox.db`);
   const journalFile = join(context.workDir, `evidence-round-${round}.journal.sqlite`);
   try {
@@ -76,12 +82,26 @@ async function uploadChecked(context: BenchContext, evidenceDir: string, round: 
 
 async function uploadOne(uploads: EvidenceUploads, evidenceDir: string, file: EvidenceFileSpec): Promise<void> {
   const checked = await checkEvidence(evidenceDir, file.name);
-  if (!checked.ok) throw new Error(`evidence bench: expected ${file.name} to pass the checks, got ${checked.code}: ${checked.message}`);
-  await uploads.fileIdFor({ sha256: checked.sha256, bytes: checked.bytes, contentType: checked.contentType, path: file.name, category, column: 'receipt_file' });
+  if (!checked.ok)
+    throw new Error(
+      `evidence bench: expected ${file.name} to pass the checks, got ${checked.code}: ${checked.message}`,
+    );
+  await uploads.fileIdFor({
+    sha256: checked.sha256,
+    bytes: checked.bytes,
+    contentType: checked.contentType,
+    path: file.name,
+    category,
+    column: 'receipt_file',
+  });
 }
 
 /** The same files read and POSTed as bare bytes, `concurrency` at a time, to `server`. */
-async function transferRaw(server: ChildServer, warmUp: readonly EvidenceFileSpec[], files: readonly EvidenceFileSpec[]): Promise<Pass> {
+async function transferRaw(
+  server: ChildServer,
+  warmUp: readonly EvidenceFileSpec[],
+  files: readonly EvidenceFileSpec[],
+): Promise<Pass> {
   try {
     const origin = new URL(server.url).origin;
     const post = async (batch: readonly EvidenceFileSpec[]) =>
@@ -90,7 +110,11 @@ async function transferRaw(server: ChildServer, warmUp: readonly EvidenceFileSpe
         connections: concurrency,
         concurrency,
         expectedStatus: 200,
-        requests: batch.map((file) => ({ path: '/upload', headers: { 'content-type': 'application/octet-stream' }, body: async () => readFile(file.path) })),
+        requests: batch.map((file) => ({
+          path: '/upload',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: async () => readFile(file.path),
+        })),
       });
     await post(warmUp);
     const measured = await post(files);
@@ -101,7 +125,12 @@ async function transferRaw(server: ChildServer, warmUp: readonly EvidenceFileSpe
 }
 
 /** The raw transfer to a server that hashes and writes each body; its files removed afterwards. */
-async function transferStored(context: BenchContext, round: number, warmUp: readonly EvidenceFileSpec[], files: readonly EvidenceFileSpec[]): Promise<Pass> {
+async function transferStored(
+  context: BenchContext,
+  round: number,
+  warmUp: readonly EvidenceFileSpec[],
+  files: readonly EvidenceFileSpec[],
+): Promise<Pass> {
   const directory = join(context.workDir, `evidence-anchor-${round}`);
   try {
     return await transferRaw(await startStoringServer(directory), warmUp, files);
@@ -110,7 +139,8 @@ async function transferStored(context: BenchContext, round: number, warmUp: read
   }
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function run(context: BenchContext): Promise<BenchRow[]> {
   const size = context.quick ? sizes.quick : sizes.full;

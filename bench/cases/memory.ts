@@ -24,10 +24,26 @@ async function dryRun(context: BenchContext, rows: number): Promise<MeasuredRun>
   const input = join(context.workDir, `memory-${rows}.csv`);
   const written = await writeGenericExport(input, rows);
   context.log(`memory: generated ${count(rows)} rows (${(written.bytes / 1e6).toFixed(1)} MB); dry run…`);
-  const args = [context.cliBin, 'import', input, '--mapping', genericMappingFile, '--dry-run', '--results', join(context.workDir, `memory-${rows}.results.csv`), '--log-level', 'warn'];
-  const run = await runNodeMeasured(args, { timeReport: join(context.workDir, 'memory-time.txt'), timeoutMs: 3_600_000 });
+  const args = [
+    context.cliBin,
+    'import',
+    input,
+    '--mapping',
+    genericMappingFile,
+    '--dry-run',
+    '--results',
+    join(context.workDir, `memory-${rows}.results.csv`),
+    '--log-level',
+    'warn',
+  ];
+  const run = await runNodeMeasured(args, {
+    timeReport: join(context.workDir, 'memory-time.txt'),
+    timeoutMs: 3_600_000,
+  });
   expectSuccess(run, `dry run of ${count(rows)} rows`);
-  context.log(`memory: ${count(rows)} rows: ${run.seconds.toFixed(1)} s, peak RSS ${mib(run.peakRssBytes)} (${run.peakRssSource})`);
+  context.log(
+    `memory: ${count(rows)} rows: ${run.seconds.toFixed(1)} s, peak RSS ${mib(run.peakRssBytes)} (${run.peakRssSource})`,
+  );
   return run;
 }
 

@@ -17,11 +17,24 @@ const latencyMs = 50;
 const concurrency = 32;
 const claims = { full: 3_200, quick: 160 };
 
-async function importOnce(context: BenchContext, name: string, count: number, sandboxFlags: string[], importEnv?: NodeJS.ProcessEnv): Promise<ImportRun> {
+async function importOnce(
+  context: BenchContext,
+  name: string,
+  count: number,
+  sandboxFlags: string[],
+  importEnv?: NodeJS.ProcessEnv,
+): Promise<ImportRun> {
   const input = join(context.workDir, `${name}.csv`);
   await writeDisputesCsv(input, plannedRows({ claims: count, sizeOf: () => 1, block: 1 }));
-  const run = await importIntoSandbox(context, { name, input, sandboxFlags: ['--latency-ms', String(latencyMs), ...sandboxFlags], concurrency, importEnv });
-  if (run.outcomes.created !== count) throw new Error(`network bench: expected ${count} claims created, got ${JSON.stringify(run.outcomes)}`);
+  const run = await importIntoSandbox(context, {
+    name,
+    input,
+    sandboxFlags: ['--latency-ms', String(latencyMs), ...sandboxFlags],
+    concurrency,
+    importEnv,
+  });
+  if (run.outcomes.created !== count)
+    throw new Error(`network bench: expected ${count} claims created, got ${JSON.stringify(run.outcomes)}`);
   return run;
 }
 
@@ -33,10 +46,23 @@ export const benchCase: BenchCase = {
     const proxy = await startConnectProxy({ credentials: 'bench:proxy-password' });
     try {
       const direct = await importOnce(context, 'network-direct', count, []);
-      const tls = ['--tls-cert', certificates.serverPem, '--tls-key', certificates.serverKey, '--client-ca', certificates.caPem];
-      const env = { HTTPS_PROXY: proxy.url, CLAIMS_CA_FILE: certificates.caPem, CLAIMS_CLIENT_CERT: certificates.clientPem, CLAIMS_CLIENT_KEY: certificates.clientKey };
+      const tls = [
+        '--tls-cert',
+        certificates.serverPem,
+        '--tls-key',
+        certificates.serverKey,
+        '--client-ca',
+        certificates.caPem,
+      ];
+      const env = {
+        HTTPS_PROXY: proxy.url,
+        CLAIMS_CA_FILE: certificates.caPem,
+        CLAIMS_CLIENT_CERT: certificates.clientPem,
+        CLAIMS_CLIENT_KEY: certificates.clientKey,
+      };
       const bank = await importOnce(context, 'network-bank', count, tls, env);
-      if (proxy.tunnels.length === 0) throw new Error('network bench: expected the import to go through the proxy, got no tunnel');
+      if (proxy.tunnels.length === 0)
+        throw new Error('network bench: expected the import to go through the proxy, got no tunnel');
       const perSecond = (run: ImportRun) => count / run.sendingSeconds;
       return [
         {

@@ -30,14 +30,21 @@ async function diskBytes(folder: string): Promise<number> {
 /** Packages installed under a node_modules folder (scoped and nested ones included). */
 async function packagesUnder(folder: string): Promise<number> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && entry.name === 'package.json' && /node_modules\/(@[^/]+\/)?[^/@.][^/]*$/.test(entry.parentPath)).length;
+  return entries.filter(
+    (entry) =>
+      entry.isFile() && entry.name === 'package.json' && /node_modules\/(@[^/]+\/)?[^/@.][^/]*$/.test(entry.parentPath),
+  ).length;
 }
 
 /** The largest runtime dependencies of an installation, for the note. */
 async function largest(folder: string, count: number): Promise<string> {
   const names = (await readdir(folder)).filter((name) => !name.startsWith('.'));
   const sized = await Promise.all(names.map(async (name) => [name, await diskBytes(join(folder, name))] as const));
-  return sized.sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, bytes]) => `${name} ${mb(bytes)}`).join(', ');
+  return sized
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, bytes]) => `${name} ${mb(bytes)}`)
+    .join(', ');
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -54,8 +61,12 @@ export const benchCase: BenchCase = {
     const folder = join(context.workDir, 'package');
     await mkdir(folder, { recursive: true });
     // `npm run bench` has just built dist/: packed as it is.
-    const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], { cwd: repoRoot });
-    const [{ filename, size, unpackedSize, entryCount }] = JSON.parse(packed.stdout) as [{ filename: string; size: number; unpackedSize: number; entryCount: number }];
+    const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], {
+      cwd: repoRoot,
+    });
+    const [{ filename, size, unpackedSize, entryCount }] = JSON.parse(packed.stdout) as [
+      { filename: string; size: number; unpackedSize: number; entryCount: number },
+    ];
     const tarball = join(folder, filename);
     const cache = (await run('npm', ['config', 'get', 'cache'], { cwd: repoRoot })).stdout.trim();
     const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
@@ -78,7 +89,11 @@ export const benchCase: BenchCase = {
     try {
       const installed = await timed(async () => run('npm', ['install', '-g', '--prefix', global, ...quiet, tarball]));
       const at = join(global, 'lib', 'node_modules', 'bulk-disputes');
-      baseline = { bytes: await diskBytes(at), packages: await packagesUnder(join(at, 'node_modules')), seconds: installed.seconds };
+      baseline = {
+        bytes: await diskBytes(at),
+        packages: await packagesUnder(join(at, 'node_modules')),
+        seconds: installed.seconds,
+      };
     } catch (error) {
       baselineError = (error as Error).message.split('\n')[0] ?? '';
     }
@@ -87,17 +102,24 @@ export const benchCase: BenchCase = {
       `bulk-disputes ${manifest.version}: tarball ${mb(size)} (${entryCount} files, ${mb(unpackedSize)} unpacked)`,
       `shrinkwrap install: ${pinnedPackages} packages in ${offline.seconds.toFixed(1)} s from the npm cache, no network; the package's own files ${mb(unpackedSize)}`,
       `largest: ${await largest(join(pinned, 'node_modules'), 5)}`,
-      baseline === undefined ? `npm install -g not measured: ${baselineError}` : `npm install -g: ${baseline.packages} packages in ${baseline.seconds.toFixed(1)} s`,
+      baseline === undefined
+        ? `npm install -g not measured: ${baselineError}`
+        : `npm install -g: ${baseline.packages} packages in ${baseline.seconds.toFixed(1)} s`,
       `before: ${mb(sizeBefore)} installed (swagger-ui-dist and @scarf/scarf carried, no shrinkwrap)`,
     ].join('; ');
-    return [{
-      benchmark: 'Installed package: disk usage',
-      figure: `${mb(pinnedBytes)} (shrinkwrap, offline)`,
-      baseline: baseline === undefined ? 'npm install -g ./tarball: not measured' : `npm install -g ./tarball: ${mb(baseline.bytes)}`,
-      ratio: baseline === undefined ? Number.NaN : pinnedBytes / baseline.bytes,
-      goal: `smaller than before (${mb(sizeBefore)}); the ratio, shrinkwrap ÷ ranges resolved again, has no goal`,
-      met: pinnedBytes < sizeBefore,
-      note,
-    }];
+    return [
+      {
+        benchmark: 'Installed package: disk usage',
+        figure: `${mb(pinnedBytes)} (shrinkwrap, offline)`,
+        baseline:
+          baseline === undefined
+            ? 'npm install -g ./tarball: not measured'
+            : `npm install -g ./tarball: ${mb(baseline.bytes)}`,
+        ratio: baseline === undefined ? Number.NaN : pinnedBytes / baseline.bytes,
+        goal: `smaller than before (${mb(sizeBefore)}); the ratio, shrinkwrap ÷ ranges resolved again, has no goal`,
+        met: pinnedBytes < sizeBefore,
+        note,
+      },
+    ];
   },
 };

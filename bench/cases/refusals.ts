@@ -44,10 +44,23 @@ const importSettings: readonly ImportSetting[] = [
   { name: 'no refusals', fileMode: 'none', sandboxFlags: [] },
   { name: 'sporadic 503s on every route, 1%', fileMode: 'none', sandboxFlags: ['--fail-rate', '0.01'], goal: 0.9 },
   { name: 'sporadic 503s on every route, 5%', fileMode: 'none', sandboxFlags: ['--fail-rate', '0.05'], goal: 0.9 },
-  { name: 'only filing refused, 10% of its requests', fileMode: 'chargeback', sandboxFlags: ['--fail-rate', '0.1', '--fault-route', fileRoute], goal: 0.9 },
+  {
+    name: 'only filing refused, 10% of its requests',
+    fileMode: 'chargeback',
+    sandboxFlags: ['--fail-rate', '0.1', '--fault-route', fileRoute],
+    goal: 0.9,
+  },
 ];
 
-const faultFlags = (setting: ImportSetting): string[] => ['--latency-ms', String(latencyMs), '--retry-after-seconds', '1', '--seed', String(seed), ...setting.sandboxFlags];
+const faultFlags = (setting: ImportSetting): string[] => [
+  '--latency-ms',
+  String(latencyMs),
+  '--retry-after-seconds',
+  '1',
+  '--seed',
+  String(seed),
+  ...setting.sandboxFlags,
+];
 
 /** The requests a fault-free import sends for `input`, recorded on the wire, a sequence per claim. */
 async function recordImport(context: BenchContext, input: string, fileMode: string): Promise<RequestSequence[]> {
@@ -56,8 +69,26 @@ async function recordImport(context: BenchContext, input: string, fileMode: stri
   return withSandbox({ cliBin: context.sandboxCliBin, dbFile: file('sandbox.db') }, async (sandbox) => {
     const recorder = await startRecorder(sandbox.url);
     try {
-      const args = [input, '--mapping', genericMappingFile, '--file-mode', fileMode, '--concurrency', String(concurrency), '--journal', file('journal.sqlite'), '--results', file('results.csv')];
-      await runImportTimed({ cliBin: context.cliBin, args, baseUrl: recorder.url, apiKey: benchApiKey, cwd: context.workDir });
+      const args = [
+        input,
+        '--mapping',
+        genericMappingFile,
+        '--file-mode',
+        fileMode,
+        '--concurrency',
+        String(concurrency),
+        '--journal',
+        file('journal.sqlite'),
+        '--results',
+        file('results.csv'),
+      ];
+      await runImportTimed({
+        cliBin: context.cliBin,
+        args,
+        baseUrl: recorder.url,
+        apiKey: benchApiKey,
+        cwd: context.workDir,
+      });
       return recorder.sequences();
     } finally {
       await recorder.close();
@@ -65,14 +96,26 @@ async function recordImport(context: BenchContext, input: string, fileMode: stri
   });
 }
 
-async function replayInSandbox(context: BenchContext, name: string, flags: readonly string[], sequences: readonly RequestSequence[], workers: number): Promise<ReplayResult> {
-  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: join(context.workDir, `${name}.sandbox.db`), flags }, async (sandbox) => replay(sandbox.url, sequences, workers));
+async function replayInSandbox(
+  context: BenchContext,
+  name: string,
+  flags: readonly string[],
+  sequences: readonly RequestSequence[],
+  workers: number,
+): Promise<ReplayResult> {
+  return withSandbox(
+    { cliBin: context.sandboxCliBin, dbFile: join(context.workDir, `${name}.sandbox.db`), flags },
+    async (sandbox) => replay(sandbox.url, sequences, workers),
+  );
 }
 
 /** Every claim created (and filed, with filing) once: otherwise claims/s would not mean what it says. */
 function checkEveryClaim(run: ImportRun, claims: number, fileMode: string): void {
   const done = fileMode === 'none' ? run.outcomes.created : run.outcomes.filed;
-  if (done !== claims) throw new Error(`refusals bench: expected ${claims} claims ${fileMode === 'none' ? 'created' : 'filed'}, got outcomes ${JSON.stringify(run.outcomes)}`);
+  if (done !== claims)
+    throw new Error(
+      `refusals bench: expected ${claims} claims ${fileMode === 'none' ? 'created' : 'filed'}, got outcomes ${JSON.stringify(run.outcomes)}`,
+    );
 }
 
 const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
@@ -91,7 +134,13 @@ async function importRows(context: BenchContext, claims: number): Promise<BenchR
     }
     const flags = faultFlags(setting);
     context.log(`refusals: import, ${setting.name} (sandbox ${flags.join(' ')})`);
-    const ours = await importIntoSandbox(context, { name: `import-${index}`, input, sandboxFlags: flags, concurrency, importFlags: ['--file-mode', setting.fileMode] });
+    const ours = await importIntoSandbox(context, {
+      name: `import-${index}`,
+      input,
+      sandboxFlags: flags,
+      concurrency,
+      importFlags: ['--file-mode', setting.fileMode],
+    });
     checkEveryClaim(ours, claims, setting.fileMode);
     context.log(`refusals: anchor, ${setting.name}`);
     const anchor = await replayInSandbox(context, `anchor-${index}`, flags, sequences, concurrency);
@@ -117,9 +166,25 @@ async function capacityRow(context: BenchContext): Promise<BenchRow> {
   const claims = context.quick ? capacity.claims.quick : capacity.claims.full;
   const input = join(context.workDir, 'capacity.csv');
   await writeDisputesCsv(input, plannedRows({ claims, sizeOf: () => 1, block: 1 }));
-  const flags = ['--capacity', String(capacity.limit), '--latency-ms', String(latencyMs), '--retry-after-seconds', '1', '--seed', String(seed)];
-  context.log(`refusals: import of ${claims} claims at --concurrency ${capacity.concurrency} against sandbox ${flags.join(' ')}`);
-  const ours = await importIntoSandbox(context, { name: 'capacity', input, sandboxFlags: flags, concurrency: capacity.concurrency });
+  const flags = [
+    '--capacity',
+    String(capacity.limit),
+    '--latency-ms',
+    String(latencyMs),
+    '--retry-after-seconds',
+    '1',
+    '--seed',
+    String(seed),
+  ];
+  context.log(
+    `refusals: import of ${claims} claims at --concurrency ${capacity.concurrency} against sandbox ${flags.join(' ')}`,
+  );
+  const ours = await importIntoSandbox(context, {
+    name: 'capacity',
+    input,
+    sandboxFlags: flags,
+    concurrency: capacity.concurrency,
+  });
   checkEveryClaim(ours, claims, 'none');
   const limit = capacity.limit / (latencyMs / 1000);
   const figure = claims / ours.sendingSeconds;
@@ -142,30 +207,77 @@ interface WithdrawNight {
 }
 
 /** A fresh sandbox, a fault-free import of `input` into it, then the faults: the night a withdraw (or its anchor) takes back. */
-async function withNight<Result>(context: BenchContext, name: string, input: string, faults: Readonly<Record<string, unknown>> | undefined, body: (night: WithdrawNight, sandboxUrl: string) => Promise<Result>, via?: (url: string) => Promise<{ url: string; done: () => Promise<void> }>): Promise<Result> {
+async function withNight<Result>(
+  context: BenchContext,
+  name: string,
+  input: string,
+  faults: Readonly<Record<string, unknown>> | undefined,
+  body: (night: WithdrawNight, sandboxUrl: string) => Promise<Result>,
+  via?: (url: string) => Promise<{ url: string; done: () => Promise<void> }>,
+): Promise<Result> {
   const file = (suffix: string) => join(context.workDir, `${name}.${suffix}`);
-  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: file('sandbox.db'), flags: ['--control'] }, async (sandbox) => {
-    const front = via === undefined ? { url: sandbox.url, done: async () => {} } : await via(sandbox.url);
-    try {
-      const args = [input, '--mapping', genericMappingFile, '--file-mode', 'none', '--concurrency', String(concurrency), '--journal', file('journal.sqlite'), '--results', file('results.csv')];
-      await runImportTimed({ cliBin: context.cliBin, args, baseUrl: front.url, apiKey: benchApiKey, cwd: context.workDir });
-      if (faults !== undefined) await setSandboxFaults(sandbox.url, faults);
-      return await body({ journal: file('journal.sqlite'), url: front.url }, sandbox.url);
-    } finally {
-      await front.done();
-    }
-  });
+  return withSandbox(
+    { cliBin: context.sandboxCliBin, dbFile: file('sandbox.db'), flags: ['--control'] },
+    async (sandbox) => {
+      const front = via === undefined ? { url: sandbox.url, done: async () => {} } : await via(sandbox.url);
+      try {
+        const args = [
+          input,
+          '--mapping',
+          genericMappingFile,
+          '--file-mode',
+          'none',
+          '--concurrency',
+          String(concurrency),
+          '--journal',
+          file('journal.sqlite'),
+          '--results',
+          file('results.csv'),
+        ];
+        await runImportTimed({
+          cliBin: context.cliBin,
+          args,
+          baseUrl: front.url,
+          apiKey: benchApiKey,
+          cwd: context.workDir,
+        });
+        if (faults !== undefined) await setSandboxFaults(sandbox.url, faults);
+        return await body({ journal: file('journal.sqlite'), url: front.url }, sandbox.url);
+      } finally {
+        await front.done();
+      }
+    },
+  );
 }
 
 async function withdrawOnce(context: BenchContext, name: string, night: WithdrawNight): Promise<WithdrawRun> {
-  const args = [night.journal, '--journal', join(context.workDir, `${name}.undo.sqlite`), '--results', join(context.workDir, `${name}.undo.csv`), '--concurrency', String(withdrawSetting.concurrency)];
-  return runWithdrawTimed({ cliBin: context.cliBin, args, baseUrl: night.url, apiKey: benchApiKey, cwd: context.workDir });
+  const args = [
+    night.journal,
+    '--journal',
+    join(context.workDir, `${name}.undo.sqlite`),
+    '--results',
+    join(context.workDir, `${name}.undo.csv`),
+    '--concurrency',
+    String(withdrawSetting.concurrency),
+  ];
+  return runWithdrawTimed({
+    cliBin: context.cliBin,
+    args,
+    baseUrl: night.url,
+    apiKey: benchApiKey,
+    cwd: context.workDir,
+  });
 }
 
 async function withdrawRow(context: BenchContext, claims: number): Promise<BenchRow> {
   const input = join(context.workDir, 'withdraw.csv');
   await writeDisputesCsv(input, plannedRows({ claims, sizeOf: () => 1, block: 1 }));
-  const faults = { seed, failRate: withdrawSetting.failRate, latencyMs: withdrawSetting.latencyMs, retryAfterSeconds: 1 };
+  const faults = {
+    seed,
+    failRate: withdrawSetting.failRate,
+    latencyMs: withdrawSetting.latencyMs,
+    retryAfterSeconds: 1,
+  };
   context.log('refusals: recording the requests of a fault-free withdraw');
   let recorder: Awaited<ReturnType<typeof startRecorder>> | undefined;
   const viaRecorder = async (url: string) => {
@@ -173,16 +285,28 @@ async function withdrawRow(context: BenchContext, claims: number): Promise<Bench
     const started = recorder;
     return { url: started.url, done: async () => started.close() };
   };
-  const sequences = await withNight(context, 'withdraw-record', input, undefined, async (night) => {
-    recorder?.reset();
-    await withdrawOnce(context, 'withdraw-record', night);
-    return recorder?.sequences() ?? [];
-  }, viaRecorder);
+  const sequences = await withNight(
+    context,
+    'withdraw-record',
+    input,
+    undefined,
+    async (night) => {
+      recorder?.reset();
+      await withdrawOnce(context, 'withdraw-record', night);
+      return recorder?.sequences() ?? [];
+    },
+    viaRecorder,
+  );
   context.log(`refusals: withdraw of ${claims} claims, 5% sporadic 503s`);
-  const ours = await withNight(context, 'withdraw-ours', input, faults, async (night) => withdrawOnce(context, 'withdraw-ours', night));
-  if (ours.outcomes.withdrawn !== claims) throw new Error(`refusals bench: expected ${claims} cases withdrawn, got ${JSON.stringify(ours.outcomes)}`);
+  const ours = await withNight(context, 'withdraw-ours', input, faults, async (night) =>
+    withdrawOnce(context, 'withdraw-ours', night),
+  );
+  if (ours.outcomes.withdrawn !== claims)
+    throw new Error(`refusals bench: expected ${claims} cases withdrawn, got ${JSON.stringify(ours.outcomes)}`);
   context.log('refusals: withdraw anchor, 5% sporadic 503s');
-  const anchor = await withNight(context, 'withdraw-anchor', input, faults, async (_night, sandboxUrl) => replay(sandboxUrl, sequences, withdrawSetting.concurrency));
+  const anchor = await withNight(context, 'withdraw-anchor', input, faults, async (_night, sandboxUrl) =>
+    replay(sandboxUrl, sequences, withdrawSetting.concurrency),
+  );
   const figure = claims / ours.sendingSeconds;
   const baseline = claims / anchor.sendingSeconds;
   const ratio = figure / baseline;

@@ -35,7 +35,11 @@ interface Job {
 }
 
 async function runJob(context: BenchContext, job: Job, what: string): Promise<MeasuredRun> {
-  const run = await runNodeMeasured(job.args, { timeReport: join(context.workDir, 'resume-time.txt'), env: job.env, timeoutMs: 3_600_000 });
+  const run = await runNodeMeasured(job.args, {
+    timeReport: join(context.workDir, 'resume-time.txt'),
+    env: job.env,
+    timeoutMs: 3_600_000,
+  });
   expectSuccess(run, what);
   return run;
 }
@@ -62,7 +66,21 @@ export const benchCase: BenchCase = {
       try {
         const resultsFile = join(context.workDir, `resume-${rows}.results.csv`);
         const job: Job = {
-          args: [context.cliBin, 'import', input, '--mapping', genericMappingFile, '--journal', join(context.workDir, 'resume.journal.sqlite'), '--results', resultsFile, '--concurrency', '32', '--log-level', 'warn'],
+          args: [
+            context.cliBin,
+            'import',
+            input,
+            '--mapping',
+            genericMappingFile,
+            '--journal',
+            join(context.workDir, 'resume.journal.sqlite'),
+            '--results',
+            resultsFile,
+            '--concurrency',
+            '32',
+            '--log-level',
+            'warn',
+          ],
           env: { ...process.env, CLAIMS_BASE_URL: proxy.url, CLAIMS_API_KEY: benchApiKey },
           resultsFile,
         };
@@ -71,8 +89,11 @@ export const benchCase: BenchCase = {
         const originalCounts = proxy.counts();
         const originalResults = await sha256Of(resultsFile);
         const claimsBefore = claimsInSandbox(dbFile);
-        context.log(`resume: original run ${original.seconds.toFixed(1)} s, ${count(createRequests(originalCounts))} create requests, ${count(claimsBefore)} claims in the sandbox`);
-        if (createRequests(originalCounts) === 0 || claimsBefore === 0) throw new Error(`original import: expected claims created, got ${describe(originalCounts)}`);
+        context.log(
+          `resume: original run ${original.seconds.toFixed(1)} s, ${count(createRequests(originalCounts))} create requests, ${count(claimsBefore)} claims in the sandbox`,
+        );
+        if (createRequests(originalCounts) === 0 || claimsBefore === 0)
+          throw new Error(`original import: expected claims created, got ${describe(originalCounts)}`);
 
         proxy.reset();
         context.log('resume: re-run of the finished job…');

@@ -69,7 +69,8 @@ async function exportWithFailures(context: BenchContext, rows: number): Promise<
 }
 
 const milliseconds = (value: number) => `${value.toFixed(1)} ms`;
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]) =>
+  [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 export const benchCase: BenchCase = {
   name: 'review',
@@ -77,7 +78,23 @@ export const benchCase: BenchCase = {
     const { rows, checks } = context.quick ? sizes.quick : sizes.full;
     const input = await exportWithFailures(context, rows);
     const journal = join(context.workDir, 'review.journal.sqlite');
-    const staged = await runNodeMeasured([context.cliBin, 'import', input, '--mapping', genericMappingFile, '--dry-run', '--journal', journal, '--results', join(context.workDir, 'review.results.csv'), '--log-level', 'warn'], { timeReport: join(context.workDir, 'review-time.txt'), timeoutMs: 1_800_000 });
+    const staged = await runNodeMeasured(
+      [
+        context.cliBin,
+        'import',
+        input,
+        '--mapping',
+        genericMappingFile,
+        '--dry-run',
+        '--journal',
+        journal,
+        '--results',
+        join(context.workDir, 'review.results.csv'),
+        '--log-level',
+        'warn',
+      ],
+      { timeReport: join(context.workDir, 'review-time.txt'), timeoutMs: 1_800_000 },
+    );
     if (staged.code !== 1) expectSuccess(staged, 'the dry run that makes the job to review');
 
     const readStarted = performance.now();
@@ -94,7 +111,10 @@ export const benchCase: BenchCase = {
     const server = await startReviewServer({ job, store, evidenceDir: context.workDir });
     const headers = { cookie: `review_token=${server.token}` };
     const first = await request(`${server.origin}/api/rows`, { headers });
-    const page = (await first.body.json()) as { total: number; rows: { line: number; cells: Record<string, string> }[] };
+    const page = (await first.body.json()) as {
+      total: number;
+      rows: { line: number; cells: Record<string, string> }[];
+    };
     const firstPageMs = performance.now() - started;
     try {
       const target = page.rows[0];
@@ -104,7 +124,11 @@ export const benchCase: BenchCase = {
       const inProcess: number[] = [];
       for (let index = 0; index < checks; index++) {
         const sent = performance.now();
-        const response = await request(`${server.origin}/api/rows/${target.line}`, { method: 'PUT', headers: { ...headers, origin: server.origin, 'content-type': 'application/json' }, body: JSON.stringify({ cells: fixed }) });
+        const response = await request(`${server.origin}/api/rows/${target.line}`, {
+          method: 'PUT',
+          headers: { ...headers, origin: server.origin, 'content-type': 'application/json' },
+          body: JSON.stringify({ cells: fixed }),
+        });
         await response.body.json();
         overHttp.push(performance.now() - sent);
         const called = performance.now();

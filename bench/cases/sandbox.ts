@@ -43,41 +43,73 @@ function newClaimBody(index: number): NewClaimBody {
   const amountMinor = 1_000 + (index % 90_000);
   return {
     claim_id: `CLM-BENCH-${index}`,
-    card: { last4: String(index % 10_000).padStart(4, '0'), network: 'visa', type: 'credit', expiry_month: 11, expiry_year: 2030 },
+    card: {
+      last4: String(index % 10_000).padStart(4, '0'),
+      network: 'visa',
+      type: 'credit',
+      expiry_month: 11,
+      expiry_year: 2030,
+    },
     cardholder: { name: `Holder ${index}`, email: `holder${index}@example.com`, type: 'individual' },
     dispute: { date: new Date().toISOString(), raised_by: 'cardholder', reason: 'fraud' },
-    issuer_evidence: { cardholder_explanation: 'I did not make this purchase.', card: { is_active: false }, fraud: { was_reported: true } },
+    issuer_evidence: {
+      cardholder_explanation: 'I did not make this purchase.',
+      card: { is_active: false },
+      fraud: { was_reported: true },
+    },
     cases: [
       {
         case_id: `CASE-BENCH-${index}`,
         dispute: { amount: amountMinor, currency: 'USD' },
         merchant: { category_code: '5732', name: `Merchant ${index % 997}` },
-        transaction: { amount: amountMinor, arn: `7${String(index).padStart(22, '0')}`, currency: 'USD', date: new Date(Date.now() - 10 * 86_400_000).toISOString(), system: 'dual_message' },
+        transaction: {
+          amount: amountMinor,
+          arn: `7${String(index).padStart(22, '0')}`,
+          currency: 'USD',
+          date: new Date(Date.now() - 10 * 86_400_000).toISOString(),
+          system: 'dual_message',
+        },
       },
     ],
   };
 }
 
-const headers = { authorization: basicAuthorization(benchApiKey), 'content-type': 'application/json', accept: 'application/json' };
+const headers = {
+  authorization: basicAuthorization(benchApiKey),
+  'content-type': 'application/json',
+  accept: 'application/json',
+};
 
 /** Bodies `first` .. `first + count - 1`, serialised before any timing starts. */
 function newClaimRequests(first: number, count: number): LoadRequest[] {
-  return Array.from({ length: count }, (_, offset) => ({ path: newClaimPath, headers, body: Buffer.from(JSON.stringify(newClaimBody(first + offset))) }));
+  return Array.from({ length: count }, (_, offset) => ({
+    path: newClaimPath,
+    headers,
+    body: Buffer.from(JSON.stringify(newClaimBody(first + offset))),
+  }));
 }
 
 /** One create through the sandbox (claim 0): proves the body valid and yields the 201 body the baseline replays. */
 async function sandboxResponseBody(url: string): Promise<string> {
-  const response = await request(new URL(newClaimPath, url), { method: 'POST', headers, body: JSON.stringify(newClaimBody(0)) });
+  const response = await request(new URL(newClaimPath, url), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(newClaimBody(0)),
+  });
   const text = await response.body.text();
-  if (response.statusCode !== 201) throw new Error(`sandbox bench: expected 201 from new_claim, got ${response.statusCode}: ${text.slice(0, 300)}`);
+  if (response.statusCode !== 201)
+    throw new Error(`sandbox bench: expected 201 from new_claim, got ${response.statusCode}: ${text.slice(0, 300)}`);
   return text;
 }
 
 const rate = (result: LoadResult) => `${Math.round(result.requestsPerSecond).toLocaleString('en-US')} req/s`;
-const latencies = (result: LoadResult) => `p50 ${quantile(result.latenciesMs, 0.5).toFixed(1)} ms, p99 ${quantile(result.latenciesMs, 0.99).toFixed(1)} ms`;
+const latencies = (result: LoadResult) =>
+  `p50 ${quantile(result.latenciesMs, 0.5).toFixed(1)} ms, p99 ${quantile(result.latenciesMs, 0.99).toFixed(1)} ms`;
 /** The round with the median rate. */
-const medianRound = (results: readonly LoadResult[]) => [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)];
-const rates = (results: readonly LoadResult[]) => results.map((result) => Math.round(result.requestsPerSecond).toLocaleString('en-US')).join(', ');
+const medianRound = (results: readonly LoadResult[]) =>
+  [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)];
+const rates = (results: readonly LoadResult[]) =>
+  results.map((result) => Math.round(result.requestsPerSecond).toLocaleString('en-US')).join(', ');
 
 interface Servers {
   sandbox: LoadResult[];
@@ -97,43 +129,69 @@ async function run(context: BenchContext): Promise<BenchRow[]> {
     return batch;
   };
   const load = async (url: string, requests: LoadRequest[]) =>
-    runClosedLoop({ origin: new URL(url).origin, connections: size.connections, concurrency: size.connections, requests, expectedStatus: 201 });
+    runClosedLoop({
+      origin: new URL(url).origin,
+      connections: size.connections,
+      concurrency: size.connections,
+      requests,
+      expectedStatus: 201,
+    });
 
-  context.log(`sandbox: ${size.rounds} round(s) of ${size.measuredRequests} new_claim requests, ${size.connections} connections, sandbox, bare node:http and the two durable anchors in turn`);
-  const results = await withSandbox({ cliBin: context.cliBin, dbFile: join(context.workDir, 'sandbox-bench.db') }, async ({ url: sandboxUrl }) => {
-    const cannedBody = await sandboxResponseBody(sandboxUrl);
-    const servers: ChildServer[] = [];
-    try {
-      const bare = await startCannedJsonServer(201, cannedBody, join(context.workDir, 'sandbox-bench-response.json'));
-      servers.push(bare);
-      const anchor = await startDurableAnchor(join(context.workDir, 'sandbox-bench-anchor.db'), cannedBody, join(context.workDir, 'sandbox-bench-anchor-response.json'));
-      servers.push(anchor);
-      const turnAnchor = await startDurableAnchor(join(context.workDir, 'sandbox-bench-turn-anchor.db'), cannedBody, join(context.workDir, 'sandbox-bench-turn-anchor-response.json'), 'per-turn');
-      servers.push(turnAnchor);
-      // Neither baseline reads ids (the anchor numbers its own rows): the same bodies serve their warm-ups and rounds.
-      const baselineRequests = newClaimRequests(0, size.measuredRequests);
-      await load(sandboxUrl, take(size.warmUpRequests));
-      await load(bare.url, newClaimRequests(0, size.warmUpRequests));
-      await load(anchor.url, newClaimRequests(0, size.warmUpRequests));
-      await load(turnAnchor.url, newClaimRequests(0, size.warmUpRequests));
-      const measured: Servers = { sandbox: [], bare: [], anchor: [], turnAnchor: [] };
-      for (let round = 1; round <= size.rounds; round++) {
-        measured.sandbox.push(await load(sandboxUrl, take(size.measuredRequests)));
-        measured.bare.push(await load(bare.url, baselineRequests));
-        measured.anchor.push(await load(anchor.url, baselineRequests));
-        measured.turnAnchor.push(await load(turnAnchor.url, baselineRequests));
+  context.log(
+    `sandbox: ${size.rounds} round(s) of ${size.measuredRequests} new_claim requests, ${size.connections} connections, sandbox, bare node:http and the two durable anchors in turn`,
+  );
+  const results = await withSandbox(
+    { cliBin: context.cliBin, dbFile: join(context.workDir, 'sandbox-bench.db') },
+    async ({ url: sandboxUrl }) => {
+      const cannedBody = await sandboxResponseBody(sandboxUrl);
+      const servers: ChildServer[] = [];
+      try {
+        const bare = await startCannedJsonServer(201, cannedBody, join(context.workDir, 'sandbox-bench-response.json'));
+        servers.push(bare);
+        const anchor = await startDurableAnchor(
+          join(context.workDir, 'sandbox-bench-anchor.db'),
+          cannedBody,
+          join(context.workDir, 'sandbox-bench-anchor-response.json'),
+        );
+        servers.push(anchor);
+        const turnAnchor = await startDurableAnchor(
+          join(context.workDir, 'sandbox-bench-turn-anchor.db'),
+          cannedBody,
+          join(context.workDir, 'sandbox-bench-turn-anchor-response.json'),
+          'per-turn',
+        );
+        servers.push(turnAnchor);
+        // Neither baseline reads ids (the anchor numbers its own rows): the same bodies serve their warm-ups and rounds.
+        const baselineRequests = newClaimRequests(0, size.measuredRequests);
+        await load(sandboxUrl, take(size.warmUpRequests));
+        await load(bare.url, newClaimRequests(0, size.warmUpRequests));
+        await load(anchor.url, newClaimRequests(0, size.warmUpRequests));
+        await load(turnAnchor.url, newClaimRequests(0, size.warmUpRequests));
+        const measured: Servers = { sandbox: [], bare: [], anchor: [], turnAnchor: [] };
+        for (let round = 1; round <= size.rounds; round++) {
+          measured.sandbox.push(await load(sandboxUrl, take(size.measuredRequests)));
+          measured.bare.push(await load(bare.url, baselineRequests));
+          measured.anchor.push(await load(anchor.url, baselineRequests));
+          measured.turnAnchor.push(await load(turnAnchor.url, baselineRequests));
+        }
+        return measured;
+      } finally {
+        await Promise.all(servers.map(async (server) => server.stop()));
       }
-      return measured;
-    } finally {
-      await Promise.all(servers.map(async (server) => server.stop()));
-    }
-  });
+    },
+  );
   return rows(size, results);
 }
 
 function rows(size: (typeof sizes)['full'], results: Servers): BenchRow[] {
-  const [ours, bare, anchor, turnAnchor] = [medianRound(results.sandbox), medianRound(results.bare), medianRound(results.anchor), medianRound(results.turnAnchor)];
-  if (ours === undefined || bare === undefined || anchor === undefined || turnAnchor === undefined) throw new Error('sandbox bench: expected at least one round');
+  const [ours, bare, anchor, turnAnchor] = [
+    medianRound(results.sandbox),
+    medianRound(results.bare),
+    medianRound(results.anchor),
+    medianRound(results.turnAnchor),
+  ];
+  if (ours === undefined || bare === undefined || anchor === undefined || turnAnchor === undefined)
+    throw new Error('sandbox bench: expected at least one round');
   const ratio = ours.requestsPerSecond / bare.requestsPerSecond;
   const benchmark = `Sandbox new_claim (${size.measuredRequests.toLocaleString('en-US')} requests, ${size.connections} connections)`;
   const rounds = `median of ${size.rounds} alternating round(s) (sandbox ${rates(results.sandbox)}; bare ${rates(results.bare)}; anchor ${rates(results.anchor)}; anchor committing per turn ${rates(results.turnAnchor)} req/s)`;

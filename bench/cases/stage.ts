@@ -33,7 +33,11 @@ type Side = 'stage' | 'csv-parse';
 async function onePass(context: BenchContext, side: Side, csvFile: string, round: number): Promise<StageWorkerResult> {
   const journalFile = join(context.workDir, `stage-${round}.journal.sqlite`);
   const args = [workerScript, side, csvFile, genericMappingFile, ...(side === 'stage' ? [journalFile] : [])];
-  const run = await runNodeMeasured(args, { timeReport: join(context.workDir, 'stage-time.txt'), timeoutMs: 600_000, keepStdout: true });
+  const run = await runNodeMeasured(args, {
+    timeReport: join(context.workDir, 'stage-time.txt'),
+    timeoutMs: 600_000,
+    keepStdout: true,
+  });
   expectSuccess(run, `stage worker (${side})`);
   // Each stage pass starts from an empty journal; the disk gets this one back now.
   await rm(journalFile, { force: true });
@@ -59,11 +63,15 @@ export const benchCase: BenchCase = {
     const csvParseRates: number[] = [];
     const started = performance.now();
     const elapsedSeconds = () => (performance.now() - started) / 1000;
-    const anotherRoundFits = (roundsDone: number) => roundsDone === 0 || elapsedSeconds() * (1 + 1 / roundsDone) <= roundsBudgetSeconds;
+    const anotherRoundFits = (roundsDone: number) =>
+      roundsDone === 0 || elapsedSeconds() * (1 + 1 / roundsDone) <= roundsBudgetSeconds;
     for (let round = 0; round < maxRounds && anotherRoundFits(round); round++) {
       const baseline = await onePass(context, 'csv-parse', csvFile, round);
       const staged = await onePass(context, 'stage', csvFile, round);
-      for (const [side, result] of [['csv-parse', baseline], ['stage', staged]] as const) {
+      for (const [side, result] of [
+        ['csv-parse', baseline],
+        ['stage', staged],
+      ] as const) {
         if (result.rows !== rows) throw new Error(`stage worker (${side}): expected ${rows} rows, got ${result.rows}`);
       }
       csvParseRates.push(rate(baseline));

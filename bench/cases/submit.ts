@@ -54,7 +54,9 @@ async function importOnce(context: BenchContext, concurrency: number, claims: nu
 /** Every claim created with exactly one request: otherwise claims/s would not mean what it says. */
 function checkOneRequestPerClaim(run: ImportRun, claims: number): void {
   if (run.requests !== claims || run.outcomes.created !== claims) {
-    throw new Error(`submit bench: expected ${claims} claims created by as many requests, got ${run.requests} requests and outcomes ${JSON.stringify(run.outcomes)}`);
+    throw new Error(
+      `submit bench: expected ${claims} claims created by as many requests, got ${run.requests} requests and outcomes ${JSON.stringify(run.outcomes)}`,
+    );
   }
 }
 
@@ -84,7 +86,9 @@ async function run(context: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const concurrency of concurrencies) {
     const claims = Math.min(cap, Math.ceil(limitClaimsPerSecond(concurrency) * seconds));
-    context.log(`submit: ${claims} claims at concurrency ${concurrency} against the sandbox (--latency-ms ${latencyMs})`);
+    context.log(
+      `submit: ${claims} claims at concurrency ${concurrency} against the sandbox (--latency-ms ${latencyMs})`,
+    );
     const importRun = await importOnce(context, concurrency, claims);
     checkOneRequestPerClaim(importRun, claims);
     const bare = await barePairPerSecond(context, { name: 'submit', concurrency, requests: claims, latencyMs });

@@ -68,22 +68,37 @@ function closingRecord(stderr: string): ClosingRecord | undefined {
     if (entry?.msg !== 'track finished') continue;
     const requests = entry.requests as Partial<ClosingRecord['requests']> | undefined;
     const counts = ['casePages', 'caseReads', 'claimReads', 'eventPages', 'requests'] as const;
-    if (typeof entry.run !== 'string' || !counts.every((key) => typeof requests?.[key] === 'number') || !isThrottling(entry.throttling)) return undefined;
+    if (
+      typeof entry.run !== 'string' ||
+      !counts.every((key) => typeof requests?.[key] === 'number') ||
+      !isThrottling(entry.throttling)
+    )
+      return undefined;
     return entry as ClosingRecord;
   }
   return undefined;
 }
 
-async function runTrack(context: BenchContext, baseUrl: string, args: readonly string[], what: string): Promise<TrackRun> {
-  const measured = await runNodeMeasured([context.cliBin, '--log-level', 'info', '--log-format', 'json', 'track', ...args], {
-    timeReport: join(context.workDir, 'track-time.txt'),
-    env: { ...process.env, CLAIMS_BASE_URL: baseUrl, CLAIMS_API_KEY: benchApiKey },
-    timeoutMs: trackTimeoutMs,
-  });
+async function runTrack(
+  context: BenchContext,
+  baseUrl: string,
+  args: readonly string[],
+  what: string,
+): Promise<TrackRun> {
+  const measured = await runNodeMeasured(
+    [context.cliBin, '--log-level', 'info', '--log-format', 'json', 'track', ...args],
+    {
+      timeReport: join(context.workDir, 'track-time.txt'),
+      env: { ...process.env, CLAIMS_BASE_URL: baseUrl, CLAIMS_API_KEY: benchApiKey },
+      timeoutMs: trackTimeoutMs,
+    },
+  );
   const record = closingRecord(measured.stderr);
   // 0: nothing on the worklist, 1: something on it; both are a run that finished.
   if ((measured.code !== 0 && measured.code !== 1) || record === undefined) {
-    throw new Error(`track, ${what}: expected exit 0 or 1 with its closing record, got ${measured.signal ?? `exit ${String(measured.code)}`}: ${measured.stderr.trim().split('\n').slice(-8).join(' | ')}`);
+    throw new Error(
+      `track, ${what}: expected exit 0 or 1 with its closing record, got ${measured.signal ?? `exit ${String(measured.code)}`}: ${measured.stderr.trim().split('\n').slice(-8).join(' | ')}`,
+    );
   }
   const phases = measured.stderr.split('\n').find((line) => line.startsWith('took ')) ?? 'phases not printed';
   return { measured, record, phases };
@@ -92,7 +107,9 @@ async function runTrack(context: BenchContext, baseUrl: string, args: readonly s
 /** The job's case ids in the order of its lines, as its journal names them. */
 function casesOfJournal(journal: string): string[] {
   return readDatabase(journal, (database) =>
-    (database.prepare('SELECT case_id FROM rows WHERE case_id IS NOT NULL ORDER BY idx').all() as { case_id: string }[]).map((row) => row.case_id),
+    (
+      database.prepare('SELECT case_id FROM rows WHERE case_id IS NOT NULL ORDER BY idx').all() as { case_id: string }[]
+    ).map((row) => row.case_id),
   );
 }
 
@@ -138,21 +155,32 @@ async function listPageMs(baseUrl: string, caseIds: readonly string[]): Promise<
   for (let page = 0; page < pagesTimed; page++) {
     const after = caseIds[Math.floor(((page + 0.5) * caseIds.length) / pagesTimed)] ?? '';
     const started = performance.now();
-    const response = await fetch(new URL(`/v2/issuer/cases?limit=${pageSize}&starting_after=${encodeURIComponent(after)}`, baseUrl), { headers: { authorization: benchAuthorization } });
+    const response = await fetch(
+      new URL(`/v2/issuer/cases?limit=${pageSize}&starting_after=${encodeURIComponent(after)}`, baseUrl),
+      { headers: { authorization: benchAuthorization } },
+    );
     const body = await response.text();
-    if (response.status !== 200) throw new Error(`track: expected 200 from the case list after ${after}, got ${response.status}: ${body.slice(0, 300)}`);
+    if (response.status !== 200)
+      throw new Error(
+        `track: expected 200 from the case list after ${after}, got ${response.status}: ${body.slice(0, 300)}`,
+      );
     times.push(performance.now() - started);
   }
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? Number.NaN;
 }
 
 const describeCounts = (counts: ReadonlyMap<string, number>): string =>
-  [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, value]) => `${count(value)} ${key}`).join(', ');
+  [...counts]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => `${count(value)} ${key}`)
+    .join(', ');
 
 /** Every case of the job read, each with the status the sandbox holds: otherwise the requests would not mean "N cases read". */
 function expectEveryCaseRead(check: StatusCheck, cases: number, held: ReadonlyMap<string, number>, what: string): void {
   if (check.lines !== cases || check.notRead !== 0 || describeCounts(check.byStatus) !== describeCounts(held)) {
-    throw new Error(`track, ${what}: expected ${count(cases)} status lines, every case read as the sandbox holds them (${describeCounts(held)}), got ${count(check.lines)} lines, ${count(check.notRead)} not read, ${describeCounts(check.byStatus)}`);
+    throw new Error(
+      `track, ${what}: expected ${count(cases)} status lines, every case read as the sandbox holds them (${describeCounts(held)}), got ${count(check.lines)} lines, ${count(check.notRead)} not read, ${describeCounts(check.byStatus)}`,
+    );
   }
 }
 
@@ -161,7 +189,9 @@ function expectMovedRead(check: StatusCheck, moved: readonly string[]): void {
   const missed = moved.filter((caseId) => !check.changedYes.has(caseId));
   const others = [...check.changedYes].filter((caseId) => !moved.includes(caseId));
   if (missed.length > 0 || others.length > 0 || check.byStatus.get('won') !== moved.length) {
-    throw new Error(`track, incremental run: expected the ${count(moved.length)} moved cases changed and won, no other changed, got ${count(missed.length)} missed (${missed.slice(0, 3).join(', ')}), ${count(others.length)} others changed, ${count(check.byStatus.get('won') ?? 0)} won`);
+    throw new Error(
+      `track, incremental run: expected the ${count(moved.length)} moved cases changed and won, no other changed, got ${count(missed.length)} missed (${missed.slice(0, 3).join(', ')}), ${count(others.length)} others changed, ${count(check.byStatus.get('won') ?? 0)} won`,
+    );
   }
 }
 
@@ -193,37 +223,73 @@ async function measure(context: BenchContext, rows: number): Promise<Measured> {
   return withSandbox({ cliBin: context.sandboxCliBin, dbFile, flags: ['--control'] }, async (sandbox) => {
     context.log(`track: importing ${count(rows)} rows (every claim filed) into the sandbox, no latency`);
     const job = await importJob(context, sandbox.url, { name: 'night', input, fileMode: 'chargeback', concurrency });
-    if (job.run.outcomes.filed !== rows) throw new Error(`track: expected the import to file all ${count(rows)} rows, got ${JSON.stringify(job.run.outcomes)}`);
+    if (job.run.outcomes.filed !== rows)
+      throw new Error(
+        `track: expected the import to file all ${count(rows)} rows, got ${JSON.stringify(job.run.outcomes)}`,
+      );
     const caseIds = casesOfJournal(job.journal);
     const cases = caseIds.length;
     const pageMs = await listPageMs(sandbox.url, caseIds);
-    context.log(`track: ${count(cases)} cases filed in ${job.run.wallSeconds.toFixed(1)} s; a list page of ${pageSize} takes the sandbox ${pageMs.toFixed(1)} ms; latency ${latencyMs} ms from now`);
+    context.log(
+      `track: ${count(cases)} cases filed in ${job.run.wallSeconds.toFixed(1)} s; a list page of ${pageSize} takes the sandbox ${pageMs.toFixed(1)} ms; latency ${latencyMs} ms from now`,
+    );
     await setSandboxFaults(sandbox.url, { latencyMs });
 
-    const args = [job.journal, '--concurrency', String(concurrency), '--journal', trackJournal, '--results', statusFile];
+    const args = [
+      job.journal,
+      '--concurrency',
+      String(concurrency),
+      '--journal',
+      trackJournal,
+      '--results',
+      statusFile,
+    ];
     const first = await runTrack(context, sandbox.url, args, 'first run');
-    context.log(`track: first run ${first.measured.seconds.toFixed(1)} s, ${count(first.record.requests.requests)} requests (${byKind(first.record.requests)}), peak ${mib(first.measured.peakRssBytes)}`);
+    context.log(
+      `track: first run ${first.measured.seconds.toFixed(1)} s, ${count(first.record.requests.requests)} requests (${byKind(first.record.requests)}), peak ${mib(first.measured.peakRssBytes)}`,
+    );
     if (first.record.run !== 'first') throw new Error(`track: expected a first run, got ${first.record.run}`);
     const firstStatus = await readStatusFile(statusFile);
     expectEveryCaseRead(firstStatus, cases, casesInSandboxByStatus(dbFile), 'first run');
 
     // Where the first run left the events: the incremental run pages from here.
-    const cursor = readDatabase(trackJournal, (database) => (database.prepare("SELECT value FROM meta WHERE key = 'events_cursor'").get() as { value: string } | undefined)?.value);
-    if (cursor === undefined || cursor === '') throw new Error('track: expected an events cursor in the track journal after the first run, got none');
+    const cursor = readDatabase(
+      trackJournal,
+      (database) =>
+        (database.prepare("SELECT value FROM meta WHERE key = 'events_cursor'").get() as { value: string } | undefined)
+          ?.value,
+    );
+    if (cursor === undefined || cursor === '')
+      throw new Error('track: expected an events cursor in the track journal after the first run, got none');
     const moved = spreadSample(caseIds, Math.round(cases * changedShare));
     const advanceStarted = performance.now();
     await advanceCases(sandbox.url, moved, 'won', concurrency);
     const advanceSeconds = (performance.now() - advanceStarted) / 1000;
     const eventsSinceCursor = eventsAfter(dbFile, cursor);
-    context.log(`track: ${count(moved.length)} cases moved to won in ${advanceSeconds.toFixed(1)} s; ${count(eventsSinceCursor)} events since the cursor`);
+    context.log(
+      `track: ${count(moved.length)} cases moved to won in ${advanceSeconds.toFixed(1)} s; ${count(eventsSinceCursor)} events since the cursor`,
+    );
 
     const incremental = await runTrack(context, sandbox.url, args, 'incremental run');
-    context.log(`track: incremental run ${incremental.measured.seconds.toFixed(1)} s, ${count(incremental.record.requests.requests)} requests (${byKind(incremental.record.requests)})`);
-    if (incremental.record.run !== 'incremental') throw new Error(`track: expected an incremental run, got ${incremental.record.run}`);
+    context.log(
+      `track: incremental run ${incremental.measured.seconds.toFixed(1)} s, ${count(incremental.record.requests.requests)} requests (${byKind(incremental.record.requests)})`,
+    );
+    if (incremental.record.run !== 'incremental')
+      throw new Error(`track: expected an incremental run, got ${incremental.record.run}`);
     const after = await readStatusFile(statusFile);
     expectEveryCaseRead(after, cases, casesInSandboxByStatus(dbFile), 'incremental run');
     expectMovedRead(after, moved);
-    return { cases, job, first, firstStatus, moved, advanceSeconds, eventsSinceCursor, incremental, listPageMs: pageMs };
+    return {
+      cases,
+      job,
+      first,
+      firstStatus,
+      moved,
+      advanceSeconds,
+      eventsSinceCursor,
+      incremental,
+      listPageMs: pageMs,
+    };
   });
 }
 

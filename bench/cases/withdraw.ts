@@ -41,7 +41,8 @@ const limitRequestsPerSecond = concurrency / (latencyMs / 1000);
 
 /** Claims of one and two cases alternately, numbered from `first`. */
 function* nightRows(first: number, claims: number): Generator<RowSpec> {
-  for (const spec of plannedRows({ claims, sizeOf: (claim) => 1 + ((first + claim) % 2), block: 1 })) yield { ...spec, claim: first + spec.claim };
+  for (const spec of plannedRows({ claims, sizeOf: (claim) => 1 + ((first + claim) % 2), block: 1 }))
+    yield { ...spec, claim: first + spec.claim };
 }
 
 interface Night {
@@ -70,8 +71,15 @@ async function importNight(context: BenchContext, baseUrl: string, claims: numbe
 
 /** Every case withdrawn, every claim with exactly one retrieve and one withdrawal: otherwise the rates would not mean what they say. */
 function checkTwoRequestsPerClaim(run: WithdrawRun, claims: number, cases: number): void {
-  if (run.requests !== requestsPerClaim * claims || run.answered429 + run.answered503 !== 0 || run.cases !== cases || run.outcomes.withdrawn !== cases) {
-    throw new Error(`withdraw bench: expected ${cases} cases of ${claims} claims withdrawn by ${requestsPerClaim * claims} requests, got ${run.requests} requests (429: ${run.answered429}, 503: ${run.answered503}), ${run.cases} cases, outcomes ${JSON.stringify(run.outcomes)}`);
+  if (
+    run.requests !== requestsPerClaim * claims ||
+    run.answered429 + run.answered503 !== 0 ||
+    run.cases !== cases ||
+    run.outcomes.withdrawn !== cases
+  ) {
+    throw new Error(
+      `withdraw bench: expected ${cases} cases of ${claims} claims withdrawn by ${requestsPerClaim * claims} requests, got ${run.requests} requests (429: ${run.answered429}, 503: ${run.answered503}), ${run.cases} cases, outcomes ${JSON.stringify(run.outcomes)}`,
+    );
   }
 }
 
@@ -87,7 +95,9 @@ function rowOf(claims: number, night: Night, run: WithdrawRun, mix: string, bare
   const requestsPerSecond = run.requests / run.sendingSeconds;
   const claimsPerSecond = claims / run.sendingSeconds;
   const ratio = requestsPerSecond / limitRequestsPerSecond;
-  const seeded = night.seeding.map((importRun) => `${JSON.stringify(importRun.outcomes)} in ${importRun.wallSeconds.toFixed(1)} s`).join(' and ');
+  const seeded = night.seeding
+    .map((importRun) => `${JSON.stringify(importRun.outcomes)} in ${importRun.wallSeconds.toFixed(1)} s`)
+    .join(' and ');
   return {
     benchmark: `Withdraw throughput, concurrency ${concurrency} (${claims.toLocaleString('en-US')} claims, ${night.cases.toLocaleString('en-US')} cases)`,
     figure: `${claimsPerSecond.toFixed(1)} claims/s = ${requestsPerSecond.toFixed(1)} req/s`,
@@ -107,18 +117,42 @@ async function run(context: BenchContext): Promise<BenchRow[]> {
   const seconds = context.quick ? secondsAtLimit.quick : secondsAtLimit.full;
   const claims = Math.ceil((limitRequestsPerSecond * seconds) / requestsPerClaim);
   const resultsFile = join(context.workDir, 'undo.results.csv');
-  const { night, withdrawRun } = await withSandbox({ cliBin: context.sandboxCliBin, dbFile: join(context.workDir, 'withdraw.sandbox.db'), flags: ['--control'] }, async (sandbox) => {
-    context.log(`withdraw: importing ${claims} claims (half filed) into the sandbox, no latency`);
-    const imported = await importNight(context, sandbox.url, claims);
-    await setSandboxFaults(sandbox.url, { latencyMs });
-    context.log(`withdraw: ${claims} claims at concurrency ${concurrency} against the sandbox (latency ${latencyMs} ms)`);
-    const args = [...imported.journals, '--journal', join(context.workDir, 'undo.journal.sqlite'), '--results', resultsFile, '--concurrency', String(concurrency)];
-    const timed = await runWithdrawTimed({ cliBin: context.cliBin, args, baseUrl: sandbox.url, apiKey: benchApiKey, cwd: context.workDir });
-    return { night: imported, withdrawRun: timed };
-  });
+  const { night, withdrawRun } = await withSandbox(
+    { cliBin: context.sandboxCliBin, dbFile: join(context.workDir, 'withdraw.sandbox.db'), flags: ['--control'] },
+    async (sandbox) => {
+      context.log(`withdraw: importing ${claims} claims (half filed) into the sandbox, no latency`);
+      const imported = await importNight(context, sandbox.url, claims);
+      await setSandboxFaults(sandbox.url, { latencyMs });
+      context.log(
+        `withdraw: ${claims} claims at concurrency ${concurrency} against the sandbox (latency ${latencyMs} ms)`,
+      );
+      const args = [
+        ...imported.journals,
+        '--journal',
+        join(context.workDir, 'undo.journal.sqlite'),
+        '--results',
+        resultsFile,
+        '--concurrency',
+        String(concurrency),
+      ];
+      const timed = await runWithdrawTimed({
+        cliBin: context.cliBin,
+        args,
+        baseUrl: sandbox.url,
+        apiKey: benchApiKey,
+        cwd: context.workDir,
+      });
+      return { night: imported, withdrawRun: timed };
+    },
+  );
   checkTwoRequestsPerClaim(withdrawRun, claims, night.cases);
   const mix = await statusesBefore(resultsFile);
-  const bare = await barePairPerSecond(context, { name: 'withdraw', concurrency, requests: withdrawRun.requests, latencyMs });
+  const bare = await barePairPerSecond(context, {
+    name: 'withdraw',
+    concurrency,
+    requests: withdrawRun.requests,
+    latencyMs,
+  });
   return [rowOf(claims, night, withdrawRun, mix, bare)];
 }
 

@@ -20,9 +20,31 @@ interface Pass {
   readonly rowsPerSecond: number;
 }
 
-async function dryRun(context: BenchContext, input: string, results: string, rows: number, what: string): Promise<Pass> {
-  const args = [context.cliBin, 'import', input, '--mapping', genericMappingFile, '--dry-run', '--results', results, '--journal', `${results}.journal.sqlite`, '--log-level', 'warn'];
-  const run = await runNodeMeasured(args, { timeReport: join(context.workDir, 'workbook-time.txt'), timeoutMs: 1_800_000 });
+async function dryRun(
+  context: BenchContext,
+  input: string,
+  results: string,
+  rows: number,
+  what: string,
+): Promise<Pass> {
+  const args = [
+    context.cliBin,
+    'import',
+    input,
+    '--mapping',
+    genericMappingFile,
+    '--dry-run',
+    '--results',
+    results,
+    '--journal',
+    `${results}.journal.sqlite`,
+    '--log-level',
+    'warn',
+  ];
+  const run = await runNodeMeasured(args, {
+    timeReport: join(context.workDir, 'workbook-time.txt'),
+    timeoutMs: 1_800_000,
+  });
   // Exit 1 when some generated rows are invalid (the generator makes some): the run itself finished.
   if (run.code !== 1) expectSuccess(run, what);
   context.log(`workbook: ${what}: ${run.seconds.toFixed(1)} s, peak RSS ${mib(run.peakRssBytes)}`);
@@ -41,15 +63,27 @@ export const benchCase: BenchCase = {
     const xlsx = join(context.workDir, 'export.results.xlsx');
     const writeCsv = await dryRun(context, input, csv, rows, `${count(rows)} rows, results CSV`);
     const writeXlsx = await dryRun(context, input, xlsx, rows, `${count(rows)} rows, results workbook`);
-    const readCsv = await dryRun(context, csv, join(context.workDir, 'fed-csv.results.csv'), rows, 'the results CSV fed back');
-    const readXlsx = await dryRun(context, xlsx, join(context.workDir, 'fed-xlsx.results.csv'), rows, 'the results workbook fed back');
+    const readCsv = await dryRun(
+      context,
+      csv,
+      join(context.workDir, 'fed-csv.results.csv'),
+      rows,
+      'the results CSV fed back',
+    );
+    const readXlsx = await dryRun(
+      context,
+      xlsx,
+      join(context.workDir, 'fed-xlsx.results.csv'),
+      rows,
+      'the results workbook fed back',
+    );
     return [
       {
         benchmark: `Results workbook written (${count(rows)}-row dry run)`,
         figure: rate(writeXlsx),
         baseline: `results CSV: ${rate(writeCsv)}`,
         ratio: writeXlsx.rowsPerSecond / writeCsv.rowsPerSecond,
-        goal: 'peak RSS < 250 MiB (the dry run\'s memory goal); the ratio is the workbook\'s cost in time',
+        goal: "peak RSS < 250 MiB (the dry run's memory goal); the ratio is the workbook's cost in time",
         met: writeXlsx.run.peakRssBytes < peakLimitBytes,
         note: 'node dist/cli/bin.js import --dry-run --results FILE.xlsx vs FILE.csv, whole runs (stage, checks, results)',
       },

@@ -30,7 +30,9 @@ function answerer(): (bytes: number) => { status: number; body: Buffer } {
     const canned = { status: Number(statusText), body: readFileSync(bodyFile) };
     return () => canned;
   }
-  throw new Error(`bare server: expected "respond STATUS BODY_FILE" or "discard", got "${process.argv.slice(2).join(' ')}"`);
+  throw new Error(
+    `bare server: expected "respond STATUS BODY_FILE" or "discard", got "${process.argv.slice(2).join(' ')}"`,
+  );
 }
 
 const answer = answerer();

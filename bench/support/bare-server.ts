@@ -6,7 +6,12 @@ import { startChildServer, type ChildServer } from './child-server.js';
 const bareServerScript = fileURLToPath(new URL('./bare-server-main.js', import.meta.url));
 
 /** A node:http server in a child process that reads each body and answers `body` with `status`, `delayMs` later. */
-export async function startCannedJsonServer(status: number, body: string, bodyFile: string, delayMs = 0): Promise<ChildServer> {
+export async function startCannedJsonServer(
+  status: number,
+  body: string,
+  bodyFile: string,
+  delayMs = 0,
+): Promise<ChildServer> {
   await writeFile(bodyFile, body);
   return startBareServer(['respond', String(status), bodyFile, String(delayMs)]);
 }
@@ -17,5 +22,8 @@ export async function startDiscardingServer(): Promise<ChildServer> {
 }
 
 async function startBareServer(modeArgs: readonly string[]): Promise<ChildServer> {
-  return startChildServer({ args: [bareServerScript, ...modeArgs], listening: /bare server listening on (http:\/\/\S+)/ });
+  return startChildServer({
+    args: [bareServerScript, ...modeArgs],
+    listening: /bare server listening on (http:\/\/\S+)/,
+  });
 }

@@ -26,7 +26,10 @@ const stopGraceMs = 5_000;
 const maxOutputChars = 64 * 1024;
 
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
-  const child = spawn(process.execPath, [...options.args], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+  const child = spawn(process.execPath, [...options.args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-maxOutputChars);
@@ -47,7 +50,11 @@ async function waitForUrl(child: ChildProcess, options: ChildServerOptions, outp
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       finish();
-      reject(new Error(`child server: expected "${String(options.listening)}" within ${startTimeoutMs} ms, got:\n${output()}`));
+      reject(
+        new Error(
+          `child server: expected "${String(options.listening)}" within ${startTimeoutMs} ms, got:\n${output()}`,
+        ),
+      );
     }, startTimeoutMs);
     const onData = () => {
       const url = options.listening.exec(output())?.[1];
@@ -75,7 +82,11 @@ async function waitForUrl(child: ChildProcess, options: ChildServerOptions, outp
 /** SIGTERM, then SIGKILL if the child has not exited within the grace period. */
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
   await exited;

@@ -31,7 +31,14 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
     const key = `${incoming.method ?? 'GET'} ${routeOf(incoming.url ?? '/')}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     const upstream = request(
-      { agent, host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
       (response) => {
         outgoing.writeHead(response.statusCode ?? 502, response.headers);
         response.pipe(outgoing);
@@ -55,7 +62,11 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
     close: async () => {
       server.closeAllConnections();
       agent.destroy();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

@@ -23,16 +23,23 @@ import { openDatabase } from '../../src/sandbox/store/database.js';
  */
 
 const [dbFile, bodyFile, mode] = process.argv.slice(2);
-if (dbFile === undefined || bodyFile === undefined) throw new Error(`durable anchor: expected "DB_FILE BODY_FILE", got "${process.argv.slice(2).join(' ')}"`);
+if (dbFile === undefined || bodyFile === undefined)
+  throw new Error(`durable anchor: expected "DB_FILE BODY_FILE", got "${process.argv.slice(2).join(' ')}"`);
 
 const canned = readFileSync(bodyFile);
 const database = openDatabase(dbFile);
-const checkpoints = startCheckpoints(database, dbFile, { onError: (error) => process.stderr.write(`durable anchor: ${String(error)}\n`) });
-const insertClaim = database.prepare('INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)');
+const checkpoints = startCheckpoints(database, dbFile, {
+  onError: (error) => process.stderr.write(`durable anchor: ${String(error)}\n`),
+});
+const insertClaim = database.prepare(
+  'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)',
+);
 const insertCase = database.prepare(
   'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
-const insertEvent = database.prepare('INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)');
+const insertEvent = database.prepare(
+  'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)',
+);
 /** The three inserts of one request. */
 const insertRows = (index: number, document: string) => {
   const created = new Date().toISOString();

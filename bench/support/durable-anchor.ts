@@ -10,7 +10,12 @@ const durableAnchorScript = fileURLToPath(new URL('./durable-anchor-main.js', im
  * sandbox's storage at `dbFile` (one commit per request, or per event-loop turn as the sandbox
  * commits) and answering `body` with 201.
  */
-export async function startDurableAnchor(dbFile: string, body: string, bodyFile: string, commits: 'per-request' | 'per-turn' = 'per-request'): Promise<ChildServer> {
+export async function startDurableAnchor(
+  dbFile: string,
+  body: string,
+  bodyFile: string,
+  commits: 'per-request' | 'per-turn' = 'per-request',
+): Promise<ChildServer> {
   await writeFile(bodyFile, body);
   const args = [durableAnchorScript, dbFile, bodyFile, ...(commits === 'per-turn' ? ['per-turn'] : [])];
   return startChildServer({ args, listening: /durable anchor listening on (http:\/\/\S+)/ });

@@ -71,8 +71,14 @@ export async function writeEvidenceFiles(dir: string, prefix: string, count: num
     const target = targetSizeBytes(index);
     const extension = (['jpg', 'png', 'pdf'] as const)[index % 3] ?? 'jpg';
     const padding = target - samples[extension].length;
-    const bytes = extension === 'jpg' ? padJpeg(samples.jpg, padding) : extension === 'png' ? padPng(samples.png, padding) : await padPdf(samples.pdf, padding);
-    if (bytes.length >= fileSizeLimitBytes) throw new Error(`evidence bench: expected files under ${fileSizeLimitBytes} bytes, got ${bytes.length}`);
+    const bytes =
+      extension === 'jpg'
+        ? padJpeg(samples.jpg, padding)
+        : extension === 'png'
+          ? padPng(samples.png, padding)
+          : await padPdf(samples.pdf, padding);
+    if (bytes.length >= fileSizeLimitBytes)
+      throw new Error(`evidence bench: expected files under ${fileSizeLimitBytes} bytes, got ${bytes.length}`);
     const name = `${prefix}-${String(index).padStart(3, '0')}.${extension}`;
     const path = join(dir, name);
     await writeFile(path, bytes);

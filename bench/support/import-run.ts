@@ -66,7 +66,8 @@ class LogTally {
     const entry = parseJson(line);
     if (entry?.msg === 'input staged' && typeof entry.time === 'number') this.stagedAtMs = entry.time;
     if (entry?.msg === 'import finished') {
-      if (typeof entry.outcomes === 'object' && entry.outcomes !== null) this.outcomes = entry.outcomes as Record<string, number>;
+      if (typeof entry.outcomes === 'object' && entry.outcomes !== null)
+        this.outcomes = entry.outcomes as Record<string, number>;
       if (isThrottling(entry.throttling)) this.throttling = entry.throttling;
     }
     this.tail = [...this.tail.slice(-30), line];
@@ -75,7 +76,9 @@ class LogTally {
 
 export function isThrottling(value: unknown): value is Throttling {
   const counts = value as Partial<Record<keyof Throttling, unknown>> | null | undefined;
-  return ['requests', 'answered429', 'answered503', 'sendingMs'].every((key) => typeof counts?.[key as keyof Throttling] === 'number');
+  return ['requests', 'answered429', 'answered503', 'sendingMs'].every(
+    (key) => typeof counts?.[key as keyof Throttling] === 'number',
+  );
 }
 
 export function parseJson(line: string): LogLine | undefined {
@@ -96,12 +99,26 @@ export async function runImportTimed(options: ImportRunOptions): Promise<ImportR
   });
   const tally = new LogTally();
   const lines = createInterface({ input: child.stderr, crlfDelay: Number.POSITIVE_INFINITY });
-  lines.on('line', (line) => { tally.add(line); });
-  const [code] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (exitCode, signal) => { resolve([exitCode, signal]); }));
+  lines.on('line', (line) => {
+    tally.add(line);
+  });
+  const [code] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('close', (exitCode, signal) => {
+      resolve([exitCode, signal]);
+    }),
+  );
   const wallSeconds = (Date.now() - startedMs) / 1000;
   const { outcomes, stagedAtMs, throttling } = tally;
-  if (code !== 0 || outcomes === undefined || stagedAtMs === undefined || throttling === undefined || throttling.requests === 0) {
-    throw new Error(`import: expected exit 0 with staging, requests and a summary in its logs, got exit ${String(code)}:\n${tally.tail.join('\n')}`);
+  if (
+    code !== 0 ||
+    outcomes === undefined ||
+    stagedAtMs === undefined ||
+    throttling === undefined ||
+    throttling.requests === 0
+  ) {
+    throw new Error(
+      `import: expected exit 0 with staging, requests and a summary in its logs, got exit ${String(code)}:\n${tally.tail.join('\n')}`,
+    );
   }
   return {
     sendingSeconds: throttling.sendingMs / 1000,
@@ -131,10 +148,17 @@ export interface SandboxImportOptions {
  * into a fresh sandbox process stopped afterwards: the submit and rate-limit cases' run.
  */
 export async function importIntoSandbox(context: BenchContext, options: SandboxImportOptions): Promise<ImportRun> {
-  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: join(context.workDir, `${options.name}.sandbox.db`), flags: [...options.sandboxFlags] }, async (sandbox) => {
-    const job = await importJob(context, sandbox.url, { ...options, fileMode: 'none' });
-    return job.run;
-  });
+  return withSandbox(
+    {
+      cliBin: context.sandboxCliBin,
+      dbFile: join(context.workDir, `${options.name}.sandbox.db`),
+      flags: [...options.sandboxFlags],
+    },
+    async (sandbox) => {
+      const job = await importJob(context, sandbox.url, { ...options, fileMode: 'none' });
+      return job.run;
+    },
+  );
 }
 
 export interface JobOptions {
@@ -165,7 +189,15 @@ export async function importJob(context: BenchContext, baseUrl: string, options:
     cliBin: context.cliBin,
     args: [
       options.input,
-      ...['--mapping', genericMappingFile, '--file-mode', options.fileMode, '--concurrency', String(options.concurrency), ...(options.importFlags ?? [])],
+      ...[
+        '--mapping',
+        genericMappingFile,
+        '--file-mode',
+        options.fileMode,
+        '--concurrency',
+        String(options.concurrency),
+        ...(options.importFlags ?? []),
+      ],
       ...['--journal', file('journal.sqlite'), '--results', file('results.csv')],
     ],
     baseUrl,

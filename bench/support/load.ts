@@ -47,7 +47,9 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
     const text = await response.body.text();
     latenciesMs.push(performance.now() - sentMs);
     if (response.statusCode !== options.expectedStatus) {
-      throw new Error(`load: expected ${options.expectedStatus} from POST ${request.path}, got ${response.statusCode}: ${text.slice(0, 300)}`);
+      throw new Error(
+        `load: expected ${options.expectedStatus} from POST ${request.path}, got ${response.statusCode}: ${text.slice(0, 300)}`,
+      );
     }
   };
   const worker = async () => {
@@ -68,7 +70,12 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadResult> {
     await Promise.all(Array.from({ length: options.concurrency }, worker));
     const elapsedMs = performance.now() - startedMs;
     latenciesMs.sort((a, b) => a - b);
-    return { requests: options.requests.length, elapsedMs, latenciesMs, requestsPerSecond: options.requests.length / (elapsedMs / 1000) };
+    return {
+      requests: options.requests.length,
+      elapsedMs,
+      latenciesMs,
+      requestsPerSecond: options.requests.length / (elapsedMs / 1000),
+    };
   } finally {
     await pool.close();
   }

@@ -10,7 +10,8 @@ function findRepoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`repository root: expected a package.json above ${fileURLToPath(import.meta.url)}, got none`);
+    if (parent === dir)
+      throw new Error(`repository root: expected a package.json above ${fileURLToPath(import.meta.url)}, got none`);
     dir = parent;
   }
   return dir;

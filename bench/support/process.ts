@@ -103,10 +103,15 @@ export async function runNodeMeasured(args: readonly string[], options: RunOptio
     if (child.exitCode === null && child.signalCode === null) killAll();
   }
   const seconds = (performance.now() - started) / 1000;
-  const timeKiB = useTime ? /^(\d+)\s*$/m.exec(await readFile(options.timeReport, 'utf8').catch(() => ''))?.[1] : undefined;
+  const timeKiB = useTime
+    ? /^(\d+)\s*$/m.exec(await readFile(options.timeReport, 'utf8').catch(() => ''))?.[1]
+    : undefined;
   if (useTime) await rm(options.timeReport, { force: true });
   const timePeakBytes = timeKiB === undefined ? undefined : Number(timeKiB) * 1024;
-  const sources = [...(timePeakBytes === undefined ? [] : [`GNU time ${mib(timePeakBytes)}`]), `VmHWM polled ${mib(polledPeakBytes)}`];
+  const sources = [
+    ...(timePeakBytes === undefined ? [] : [`GNU time ${mib(timePeakBytes)}`]),
+    `VmHWM polled ${mib(polledPeakBytes)}`,
+  ];
   return {
     ...exited,
     stdout,

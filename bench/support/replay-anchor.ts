@@ -53,17 +53,31 @@ export async function startRecorder(targetUrl: string): Promise<Recorder> {
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
-      const upstream = request({ agent, host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
-        const status = response.statusCode ?? 502;
-        if (status >= 200 && status < 300) {
-          const path = incoming.url ?? '/';
-          const headers = Object.fromEntries(keptHeaders.flatMap((name) => (typeof incoming.headers[name] === 'string' ? [[name, incoming.headers[name]]] : [])));
-          const key = groupOf(path, body, seen++);
-          groups.set(key, [...(groups.get(key) ?? []), { method: incoming.method ?? 'GET', path, headers, body }]);
-        }
-        outgoing.writeHead(status, response.headers);
-        response.pipe(outgoing);
-      });
+      const upstream = request(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: incoming.headers,
+        },
+        (response) => {
+          const status = response.statusCode ?? 502;
+          if (status >= 200 && status < 300) {
+            const path = incoming.url ?? '/';
+            const headers = Object.fromEntries(
+              keptHeaders.flatMap((name) =>
+                typeof incoming.headers[name] === 'string' ? [[name, incoming.headers[name]]] : [],
+              ),
+            );
+            const key = groupOf(path, body, seen++);
+            groups.set(key, [...(groups.get(key) ?? []), { method: incoming.method ?? 'GET', path, headers, body }]);
+          }
+          outgoing.writeHead(status, response.headers);
+          response.pipe(outgoing);
+        },
+      );
       upstream.on('error', () => outgoing.destroy());
       upstream.end(body);
     });
@@ -77,7 +91,11 @@ export async function startRecorder(targetUrl: string): Promise<Recorder> {
     close: async () => {
       server.closeAllConnections();
       agent.destroy();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }
@@ -92,7 +110,11 @@ export interface ReplayResult {
 }
 
 /** Sends `sequences` from `concurrency` workers, each refusal waiting its own Retry-After. */
-export async function replay(origin: string, sequences: readonly RequestSequence[], concurrency: number): Promise<ReplayResult> {
+export async function replay(
+  origin: string,
+  sequences: readonly RequestSequence[],
+  concurrency: number,
+): Promise<ReplayResult> {
   const pool = new Pool(origin, { connections: concurrency });
   let next = 0;
   let requests = 0;
@@ -100,10 +122,18 @@ export async function replay(origin: string, sequences: readonly RequestSequence
   const send = async (recorded: RecordedRequest): Promise<void> => {
     for (;;) {
       requests++;
-      const { statusCode, headers, body } = await pool.request({ method: recorded.method, path: recorded.path, headers: recorded.headers, body: recorded.method === 'GET' ? null : recorded.body });
+      const { statusCode, headers, body } = await pool.request({
+        method: recorded.method,
+        path: recorded.path,
+        headers: recorded.headers,
+        body: recorded.method === 'GET' ? null : recorded.body,
+      });
       const text = await body.text();
       if (statusCode >= 200 && statusCode < 300) return;
-      if (statusCode !== 503 && statusCode !== 429) throw new Error(`anchor: expected 2xx, 429 or 503 from ${recorded.method} ${recorded.path}, got ${statusCode}: ${text.slice(0, 300)}`);
+      if (statusCode !== 503 && statusCode !== 429)
+        throw new Error(
+          `anchor: expected 2xx, 429 or 503 from ${recorded.method} ${recorded.path}, got ${statusCode}: ${text.slice(0, 300)}`,
+        );
       refused++;
       const seconds = Number(headers['retry-after'] ?? 1);
       await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(seconds) ? seconds : 1) * 1000));

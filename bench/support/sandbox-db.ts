@@ -18,13 +18,18 @@ export function readDatabase<Result>(file: string, read: (database: Database.Dat
 
 /** Claims the sandbox holds. */
 export function claimsInSandbox(dbFile: string): number {
-  return readDatabase(dbFile, (database) => (database.prepare('SELECT count(*) AS claims FROM claims').get() as { claims: number }).claims);
+  return readDatabase(
+    dbFile,
+    (database) => (database.prepare('SELECT count(*) AS claims FROM claims').get() as { claims: number }).claims,
+  );
 }
 
 /** Cases the sandbox holds, by status. */
 export function casesInSandboxByStatus(dbFile: string): Map<string, number> {
   return readDatabase(dbFile, (database) => {
-    const rows = database.prepare('SELECT status, count(*) AS cases FROM cases GROUP BY status ORDER BY cases DESC').all() as { status: string; cases: number }[];
+    const rows = database
+      .prepare('SELECT status, count(*) AS cases FROM cases GROUP BY status ORDER BY cases DESC')
+      .all() as { status: string; cases: number }[];
     return new Map(rows.map((row) => [row.status, row.cases]));
   });
 }
@@ -35,8 +40,13 @@ export function casesInSandboxByStatus(dbFile: string): Map<string, number> {
  */
 export function eventsAfter(dbFile: string, eventId: string): number {
   return readDatabase(dbFile, (database) => {
-    const anchor = database.prepare('SELECT seq, environment FROM events WHERE event_id = ?').get(eventId) as { seq: number; environment: string } | undefined;
+    const anchor = database.prepare('SELECT seq, environment FROM events WHERE event_id = ?').get(eventId) as
+      { seq: number; environment: string } | undefined;
     if (anchor === undefined) throw new Error(`sandbox ${dbFile}: expected the event ${eventId}, got none`);
-    return (database.prepare('SELECT count(*) AS events FROM events WHERE environment = ? AND seq > ?').get(anchor.environment, anchor.seq) as { events: number }).events;
+    return (
+      database
+        .prepare('SELECT count(*) AS events FROM events WHERE environment = ? AND seq > ?')
+        .get(anchor.environment, anchor.seq) as { events: number }
+    ).events;
   });
 }

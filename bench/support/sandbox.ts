@@ -19,13 +19,28 @@ export interface SandboxOptions {
  */
 export async function startSandbox(options: SandboxOptions): Promise<ChildServer> {
   return startChildServer({
-    args: [options.cliBin, '--log-level', 'warn', 'sandbox', '--port', '0', '--db', options.dbFile, '--api-key', benchApiKey, ...(options.flags ?? [])],
+    args: [
+      options.cliBin,
+      '--log-level',
+      'warn',
+      'sandbox',
+      '--port',
+      '0',
+      '--db',
+      options.dbFile,
+      '--api-key',
+      benchApiKey,
+      ...(options.flags ?? []),
+    ],
     listening: /sandbox listening on (https?:\/\/\S+)/,
   });
 }
 
 /** Runs `body` with a sandbox, and stops the sandbox however `body` ends. */
-export async function withSandbox<Result>(options: SandboxOptions, body: (sandbox: ChildServer) => Promise<Result>): Promise<Result> {
+export async function withSandbox<Result>(
+  options: SandboxOptions,
+  body: (sandbox: ChildServer) => Promise<Result>,
+): Promise<Result> {
   const sandbox = await startSandbox(options);
   try {
     return await body(sandbox);
@@ -45,7 +60,8 @@ async function postControl(baseUrl: string, path: string, body: unknown): Promis
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`bench: expected 200 from POST ${path}, got ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`bench: expected 200 from POST ${path}, got ${response.status}: ${text.slice(0, 300)}`);
 }
 
 /** Tells a sandbox started with `--control` what to inject from now on (`POST /_sandbox/faults`, the whole configuration). */
@@ -54,7 +70,16 @@ export async function setSandboxFaults(baseUrl: string, config: Readonly<Record<
 }
 
 /** The card network's move of each case to `status` (`POST /_sandbox/cases/{id}/advance`, an event each), `concurrency` at once. */
-export async function advanceCases(baseUrl: string, caseIds: readonly string[], status: string, concurrency: number): Promise<void> {
+export async function advanceCases(
+  baseUrl: string,
+  caseIds: readonly string[],
+  status: string,
+  concurrency: number,
+): Promise<void> {
   const limit = pLimit(concurrency);
-  await Promise.all(caseIds.map(async (caseId) => limit(async () => postControl(baseUrl, `/_sandbox/cases/${encodeURIComponent(caseId)}/advance`, { status }))));
+  await Promise.all(
+    caseIds.map(async (caseId) =>
+      limit(async () => postControl(baseUrl, `/_sandbox/cases/${encodeURIComponent(caseId)}/advance`, { status })),
+    ),
+  );
 }

@@ -52,7 +52,8 @@ async function timeCsvParse(csvFile: string, mapping: Mapping): Promise<StageWor
 
 async function main(argv: readonly string[]): Promise<void> {
   const [mode, csvFile, mappingFile, journalFile] = argv;
-  if (csvFile === undefined || mappingFile === undefined) throw new Error('usage: stage-worker.js stage|csv-parse <csv> <mapping> [journal]');
+  if (csvFile === undefined || mappingFile === undefined)
+    throw new Error('usage: stage-worker.js stage|csv-parse <csv> <mapping> [journal]');
   const mapping = parseMapping(await readFile(mappingFile, 'utf8'), mappingFile);
   // Both sides start with the file in the page cache: the first read is not timed.
   let warmBytes = 0;
@@ -61,7 +62,10 @@ async function main(argv: readonly string[]): Promise<void> {
   let result: StageWorkerResult;
   if (mode === 'stage' && journalFile !== undefined) result = await timeStage(csvFile, mapping, journalFile);
   else if (mode === 'csv-parse') result = await timeCsvParse(csvFile, mapping);
-  else throw new Error(`stage-worker.js: expected "stage <csv> <mapping> <journal>" or "csv-parse <csv> <mapping>", got ${argv.join(' ')}`);
+  else
+    throw new Error(
+      `stage-worker.js: expected "stage <csv> <mapping> <journal>" or "csv-parse <csv> <mapping>", got ${argv.join(' ')}`,
+    );
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -8,5 +8,8 @@ const storingServerScript = fileURLToPath(new URL('./storing-server-main.js', im
 /** A node:http server in a child process that hashes each body and writes it to a file in `directory`. */
 export async function startStoringServer(directory: string): Promise<ChildServer> {
   await mkdir(directory, { recursive: true });
-  return startChildServer({ args: [storingServerScript, directory], listening: /storing server listening on (http:\/\/\S+)/ });
+  return startChildServer({
+    args: [storingServerScript, directory],
+    listening: /storing server listening on (http:\/\/\S+)/,
+  });
 }

@@ -41,7 +41,8 @@ interface Summary {
 function summaryOf(line: string): Summary | undefined {
   const entry = parseJson(line);
   if (entry?.msg !== 'withdraw finished' || !isThrottling(entry.throttling)) return undefined;
-  if (typeof entry.outcomes !== 'object' || entry.outcomes === null || typeof entry.cases !== 'number') return undefined;
+  if (typeof entry.outcomes !== 'object' || entry.outcomes === null || typeof entry.cases !== 'number')
+    return undefined;
   return { outcomes: entry.outcomes as Record<string, number>, cases: entry.cases, throttling: entry.throttling };
 }
 
@@ -59,10 +60,16 @@ export async function runWithdrawTimed(options: WithdrawRunOptions): Promise<Wit
     summary = summaryOf(line) ?? summary;
     tail = [...tail.slice(-30), line];
   });
-  const [code] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (exitCode, signal) => { resolve([exitCode, signal]); }));
+  const [code] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('close', (exitCode, signal) => {
+      resolve([exitCode, signal]);
+    }),
+  );
   const wallSeconds = (Date.now() - startedMs) / 1000;
   if (code !== 0 || summary === undefined || summary.throttling.requests === 0) {
-    throw new Error(`withdraw: expected exit 0 with requests and a summary in its logs, got exit ${String(code)}:\n${tail.join('\n')}`);
+    throw new Error(
+      `withdraw: expected exit 0 with requests and a summary in its logs, got exit ${String(code)}:\n${tail.join('\n')}`,
+    );
   }
   const { throttling } = summary;
   return {

@@ -77,7 +77,11 @@ export class OutcomeUnknownError extends ClaimsError {
   readonly status: number | undefined;
 
   constructor(reason: string, context: RequestContext, options: { cause?: unknown; status?: number }) {
-    super(describe(context, `outcome unknown (${reason}); settle it by retrieving the resource before sending again`), context, options);
+    super(
+      describe(context, `outcome unknown (${reason}); settle it by retrieving the resource before sending again`),
+      context,
+      options,
+    );
     this.status = options.status;
   }
 }
@@ -135,9 +139,10 @@ export class ClaimsConfigError extends Error {
 
 function describe(context: RequestContext, what: string): string {
   const attempts = context.attempts === 1 ? '1 attempt' : `${context.attempts} attempts`;
-  const stopped = context.stoppedBy === 'attempts-exhausted' || context.stoppedBy === 'deadline-exceeded'
-    ? `, ${context.stoppedBy}`
-    : '';
+  const stopped =
+    context.stoppedBy === 'attempts-exhausted' || context.stoppedBy === 'deadline-exceeded'
+      ? `, ${context.stoppedBy}`
+      : '';
   return `${context.method} ${context.path}: ${what} (${attempts}${stopped})`;
 }
 

@@ -42,12 +42,7 @@ export interface AttemptContext {
   nowMs: number;
 }
 
-export type StopReason =
-  | 'success'
-  | 'not-retryable'
-  | 'outcome-unknown'
-  | 'attempts-exhausted'
-  | 'deadline-exceeded';
+export type StopReason = 'success' | 'not-retryable' | 'outcome-unknown' | 'attempts-exhausted' | 'deadline-exceeded';
 
 export type RetryDecision = { action: 'retry'; delayMs: number } | { action: 'stop'; reason: StopReason };
 

@@ -89,7 +89,10 @@ export function serviceFrom(value: unknown): ServiceIdentity | undefined {
  * What a run against `current` finds recorded: the same service, none yet (a new file, or one made
  * before services were recorded: the caller tells them apart), or another one.
  */
-export type ServiceVerdict = { readonly kind: 'same' } | { readonly kind: 'unrecorded' } | { readonly kind: 'other'; readonly recorded: ServiceIdentity };
+export type ServiceVerdict =
+  | { readonly kind: 'same' }
+  | { readonly kind: 'unrecorded' }
+  | { readonly kind: 'other'; readonly recorded: ServiceIdentity };
 
 export function compareService(recorded: ServiceIdentity | undefined, current: ServiceIdentity): ServiceVerdict {
   if (recorded === undefined) return { kind: 'unrecorded' };

@@ -25,8 +25,10 @@ export class TokenBucket {
     readonly capacity: number,
     startMs: number,
   ) {
-    if (!(perSecond > 0) || !Number.isFinite(perSecond)) throw new RangeError(`token bucket rate: expected a positive number, got ${String(perSecond)}`);
-    if (!(capacity >= 1) || !Number.isFinite(capacity)) throw new RangeError(`token bucket capacity: expected a number from 1 up, got ${String(capacity)}`);
+    if (!(perSecond > 0) || !Number.isFinite(perSecond))
+      throw new RangeError(`token bucket rate: expected a positive number, got ${String(perSecond)}`);
+    if (!(capacity >= 1) || !Number.isFinite(capacity))
+      throw new RangeError(`token bucket capacity: expected a number from 1 up, got ${String(capacity)}`);
     this.tokens = capacity;
     this.lastMs = startMs;
   }

@@ -29,8 +29,15 @@ export function v1CaseToV2(v1: Loose): Loose {
   const transaction = (v1.transaction ?? {}) as Loose;
   const dispute = (v1.dispute ?? {}) as Loose;
   const reasonText = typeof v1.reason === 'string' ? v1.reason : undefined;
-  const reason = reasonText !== undefined && reasonText in v1ReasonToV2 ? v1ReasonToV2[reasonText as V1Reason] : reasonText;
-  const { chargeback_due_date: dueDate, transaction: _transaction, issuer_evidence: evidence, file: _file, ...rest } = v1;
+  const reason =
+    reasonText !== undefined && reasonText in v1ReasonToV2 ? v1ReasonToV2[reasonText as V1Reason] : reasonText;
+  const {
+    chargeback_due_date: dueDate,
+    transaction: _transaction,
+    issuer_evidence: evidence,
+    file: _file,
+    ...rest
+  } = v1;
   return withoutUndefined({
     ...rest,
     reason,
@@ -79,7 +86,10 @@ function v1EvidenceToV2(evidence: Loose): Loose {
     ...sameInBoth,
     cardholder_explanation: cardholderMessage,
     issuer_explanation: explanation,
-    amount_correction: correctAmount === undefined && correctCurrency === undefined ? undefined : withoutUndefined({ amount: correctAmount, currency: correctCurrency }),
+    amount_correction:
+      correctAmount === undefined && correctCurrency === undefined
+        ? undefined
+        : withoutUndefined({ amount: correctAmount, currency: correctCurrency }),
     service: serviceEndDate === undefined ? undefined : { end_date: serviceEndDate },
     card: card === undefined ? undefined : withoutUndefined({ ...cardRest, is_active: active }),
     refund: refund === undefined ? undefined : withoutUndefined({ ...refundRest, was_promised: promised }),

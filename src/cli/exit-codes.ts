@@ -1,6 +1,13 @@
 import { CommanderError } from 'commander';
 import { CsvFormatError } from '../csv/errors.js';
-import { AuthenticationError, ClaimsConfigError, ClaimsError, ClaimsHttpError, ClaimsNetworkError, RequestInvalidError } from '../api/errors.js';
+import {
+  AuthenticationError,
+  ClaimsConfigError,
+  ClaimsError,
+  ClaimsHttpError,
+  ClaimsNetworkError,
+  RequestInvalidError,
+} from '../api/errors.js';
 import { ServiceMismatchError } from '../api/service-identity.js';
 import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-error.js';
 import { ExportStateError } from '../export/state.js';
@@ -57,18 +64,32 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     // --help and --version end through commander's exit path too, with code 0.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
-  if (error instanceof UsageError || error instanceof MappingError || error instanceof CsvFormatError || error instanceof JournalMismatchError || error instanceof ExportStateError || error instanceof ServiceMismatchError || error instanceof ClaimsConfigError || error instanceof RequestInvalidError) {
+  if (
+    error instanceof UsageError ||
+    error instanceof MappingError ||
+    error instanceof CsvFormatError ||
+    error instanceof JournalMismatchError ||
+    error instanceof ExportStateError ||
+    error instanceof ServiceMismatchError ||
+    error instanceof ClaimsConfigError ||
+    error instanceof RequestInvalidError
+  ) {
     return ExitCode.usage;
   }
   if (error instanceof ConnectionSetupError) return setupExitCodes[error.category];
   if (error instanceof AuthenticationError || error instanceof ClaimsNetworkError) return ExitCode.aborted;
-  if (error instanceof ClaimsHttpError) return error.status === 429 || error.status >= 500 ? ExitCode.aborted : ExitCode.someRowsNotOk;
+  if (error instanceof ClaimsHttpError)
+    return error.status === 429 || error.status >= 500 ? ExitCode.aborted : ExitCode.someRowsNotOk;
   if (error instanceof ClaimsError) return ExitCode.aborted;
   // Anything unforeseen stops the run; what is recorded so far stays, so it is resumable.
   return ExitCode.aborted;
 }
 
-const setupExitCodes: Record<SetupCategory, ExitCodeValue> = { 'server-certificate': ExitCode.serverCertificate, 'client-certificate': ExitCode.clientCertificate, proxy: ExitCode.proxy };
+const setupExitCodes: Record<SetupCategory, ExitCodeValue> = {
+  'server-certificate': ExitCode.serverCertificate,
+  'client-certificate': ExitCode.clientCertificate,
+  proxy: ExitCode.proxy,
+};
 
 /**
  * One line for a person: the code when there is one, then what happened. A full disk, a refused

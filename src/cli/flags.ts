@@ -7,19 +7,22 @@ import { UsageError } from './exit-codes.js';
 export function integer(flag: string, min: number, max: number) {
   return (value: string): number => {
     const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!(parsed >= min && parsed <= max)) throw new InvalidArgumentError(`${flag}: expected a whole number from ${min} to ${max}, got ${value}`);
+    if (!(parsed >= min && parsed <= max))
+      throw new InvalidArgumentError(`${flag}: expected a whole number from ${min} to ${max}, got ${value}`);
     return parsed;
   };
 }
 
 /** `--max-rps`'s help line: import, export and migrate-v1 all take it. */
-export const maxRpsHelp = 'requests per second for the whole job, retries and uploads included (default: CLAIMS_MAX_RPS, else no limit; 0.5 is one every 2 s)';
+export const maxRpsHelp =
+  'requests per second for the whole job, retries and uploads included (default: CLAIMS_MAX_RPS, else no limit; 0.5 is one every 2 s)';
 
 /** A positive decimal such as 45 or 0.5 (`--max-rps`); the same words for the flag and its variable. */
 export function positiveNumber(flag: string) {
   return (value: string): number => {
     const parsed = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!(parsed > 0) || !Number.isFinite(parsed)) throw new InvalidArgumentError(`${flag}: expected a positive number, got ${value}`);
+    if (!(parsed > 0) || !Number.isFinite(parsed))
+      throw new InvalidArgumentError(`${flag}: expected a positive number, got ${value}`);
     return parsed;
   };
 }
@@ -32,16 +35,26 @@ export type ResultsFormat = 'csv' | 'xlsx';
 
 /** `--results-format`: shared by the commands that write a results file. */
 export function resultsFormatOption(): Option {
-  return new Option('--results-format <format>', 'csv, or xlsx: a workbook of text cells a spreadsheet cannot damage (default: from the results file\'s name)').choices(['csv', 'xlsx']);
+  return new Option(
+    '--results-format <format>',
+    "csv, or xlsx: a workbook of text cells a spreadsheet cannot damage (default: from the results file's name)",
+  ).choices(['csv', 'xlsx']);
 }
 
 /**
  * The results file's name: the one given, which must agree with `--results-format` (a workbook
  * is named .xlsx, and nothing else is one), or the default stem with the format's extension.
  */
-export function resultsFileName(given: string | undefined, format: ResultsFormat | undefined, stem: string, fallback: ResultsFormat = 'csv'): string {
+export function resultsFileName(
+  given: string | undefined,
+  format: ResultsFormat | undefined,
+  stem: string,
+  fallback: ResultsFormat = 'csv',
+): string {
   if (given === undefined) return `${stem}.${format ?? fallback}`;
-  if (format === 'xlsx' && !isWorkbookFile(given)) throw new UsageError(`--results ${given}: expected a name ending in .xlsx with --results-format xlsx, got another`);
-  if (format === 'csv' && isWorkbookFile(given)) throw new UsageError(`--results ${given}: expected a CSV name with --results-format csv, got one ending in .xlsx`);
+  if (format === 'xlsx' && !isWorkbookFile(given))
+    throw new UsageError(`--results ${given}: expected a name ending in .xlsx with --results-format xlsx, got another`);
+  if (format === 'csv' && isWorkbookFile(given))
+    throw new UsageError(`--results ${given}: expected a CSV name with --results-format csv, got one ending in .xlsx`);
   return given;
 }

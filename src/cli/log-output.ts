@@ -31,7 +31,12 @@ export function colourOn(stderr: { isTTY?: boolean }, env: NodeJS.ProcessEnv): b
   return stderr.isTTY === true && env.TERM !== 'dumb';
 }
 
-export function logOutput(options: { level: LevelWithSilent; format: LogFormat | undefined; io: CliIo; progress: Progress }): LogOutput {
+export function logOutput(options: {
+  level: LevelWithSilent;
+  format: LogFormat | undefined;
+  io: CliIo;
+  progress: Progress;
+}): LogOutput {
   const { io, progress } = options;
   const format = chooseLogFormat(options.format, io.stderr);
   const pretty = format === 'pretty' ? prettyLogLine({ colorize: colourOn(io.stderr, io.env) }) : undefined;
@@ -54,7 +59,10 @@ export function logOutput(options: { level: LevelWithSilent; format: LogFormat |
       }
       // Written whatever --log-level says: it is the run's answer, not a log line.
       const fields = known ? { code: (error as { code: string }).code } : { err: error };
-      createLogger({ level: 'error', destination: { write } }).error({ ...fields, exitCode: exitCodeFor(error) }, describeFailure(error));
+      createLogger({ level: 'error', destination: { write } }).error(
+        { ...fields, exitCode: exitCodeFor(error) },
+        describeFailure(error),
+      );
     },
   };
 }

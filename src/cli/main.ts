@@ -44,8 +44,17 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
   const program = new Command('bulk-disputes')
     .description('Move card disputes in bulk to and from the Issuer Chargeback Claims Service.')
     .version(version)
-    .addOption(new Option('--log-level <level>', 'log level on stderr').choices(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'))
-    .addOption(new Option('--log-format <format>', 'log lines on stderr: pretty for people, json for programs (default: pretty on a terminal, json otherwise)').choices(logFormats))
+    .addOption(
+      new Option('--log-level <level>', 'log level on stderr')
+        .choices(['trace', 'debug', 'info', 'warn', 'error', 'silent'])
+        .default('info'),
+    )
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'log lines on stderr: pretty for people, json for programs (default: pretty on a terminal, json otherwise)',
+      ).choices(logFormats),
+    )
     .addHelpText('after', helpFooter)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })

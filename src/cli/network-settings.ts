@@ -20,17 +20,40 @@ export interface NetworkFlags {
 /** The network flags, on every command that talks to the service. */
 export function addNetworkOptions(command: Command): Command {
   return command
-    .option('--proxy <url>', 'HTTP(S) proxy for the service, e.g. http://user:password@proxy.bank:3128 (default: CLAIMS_PROXY, else HTTPS_PROXY / https_proxy, with NO_PROXY honoured as curl does)')
-    .option('--ca-file <pem>', 'CA certificates (PEM) trusted in addition to the system\'s, e.g. the bank\'s own root (default: CLAIMS_CA_FILE)')
-    .option('--client-cert <pem>', 'client certificate for mutual TLS (default: CLAIMS_CLIENT_CERT); its key\'s passphrase from CLAIMS_CLIENT_KEY_PASSPHRASE or CLAIMS_CLIENT_KEY_PASSPHRASE_FILE')
-    .option('--client-key <pem>', 'the client certificate\'s private key (default: CLAIMS_CLIENT_KEY)')
-    .option('--client-pfx <file>', 'client certificate and key as one PKCS#12 bundle (.p12/.pfx) instead (default: CLAIMS_CLIENT_PFX)');
+    .option(
+      '--proxy <url>',
+      'HTTP(S) proxy for the service, e.g. http://user:password@proxy.bank:3128 (default: CLAIMS_PROXY, else HTTPS_PROXY / https_proxy, with NO_PROXY honoured as curl does)',
+    )
+    .option(
+      '--ca-file <pem>',
+      "CA certificates (PEM) trusted in addition to the system's, e.g. the bank's own root (default: CLAIMS_CA_FILE)",
+    )
+    .option(
+      '--client-cert <pem>',
+      "client certificate for mutual TLS (default: CLAIMS_CLIENT_CERT); its key's passphrase from CLAIMS_CLIENT_KEY_PASSPHRASE or CLAIMS_CLIENT_KEY_PASSPHRASE_FILE",
+    )
+    .option('--client-key <pem>', "the client certificate's private key (default: CLAIMS_CLIENT_KEY)")
+    .option(
+      '--client-pfx <file>',
+      'client certificate and key as one PKCS#12 bundle (.p12/.pfx) instead (default: CLAIMS_CLIENT_PFX)',
+    );
 }
 
 export async function resolveNetwork(flags: NetworkFlags, env: NodeJS.ProcessEnv): Promise<NetworkOptions> {
   const pick = (flag: string | undefined, variable: string) => {
     const value = flag ?? env[variable];
-    return value === undefined || value.trim() === '' ? undefined : { value, from: flag === undefined ? variable : `--${variable.replace(/^CLAIMS_/, '').toLowerCase().replace(/_/g, '-')}` };
+    return value === undefined || value.trim() === ''
+      ? undefined
+      : {
+          value,
+          from:
+            flag === undefined
+              ? variable
+              : `--${variable
+                  .replace(/^CLAIMS_/, '')
+                  .toLowerCase()
+                  .replace(/_/g, '-')}`,
+        };
   };
   const caFile = pick(flags.caFile, 'CLAIMS_CA_FILE');
   const cert = pick(flags.clientCert, 'CLAIMS_CLIENT_CERT');
@@ -51,17 +74,23 @@ export async function resolveNetwork(flags: NetworkFlags, env: NodeJS.ProcessEnv
 }
 
 async function passphraseOf(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  if (env.CLAIMS_CLIENT_KEY_PASSPHRASE !== undefined && env.CLAIMS_CLIENT_KEY_PASSPHRASE !== '') return env.CLAIMS_CLIENT_KEY_PASSPHRASE;
+  if (env.CLAIMS_CLIENT_KEY_PASSPHRASE !== undefined && env.CLAIMS_CLIENT_KEY_PASSPHRASE !== '')
+    return env.CLAIMS_CLIENT_KEY_PASSPHRASE;
   const file = env.CLAIMS_CLIENT_KEY_PASSPHRASE_FILE;
   if (file === undefined || file === '') return undefined;
   // The whole file, less the line break an editor leaves at its end.
-  return (await readNamed({ value: file, from: 'CLAIMS_CLIENT_KEY_PASSPHRASE_FILE' }, 'the passphrase')).toString('utf8').replace(/\r?\n$/, '');
+  return (await readNamed({ value: file, from: 'CLAIMS_CLIENT_KEY_PASSPHRASE_FILE' }, 'the passphrase'))
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 async function readNamed(file: { value: string; from: string }, expected: string): Promise<Buffer> {
   try {
     return await readFile(file.value);
   } catch (error) {
-    throw new UsageError(`${file.from} ${file.value}: expected a readable file holding ${expected}, got ${(error as { code?: string }).code ?? 'unreadable'}`, { cause: error });
+    throw new UsageError(
+      `${file.from} ${file.value}: expected a readable file holding ${expected}, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+      { cause: error },
+    );
   }
 }

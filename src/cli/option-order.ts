@@ -14,7 +14,9 @@ export function reportUnknownOptionsFirst(command: Command): void {
     command.hook('preAction', (hooked) => {
       for (const option of required) {
         if (hooked.getOptionValue(option.attributeName()) === undefined) {
-          hooked.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+          hooked.error(`error: required option '${option.flags}' not specified`, {
+            code: 'commander.missingMandatoryOptionValue',
+          });
         }
       }
     });

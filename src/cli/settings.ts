@@ -45,7 +45,9 @@ async function readKeyFile(path: string): Promise<string> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const reason = (error as { code?: string }).code ?? 'unreadable';
-    throw new UsageError(`--api-key-file ${path}: expected a readable file holding the API key, got ${reason}`, { cause: error });
+    throw new UsageError(`--api-key-file ${path}: expected a readable file holding the API key, got ${reason}`, {
+      cause: error,
+    });
   }
   const key = text.replace(/\r?\n$/, '');
   if (key.length === 0) throw new UsageError(`--api-key-file ${path}: expected the API key, got an empty file`);

@@ -82,7 +82,12 @@ export function createDecoder(encoding: CsvEncoding, observer?: LayoutObserver):
     const lenient = new TextDecoder(encoding).decode(chunk);
     const before = lenient.slice(0, Math.max(0, lenient.indexOf('\uFFFD')));
     const line = linesDecoded + before.split('\n').length;
-    return new CsvFormatError('csv_encoding', line, `encoding: expected valid ${encoding} bytes, got bytes that are not`, { cause });
+    return new CsvFormatError(
+      'csv_encoding',
+      line,
+      `encoding: expected valid ${encoding} bytes, got bytes that are not`,
+      { cause },
+    );
   };
 
   const emit = (transform: Transform, text: string): void => {
@@ -98,7 +103,11 @@ export function createDecoder(encoding: CsvEncoding, observer?: LayoutObserver):
     if (head === undefined || (head.length < longestBomBytes && !flushing)) return;
     const foreign = foreignByteOrderMark(head, encoding);
     if (foreign !== undefined) {
-      throw new CsvFormatError('csv_encoding', 1, `encoding: expected ${encoding} as declared in the dialect, got a file starting with a ${foreign} byte order mark`);
+      throw new CsvFormatError(
+        'csv_encoding',
+        1,
+        `encoding: expected ${encoding} as declared in the dialect, got a file starting with a ${foreign} byte order mark`,
+      );
     }
     const bytes = head;
     byteOrderMark = ownByteOrderMark(bytes, encoding);

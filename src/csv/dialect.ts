@@ -21,7 +21,10 @@ export const csvDialectSchema = z
         'Byte encoding of the file. A byte order mark of this encoding is always stripped. ' +
           '`latin1` is ISO-8859-1 (bytes 0x80-0x9F are C1 controls); exports from Excel on Windows are usually `windows-1252` (0x80 is €).',
       ),
-    header: z.boolean().default(true).describe('Whether the first record names the columns. Without it, columns are keyed "1", "2", ….'),
+    header: z
+      .boolean()
+      .default(true)
+      .describe('Whether the first record names the columns. Without it, columns are keyed "1", "2", ….'),
     trim: z.boolean().default(false).describe('Trim white space around every cell and header name.'),
   })
   .refine((dialect) => dialect.delimiter !== dialect.quote, {

@@ -28,8 +28,17 @@ export interface WrittenDialect extends FileLayout {
  */
 export const plainDialect: WrittenDialect = { delimiter: ',', quote: '"', encoding: 'utf-8', ...plainLayout };
 
-export function writtenDialectOf(dialect: Pick<CsvDialect, 'delimiter' | 'quote' | 'encoding'>, layout: FileLayout): WrittenDialect {
-  return { delimiter: dialect.delimiter, quote: dialect.quote, encoding: dialect.encoding, lineEnding: layout.lineEnding, byteOrderMark: layout.byteOrderMark };
+export function writtenDialectOf(
+  dialect: Pick<CsvDialect, 'delimiter' | 'quote' | 'encoding'>,
+  layout: FileLayout,
+): WrittenDialect {
+  return {
+    delimiter: dialect.delimiter,
+    quote: dialect.quote,
+    encoding: dialect.encoding,
+    lineEnding: layout.lineEnding,
+    byteOrderMark: layout.byteOrderMark,
+  };
 }
 
 /** A dialect as a short phrase for messages: `";", quote '"', CRLF, utf-8 with BOM`. */

@@ -4,7 +4,17 @@ import { createDecoder } from './decode.js';
 import type { CsvDialect } from './dialect.js';
 import { CsvFormatError, type CsvRowError } from './errors.js';
 import type { FileLayout } from './layout.js';
-import { continuesSkippedRecord, countLineBreaks, isBlankLine, numberedHeader, readHeader, toRecord, toRow, type CsvRecord, type CsvRow } from './records.js';
+import {
+  continuesSkippedRecord,
+  countLineBreaks,
+  isBlankLine,
+  numberedHeader,
+  readHeader,
+  toRecord,
+  toRow,
+  type CsvRecord,
+  type CsvRow,
+} from './records.js';
 
 /** Bounds the memory one record may take: an unclosed quote would otherwise buffer the rest of the file. */
 export const maxRecordBytes = 1024 * 1024;
@@ -23,15 +33,35 @@ const recoverableParserCodes = new Set(['INVALID_OPENING_QUOTE']);
 
 function runFailure(code: string, line: number, cause: Error): CsvFormatError {
   if (code === 'CSV_QUOTE_NOT_CLOSED') {
-    return new CsvFormatError('csv_quote_not_closed', line, 'record: expected a closing quote, got the end of the file', { cause });
+    return new CsvFormatError(
+      'csv_quote_not_closed',
+      line,
+      'record: expected a closing quote, got the end of the file',
+      { cause },
+    );
   }
   if (code === 'CSV_INVALID_CLOSING_QUOTE') {
-    return new CsvFormatError('csv_quote_unrecoverable', line, 'record: expected a delimiter or line break after a closing quote, got another character', { cause });
+    return new CsvFormatError(
+      'csv_quote_unrecoverable',
+      line,
+      'record: expected a delimiter or line break after a closing quote, got another character',
+      { cause },
+    );
   }
   if (code === 'CSV_MAX_RECORD_SIZE') {
-    return new CsvFormatError('csv_record_too_large', line, `record: expected at most ${maxRecordBytes} bytes, got more (an unclosed quote?)`, { cause });
+    return new CsvFormatError(
+      'csv_record_too_large',
+      line,
+      `record: expected at most ${maxRecordBytes} bytes, got more (an unclosed quote?)`,
+      { cause },
+    );
   }
-  return new CsvFormatError('csv_parse', line, `record: expected CSV as declared in the dialect, got ${cause.message}`, { cause });
+  return new CsvFormatError(
+    'csv_parse',
+    line,
+    `record: expected CSV as declared in the dialect, got ${cause.message}`,
+    { cause },
+  );
 }
 
 /**
@@ -57,7 +87,11 @@ export interface ReadRowsOptions {
   onLayout?: (layout: FileLayout) => void;
 }
 
-export async function* readRows(input: Readable, dialect: CsvDialect, options: ReadRowsOptions = {}): AsyncGenerator<CsvRow> {
+export async function* readRows(
+  input: Readable,
+  dialect: CsvDialect,
+  options: ReadRowsOptions = {},
+): AsyncGenerator<CsvRow> {
   for await (const rows of readBatches(input, dialect, options, keyedRows)) {
     // One by one: `yield*` of an array would add a hop per row for nothing.
     for (const row of rows) yield row;
@@ -69,7 +103,11 @@ export async function* readRows(input: Readable, dialect: CsvDialect, options: R
  * header-keyed copy and in batches of those the parser has ready: a caller that reads cells by
  * position (staging) pays one await per batch instead of two per row.
  */
-export function readRecordBatches(input: Readable, dialect: CsvDialect, options: ReadRowsOptions = {}): AsyncGenerator<CsvRecord[]> {
+export function readRecordBatches(
+  input: Readable,
+  dialect: CsvDialect,
+  options: ReadRowsOptions = {},
+): AsyncGenerator<CsvRecord[]> {
   return readBatches(input, dialect, options, positionalRecords);
 }
 
@@ -79,12 +117,20 @@ interface RowShape<R> {
   failure(line: number, index: number, error: CsvRowError): R;
 }
 const keyedRows: RowShape<CsvRow> = { row: toRow, failure: (line, index, error) => ({ line, index, error }) };
-const positionalRecords: RowShape<CsvRecord> = { row: toRecord, failure: (line, index, error) => ({ line, index, raw: undefined, error }) };
+const positionalRecords: RowShape<CsvRecord> = {
+  row: toRecord,
+  failure: (line, index, error) => ({ line, index, raw: undefined, error }),
+};
 
 /** Parser objects handed over at most this many at a time (the parser holds about a chunk's worth). */
 const mostPerBatch = 1024;
 
-async function* readBatches<R>(input: Readable, dialect: CsvDialect, options: ReadRowsOptions, shape: RowShape<R>): AsyncGenerator<R[]> {
+async function* readBatches<R>(
+  input: Readable,
+  dialect: CsvDialect,
+  options: ReadRowsOptions,
+  shape: RowShape<R>,
+): AsyncGenerator<R[]> {
   const parser = parse({
     delimiter: dialect.delimiter,
     quote: dialect.quote,
@@ -137,7 +183,12 @@ async function* readBatches<R>(input: Readable, dialect: CsvDialect, options: Re
       nextLine += countLineBreaks([raw]) + 1;
       previousSkippedRaw = raw;
       flushBlankLines(rows);
-      rows.push(shape.failure(line, index++, { code: 'csv_quote', message: `record: expected quotes only around a whole field, got a stray ${dialect.quote}` }));
+      rows.push(
+        shape.failure(line, index++, {
+          code: 'csv_quote',
+          message: `record: expected quotes only around a whole field, got a stray ${dialect.quote}`,
+        }),
+      );
       return;
     }
     previousSkippedRaw = undefined;
@@ -145,7 +196,9 @@ async function* readBatches<R>(input: Readable, dialect: CsvDialect, options: Re
     nextLine += countLineBreaks(output.record) + 1;
     const values = clean(output.record);
     if (header === undefined) {
-      header = dialect.header ? readHeader(options.renameHeader?.(values) ?? values, line) : numberedHeader(values.length);
+      header = dialect.header
+        ? readHeader(options.renameHeader?.(values) ?? values, line)
+        : numberedHeader(values.length);
       options.onHeader?.(header);
       if (dialect.header) return;
     }

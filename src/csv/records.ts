@@ -36,7 +36,11 @@ export function readHeader(values: readonly string[], line: number): string[] {
   values.forEach((name, position) => {
     const column = position + 1;
     if (name === '') {
-      throw new CsvFormatError('csv_header_empty', line, `header: expected a name in column ${column}, got an empty cell`);
+      throw new CsvFormatError(
+        'csv_header_empty',
+        line,
+        `header: expected a name in column ${column}, got an empty cell`,
+      );
     }
     // Records end at LF or CRLF only, so a file with old Mac line ends (lone CR) reads as one
     // long header whose names hold the CRs: refuse it here rather than report zero rows.
@@ -84,11 +88,17 @@ export function isBlankLine(header: readonly string[], values: readonly string[]
 }
 
 function blankLineError(header: readonly string[]): CsvRowError {
-  return { code: 'csv_blank_line', message: `record: expected ${header.length} columns as in the header, got a blank line` };
+  return {
+    code: 'csv_blank_line',
+    message: `record: expected ${header.length} columns as in the header, got a blank line`,
+  };
 }
 
 function columnCountError(header: readonly string[], values: readonly string[]): CsvRowError {
-  return { code: 'csv_column_count', message: `record: expected ${header.length} columns as in the header, got ${values.length}` };
+  return {
+    code: 'csv_column_count',
+    message: `record: expected ${header.length} columns as in the header, got ${values.length}`,
+  };
 }
 
 /** One data record against the header: a row, or a row failure naming what is wrong. */

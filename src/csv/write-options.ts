@@ -17,5 +17,12 @@ export const csvWriteOptions = { bom: false, record_delimiter: 'unix', quoted_ma
  * the reader expects. The byte order mark is the encoder's (src/csv/encode.ts).
  */
 export function csvWriteOptionsFor(dialect: WrittenDialect): Options {
-  return { bom: false, delimiter: dialect.delimiter, quote: dialect.quote, escape: dialect.quote, record_delimiter: dialect.lineEnding, quoted_match: /[\r\n]/ };
+  return {
+    bom: false,
+    delimiter: dialect.delimiter,
+    quote: dialect.quote,
+    escape: dialect.quote,
+    record_delimiter: dialect.lineEnding,
+    quoted_match: /[\r\n]/,
+  };
 }

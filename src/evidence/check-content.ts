@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { fileSizeLimitBytes, isUnderFileSizeLimit, maxPdfPages } from '../files/limits.js';
 import { countPdfPages, PdfUnreadableError } from '../files/pdf-pages.js';
 import { detectFileType, looksLikeText, type SniffedType } from '../files/sniff.js';
-import { fileEmpty, fileTooLarge, pdfNoPages, pdfTooManyPages, pdfUnreadable, typeUnsupported, type EvidenceFailure } from './errors.js';
+import {
+  fileEmpty,
+  fileTooLarge,
+  pdfNoPages,
+  pdfTooManyPages,
+  pdfUnreadable,
+  typeUnsupported,
+  type EvidenceFailure,
+} from './errors.js';
 
 /**
  * The checks on an evidence file's bytes, pure (no file system): the same rules the service applies
@@ -28,7 +36,8 @@ export async function checkEvidenceContent(bytes: Buffer, cell: string): Promise
   if (!isUnderFileSizeLimit(bytes.length)) return fileTooLarge(cell, fileSizeLimitBytes, bytes.length, false);
   const contentType = detectFileType(bytes);
   // Text or not is all a message says about the content: the bytes could be card data.
-  if (contentType === undefined) return typeUnsupported(cell, looksLikeText(bytes.subarray(0, 512)) ? 'text' : 'binary');
+  if (contentType === undefined)
+    return typeUnsupported(cell, looksLikeText(bytes.subarray(0, 512)) ? 'text' : 'binary');
   if (contentType === 'application/pdf') {
     const pageFailure = await checkPdfPages(bytes, cell);
     if (pageFailure !== undefined) return pageFailure;

@@ -40,9 +40,11 @@ export const pathEmpty = (cell: string): EvidenceFailure =>
 export const pathInvalid = (cell: string, got: string): EvidenceFailure =>
   failure('evidence_path_invalid', cell, 'a path the file system can hold', got);
 
-export const pathAbsolute = (cell: string): EvidenceFailure => failure('evidence_path_outside', cell, insideExpected, 'an absolute path');
+export const pathAbsolute = (cell: string): EvidenceFailure =>
+  failure('evidence_path_outside', cell, insideExpected, 'an absolute path');
 
-export const pathLeaves = (cell: string): EvidenceFailure => failure('evidence_path_outside', cell, insideExpected, 'one that leaves it');
+export const pathLeaves = (cell: string): EvidenceFailure =>
+  failure('evidence_path_outside', cell, insideExpected, 'one that leaves it');
 
 export const pathLinksOutside = (cell: string): EvidenceFailure =>
   failure('evidence_path_outside', cell, insideExpected, 'a symbolic link that leads outside it');
@@ -50,15 +52,23 @@ export const pathLinksOutside = (cell: string): EvidenceFailure =>
 export const notFound = (cell: string): EvidenceFailure =>
   failure('evidence_not_found', cell, 'an existing file in the evidence directory', 'no such file');
 
-export const notAFile = (cell: string, kind: string): EvidenceFailure => failure('evidence_not_a_file', cell, 'a regular file', kind);
+export const notAFile = (cell: string, kind: string): EvidenceFailure =>
+  failure('evidence_not_a_file', cell, 'a regular file', kind);
 
-export const unreadable = (cell: string, reason: string): EvidenceFailure => failure('evidence_unreadable', cell, 'a readable file', reason);
+export const unreadable = (cell: string, reason: string): EvidenceFailure =>
+  failure('evidence_unreadable', cell, 'a readable file', reason);
 
-export const fileEmpty = (cell: string): EvidenceFailure => failure('evidence_empty', cell, 'a file with content', '0 bytes');
+export const fileEmpty = (cell: string): EvidenceFailure =>
+  failure('evidence_empty', cell, 'a file with content', '0 bytes');
 
 /** `sizeBytes` is exact when known; `orMore` when reading stopped at the limit. */
 export const fileTooLarge = (cell: string, limitBytes: number, sizeBytes: number, orMore: boolean): EvidenceFailure =>
-  failure('evidence_too_large', cell, `under ${formatMegabytes(limitBytes)}`, `${formatBytes(sizeBytes)}${orMore ? ' or more' : ''}`);
+  failure(
+    'evidence_too_large',
+    cell,
+    `under ${formatMegabytes(limitBytes)}`,
+    `${formatBytes(sizeBytes)}${orMore ? ' or more' : ''}`,
+  );
 
 export const typeUnsupported = (cell: string, contentKind: 'text' | 'binary'): EvidenceFailure =>
   failure(
@@ -73,7 +83,8 @@ export const pdfUnreadable = (cell: string, reason: string): EvidenceFailure =>
   failure('evidence_pdf_unreadable', cell, 'a readable PDF document', reason);
 
 /** The sandbox refuses a PDF without pages too; refusing it here saves a doomed upload. */
-export const pdfNoPages = (cell: string): EvidenceFailure => failure('evidence_pdf_no_pages', cell, 'at least 1 PDF page', '0');
+export const pdfNoPages = (cell: string): EvidenceFailure =>
+  failure('evidence_pdf_no_pages', cell, 'at least 1 PDF page', '0');
 
 export const pdfTooManyPages = (cell: string, maxPages: number, pageCount: number): EvidenceFailure =>
   failure('evidence_pdf_too_many_pages', cell, `at most ${maxPages} PDF pages`, String(pageCount));

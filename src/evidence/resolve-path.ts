@@ -1,7 +1,15 @@
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { pathAbsolute, pathEmpty, pathInvalid, pathLeaves, pathLinksOutside, notAFile, type EvidenceFailure } from './errors.js';
+import {
+  pathAbsolute,
+  pathEmpty,
+  pathInvalid,
+  pathLeaves,
+  pathLinksOutside,
+  notAFile,
+  type EvidenceFailure,
+} from './errors.js';
 import { describeFileKind, errorCode, fileSystemFailure } from './fs-failures.js';
 
 /**
@@ -79,7 +87,11 @@ async function realEvidenceDir(evidenceDir: string): Promise<string> {
     stats = await stat(realDir);
   } catch (error) {
     const code = errorCode(error);
-    throw new EvidenceDirectoryError(evidenceDir, code === 'ENOENT' ? 'nothing there' : `an error (${code ?? 'unknown'})`, { cause: error });
+    throw new EvidenceDirectoryError(
+      evidenceDir,
+      code === 'ENOENT' ? 'nothing there' : `an error (${code ?? 'unknown'})`,
+      { cause: error },
+    );
   }
   if (!stats.isDirectory()) throw new EvidenceDirectoryError(evidenceDir, describeFileKind(stats));
   return realDir;

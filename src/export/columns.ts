@@ -17,17 +17,38 @@ export function isExportResource(value: string): value is ExportResource {
  */
 export const defaultColumns: Record<ExportResource, readonly string[]> = {
   cases: [
-    'case_id', 'claim_id', 'status', 'created', 'closed_reason', 'review_status', 'resolution_due_date',
-    'dispute.reason', 'dispute.raised_by', 'dispute.date', 'dispute.amount', 'dispute.currency',
-    'transaction.amount', 'transaction.currency', 'transaction.date', 'transaction.arn',
-    'transaction.card.last4', 'transaction.card.network', 'merchant.name', 'merchant.category_code', 'cardholder.name',
+    'case_id',
+    'claim_id',
+    'status',
+    'created',
+    'closed_reason',
+    'review_status',
+    'resolution_due_date',
+    'dispute.reason',
+    'dispute.raised_by',
+    'dispute.date',
+    'dispute.amount',
+    'dispute.currency',
+    'transaction.amount',
+    'transaction.currency',
+    'transaction.date',
+    'transaction.arn',
+    'transaction.card.last4',
+    'transaction.card.network',
+    'merchant.name',
+    'merchant.category_code',
+    'cardholder.name',
   ],
   claims: ['claim_id', 'created', 'status'],
   events: ['event_id', 'created', 'type', 'data.case_id'],
 };
 
 /** Each list's items as documented (the simplified claim for the claims list). */
-const itemSchemas: Record<ExportResource, z.ZodType> = { cases: caseObject, claims: claimSummarySchema, events: eventSchema };
+const itemSchemas: Record<ExportResource, z.ZodType> = {
+  cases: caseObject,
+  claims: claimSummarySchema,
+  events: eventSchema,
+};
 
 /**
  * The columns of `--columns` that no documented field of the resource gives: allowed (a field
@@ -40,7 +61,10 @@ export function unknownColumns(resource: ExportResource, columns: readonly strin
 
 /** `--columns a,b.c` as a list; blanks are dropped, an empty list is a usage error for the caller. */
 export function parseColumns(value: string): string[] {
-  return value.split(',').map((column) => column.trim()).filter((column) => column !== '');
+  return value
+    .split(',')
+    .map((column) => column.trim())
+    .filter((column) => column !== '');
 }
 
 interface Paths {
@@ -51,7 +75,12 @@ interface Paths {
 }
 
 function documentedPaths(schema: z.ZodType, prefix = '', paths: Paths = { leaves: new Set(), open: [] }): Paths {
-  const def = schema.def as unknown as { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType> };
+  const def = schema.def as unknown as {
+    type: string;
+    innerType?: z.ZodType;
+    in?: z.ZodType;
+    shape?: Record<string, z.ZodType>;
+  };
   switch (def.type) {
     case 'optional':
     case 'nullable':

@@ -24,7 +24,9 @@ export function flatten(record: unknown, prefix = ''): FlatRecord {
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) {
-    return value.every((item) => !isPlainObject(item) && !Array.isArray(item)) ? value.map(cellText).join(';') : JSON.stringify(value);
+    return value.every((item) => !isPlainObject(item) && !Array.isArray(item))
+      ? value.map(cellText).join(';')
+      : JSON.stringify(value);
   }
   if (isPlainObject(value)) return JSON.stringify(value);
   if (typeof value === 'string') return value;

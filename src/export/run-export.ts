@@ -42,7 +42,12 @@ export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const { target } = options;
   const temporary = 'file' in target ? `${target.file}.${randomBytes(6).toString('hex')}.tmp` : undefined;
   const csv = stringify(csvWriteOptions);
-  const written = pipeline(csv, temporary === undefined ? sinkWritable((target as { sink: { write(text: string): unknown } }).sink) : createWriteStream(temporary, { mode: 0o600 }));
+  const written = pipeline(
+    csv,
+    temporary === undefined
+      ? sinkWritable((target as { sink: { write(text: string): unknown } }).sink)
+      : createWriteStream(temporary, { mode: 0o600 }),
+  );
   written.catch(() => undefined);
   try {
     const report = await writeRecords(csv, options);
@@ -66,7 +71,10 @@ async function writeRecords(csv: ReturnType<typeof stringify>, options: ExportOp
   let bookmark = after;
   for await (const record of listAll(options.client, options.resource, after)) {
     const flat = flatten(record);
-    await write(csv, columns.map((column) => neutralise(flat[column] ?? '')));
+    await write(
+      csv,
+      columns.map((column) => neutralise(flat[column] ?? '')),
+    );
     rows++;
     options.onRecord?.(rows);
     const id = idOf(options.resource, record);
@@ -111,7 +119,10 @@ function sinkWritable(sink: { write(text: string): unknown }): Writable {
         return;
       }
       const emitter = sink as { once?: (event: string, listener: () => void) => unknown };
-      if (accepted === false && typeof emitter.once === 'function') emitter.once('drain', () => { callback(); });
+      if (accepted === false && typeof emitter.once === 'function')
+        emitter.once('drain', () => {
+          callback();
+        });
       else callback();
     },
   });

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { compareService, describeService, serviceFrom, ServiceMismatchError, type ServiceIdentity } from '../api/service-identity.js';
+import {
+  compareService,
+  describeService,
+  serviceFrom,
+  ServiceMismatchError,
+  type ServiceIdentity,
+} from '../api/service-identity.js';
 import type { ExportResource } from './columns.js';
 import { resourceFailure } from '../files/resource-failure.js';
 
@@ -40,12 +46,19 @@ export async function readState(file: string, resource: ExportResource): Promise
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return undefined;
-    throw new ExportStateError(`--state ${file}: expected a readable state file, got ${(error as { code?: string }).code ?? 'unreadable'}`, { cause: error });
+    throw new ExportStateError(
+      `--state ${file}: expected a readable state file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+      { cause: error },
+    );
   }
   const state = parseState(text);
-  if (state === undefined) throw new ExportStateError(`--state ${file}: expected a state file written by bulk-disputes export, got something else`);
+  if (state === undefined)
+    throw new ExportStateError(
+      `--state ${file}: expected a state file written by bulk-disputes export, got something else`,
+    );
   // Another list's bookmark would page from an id this list does not hold.
-  if (state.resource !== resource) throw new ExportStateError(`--state ${file}: expected a state file for ${resource}, got one for ${state.resource}`);
+  if (state.resource !== resource)
+    throw new ExportStateError(`--state ${file}: expected a state file for ${resource}, got one for ${state.resource}`);
   return state;
 }
 
@@ -58,8 +71,14 @@ function parseState(text: string): ExportState | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const { resource, bookmark, updated, service } = value as Record<string, unknown>;
-  if (typeof resource !== 'string' || !(bookmark === null || (typeof bookmark === 'string' && bookmark !== ''))) return undefined;
-  return { resource: resource as ExportResource, bookmark, updated: typeof updated === 'string' ? updated : '', service: serviceFrom(service) };
+  if (typeof resource !== 'string' || !(bookmark === null || (typeof bookmark === 'string' && bookmark !== '')))
+    return undefined;
+  return {
+    resource: resource as ExportResource,
+    bookmark,
+    updated: typeof updated === 'string' ? updated : '',
+    service: serviceFrom(service),
+  };
 }
 
 /**
@@ -72,7 +91,7 @@ export function checkStateService(state: ExportState, file: string, current: Ser
   if (verdict.kind !== 'other') return verdict.kind;
   throw new ServiceMismatchError(
     `--state ${file}: expected a bookmark taken from ${describeService(current)}, got one taken from ${describeService(verdict.recorded)}; ` +
-      'its bookmark is an id of that service, and exporting after it here would skip this service\'s records, so nothing was exported. ' +
+      "its bookmark is an id of that service, and exporting after it here would skip this service's records, so nothing was exported. " +
       'Use --state FILE of its own for this service, or --restart to export everything from this service and start the bookmark over',
   );
 }

@@ -29,7 +29,8 @@ export class BytePieces {
     let index = this.pieceAt(start);
     const first = this.pieces[index];
     const firstStart = this.starts[index] ?? 0;
-    if (first !== undefined && end <= firstStart + first.byteLength) return Buffer.from(first.buffer, first.byteOffset + start - firstStart, end - start);
+    if (first !== undefined && end <= firstStart + first.byteLength)
+      return Buffer.from(first.buffer, first.byteOffset + start - firstStart, end - start);
     const copy = Buffer.allocUnsafe(end - start);
     let filled = 0;
     for (; filled < copy.length && index < this.pieces.length; index++) {

@@ -1,5 +1,12 @@
 import { BytePieces } from './byte-pieces.js';
-import { NotPlainPdf, PdfReader, WindowTooShort, type PdfDictionary, type PdfRef, type PdfValue } from './pdf-syntax.js';
+import {
+  NotPlainPdf,
+  PdfReader,
+  WindowTooShort,
+  type PdfDictionary,
+  type PdfRef,
+  type PdfValue,
+} from './pdf-syntax.js';
 
 /**
  * A PDF's page count read the way PDF readers find their way in (ISO 32000-1 §7.5.4, §7.5.5):
@@ -95,18 +102,22 @@ class CrossReferencedFile {
     this.budget = new ReadingBudget(readingBudgetPerFileByte * content.size + firstWindowBytes);
     let root: PdfRef | undefined;
     const visited = new Set<number>();
-    for (let offset: number | undefined = startOfLastSection(content); offset !== undefined; ) {
-      if (visited.has(offset) || visited.size >= maxSections) throw new NotPlainPdf('cross-reference sections that loop or never end');
+    for (let offset: number | undefined = startOfLastSection(content); offset !== undefined;) {
+      if (visited.has(offset) || visited.size >= maxSections)
+        throw new NotPlainPdf('cross-reference sections that loop or never end');
       visited.add(offset);
       const { entries, trailer }: Section = readAt(content, this.budget, offset, readSection);
-      for (const [objectNumber, entry] of entries) if (!this.entries.has(objectNumber)) this.entries.set(objectNumber, entry);
+      for (const [objectNumber, entry] of entries)
+        if (!this.entries.has(objectNumber)) this.entries.set(objectNumber, entry);
       // A hybrid file (§7.5.8.4) keeps some objects in a cross-reference stream only.
       if (trailer.has('XRefStm')) throw new NotPlainPdf('a hybrid-reference file');
       const rootValue = trailer.get('Root');
-      if (rootValue !== undefined && !isRef(rootValue)) throw new NotPlainPdf('a trailer /Root that is not a reference');
+      if (rootValue !== undefined && !isRef(rootValue))
+        throw new NotPlainPdf('a trailer /Root that is not a reference');
       root ??= rootValue;
       const previous: PdfValue | undefined = trailer.get('Prev');
-      if (previous !== undefined && typeof previous !== 'number') throw new NotPlainPdf('a trailer /Prev that is not an offset');
+      if (previous !== undefined && typeof previous !== 'number')
+        throw new NotPlainPdf('a trailer /Prev that is not an offset');
       offset = previous;
     }
     if (root === undefined) throw new NotPlainPdf('no trailer /Root');
@@ -122,12 +133,14 @@ class CrossReferencedFile {
     const cached = this.objects.get(ref.objectNumber);
     if (cached !== undefined) return cached;
     const entry = this.entries.get(ref.objectNumber);
-    if (entry === undefined || entry === null || entry.generation !== ref.generation) throw new NotPlainPdf('a reference to an object the table does not list');
+    if (entry === undefined || entry === null || entry.generation !== ref.generation)
+      throw new NotPlainPdf('a reference to an object the table does not list');
     const value = readAt(this.content, this.budget, entry.offset, (reader) => {
       const objectNumber = reader.unsignedInteger();
       const generation = reader.unsignedInteger();
       reader.expectKeyword('obj');
-      if (objectNumber !== ref.objectNumber || generation !== ref.generation) throw new NotPlainPdf('an offset that lands on another object');
+      if (objectNumber !== ref.objectNumber || generation !== ref.generation)
+        throw new NotPlainPdf('an offset that lands on another object');
       const read = reader.value();
       // A stream (or anything but a plain object) is not a page tree node: pdf-lib decides.
       reader.expectKeyword('endobj');
@@ -180,7 +193,8 @@ function readSection(reader: PdfReader): Section {
 function countPageLeaves(file: CrossReferencedFile): number {
   const catalog = file.resolve(file.root);
   // pdf-lib looks for another catalog when /Root names none; that search is pdf-lib's to make.
-  if (!(catalog instanceof Map) || !isName(file.resolve(catalog.get('Type')), 'Catalog')) throw new NotPlainPdf('a /Root that is not a catalog');
+  if (!(catalog instanceof Map) || !isName(file.resolve(catalog.get('Type')), 'Catalog'))
+    throw new NotPlainPdf('a /Root that is not a catalog');
   const root = file.resolve(catalog.get('Pages'));
   if (!(root instanceof Map)) throw new NotPlainPdf('no page tree');
 

@@ -60,7 +60,8 @@ function countPageLeaves({ PDFArray, PDFDict, PDFName }: PdfLib, document: PDFDo
   const pageType = PDFName.of('Page');
   const { context } = document;
   const catalog = context.lookup(context.trailerInfo.Root);
-  if (!(catalog instanceof PDFDict)) throw new PdfUnreadableError('no document catalog (trailer /Root missing or broken)');
+  if (!(catalog instanceof PDFDict))
+    throw new PdfUnreadableError('no document catalog (trailer /Root missing or broken)');
   const root = catalog.lookup(pagesKey);
   if (!(root instanceof PDFDict)) throw new PdfUnreadableError('no page tree (catalog /Pages missing or broken)');
 
@@ -78,10 +79,12 @@ function countPageLeaves({ PDFArray, PDFDict, PDFName }: PdfLib, document: PDFDo
       pageCount++;
       continue;
     }
-    if (!(kids instanceof PDFArray)) throw new PdfUnreadableError(`a page tree node whose /Kids is ${describe(kids)}, not an array`);
+    if (!(kids instanceof PDFArray))
+      throw new PdfUnreadableError(`a page tree node whose /Kids is ${describe(kids)}, not an array`);
     for (let index = 0; index < kids.size(); index++) {
       const kid = kids.lookup(index);
-      if (!(kid instanceof PDFDict)) throw new PdfUnreadableError(`a page tree kid that is ${describe(kid)}, not a dictionary`);
+      if (!(kid instanceof PDFDict))
+        throw new PdfUnreadableError(`a page tree kid that is ${describe(kid)}, not a dictionary`);
       pending.push(kid);
     }
   }

@@ -44,10 +44,20 @@ const other: PdfOther = { kind: 'other' };
 /** Nested arrays and dictionaries beyond this are refused, not recursed into (no stack overflow). */
 const maxDepth = 32;
 
-const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0x00;
+const isWhitespace = (byte: number) =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0x00;
 // ( ) < > [ ] { } / %
 const isDelimiter = (byte: number) =>
-  byte === 0x28 || byte === 0x29 || byte === 0x3c || byte === 0x3e || byte === 0x5b || byte === 0x5d || byte === 0x7b || byte === 0x7d || byte === 0x2f || byte === 0x25;
+  byte === 0x28 ||
+  byte === 0x29 ||
+  byte === 0x3c ||
+  byte === 0x3e ||
+  byte === 0x5b ||
+  byte === 0x5d ||
+  byte === 0x7b ||
+  byte === 0x7d ||
+  byte === 0x2f ||
+  byte === 0x25;
 const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
 
 /**
@@ -69,7 +79,8 @@ export class PdfReader {
       const byte = bytes[this.position] ?? 0;
       if (isWhitespace(byte)) this.position++;
       else if (byte === 0x25) {
-        while (this.position < bytes.length && bytes[this.position] !== 0x0a && bytes[this.position] !== 0x0d) this.position++;
+        while (this.position < bytes.length && bytes[this.position] !== 0x0a && bytes[this.position] !== 0x0d)
+          this.position++;
       } else return;
     }
   }
@@ -77,14 +88,20 @@ export class PdfReader {
   /** The byte at the cursor; running out is the window's fault or the file's (see atFileEnd). */
   peek(): number {
     const byte = this.bytes[this.position];
-    if (byte === undefined) throw this.atFileEnd ? new NotPlainPdf('the file ends inside an object') : new WindowTooShort();
+    if (byte === undefined)
+      throw this.atFileEnd ? new NotPlainPdf('the file ends inside an object') : new WindowTooShort();
     return byte;
   }
 
   /** A run of regular characters (a keyword or a number), the cursor after it. */
   token(): string {
     const start = this.position;
-    while (this.position < this.bytes.length && !isWhitespace(this.bytes[this.position] ?? 0) && !isDelimiter(this.bytes[this.position] ?? 0)) this.position++;
+    while (
+      this.position < this.bytes.length &&
+      !isWhitespace(this.bytes[this.position] ?? 0) &&
+      !isDelimiter(this.bytes[this.position] ?? 0)
+    )
+      this.position++;
     // A token cut by the window's end may go on in the file.
     if (this.position === this.bytes.length && !this.atFileEnd) throw new WindowTooShort();
     return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + start, this.position - start).toString('latin1');
@@ -101,7 +118,8 @@ export class PdfReader {
   unsignedInteger(): number {
     this.skipSpace();
     const text = this.token();
-    if (!/^\d{1,15}$/.test(text)) throw new NotPlainPdf(`expected an unsigned integer, got ${JSON.stringify(text.slice(0, 20))}`);
+    if (!/^\d{1,15}$/.test(text))
+      throw new NotPlainPdf(`expected an unsigned integer, got ${JSON.stringify(text.slice(0, 20))}`);
     return Number(text);
   }
 
@@ -124,7 +142,9 @@ export class PdfReader {
     if (isDigit(byte) || byte === 0x2b || byte === 0x2d || byte === 0x2e) return this.numberOrRef();
     const word = this.token();
     if (word === 'true' || word === 'false' || word === 'null') return other;
-    throw new NotPlainPdf(`an unexpected ${word === '' ? `byte ${byte}` : `keyword ${JSON.stringify(word.slice(0, 20))}`}`);
+    throw new NotPlainPdf(
+      `an unexpected ${word === '' ? `byte ${byte}` : `keyword ${JSON.stringify(word.slice(0, 20))}`}`,
+    );
   }
 
   /** `<< … >>` at the cursor, after space. */
@@ -148,7 +168,8 @@ export class PdfReader {
         return dictionary;
       }
       const key = this.value(depth + 1);
-      if (typeof key !== 'object' || !('kind' in key) || key.kind !== 'name') throw new NotPlainPdf('a dictionary key that is not a name');
+      if (typeof key !== 'object' || !('kind' in key) || key.kind !== 'name')
+        throw new NotPlainPdf('a dictionary key that is not a name');
       // A repeated key: the last one counts, as in pdf-lib's parser.
       dictionary.set(key.name, this.value(depth + 1));
     }
@@ -171,14 +192,20 @@ export class PdfReader {
   private name(): PdfName {
     this.position++;
     const text = this.token();
-    return { kind: 'name', name: text.includes('#') ? text.replace(/#([0-9A-Fa-f]{2})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text };
+    return {
+      kind: 'name',
+      name: text.includes('#')
+        ? text.replace(/#([0-9A-Fa-f]{2})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        : text,
+    };
   }
 
   /** An integer, or `N G R`: a reference. Reals and signed numbers count as "something else". */
   private numberOrRef(): number | PdfRef | PdfOther {
     const text = this.token();
     if (!/^\d{1,15}$/.test(text)) {
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) throw new NotPlainPdf(`a malformed number ${JSON.stringify(text.slice(0, 20))}`);
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text))
+        throw new NotPlainPdf(`a malformed number ${JSON.stringify(text.slice(0, 20))}`);
       return other;
     }
     const afterNumber = this.position;

@@ -24,7 +24,8 @@ export class ResourceFailure extends Error {
   }
 }
 
-export type ResourceKind = 'disk-full' | 'quota' | 'permission' | 'read-only' | 'vanished' | 'not-a-folder' | 'disk-error';
+export type ResourceKind =
+  'disk-full' | 'quota' | 'permission' | 'read-only' | 'vanished' | 'not-a-folder' | 'disk-error';
 
 /** System and SQLite codes by what they mean for a person; SQLite's extended codes start like their primary one. */
 const kinds: readonly [RegExp, ResourceKind][] = [
@@ -44,13 +45,25 @@ const kinds: readonly [RegExp, ResourceKind][] = [
  * an error does not name (a write on an open file, SQLite's errors); without it, the error's own
  * path. `resumes`: the command continues from a journal when run again.
  */
-export function resourceFailure(error: unknown, file?: string, options: { resumes?: boolean } = {}): ResourceFailure | undefined {
+export function resourceFailure(
+  error: unknown,
+  file?: string,
+  options: { resumes?: boolean } = {},
+): ResourceFailure | undefined {
   if (error instanceof ResourceFailure) return error;
-  const { code, path, syscall } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; path?: unknown; syscall?: unknown };
+  const { code, path, syscall } = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    path?: unknown;
+    syscall?: unknown;
+  };
   if (typeof code !== 'string') return undefined;
   const kind = kinds.find(([pattern]) => pattern.test(code))?.[1];
   if (kind === undefined) return undefined;
-  return new ResourceFailure(kind, code, file ?? (typeof path === 'string' ? path : undefined), { action: actionOf(syscall), resumes: options.resumes ?? false, cause: error });
+  return new ResourceFailure(kind, code, file ?? (typeof path === 'string' ? path : undefined), {
+    action: actionOf(syscall),
+    resumes: options.resumes ?? false,
+    cause: error,
+  });
 }
 
 /**

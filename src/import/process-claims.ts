@@ -43,7 +43,10 @@ export async function processClaims(options: ProcessOptions): Promise<ProcessSum
   const apply = (next: number) => {
     limit.concurrency = next;
   };
-  const follower = options.client === undefined ? undefined : followThrottling({ client: options.client, concurrency: options.concurrency, apply, logger: options.logger });
+  const follower =
+    options.client === undefined
+      ? undefined
+      : followThrottling({ client: options.client, concurrency: options.concurrency, apply, logger: options.logger });
   let abortedBecause: string | undefined;
   let throttling: ThrottlingSummary | undefined;
   try {
@@ -100,7 +103,10 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
     journal.setClaimProblem(claim.claim_key, problemOf(error));
     // Only an unavailable service counts towards stopping the run; a refused upload does not.
     if (isServiceDown(error)) breaker.failed((error as Error).message);
-    logger.warn({ claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message }, 'claim failed; the next run retries it');
+    logger.warn(
+      { claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message },
+      'claim failed; the next run retries it',
+    );
   };
 
   // Woken when a task ends, so the puller waits on one promise, not a race over the whole window
@@ -127,7 +133,9 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
       while (running.size >= window) await someTaskEnded();
       if (stopping()) break pulling;
       const ahead = prepareAhead.schedule(claim);
-      const task: Promise<void> = limit(async () => run(claim, ahead)).finally(() => { taskEnded(task); });
+      const task: Promise<void> = limit(async () => run(claim, ahead)).finally(() => {
+        taskEnded(task);
+      });
       running.add(task);
     }
   }
@@ -145,7 +153,9 @@ function isServiceDown(error: unknown): boolean {
 
 /** Errors of the client (it has already retried what it safely could), as opposed to our own bugs or disk. */
 function isRemoteFailure(error: unknown): boolean {
-  return typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('CLAIMS_');
+  return (
+    typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('CLAIMS_')
+  );
 }
 
 function problemOf(error: unknown): RowProblem {

@@ -25,7 +25,14 @@ import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
 import { outcomes } from './results/columns.js';
-import { fieldColumnsKey, inputKindKey, resultsDialectKey, resultsFormatOf, writeResults, type ResultsSummary } from './results/write-results.js';
+import {
+  fieldColumnsKey,
+  inputKindKey,
+  resultsDialectKey,
+  resultsFormatOf,
+  writeResults,
+  type ResultsSummary,
+} from './results/write-results.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
@@ -56,7 +63,9 @@ export interface ImportOptions {
    * it; by default the base URL and the key's environment (the CLI passes the embedded sandbox's
    * data file).
    */
-  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined } | undefined;
+  service:
+    | { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined }
+    | undefined;
   logger: Logger;
   progress?: Progress | undefined;
   stopRequested?: () => boolean;
@@ -94,10 +103,17 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const phases = new PhaseTimer();
   phases.next('staging');
   const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
-    throw new MappingError(options.mappingFile, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
+    throw new MappingError(options.mappingFile, [
+      {
+        field: '',
+        line: undefined,
+        message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+      },
+    ]);
   });
   const parsed = parseMapping(mappingText, options.mappingFile);
-  const mapping = options.idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: options.idPrefix } };
+  const mapping =
+    options.idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: options.idPrefix } };
   const fileMode = options.fileMode ?? mapping.file_mode;
   const fingerprint = JSON.stringify({
     format: journalFormat,
@@ -129,7 +145,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         mapping,
         journal,
         shard: options.shard,
-        onProgress: (rows) => options.progress?.staged(rows, 'rows', input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes),
+        onProgress: (rows) =>
+          options.progress?.staged(
+            rows,
+            'rows',
+            input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes,
+          ),
       });
       journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
       // What the results CSV is written in, kept for a resumed run and for merge-results.
@@ -161,11 +182,23 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     // The last turn's group commit, before the results read the journal statement by statement.
     journal.flush();
     const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
-    const format = resultsFormatOf(options.resultsFile, resultsDialectOf(journal.meta(resultsDialectKey), mapping), fieldColumns(mapping));
+    const format = resultsFormatOf(
+      options.resultsFile,
+      resultsDialectOf(journal.meta(resultsDialectKey), mapping),
+      fieldColumns(mapping),
+    );
     const summary = await writeResults(journal, sourceColumns, options.resultsFile, format).catch((error: unknown) => {
       throw jobResourceFailure(error, { journal: journalFile, file: options.resultsFile });
     });
-    return { summary, claims: journal.counts().claims, resultsFile: options.resultsFile, abortedBecause, fatal, throttling, phases: phases.end() };
+    return {
+      summary,
+      claims: journal.counts().claims,
+      resultsFile: options.resultsFile,
+      abortedBecause,
+      fatal,
+      throttling,
+      phases: phases.end(),
+    };
   } catch (error) {
     // A full disk, a refused or read-only folder, a file gone: in words naming the file.
     throw jobResourceFailure(error, { journal: journalFile });
@@ -189,13 +222,17 @@ function resultsDialectOf(recorded: string | undefined, mapping: Mapping): Writt
 function prepareJournal(journal: Journal, fingerprint: string, options: ImportOptions): void {
   // Before the fingerprint: a journal of another service is refused whatever else changed.
   if (options.service !== undefined) {
-    const binding = bindService(journal, options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey), {
-      file: options.journalFile ?? 'journal',
-      restart: options.restart,
-      holdsJob: journal.meta('fingerprint') !== undefined,
-      holdsServiceData: journal.holdsServiceData(),
-      logger: options.logger,
-    });
+    const binding = bindService(
+      journal,
+      options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey),
+      {
+        file: options.journalFile ?? 'journal',
+        restart: options.restart,
+        holdsJob: journal.meta('fingerprint') !== undefined,
+        holdsServiceData: journal.holdsServiceData(),
+        logger: options.logger,
+      },
+    );
     if (binding === 'forget') journal.reset({ forgetService: true });
   }
   const recorded = journal.meta('fingerprint');
@@ -216,15 +253,30 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
 const defaultCheckpointPages = 1000;
 const sendingCheckpointPages = 10_000;
 
-async function sendClaims(journal: Journal, options: ImportOptions & { fileMode: Mapping['file_mode'] }, resuming: boolean): Promise<ProcessSummary> {
-  const connect = (service: NonNullable<ImportOptions['service']>) => new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: service.network });
+async function sendClaims(
+  journal: Journal,
+  options: ImportOptions & { fileMode: Mapping['file_mode'] },
+  resuming: boolean,
+): Promise<ProcessSummary> {
+  const connect = (service: NonNullable<ImportOptions['service']>) =>
+    new ClaimsClient({
+      baseUrl: service.baseUrl,
+      apiKey: service.apiKey,
+      concurrency: options.concurrency,
+      maxRps: options.maxRps,
+      logger: options.logger,
+      network: service.network,
+    });
   const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
   // A dry run given a service reads from it, to compare a feed-back with what it holds.
   const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;
   // A resumed job adds the claims it sends now to the bodies written before.
   // Bodies hold cardholder details: readable by the owner only.
   const payloadsFile = options.payloadsFile ?? '';
-  const payloads = options.payloadsFile === undefined ? undefined : createWriteStream(payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
+  const payloads =
+    options.payloadsFile === undefined
+      ? undefined
+      : createWriteStream(payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
   let payloadsFailed: Error | undefined;
   payloads?.on('error', (error) => {
     payloadsFailed ??= resourceFailure(error, payloadsFile, { resumes: true }) ?? error;
@@ -239,7 +291,8 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
     const final = journal.finalOutcomeCounts();
     for (const outcome of outcomes) progress.count(outcome, final.get(outcome) ?? 0);
   }
-  const stopShowingWaits = client === undefined ? undefined : progress === undefined ? undefined : showServiceWaits(client, progress);
+  const stopShowingWaits =
+    client === undefined ? undefined : progress === undefined ? undefined : showServiceWaits(client, progress);
   // Fewer checkpoints while sending: each claim commits a few pages about once, so SQLite's default
   // (1000 pages) checkpointed every ~150 claims, and each checkpoint syncs the file on the event
   // loop, holding every answer in flight (strace of the sending phase's journal writes, 6,400
@@ -272,7 +325,11 @@ async function sendClaims(journal: Journal, options: ImportOptions & { fileMode:
               if (!payloads.write(`${JSON.stringify(body)}\n`)) await once(payloads, 'drain');
             },
     });
-    if (processed.abortedBecause !== undefined) options.logger.error({ reason: processed.abortedBecause }, 'run stopped early; run the same command again to continue');
+    if (processed.abortedBecause !== undefined)
+      options.logger.error(
+        { reason: processed.abortedBecause },
+        'run stopped early; run the same command again to continue',
+      );
     return processed;
   } finally {
     journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);

@@ -8,27 +8,42 @@ import { ConnectionSetupError } from '../api/network/setup-error.js';
  * The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the
  * results are. `service` names where the claims went (so that a rehearsal and the real run read apart).
  */
-export function formatSummary(report: ImportReport, options: { dryRun: boolean; service?: string | undefined; embedded?: boolean; topErrors?: number }): string {
+export function formatSummary(
+  report: ImportReport,
+  options: { dryRun: boolean; service?: string | undefined; embedded?: boolean; topErrors?: number },
+): string {
   const { summary } = report;
   const service = options.service ?? (options.embedded === true ? 'the embedded sandbox' : undefined);
   const what = options.dryRun ? 'dry run' : service === undefined ? 'import' : `import into ${service}`;
-  const lines = [`${what} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`];
+  const lines = [
+    `${what} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`,
+  ];
   for (const outcome of outcomes) {
     const count = summary.byOutcome[outcome];
     if (count !== undefined) lines.push(`  ${outcome.padEnd(10)} ${String(count).padStart(8)}`);
   }
   // Fixes fed back that reached cases the service held, or would in a dry run.
-  if (summary.changed > 0) lines.push(`${options.dryRun ? 'cases that would be updated' : 'cases updated'}: ${summary.changed} (changed_fields says which fields)`);
+  if (summary.changed > 0)
+    lines.push(
+      `${options.dryRun ? 'cases that would be updated' : 'cases updated'}: ${summary.changed} (changed_fields says which fields)`,
+    );
   const top = [...summary.byErrorCode].sort((left, right) => right[1] - left[1]).slice(0, options.topErrors ?? 5);
   if (top.length > 0) {
     lines.push('top errors:');
     for (const [code, count] of top) lines.push(`  ${code.padEnd(28)} ${String(count).padStart(8)}`);
   }
   // How the service's pace was kept: throttled answers, pauses, where concurrency settled.
-  if (report.throttling !== undefined && throttlingWorthTelling(report.throttling)) lines.push(...formatThrottling(report.throttling));
+  if (report.throttling !== undefined && throttlingWorthTelling(report.throttling))
+    lines.push(...formatThrottling(report.throttling));
   // A certificate or a proxy set up wrongly: nothing reached the service, and only fixing it helps.
   const setup = report.fatal instanceof ConnectionSetupError;
-  if (report.abortedBecause !== undefined) lines.push(`stopped because: ${report.abortedBecause}`, setup ? 'nothing was sent: once that is fixed, run the same command again' : 'run the same command again to continue');
+  if (report.abortedBecause !== undefined)
+    lines.push(
+      `stopped because: ${report.abortedBecause}`,
+      setup
+        ? 'nothing was sent: once that is fixed, run the same command again'
+        : 'run the same command again to continue',
+    );
   // How long each phase took: where a long night went.
   if (report.phases !== undefined && report.phases.length > 0) lines.push(formatPhases(report.phases));
   lines.push(`results: ${report.resultsFile}`);

@@ -20,7 +20,13 @@ export function prettyLogLine(options: { colorize: boolean }): (jsonLine: string
     const stack = (log.err as { stack?: unknown } | undefined)?.stack;
     return typeof stack === 'string' ? `${line}\n${colors.gray(stack.replace(/^/gm, '    '))}` : line;
   };
-  const format = prettyFactory({ colorize: options.colorize, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,name', hideObject: true, messageFormat });
+  const format = prettyFactory({
+    colorize: options.colorize,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,name',
+    hideObject: true,
+    messageFormat,
+  });
   // Always a whole line: the progress line is drawn again right after it.
   return (jsonLine) => {
     const line = format(jsonLine);
@@ -46,8 +52,14 @@ export function logFields(log: Record<string, unknown>): string {
 function fieldText(value: unknown): string | undefined {
   if (typeof value === 'string') return /^[\w.:/@+,-]+$/.test(value) ? value : JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.length <= 5 && value.every((item) => ['string', 'number', 'boolean'].includes(typeof item))) return fieldText(value.join(','));
+  if (
+    Array.isArray(value) &&
+    value.length <= 5 &&
+    value.every((item) => ['string', 'number', 'boolean'].includes(typeof item))
+  )
+    return fieldText(value.join(','));
   // An error (pino's `err` serialiser): its message; the JSON format has its stack.
-  if (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string') return fieldText((value as { message: string }).message);
+  if (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string')
+    return fieldText((value as { message: string }).message);
   return undefined;
 }

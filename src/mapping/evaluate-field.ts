@@ -31,7 +31,18 @@ export interface FieldContext {
  * The source (`column`, `template`, `constant`), then the steps of field-spec.ts, then the type;
  * for a mapped claim or case id, last, the mapping's `claim.id_prefix` (map-row.ts).
  */
-export type FieldStepName = 'column' | 'template' | 'constant' | 'trim' | 'default' | 'required' | 'split' | 'case' | 'enum' | Exclude<FieldSpec['type'], 'string'> | 'id_prefix';
+export type FieldStepName =
+  | 'column'
+  | 'template'
+  | 'constant'
+  | 'trim'
+  | 'default'
+  | 'required'
+  | 'split'
+  | 'case'
+  | 'enum'
+  | Exclude<FieldSpec['type'], 'string'>
+  | 'id_prefix';
 
 /** One step a field went through, with what it gave: a value, or the failure that ended the field. */
 export interface FieldStep {
@@ -41,14 +52,22 @@ export interface FieldStep {
 
 export function evaluateField(spec: FieldSpec, context: FieldContext): TransformResult<FieldValue> {
   // A number or boolean constant is the value itself: no text steps apply.
-  if (typeof spec.constant === 'number' || typeof spec.constant === 'boolean') return traced(context, 'constant', { ok: true, value: spec.constant });
+  if (typeof spec.constant === 'number' || typeof spec.constant === 'boolean')
+    return traced(context, 'constant', { ok: true, value: spec.constant });
   const source = traced(context, sourceStep(spec), sourceText(spec, context.cells));
   if (!source.ok) return source;
   let text = spec.trim ? source.value.trim() : source.value;
   if (spec.trim) traced(context, 'trim', { ok: true, value: text });
-  if (text === '' && spec.default !== undefined) text = traced(context, 'default', { ok: true, value: spec.default }).value;
+  if (text === '' && spec.default !== undefined)
+    text = traced(context, 'default', { ok: true, value: spec.default }).value;
   if (text === '') {
-    return spec.required ? traced(context, 'required', { ok: false, code: 'required_missing', message: `expected a value, got a blank ${describeSource(spec)}` }) : { ok: true, value: undefined };
+    return spec.required
+      ? traced(context, 'required', {
+          ok: false,
+          code: 'required_missing',
+          message: `expected a value, got a blank ${describeSource(spec)}`,
+        })
+      : { ok: true, value: undefined };
   }
   if (spec.required) traced(context, 'required', { ok: true, value: text });
   return convert(text, spec, context);
@@ -87,9 +106,17 @@ function convertType(value: string, spec: FieldSpec, context: FieldContext): Tra
     case 'amount': {
       const currency = spec.amount?.currency ?? context.resolved(spec.amount?.currency_field ?? '');
       if (typeof currency !== 'string') {
-        return { ok: false, code: 'currency_unknown', message: `amount: expected a currency from ${spec.amount?.currency_field ?? 'the mapping'}, got none` };
+        return {
+          ok: false,
+          code: 'currency_unknown',
+          message: `amount: expected a currency from ${spec.amount?.currency_field ?? 'the mapping'}, got none`,
+        };
       }
-      return toMinorUnits(value, { currency, decimalSeparator: spec.amount?.decimal_separator ?? '.', groupSeparator: spec.amount?.group_separator ?? '' });
+      return toMinorUnits(value, {
+        currency,
+        decimalSeparator: spec.amount?.decimal_separator ?? '.',
+        groupSeparator: spec.amount?.group_separator ?? '',
+      });
     }
     case 'string':
       return { ok: true, value };
@@ -126,7 +153,10 @@ const templates = new Map<string, readonly (string | { column: string })[]>();
 function templateParts(template: string): readonly (string | { column: string })[] {
   let parts = templates.get(template);
   if (parts === undefined) {
-    parts = template.split(/\{([^{}]+)\}/).map((part, index) => (index % 2 === 1 ? { column: part } : part)).filter((part) => part !== '');
+    parts = template
+      .split(/\{([^{}]+)\}/)
+      .map((part, index) => (index % 2 === 1 ? { column: part } : part))
+      .filter((part) => part !== '');
     // A mapping has a few templates; the bound only keeps a long-lived process from growing.
     if (templates.size < 1000) templates.set(template, parts);
   }
@@ -134,7 +164,11 @@ function templateParts(template: string): readonly (string | { column: string })
 }
 
 function missingColumn(column: string): TransformResult<string> {
-  return { ok: false, code: 'required_missing', message: `expected a column ${JSON.stringify(column)} in the file, got none` };
+  return {
+    ok: false,
+    code: 'required_missing',
+    message: `expected a column ${JSON.stringify(column)} in the file, got none`,
+  };
 }
 
 function describeSource(spec: FieldSpec): string {
@@ -144,7 +178,11 @@ function describeSource(spec: FieldSpec): string {
 }
 
 /** Reports a step to the context's trace, if any, and hands its result on unchanged. */
-function traced<Result extends TransformResult<FieldValue>>(context: FieldContext, step: FieldStepName, result: Result): Result {
+function traced<Result extends TransformResult<FieldValue>>(
+  context: FieldContext,
+  step: FieldStepName,
+  result: Result,
+): Result {
   context.trace?.({ step, result });
   return result;
 }

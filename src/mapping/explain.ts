@@ -46,7 +46,12 @@ export function explainRow(cells: Readonly<Record<string, string>>, mapping: Map
   const fields: ExplainedField[] = [];
   const mapped = mapRow(cells, mapping, {
     onField: ({ field, spec, steps, result }) => {
-      fields.push({ field, source: sourceOf(spec), steps: steps.map(({ step, result: stepResult }) => withDetail(step, spec, stepResult)), result });
+      fields.push({
+        field,
+        source: sourceOf(spec),
+        steps: steps.map(({ step, result: stepResult }) => withDetail(step, spec, stepResult)),
+        result,
+      });
     },
   });
   return {

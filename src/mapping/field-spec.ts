@@ -20,12 +20,19 @@ export const fieldSpecSchema = z
       .optional()
       .describe('take one part, e.g. {separator: "/", index: 0} for the month of "12/28"'),
     case: z.enum(['upper', 'lower']).optional(),
-    enum: z.record(z.string(), z.string()).optional().describe('source value → API value; an unmapped value is a row error'),
+    enum: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('source value → API value; an unmapped value is a row error'),
     enum_case_sensitive: z.boolean().default(true),
     type: z.enum(['string', 'integer', 'boolean', 'year', 'amount', 'date']).default('string'),
     amount: z
       .strictObject({
-        currency: z.string().regex(/^[A-Z]{3}$/).optional().describe('fixed ISO 4217 currency'),
+        currency: z
+          .string()
+          .regex(/^[A-Z]{3}$/)
+          .optional()
+          .describe('fixed ISO 4217 currency'),
         currency_field: z.string().optional().describe('or the target field holding it, e.g. "dispute.currency"'),
         decimal_separator: z.enum(['.', ',']).describe('always explicit: "9,99" is never guessed'),
         group_separator: z.enum([',', '.', ' ', "'", '']).default(''),
@@ -37,7 +44,11 @@ export const fieldSpecSchema = z
     date: z
       .strictObject({
         format: z.string().min(1).describe('luxon format, e.g. "dd.MM.yyyy" or "yyyy-MM-dd HH:mm"'),
-        time_zone: z.string().min(1).default('UTC').describe('IANA zone for values with a time; date-only values keep their calendar date'),
+        time_zone: z
+          .string()
+          .min(1)
+          .default('UTC')
+          .describe('IANA zone for values with a time; date-only values keep their calendar date'),
       })
       .optional(),
     year: z
@@ -48,15 +59,25 @@ export const fieldSpecSchema = z
           .min(minWindowStart)
           .max(maxWindowStart)
           .default(defaultTwoDigitWindowStart)
-          .describe('two-digit years fall in the 100 years from this one: 2000 reads "28" as 2028, 1950 reads "49" as 2049 and "50" as 1950'),
+          .describe(
+            'two-digit years fall in the 100 years from this one: 2000 reads "28" as 2028, 1950 reads "49" as 2049 and "50" as 1950',
+          ),
       })
       .optional()
-      .describe('type year: a two- or four-digit year ("28" or "2028") to four digits; without this section, two-digit years are 20xx'),
+      .describe(
+        'type year: a two- or four-digit year ("28" or "2028") to four digits; without this section, two-digit years are 20xx',
+      ),
   })
   .refine((spec) => [spec.column, spec.constant, spec.template].filter((source) => source !== undefined).length === 1, {
     message: 'expected exactly one of column, constant and template',
   })
-  .refine((spec) => spec.type !== 'amount' || spec.amount !== undefined, { message: 'type amount: expected an amount section', path: ['amount'] })
-  .refine((spec) => spec.type !== 'date' || spec.date !== undefined, { message: 'type date: expected a date section', path: ['date'] });
+  .refine((spec) => spec.type !== 'amount' || spec.amount !== undefined, {
+    message: 'type amount: expected an amount section',
+    path: ['amount'],
+  })
+  .refine((spec) => spec.type !== 'date' || spec.date !== undefined, {
+    message: 'type date: expected a date section',
+    path: ['date'],
+  });
 
 export type FieldSpec = z.output<typeof fieldSpecSchema>;

@@ -18,7 +18,14 @@ export class MappingError extends Error {
     readonly file: string,
     readonly issues: MappingIssue[],
   ) {
-    super(issues.map((issue) => `${file}${issue.line === undefined ? '' : `:${issue.line}`}: ${issue.field ? `${issue.field}: ` : ''}${issue.message}`).join('\n'));
+    super(
+      issues
+        .map(
+          (issue) =>
+            `${file}${issue.line === undefined ? '' : `:${issue.line}`}: ${issue.field ? `${issue.field}: ` : ''}${issue.message}`,
+        )
+        .join('\n'),
+    );
     this.name = 'MappingError';
   }
 }
@@ -29,7 +36,13 @@ export async function loadMapping(file: string): Promise<Mapping> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new MappingError(file, [{ field: '', line: undefined, message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}` }]);
+    throw new MappingError(file, [
+      {
+        field: '',
+        line: undefined,
+        message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+      },
+    ]);
   }
   return parseMapping(text, file);
 }
@@ -40,24 +53,36 @@ export function parseMapping(text: string, file: string): Mapping {
   if (document.errors.length > 0) {
     throw new MappingError(
       file,
-      document.errors.map((error) => ({ field: '', line: lineCounter.linePos(error.pos[0]).line, message: `expected YAML or JSON, got ${error.message.split('\n')[0] ?? 'a syntax error'}` })),
+      document.errors.map((error) => ({
+        field: '',
+        line: lineCounter.linePos(error.pos[0]).line,
+        message: `expected YAML or JSON, got ${error.message.split('\n')[0] ?? 'a syntax error'}`,
+      })),
     );
   }
   const parsed = mappingSchema.safeParse(document.toJS());
   if (parsed.success) return parsed.data;
-  throw new MappingError(file, parsed.error.issues.map((issue) => toIssue(issue, document, lineCounter)));
+  throw new MappingError(
+    file,
+    parsed.error.issues.map((issue) => toIssue(issue, document, lineCounter)),
+  );
 }
 
 /** The line of the deepest node of the issue's path that exists in the file. */
 function toIssue(issue: z.core.$ZodIssue, document: Document, lineCounter: LineCounter): MappingIssue {
   // An unknown key is found at itself, not at the object holding it. Mapping keys are dot-paths
   // themselves (`shared: {"card.last4": …}`): a path segment is one key, never split on dots.
-  const path = issue.code === 'unrecognized_keys' ? [...issue.path.map(String), issue.keys[0] ?? ''] : issue.path.map(String);
+  const path =
+    issue.code === 'unrecognized_keys' ? [...issue.path.map(String), issue.keys[0] ?? ''] : issue.path.map(String);
   let line: number | undefined;
   for (let depth = path.length; depth >= 0 && line === undefined; depth--) {
     const node = document.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
     if (node?.range) line = lineCounter.linePos(node.range[0]).line;
   }
   const field = path.join('.');
-  return { field, line, message: issue.code === 'unrecognized_keys' ? 'expected a known field, got an unknown one' : issue.message };
+  return {
+    field,
+    line,
+    message: issue.code === 'unrecognized_keys' ? 'expected a known field, got an unknown one' : issue.message,
+  };
 }

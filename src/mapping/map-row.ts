@@ -46,7 +46,11 @@ export interface MapRowOptions {
   onField?: (evaluation: FieldEvaluation) => void;
 }
 
-export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping, options: MapRowOptions = {}): RowMapping {
+export function mapRow(
+  cells: Readonly<Record<string, string>>,
+  mapping: Mapping,
+  options: MapRowOptions = {},
+): RowMapping {
   const plan = planOf(mapping);
   const errors: FieldError[] = [];
   // values[i] is what plan.fields[i] gave; undefined for a blank optional cell, a failed field, or
@@ -57,7 +61,8 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
     return index === undefined ? undefined : values[index];
   };
   const resolved = (target: string) => valueOf(`case.${target}`) ?? valueOf(`shared.${target}`);
-  const evaluate = (field: string, spec: FieldSpec) => evaluateMappedField(field, spec, mapping, cells, resolved, options.onField);
+  const evaluate = (field: string, spec: FieldSpec) =>
+    evaluateMappedField(field, spec, mapping, cells, resolved, options.onField);
   for (const [index, { field, spec }] of plan.fields.entries()) {
     const result = evaluate(field, spec);
     if (result.ok) values[index] = result.value;
@@ -65,7 +70,8 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
   }
   const arn = valueOf('case.transaction.arn');
   const network = valueOf('shared.card.network');
-  const arnError = typeof arn === 'string' ? arnProblem(arn, typeof network === 'string' ? network : undefined) : undefined;
+  const arnError =
+    typeof arn === 'string' ? arnProblem(arn, typeof network === 'string' ? network : undefined) : undefined;
   if (arnError !== undefined) errors.push({ field: 'case.transaction.arn', ...arnError });
 
   const keyValues = claimKeyValues(cells, mapping);
@@ -74,7 +80,8 @@ export function mapRow(cells: Readonly<Record<string, string>>, mapping: Mapping
     const damage = identifierDamage('claim.key', column, cells[column] ?? '');
     if (damage !== undefined) errors.push({ field: 'claim.key', ...damage });
   }
-  const claimId = mapping.claim.id === undefined ? { ok: true as const, value: undefined } : evaluate('claim.id', mapping.claim.id);
+  const claimId =
+    mapping.claim.id === undefined ? { ok: true as const, value: undefined } : evaluate('claim.id', mapping.claim.id);
   if (!claimId.ok) errors.push({ field: 'claim.id', code: claimId.code, message: claimId.message });
 
   const customFields: Record<string, string> = {};
@@ -118,21 +125,34 @@ export function evaluateMappedField(
     return damaged;
   }
   const prefix = idPrefixOf(field, mapping);
-  if (onField === undefined) return withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved }), spec, cells), prefix);
+  if (onField === undefined)
+    return withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved }), spec, cells), prefix);
   const steps: FieldStep[] = [];
   const trace = (step: FieldStep) => steps.push(step);
-  const result = withIdPrefix(withSerialDateHint(evaluateField(spec, { cells, resolved, trace }), spec, cells), prefix, trace);
+  const result = withIdPrefix(
+    withSerialDateHint(evaluateField(spec, { cells, resolved, trace }), spec, cells),
+    prefix,
+    trace,
+  );
   onField({ field, spec, steps, result });
   return result;
 }
 
 /** The error of a row whose claim key has a blank cell. */
 export function claimKeyBlankError(mapping: Mapping): FieldError {
-  return { field: 'claim.key', code: 'required_missing', message: `claim key: expected values in ${mapping.claim.key.join(', ')}, got a blank` };
+  return {
+    field: 'claim.key',
+    code: 'required_missing',
+    message: `claim key: expected values in ${mapping.claim.key.join(', ')}, got a blank`,
+  };
 }
 
 /** A spreadsheet's damage to the cells an identifier field reads (its column, or its template's columns). */
-function damageIn(field: string, spec: FieldSpec, cells: Readonly<Record<string, string>>): TransformResult<FieldValue> | undefined {
+function damageIn(
+  field: string,
+  spec: FieldSpec,
+  cells: Readonly<Record<string, string>>,
+): TransformResult<FieldValue> | undefined {
   if (!isIdentifierTarget(field) || spec.type !== 'string') return undefined;
   for (const column of specColumns(spec)) {
     const damage = identifierDamage(field, column, cells[column] ?? '');
@@ -153,7 +173,11 @@ export function idPrefixOf(field: string, mapping: Mapping): string | undefined 
  * that everything after mapRow (staging, `mapping explain`) sees the id that is sent. A blank
  * optional id stays blank: the claim id is then derived, with the prefix.
  */
-function withIdPrefix(result: TransformResult<FieldValue>, prefix: string | undefined, trace?: (step: FieldStep) => void): TransformResult<FieldValue> {
+function withIdPrefix(
+  result: TransformResult<FieldValue>,
+  prefix: string | undefined,
+  trace?: (step: FieldStep) => void,
+): TransformResult<FieldValue> {
   if (prefix === undefined || !result.ok || result.value === undefined) return result;
   const prefixed = { ok: true as const, value: prefixedId(prefix, result.value) };
   trace?.({ step: 'id_prefix', result: prefixed });
@@ -165,7 +189,11 @@ export function prefixedId(prefix: string, id: string | number | boolean): strin
 }
 
 /** A date that did not read, whose cell is a spreadsheet's serial number: the error says so. */
-export function withSerialDateHint(result: TransformResult<FieldValue>, spec: FieldSpec, cells: Readonly<Record<string, string>>): TransformResult<FieldValue> {
+export function withSerialDateHint(
+  result: TransformResult<FieldValue>,
+  spec: FieldSpec,
+  cells: Readonly<Record<string, string>>,
+): TransformResult<FieldValue> {
   if (result.ok || spec.type !== 'date' || spec.column === undefined) return result;
   const hint = serialDateHint(cells[spec.column] ?? '');
   return hint === undefined ? result : { ...result, message: `${result.message}; ${hint}` };
@@ -209,7 +237,11 @@ export function planOf(mapping: Mapping): MappingPlan {
     plan = {
       fields,
       indexOf: new Map(fields.map(({ field }, index) => [field, index])),
-      customFields: Object.entries(mapping.custom_fields).map(([name, spec]) => ({ name, field: `custom_fields.${name}`, spec })),
+      customFields: Object.entries(mapping.custom_fields).map(([name, spec]) => ({
+        name,
+        field: `custom_fields.${name}`,
+        spec,
+      })),
     };
     plans.set(mapping, plan);
   }
@@ -217,7 +249,9 @@ export function planOf(mapping: Mapping): MappingPlan {
 }
 
 function sectionFields(section: 'shared' | 'case', specs: Partial<Record<string, FieldSpec>>): PlannedField[] {
-  return Object.entries(specs).flatMap(([target, spec]) => (spec ? [{ field: `${section}.${target}`, section, path: target.split('.'), spec }] : []));
+  return Object.entries(specs).flatMap(([target, spec]) =>
+    spec ? [{ field: `${section}.${target}`, section, path: target.split('.'), spec }] : [],
+  );
 }
 
 /**
@@ -231,7 +265,8 @@ function nest(plan: MappingPlan, values: readonly FieldValue[], section: 'shared
     if (field.section !== section || value === undefined) continue;
     const { path } = field;
     let node = root;
-    for (let depth = 0; depth < path.length - 1; depth++) node = (node[path[depth] ?? ''] ??= {}) as Record<string, unknown>;
+    for (let depth = 0; depth < path.length - 1; depth++)
+      node = (node[path[depth] ?? ''] ??= {}) as Record<string, unknown>;
     node[path[path.length - 1] ?? ''] = value;
   }
   return root;
@@ -241,7 +276,13 @@ export function evidenceOf(cells: Readonly<Record<string, string>>, mapping: Map
   return mapping.evidence.flatMap(({ column, category, separator }) => {
     const cell = (cells[column] ?? '').trim();
     if (cell === '') return [];
-    const paths = separator === undefined ? [cell] : cell.split(separator).map((path) => path.trim()).filter((path) => path !== '');
+    const paths =
+      separator === undefined
+        ? [cell]
+        : cell
+            .split(separator)
+            .map((path) => path.trim())
+            .filter((path) => path !== '');
     return paths.map((path) => ({ path, category, column }));
   });
 }

@@ -21,11 +21,14 @@ const targetsOf = (targets: string[]) => z.enum(targets as [string, ...string[]]
 export const idPrefixPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 export const idPrefixExpected = 'expected 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit';
 // `id_prefix: 2026` is a number to YAML: the message says to quote it rather than only "not a string".
-const idPrefixGot = (input: unknown) => (typeof input === 'number' ? `the number ${input} (quote it: "${input}")` : JSON.stringify(input));
+const idPrefixGot = (input: unknown) =>
+  typeof input === 'number' ? `the number ${input} (quote it: "${input}")` : JSON.stringify(input);
 const idPrefixSchema = z
   .string({ error: (issue) => `${idPrefixExpected}, got ${idPrefixGot(issue.input)}` })
   .regex(idPrefixPattern, { error: (issue) => `${idPrefixExpected}, got ${idPrefixGot(issue.input)}` })
-  .describe('prefixes every claim and case id the mapping makes, e.g. the source\'s name or the year ("visa-2026"), so two sources or years whose keys overlap never share an id; changes every id: set it before the first run');
+  .describe(
+    'prefixes every claim and case id the mapping makes, e.g. the source\'s name or the year ("visa-2026"), so two sources or years whose keys overlap never share an id; changes every id: set it before the first run',
+  );
 
 export const mappingSchema = z
   .strictObject({
@@ -34,12 +37,19 @@ export const mappingSchema = z
     csv: csvDialectSchema.default(csvDialectSchema.parse({})).describe('how the CSV is written'),
     claim: z
       .strictObject({
-        key: z.array(z.string().min(1)).min(1).describe('columns whose values, together, say which claim a row belongs to'),
-        id: fieldSpecSchema.optional().describe('the claim id; default: derived from the key, so re-runs never duplicate'),
+        key: z
+          .array(z.string().min(1))
+          .min(1)
+          .describe('columns whose values, together, say which claim a row belongs to'),
+        id: fieldSpecSchema
+          .optional()
+          .describe('the claim id; default: derived from the key, so re-runs never duplicate'),
         id_prefix: idPrefixSchema.optional(),
       })
       .describe('how rows group into claims'),
-    shared: z.partialRecord(targetsOf(sharedTargets), fieldSpecSchema).describe('fields of the claim, the same on each of its rows'),
+    shared: z
+      .partialRecord(targetsOf(sharedTargets), fieldSpecSchema)
+      .describe('fields of the claim, the same on each of its rows'),
     case: z.partialRecord(targetsOf(caseTargets), fieldSpecSchema).describe('fields of each case (one per row)'),
     custom_fields: z
       .record(z.string().min(1).max(50), fieldSpecSchema)
@@ -56,17 +66,37 @@ export const mappingSchema = z
       )
       .default([])
       .describe('files to upload and attach to the claim'),
-    file_mode: z.enum(['none', 'auto', 'chargeback']).default('auto').describe('filing after creation, unless --file-mode says otherwise'),
+    file_mode: z
+      .enum(['none', 'auto', 'chargeback'])
+      .default('auto')
+      .describe('filing after creation, unless --file-mode says otherwise'),
   })
   .superRefine((mapping, context) => {
     for (const target of requiredSharedTargets) {
-      if (mapping.shared[target] === undefined) context.addIssue({ code: 'custom', message: `expected a source for ${target} (new_claim needs it), got none`, path: ['shared'] });
+      if (mapping.shared[target] === undefined)
+        context.addIssue({
+          code: 'custom',
+          message: `expected a source for ${target} (new_claim needs it), got none`,
+          path: ['shared'],
+        });
     }
     for (const target of requiredCaseTargets) {
-      if (mapping.case[target] === undefined) context.addIssue({ code: 'custom', message: `expected a source for ${target} (new_claim needs it), got none`, path: ['case'] });
+      if (mapping.case[target] === undefined)
+        context.addIssue({
+          code: 'custom',
+          message: `expected a source for ${target} (new_claim needs it), got none`,
+          path: ['case'],
+        });
     }
-    const hasReference = mapping.case['transaction.arn'] !== undefined || Object.keys(mapping.case).some((target) => target.endsWith('.switch_serial_number'));
-    if (!hasReference) context.addIssue({ code: 'custom', message: 'expected a source for transaction.arn or a switch_serial_number, got none', path: ['case'] });
+    const hasReference =
+      mapping.case['transaction.arn'] !== undefined ||
+      Object.keys(mapping.case).some((target) => target.endsWith('.switch_serial_number'));
+    if (!hasReference)
+      context.addIssue({
+        code: 'custom',
+        message: 'expected a source for transaction.arn or a switch_serial_number, got none',
+        path: ['case'],
+      });
   });
 
 export type Mapping = z.output<typeof mappingSchema>;

@@ -16,7 +16,7 @@ const scientific = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
 
 /** Targets holding codes of a fixed number of digits, which a spreadsheet stores as numbers. */
 const fixedWidth: Readonly<Record<string, { digits: number; what: string }>> = {
-  'shared.card.last4': { digits: 4, what: 'the card\'s last 4 digits' },
+  'shared.card.last4': { digits: 4, what: "the card's last 4 digits" },
   'case.merchant.category_code': { digits: 4, what: 'a 4-digit merchant category code' },
 };
 
@@ -27,7 +27,9 @@ const fixedWidth: Readonly<Record<string, { digits: number; what: string }>> = {
 export function isIdentifierTarget(field: string): boolean {
   if (field === 'claim.id' || field === 'claim.key' || field.startsWith('custom_fields.')) return true;
   if (field in fixedWidth) return true;
-  return /(^|\.)(case_id|claim_id|program_id|issuer_id|arn|switch_serial_number|transaction_id|order_id|id|tracking_number)$/.test(field);
+  return /(^|\.)(case_id|claim_id|program_id|issuer_id|arn|switch_serial_number|transaction_id|order_id|id|tracking_number)$/.test(
+    field,
+  );
 }
 
 /** The damage a spreadsheet did to one identifier cell, or undefined when it looks untouched. */
@@ -59,11 +61,19 @@ const twentyThreeDigitNetworks = new Set(['visa', 'mastercard']);
  * `74492156302000200000000` has the length but not the digits, which only the original export can
  * tell, so the message points there.
  */
-export function arnProblem(arn: string, network: string | undefined): Damage | { code: 'arn_invalid'; message: string } | undefined {
+export function arnProblem(
+  arn: string,
+  network: string | undefined,
+): Damage | { code: 'arn_invalid'; message: string } | undefined {
   if (network !== undefined && twentyThreeDigitNetworks.has(network)) {
     if (/^\d{23}$/.test(arn)) return undefined;
-    const got = /^\d+$/.test(arn) ? `${arn.length} digits` : `${JSON.stringify(arn)}, with characters other than digits`;
-    return { code: 'arn_invalid', message: `arn: expected the 23 digits of a ${network} acquirer reference number, got ${got}; check the original export (a spreadsheet may have rounded or reformatted it)` };
+    const got = /^\d+$/.test(arn)
+      ? `${arn.length} digits`
+      : `${JSON.stringify(arn)}, with characters other than digits`;
+    return {
+      code: 'arn_invalid',
+      message: `arn: expected the 23 digits of a ${network} acquirer reference number, got ${got}; check the original export (a spreadsheet may have rounded or reformatted it)`,
+    };
   }
   if (/^\d+$/.test(arn)) return undefined;
   return { code: 'arn_invalid', message: `arn: expected digits only, got ${JSON.stringify(arn)}` };

@@ -9,7 +9,12 @@ import { newClaimBody, newClaimCaseSchema } from '../api/schemas/claim.js';
  * fields (their own section), the top-level `reason` (use `dispute.reason`), and each case's
  * `transaction.card` (new_claim carries the card once, shared: `card.*`).
  */
-export const sharedTargets = leafPaths(newClaimBody.shape, ['claim_id', 'cases', 'reason', 'issuer_evidence.documentation']);
+export const sharedTargets = leafPaths(newClaimBody.shape, [
+  'claim_id',
+  'cases',
+  'reason',
+  'issuer_evidence.documentation',
+]);
 export const caseTargets = leafPaths(newClaimCaseSchema.shape, ['custom_fields', 'transaction.card']);
 
 /**
@@ -24,7 +29,12 @@ function leafPaths(shape: Record<string, z.ZodType>, excluded: string[], prefix 
     const path = prefix + key;
     if (excluded.includes(path)) return [];
     const inner = unwrap(field);
-    const def = inner.def as unknown as { type: string; shape?: Record<string, z.ZodType>; keyType?: z.ZodType; valueType?: z.ZodType };
+    const def = inner.def as unknown as {
+      type: string;
+      shape?: Record<string, z.ZodType>;
+      keyType?: z.ZodType;
+      valueType?: z.ZodType;
+    };
     if (def.type === 'object' && def.shape) return leafPaths(def.shape, excluded, `${path}.`);
     // network_details: one sub-object per card network, each a set of leaves.
     if (def.type === 'record' && def.keyType && def.valueType) {
@@ -40,7 +50,8 @@ function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (;;) {
     const def = current.def as unknown as { type: string; innerType?: z.ZodType; in?: z.ZodType };
-    if ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) current = def.innerType;
+    if ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType)
+      current = def.innerType;
     else if (def.type === 'pipe' && def.in) current = def.in;
     else return current;
   }

@@ -50,7 +50,8 @@ export class ClaimRun {
     const claimId = migratedClaimId(groupKey);
     try {
       // An earlier run may have sent it: look before sending again.
-      if ((first.step === 'submitting' || first.step === 'failed') && (await this.settled(groupKey, claimId, rows))) return;
+      if ((first.step === 'submitting' || first.step === 'failed') && (await this.settled(groupKey, claimId, rows)))
+        return;
       await this.send(groupKey, claimId, rows);
     } catch (error) {
       this.failed(groupKey, error);
@@ -62,7 +63,10 @@ export class ClaimRun {
     for (let sends = 1; ; sends++) {
       this.journal.setGroupStep(groupKey, 'submitting');
       try {
-        const { attempts } = await this.client.claims.create({ case_ids: rows.map((row) => row.case_id), claim_id: claimId });
+        const { attempts } = await this.client.claims.create({
+          case_ids: rows.map((row) => row.case_id),
+          claim_id: claimId,
+        });
         this.journal.addAttempts(groupKey, attempts);
         this.journal.setGroupStep(groupKey, 'migrated');
         this.created++;
@@ -102,14 +106,22 @@ export class ClaimRun {
    * Retrieves the claim by its id: found holding the group's cases → adopted (migrated); found
    * holding others → another group's claim under the same key, refused. True when settled.
    */
-  private async settled(groupKey: string, claimId: string, rows: readonly MigrateRow[], httpStatus?: number): Promise<boolean> {
+  private async settled(
+    groupKey: string,
+    claimId: string,
+    rows: readonly MigrateRow[],
+    httpStatus?: number,
+  ): Promise<boolean> {
     const found = await settle(this.client, claimId);
     if (found === undefined) return false;
     const taken = keyTaken(found, rows, httpStatus);
     if (taken !== undefined) {
       this.journal.setGroupStep(groupKey, 'rejected', taken);
       this.breaker.succeeded();
-      this.options.logger.warn({ groupKey, claimId }, 'another claim holds this group\'s claim id: refused, left as it is');
+      this.options.logger.warn(
+        { groupKey, claimId },
+        "another claim holds this group's claim id: refused, left as it is",
+      );
       return true;
     }
     this.journal.setGroupStep(groupKey, 'migrated');
@@ -141,7 +153,10 @@ export class ClaimRun {
     const problem = problemOf(error);
     this.journal.setGroupStep(groupKey, 'failed', problem);
     this.breaker.failed(`${problem.code}: ${problem.message}`);
-    this.options.logger.warn({ groupKey, code: problem.code, error: problem.message }, 'claim failed; the next run tries it again');
+    this.options.logger.warn(
+      { groupKey, code: problem.code, error: problem.message },
+      'claim failed; the next run tries it again',
+    );
   }
 }
 
@@ -150,12 +165,21 @@ export class ClaimRun {
  * existing cases, so it is this group's when it holds some of the group's cases and no case outside
  * the group (a case belongs to one claim only). The problem, or undefined when ours.
  */
-export function keyTaken(found: Claim, rows: readonly Pick<MigrateRow, 'case_id'>[], httpStatus?: number): Problem | undefined {
+export function keyTaken(
+  found: Claim,
+  rows: readonly Pick<MigrateRow, 'case_id'>[],
+  httpStatus?: number,
+): Problem | undefined {
   const ours = new Set(rows.map((row) => row.case_id));
   const held = (found.cases ?? []).map((item) => item.case_id);
   const foreign = held.filter((caseId) => !ours.has(caseId));
   if (held.some((caseId) => ours.has(caseId)) && foreign.length === 0) return undefined;
-  const what = held.length === 0 ? 'no case' : foreign.length === held.length ? `only other cases (${describeCases(foreign)})` : `other cases too (${describeCases(foreign)})`;
+  const what =
+    held.length === 0
+      ? 'no case'
+      : foreign.length === held.length
+        ? `only other cases (${describeCases(foreign)})`
+        : `other cases too (${describeCases(foreign)})`;
   return {
     code: 'claim_key_taken',
     message: `claim ${found.claim_id}: expected a claim of this group's cases, got one holding ${what} under the same group key; left as it is, not adopted. Group with a --group-by that tells the two apart, or migrate these cases one claim per case`,
@@ -171,7 +195,10 @@ function problemOf(error: unknown): Problem {
   if (error instanceof ClaimsHttpError) {
     const item = error.errors[0];
     const code = item?.code !== undefined && item.code !== '' ? item.code : error.code;
-    const message = error.errors.length > 0 ? error.errors.map((entry) => entry.message).join('; ') : error.serviceMessage || error.message;
+    const message =
+      error.errors.length > 0
+        ? error.errors.map((entry) => entry.message).join('; ')
+        : error.serviceMessage || error.message;
     return { code, message, httpStatus: error.status };
   }
   const code = (error as { code?: unknown }).code;

@@ -11,7 +11,9 @@ export function parseGroupBy(value: string): string[] {
   const fields = value.split(',').map((field) => field.trim());
   for (const field of fields) {
     if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(field)) {
-      throw new Error(`--group-by: expected dot paths of the v1 case separated by commas, such as custom_fields.dispute_ref or cardholder.email,dispute.date, got ${JSON.stringify(value)}`);
+      throw new Error(
+        `--group-by: expected dot paths of the v1 case separated by commas, such as custom_fields.dispute_ref or cardholder.email,dispute.date, got ${JSON.stringify(value)}`,
+      );
     }
   }
   return fields;
@@ -24,7 +26,12 @@ export function valueAt(record: unknown, path: string): string | undefined {
     current = (current as Record<string, unknown>)[segment];
   }
   if (current === undefined || current === null) return undefined;
-  const text = typeof current === 'string' ? current.trim() : typeof current === 'number' || typeof current === 'boolean' ? String(current) : JSON.stringify(current);
+  const text =
+    typeof current === 'string'
+      ? current.trim()
+      : typeof current === 'number' || typeof current === 'boolean'
+        ? String(current)
+        : JSON.stringify(current);
   return text === '' ? undefined : text;
 }
 

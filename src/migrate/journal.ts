@@ -69,11 +69,14 @@ export class MigrateJournal {
   }
 
   meta(key: string): string | undefined {
-    return (this.database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    return (this.database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
+      ?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.database.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.database
+      .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+      .run(key, value);
   }
 
   /**
@@ -86,9 +89,12 @@ export class MigrateJournal {
 
   /** One page of the listing, in one transaction. */
   stage(rows: readonly StagedCase[]): void {
-    const insert = this.database.prepare('INSERT OR IGNORE INTO cases (idx, case_id, group_key, claim_id, step) VALUES (?, ?, ?, ?, ?)');
+    const insert = this.database.prepare(
+      'INSERT OR IGNORE INTO cases (idx, case_id, group_key, claim_id, step) VALUES (?, ?, ?, ?, ?)',
+    );
     this.database.transaction(() => {
-      for (const row of rows) insert.run(row.idx, row.caseId, row.groupKey, row.claimId, row.skipped ? 'skipped' : 'staged');
+      for (const row of rows)
+        insert.run(row.idx, row.caseId, row.groupKey, row.claimId, row.skipped ? 'skipped' : 'staged');
     })();
   }
 
@@ -99,30 +105,42 @@ export class MigrateJournal {
   /** Claims still to do (staged, submitting, or failed by an earlier run), in listing order. */
   pendingGroups(): string[] {
     const rows = this.database
-      .prepare("SELECT group_key, min(idx) AS first FROM cases WHERE step IN ('staged', 'submitting', 'failed') GROUP BY group_key ORDER BY first")
+      .prepare(
+        "SELECT group_key, min(idx) AS first FROM cases WHERE step IN ('staged', 'submitting', 'failed') GROUP BY group_key ORDER BY first",
+      )
       .all() as { group_key: string }[];
     return rows.map((row) => row.group_key);
   }
 
   /** The group's cases that are not skipped, in listing order. */
   groupRows(groupKey: string): MigrateRow[] {
-    return this.database.prepare("SELECT * FROM cases WHERE group_key = ? AND step <> 'skipped' ORDER BY idx").all(groupKey) as MigrateRow[];
+    return this.database
+      .prepare("SELECT * FROM cases WHERE group_key = ? AND step <> 'skipped' ORDER BY idx")
+      .all(groupKey) as MigrateRow[];
   }
 
   /** Sets the step of the group's cases that are not skipped. */
   setGroupStep(groupKey: string, step: MigrateStep, problem?: Problem): void {
     this.database
-      .prepare("UPDATE cases SET step = ?, error_code = ?, error_message = ?, http_status = ? WHERE group_key = ? AND step <> 'skipped'")
+      .prepare(
+        "UPDATE cases SET step = ?, error_code = ?, error_message = ?, http_status = ? WHERE group_key = ? AND step <> 'skipped'",
+      )
       .run(step, problem?.code ?? null, problem?.message ?? null, problem?.httpStatus ?? null, groupKey);
   }
 
   addAttempts(groupKey: string, attempts: number): void {
-    this.database.prepare("UPDATE cases SET attempts = attempts + ? WHERE group_key = ? AND step <> 'skipped'").run(attempts, groupKey);
+    this.database
+      .prepare("UPDATE cases SET attempts = attempts + ? WHERE group_key = ? AND step <> 'skipped'")
+      .run(attempts, groupKey);
   }
 
   /** A case found in another claim once sending began: skipped, with that claim's id. */
   skip(caseId: string, existingClaimId: string): void {
-    this.database.prepare("UPDATE cases SET step = 'skipped', claim_id = ?, error_code = NULL, error_message = NULL, http_status = NULL WHERE case_id = ?").run(existingClaimId, caseId);
+    this.database
+      .prepare(
+        "UPDATE cases SET step = 'skipped', claim_id = ?, error_code = NULL, error_message = NULL, http_status = NULL WHERE case_id = ?",
+      )
+      .run(existingClaimId, caseId);
   }
 
   *rows(): Generator<MigrateRow> {

@@ -17,7 +17,12 @@ import { namingFile } from '../files/resource-failure.js';
 
 export interface MigrateOptions {
   /** Where to migrate; `identity` names it in the journal, by default the base URL and the key's environment. */
-  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined };
+  service: {
+    baseUrl: string;
+    apiKey: string;
+    identity?: ServiceIdentity | undefined;
+    network?: NetworkOptions | undefined;
+  };
   journalFile: string;
   resultsFile: string;
   groupBy: readonly string[];
@@ -49,7 +54,6 @@ export interface MigrateReport {
   phases: PhaseTime[];
 }
 
-
 /**
  * migrate-v1: stage every v1 case into the journal, grouped into claims; then, per claim,
  * `POST /v2/issuer/claims {case_ids, claim_id}` exactly once (no claim is ever created twice);
@@ -59,19 +63,30 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
   const journal = new MigrateJournal(options.journalFile);
   try {
     // Before the listing, the first request: a journal of another service is refused.
-    const binding = bindService(journal, options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey), {
-      file: options.journalFile,
-      restart: options.restart,
-      holdsJob: journal.meta('settings') !== undefined,
-      holdsServiceData: journal.meta('staged') === 'complete',
-      logger: options.logger,
-    });
+    const binding = bindService(
+      journal,
+      options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey),
+      {
+        file: options.journalFile,
+        restart: options.restart,
+        holdsJob: journal.meta('settings') !== undefined,
+        holdsServiceData: journal.meta('staged') === 'complete',
+        logger: options.logger,
+      },
+    );
     if (binding === 'forget') journal.reset();
   } catch (error) {
     journal.close();
     throw error;
   }
-  const client = new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: options.service.network });
+  const client = new ClaimsClient({
+    baseUrl: options.service.baseUrl,
+    apiKey: options.service.apiKey,
+    concurrency: options.concurrency,
+    maxRps: options.maxRps,
+    logger: options.logger,
+    network: options.service.network,
+  });
   // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
   // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
   const limit = pLimit(options.concurrency);
@@ -102,7 +117,8 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
           started++;
           await run.migrate(groupKey);
           // The running counts, per v1 case: read only for a terminal.
-          if (progress?.enabled === true) for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
+          if (progress?.enabled === true)
+            for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
           progress?.update(++done);
           breakerShown?.(run.breaker);
         }),
@@ -113,7 +129,9 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
     const throttling = follower.stop();
     options.logger.info({ throttling }, 'sending paced');
     // A full disk while writing the results names them: the journal holds everything.
-    const summary = await writeMigrateResults(journal, options.resultsFile).catch(namingFile(options.resultsFile, { resumes: true }));
+    const summary = await writeMigrateResults(journal, options.resultsFile).catch(
+      namingFile(options.resultsFile, { resumes: true }),
+    );
     const stoppedEarly = started < queue.length || run.breaker.open;
     return {
       summary,
@@ -139,7 +157,9 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
   const recorded = journal.meta('settings');
   if (recorded !== undefined && recorded !== settings) {
     if (!options.restart) {
-      throw new JournalMismatchError(`journal: expected the settings it was made with (${recorded}), got ${settings}; run with --restart to start over, or give another --journal`);
+      throw new JournalMismatchError(
+        `journal: expected the settings it was made with (${recorded}), got ${settings}; run with --restart to start over, or give another --journal`,
+      );
     }
     journal.reset();
   } else if (options.restart) {
@@ -171,4 +191,3 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
   journal.setMeta('staged', 'complete');
   options.logger.info({ cases: journal.count() }, 'v1 cases staged');
 }
-

@@ -34,8 +34,12 @@ export function progressLine(view: ProgressView, width: number): string {
   const fraction = view.total !== undefined ? (view.total === 0 ? 1 : view.done / view.total) : view.share;
   parts.push({ text: view.label, keep: 0 });
   if (fraction !== undefined) parts.push({ text: bar(fraction), keep: 6, tight: true });
-  const count = view.total === undefined ? `${group(view.done)} ${view.unit}` : `${group(view.done)}/${group(view.total)} ${view.unit}`;
-  const percent = fraction === undefined ? '' : ` ${Math.floor(fraction * 100)}%${view.total === undefined ? ' of the file' : ''}`;
+  const count =
+    view.total === undefined
+      ? `${group(view.done)} ${view.unit}`
+      : `${group(view.done)}/${group(view.total)} ${view.unit}`;
+  const percent =
+    fraction === undefined ? '' : ` ${Math.floor(fraction * 100)}%${view.total === undefined ? ' of the file' : ''}`;
   parts.push({ text: `${count}${percent}`, keep: 0, tight: true });
   if (view.perSecond !== undefined) parts.push({ text: `${formatRate(view.perSecond)} ${view.unit}/s`, keep: 1 });
   parts.push({ text: `elapsed ${formatDuration(view.elapsedMs)}`, keep: 5 });
@@ -61,12 +65,16 @@ interface Part {
 
 /** Leaves out the parts least needed, the last of them first, until the line fits; a line that still does not is cut. */
 function fit(parts: readonly Part[], columns: number): string {
-  const join = (shown: readonly Part[]) => shown.map((part, position) => (position === 0 ? '' : part.tight === true ? ' ' : '  ') + part.text).join('');
+  const join = (shown: readonly Part[]) =>
+    shown.map((part, position) => (position === 0 ? '' : part.tight === true ? ' ' : '  ') + part.text).join('');
   const shown = [...parts];
   while (join(shown).length > columns) {
     const least = Math.max(...shown.map((part) => part.keep));
     if (least === 0) break;
-    shown.splice(shown.findLastIndex((part) => part.keep === least), 1);
+    shown.splice(
+      shown.findLastIndex((part) => part.keep === least),
+      1,
+    );
   }
   return join(shown).slice(0, columns);
 }

@@ -28,7 +28,8 @@ export class PhaseTimer {
 
   /** Ends the phase running, if any; what was timed so far. */
   end(): PhaseTime[] {
-    if (this.current !== undefined) this.times.push({ phase: this.current.phase, ms: this.now() - this.current.startedMs });
+    if (this.current !== undefined)
+      this.times.push({ phase: this.current.phase, ms: this.now() - this.current.startedMs });
     this.current = undefined;
     return [...this.times];
   }

@@ -77,7 +77,15 @@ export class Progress {
   /** Starts a phase: its clock, rate and counts start from zero. */
   begin(start: PhaseStart): void {
     const nowMs = this.now();
-    this.phase = { ...start, startedMs: nowMs, done: 0, share: undefined, rate: new RateWindow(), shareRate: new RateWindow(), counts: new Map() };
+    this.phase = {
+      ...start,
+      startedMs: nowMs,
+      done: 0,
+      share: undefined,
+      rate: new RateWindow(),
+      shareRate: new RateWindow(),
+      counts: new Map(),
+    };
     this.phase.rate.add(nowMs, 0);
     this.phase.shareRate.add(nowMs, 0);
     this.notices.clear();
@@ -126,7 +134,8 @@ export class Progress {
 
   /** Sending: `done` claims of `total`. */
   claims(done: number, total: number): void {
-    if (this.phase?.label !== 'sending' || this.phase.total !== total) this.begin({ label: 'sending', unit: 'claims', total });
+    if (this.phase?.label !== 'sending' || this.phase.total !== total)
+      this.begin({ label: 'sending', unit: 'claims', total });
     this.update(done);
   }
 
@@ -176,7 +185,11 @@ export class Progress {
         this.notices.delete(key);
         continue;
       }
-      shown.push(notice.countdown === true && notice.untilMs !== undefined ? notice.text.replace('{left}', formatDuration(notice.untilMs - nowMs)) : notice.text);
+      shown.push(
+        notice.countdown === true && notice.untilMs !== undefined
+          ? notice.text.replace('{left}', formatDuration(notice.untilMs - nowMs))
+          : notice.text,
+      );
     }
     return shown;
   }

@@ -10,7 +10,11 @@ const lingerMs = 5000;
  * refusals and failures retried on their own; cases unavailable for filing retried later.
  * Returns how to stop listening. Nothing is listened to when the progress line is not drawn.
  */
-export function showServiceWaits(client: { onAttempt(listener: AttemptListener): () => void }, progress: Progress, now: () => number = Date.now): () => void {
+export function showServiceWaits(
+  client: { onAttempt(listener: AttemptListener): () => void },
+  progress: Progress,
+  now: () => number = Date.now,
+): () => void {
   if (!progress.enabled) return () => undefined;
   let pausedUntilMs = 0;
   return client.onAttempt((report) => {
@@ -18,14 +22,22 @@ export function showServiceWaits(client: { onAttempt(listener: AttemptListener):
     if (report.pausedJob && report.retryAfterMs !== undefined && report.retryAfterMs > 0) {
       // Pauses overlap as the pacing's do: the job waits for the latest end.
       pausedUntilMs = Math.max(pausedUntilMs, nowMs + report.retryAfterMs);
-      progress.notice('wait', `paused {left} (${report.status ?? ''} Retry-After)`, { untilMs: pausedUntilMs, countdown: true });
+      progress.notice('wait', `paused {left} (${report.status ?? ''} Retry-After)`, {
+        untilMs: pausedUntilMs,
+        countdown: true,
+      });
       return;
     }
     if (nowMs < pausedUntilMs) return;
     const linger = { untilMs: nowMs + lingerMs };
     if (report.kind === 'rate-limited') progress.notice('wait', 'rate limited (429)', linger);
-    else if (report.kind === 'case-unavailable') progress.notice('wait', 'a case unavailable for filing (503): retried later', linger);
-    else if (report.kind === 'refused' || report.kind === 'failed' || (report.status !== undefined && report.status >= 500)) {
+    else if (report.kind === 'case-unavailable')
+      progress.notice('wait', 'a case unavailable for filing (503): retried later', linger);
+    else if (
+      report.kind === 'refused' ||
+      report.kind === 'failed' ||
+      (report.status !== undefined && report.status >= 500)
+    ) {
       progress.notice('wait', `retrying (${report.status ?? 'no answer'})`, linger);
     }
   });
@@ -44,7 +56,10 @@ export function showBreaker(progress: Progress): (breaker: BreakerReading) => vo
   return (breaker) => {
     if (!progress.enabled) return;
     const failures = breaker.recentFailures;
-    const text = failures === 0 ? '' : `${failures} of ${breaker.recentClaims} failed in the last minute (stops at ${breaker.threshold} and half)`;
+    const text =
+      failures === 0
+        ? ''
+        : `${failures} of ${breaker.recentClaims} failed in the last minute (stops at ${breaker.threshold} and half)`;
     if (text === shown) return;
     shown = text;
     progress.notice('breaker', text === '' ? undefined : text);

@@ -111,7 +111,8 @@ export class AdaptiveConcurrency {
   constructor(options: AdaptiveConcurrencyOptions, startMs: number) {
     this.max = wholeNumber('max', options.max, 1);
     this.min = wholeNumber('min', options.min ?? 1, 1);
-    if (this.min > this.max) throw new RangeError(`adaptive concurrency min: expected at most max (${this.max}), got ${this.min}`);
+    if (this.min > this.max)
+      throw new RangeError(`adaptive concurrency min: expected at most max (${this.max}), got ${this.min}`);
     this.decreaseFactor = share('decreaseFactor', options.decreaseFactor ?? 0.5);
     this.growAfterSuccesses = wholeNumber('growAfterSuccesses', options.growAfterSuccesses ?? 2 * this.max, 1);
     this.overloadShare = share('overloadShare', options.overloadShare ?? 0.2);
@@ -152,7 +153,12 @@ export class AdaptiveConcurrency {
     if (this.holdJudgement > 0) this.holdJudgement--;
     this.watchStep(false, nowMs);
     this.credit++;
-    if (this.watch !== undefined || this.credit < this.growAfterSuccesses * this.growthPenalty || this.current >= this.max) return false;
+    if (
+      this.watch !== undefined ||
+      this.credit < this.growAfterSuccesses * this.growthPenalty ||
+      this.current >= this.max
+    )
+      return false;
     this.credit = 0;
     this.counts.increases++;
     this.watch = { answers: 0, refusals: 0, shareBefore: this.recent.refusedShare };
@@ -222,7 +228,14 @@ export class AdaptiveConcurrency {
         longestMs = ms;
       }
     }
-    return { max: this.max, current: this.current, lowest: this.lowest, settled, settledMs: Math.max(0, longestMs), ...this.counts };
+    return {
+      max: this.max,
+      current: this.current,
+      lowest: this.lowest,
+      settled,
+      settledMs: Math.max(0, longestMs),
+      ...this.counts,
+    };
   }
 
   private moveTo(limit: number, nowMs: number): void {
@@ -233,11 +246,13 @@ export class AdaptiveConcurrency {
 }
 
 function share(name: string, value: number): number {
-  if (!(value > 0 && value < 1)) throw new RangeError(`adaptive concurrency ${name}: expected a number between 0 and 1, got ${String(value)}`);
+  if (!(value > 0 && value < 1))
+    throw new RangeError(`adaptive concurrency ${name}: expected a number between 0 and 1, got ${String(value)}`);
   return value;
 }
 
 function wholeNumber(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`adaptive concurrency ${name}: expected a whole number from ${min} up, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new RangeError(`adaptive concurrency ${name}: expected a whole number from ${min} up, got ${String(value)}`);
   return value;
 }

@@ -25,7 +25,12 @@ export interface ThrottleFollower {
 }
 
 interface FollowOptions {
-  client: { onAttempt(listener: AttemptListener): () => void; onParked(listener: ParkedListener): () => void; limitOnWire(limit: number): void; pacing(): PacingStats };
+  client: {
+    onAttempt(listener: AttemptListener): () => void;
+    onParked(listener: ParkedListener): () => void;
+    limitOnWire(limit: number): void;
+    pacing(): PacingStats;
+  };
   /** `--concurrency`: where the limit starts, and its ceiling. */
   concurrency: number;
   apply: (limit: number) => void;
@@ -50,13 +55,24 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
   const warned = { rateLimited: false, overloaded: false };
   const listener: AttemptListener = (report) => {
     // Built only for the answers that are logged: not an object per accepted answer.
-    const logged = () => ({ status: report.status, method: report.method, path: report.path, retryAfterMs: report.retryAfterMs, concurrency: controller.limit, maxConcurrency: controller.max });
+    const logged = () => ({
+      status: report.status,
+      method: report.method,
+      path: report.path,
+      retryAfterMs: report.retryAfterMs,
+      concurrency: controller.limit,
+      maxConcurrency: controller.max,
+    });
     switch (report.kind) {
       case 'rate-limited': {
         const cut = controller.rateLimited(now());
         if (cut) applyLimit();
         // The first 429 at warn (even with nothing left to cut), every later cut at debug: not a line a second.
-        if (!warned.rateLimited) options.logger.warn(logged(), 'rate limited (429): claims in flight cut on each 429, growing back one at a time after a run of successes');
+        if (!warned.rateLimited)
+          options.logger.warn(
+            logged(),
+            'rate limited (429): claims in flight cut on each 429, growing back one at a time after a run of successes',
+          );
         else if (cut) options.logger.debug(logged(), 'rate limited: fewer claims in flight');
         warned.rateLimited = true;
         return;
@@ -68,7 +84,11 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
         if (controller.limit === before) return;
         applyLimit();
         if (!cut) options.logger.debug(logged(), 'refusals came with the last step up: one claim fewer in flight');
-        else if (!warned.overloaded) options.logger.warn(logged(), 'the service is overloaded (many recent requests refused): fewer claims in flight');
+        else if (!warned.overloaded)
+          options.logger.warn(
+            logged(),
+            'the service is overloaded (many recent requests refused): fewer claims in flight',
+          );
         else options.logger.debug(logged(), 'overloaded: fewer claims in flight');
         if (cut) warned.overloaded = true;
         return;
@@ -82,8 +102,16 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
         controller.succeeded(now());
         if (controller.limit === before) return;
         applyLimit();
-        if (controller.limit > before) options.logger.debug({ concurrency: controller.limit, maxConcurrency: controller.max }, 'no refusals for a while: one more claim in flight');
-        else options.logger.debug({ concurrency: controller.limit, maxConcurrency: controller.max }, 'refusals came with the last step up: one claim fewer in flight');
+        if (controller.limit > before)
+          options.logger.debug(
+            { concurrency: controller.limit, maxConcurrency: controller.max },
+            'no refusals for a while: one more claim in flight',
+          );
+        else
+          options.logger.debug(
+            { concurrency: controller.limit, maxConcurrency: controller.max },
+            'refusals came with the last step up: one claim fewer in flight',
+          );
       }
     }
   };
@@ -116,7 +144,9 @@ export function pacingSummary(client: { pacing(): PacingStats }): ThrottlingSumm
  * more than before; the JSON log's `throttling` says it all either way.
  */
 export function throttlingWorthTelling(summary: ThrottlingSummary): boolean {
-  return summary.answered429 + summary.answered503 + summary.failed > 0 || summary.pauses > 0 || summary.maxRps !== undefined;
+  return (
+    summary.answered429 + summary.answered503 + summary.failed > 0 || summary.pauses > 0 || summary.maxRps !== undefined
+  );
 }
 
 /**
@@ -134,27 +164,48 @@ export function formatThrottling(summary: ThrottlingSummary): string[] {
   const refused = summary.answered503 - summary.caseUnavailable + summary.failed;
   const percent = (count: number) => `${((100 * count) / Math.max(1, summary.requests)).toFixed(1)}%`;
   if (summary.answered429 + refused + summary.caseUnavailable === 0) {
-    lines.push(`throttled: never${concurrency === undefined ? '' : ` (claims in flight stayed at ${concurrency.max})`}`);
+    lines.push(
+      `throttled: never${concurrency === undefined ? '' : ` (claims in flight stayed at ${concurrency.max})`}`,
+    );
   }
   if (summary.answered429 > 0) {
     const ratePauses = summary.pauses - summary.downPauses;
     const paused = ratePauses > 0 ? `; paused by Retry-After ${times(ratePauses)}` : '';
-    lines.push(`rate limited (429): ${summary.answered429} (${percent(summary.answered429)}), paced at ${pace(summary)}${paused}`);
+    lines.push(
+      `rate limited (429): ${summary.answered429} (${percent(summary.answered429)}), paced at ${pace(summary)}${paused}`,
+    );
   }
   if (refused > 0) {
     const overloaded = (concurrency?.overloadCuts ?? 0) > 0 || summary.downPauses > 0;
-    lines.push(`refused (503 or no answer): ${refused} (${percent(refused)}), each retried on its own${overloaded ? '' : ', no slow-down'}`);
+    lines.push(
+      `refused (503 or no answer): ${refused} (${percent(refused)}), each retried on its own${overloaded ? '' : ', no slow-down'}`,
+    );
   }
-  const stepBacks = concurrency === undefined || concurrency.stepBacks === 0 ? '' : `; a step up that brought refusals taken back ${concurrency.stepBacks === 1 ? 'once' : `${concurrency.stepBacks} times`}`;
+  const stepBacks =
+    concurrency === undefined || concurrency.stepBacks === 0
+      ? ''
+      : `; a step up that brought refusals taken back ${concurrency.stepBacks === 1 ? 'once' : `${concurrency.stepBacks} times`}`;
   if (concurrency !== undefined && concurrency.overloadCuts > 0) {
-    lines.push(`the service was overloaded: ${concurrency.settled} of ${concurrency.max} claims in flight for ${seconds(concurrency.settledMs)} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)${stepBacks}`);
+    lines.push(
+      `the service was overloaded: ${concurrency.settled} of ${concurrency.max} claims in flight for ${seconds(concurrency.settledMs)} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)${stepBacks}`,
+    );
   } else if (concurrency !== undefined && (concurrency.cuts > 0 || concurrency.stepBacks > 0)) {
-    lines.push(`claims in flight: settled at ${concurrency.settled} of ${concurrency.max} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)${stepBacks}`);
+    lines.push(
+      `claims in flight: settled at ${concurrency.settled} of ${concurrency.max} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)${stepBacks}`,
+    );
   }
-  if (summary.retriesHeldBack > 0) lines.push(`retry budget: ${summary.retriesHeldBack} retries waited for it (retries are kept to a fifth of first attempts, at least 10 a second)`);
-  if (summary.downPauses > 0) lines.push(`the service looked down (nothing accepted for a second): the job paused ${times(summary.downPauses)}`);
-  if (summary.caseUnavailable > 0) lines.push(`cases unavailable for filing (503): ${summary.caseUnavailable}, each retried on its own while the others went on`);
-  if (summary.maxRps !== undefined) lines.push(`--max-rps ${summary.maxRps}: ${summary.waitedForToken.toLocaleString('en-US')} waited for their turn`);
+  if (summary.retriesHeldBack > 0)
+    lines.push(
+      `retry budget: ${summary.retriesHeldBack} retries waited for it (retries are kept to a fifth of first attempts, at least 10 a second)`,
+    );
+  if (summary.downPauses > 0)
+    lines.push(`the service looked down (nothing accepted for a second): the job paused ${times(summary.downPauses)}`);
+  if (summary.caseUnavailable > 0)
+    lines.push(
+      `cases unavailable for filing (503): ${summary.caseUnavailable}, each retried on its own while the others went on`,
+    );
+  if (summary.maxRps !== undefined)
+    lines.push(`--max-rps ${summary.maxRps}: ${summary.waitedForToken.toLocaleString('en-US')} waited for their turn`);
   return lines;
 
   function times(count: number): string {
@@ -163,7 +214,9 @@ export function formatThrottling(summary: ThrottlingSummary): string[] {
 }
 
 function pace(summary: ThrottlingSummary): string {
-  return summary.sendingMs <= 0 ? 'an unknown rate' : `${((1000 * summary.requests) / summary.sendingMs).toFixed(1)} a second`;
+  return summary.sendingMs <= 0
+    ? 'an unknown rate'
+    : `${((1000 * summary.requests) / summary.sendingMs).toFixed(1)} a second`;
 }
 
 function requestsLine(summary: ThrottlingSummary): string {

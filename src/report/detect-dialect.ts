@@ -23,7 +23,11 @@ export type DetectedDialect = Pick<CsvDialect, 'delimiter' | 'quote' | 'encoding
  * The dialect of a results CSV from its first bytes; `complete` says the sample is the whole file.
  * A file that is not one of ours gets the plain dialect (comma, `"`): the reader then names its header.
  */
-export function detectResultsDialect(head: Uint8Array, complete: boolean, encoding: CsvEncoding = encodingOf(head, complete)): DetectedDialect {
+export function detectResultsDialect(
+  head: Uint8Array,
+  complete: boolean,
+  encoding: CsvEncoding = encodingOf(head, complete),
+): DetectedDialect {
   const text = decodeSample(head, encoding, complete);
   const delimiter = delimiterOf(text);
   if (delimiter === undefined) return { delimiter: ',', quote: '"', encoding };
@@ -63,7 +67,12 @@ function delimiterOf(text: string): string | undefined {
   for (const columns of [statusColumns, legacyStatusColumns, migrateColumns, withdrawColumns] as const) {
     const [first = '', second = ''] = columns;
     const delimiter = text.charAt(first.length);
-    if (delimiter !== '' && text.startsWith(`${first}${delimiter}${second}`) && text.startsWith(columns.join(delimiter))) return delimiter;
+    if (
+      delimiter !== '' &&
+      text.startsWith(`${first}${delimiter}${second}`) &&
+      text.startsWith(columns.join(delimiter))
+    )
+      return delimiter;
   }
   return undefined;
 }

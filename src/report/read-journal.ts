@@ -24,7 +24,11 @@ import { migrateLine, withdrawLine, type ResultLine } from './read-results.js';
 export async function* readJournal(file: string, onService?: (service: string) => void): AsyncGenerator<ResultLine> {
   const { database, folder } = await snapshotOf(file);
   try {
-    const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    const tables = new Set(
+      (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+    );
     if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
       expectFormat(database, 'format', journalFormat, 'an import journal');
       expectStaged(database, '1');
@@ -35,9 +39,18 @@ export async function* readJournal(file: string, onService?: (service: string) =
       expectStaged(database, 'complete');
       onService?.(serviceOf(database));
       let position = 0;
-      for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+      for (const row of database
+        .prepare('SELECT * FROM cases ORDER BY idx')
+        .iterate() as IterableIterator<MigrateRow>) {
         const { outcome, code, message } = migrateOutcomeOf(row);
-        yield migrateLine(++position, { caseId: row.case_id, claimId: row.claim_id, groupKey: row.group_key, outcome, errorCode: code, errorMessage: message });
+        yield migrateLine(++position, {
+          caseId: row.case_id,
+          claimId: row.claim_id,
+          groupKey: row.group_key,
+          outcome,
+          errorCode: code,
+          errorMessage: message,
+        });
       }
     } else if (tables.has('meta') && tables.has('withdraw_targets') && tables.has('withdraw_lines')) {
       expectJsonFormat(database, 'fingerprint', withdrawJournalFormat, 'a withdraw journal');
@@ -47,7 +60,9 @@ export async function* readJournal(file: string, onService?: (service: string) =
       database.close();
       yield* withdrawJournalLines(database.name);
     } else {
-      throw new NotResultsError(`expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta, withdraw_targets and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ${describeTables(tables)}`);
+      throw new NotResultsError(
+        `expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta, withdraw_targets and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ${describeTables(tables)}`,
+      );
     }
   } finally {
     if (database.open) database.close();

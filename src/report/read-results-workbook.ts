@@ -1,5 +1,13 @@
 import { readWorkbookRows } from '../workbook/read-rows.js';
-import { resultLine, resultsHeader, resultsKindOf, throwNotResults, type ResultLine, type ResultsKind, type UnreadableLine } from './read-results.js';
+import {
+  resultLine,
+  resultsHeader,
+  resultsKindOf,
+  throwNotResults,
+  type ResultLine,
+  type ResultsKind,
+  type UnreadableLine,
+} from './read-results.js';
 
 /**
  * The lines of a results workbook (withdraw's `--results FILE.xlsx`; the import's and

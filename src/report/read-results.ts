@@ -1,7 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { DetectedDialect } from './detect-dialect.js';
 import { readRows } from '../csv/read-rows.js';
-import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from '../import/results/columns.js';
+import {
+  isResultsHeader,
+  okOutcomes,
+  renameStatusColumns,
+  statusCell,
+  statusColumns,
+} from '../import/results/columns.js';
 import { restore } from '../import/results/neutralise.js';
 import { NotResultsError } from '../import/results/not-results-error.js';
 import { migrateColumns } from '../migrate/results.js';
@@ -59,7 +65,10 @@ export function resultsHeader(kind: ResultsKind, header: readonly string[]): rea
  * `NotResultsError` when the header is none of these, and `CsvFormatError` when the file cannot
  * be read as CSV at all.
  */
-export async function* readResults(input: Readable, written: DetectedDialect): AsyncGenerator<ResultLine | UnreadableLine> {
+export async function* readResults(
+  input: Readable,
+  written: DetectedDialect,
+): AsyncGenerator<ResultLine | UnreadableLine> {
   const dialect = { ...written, header: true, trim: false };
   // Set by the header callback, hence the cast: control flow cannot see it change.
   let kind = 'import' as ResultsKind;
@@ -81,14 +90,33 @@ export async function* readResults(input: Readable, written: DetectedDialect): A
 }
 
 /** One line of a results file of `kind` (read under `resultsHeader`), each cell read through `text`. */
-export function resultLine(kind: ResultsKind, cells: Readonly<Record<string, string>>, position: number, text: (cell: string) => string): ResultLine {
+export function resultLine(
+  kind: ResultsKind,
+  cells: Readonly<Record<string, string>>,
+  position: number,
+  text: (cell: string) => string,
+): ResultLine {
   if (kind === 'migrate') {
     const cell = (column: (typeof migrateColumns)[number]) => text(cells[column] ?? '');
-    return migrateLine(position, { caseId: cell('case_id'), claimId: cell('claim_id'), groupKey: cell('group_key'), outcome: cell('outcome'), errorCode: cell('error_code'), errorMessage: cell('error_message') });
+    return migrateLine(position, {
+      caseId: cell('case_id'),
+      claimId: cell('claim_id'),
+      groupKey: cell('group_key'),
+      outcome: cell('outcome'),
+      errorCode: cell('error_code'),
+      errorMessage: cell('error_message'),
+    });
   }
   if (kind === 'withdraw') {
     const cell = (column: (typeof withdrawColumns)[number]) => text(cells[column] ?? '');
-    return withdrawLine(position, { claimKey: cell('claim_key'), claimId: cell('claim_id'), caseId: cell('case_id'), outcome: cell('outcome'), errorCode: cell('error_code'), errorMessage: cell('error_message') });
+    return withdrawLine(position, {
+      claimKey: cell('claim_key'),
+      claimId: cell('claim_id'),
+      caseId: cell('case_id'),
+      outcome: cell('outcome'),
+      errorCode: cell('error_code'),
+      errorMessage: cell('error_message'),
+    });
   }
   const cell = (column: (typeof statusColumns)[number]) => text(statusCell(cells, column));
   const outcome = cell('outcome');
@@ -109,7 +137,17 @@ export function resultLine(kind: ResultsKind, cells: Readonly<Record<string, str
 }
 
 /** One v1 case of a migration, from its results CSV or its journal. */
-export function migrateLine(position: number, cells: { caseId: string; claimId: string; groupKey: string; outcome: string; errorCode: string; errorMessage: string }): ResultLine {
+export function migrateLine(
+  position: number,
+  cells: {
+    caseId: string;
+    claimId: string;
+    groupKey: string;
+    outcome: string;
+    errorCode: string;
+    errorMessage: string;
+  },
+): ResultLine {
   const skipped = cells.outcome === 'skipped';
   return {
     kind: 'result',
@@ -133,7 +171,17 @@ export function migrateLine(position: number, cells: { caseId: string; claimId: 
  * id, as withdraw's own summary counts claims; one the service does not hold (no claim id either)
  * belongs to no claim.
  */
-export function withdrawLine(position: number, cells: { claimKey: string; claimId: string; caseId: string; outcome: string; errorCode: string; errorMessage: string }): ResultLine {
+export function withdrawLine(
+  position: number,
+  cells: {
+    claimKey: string;
+    claimId: string;
+    caseId: string;
+    outcome: string;
+    errorCode: string;
+    errorMessage: string;
+  },
+): ResultLine {
   return {
     kind: 'result',
     line: String(position),
@@ -160,10 +208,14 @@ export function isMigrateHeader(header: readonly string[]): boolean {
 
 /** The header is none of our results files': `what` says which kind of file was read. */
 export function throwNotResults(what: string, header: readonly string[]): never {
-  throw new NotResultsError(`header: expected ${what} (${statusColumns.join(', ')}, then the source columns; migrate-v1's ${migrateColumns.join(', ')}; or withdraw's ${withdrawColumns.join(', ')}), got ${describeHeader(header)}`);
+  throw new NotResultsError(
+    `header: expected ${what} (${statusColumns.join(', ')}, then the source columns; migrate-v1's ${migrateColumns.join(', ')}; or withdraw's ${withdrawColumns.join(', ')}), got ${describeHeader(header)}`,
+  );
 }
 
 function describeHeader(header: readonly string[]): string {
-  const shown = header.slice(0, statusColumns.length).map((name) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name));
+  const shown = header
+    .slice(0, statusColumns.length)
+    .map((name) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name));
   return `${shown.join(', ')}${header.length > statusColumns.length ? ', …' : ''}`;
 }

@@ -19,9 +19,19 @@ const failedColumns: readonly (readonly [string, (row: ResultLine) => string])[]
 ];
 
 const barColours: Readonly<Record<string, string>> = {
-  filed: '#2e7d32', created: '#66bb6a', valid: '#81c784', not_filed: '#f9a825', invalid: '#ef6c00', rejected: '#c62828', failed: '#6a1b9a',
+  filed: '#2e7d32',
+  created: '#66bb6a',
+  valid: '#81c784',
+  not_filed: '#f9a825',
+  invalid: '#ef6c00',
+  rejected: '#c62828',
+  failed: '#6a1b9a',
   // A withdraw job's: taken back in greens, left as it was in amber and red.
-  withdrawn: '#2e7d32', deleted: '#66bb6a', already_closed: '#81c784', not_found: '#f9a825', refused: '#c62828',
+  withdrawn: '#2e7d32',
+  deleted: '#66bb6a',
+  already_closed: '#81c784',
+  not_found: '#f9a825',
+  refused: '#c62828',
 };
 
 const style = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
@@ -78,13 +88,18 @@ function outcomeChart(byOutcome: Summary['byOutcome']): string {
 
 function topErrors(summary: Summary): string {
   if (summary.topErrors.length === 0) return '<p class="note">No errors.</p>';
-  const rows = summary.topErrors.map((error) => `<tr><td>${escapeHtml(error.code)}</td><td class="n">${error.count}</td><td>${escapeHtml(hintFor(error.code))}</td><td>${escapeHtml(error.example)}</td></tr>`);
+  const rows = summary.topErrors.map(
+    (error) =>
+      `<tr><td>${escapeHtml(error.code)}</td><td class="n">${error.count}</td><td>${escapeHtml(hintFor(error.code))}</td><td>${escapeHtml(error.example)}</td></tr>`,
+  );
   return `<table id="errors"><thead><tr><th>error_code</th><th>rows</th><th>how to fix</th><th>example message</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function mixedClaims(summary: Summary): string {
   if (summary.mixedClaimsTotal === 0) return '<p class="note">None.</p>';
-  const items = summary.mixedClaims.map((claim) => `<li>${escapeHtml(claimLabel(claim))}: ${escapeHtml(claim.outcomes.join(', '))}</li>`);
+  const items = summary.mixedClaims.map(
+    (claim) => `<li>${escapeHtml(claimLabel(claim))}: ${escapeHtml(claim.outcomes.join(', '))}</li>`,
+  );
   const rest = summary.mixedClaimsTotal - summary.mixedClaims.length;
   return `<ul>${items.join('')}</ul>${rest > 0 ? `<p class="note">… and ${rest} more.</p>` : ''}`;
 }
@@ -92,7 +107,13 @@ function mixedClaims(summary: Summary): string {
 function failedTable(summary: Summary): string {
   if (summary.failedRowsTotal === 0) return '<p class="note">No failed rows.</p>';
   const head = failedColumns.map(([name]) => `<th>${name}</th>`).join('');
-  const body = summary.failedRows.map((row) => `<tr>${failedColumns.map(([name, cell]) => `<td${name === 'line' ? ' class="n"' : ''}>${escapeHtml(cell(row))}</td>`).join('')}</tr>`);
-  const note = summary.failedRowsTotal > summary.failedRows.length ? `<p class="note">Showing the first ${maxFailedRows} of ${summary.failedRowsTotal} failed rows; the results CSV has them all.</p>` : '';
+  const body = summary.failedRows.map(
+    (row) =>
+      `<tr>${failedColumns.map(([name, cell]) => `<td${name === 'line' ? ' class="n"' : ''}>${escapeHtml(cell(row))}</td>`).join('')}</tr>`,
+  );
+  const note =
+    summary.failedRowsTotal > summary.failedRows.length
+      ? `<p class="note">Showing the first ${maxFailedRows} of ${summary.failedRowsTotal} failed rows; the results CSV has them all.</p>`
+      : '';
   return `${note}<p class="note">Click a column heading to sort.</p><table id="failed"><thead><tr>${head}</tr></thead><tbody>\n${body.join('\n')}\n</tbody></table>`;
 }

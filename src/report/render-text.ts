@@ -3,13 +3,27 @@ import type { Summary } from './summarise.js';
 
 /** The report on stdout: counts, the top errors with their fix hints, claims with mixed outcomes. */
 export function renderText(summary: Summary, source: string, service?: string): string {
-  const lines = [`report: ${source}`, ...(service === undefined ? [] : [service]), `rows ${summary.rows}, claims ${summary.claims}${summary.unreadable === 0 ? '' : `, ${summary.unreadable} unreadable`}`, '', 'outcomes:'];
+  const lines = [
+    `report: ${source}`,
+    ...(service === undefined ? [] : [service]),
+    `rows ${summary.rows}, claims ${summary.claims}${summary.unreadable === 0 ? '' : `, ${summary.unreadable} unreadable`}`,
+    '',
+    'outcomes:',
+  ];
   lines.push(...table(summary.byOutcome.map(([outcome, count]) => [outcome, count])));
   lines.push('', 'error codes:');
-  lines.push(...(summary.byErrorCode.length === 0 ? ['  (none)'] : table(summary.byErrorCode.map((error) => [error.code, error.count]))));
+  lines.push(
+    ...(summary.byErrorCode.length === 0
+      ? ['  (none)']
+      : table(summary.byErrorCode.map((error) => [error.code, error.count]))),
+  );
   lines.push('', `top errors (${summary.topErrors.length} of ${summary.byErrorCode.length}):`);
   for (const error of summary.topErrors) {
-    lines.push(`  ${error.code} (${error.count})`, `    e.g.  ${oneLine(error.example)}`, `    fix:  ${hintFor(error.code)}`);
+    lines.push(
+      `  ${error.code} (${error.count})`,
+      `    e.g.  ${oneLine(error.example)}`,
+      `    fix:  ${hintFor(error.code)}`,
+    );
   }
   if (summary.topErrors.length === 0) lines.push('  (none)');
   lines.push('', `claims with mixed outcomes: ${summary.mixedClaimsTotal}`);

@@ -42,7 +42,11 @@ export async function summariseFiles(files: readonly string[], encoding?: CsvEnc
 }
 
 /** One file's lines into the summariser; an error names the file it came from. */
-async function addFile(summariser: Summariser, file: string, encoding: CsvEncoding | undefined): Promise<{ source: ReportSource; service?: string }> {
+async function addFile(
+  summariser: Summariser,
+  file: string,
+  encoding: CsvEncoding | undefined,
+): Promise<{ source: ReportSource; service?: string }> {
   if (await isSqlite(file)) {
     let service: string | undefined;
     for await (const line of readJournal(file, (found) => (service = found))) summariser.add(line);
@@ -61,8 +65,13 @@ async function addFile(summariser: Summariser, file: string, encoding: CsvEncodi
  * The report's `service:` line: which service the journals belong to, each named when they differ
  * (shards of one job never should). Undefined when only results CSVs were read.
  */
-export function describeServices(files: readonly string[], services: readonly (string | undefined)[]): string | undefined {
-  const named = files.flatMap((file, position) => (services[position] === undefined ? [] : [{ file, service: services[position] }]));
+export function describeServices(
+  files: readonly string[],
+  services: readonly (string | undefined)[],
+): string | undefined {
+  const named = files.flatMap((file, position) =>
+    services[position] === undefined ? [] : [{ file, service: services[position] }],
+  );
   const distinct = new Set(named.map((entry) => entry.service));
   const [only] = distinct;
   if (only === undefined) return undefined;
@@ -73,6 +82,9 @@ export function describeServices(files: readonly string[], services: readonly (s
 /** With several files, a file that cannot be read must be named (a journal's errors name it already). */
 function withFileName(error: unknown, file: string): unknown {
   if (error instanceof NotResultsError) return new NotResultsError(`${file}: ${error.message}`, { cause: error });
-  if (error instanceof CsvFormatError) return new CsvFormatError(error.code, error.line, `${file}: ${error.message.replace(/^line \d+: /, '')}`, { cause: error });
+  if (error instanceof CsvFormatError)
+    return new CsvFormatError(error.code, error.line, `${file}: ${error.message.replace(/^line \d+: /, '')}`, {
+      cause: error,
+    });
   return error;
 }

@@ -73,15 +73,20 @@ export class Summariser {
   }
 
   summary(): Summary {
-    const byErrorCode = [...this.byErrorCode].map(([code, { count, example }]) => ({ code, count, example })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+    const byErrorCode = [...this.byErrorCode]
+      .map(([code, { count, example }]) => ({ code, count, example }))
+      .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
     const mixed: MixedClaim[] = [];
     let mixedClaimsTotal = 0;
     for (const [claimKey, claim] of this.claims) {
       if (claim.outcomes.size < 2) continue;
       mixedClaimsTotal += 1;
-      if (mixed.length < maxMixedClaims) mixed.push({ claimKey, claimId: claim.claimId, outcomes: sortOutcomes([...claim.outcomes]) });
+      if (mixed.length < maxMixedClaims)
+        mixed.push({ claimKey, claimId: claim.claimId, outcomes: sortOutcomes([...claim.outcomes]) });
     }
-    const byOutcome = sortOutcomes([...this.byOutcome.keys()]).map((outcome) => [outcome, this.byOutcome.get(outcome) ?? 0] as const);
+    const byOutcome = sortOutcomes([...this.byOutcome.keys()]).map(
+      (outcome) => [outcome, this.byOutcome.get(outcome) ?? 0] as const,
+    );
     return {
       rows: this.rows,
       claims: this.claims.size,

@@ -17,7 +17,9 @@ import { resultsKindOf } from './read-results.js';
 
 const fills: Readonly<Record<string, string>> = { ...outcomeFills, ...migrateOutcomeFills };
 /** A withdraw job's outcomes as its own workbook colours them (src/withdraw/results.ts): done green, the rest red. */
-const withdrawFills: Readonly<Record<string, string>> = Object.fromEntries(withdrawOutcomes.map((outcome) => [outcome, withdrawOkOutcomes.includes(outcome) ? 'FFC6EFCE' : 'FFFFC7CE']));
+const withdrawFills: Readonly<Record<string, string>> = Object.fromEntries(
+  withdrawOutcomes.map((outcome) => [outcome, withdrawOkOutcomes.includes(outcome) ? 'FFC6EFCE' : 'FFFFC7CE']),
+);
 
 /**
  * `report --xlsx`: a results CSV (the import's, migrate-v1's or withdraw's), or an import's
@@ -29,27 +31,41 @@ const withdrawFills: Readonly<Record<string, string>> = Object.fromEntries(withd
 export async function writeReportWorkbook(file: string, out: string, encoding?: CsvEncoding): Promise<void> {
   if (await isSqlite(file)) {
     await mergeShardJournals([file], out).catch((error: unknown) => {
-      if (error instanceof MergeRefusedError) throw new NotResultsError(`${error.message} (a migrate-v1 or withdraw journal: run that command again with --results FILE.xlsx; it rewrites the results from its journal)`, { cause: error });
+      if (error instanceof MergeRefusedError)
+        throw new NotResultsError(
+          `${error.message} (a migrate-v1 or withdraw journal: run that command again with --results FILE.xlsx; it rewrites the results from its journal)`,
+          { cause: error },
+        );
       throw error;
     });
     return;
   }
-  if (await isZip(file)) throw new NotResultsError('expected a results CSV or an import journal, got a workbook (it is one already: open it in a spreadsheet)');
+  if (await isZip(file))
+    throw new NotResultsError(
+      'expected a results CSV or an import journal, got a workbook (it is one already: open it in a spreadsheet)',
+    );
   const dialect = await detectFileDialect(file, encoding);
   let header: readonly string[] = [];
   let statusCount = 0;
   let outcomeFill = fills;
-  const rows = readRows(createReadStream(file), { ...dialect, header: true, trim: false }, {
-    // The status columns keep their names in the workbook; renamed only to tell them from source columns.
-    renameHeader: (names) => {
-      const kind = resultsKindOf(names);
-      if (kind === undefined) throw new NotResultsError(`header: expected a results CSV of import, migrate-v1 or withdraw, got ${names.slice(0, 3).join(', ')}, …`);
-      if (kind === 'withdraw') outcomeFill = withdrawFills;
-      header = names;
-      statusCount = renamedStatusCount(renameStatusColumns(names));
-      return renameStatusColumns(names);
+  const rows = readRows(
+    createReadStream(file),
+    { ...dialect, header: true, trim: false },
+    {
+      // The status columns keep their names in the workbook; renamed only to tell them from source columns.
+      renameHeader: (names) => {
+        const kind = resultsKindOf(names);
+        if (kind === undefined)
+          throw new NotResultsError(
+            `header: expected a results CSV of import, migrate-v1 or withdraw, got ${names.slice(0, 3).join(', ')}, …`,
+          );
+        if (kind === 'withdraw') outcomeFill = withdrawFills;
+        header = names;
+        statusCount = renamedStatusCount(renameStatusColumns(names));
+        return renameStatusColumns(names);
+      },
     },
-  });
+  );
   const lines = async function* (): AsyncGenerator<SheetLine> {
     const position = (column: string) => header.indexOf(column);
     for await (const row of rows) {
@@ -62,7 +78,11 @@ export async function writeReportWorkbook(file: string, out: string, encoding?: 
       const code = cells[position('error_code')] ?? '';
       for (const column of errorField === '' ? [] : errorColumns(errorField, {})) {
         const at = header.indexOf(column, statusCount);
-        if (at >= statusCount) marks.set(at, { fill: errorCellFill, note: `${code}: ${cells[position('error_message')] ?? ''}\nfix: ${hintFor(code)}` });
+        if (at >= statusCount)
+          marks.set(at, {
+            fill: errorCellFill,
+            note: `${code}: ${cells[position('error_message')] ?? ''}\nfix: ${hintFor(code)}`,
+          });
       }
       yield { cells, marks };
     }

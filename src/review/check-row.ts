@@ -26,22 +26,43 @@ export interface RowCheck {
  * every field's steps) lists every field's error and value, so the page can put each beside its
  * cell. Nothing is sent.
  */
-export function checkRow(cells: Readonly<Record<string, string>>, mapping: Mapping, sourceColumns: readonly string[]): RowCheck {
+export function checkRow(
+  cells: Readonly<Record<string, string>>,
+  mapping: Mapping,
+  sourceColumns: readonly string[],
+): RowCheck {
   const explained = explainRow(cells, mapping);
   const columnsOf = fieldColumns(mapping);
-  const problems: CellProblem[] = explained.errors.map((error) => ({ field: error.field, code: error.code, message: error.message, columns: columnsOf[error.field] ?? [] }));
+  const problems: CellProblem[] = explained.errors.map((error) => ({
+    field: error.field,
+    code: error.code,
+    message: error.message,
+    columns: columnsOf[error.field] ?? [],
+  }));
   if (problems.length === 0) {
     // The file's columns, then any other cell the page sent: explainRow above read them all.
     const header = [...sourceColumns, ...Object.keys(cells).filter((column) => !sourceColumns.includes(column))];
     const raw = header.map((column) => cells[column] ?? '');
-    const prepared = prepareRow({ line: 0, index: 0, raw }, mapping, { header, resultsInput: false, statusCount: 0 }, new WireCheck());
+    const prepared = prepareRow(
+      { line: 0, index: 0, raw },
+      mapping,
+      { header, resultsInput: false, statusCount: 0 },
+      new WireCheck(),
+    );
     const problem = prepared.problem;
-    if (problem !== undefined) problems.push({ field: problem.field ?? '', code: problem.code, message: problem.message, columns: columnsOf[problem.field ?? ''] ?? [] });
+    if (problem !== undefined)
+      problems.push({
+        field: problem.field ?? '',
+        code: problem.code,
+        message: problem.message,
+        columns: columnsOf[problem.field ?? ''] ?? [],
+      });
   }
   const mapped: Record<string, string> = {};
   for (const field of explained.fields) {
     const [column] = columnsOf[field.field] ?? [];
-    if (column !== undefined && field.result.ok && mapped[column] === undefined) mapped[column] = JSON.stringify(field.result.value);
+    if (column !== undefined && field.result.ok && mapped[column] === undefined)
+      mapped[column] = JSON.stringify(field.result.value);
   }
   return { ok: problems.length === 0, problems, mapped };
 }
@@ -51,12 +72,18 @@ export function checkRow(cells: Readonly<Record<string, string>>, mapping: Mappi
  * evidence directory, readable, of an accepted type and size): a path outside the directory is a
  * problem of its cell, never a file read.
  */
-export async function checkRowWithEvidence(cells: Readonly<Record<string, string>>, mapping: Mapping, sourceColumns: readonly string[], evidenceDir: string): Promise<RowCheck> {
+export async function checkRowWithEvidence(
+  cells: Readonly<Record<string, string>>,
+  mapping: Mapping,
+  sourceColumns: readonly string[],
+  evidenceDir: string,
+): Promise<RowCheck> {
   const checked = checkRow(cells, mapping, sourceColumns);
   const problems = [...checked.problems];
   for (const { path, column } of evidenceOf(cells, mapping)) {
     const result = await checkEvidence(evidenceDir, path);
-    if (!result.ok) problems.push({ field: `evidence.${column}`, code: result.code, message: result.message, columns: [column] });
+    if (!result.ok)
+      problems.push({ field: `evidence.${column}`, code: result.code, message: result.message, columns: [column] });
   }
   return { ...checked, ok: problems.length === 0, problems };
 }

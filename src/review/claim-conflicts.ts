@@ -27,7 +27,12 @@ export function claimConflicts(row: ClaimSibling, siblings: readonly ClaimSiblin
     const difference = firstDifference(theirs.row.shared, mine.row.shared);
     if (difference === undefined) continue;
     const field = `shared.${difference.field}`;
-    problems.push({ field, code: 'shared_field_mismatch', message: `${field}: line ${sibling.line} of the same claim has ${difference.expected}, this row ${difference.got}: rows of a claim must agree`, columns: columnsOf[field] ?? [] });
+    problems.push({
+      field,
+      code: 'shared_field_mismatch',
+      message: `${field}: line ${sibling.line} of the same claim has ${difference.expected}, this row ${difference.got}: rows of a claim must agree`,
+      columns: columnsOf[field] ?? [],
+    });
   }
   return problems;
 }

@@ -17,7 +17,10 @@ import { jobMapping } from './job-mapping.js';
  * input, one mapping, one service, every shard once), with the mapping the job ran with: the
  * journal records its sha256, and the page checks fixes with it.
  */
-export async function openImportJob(files: readonly string[], givenMapping: string | undefined): Promise<ImportReviewJob> {
+export async function openImportJob(
+  files: readonly string[],
+  givenMapping: string | undefined,
+): Promise<ImportReviewJob> {
   const opened = await openShardJournals(files).catch((error: unknown) => {
     throw error instanceof MergeRefusedError ? new ReviewJobError(error.message, { cause: error }) : error;
   });
@@ -26,7 +29,10 @@ export async function openImportJob(files: readonly string[], givenMapping: stri
     if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
     const meta = metaOf(first.database);
     // --mapping, else the one the journal recorded while it is unchanged.
-    const { file: mappingFile, text: mappingText } = await jobMapping(givenMapping, { file: meta(mappingFileKey), sha256: first.job.mappingSha256 });
+    const { file: mappingFile, text: mappingText } = await jobMapping(givenMapping, {
+      file: meta(mappingFileKey),
+      sha256: first.job.mappingSha256,
+    });
     const parsed = parseMapping(mappingText, mappingFile);
     // A job run with --id-prefix is checked and fed back with its ids as they were made.
     const idPrefix = (JSON.parse(meta('fingerprint') ?? '{}') as { idPrefix?: string }).idPrefix;
@@ -37,7 +43,9 @@ export async function openImportJob(files: readonly string[], givenMapping: stri
     const service = opened.shards.find((shard) => shard.job.service !== undefined)?.job.service;
     const byLine = new Map(rows.map((row) => [row.line, row]));
     const recordOf = (entry: RowEntry) => {
-      const record = byLine.get(entry.line)?.record ?? readResultRecordAt(opened.shards[entry.shard]?.database ?? first.database, entry.idx);
+      const record =
+        byLine.get(entry.line)?.record ??
+        readResultRecordAt(opened.shards[entry.shard]?.database ?? first.database, entry.idx);
       if (record === undefined) throw new Error(`line ${entry.line}: no longer in its journal's copy`);
       return record;
     };
@@ -52,17 +60,27 @@ export async function openImportJob(files: readonly string[], givenMapping: stri
       dialect: dialectText === undefined ? undefined : (JSON.parse(dialectText) as WrittenDialect),
       inputKind: meta(inputKindKey) === 'xlsx' ? 'xlsx' : 'csv',
       evidenceDir: meta(evidenceDirKey),
-      service: service === undefined ? (first.job.dryRun ? 'none (a dry run)' : 'not recorded') : describeService(service),
+      service:
+        service === undefined ? (first.job.dryRun ? 'none (a dry run)' : 'not recorded') : describeService(service),
       entries,
       rows,
       summary,
       mixedClaims,
       fixOutcomes: outcomesToFix,
       recordOf,
-      cellsOf: (entry) => byLine.get(entry.line)?.cells ?? cellsFrom(columns, JSON.parse(recordOf(entry).source) as string[]),
+      cellsOf: (entry) =>
+        byLine.get(entry.line)?.cells ?? cellsFrom(columns, JSON.parse(recordOf(entry).source) as string[]),
       matching: (text) => {
         // The cells of every row, searched where they are kept (JSON text: close enough for a search box).
-        const found = opened.shards.map((shard) => new Set((shard.database.prepare('SELECT idx FROM rows WHERE instr(lower(source), ?) > 0').pluck().all(text) as number[])));
+        const found = opened.shards.map(
+          (shard) =>
+            new Set(
+              shard.database
+                .prepare('SELECT idx FROM rows WHERE instr(lower(source), ?) > 0')
+                .pluck()
+                .all(text) as number[],
+            ),
+        );
         return (entry) => found[entry.shard]?.has(entry.idx) === true;
       },
       close: async () => opened.close(),
@@ -74,8 +92,14 @@ export async function openImportJob(files: readonly string[], givenMapping: stri
 }
 
 /** Every row of every shard in input order, the rows to fix with their cells, and the report's figures. */
-function readRows(opened: OpenShards, columns: readonly string[]): { entries: RowEntry[]; rows: ReviewRow[]; summary: Summary; mixedClaims: Set<string> } {
-  const sources = opened.shards.map((shard, position) => ({ file: shard.job.file, rows: tagged(readResultRecords(shard.database), position) }));
+function readRows(
+  opened: OpenShards,
+  columns: readonly string[],
+): { entries: RowEntry[]; rows: ReviewRow[]; summary: Summary; mixedClaims: Set<string> } {
+  const sources = opened.shards.map((shard, position) => ({
+    file: shard.job.file,
+    rows: tagged(readResultRecords(shard.database), position),
+  }));
   const entries: RowEntry[] = [];
   const rows: ReviewRow[] = [];
   const summariser = new Summariser();
@@ -97,7 +121,8 @@ function readRows(opened: OpenShards, columns: readonly string[]): { entries: Ro
         toFix: outcomesToFix.includes(line.outcome),
       };
       entries.push(entry);
-      if (entry.toFix) rows.push({ ...entry, cells: cellsFrom(columns, JSON.parse(record.source) as string[]), record });
+      if (entry.toFix)
+        rows.push({ ...entry, cells: cellsFrom(columns, JSON.parse(record.source) as string[]), record });
     }
   } finally {
     for (const source of sources) source.rows.return(undefined);
@@ -105,7 +130,10 @@ function readRows(opened: OpenShards, columns: readonly string[]): { entries: Ro
   return { entries, rows, summary: summariser.summary(), mixedClaims: summariser.mixedClaimKeys() };
 }
 
-function* tagged(records: Generator<ResultRecord>, shard: number): Generator<{ line: number; record: ResultRecord; shard: number }> {
+function* tagged(
+  records: Generator<ResultRecord>,
+  shard: number,
+): Generator<{ line: number; record: ResultRecord; shard: number }> {
   try {
     for (const record of records) yield { line: record.line, record, shard };
   } finally {
@@ -113,4 +141,5 @@ function* tagged(records: Generator<ResultRecord>, shard: number): Generator<{ l
   }
 }
 
-const cellsFrom = (columns: readonly string[], source: readonly string[]) => Object.fromEntries(columns.map((column, position) => [column, source[position] ?? '']));
+const cellsFrom = (columns: readonly string[], source: readonly string[]) =>
+  Object.fromEntries(columns.map((column, position) => [column, source[position] ?? '']));

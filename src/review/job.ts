@@ -19,8 +19,15 @@ export async function openReviewJob(journals: readonly string[], mappingFile: st
   if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
   const kind = await journalKindOf(first);
   if (kind === 'migrate-v1' || kind === 'withdraw' || kind === 'track') {
-    if (others.length > 0) throw new ReviewJobError(`${first}: expected one ${kind} journal (${kind === 'withdraw' ? 'a withdraw' : kind === 'track' ? 'a track' : 'a migration'} has no shards), got ${journals.length} journals`);
-    return kind === 'withdraw' ? openWithdrawJob(first) : kind === 'track' ? openTrackJob(first) : openMigrateJob(first);
+    if (others.length > 0)
+      throw new ReviewJobError(
+        `${first}: expected one ${kind} journal (${kind === 'withdraw' ? 'a withdraw' : kind === 'track' ? 'a track' : 'a migration'} has no shards), got ${journals.length} journals`,
+      );
+    return kind === 'withdraw'
+      ? openWithdrawJob(first)
+      : kind === 'track'
+        ? openTrackJob(first)
+        : openMigrateJob(first);
   }
   return openImportJob(journals, mappingFile);
 }
@@ -38,18 +45,25 @@ async function journalKindOf(file: string): Promise<'import' | 'migrate-v1' | 'w
   try {
     const database = new Database(file, { readonly: true, fileMustExist: true, timeout: 1000 });
     try {
-      tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]));
+      tables = new Set(
+        database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
+      );
     } finally {
       database.close();
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new JournalBusyError(`journal ${file}: expected no run using it, got one (review it when the run ends)`, { cause: error });
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+      throw new JournalBusyError(`journal ${file}: expected no run using it, got one (review it when the run ends)`, {
+        cause: error,
+      });
     return undefined;
   }
   if (tables.has('meta') && tables.has('cases')) return 'migrate-v1';
   if (tables.has('meta') && tables.has('withdraw_lines')) return 'withdraw';
   if (isTrackJournalTables(tables)) return 'track';
   if (tables.has('meta') && tables.has('rows') && tables.has('claims')) return 'import';
-  throw new ReviewJobError(`expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ${tables.size === 0 ? 'no tables' : [...tables].join(', ')}`);
+  throw new ReviewJobError(
+    `expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ${tables.size === 0 ? 'no tables' : [...tables].join(', ')}`,
+  );
 }

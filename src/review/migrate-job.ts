@@ -27,13 +27,40 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
     let position = 0;
     for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
       const { outcome, code, message } = migrateOutcomeOf(row);
-      const line = migrateLine(++position, { caseId: row.case_id, claimId: row.claim_id, groupKey: row.group_key, outcome, errorCode: code, errorMessage: message });
+      const line = migrateLine(++position, {
+        caseId: row.case_id,
+        claimId: row.claim_id,
+        groupKey: row.group_key,
+        outcome,
+        errorCode: code,
+        errorMessage: message,
+      });
       summariser.add(line);
-      entries.push({ line: position, shard: 0, idx: row.idx, outcome, errorCode: code, errorMessage: message, errorField: '', claimKey: line.claimKey, claimId: row.claim_id, caseId: row.case_id, toFix: outcome === 'failed' || outcome === 'rejected' });
-      cells.set(position, { case_id: row.case_id, group_key: row.group_key, claim_id: row.claim_id, attempts: String(row.attempts), http_status: row.http_status === null ? '' : String(row.http_status) });
+      entries.push({
+        line: position,
+        shard: 0,
+        idx: row.idx,
+        outcome,
+        errorCode: code,
+        errorMessage: message,
+        errorField: '',
+        claimKey: line.claimKey,
+        claimId: row.claim_id,
+        caseId: row.case_id,
+        toFix: outcome === 'failed' || outcome === 'rejected',
+      });
+      cells.set(position, {
+        case_id: row.case_id,
+        group_key: row.group_key,
+        claim_id: row.claim_id,
+        attempts: String(row.attempts),
+        http_status: row.http_status === null ? '' : String(row.http_status),
+      });
     }
     const cellsOf = (entry: RowEntry) => cells.get(entry.line) ?? {};
-    const rows: ReviewRow[] = entries.filter((entry) => entry.toFix).map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
+    const rows: ReviewRow[] = entries
+      .filter((entry) => entry.toFix)
+      .map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
     const settings = JSON.parse(metaOf(database)('settings') ?? '{}') as { groupBy?: string[]; dryRun?: boolean };
     return {
       kind: 'migrate-v1',
@@ -48,7 +75,8 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
       cellsOf,
       fixOutcomes: ['failed', 'rejected'],
       matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
-      retryNote: "A migration's cases are read from the service: nothing to edit here.\nRetry the failed cases (a rejected case: fix it on the service first):",
+      retryNote:
+        "A migration's cases are read from the service: nothing to edit here.\nRetry the failed cases (a rejected case: fix it on the service first):",
       retryCommand: `bulk-disputes migrate-v1 --journal ${file}${settings.groupBy !== undefined && settings.groupBy.length > 0 ? ` --group-by ${settings.groupBy.join(',')}` : ''}${settings.dryRun === true ? ' --dry-run' : ''}`,
       close: async () => undefined,
     };

@@ -29,8 +29,24 @@ fieldset.attach{border:1px solid #d8dee6;border-radius:6px;margin:.4rem 0;displa
 `;
 
 /** What the page calls things: a track journal's rows are cases, its rows to fix the worklist. */
-const jobWords = { outcomes: 'Outcomes', outcome: 'outcome', errors: 'Most frequent errors', code: 'error code', hint: 'how to fix', toFix: 'to fix', toFixTitle: 'Rows to fix' };
-const trackWords = { outcomes: 'Statuses', outcome: 'status', errors: 'Why on the worklist', code: 'why', hint: 'what to do', toFix: 'worklist', toFixTitle: 'Worklist' };
+const jobWords = {
+  outcomes: 'Outcomes',
+  outcome: 'outcome',
+  errors: 'Most frequent errors',
+  code: 'error code',
+  hint: 'how to fix',
+  toFix: 'to fix',
+  toFixTitle: 'Rows to fix',
+};
+const trackWords = {
+  outcomes: 'Statuses',
+  outcome: 'status',
+  errors: 'Why on the worklist',
+  code: 'why',
+  hint: 'what to do',
+  toFix: 'worklist',
+  toFixTitle: 'Worklist',
+};
 
 /**
  * The review page: server-rendered, one small script (page-script.ts), no build step, nothing from
@@ -38,9 +54,17 @@ const trackWords = { outcomes: 'Statuses', outcome: 'status', errors: 'Why on th
  * the rows are labelled native inputs and buttons in reading order, so keyboard only is enough.
  */
 export function reviewPage(job: ReviewJob): string {
-  const what = job.kind === 'import' ? `mapping: ${escapeHtml(job.mappingFile)}` : job.kind === 'track' ? "a track journal: the cases' states as last read, the worklist first; shown, not edited" : `a ${job.kind} journal: its cases are shown, not edited`;
+  const what =
+    job.kind === 'import'
+      ? `mapping: ${escapeHtml(job.mappingFile)}`
+      : job.kind === 'track'
+        ? "a track journal: the cases' states as last read, the worklist first; shown, not edited"
+        : `a ${job.kind} journal: its cases are shown, not edited`;
   const words = job.kind === 'track' ? trackWords : jobWords;
-  const journals = job.journals.length === 1 ? escapeHtml(job.journal) : `${job.journals.length} shards: ${job.journals.map((file) => escapeHtml(basename(file))).join(', ')}`;
+  const journals =
+    job.journals.length === 1
+      ? escapeHtml(job.journal)
+      : `${job.journals.length} shards: ${job.journals.map((file) => escapeHtml(basename(file))).join(', ')}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bulk-disputes review: ${escapeHtml(basename(job.journal))}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -37,7 +37,8 @@ export class RowViews {
     private readonly evidenceDir: string,
   ) {
     this.byLine = new Map(job.rows.map((row) => [row.line, row]));
-    for (const row of job.rows) if (row.claimKey !== '') this.byClaim.set(row.claimKey, [...(this.byClaim.get(row.claimKey) ?? []), row]);
+    for (const row of job.rows)
+      if (row.claimKey !== '') this.byClaim.set(row.claimKey, [...(this.byClaim.get(row.claimKey) ?? []), row]);
     this.columnsOf = job.kind === 'import' ? fieldColumns(job.mapping) : {};
   }
 
@@ -58,7 +59,11 @@ export class RowViews {
   /** The import's checks, the row's agreement with the other rows of its claim, and a key the service refused still in use. */
   async check(job: ImportReviewJob, row: RowEntry, cells: Cells): Promise<RowCheck> {
     const checked = await checkRowWithEvidence(cells, job.mapping, job.columns, this.evidenceDir);
-    const conflicts = claimConflicts({ line: row.line, cells }, this.siblingsOf(row).map((other) => ({ line: other.line, cells: this.cellsOf(other) })), job.mapping);
+    const conflicts = claimConflicts(
+      { line: row.line, cells },
+      this.siblingsOf(row).map((other) => ({ line: other.line, cells: this.cellsOf(other) })),
+      job.mapping,
+    );
     const more = [...conflicts, ...keyStillTaken(row, cells, job.mapping)];
     return more.length === 0 ? checked : { ...checked, ok: false, problems: [...checked.problems, ...more] };
   }
@@ -77,7 +82,9 @@ export class RowViews {
       errorCode: row.errorCode,
       errorMessage: row.errorMessage,
       errorField: row.errorField,
-      errorColumns: this.columnsOf[row.errorField] ?? (row.errorField.startsWith('evidence.') ? [row.errorField.slice('evidence.'.length)] : []),
+      errorColumns:
+        this.columnsOf[row.errorField] ??
+        (row.errorField.startsWith('evidence.') ? [row.errorField.slice('evidence.'.length)] : []),
       hint: row.errorCode === '' ? '' : (job.hints?.[row.errorCode] ?? hintFor(row.errorCode)),
       cells,
       editable,
@@ -88,7 +95,9 @@ export class RowViews {
   }
 
   /** One page of the rows the query selects, in input order. */
-  async list(query: RowQuery): Promise<{ total: number; page: number; pageSize: number; rows: Record<string, unknown>[] }> {
+  async list(
+    query: RowQuery,
+  ): Promise<{ total: number; page: number; pageSize: number; rows: Record<string, unknown>[] }> {
     const all = query.scope === 'all';
     const text = (query.q ?? '').trim().toLowerCase();
     const inCells = text === '' ? undefined : this.job.matching(text);
@@ -103,12 +112,22 @@ export class RowViews {
         (inCells === undefined || this.matches(row, text, inCells)),
     );
     const page = Math.max(1, Number(query.page ?? 1) || 1);
-    return { total: matching.length, page, pageSize, rows: await Promise.all(matching.slice((page - 1) * pageSize, page * pageSize).map(async (row) => this.view(row))) };
+    return {
+      total: matching.length,
+      page,
+      pageSize,
+      rows: await Promise.all(
+        matching.slice((page - 1) * pageSize, page * pageSize).map(async (row) => this.view(row)),
+      ),
+    };
   }
 
   private matches(row: RowEntry, text: string, inCells: (row: RowEntry) => boolean): boolean {
     const edited = this.edits.get(row.line);
-    if (edited !== undefined ? Object.values(edited).some((cell) => cell.toLowerCase().includes(text)) : inCells(row)) return true;
-    return [String(row.line), row.claimKey, row.claimId, row.caseId, row.errorMessage].some((value) => value.toLowerCase().includes(text));
+    if (edited !== undefined ? Object.values(edited).some((cell) => cell.toLowerCase().includes(text)) : inCells(row))
+      return true;
+    return [String(row.line), row.claimKey, row.claimId, row.caseId, row.errorMessage].some((value) =>
+      value.toLowerCase().includes(text),
+    );
   }
 }

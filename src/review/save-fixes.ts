@@ -21,13 +21,20 @@ export interface SavedFixes {
  * dialect, or a workbook when the job's results were one; 0600; the next free `<journal>.fix-N`
  * name.
  */
-export async function saveFixes(job: ImportReviewJob, edits: ReadonlyMap<number, Readonly<Record<string, string>>>, format: 'csv' | 'xlsx', evidenceDir: string): Promise<SavedFixes> {
+export async function saveFixes(
+  job: ImportReviewJob,
+  edits: ReadonlyMap<number, Readonly<Record<string, string>>>,
+  format: 'csv' | 'xlsx',
+  evidenceDir: string,
+): Promise<SavedFixes> {
   const base = join(dirname(job.journal), basename(job.journal).replace(/\.journal\.sqlite$|\.sqlite$/, ''));
   let number = 1;
   while (existsSync(`${base}.fix-${number}.results.${format}`)) number++;
   const file = `${base}.fix-${number}.results.${format}`;
   // Rows of one claim go together, whatever their outcomes: a claim created from some of its rows could not take the others later.
-  const claims = new Set(job.rows.filter((row) => edits.has(row.line) && row.claimKey !== '').map((row) => row.claimKey));
+  const claims = new Set(
+    job.rows.filter((row) => edits.has(row.line) && row.claimKey !== '').map((row) => row.claimKey),
+  );
   const records = job.entries
     .filter((entry) => edits.has(entry.line) || claims.has(entry.claimKey))
     .map((entry) => {
@@ -35,9 +42,19 @@ export async function saveFixes(job: ImportReviewJob, edits: ReadonlyMap<number,
       return { ...job.recordOf(entry), source: JSON.stringify(job.columns.map((column) => cells[column] ?? '')) };
     });
   const dialect = job.dialect ?? writtenDialectOf(job.mapping.csv, plainDialect);
-  await writeResultRecords(records, job.columns, file, format === 'xlsx' ? { kind: 'xlsx', fieldColumns: fieldColumns(job.mapping) } : { kind: 'csv', dialect });
+  await writeResultRecords(
+    records,
+    job.columns,
+    file,
+    format === 'xlsx' ? { kind: 'xlsx', fieldColumns: fieldColumns(job.mapping) } : { kind: 'csv', dialect },
+  );
   const journal = `${base}.fix-${number}.journal.sqlite`;
-  return { file, journal, rows: records.length, command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)}${job.idPrefix === undefined ? '' : ` --id-prefix ${quote(job.idPrefix)}`} --evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}` };
+  return {
+    file,
+    journal,
+    rows: records.length,
+    command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)}${job.idPrefix === undefined ? '' : ` --id-prefix ${quote(job.idPrefix)}`} --evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}`,
+  };
 }
 
 function quote(path: string): string {

@@ -16,13 +16,24 @@ export function secure(app: FastifyInstance, options: { token: string; origins: 
   app.addHook('onRequest', async (request, reply) => {
     const origins = options.origins();
     const hosts = origins.map((origin) => new URL(origin).host);
-    if (!hosts.includes(request.headers.host ?? '')) return refuse(reply, 421, `Host: expected ${hosts.join(' or ')}, got ${JSON.stringify(request.headers.host ?? '')}`);
+    if (!hosts.includes(request.headers.host ?? ''))
+      return refuse(
+        reply,
+        421,
+        `Host: expected ${hosts.join(' or ')}, got ${JSON.stringify(request.headers.host ?? '')}`,
+      );
     const given = tokenOf(request);
     if (given === undefined) return refuse(reply, 401, 'expected the token of the address review printed');
-    if (!sameSecret(given, options.token)) return refuse(reply, 403, 'expected the token of the address review printed, got another');
+    if (!sameSecret(given, options.token))
+      return refuse(reply, 403, 'expected the token of the address review printed, got another');
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const origin = request.headers.origin;
-      if (origin === undefined || !origins.includes(origin)) return refuse(reply, 403, `Origin: expected this page's (${origins[0] ?? ''}), got ${JSON.stringify(origin ?? 'none')}`);
+      if (origin === undefined || !origins.includes(origin))
+        return refuse(
+          reply,
+          403,
+          `Origin: expected this page's (${origins[0] ?? ''}), got ${JSON.stringify(origin ?? 'none')}`,
+        );
     }
     return undefined;
   });

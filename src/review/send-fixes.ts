@@ -84,6 +84,13 @@ export class FixSender {
       stopRequested: () => false,
     });
     if (report.fatal !== undefined) throw report.fatal as Error;
-    this.current = { status: 'done', progress: 'done', file: saved.file, results, outcomes: report.summary.byOutcome, error: report.abortedBecause };
+    this.current = {
+      status: 'done',
+      progress: 'done',
+      file: saved.file,
+      results,
+      outcomes: report.summary.byOutcome,
+      error: report.abortedBecause,
+    };
   }
 }

@@ -56,7 +56,10 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (typeof (request.query as { token?: unknown }).token === 'string') {
       return reply.setCookie(tokenCookie, token, { httpOnly: true, sameSite: 'strict', path: '/' }).redirect('/');
     }
-    return reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'").send(reviewPage(job));
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+      .send(reviewPage(job));
   });
 
   app.get('/api/overview', async () => {
@@ -75,10 +78,19 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       mixedClaimsTotal: summary.mixedClaimsTotal,
       toFix: job.rows.length,
       edited: edits.size,
-      codes: [...toFix].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0])).map(([code, count]) => ({ code, count, hint: hint(code) })),
+      codes: [...toFix]
+        .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
+        .map(([code, count]) => ({ code, count, hint: hint(code) })),
       fixOutcomes: job.fixOutcomes ?? null,
       columns: job.columns,
-      evidence: job.kind === 'import' ? job.mapping.evidence.map(({ column, category, separator }) => ({ column, category, separator: separator ?? '' })) : [],
+      evidence:
+        job.kind === 'import'
+          ? job.mapping.evidence.map(({ column, category, separator }) => ({
+              column,
+              category,
+              separator: separator ?? '',
+            }))
+          : [],
       retry: job.kind === 'import' ? undefined : job.retryCommand,
       retryNote: job.kind === 'import' ? undefined : job.retryNote,
       summaryText: job.kind === 'track' ? job.summaryText : undefined,
@@ -92,7 +104,11 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     return { files: await evidenceFiles(options.evidenceDir, typeof q === 'string' ? q : '') };
   });
 
-  const cellsBody = { type: 'object', required: ['cells'], properties: { cells: { type: 'object', additionalProperties: { type: 'string' } } } } as const;
+  const cellsBody = {
+    type: 'object',
+    required: ['cells'],
+    properties: { cells: { type: 'object', additionalProperties: { type: 'string' } } },
+  } as const;
   const notEditable = 'no row to fix at that line';
 
   if (job.kind === 'import') {
@@ -109,7 +125,14 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       store.save(row.line, cells);
       edits.set(row.line, cells);
       // The other rows of the claim are checked again: a conflict shows on both.
-      return { ...(await views.view(row)), siblings: await Promise.all(views.siblingsOf(row).map(async (other) => ({ line: other.line, check: await views.check(job, other, views.cellsOf(other)) }))) };
+      return {
+        ...(await views.view(row)),
+        siblings: await Promise.all(
+          views
+            .siblingsOf(row)
+            .map(async (other) => ({ line: other.line, check: await views.check(job, other, views.cellsOf(other)) })),
+        ),
+      };
     });
 
     app.delete('/api/rows/:line', async (request, reply) => {
@@ -127,14 +150,18 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   }
 
   app.post('/api/send', async (_request, reply) => {
-    if (options.sender === undefined) return reply.code(404).send({ message: 'sending is off: start review with --send (and the service set as for import) to send from the page' });
+    if (options.sender === undefined)
+      return reply.code(404).send({
+        message: 'sending is off: start review with --send (and the service set as for import) to send from the page',
+      });
     if (edits.size === 0) return reply.code(409).send({ message: 'nothing to send: no row edited yet' });
     if (!options.sender.start(edits)) return reply.code(409).send({ message: 'a send is running already' });
     return reply.code(202).send(options.sender.state());
   });
 
   app.get('/api/send', async (_request, reply) => {
-    if (options.sender === undefined) return reply.code(404).send({ message: 'sending is off: start review with --send' });
+    if (options.sender === undefined)
+      return reply.code(404).send({ message: 'sending is off: start review with --send' });
     return options.sender.state();
   });
 

@@ -16,7 +16,9 @@ export class ReviewStore {
     chmodSync(file, 0o600);
     this.database = new Database(file);
     this.database.pragma('journal_mode = WAL');
-    this.database.exec('CREATE TABLE IF NOT EXISTS edits (line INTEGER PRIMARY KEY, cells TEXT NOT NULL, updated_at TEXT NOT NULL)');
+    this.database.exec(
+      'CREATE TABLE IF NOT EXISTS edits (line INTEGER PRIMARY KEY, cells TEXT NOT NULL, updated_at TEXT NOT NULL)',
+    );
   }
 
   static fileFor(journal: string): string {
@@ -24,12 +26,19 @@ export class ReviewStore {
   }
 
   edits(): Map<number, Record<string, string>> {
-    const rows = this.database.prepare('SELECT line, cells FROM edits ORDER BY line').all() as { line: number; cells: string }[];
+    const rows = this.database.prepare('SELECT line, cells FROM edits ORDER BY line').all() as {
+      line: number;
+      cells: string;
+    }[];
     return new Map(rows.map((row) => [row.line, JSON.parse(row.cells) as Record<string, string>]));
   }
 
   save(line: number, cells: Readonly<Record<string, string>>): void {
-    this.database.prepare('INSERT INTO edits (line, cells, updated_at) VALUES (?, ?, ?) ON CONFLICT (line) DO UPDATE SET cells = excluded.cells, updated_at = excluded.updated_at').run(line, JSON.stringify(cells), new Date().toISOString());
+    this.database
+      .prepare(
+        'INSERT INTO edits (line, cells, updated_at) VALUES (?, ?, ?) ON CONFLICT (line) DO UPDATE SET cells = excluded.cells, updated_at = excluded.updated_at',
+      )
+      .run(line, JSON.stringify(cells), new Date().toISOString());
   }
 
   discard(line: number): void {

@@ -9,7 +9,8 @@ import { shellWord } from './shell-word.js';
 /** What each reason for a case being on the worklist asks of a person (docs/track.md, "The worklist"). */
 const hints: Readonly<Record<WorkReason, string>> = {
   needs_review: 'the service flagged the case for review: look at it at the service before its due date',
-  answered: 'the merchant answered (represented, pre-arbitration or arbitration): respond at the service before the due date, or accept',
+  answered:
+    'the merchant answered (represented, pre-arbitration or arbitration): respond at the service before the due date, or accept',
   due_soon: 'due soon: act on it at the service before the due date, or it is decided as it stands',
 };
 
@@ -32,9 +33,32 @@ export async function openTrackJob(file: string, asOf = Date.now()): Promise<Tra
     const errorCode = item?.why ?? '';
     const errorMessage = item === undefined ? '' : dueText(line);
     // Counted as the report counts a job's lines: a claim is its key, or its id when the source knew no key.
-    const counted: ResultLine = { kind: 'result', line: String(position + 1), claimKey: line.claimKey === '' ? line.claimId : line.claimKey, claimId: line.claimId, caseId: line.caseId, outcome, errorCode, errorMessage, errorField: '', ok: item === undefined };
+    const counted: ResultLine = {
+      kind: 'result',
+      line: String(position + 1),
+      claimKey: line.claimKey === '' ? line.claimId : line.claimKey,
+      claimId: line.claimId,
+      caseId: line.caseId,
+      outcome,
+      errorCode,
+      errorMessage,
+      errorField: '',
+      ok: item === undefined,
+    };
     summariser.add(counted);
-    return { line: position + 1, shard: 0, idx: position, outcome, errorCode, errorMessage, errorField: '', claimKey: counted.claimKey, claimId: line.claimId, caseId: line.caseId, toFix: item !== undefined };
+    return {
+      line: position + 1,
+      shard: 0,
+      idx: position,
+      outcome,
+      errorCode,
+      errorMessage,
+      errorField: '',
+      claimKey: counted.claimKey,
+      claimId: line.claimId,
+      caseId: line.caseId,
+      toFix: item !== undefined,
+    };
   });
   const cellsOf = (entry: RowEntry): Record<string, string> => {
     const line = lines[entry.idx];

@@ -5,12 +5,25 @@ import { expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../import/jo
 import { serviceOf } from '../report/read-journal.js';
 import { withdrawLine } from '../report/read-results.js';
 import { Summariser } from '../report/summarise.js';
-import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat, type WithdrawLine } from '../withdraw-journal/journal.js';
+import {
+  linesWithUnsettled,
+  WithdrawJournal,
+  withdrawJournalFormat,
+  type WithdrawLine,
+} from '../withdraw-journal/journal.js';
 import type { ReviewRow, RowEntry, WithdrawReviewJob } from './job-types.js';
 import { shellWord } from './shell-word.js';
 
 /** What a case's row shows beside its outcome and error: what it was, what it became, what the service answered. */
-const caseColumns = ['claim_key', 'claim_id', 'case_id', 'status_before', 'status_after', 'http_status', 'attempts'] as const;
+const caseColumns = [
+  'claim_key',
+  'claim_id',
+  'case_id',
+  'status_before',
+  'status_after',
+  'http_status',
+  'attempts',
+] as const;
 
 /** Lines a person looks at: the service refused them, or the run could not settle them (a re-run does). */
 const withdrawOutcomesToFix: readonly string[] = ['failed', 'refused'];
@@ -36,7 +49,9 @@ export async function openWithdrawJob(file: string): Promise<WithdrawReviewJob> 
     journal = new WithdrawJournal(copy);
     const { entries, cells, summariser } = readLines(linesWithUnsettled(journal));
     const cellsOf = (entry: RowEntry) => cells.get(entry.line) ?? {};
-    const rows: ReviewRow[] = entries.filter((entry) => entry.toFix).map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
+    const rows: ReviewRow[] = entries
+      .filter((entry) => entry.toFix)
+      .map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
     return {
       kind: 'withdraw',
       journals: [file],
@@ -61,7 +76,11 @@ export async function openWithdrawJob(file: string): Promise<WithdrawReviewJob> 
   }
 }
 
-function readLines(lines: Iterable<WithdrawLine>): { entries: RowEntry[]; cells: Map<number, Record<string, string>>; summariser: Summariser } {
+function readLines(lines: Iterable<WithdrawLine>): {
+  entries: RowEntry[];
+  cells: Map<number, Record<string, string>>;
+  summariser: Summariser;
+} {
   const summariser = new Summariser();
   const entries: RowEntry[] = [];
   const cells = new Map<number, Record<string, string>>();
@@ -70,8 +89,28 @@ function readLines(lines: Iterable<WithdrawLine>): { entries: RowEntry[]; cells:
     const counted = withdrawLine(++position, line);
     summariser.add(counted);
     // The claim key a row is grouped under is the report's: the key, or the claim id when the source did not know the key.
-    entries.push({ line: position, shard: 0, idx: position, outcome: line.outcome, errorCode: line.errorCode, errorMessage: line.errorMessage, errorField: '', claimKey: counted.claimKey, claimId: line.claimId, caseId: line.caseId, toFix: withdrawOutcomesToFix.includes(line.outcome) });
-    cells.set(position, { claim_key: line.claimKey, claim_id: line.claimId, case_id: line.caseId, status_before: line.statusBefore, status_after: line.statusAfter, http_status: line.httpStatus, attempts: String(line.attempts) });
+    entries.push({
+      line: position,
+      shard: 0,
+      idx: position,
+      outcome: line.outcome,
+      errorCode: line.errorCode,
+      errorMessage: line.errorMessage,
+      errorField: '',
+      claimKey: counted.claimKey,
+      claimId: line.claimId,
+      caseId: line.caseId,
+      toFix: withdrawOutcomesToFix.includes(line.outcome),
+    });
+    cells.set(position, {
+      claim_key: line.claimKey,
+      claim_id: line.claimId,
+      case_id: line.caseId,
+      status_before: line.statusBefore,
+      status_after: line.statusAfter,
+      http_status: line.httpStatus,
+      attempts: String(line.attempts),
+    });
   }
   return { entries, cells, summariser };
 }
@@ -97,7 +136,13 @@ function retryOf(file: string, meta: (key: string) => string | undefined): { com
   const fingerprint = JSON.parse(meta('fingerprint') ?? '{}') as Fingerprint;
   const sources = JSON.parse(meta('sources') ?? 'null') as string[] | null;
   const service = parseService(meta(serviceMetaKey));
-  const parts = ['bulk-disputes', 'withdraw', ...(sources === null ? ['<the same sources>'] : sources.map(shellWord)), '--journal', shellWord(file)];
+  const parts = [
+    'bulk-disputes',
+    'withdraw',
+    ...(sources === null ? ['<the same sources>'] : sources.map(shellWord)),
+    '--journal',
+    shellWord(file),
+  ];
   if (fingerprint.scope === 'case') parts.push('--scope', 'case');
   if (fingerprint.deleteUnfiled === true) parts.push('--delete-unfiled');
   for (const outcome of fingerprint.outcomes ?? []) parts.push('--outcome', shellWord(outcome));

@@ -14,7 +14,8 @@ export const recommendedLine = 24;
 /** Why `version` ("22.23.3", as process.versions.node) cannot run the tool, or undefined when it can. */
 export function runtimeRefusal(version: string): string | undefined {
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  if (major > oldestSupported.major || (major === oldestSupported.major && minor >= oldestSupported.minor)) return undefined;
+  if (major > oldestSupported.major || (major === oldestSupported.major && minor >= oldestSupported.minor))
+    return undefined;
   return (
     `bulk-disputes needs Node.js ${String(oldestSupported.major)}.${String(oldestSupported.minor)} or later, and this is Node.js ${version}: ` +
     `install Node.js ${String(recommendedLine)} LTS (https://nodejs.org/en/download, or \`nvm install ${String(recommendedLine)}\`) and run it again.`

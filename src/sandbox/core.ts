@@ -108,7 +108,10 @@ export class SandboxCore {
     this.faults = options.faults ?? noFaults;
     this.rules = options.rules ?? defaultWorkflowRules;
     this.blobs = options.blobs ?? blobStoreFor(':memory:');
-    this.outcomes = options.outcomes === undefined ? undefined : new OutcomeSchedule(this, options.outcomes.seed, this.onBackgroundError);
+    this.outcomes =
+      options.outcomes === undefined
+        ? undefined
+        : new OutcomeSchedule(this, options.outcomes.seed, this.onBackgroundError);
   }
 
   now(): number {

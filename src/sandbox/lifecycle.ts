@@ -3,7 +3,16 @@ import { filingErrors, type FilingError } from './rules/filing-validation.js';
 import { conditionsReview } from './rules/review.js';
 import { fileable, type Transition } from './rules/states.js';
 import { evaluateRules, type WorkflowOutcome } from './rules/workflow-rules.js';
-import { casesOfClaim, findClaim, findFile, readDocument, saveCase, updateClaim, writeDocument, type CaseRow } from './store/records.js';
+import {
+  casesOfClaim,
+  findClaim,
+  findFile,
+  readDocument,
+  saveCase,
+  updateClaim,
+  writeDocument,
+  type CaseRow,
+} from './store/records.js';
 import { caseView } from './views.js';
 
 /** How a case changes status: filing (file claim, file case, run_workflow) and withdrawal (claim, case). */

@@ -71,9 +71,15 @@ export class OutcomeSchedule {
     private readonly onError: (error: unknown) => void,
   ) {
     const database = core.database;
-    this.insert = database.prepare('INSERT OR REPLACE INTO outcome_paths (environment, case_id, next_at_ms, step, moves) VALUES (?, ?, ?, 0, ?)');
-    this.selectDue = database.prepare('SELECT environment, case_id, next_at_ms, step, moves FROM outcome_paths WHERE next_at_ms <= ? ORDER BY next_at_ms, environment, case_id LIMIT ?');
-    this.update = database.prepare('UPDATE outcome_paths SET next_at_ms = ?, step = ? WHERE environment = ? AND case_id = ?');
+    this.insert = database.prepare(
+      'INSERT OR REPLACE INTO outcome_paths (environment, case_id, next_at_ms, step, moves) VALUES (?, ?, ?, 0, ?)',
+    );
+    this.selectDue = database.prepare(
+      'SELECT environment, case_id, next_at_ms, step, moves FROM outcome_paths WHERE next_at_ms <= ? ORDER BY next_at_ms, environment, case_id LIMIT ?',
+    );
+    this.update = database.prepare(
+      'UPDATE outcome_paths SET next_at_ms = ?, step = ? WHERE environment = ? AND case_id = ?',
+    );
     this.remove = database.prepare('DELETE FROM outcome_paths WHERE environment = ? AND case_id = ?');
     this.earliest = database.prepare('SELECT MIN(next_at_ms) AS at FROM outcome_paths').pluck();
     this.nextDueMs = this.earliestDue();
@@ -136,10 +142,18 @@ export class OutcomeSchedule {
     const rows = this.selectDue.all(nowMs, batchSize) as PathRow[];
     // A full batch may leave paths due after its last one for the next batch: no move of the
     // batch may pass them. A partial one holds every path due.
-    const boundaryMs = rows.length < batchSize ? Number.POSITIVE_INFINITY : (rows.at(-1)?.next_at_ms ?? Number.POSITIVE_INFINITY);
+    const boundaryMs =
+      rows.length < batchSize ? Number.POSITIVE_INFINITY : (rows.at(-1)?.next_at_ms ?? Number.POSITIVE_INFINITY);
     const queue = new MoveQueue();
     for (const row of rows) {
-      queue.push({ environment: row.environment, caseId: row.case_id, moves: JSON.parse(row.moves) as OutcomeMove[], step: row.step, atMs: row.next_at_ms, order: 0 });
+      queue.push({
+        environment: row.environment,
+        caseId: row.case_id,
+        moves: JSON.parse(row.moves) as OutcomeMove[],
+        step: row.step,
+        atMs: row.next_at_ms,
+        order: 0,
+      });
     }
     for (let pending = queue.pop(); pending !== undefined; pending = queue.pop()) {
       if (!this.applyNext(pending)) {

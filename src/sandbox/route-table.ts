@@ -1,5 +1,22 @@
-import { deleteCase, fileCase, listCases, retrieveCase, reviewCase, runWorkflow, updateCase, withdrawCaseHandler } from './handlers/cases.js';
-import { createClaim, fileClaim, listClaims, newClaim, retrieveClaim, setClaimCases, withdrawClaim } from './handlers/claims.js';
+import {
+  deleteCase,
+  fileCase,
+  listCases,
+  retrieveCase,
+  reviewCase,
+  runWorkflow,
+  updateCase,
+  withdrawCaseHandler,
+} from './handlers/cases.js';
+import {
+  createClaim,
+  fileClaim,
+  listClaims,
+  newClaim,
+  retrieveClaim,
+  setClaimCases,
+  withdrawClaim,
+} from './handlers/claims.js';
 import { uploadFile } from './handlers/files.js';
 import { advanceCase, moveClock, resetEnvironment, setCaseUnavailable } from './handlers/control.js';
 import { listEvents } from './handlers/events.js';

@@ -71,7 +71,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const authenticate = authenticator(new Set(apiKeys));
   const database = openDatabase(options.db ?? ':memory:');
   const onBackgroundError = (error: unknown) => options.logger?.error({ err: error }, 'sandbox background work failed');
-  const checkpoints = (options.db ?? ':memory:') === ':memory:' ? undefined : startCheckpoints(database, options.db ?? '', { onError: onBackgroundError });
+  const checkpoints =
+    (options.db ?? ':memory:') === ':memory:'
+      ? undefined
+      : startCheckpoints(database, options.db ?? '', { onError: onBackgroundError });
   const closeStore = async () => {
     // The worker's connection first: the last one to close checkpoints and removes the WAL.
     await checkpoints?.close();
@@ -111,7 +114,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const server: Server =
     tls === undefined
       ? createServer(listener)
-      : createHttpsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true }) }, listener);
+      : createHttpsServer(
+          {
+            cert: tls.cert,
+            key: tls.key,
+            ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true }),
+          },
+          listener,
+        );
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // A request admitted under --capacity holds its place until its answer is written.
@@ -123,18 +133,33 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const { pathname, query } = requestTarget(request.url ?? '/');
       const match = route(request.method ?? 'GET', pathname);
       if (match === undefined) throw simpleError(404, `no such route: ${request.method ?? ''} ${pathname}`);
-      if (match === 'method-not-allowed') throw simpleError(405, `method ${request.method ?? ''} not allowed on ${pathname}`);
+      if (match === 'method-not-allowed')
+        throw simpleError(405, `method ${request.method ?? ''} not allowed on ${pathname}`);
       // Control routes are never faulted: they are how faults are turned off.
-      const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now(), caller.apiKey);
+      const fault =
+        match.route.control === true ? undefined : core.faults.decide(match.route, core.now(), caller.apiKey);
       release = fault?.release;
       // No fault (nearly every request) costs no await.
-      if (fault !== undefined && (fault.latencyMs > 0 || fault.action !== 'none') && (await injectBeforeHandling(fault, request))) return;
+      if (
+        fault !== undefined &&
+        (fault.latencyMs > 0 || fault.action !== 'none') &&
+        (await injectBeforeHandling(fault, request))
+      )
+        return;
       // With --outcomes, the moves the clock has passed are made first: every request sees them.
       // Nothing due (nearly every request): no await.
       const due = core.outcomes?.applyDue();
       if (due !== undefined) await due;
       // `json` bound rather than an async arrow around readJson: returning a promise from an async function costs another and two microtask turns.
-      const reply = await match.route.handler({ core, environment, params: match.params, query, request, json: readJson.bind(undefined, request), routes });
+      const reply = await match.route.handler({
+        core,
+        environment,
+        params: match.params,
+        query,
+        request,
+        json: readJson.bind(undefined, request),
+        routes,
+      });
       // No answer before what it says is durable (group commit: SandboxCore.transaction).
       await core.committed();
       if (fault?.action === 'drop-after-commit') {
@@ -200,11 +225,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 /** Carries out a fault that strikes before the handler runs; true when the request is done with. */
 async function injectBeforeHandling(fault: FaultDecision, request: IncomingMessage): Promise<boolean> {
   // A saturated server or load balancer refuses at once; the others wait their latency first.
-  if (fault.latencyMs > 0 && fault.action !== 'over-capacity') await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  if (fault.latencyMs > 0 && fault.action !== 'over-capacity')
+    await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
   const retryAfter = { 'retry-after': String(fault.retryAfterSeconds ?? 1) };
-  if (fault.action === 'over-capacity') throw simpleError(503, 'service temporarily unavailable: every place is taken; retry later', retryAfter);
-  if (fault.action === 'fail') throw simpleError(503, 'service temporarily unavailable (injected fault); retry later', retryAfter);
-  if (fault.action === 'rate-limit') throw simpleError(429, `too many requests: over the rate limit for this API key; retry after ${retryAfter['retry-after']} s`, retryAfter);
+  if (fault.action === 'over-capacity')
+    throw simpleError(503, 'service temporarily unavailable: every place is taken; retry later', retryAfter);
+  if (fault.action === 'fail')
+    throw simpleError(503, 'service temporarily unavailable (injected fault); retry later', retryAfter);
+  if (fault.action === 'rate-limit')
+    throw simpleError(
+      429,
+      `too many requests: over the rate limit for this API key; retry after ${retryAfter['retry-after']} s`,
+      retryAfter,
+    );
   if (fault.action === 'drop') {
     request.socket.resetAndDestroy();
     return true;
@@ -217,9 +250,15 @@ async function injectBeforeHandling(fault: FaultDecision, request: IncomingMessa
  * should arrive), then cuts what is left after a grace period, and closes the store.
  */
 async function closeGracefully(server: Server, closeStore: () => Promise<void>, graceMs = 2000): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  const closed = new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   server.closeIdleConnections();
-  const force = setTimeout(() => { server.closeAllConnections(); }, graceMs);
+  const force = setTimeout(() => {
+    server.closeAllConnections();
+  }, graceMs);
   await closed;
   clearTimeout(force);
   await closeStore();
@@ -233,6 +272,11 @@ function writeJson(response: ServerResponse, status: number, body: unknown, head
   const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   const length = Buffer.byteLength(text);
   // A success has no extra headers: no object to spread them from.
-  response.writeHead(status, headers === undefined ? { 'content-type': 'application/json', 'content-length': length } : { 'content-type': 'application/json', 'content-length': length, ...headers });
+  response.writeHead(
+    status,
+    headers === undefined
+      ? { 'content-type': 'application/json', 'content-length': length }
+      : { 'content-type': 'application/json', 'content-length': length, ...headers },
+  );
   response.end(text);
 }

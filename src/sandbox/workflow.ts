@@ -21,9 +21,11 @@ export function finishWorkflow(core: SandboxCore, environment: Environment, case
 
 /** Evaluations cut short by a restart finish once the sandbox is back, rather than stay `running`. */
 export function resumeInterruptedWorkflows(core: SandboxCore): void {
-  const running = core.database.prepare("SELECT environment, case_id FROM cases WHERE workflow_state = 'running'").all() as Pick<CaseRow, 'environment' | 'case_id'>[];
-  for (const row of running) core.later(core.workflowDelayMs, () => {
-    finishWorkflow(core, row.environment, row.case_id);
-  });
+  const running = core.database
+    .prepare("SELECT environment, case_id FROM cases WHERE workflow_state = 'running'")
+    .all() as Pick<CaseRow, 'environment' | 'case_id'>[];
+  for (const row of running)
+    core.later(core.workflowDelayMs, () => {
+      finishWorkflow(core, row.environment, row.case_id);
+    });
 }
-

@@ -86,7 +86,8 @@ export interface TrackCaseRecord {
 export type TrackRow = Omit<TrackRowRecord, 'seq'>;
 
 /** Every row with its case's last state, in the sources' order: what the status file writes, on any connection to a track journal. */
-export const rowsWithStatesSql = "SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing, c.decided_at FROM track_rows r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> '' ORDER BY r.source, r.line, r.seq";
+export const rowsWithStatesSql =
+  "SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing, c.decided_at FROM track_rows r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> '' ORDER BY r.source, r.line, r.seq";
 
 /** A track journal is told by its tables, as every journal is. */
 export function isTrackJournalTables(tables: ReadonlySet<string>): boolean {
@@ -113,19 +114,29 @@ export class TrackJournal {
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {
       getMeta: prepare('SELECT value FROM meta WHERE key = ?'),
-      setMeta: prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-      insertRow: prepare('INSERT INTO track_rows (source, job, line, claim_key, claim_id, case_id, note) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      setMeta: prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
+      insertRow: prepare(
+        'INSERT INTO track_rows (source, job, line, claim_key, claim_id, case_id, note) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       insertCase: prepare('INSERT OR IGNORE INTO track_cases (case_id) VALUES (?)'),
       caseOf: prepare('SELECT * FROM track_cases WHERE case_id = ?'),
       hasCase: prepare('SELECT 1 FROM track_cases WHERE case_id = ?'),
-      markStale: prepare('UPDATE track_cases SET stale = 1, last_event = CASE WHEN last_event IS NULL OR last_event < ? THEN ? ELSE last_event END WHERE case_id = ?'),
+      markStale: prepare(
+        'UPDATE track_cases SET stale = 1, last_event = CASE WHEN last_event IS NULL OR last_event < ? THEN ? ELSE last_event END WHERE case_id = ?',
+      ),
       markAllStale: prepare('UPDATE track_cases SET stale = 1'),
       stale: prepare('SELECT case_id FROM track_cases WHERE stale = 1 ORDER BY rowid'),
       staleCount: prepare('SELECT count(*) AS n FROM track_cases WHERE stale = 1'),
       caseCount: prepare('SELECT count(*) AS n FROM track_cases'),
       readCount: prepare('SELECT count(*) AS n FROM track_cases WHERE state IS NOT NULL'),
-      saveState: prepare('UPDATE track_cases SET state = ?, first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN state IS NULL OR state <> ? THEN ? ELSE changed_run END, decided_at = CASE WHEN ? AND decided_at IS NULL THEN coalesce(last_event, ?) ELSE decided_at END, stale = 0, missing = 0 WHERE case_id = ?'),
-      saveMissing: prepare('UPDATE track_cases SET first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN missing = 0 THEN ? ELSE changed_run END, stale = 0, missing = 1 WHERE case_id = ?'),
+      saveState: prepare(
+        'UPDATE track_cases SET state = ?, first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN state IS NULL OR state <> ? THEN ? ELSE changed_run END, decided_at = CASE WHEN ? AND decided_at IS NULL THEN coalesce(last_event, ?) ELSE decided_at END, stale = 0, missing = 0 WHERE case_id = ?',
+      ),
+      saveMissing: prepare(
+        'UPDATE track_cases SET first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN missing = 0 THEN ? ELSE changed_run END, stale = 0, missing = 1 WHERE case_id = ?',
+      ),
       claimRows: prepare("SELECT * FROM track_rows WHERE case_id = '' AND note = '' ORDER BY seq"),
       setRowCase: prepare('UPDATE track_rows SET case_id = ?, note = ? WHERE seq = ?'),
       rows: prepare(rowsWithStatesSql),

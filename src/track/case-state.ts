@@ -36,18 +36,44 @@ export function caseStateOf(found: Record<string, unknown>): CaseState {
 
 /** The state as the journal keeps it: the same fields in the same order, so that equal states are equal text. */
 export function serialiseState(state: CaseState): string {
-  return JSON.stringify([state.claimId, state.status, state.closedReason, state.reviewStatus, state.resolutionDueDate, state.amount ?? null, state.currency, state.reason, state.created]);
+  return JSON.stringify([
+    state.claimId,
+    state.status,
+    state.closedReason,
+    state.reviewStatus,
+    state.resolutionDueDate,
+    state.amount ?? null,
+    state.currency,
+    state.reason,
+    state.created,
+  ]);
 }
 
 export function parseState(text: string): CaseState {
-  const [claimId, status, closedReason, reviewStatus, resolutionDueDate, amount, currency, reason, created] = JSON.parse(text) as [string, string, string, string, string, number | null, string, string, string];
-  return { claimId, status, closedReason, reviewStatus, resolutionDueDate, amount: amount ?? undefined, currency, reason, created };
+  const [claimId, status, closedReason, reviewStatus, resolutionDueDate, amount, currency, reason, created] =
+    JSON.parse(text) as [string, string, string, string, string, number | null, string, string, string];
+  return {
+    claimId,
+    status,
+    closedReason,
+    reviewStatus,
+    resolutionDueDate,
+    amount: amount ?? undefined,
+    currency,
+    reason,
+    created,
+  };
 }
 
 /** The case statuses after which nothing more happens to a dispute. */
 export const finalStatuses: ReadonlySet<string> = new Set(['won', 'lost', 'closed']);
 /** The merchant answered and the issuer must act: represented, or in pre-arbitration or arbitration. */
-export const answeredStatuses: ReadonlySet<string> = new Set(['chargeback_represented', 'prearb_filed', 'prearb_rebutted', 'arbitration_filed']);
+export const answeredStatuses: ReadonlySet<string> = new Set([
+  'chargeback_represented',
+  'prearb_filed',
+  'prearb_rebutted',
+  'arbitration_filed',
+]);
 
 function objectAt(record: Record<string, unknown>, key: string): Record<string, unknown> {
   const value = record[key];

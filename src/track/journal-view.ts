@@ -4,7 +4,14 @@ import { isSqlite } from '../files/file-kind.js';
 import { serviceMetaKey } from '../import/journal/service-binding.js';
 import { metaOf, snapshotOf } from '../import/journal/snapshot.js';
 import { serviceOf } from '../report/read-journal.js';
-import { dueWithinKey, isTrackJournalTables, rowsWithStatesSql, sourcesKey, type RowWithState, type TrackSourcesRecord } from '../track-journal/journal.js';
+import {
+  dueWithinKey,
+  isTrackJournalTables,
+  rowsWithStatesSql,
+  sourcesKey,
+  type RowWithState,
+  type TrackSourcesRecord,
+} from '../track-journal/journal.js';
 import { statusLineOf, type StatusLine, type WorkItem } from './status.js';
 import type { TrackSummary } from './summary.js';
 import { TrackTally } from './tally.js';
@@ -32,17 +39,26 @@ export interface TrackView {
  * its last run used. `onLine` sees every status line, in the status file's order. Undefined when
  * the file is not a track journal (the report reads it as another journal).
  */
-export async function viewTrackJournal(file: string, options: { asOf: number; onLine?: (line: StatusLine) => void }): Promise<TrackView | undefined> {
+export async function viewTrackJournal(
+  file: string,
+  options: { asOf: number; onLine?: (line: StatusLine) => void },
+): Promise<TrackView | undefined> {
   if (!(await isSqlite(file))) return undefined;
   const { database, folder } = await snapshotOf(file);
   try {
-    const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    const tables = new Set(
+      (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+    );
     if (!isTrackJournalTables(tables)) return undefined;
     const meta = metaOf(database);
     const recorded = Number(meta(dueWithinKey));
     // Not recorded (a journal of an earlier version): NaN, so track's default.
     const dueWithinDays = Number.isInteger(recorded) && recorded >= 0 ? recorded : defaultDueWithinDays;
-    const last = database.prepare('SELECT run, started FROM track_runs WHERE ended IS NOT NULL ORDER BY run DESC LIMIT 1').get() as { run: number; started: string } | undefined;
+    const last = database
+      .prepare('SELECT run, started FROM track_runs WHERE ended IS NOT NULL ORDER BY run DESC LIMIT 1')
+      .get() as { run: number; started: string } | undefined;
     const tally = new TrackTally(dueWithinDays);
     for (const row of database.prepare(rowsWithStatesSql).iterate() as IterableIterator<RowWithState>) {
       const line = statusLineOf(row, last?.run ?? 0, options.asOf);

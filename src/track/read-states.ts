@@ -70,11 +70,16 @@ export class StateReader {
    * Returns the newest event's id (the next cursor), or `cursor` when there is none. A cursor the
    * service no longer knows (400) is `undefined`: the caller reads everything again.
    */
-  async followEvents(cursor: string, saveCursor: (newest: string) => void, adoptCase?: (caseId: string) => void): Promise<{ cursor: string; named: number } | undefined> {
+  async followEvents(
+    cursor: string,
+    saveCursor: (newest: string) => void,
+    adoptCase?: (caseId: string) => void,
+  ): Promise<{ cursor: string; named: number } | undefined> {
     const { client, journal } = this.options;
     let newest = cursor;
     let named = 0;
-    let next: { limit: number; ending_before?: string; starting_after?: string } = cursor === '' ? { limit: pageSize } : { limit: pageSize, ending_before: cursor };
+    let next: { limit: number; ending_before?: string; starting_after?: string } =
+      cursor === '' ? { limit: pageSize } : { limit: pageSize, ending_before: cursor };
     const towardsNewer = cursor !== '';
     for (;;) {
       if (this.options.stopRequested()) throw new TrackStopped();
@@ -108,7 +113,10 @@ export class StateReader {
         if (newest === '' && page.data[0] !== undefined) newest = page.data[0].event_id;
         const oldest = page.data.at(-1);
         if (!page.has_more || oldest === undefined) {
-          if (newest !== '') journal.transaction(() => { saveCursor(newest); });
+          if (newest !== '')
+            journal.transaction(() => {
+              saveCursor(newest);
+            });
           return { cursor: newest, named };
         }
         next = { limit: pageSize, starting_after: oldest.event_id };
@@ -139,11 +147,22 @@ export class StateReader {
           this.requests.claimReads++;
           try {
             const claim = (await client.claims.retrieve(claimId)).data as { cases?: unknown[] };
-            const cases = (claim.cases ?? []).filter((found): found is Record<string, unknown> => typeof found === 'object' && found !== null && typeof (found as { case_id?: unknown }).case_id === 'string');
+            const cases = (claim.cases ?? []).filter(
+              (found): found is Record<string, unknown> =>
+                typeof found === 'object' &&
+                found !== null &&
+                typeof (found as { case_id?: unknown }).case_id === 'string',
+            );
             journal.transaction(() => {
-              for (const row of claimRows) journal.expandClaimRow(row, cases.map((found) => found.case_id as string), 'the claim has no case');
+              for (const row of claimRows)
+                journal.expandClaimRow(
+                  row,
+                  cases.map((found) => found.case_id as string),
+                  'the claim has no case',
+                );
               // Full cases come with the claim: read now, not again.
-              for (const found of cases) if (typeof found.status === 'string') this.save(found.case_id as string, found);
+              for (const found of cases)
+                if (typeof found.status === 'string') this.save(found.case_id as string, found);
             });
             this.options.onSuccess();
           } catch (error) {
@@ -167,7 +186,11 @@ export class StateReader {
     for (;;) {
       if (this.options.stopRequested()) throw new TrackStopped();
       this.requests.casePages++;
-      const page = (await this.limit(async () => client.cases.list(cursor === undefined ? { limit: pageSize } : { limit: pageSize, starting_after: cursor }))).data;
+      const page = (
+        await this.limit(async () =>
+          client.cases.list(cursor === undefined ? { limit: pageSize } : { limit: pageSize, starting_after: cursor }),
+        )
+      ).data;
       journal.transaction(() => {
         for (const found of page.data) {
           addCase(found.case_id);
@@ -194,7 +217,10 @@ export class StateReader {
     const walks = Math.max(1, Math.min(this.options.concurrency, Math.floor(wanted.length / (5 * pageSize))));
     const span = Math.ceil(wanted.length / walks);
     // The newest case of each run: the last in the sources' order.
-    const starts = Array.from({ length: walks }, (_, walk) => wanted[Math.min(wanted.length, (walk + 1) * span) - 1]).filter((id): id is string => id !== undefined);
+    const starts = Array.from(
+      { length: walks },
+      (_, walk) => wanted[Math.min(wanted.length, (walk + 1) * span) - 1],
+    ).filter((id): id is string => id !== undefined);
     const startSet = new Set(starts);
     const left = new Set(wanted);
     // Each walk's own run of cases: once all of them are found, the walk is done. A case's run is
@@ -212,7 +238,9 @@ export class StateReader {
           this.requests.casePages++;
           let page;
           try {
-            page = (await this.limit(async () => this.options.client.cases.list({ limit: pageSize, starting_after: cursor }))).data;
+            page = (
+              await this.limit(async () => this.options.client.cases.list({ limit: pageSize, starting_after: cursor }))
+            ).data;
             this.options.onSuccess();
           } catch (error) {
             // The walk ends; its cases are retrieved one by one after.
@@ -233,7 +261,14 @@ export class StateReader {
           this.progressed(ours);
           emptyPages = ours === 0 ? emptyPages + 1 : 0;
           const oldest = page.data.at(-1);
-          if ((runLeft[walk] ?? 0) <= 0 || reachedAnother || !page.has_more || oldest === undefined || emptyPages >= emptyPagesBeforeStop) return;
+          if (
+            (runLeft[walk] ?? 0) <= 0 ||
+            reachedAnother ||
+            !page.has_more ||
+            oldest === undefined ||
+            emptyPages >= emptyPagesBeforeStop
+          )
+            return;
           cursor = oldest.case_id;
         }
       }),
@@ -264,7 +299,11 @@ export class StateReader {
     flush();
   }
 
-  private async retrieveChunk(caseIds: readonly string[], batch: { caseId: string; state: Record<string, unknown> | undefined }[], flush: (force: boolean) => void): Promise<void> {
+  private async retrieveChunk(
+    caseIds: readonly string[],
+    batch: { caseId: string; state: Record<string, unknown> | undefined }[],
+    flush: (force: boolean) => void,
+  ): Promise<void> {
     const { client } = this.options;
     await Promise.all(
       caseIds.map(async (caseId) =>
@@ -292,7 +331,10 @@ export class StateReader {
   /** A case as the service answered it, into the journal. */
   private save(caseId: string, found: object): void {
     const state = caseStateOf(found as Record<string, unknown>);
-    this.options.journal.saveState(caseId, serialiseState(state), this.options.run, { final: finalStatuses.has(state.status), at: this.options.runStartedAt });
+    this.options.journal.saveState(caseId, serialiseState(state), this.options.run, {
+      final: finalStatuses.has(state.status),
+      at: this.options.runStartedAt,
+    });
   }
 
   private progressed(count: number): void {

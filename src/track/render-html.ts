@@ -5,8 +5,18 @@ import { formatAmounts, recoveryRates, type OutcomeGroup, type Tally, type Track
 /** The rows of the worklist the page shows; the worklist file has them all. */
 const worklistRowsShown = 500;
 
-const groupColours: Readonly<Record<OutcomeGroup, string>> = { won: '#2e7d32', lost: '#c62828', closed: '#9e9e9e', open: '#1565c0' };
-const groupNames: Readonly<Record<OutcomeGroup, string>> = { won: 'won', lost: 'lost', closed: 'closed otherwise', open: 'still open' };
+const groupColours: Readonly<Record<OutcomeGroup, string>> = {
+  won: '#2e7d32',
+  lost: '#c62828',
+  closed: '#9e9e9e',
+  open: '#1565c0',
+};
+const groupNames: Readonly<Record<OutcomeGroup, string>> = {
+  won: 'won',
+  lost: 'lost',
+  closed: 'closed otherwise',
+  open: 'still open',
+};
 
 const style = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222;max-width:70rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f3f3f3}
@@ -17,9 +27,16 @@ td.n{text-align:right}.note{color:#555}.key span{display:inline-block;width:.8re
  * outcomes by reason as bars, cases resolved by week, the worklist as a table. One self-contained
  * file: inline CSS and SVG, no script, nothing fetched.
  */
-export function renderTrackHtml(summary: TrackSummary, worklist: readonly WorkItem[], context: { title: string; service: string; asOf: string }): string {
+export function renderTrackHtml(
+  summary: TrackSummary,
+  worklist: readonly WorkItem[],
+  context: { title: string; service: string; asOf: string },
+): string {
   const rates = recoveryRates(summary);
-  const recovery = Object.entries(rates).map(([currency, rate]) => `<strong>${(rate * 100).toFixed(1)}%</strong> of ${escapeHtml(majorUnits(summary.disputed[currency], currency))} ${escapeHtml(currency)}`);
+  const recovery = Object.entries(rates).map(
+    ([currency, rate]) =>
+      `<strong>${(rate * 100).toFixed(1)}%</strong> of ${escapeHtml(majorUnits(summary.disputed[currency], currency))} ${escapeHtml(currency)}`,
+  );
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -53,10 +70,22 @@ function worklistTable(worklist: readonly WorkItem[]): string {
   const rows = worklist.slice(0, worklistRowsShown).map((item) => {
     const { line } = item;
     const state = line.state;
-    const cells = [line.caseId, whyText[item.why], state?.resolutionDueDate.slice(0, 10) ?? '', line.daysLeft === undefined ? '' : String(line.daysLeft), state?.status ?? '', state === undefined ? '' : `${majorUnits(state.amount, state.currency)} ${state.currency}`, state?.reason ?? '', line.job];
+    const cells = [
+      line.caseId,
+      whyText[item.why],
+      state?.resolutionDueDate.slice(0, 10) ?? '',
+      line.daysLeft === undefined ? '' : String(line.daysLeft),
+      state?.status ?? '',
+      state === undefined ? '' : `${majorUnits(state.amount, state.currency)} ${state.currency}`,
+      state?.reason ?? '',
+      line.job,
+    ];
     return `<tr>${cells.map((cell, column) => `<td${column === 3 ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
   });
-  const more = worklist.length > worklistRowsShown ? `<p class="note">The first ${worklistRowsShown} of ${worklist.length}, soonest due first; the worklist file has them all.</p>\n` : '';
+  const more =
+    worklist.length > worklistRowsShown
+      ? `<p class="note">The first ${worklistRowsShown} of ${worklist.length}, soonest due first; the worklist file has them all.</p>\n`
+      : '';
   return `<table id="worklist"><thead><tr><th>case</th><th>why</th><th>due</th><th>days left</th><th>status</th><th>amount</th><th>reason</th><th>job</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
 ${more}`;
@@ -76,14 +105,19 @@ function outcomesByReason(summary: TrackSummary): string {
     const y = index * (barHeight + 6);
     const parts = groups.map((group) => {
       const width = (counts[group] / widest) * barWidth;
-      const part = width > 0 ? `<rect x="${x.toFixed(1)}" y="${y}" width="${width.toFixed(1)}" height="${barHeight}" fill="${groupColours[group]}"><title>${escapeHtml(`${reason || '(none)'}: ${counts[group]} ${groupNames[group]}`)}</title></rect>` : '';
+      const part =
+        width > 0
+          ? `<rect x="${x.toFixed(1)}" y="${y}" width="${width.toFixed(1)}" height="${barHeight}" fill="${groupColours[group]}"><title>${escapeHtml(`${reason || '(none)'}: ${counts[group]} ${groupNames[group]}`)}</title></rect>`
+          : '';
       x += width;
       return part;
     });
     return `<text x="0" y="${y + 15}">${escapeHtml(reason || '(none)')}</text>${parts.join('')}<text x="${(x + 6).toFixed(1)}" y="${y + 15}">${total(counts)}</text>`;
   });
   const height = reasons.length * (barHeight + 6);
-  const key = groups.map((group) => `<span style="background:${groupColours[group]}"></span>${groupNames[group]}`).join('');
+  const key = groups
+    .map((group) => `<span style="background:${groupColours[group]}"></span>${groupNames[group]}`)
+    .join('');
   return `<svg id="outcomes" width="${labelWidth + barWidth + 60}" height="${height}" role="img" aria-label="outcomes by reason">${bars.join('')}</svg>
 <p class="key">${key}</p>`;
 }
@@ -106,7 +140,10 @@ function resolvedByWeek(byWeek: Record<string, number>): string {
 function tallyTable(name: string, groups: Record<string, Tally>): string {
   const entries = Object.entries(groups).sort((a, b) => b[1].cases - a[1].cases);
   if (entries.length === 0) return '<p>None.</p>';
-  const rows = entries.map(([key, group]) => `<tr><td>${escapeHtml(key || '(none)')}</td><td class="n">${group.cases}</td><td>${escapeHtml(formatAmounts(group.amounts))}</td></tr>`);
+  const rows = entries.map(
+    ([key, group]) =>
+      `<tr><td>${escapeHtml(key || '(none)')}</td><td class="n">${group.cases}</td><td>${escapeHtml(formatAmounts(group.amounts))}</td></tr>`,
+  );
   return `<table><thead><tr><th>${escapeHtml(name)}</th><th>cases</th><th>amount</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 

@@ -4,7 +4,13 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
 import type { NetworkOptions } from '../api/client/config.js';
-import { compareService, describeService, serviceAt, ServiceMismatchError, type ServiceIdentity } from '../api/service-identity.js';
+import {
+  compareService,
+  describeService,
+  serviceAt,
+  ServiceMismatchError,
+  type ServiceIdentity,
+} from '../api/service-identity.js';
 import { CircuitBreaker, isFatalFailure, judgeFailure } from '../import/breaker.js';
 import { bindService } from '../import/journal/service-binding.js';
 import { writeCsvFile } from '../import/results/write-csv-file.js';
@@ -29,7 +35,12 @@ export interface TrackOptions {
   /** Every case of the key's environment, with or without sources. */
   all: boolean;
   column?: string | undefined;
-  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined };
+  service: {
+    baseUrl: string;
+    apiKey: string;
+    identity?: ServiceIdentity | undefined;
+    network?: NetworkOptions | undefined;
+  };
   journalFile: string;
   statusFile: string;
   /** Undefined: the worklist is a sheet of the status workbook (the status file must be .xlsx). */
@@ -85,14 +96,28 @@ export async function runTrack(options: TrackOptions): Promise<TrackReport> {
   const phases = new PhaseTimer();
   try {
     phases.next('reading sources');
-    const binding = bindService(journal, current, { file: options.journalFile, restart: options.restart, holdsJob: journal.meta(sourcesKey) !== undefined, holdsServiceData: journal.readCount() > 0, logger: options.logger });
-    if (binding === 'forget') journal.transaction(() => {
-      journal.reset();
-      journal.setMeta(cursorKey, '');
-      journal.setMeta(sourcesKey, '');
+    const binding = bindService(journal, current, {
+      file: options.journalFile,
+      restart: options.restart,
+      holdsJob: journal.meta(sourcesKey) !== undefined,
+      holdsServiceData: journal.readCount() > 0,
+      logger: options.logger,
     });
+    if (binding === 'forget')
+      journal.transaction(() => {
+        journal.reset();
+        journal.setMeta(cursorKey, '');
+        journal.setMeta(sourcesKey, '');
+      });
     const format = await stageSources(journal, current, options);
-    client = new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: options.service.network });
+    client = new ClaimsClient({
+      baseUrl: options.service.baseUrl,
+      apiKey: options.service.apiKey,
+      concurrency: options.concurrency,
+      maxRps: options.maxRps,
+      logger: options.logger,
+      network: options.service.network,
+    });
     return await readAndWrite(journal, client, options, phases, format);
   } finally {
     options.progress?.done();
@@ -102,17 +127,24 @@ export async function runTrack(options: TrackOptions): Promise<TrackReport> {
 }
 
 /** The sources' rows, read again only when a source or the flags changed since the last run (the states read stay). */
-async function stageSources(journal: TrackJournal, current: ServiceIdentity, options: TrackOptions): Promise<TrackReport['format']> {
+async function stageSources(
+  journal: TrackJournal,
+  current: ServiceIdentity,
+  options: TrackOptions,
+): Promise<TrackReport['format']> {
   const signature = JSON.stringify({
     format: trackJournalFormat,
     all: options.all,
     column: options.column ?? null,
-    sources: await Promise.all(options.sources.map(async (source) => {
-      const found = await stat(source);
-      return [resolve(source), found.size, found.mtimeMs];
-    })),
+    sources: await Promise.all(
+      options.sources.map(async (source) => {
+        const found = await stat(source);
+        return [resolve(source), found.size, found.mtimeMs];
+      }),
+    ),
   });
-  if (journal.meta(sourcesKey) === signature) return JSON.parse(journal.meta('format') ?? '{}') as TrackReport['format'];
+  if (journal.meta(sourcesKey) === signature)
+    return JSON.parse(journal.meta('format') ?? '{}') as TrackReport['format'];
   // One transaction for the whole read: a crash leaves the rows of before, never half of them.
   journal.database.exec('BEGIN');
   try {
@@ -122,12 +154,18 @@ async function stageSources(journal: TrackJournal, current: ServiceIdentity, opt
     });
     for (const { file, service } of read.services) {
       if (service !== undefined && compareService(service, current).kind === 'other') {
-        throw new ServiceMismatchError(`${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its cases are that service's, so nothing was read`);
+        throw new ServiceMismatchError(
+          `${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its cases are that service's, so nothing was read`,
+        );
       }
     }
-    const format: TrackReport['format'] = read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
+    const format: TrackReport['format'] =
+      read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
     // Cases no source names any more are forgotten (with --all, every case is named).
-    if (!options.all) journal.database.exec("DELETE FROM track_cases WHERE case_id NOT IN (SELECT case_id FROM track_rows WHERE case_id <> '')");
+    if (!options.all)
+      journal.database.exec(
+        "DELETE FROM track_cases WHERE case_id NOT IN (SELECT case_id FROM track_rows WHERE case_id <> '')",
+      );
     journal.setMeta(sourcesKey, signature);
     journal.setMeta('format', JSON.stringify(format));
     journal.database.exec('COMMIT');
@@ -138,12 +176,23 @@ async function stageSources(journal: TrackJournal, current: ServiceIdentity, opt
   }
 }
 
-async function readAndWrite(journal: TrackJournal, client: ClaimsClient, options: TrackOptions, phases: PhaseTimer, format: TrackReport['format']): Promise<TrackReport> {
+async function readAndWrite(
+  journal: TrackJournal,
+  client: ClaimsClient,
+  options: TrackOptions,
+  phases: PhaseTimer,
+  format: TrackReport['format'],
+): Promise<TrackReport> {
   const { progress } = options;
   const stopShowingWaits = progress === undefined ? undefined : showServiceWaits(client, progress);
   const breakerShown = progress === undefined ? undefined : showBreaker(progress);
   const limit = pLimit(options.concurrency);
-  const follower = followThrottling({ client, concurrency: options.concurrency, apply: (next) => (limit.concurrency = next), logger: options.logger });
+  const follower = followThrottling({
+    client,
+    concurrency: options.concurrency,
+    apply: (next) => (limit.concurrency = next),
+    logger: options.logger,
+  });
   const breaker = new CircuitBreaker(options.breakerThreshold ?? 5);
   let fatal: unknown;
   const stop = () => breaker.open || (options.stopRequested?.() ?? false);
@@ -165,7 +214,9 @@ async function readAndWrite(journal: TrackJournal, client: ClaimsClient, options
       judgeFailure(breaker, error, (fatalError) => (fatal ??= fatalError));
       breakerShown?.(breaker);
     },
-    onSuccess: () => { breaker.succeeded(); },
+    onSuccess: () => {
+      breaker.succeeded();
+    },
     onProgress: (read) => progress?.update(read),
   });
   let abortedBecause: string | undefined;
@@ -182,26 +233,57 @@ async function readAndWrite(journal: TrackJournal, client: ClaimsClient, options
     stopShowingWaits?.();
   }
   const throttling = follower.stop();
-  if (journal.staleCount() > 0 || stop() || fatal !== undefined) abortedBecause = breaker.why ?? (options.stopRequested?.() === true ? 'stop requested' : fatal === undefined ? `${journal.staleCount()} cases could not be read` : fatal instanceof Error ? fatal.message : 'the service could not be read');
+  if (journal.staleCount() > 0 || stop() || fatal !== undefined)
+    abortedBecause =
+      breaker.why ??
+      (options.stopRequested?.() === true
+        ? 'stop requested'
+        : fatal === undefined
+          ? `${journal.staleCount()} cases could not be read`
+          : fatal instanceof Error
+            ? fatal.message
+            : 'the service could not be read');
   progress?.done();
   phases.next('writing');
   const written = await writeFiles(journal, run, options, format);
-  const requests = { ...reader.requests, requests: reader.requests.casePages + reader.requests.caseReads + reader.requests.claimReads + reader.requests.eventPages };
+  const requests = {
+    ...reader.requests,
+    requests:
+      reader.requests.casePages + reader.requests.caseReads + reader.requests.claimReads + reader.requests.eventPages,
+  };
   // A run that stopped early is not a finished one: the next is again a first run until one ends.
   if (abortedBecause === undefined) journal.endRun(run, new Date().toISOString(), requests);
   return { kind, ...written, requests, throttling, abortedBecause, fatal, phases: phases.end(), format };
 }
 
-async function readService(journal: TrackJournal, reader: StateReader, options: TrackOptions, kind: RunKind): Promise<void> {
+async function readService(
+  journal: TrackJournal,
+  reader: StateReader,
+  options: TrackOptions,
+  kind: RunKind,
+): Promise<void> {
   const cursor = journal.meta(cursorKey);
   // The feed's place is taken before anything is read: an event during the read is read again next time, never missed.
   const takeCursor = async () => {
     journal.setMeta(cursorKey, await reader.newestEventId());
   };
   if (kind === 'incremental' && cursor !== undefined) {
-    const followed = await reader.followEvents(cursor, (newest) => { journal.setMeta(cursorKey, newest); }, options.all ? (caseId) => { addWholeCase(journal, caseId); } : undefined);
+    const followed = await reader.followEvents(
+      cursor,
+      (newest) => {
+        journal.setMeta(cursorKey, newest);
+      },
+      options.all
+        ? (caseId) => {
+            addWholeCase(journal, caseId);
+          }
+        : undefined,
+    );
     if (followed === undefined) {
-      options.logger.warn({ cursor }, 'the events cursor of the last run is no longer known to the service: every case is read again');
+      options.logger.warn(
+        { cursor },
+        'the events cursor of the last run is no longer known to the service: every case is read again',
+      );
       journal.markAllStale();
       await takeCursor();
       await readStates(journal, reader, options, true);
@@ -214,23 +296,36 @@ async function readService(journal: TrackJournal, reader: StateReader, options: 
   if (kind === 'full') journal.markAllStale();
   if (options.all && kind !== 'incremental') {
     options.progress?.begin({ label: 'reading cases', unit: 'cases' });
-    await reader.walkEverything((caseId) => { addWholeCase(journal, caseId); });
+    await reader.walkEverything((caseId) => {
+      addWholeCase(journal, caseId);
+    });
   }
   await readStates(journal, reader, options, true);
 }
 
 /** `--all`: a case found in the list or the events is tracked from now on, as a row of its own. */
 function addWholeCase(journal: TrackJournal, caseId: string): void {
-  if (journal.addCase(caseId)) journal.addRow({ source: -1, job: 'all', line: 0, claim_key: '', claim_id: '', case_id: caseId, note: '' });
+  if (journal.addCase(caseId))
+    journal.addRow({ source: -1, job: 'all', line: 0, claim_key: '', claim_id: '', case_id: caseId, note: '' });
 }
 
-async function readStates(journal: TrackJournal, reader: StateReader, options: TrackOptions, walk: boolean): Promise<void> {
+async function readStates(
+  journal: TrackJournal,
+  reader: StateReader,
+  options: TrackOptions,
+  walk: boolean,
+): Promise<void> {
   await reader.expandClaims();
   options.progress?.begin({ label: 'reading cases', unit: 'cases', total: journal.staleCount() });
   await reader.readStale({ walk });
 }
 
-async function writeFiles(journal: TrackJournal, run: number, options: TrackOptions, format: TrackReport['format']): Promise<{ summary: TrackSummary; worklist: WorkItem[] }> {
+async function writeFiles(
+  journal: TrackJournal,
+  run: number,
+  options: TrackOptions,
+  format: TrackReport['format'],
+): Promise<{ summary: TrackSummary; worklist: WorkItem[] }> {
   const asOf = options.asOf ?? Date.now();
   const tally = new TrackTally(options.dueWithinDays);
   const lines = function* (): Generator<SheetLine> {
@@ -246,31 +341,76 @@ async function writeFiles(journal: TrackJournal, run: number, options: TrackOpti
     // One workbook, the worklist its second sheet: known once every status line is written.
     const sheets: SheetOf[] = [
       { options: { sheetName: 'status', header: statusColumns }, lines },
-      { options: { sheetName: 'worklist', header: worklistColumns }, lines: () => worklistLines((worklist = tally.worklist())) },
+      {
+        options: { sheetName: 'worklist', header: worklistColumns },
+        lines: () => worklistLines((worklist = tally.worklist())),
+      },
     ];
     await writeSheets(options.statusFile, sheets).catch(namingFile(options.statusFile, { resumes: true }));
   } else {
-    await writeTable(options.statusFile, 'status', statusColumns, lines(), format).catch(namingFile(options.statusFile, { resumes: true }));
+    await writeTable(options.statusFile, 'status', statusColumns, lines(), format).catch(
+      namingFile(options.statusFile, { resumes: true }),
+    );
     worklist = tally.worklist();
-    await writeTable(options.worklistFile, 'worklist', worklistColumns, worklistLines(worklist), format).catch(namingFile(options.worklistFile, { resumes: true }));
+    await writeTable(options.worklistFile, 'worklist', worklistColumns, worklistLines(worklist), format).catch(
+      namingFile(options.worklistFile, { resumes: true }),
+    );
   }
   const summary = tally.summary;
   if (options.htmlFile !== undefined) {
-    const page = renderTrackHtml(summary, worklist, { title: options.all ? 'every case' : options.sources.map((source) => jobName(source)).join(', '), service: options.serviceName ?? '', asOf: new Date(asOf).toISOString() });
+    const page = renderTrackHtml(summary, worklist, {
+      title: options.all ? 'every case' : options.sources.map((source) => jobName(source)).join(', '),
+      service: options.serviceName ?? '',
+      asOf: new Date(asOf).toISOString(),
+    });
     await writeFileAtomic(options.htmlFile, page).catch(namingFile(options.htmlFile, { resumes: true }));
   }
   return { summary, worklist };
 }
 
-export const worklistColumns = ['case_id', 'why', 'resolution_due_date', 'days_left', 'status', 'review_status', 'amount', 'currency', 'reason', 'claim_id', 'claim_key', 'job', 'line'] as const;
+export const worklistColumns = [
+  'case_id',
+  'why',
+  'resolution_due_date',
+  'days_left',
+  'status',
+  'review_status',
+  'amount',
+  'currency',
+  'reason',
+  'claim_id',
+  'claim_key',
+  'job',
+  'line',
+] as const;
 
 export function worklistCells(item: WorkItem): string[] {
   const { line } = item;
   const state = line.state;
-  return [line.caseId, whyText[item.why], state?.resolutionDueDate ?? '', line.daysLeft === undefined ? '' : String(line.daysLeft), state?.status ?? '', state?.reviewStatus ?? '', state === undefined ? '' : majorUnits(state.amount, state.currency), state?.currency ?? '', state?.reason ?? '', line.claimId, line.claimKey, line.job, String(line.line)];
+  return [
+    line.caseId,
+    whyText[item.why],
+    state?.resolutionDueDate ?? '',
+    line.daysLeft === undefined ? '' : String(line.daysLeft),
+    state?.status ?? '',
+    state?.reviewStatus ?? '',
+    state === undefined ? '' : majorUnits(state.amount, state.currency),
+    state?.currency ?? '',
+    state?.reason ?? '',
+    line.claimId,
+    line.claimKey,
+    line.job,
+    String(line.line),
+  ];
 }
 
-async function writeTable(file: string, sheetName: string, header: readonly string[], lines: Iterable<SheetLine>, format: TrackReport['format']): Promise<void> {
+async function writeTable(
+  file: string,
+  sheetName: string,
+  header: readonly string[],
+  lines: Iterable<SheetLine>,
+  format: TrackReport['format'],
+): Promise<void> {
   if (isWorkbookFile(file)) await writeSheet(file, { sheetName, header }, lines);
   else await writeCsvFile(file, header, lines, format);
 }

@@ -41,7 +41,11 @@ export interface TrackSourcesRead {
  * claim_id or case_id column. Each kind is told by its content, never its name. Rows go to `add`
  * as they are read: a 1,000,000-row journal is never held in memory.
  */
-export async function readTrackSources(files: readonly string[], column: string | undefined, add: (row: TrackRow) => void): Promise<TrackSourcesRead> {
+export async function readTrackSources(
+  files: readonly string[],
+  column: string | undefined,
+  add: (row: TrackRow) => void,
+): Promise<TrackSourcesRead> {
   const read: TrackSourcesRead = { kinds: [], services: [], rows: 0 };
   const counted = (row: TrackRow) => {
     read.rows++;
@@ -57,17 +61,26 @@ export async function readTrackSources(files: readonly string[], column: string 
       continue;
     }
     if (shape.kind === 'csv' && source === 0) read.csvDialect = shape.dialect;
-    read.kinds.push(await readTable(file, shape.kind === 'csv' ? shape.dialect : undefined, column, { source, job }, counted));
+    read.kinds.push(
+      await readTable(file, shape.kind === 'csv' ? shape.dialect : undefined, column, { source, job }, counted),
+    );
   }
   return read;
 }
 
 /** `night.journal.sqlite`, `night.results.csv` → `night`: the job a source stands for. */
 export function jobName(file: string): string {
-  return basename(file, extname(file)).replace(/\.(journal|results)$/, '').replace(/\.(sandbox|dry-run)$/, '');
+  return basename(file, extname(file))
+    .replace(/\.(journal|results)$/, '')
+    .replace(/\.(sandbox|dry-run)$/, '');
 }
 
-function readJournal(file: string, source: number, job: string, add: (row: TrackRow) => void): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
+function readJournal(
+  file: string,
+  source: number,
+  job: string,
+  add: (row: TrackRow) => void,
+): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
   let database: Database.Database | undefined;
   try {
     database = new Database(file, { fileMustExist: true, timeout: 1000, readonly: true });
@@ -81,8 +94,18 @@ function readJournal(file: string, source: number, job: string, add: (row: Track
   }
 }
 
-function readTables(file: string, database: Database.Database, source: number, job: string, add: (row: TrackRow) => void): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
-  const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+function readTables(
+  file: string,
+  database: Database.Database,
+  source: number,
+  job: string,
+  add: (row: TrackRow) => void,
+): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
+  const tables = new Set(
+    (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (row) => row.name,
+    ),
+  );
   const service = parseService(metaOf(database)(serviceMetaKey));
   if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
     expectFormat(database, 'format', journalFormat, 'an import journal');
@@ -90,7 +113,15 @@ function readTables(file: string, database: Database.Database, source: number, j
     for (const record of readResultRecords(database)) {
       const { outcome } = rowResult(record);
       const caseId = record.case_id ?? '';
-      add({ source, job, line: record.line, claim_key: record.claim_key === null ? '' : displayKey(record.claim_key), claim_id: record.claim_id ?? '', case_id: caseId, note: caseId === '' ? `no case at the service (${outcome})` : '' });
+      add({
+        source,
+        job,
+        line: record.line,
+        claim_key: record.claim_key === null ? '' : displayKey(record.claim_key),
+        claim_id: record.claim_id ?? '',
+        case_id: caseId,
+        note: caseId === '' ? `no case at the service (${outcome})` : '',
+      });
     }
     return { kind: 'import-journal', service };
   }
@@ -100,46 +131,93 @@ function readTables(file: string, database: Database.Database, source: number, j
     for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
       const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;
       // A case keeps its id when it migrates: the version 2 case is the same case.
-      add({ source, job, line: row.idx + 1, claim_key: row.group_key, claim_id: claimId, case_id: row.case_id, note: '' });
+      add({
+        source,
+        job,
+        line: row.idx + 1,
+        claim_key: row.group_key,
+        claim_id: claimId,
+        case_id: row.case_id,
+        note: '',
+      });
     }
     return { kind: 'migrate-journal', service };
   }
   const found = tables.size === 0 ? 'no tables' : `the tables ${[...tables].join(', ')}`;
-  throw sourceError(file, `expected an import or migrate-v1 journal, a results file or a list of ids, got a SQLite database with ${found}`);
+  throw sourceError(
+    file,
+    `expected an import or migrate-v1 journal, a results file or a list of ids, got a SQLite database with ${found}`,
+  );
 }
 
 function journalError(file: string, error: unknown): unknown {
   if (error instanceof NotResultsError) return sourceError(file, error.message, error);
   const code = (error as { code?: unknown }).code;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new JournalBusyError(`journal ${file}: expected no run writing it, got one (track it when the run ends)`, { cause: error });
-  if (typeof code === 'string' && code.startsWith('SQLITE_')) return sourceError(file, `expected a journal, got a damaged SQLite file (${code}: ${(error as Error).message})`, error);
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+    return new JournalBusyError(`journal ${file}: expected no run writing it, got one (track it when the run ends)`, {
+      cause: error,
+    });
+  if (typeof code === 'string' && code.startsWith('SQLITE_'))
+    return sourceError(
+      file,
+      `expected a journal, got a damaged SQLite file (${code}: ${(error as Error).message})`,
+      error,
+    );
   return error;
 }
 
 /** A results file's lines or a list's, each one row: a line that names no case or claim still gets a status line saying so. */
-async function readTable(file: string, dialect: WrittenDialect | undefined, column: string | undefined, at: { source: number; job: string }, add: (row: TrackRow) => void): Promise<'results' | 'list'> {
+async function readTable(
+  file: string,
+  dialect: WrittenDialect | undefined,
+  column: string | undefined,
+  at: { source: number; job: string },
+  add: (row: TrackRow) => void,
+): Promise<'results' | 'list'> {
   let layout: TableLayout | { problem: string } | undefined;
   const renameHeader = (names: readonly string[]) => {
     layout = tableLayout(names, column);
     return 'header' in layout ? layout.header : names;
   };
-  const rows: AsyncGenerator<CsvRow> = dialect === undefined ? readWorkbookRows(file, { renameHeader }) : readRows(createReadStream(file), { ...dialect, header: true, trim: false }, { renameHeader });
+  const rows: AsyncGenerator<CsvRow> =
+    dialect === undefined
+      ? readWorkbookRows(file, { renameHeader })
+      : readRows(createReadStream(file), { ...dialect, header: true, trim: false }, { renameHeader });
   // A results CSV's cells were neutralised against formulas when written; a workbook's are as written.
   const text = dialect === undefined ? (cell: string) => cell : restore;
   try {
     for await (const row of rows) {
       const known = usable(file, layout);
       if ('error' in row) {
-        add({ ...at, line: row.line, claim_key: '', claim_id: '', case_id: '', note: `unreadable line: ${row.error.message}` });
+        add({
+          ...at,
+          line: row.line,
+          claim_key: '',
+          claim_id: '',
+          case_id: '',
+          note: `unreadable line: ${row.error.message}`,
+        });
         continue;
       }
       const cell = (role: 'claimId' | 'caseId' | 'claimKey') => text(known.cell(row.cells, role)).trim();
       const [claimId, caseId, claimKey] = [cell('claimId'), cell('caseId'), cell('claimKey')];
-      add({ ...at, line: row.line, claim_key: claimKey, claim_id: claimId, case_id: caseId, note: claimId === '' && caseId === '' ? 'no claim or case id on this line' : '' });
+      add({
+        ...at,
+        line: row.line,
+        claim_key: claimKey,
+        claim_id: claimId,
+        case_id: caseId,
+        note: claimId === '' && caseId === '' ? 'no claim or case id on this line' : '',
+      });
     }
     return usable(file, layout).kind;
   } catch (error) {
-    if (error instanceof CsvFormatError) throw sourceError(file, `expected ${dialect === undefined ? 'a workbook' : 'CSV'} this tool can read, got ${error.message}`, error);
+    if (error instanceof CsvFormatError)
+      throw sourceError(
+        file,
+        `expected ${dialect === undefined ? 'a workbook' : 'CSV'} this tool can read, got ${error.message}`,
+        error,
+      );
     throw error;
   }
 }

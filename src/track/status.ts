@@ -4,8 +4,21 @@ import { answeredStatuses, finalStatuses, parseState, type CaseState } from './c
 
 /** The status file's columns, in order (docs/track.md, "The status file"). */
 export const statusColumns = [
-  'job', 'line', 'claim_key', 'claim_id', 'case_id', 'status', 'closed_reason', 'review_status',
-  'resolution_due_date', 'days_left', 'amount', 'currency', 'reason', 'changed', 'note',
+  'job',
+  'line',
+  'claim_key',
+  'claim_id',
+  'case_id',
+  'status',
+  'closed_reason',
+  'review_status',
+  'resolution_due_date',
+  'days_left',
+  'amount',
+  'currency',
+  'reason',
+  'changed',
+  'note',
 ] as const;
 
 /** One line of the status file: a source row and the last state read of its case. */
@@ -115,7 +128,15 @@ export function workItemOf(line: StatusLine, dueWithinDays: number): WorkItem | 
 export function compareWork(a: WorkItem, b: WorkItem): number {
   const dueA = a.line.state?.resolutionDueDate || '\uffff';
   const dueB = b.line.state?.resolutionDueDate || '\uffff';
-  return dueA < dueB ? -1 : dueA > dueB ? 1 : a.line.caseId < b.line.caseId ? -1 : a.line.caseId > b.line.caseId ? 1 : 0;
+  return dueA < dueB
+    ? -1
+    : dueA > dueB
+      ? 1
+      : a.line.caseId < b.line.caseId
+        ? -1
+        : a.line.caseId > b.line.caseId
+          ? 1
+          : 0;
 }
 
 export const whyText: Record<WorkReason, string> = {

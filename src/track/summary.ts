@@ -31,7 +31,22 @@ export interface TrackSummary {
   missing: number;
 }
 
-export const emptySummary = (): TrackSummary => ({ rows: 0, cases: 0, byStatus: {}, byClosedReason: {}, byReason: {}, outcomesByReason: {}, byJob: {}, disputed: {}, won: {}, changed: 0, worklist: 0, resolvedByWeek: {}, notRead: 0, missing: 0 });
+export const emptySummary = (): TrackSummary => ({
+  rows: 0,
+  cases: 0,
+  byStatus: {},
+  byClosedReason: {},
+  byReason: {},
+  outcomesByReason: {},
+  byJob: {},
+  disputed: {},
+  won: {},
+  changed: 0,
+  worklist: 0,
+  resolvedByWeek: {},
+  notRead: 0,
+  missing: 0,
+});
 
 /**
  * Adds one status line. A case named by two rows (two sources naming one case) is counted once:
@@ -52,7 +67,8 @@ export function addToSummary(summary: TrackSummary, line: StatusLine, seen: Set<
   const amount = state.amount ?? 0;
   const currency = state.currency || '?';
   tally(summary.byStatus, state.status, currency, amount);
-  if (state.status === 'won' || state.status === 'lost' || state.status === 'closed') tally(summary.byClosedReason, state.closedReason, currency, amount);
+  if (state.status === 'won' || state.status === 'lost' || state.status === 'closed')
+    tally(summary.byClosedReason, state.closedReason, currency, amount);
   tally(summary.byReason, state.reason, currency, amount);
   const outcomes = (summary.outcomesByReason[state.reason] ??= { won: 0, lost: 0, closed: 0, open: 0 });
   outcomes[outcomeGroupOf(state.status)]++;
@@ -75,7 +91,9 @@ export function weekOf(time: string): string | undefined {
   if (Number.isNaN(ms)) return undefined;
   const day = new Date(ms);
   const sinceMonday = (day.getUTCDay() + 6) % 7;
-  return new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - sinceMonday)).toISOString().slice(0, 10);
+  return new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - sinceMonday))
+    .toISOString()
+    .slice(0, 10);
 }
 
 function tally(groups: Record<string, Tally>, key: string, currency: string, amount: number): void {
@@ -87,14 +105,17 @@ function tally(groups: Record<string, Tally>, key: string, currency: string, amo
 /** Won / disputed, per currency; undefined where nothing was disputed. */
 export function recoveryRates(summary: TrackSummary): Record<string, number> {
   const rates: Record<string, number> = {};
-  for (const [currency, disputed] of Object.entries(summary.disputed)) if (disputed > 0) rates[currency] = (summary.won[currency] ?? 0) / disputed;
+  for (const [currency, disputed] of Object.entries(summary.disputed))
+    if (disputed > 0) rates[currency] = (summary.won[currency] ?? 0) / disputed;
   return rates;
 }
 
 /** `12.50 USD + 3.00 EUR`, largest first. */
 export function formatAmounts(amounts: Record<string, number>): string {
   const parts = Object.entries(amounts).sort((a, b) => b[1] - a[1]);
-  return parts.length === 0 ? '0' : parts.map(([currency, amount]) => `${majorUnits(amount, currency)} ${currency}`).join(' + ');
+  return parts.length === 0
+    ? '0'
+    : parts.map(([currency, amount]) => `${majorUnits(amount, currency)} ${currency}`).join(' + ');
 }
 
 /** The summary as a person reads it on the terminal (stderr), a few lines. */
@@ -106,11 +127,16 @@ export function formatTrackSummary(summary: TrackSummary, firstRun: boolean): st
     lines.push(`${title}: ${entries.map(([key, group]) => `${key || '(none)'} ${group.cases}`).join(', ')}`);
   };
   const changed = firstRun ? 'the first run' : `${summary.changed} changed since the last run`;
-  lines.push(`${summary.rows} rows, ${summary.cases} cases read${summary.notRead > 0 ? `, ${summary.notRead} not read yet` : ''}${summary.missing > 0 ? `, ${summary.missing} not at the service` : ''}; ${changed}`);
+  lines.push(
+    `${summary.rows} rows, ${summary.cases} cases read${summary.notRead > 0 ? `, ${summary.notRead} not read yet` : ''}${summary.missing > 0 ? `, ${summary.missing} not at the service` : ''}; ${changed}`,
+  );
   groups('by status', summary.byStatus);
   groups('decided', summary.byClosedReason);
   const rates = recoveryRates(summary);
-  const rateText = Object.entries(rates).map(([currency, rate]) => `${(rate * 100).toFixed(1)}% of ${majorUnits(summary.disputed[currency], currency)} ${currency}`);
+  const rateText = Object.entries(rates).map(
+    ([currency, rate]) =>
+      `${(rate * 100).toFixed(1)}% of ${majorUnits(summary.disputed[currency], currency)} ${currency}`,
+  );
   if (rateText.length > 0) lines.push(`recovered (won): ${rateText.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -88,8 +88,12 @@ export class WithdrawJournal {
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {
       getMeta: prepare('SELECT value FROM meta WHERE key = ?'),
-      setMeta: prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-      insertTarget: prepare('INSERT INTO withdraw_targets (seq, claim_id, claim_key, case_ids, proof) VALUES (?, ?, ?, ?, ?)'),
+      setMeta: prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
+      insertTarget: prepare(
+        'INSERT INTO withdraw_targets (seq, claim_id, claim_key, case_ids, proof) VALUES (?, ?, ?, ?, ?)',
+      ),
       pending: prepare("SELECT * FROM withdraw_targets WHERE step <> 'done' ORDER BY seq"),
       count: prepare('SELECT count(*) AS n FROM withdraw_targets'),
       setDone: prepare("UPDATE withdraw_targets SET step = 'done', attempts = attempts + ? WHERE seq = ?"),
@@ -124,7 +128,9 @@ export class WithdrawJournal {
   /** Forgets the job (a --restart, or staging again): what was sent is kept, so it is still settled, never sent twice. */
   reset(options: { forgetSent?: boolean } = {}): void {
     this.database.transaction(() => {
-      this.database.exec(`DELETE FROM withdraw_targets; DELETE FROM withdraw_lines; DELETE FROM meta WHERE key <> '${serviceMetaKey}';`);
+      this.database.exec(
+        `DELETE FROM withdraw_targets; DELETE FROM withdraw_lines; DELETE FROM meta WHERE key <> '${serviceMetaKey}';`,
+      );
       if (options.forgetSent === true) this.database.exec('DELETE FROM withdraw_sent;');
     })();
   }
@@ -132,7 +138,13 @@ export class WithdrawJournal {
   stage(targets: readonly WithdrawTarget[]): void {
     this.database.transaction(() => {
       for (const [seq, target] of targets.entries()) {
-        this.statements.insertTarget.run(seq, target.claimId, target.claimKey, JSON.stringify(target.caseIds), target.proof === undefined ? null : JSON.stringify(target.proof));
+        this.statements.insertTarget.run(
+          seq,
+          target.claimId,
+          target.claimKey,
+          JSON.stringify(target.caseIds),
+          target.proof === undefined ? null : JSON.stringify(target.proof),
+        );
       }
     })();
   }
@@ -159,7 +171,20 @@ export class WithdrawJournal {
     this.database.transaction(() => {
       this.statements.deleteLines.run(seq);
       for (const [position, line] of lines.entries()) {
-        this.statements.insertLine.run(seq, position, line.claimKey, line.claimId, line.caseId, line.statusBefore, line.outcome, line.statusAfter, line.errorCode, line.errorMessage, line.httpStatus, line.attempts);
+        this.statements.insertLine.run(
+          seq,
+          position,
+          line.claimKey,
+          line.claimId,
+          line.caseId,
+          line.statusBefore,
+          line.outcome,
+          line.statusAfter,
+          line.errorCode,
+          line.errorMessage,
+          line.httpStatus,
+          line.attempts,
+        );
       }
       if (options.final) this.statements.setDone.run(options.attempts, seq);
       else this.statements.addAttempts.run(options.attempts, seq);
@@ -202,7 +227,18 @@ export function* linesWithUnsettled(journal: WithdrawJournal): Generator<Withdra
     if (record.step === 'done') continue;
     const cases = JSON.parse(record.case_ids) as string[];
     for (const caseId of cases.length > 0 ? cases : ['']) {
-      yield { claimKey: record.claim_key, claimId: record.claim_id, caseId, statusBefore: '', outcome: 'failed', statusAfter: '', errorCode: 'not_finished', errorMessage: 'the run stopped before this claim was settled; run the same command again', httpStatus: '', attempts: record.attempts };
+      yield {
+        claimKey: record.claim_key,
+        claimId: record.claim_id,
+        caseId,
+        statusBefore: '',
+        outcome: 'failed',
+        statusAfter: '',
+        errorCode: 'not_finished',
+        errorMessage: 'the run stopped before this claim was settled; run the same command again',
+        httpStatus: '',
+        attempts: record.attempts,
+      };
     }
   }
 }

@@ -12,5 +12,10 @@ export interface WithdrawTarget {
    * 'migrate': the case ids of the migration's group;
    * undefined: the source vouches for it (results files, plain lists).
    */
-  proof?: { kind: 'import'; cases: { caseId: string; line: number; transaction: Record<string, unknown>; last4: string | undefined }[] } | { kind: 'migrate'; caseIds: string[] };
+  proof?:
+    | {
+        kind: 'import';
+        cases: { caseId: string; line: number; transaction: Record<string, unknown>; last4: string | undefined }[];
+      }
+    | { kind: 'migrate'; caseIds: string[] };
 }

@@ -17,7 +17,9 @@ type ProofCase = ImportProof['cases'][number];
  * claims are `rejected`, and their ids are another dispute's.
  */
 function eligibleClaims(database: Database.Database): string {
-  const everSent = hasTable(database, 'sent_claims') ? " OR (step IN ('staged', 'submitting') AND claim_id IN (SELECT claim_id FROM sent_claims))" : '';
+  const everSent = hasTable(database, 'sent_claims')
+    ? " OR (step IN ('staged', 'submitting') AND claim_id IN (SELECT claim_id FROM sent_claims))"
+    : '';
   return `claim_id IS NOT NULL AND (step IN ('created', 'filing', 'done') OR (step = 'submitting' AND sent = 1)${everSent})`;
 }
 
@@ -39,11 +41,25 @@ interface ClaimEntry {
  * narrows the cases named, by the outcome the results report (`rowResult`, the same function that
  * writes them); the proof keeps every case, so that the run proves the claim whatever was named.
  */
-export function importJournalTargets(database: Database.Database, filter: TargetFilter, seenKeys: Set<string>): WithdrawTarget[] {
+export function importJournalTargets(
+  database: Database.Database,
+  filter: TargetFilter,
+  seenKeys: Set<string>,
+): WithdrawTarget[] {
   const claims = new Map<string, ClaimEntry>();
-  for (const row of database.prepare(`SELECT claim_key, claim_id, shared_json FROM claims WHERE ${eligibleClaims(database)}`).iterate() as IterableIterator<{ claim_key: string; claim_id: string; shared_json: string }>) {
+  for (const row of database
+    .prepare(`SELECT claim_key, claim_id, shared_json FROM claims WHERE ${eligibleClaims(database)}`)
+    .iterate() as IterableIterator<{ claim_key: string; claim_id: string; shared_json: string }>) {
     const wanted = claimKeyWanted(storedKeyForms(row.claim_key), filter, seenKeys);
-    claims.set(row.claim_key, { claimId: row.claim_id, claimKey: displayKey(row.claim_key), last4: last4Of(row.shared_json), wanted, proof: [], caseIds: [], named: false });
+    claims.set(row.claim_key, {
+      claimId: row.claim_id,
+      claimKey: displayKey(row.claim_key),
+      last4: last4Of(row.shared_json),
+      wanted,
+      proof: [],
+      caseIds: [],
+      named: false,
+    });
   }
   const transactions = transactionsOf(database, claims);
   const order: ClaimEntry[] = [];
@@ -53,19 +69,30 @@ export function importJournalTargets(database: Database.Database, filter: Target
     const { outcome } = rowResult(record);
     if (outcome === 'invalid' || outcome === 'rejected') continue;
     const transaction = transactions.get(record.idx);
-    if (record.case_id !== null && transaction !== undefined) claim.proof.push({ caseId: record.case_id, line: record.line, transaction, last4: claim.last4 });
+    if (record.case_id !== null && transaction !== undefined)
+      claim.proof.push({ caseId: record.case_id, line: record.line, transaction, last4: claim.last4 });
     if (!outcomeWanted(outcome, filter)) continue;
     if (!claim.named) order.push(claim);
     claim.named = true;
     if (record.case_id !== null) claim.caseIds.push(record.case_id);
   }
-  return order.map((claim) => ({ claimId: claim.claimId, claimKey: claim.claimKey, caseIds: claim.caseIds, proof: { kind: 'import', cases: claim.proof } }));
+  return order.map((claim) => ({
+    claimId: claim.claimId,
+    claimKey: claim.claimKey,
+    caseIds: claim.caseIds,
+    proof: { kind: 'import', cases: claim.proof },
+  }));
 }
 
 /** Each eligible row's `transaction` as the import mapped it (`rows.case_json`), by row idx. */
-function transactionsOf(database: Database.Database, claims: ReadonlyMap<string, ClaimEntry>): Map<number, Record<string, unknown>> {
+function transactionsOf(
+  database: Database.Database,
+  claims: ReadonlyMap<string, ClaimEntry>,
+): Map<number, Record<string, unknown>> {
   const transactions = new Map<number, Record<string, unknown>>();
-  const rows = database.prepare('SELECT idx, claim_key, case_json FROM rows WHERE case_json IS NOT NULL AND claim_key IS NOT NULL').iterate() as IterableIterator<{ idx: number; claim_key: string; case_json: string }>;
+  const rows = database
+    .prepare('SELECT idx, claim_key, case_json FROM rows WHERE case_json IS NOT NULL AND claim_key IS NOT NULL')
+    .iterate() as IterableIterator<{ idx: number; claim_key: string; case_json: string }>;
   for (const row of rows) {
     if (claims.get(row.claim_key)?.wanted !== true) continue;
     transactions.set(row.idx, objectAt(parseObject(row.case_json), 'transaction'));

@@ -42,8 +42,17 @@ export function readJournalSource(file: string, filter: TargetFilter, seenKeys: 
   }
 }
 
-function readTables(file: string, database: Database.Database, filter: TargetFilter, seenKeys: Set<string>): JournalRead {
-  const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+function readTables(
+  file: string,
+  database: Database.Database,
+  filter: TargetFilter,
+  seenKeys: Set<string>,
+): JournalRead {
+  const tables = new Set(
+    (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (row) => row.name,
+    ),
+  );
   const service = () => parseService(metaOf(database)(serviceMetaKey));
   if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
     expectFormat(database, 'format', journalFormat, 'an import journal');
@@ -65,7 +74,11 @@ function readTables(file: string, database: Database.Database, filter: TargetFil
  * case `skipped` stayed in the claim it already had: never named, nor its claim. The proof is the
  * group's cases: the claim at the service must hold those and no other.
  */
-export function migrateJournalTargets(database: Database.Database, filter: TargetFilter, seenKeys: Set<string>): WithdrawTarget[] {
+export function migrateJournalTargets(
+  database: Database.Database,
+  filter: TargetFilter,
+  seenKeys: Set<string>,
+): WithdrawTarget[] {
   const groups = new Map<string, { target: WithdrawTarget; proof: string[]; named: boolean }>();
   for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
     if (!['migrated', 'submitting', 'failed'].includes(row.step)) continue;
@@ -73,7 +86,11 @@ export function migrateJournalTargets(database: Database.Database, filter: Targe
     if (group === undefined) {
       const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;
       const proof: string[] = [];
-      group = { target: { claimId, claimKey: row.group_key, caseIds: [], proof: { kind: 'migrate', caseIds: proof } }, proof, named: false };
+      group = {
+        target: { claimId, claimKey: row.group_key, caseIds: [], proof: { kind: 'migrate', caseIds: proof } },
+        proof,
+        named: false,
+      };
       groups.set(row.group_key, group);
     }
     group.proof.push(row.case_id);
@@ -93,7 +110,15 @@ export function migrateJournalTargets(database: Database.Database, filter: Targe
 function journalError(file: string, error: unknown): unknown {
   if (error instanceof NotResultsError) return sourceError(file, error.message, error);
   const code = (error as { code?: unknown }).code;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new JournalBusyError(`journal ${file}: expected no run using it, got one (withdraw when the run ends)`, { cause: error });
-  if (typeof code === 'string' && code.startsWith('SQLITE_')) return sourceError(file, `expected ${sourceKinds}, got a damaged SQLite file (${code}: ${(error as Error).message})`, error);
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+    return new JournalBusyError(`journal ${file}: expected no run using it, got one (withdraw when the run ends)`, {
+      cause: error,
+    });
+  if (typeof code === 'string' && code.startsWith('SQLITE_'))
+    return sourceError(
+      file,
+      `expected ${sourceKinds}, got a damaged SQLite file (${code}: ${(error as Error).message})`,
+      error,
+    );
   return error;
 }

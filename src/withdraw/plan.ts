@@ -37,9 +37,21 @@ export interface ClaimPlan {
 }
 
 /** Statuses after which a case is closed: nothing takes it back any further. */
-const closedStatuses = new Set(['closed', 'won', 'lost', 'accepted', 'rejected', 'expired', 'withdrawn', 'merchant_credited']);
+const closedStatuses = new Set([
+  'closed',
+  'won',
+  'lost',
+  'accepted',
+  'rejected',
+  'expired',
+  'withdrawn',
+  'merchant_credited',
+]);
 
-export function isClosedCase(item: { status?: string | null | undefined; closed_reason?: string | null | undefined }): boolean {
+export function isClosedCase(item: {
+  status?: string | null | undefined;
+  closed_reason?: string | null | undefined;
+}): boolean {
   return closedStatuses.has(item.status ?? '') || (item.closed_reason ?? null) !== null;
 }
 
@@ -66,19 +78,41 @@ export function planClaim(target: WithdrawTarget, found: Claim | undefined, opti
   });
   const named = target.caseIds.length > 0 ? target.caseIds : [''];
   if (found === undefined) {
-    return { final: named.map((caseId) => line(caseId, { outcome: 'not_found', errorCode: 'not_found', errorMessage: `claim ${target.claimId}: expected at the service, got none (404): nothing to take back`, httpStatus: '404' })), requests: [] };
+    return {
+      final: named.map((caseId) =>
+        line(caseId, {
+          outcome: 'not_found',
+          errorCode: 'not_found',
+          errorMessage: `claim ${target.claimId}: expected at the service, got none (404): nothing to take back`,
+          httpStatus: '404',
+        }),
+      ),
+      requests: [],
+    };
   }
   const refusal = notOurs(target, found);
   if (refusal !== undefined) {
     const cases = target.caseIds.length > 0 ? target.caseIds : (found.cases ?? []).map((item) => item.case_id);
-    return { final: (cases.length > 0 ? cases : ['']).map((caseId) => line(caseId, { outcome: 'refused', errorCode: 'not_ours', errorMessage: refusal })), requests: [] };
+    return {
+      final: (cases.length > 0 ? cases : ['']).map((caseId) =>
+        line(caseId, { outcome: 'refused', errorCode: 'not_ours', errorMessage: refusal }),
+      ),
+      requests: [],
+    };
   }
   const held = found.cases ?? [];
-  return options.scope === 'claim' ? planWholeClaim(found, held, line, options) : planCases(target, held, line, options);
+  return options.scope === 'claim'
+    ? planWholeClaim(found, held, line, options)
+    : planCases(target, held, line, options);
 }
 
 /** --scope claim: one withdrawal closes every case still open; closed ones stay as they are. */
-function planWholeClaim(found: Claim, held: readonly HeldCase[], line: (caseId: string, fields: Partial<WithdrawLine>) => WithdrawLine, options: PlanOptions): ClaimPlan {
+function planWholeClaim(
+  found: Claim,
+  held: readonly HeldCase[],
+  line: (caseId: string, fields: Partial<WithdrawLine>) => WithdrawLine,
+  options: PlanOptions,
+): ClaimPlan {
   const sentBefore = options.wasSent(found.claim_id, 'withdraw_claim');
   const final: WithdrawLine[] = [];
   const waiting: WithdrawLine[] = [];
@@ -89,13 +123,24 @@ function planWholeClaim(found: Claim, held: readonly HeldCase[], line: (caseId: 
   }
   // A claim the service closed holds nothing to withdraw (a second withdrawal is a 400).
   if (found.status === 'closed' || waiting.length === 0) {
-    return { final: [...final, ...waiting.map((open) => ({ ...open, outcome: 'already_closed', statusAfter: open.statusBefore }))], requests: [] };
+    return {
+      final: [
+        ...final,
+        ...waiting.map((open) => ({ ...open, outcome: 'already_closed', statusAfter: open.statusBefore })),
+      ],
+      requests: [],
+    };
   }
   return { final, requests: [{ action: 'withdraw_claim', targetId: found.claim_id, lines: waiting }] };
 }
 
 /** --scope case: only the named cases, each with a request of its own. */
-function planCases(target: WithdrawTarget, held: readonly HeldCase[], line: (caseId: string, fields: Partial<WithdrawLine>) => WithdrawLine, options: PlanOptions): ClaimPlan {
+function planCases(
+  target: WithdrawTarget,
+  held: readonly HeldCase[],
+  line: (caseId: string, fields: Partial<WithdrawLine>) => WithdrawLine,
+  options: PlanOptions,
+): ClaimPlan {
   const byId = new Map(held.map((item) => [item.case_id, item]));
   const final: WithdrawLine[] = [];
   const requests: PendingRequest[] = [];
@@ -104,30 +149,62 @@ function planCases(target: WithdrawTarget, held: readonly HeldCase[], line: (cas
     const item = byId.get(caseId);
     if (item === undefined) {
       // Deleted by an earlier run of this job: the delete is what made it go.
-      if (options.wasSent(caseId, 'delete_case')) final.push(line(caseId, { statusBefore: 'created', outcome: 'deleted', statusAfter: 'deleted' }));
-      else final.push(line(caseId, { outcome: 'not_found', errorCode: 'not_found', errorMessage: `case ${caseId}: expected in claim ${target.claimId}, got a claim without it` }));
+      if (options.wasSent(caseId, 'delete_case'))
+        final.push(line(caseId, { statusBefore: 'created', outcome: 'deleted', statusAfter: 'deleted' }));
+      else
+        final.push(
+          line(caseId, {
+            outcome: 'not_found',
+            errorCode: 'not_found',
+            errorMessage: `case ${caseId}: expected in claim ${target.claimId}, got a claim without it`,
+          }),
+        );
       continue;
     }
     const status = item.status ?? 'unknown';
     if (isClosedCase(item)) {
       final.push(closedLine(item, options.wasSent(caseId, 'withdraw_case'), line));
     } else if (status === 'created' && options.deleteUnfiled) {
-      requests.push({ action: 'delete_case', targetId: caseId, lines: [line(caseId, { statusBefore: status, statusAfter: 'deleted' })] });
+      requests.push({
+        action: 'delete_case',
+        targetId: caseId,
+        lines: [line(caseId, { statusBefore: status, statusAfter: 'deleted' })],
+      });
     } else if (status === 'created' || status === 'chargeback_filed') {
-      requests.push({ action: 'withdraw_case', targetId: caseId, lines: [line(caseId, { statusBefore: status, statusAfter: afterWithdrawal(status) })] });
+      requests.push({
+        action: 'withdraw_case',
+        targetId: caseId,
+        lines: [line(caseId, { statusBefore: status, statusAfter: afterWithdrawal(status) })],
+      });
     } else {
       // The interface withdraws a case only in `created` or `chargeback_filed`.
-      final.push(line(caseId, { statusBefore: status, outcome: 'refused', statusAfter: status, errorCode: 'not_withdrawable', errorMessage: `case ${caseId} is ${status}: the service withdraws a case only while created or chargeback_filed; withdraw the whole claim (--scope claim) to close it` }));
+      final.push(
+        line(caseId, {
+          statusBefore: status,
+          outcome: 'refused',
+          statusAfter: status,
+          errorCode: 'not_withdrawable',
+          errorMessage: `case ${caseId} is ${status}: the service withdraws a case only while created or chargeback_filed; withdraw the whole claim (--scope claim) to close it`,
+        }),
+      );
     }
   }
   return { final, requests };
 }
 
 /** A case closed already: this job's withdrawal (sent by an earlier run, and applied), or closed before. */
-function closedLine(item: HeldCase, sentBefore: boolean, line: (caseId: string, fields: Partial<WithdrawLine>) => WithdrawLine): WithdrawLine {
+function closedLine(
+  item: HeldCase,
+  sentBefore: boolean,
+  line: (caseId: string, fields: Partial<WithdrawLine>) => WithdrawLine,
+): WithdrawLine {
   const status = item.status ?? 'unknown';
   const ours = sentBefore && item.closed_reason === 'withdrawn';
-  return line(item.case_id, { statusBefore: ours ? '' : status, outcome: ours ? 'withdrawn' : 'already_closed', statusAfter: status });
+  return line(item.case_id, {
+    statusBefore: ours ? '' : status,
+    outcome: ours ? 'withdrawn' : 'already_closed',
+    statusAfter: status,
+  });
 }
 
 /** Why the claim found is not the job's own (it holds cases the job did not send), or undefined when it is, or the source vouches for it. */
@@ -135,9 +212,20 @@ function notOurs(target: WithdrawTarget, found: Claim): string | undefined {
   const proof = target.proof;
   if (proof === undefined) return undefined;
   if (proof.kind === 'migrate') {
-    return keyTaken(found, proof.caseIds.map((caseId) => ({ case_id: caseId }))) === undefined ? undefined : `claim ${found.claim_id} at the service holds other cases than the migration's group: left as it is`;
+    return keyTaken(
+      found,
+      proof.caseIds.map((caseId) => ({ case_id: caseId })),
+    ) === undefined
+      ? undefined
+      : `claim ${found.claim_id} at the service holds other cases than the migration's group: left as it is`;
   }
-  const intended = proof.cases.map((item) => ({ row: { idx: item.line, line: item.line, case_id: item.caseId, reported_case_id: null, outcome: null }, transaction: item.transaction, last4: item.last4 }));
+  const intended = proof.cases.map((item) => ({
+    row: { idx: item.line, line: item.line, case_id: item.caseId, reported_case_id: null, outcome: null },
+    transaction: item.transaction,
+    last4: item.last4,
+  }));
   const verdict = proveOwnClaim(found, intended);
-  return verdict.ours ? undefined : `claim ${found.claim_id} at the service is not this job's claim: ${verdict.why}; left as it is`;
+  return verdict.ours
+    ? undefined
+    : `claim ${found.claim_id} at the service is not this job's claim: ${verdict.why}; left as it is`;
 }

@@ -21,7 +21,11 @@ export interface WithdrawResultsFormat {
  * One line per case in the sources' order, written to a temporary file (0600: it names
  * cardholders' cases) and renamed; cells neutralised against formulas; `.xlsx` writes a workbook.
  */
-export async function writeWithdrawResults(lines: Iterable<WithdrawLine>, file: string, format: WithdrawResultsFormat = {}): Promise<WithdrawSummary> {
+export async function writeWithdrawResults(
+  lines: Iterable<WithdrawLine>,
+  file: string,
+  format: WithdrawResultsFormat = {},
+): Promise<WithdrawSummary> {
   const summary: WithdrawSummary = { cases: 0, claims: 0, byOutcome: {}, allOk: true };
   const claims = new Set<string>();
   const sheetLines = function* (): Generator<SheetLine> {
@@ -30,11 +34,32 @@ export async function writeWithdrawResults(lines: Iterable<WithdrawLine>, file: 
       summary.byOutcome[line.outcome] = (summary.byOutcome[line.outcome] ?? 0) + 1;
       if (!withdrawOkOutcomes.includes(line.outcome)) summary.allOk = false;
       if (line.claimId !== '') claims.add(line.claimId);
-      const cells = [line.claimKey, line.claimId, line.caseId, line.statusBefore, line.outcome, line.statusAfter, line.errorCode, line.errorMessage, line.httpStatus, String(line.attempts)];
-      yield { cells, marks: new Map([[outcomeColumn, { fill: withdrawOkOutcomes.includes(line.outcome) ? 'FFC6EFCE' : 'FFFFC7CE' }]]) };
+      const cells = [
+        line.claimKey,
+        line.claimId,
+        line.caseId,
+        line.statusBefore,
+        line.outcome,
+        line.statusAfter,
+        line.errorCode,
+        line.errorMessage,
+        line.httpStatus,
+        String(line.attempts),
+      ];
+      yield {
+        cells,
+        marks: new Map([
+          [outcomeColumn, { fill: withdrawOkOutcomes.includes(line.outcome) ? 'FFC6EFCE' : 'FFFFC7CE' }],
+        ]),
+      };
     }
   };
-  if (isWorkbookFile(file)) await writeSheet(file, { sheetName: 'withdraw', header: withdrawColumns, widths: [20, 24, 24, 16, 14, 14, 20, 60, 8, 8] }, sheetLines());
+  if (isWorkbookFile(file))
+    await writeSheet(
+      file,
+      { sheetName: 'withdraw', header: withdrawColumns, widths: [20, 24, 24, 16, 14, 14, 20, 60, 8, 8] },
+      sheetLines(),
+    );
   else await writeCsvFile(file, withdrawColumns, sheetLines(), format);
   summary.claims = claims.size;
   return summary;
@@ -42,9 +67,10 @@ export async function writeWithdrawResults(lines: Iterable<WithdrawLine>, file: 
 
 const outcomeColumn = withdrawColumns.indexOf('outcome');
 
-
 /** The line that proves nothing was lost: every case counted once, by outcome. */
 export function formatWithdrawSummary(summary: WithdrawSummary, dryRun: boolean): string {
-  const parts = withdrawOutcomes.filter((outcome) => (summary.byOutcome[outcome] ?? 0) > 0).map((outcome) => `${summary.byOutcome[outcome] ?? 0} ${outcome}`);
+  const parts = withdrawOutcomes
+    .filter((outcome) => (summary.byOutcome[outcome] ?? 0) > 0)
+    .map((outcome) => `${summary.byOutcome[outcome] ?? 0} ${outcome}`);
   return `withdraw ${dryRun ? '(dry run, nothing sent) ' : ''}finished: ${summary.cases} cases of ${summary.claims} claims = ${parts.length === 0 ? 'nothing' : parts.join(' + ')}\n`;
 }

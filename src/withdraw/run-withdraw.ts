@@ -7,7 +7,13 @@ import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
 import type { NetworkOptions } from '../api/client/config.js';
 import { ClaimsHttpError } from '../api/errors.js';
-import { compareService, describeService, serviceAt, ServiceMismatchError, type ServiceIdentity } from '../api/service-identity.js';
+import {
+  compareService,
+  describeService,
+  serviceAt,
+  ServiceMismatchError,
+  type ServiceIdentity,
+} from '../api/service-identity.js';
 import type { Claim } from '../api/schemas/claim.js';
 import { CircuitBreaker, judgeFailure } from '../import/breaker.js';
 import { settle } from '../import/claim/submit.js';
@@ -17,7 +23,13 @@ import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
-import { linesWithUnsettled, withdrawJournalFormat, WithdrawJournal, type TargetRecord, type WithdrawLine } from '../withdraw-journal/journal.js';
+import {
+  linesWithUnsettled,
+  withdrawJournalFormat,
+  WithdrawJournal,
+  type TargetRecord,
+  type WithdrawLine,
+} from '../withdraw-journal/journal.js';
 import { planClaim, type ClaimPlan, type Scope } from './plan.js';
 import { previewOf, type WithdrawPreview } from './preview.js';
 import { writeWithdrawResults, type WithdrawResultsFormat, type WithdrawSummary } from './results.js';
@@ -30,7 +42,12 @@ export interface WithdrawOptions {
   sourceOptions: SourceOptions;
   scope: Scope;
   deleteUnfiled: boolean;
-  service: { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined };
+  service: {
+    baseUrl: string;
+    apiKey: string;
+    identity?: ServiceIdentity | undefined;
+    network?: NetworkOptions | undefined;
+  };
   journalFile: string;
   resultsFile: string;
   dryRun: boolean;
@@ -74,10 +91,23 @@ export async function runWithdraw(options: WithdrawOptions): Promise<WithdrawRep
   const phases = new PhaseTimer();
   try {
     phases.next('reading');
-    const binding = bindService(journal, current, { file: options.journalFile, restart: options.restart, holdsJob: journal.meta('fingerprint') !== undefined, holdsServiceData: journal.anySent(), logger: options.logger });
+    const binding = bindService(journal, current, {
+      file: options.journalFile,
+      restart: options.restart,
+      holdsJob: journal.meta('fingerprint') !== undefined,
+      holdsServiceData: journal.anySent(),
+      logger: options.logger,
+    });
     if (binding === 'forget') journal.reset({ forgetSent: true });
     const format = await stageOnce(journal, current, options);
-    client = new ClaimsClient({ baseUrl: options.service.baseUrl, apiKey: options.service.apiKey, concurrency: options.concurrency, maxRps: options.maxRps, logger: options.logger, network: options.service.network });
+    client = new ClaimsClient({
+      baseUrl: options.service.baseUrl,
+      apiKey: options.service.apiKey,
+      concurrency: options.concurrency,
+      maxRps: options.maxRps,
+      logger: options.logger,
+      network: options.service.network,
+    });
     return await planAndSend(journal, client, current, options, format, phases);
   } finally {
     options.progress?.done();
@@ -87,7 +117,11 @@ export async function runWithdraw(options: WithdrawOptions): Promise<WithdrawRep
 }
 
 /** Reads the sources into the journal once (a journal staged for the same sources and flags is resumed). */
-async function stageOnce(journal: WithdrawJournal, current: ServiceIdentity, options: WithdrawOptions): Promise<WithdrawResultsFormat> {
+async function stageOnce(
+  journal: WithdrawJournal,
+  current: ServiceIdentity,
+  options: WithdrawOptions,
+): Promise<WithdrawResultsFormat> {
   const fingerprint = JSON.stringify({
     format: withdrawJournalFormat,
     sources: await Promise.all(options.sources.map(sha256Of)),
@@ -100,19 +134,30 @@ async function stageOnce(journal: WithdrawJournal, current: ServiceIdentity, opt
   });
   const recorded = journal.meta('fingerprint');
   if (recorded !== undefined && recorded !== fingerprint && !options.restart) {
-    throw new JournalMismatchError(`journal ${options.journalFile}: expected the sources and flags it was made with, got different ones; use --restart to start it over (what it sent is settled, never sent twice) or --journal for a new one`);
+    throw new JournalMismatchError(
+      `journal ${options.journalFile}: expected the sources and flags it was made with, got different ones; use --restart to start it over (what it sent is settled, never sent twice) or --journal for a new one`,
+    );
   }
-  if (recorded === fingerprint && journal.meta('staged') === '1') return JSON.parse(journal.meta('results_format') ?? '{}') as WithdrawResultsFormat;
+  if (recorded === fingerprint && journal.meta('staged') === '1')
+    return JSON.parse(journal.meta('results_format') ?? '{}') as WithdrawResultsFormat;
   const read = await readSources(options.sources, options.sourceOptions);
   // A journal's claims are its service's: against another, they are other claims, or none.
   for (const { file, service } of read.services) {
     if (service !== undefined && compareService(service, current).kind === 'other') {
-      throw new ServiceMismatchError(`${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its claims are that service's, so nothing was sent`);
+      throw new ServiceMismatchError(
+        `${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its claims are that service's, so nothing was sent`,
+      );
     }
   }
-  for (const skipped of read.skipped) options.logger.warn(skipped, 'a line of the sources names no claim or case to take back: skipped');
-  if (read.unmatchedClaimKeys.length > 0) options.logger.warn({ claimKeys: read.unmatchedClaimKeys }, '--claim-key: no claim the sources could take back has these keys');
-  const format: WithdrawResultsFormat = read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
+  for (const skipped of read.skipped)
+    options.logger.warn(skipped, 'a line of the sources names no claim or case to take back: skipped');
+  if (read.unmatchedClaimKeys.length > 0)
+    options.logger.warn(
+      { claimKeys: read.unmatchedClaimKeys },
+      '--claim-key: no claim the sources could take back has these keys',
+    );
+  const format: WithdrawResultsFormat =
+    read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
   journal.database.transaction(() => {
     journal.reset();
     journal.stage(read.targets);
@@ -125,12 +170,24 @@ async function stageOnce(journal: WithdrawJournal, current: ServiceIdentity, opt
   return format;
 }
 
-async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, current: ServiceIdentity, options: WithdrawOptions, format: WithdrawResultsFormat, phases: PhaseTimer): Promise<WithdrawReport> {
+async function planAndSend(
+  journal: WithdrawJournal,
+  client: ClaimsClient,
+  current: ServiceIdentity,
+  options: WithdrawOptions,
+  format: WithdrawResultsFormat,
+  phases: PhaseTimer,
+): Promise<WithdrawReport> {
   const { progress } = options;
   const stopShowingWaits = progress === undefined ? undefined : showServiceWaits(client, progress);
   const breakerShown = progress === undefined ? undefined : showBreaker(progress);
   const limit = pLimit(options.concurrency);
-  const follower = followThrottling({ client, concurrency: options.concurrency, apply: (next) => (limit.concurrency = next), logger: options.logger });
+  const follower = followThrottling({
+    client,
+    concurrency: options.concurrency,
+    apply: (next) => (limit.concurrency = next),
+    logger: options.logger,
+  });
   const breaker = new CircuitBreaker(options.breakerThreshold ?? 5);
   let fatal: unknown;
   const stop = () => breaker.open || (options.stopRequested?.() ?? false);
@@ -170,13 +227,40 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
     const preview = previewOf([...plans.values()], describeService(current));
     const unplanned = pending.length - plans.size;
     if (options.dryRun) {
-      for (const [seq, { plan }] of plans) journal.settle(seq, [...plan.final, ...plan.requests.flatMap((request) => request.lines.map((line) => ({ ...line, outcome: request.action === 'delete_case' ? 'would_delete' : 'would_withdraw' })))], { final: true, attempts: 0 });
-      return await finish(journal, options, phases, { preview, declined: false, fatal, abortedBecause: unplanned > 0 ? (breaker.why ?? 'stop requested') : undefined, throttling: follower.stop(), format });
+      for (const [seq, { plan }] of plans)
+        journal.settle(
+          seq,
+          [
+            ...plan.final,
+            ...plan.requests.flatMap((request) =>
+              request.lines.map((line) => ({
+                ...line,
+                outcome: request.action === 'delete_case' ? 'would_delete' : 'would_withdraw',
+              })),
+            ),
+          ],
+          { final: true, attempts: 0 },
+        );
+      return await finish(journal, options, phases, {
+        preview,
+        declined: false,
+        fatal,
+        abortedBecause: unplanned > 0 ? (breaker.why ?? 'stop requested') : undefined,
+        throttling: follower.stop(),
+        format,
+      });
     }
     // 2. A person says yes (or not) before the first write.
     const writes = [...plans.values()].some(({ plan }) => plan.requests.length > 0);
     if (writes && unplanned === 0 && options.confirm !== undefined && !(await options.confirm(preview))) {
-      return await finish(journal, options, phases, { preview, declined: true, fatal, abortedBecause: undefined, throttling: follower.stop(), format });
+      return await finish(journal, options, phases, {
+        preview,
+        declined: true,
+        fatal,
+        abortedBecause: undefined,
+        throttling: follower.stop(),
+        format,
+      });
     }
     // 3. Each withdrawal or delete once; the lines settled with it. Nothing is written while the plan is incomplete.
     let notStarted = 0;
@@ -215,7 +299,14 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
       ),
     );
     const stoppedEarly = unplanned > 0 || notStarted > 0 || breaker.open;
-    return await finish(journal, options, phases, { preview, declined: false, fatal, abortedBecause: stoppedEarly ? (breaker.why ?? 'stop requested') : undefined, throttling: follower.stop(), format });
+    return await finish(journal, options, phases, {
+      preview,
+      declined: false,
+      fatal,
+      abortedBecause: stoppedEarly ? (breaker.why ?? 'stop requested') : undefined,
+      throttling: follower.stop(),
+      format,
+    });
   } finally {
     stopShowingWaits?.();
     follower.stop();
@@ -223,7 +314,12 @@ async function planAndSend(journal: WithdrawJournal, client: ClaimsClient, curre
 }
 
 /** One target's claim, retrieved (a case-only target's by its case) and planned. */
-async function planTarget(client: ClaimsClient, record: TargetRecord, options: WithdrawOptions, journal: WithdrawJournal): Promise<{ target: WithdrawTarget; plan: ClaimPlan; found: Claim | undefined }> {
+async function planTarget(
+  client: ClaimsClient,
+  record: TargetRecord,
+  options: WithdrawOptions,
+  journal: WithdrawJournal,
+): Promise<{ target: WithdrawTarget; plan: ClaimPlan; found: Claim | undefined }> {
   const target: WithdrawTarget = {
     claimId: record.claim_id,
     claimKey: record.claim_key,
@@ -239,7 +335,11 @@ async function planTarget(client: ClaimsClient, record: TargetRecord, options: W
     target.claimId = claimId;
   }
   const found = await settle(client, target.claimId);
-  const plan = planClaim(target, found, { scope: options.scope, deleteUnfiled: options.deleteUnfiled, wasSent: (id, action) => journal.wasSent(id, action) });
+  const plan = planClaim(target, found, {
+    scope: options.scope,
+    deleteUnfiled: options.deleteUnfiled,
+    wasSent: (id, action) => journal.wasSent(id, action),
+  });
   return { target, plan, found };
 }
 
@@ -270,11 +370,18 @@ function notFoundCase(target: WithdrawTarget, caseId: string, journal: WithdrawJ
   };
 }
 
-async function finish(journal: WithdrawJournal, options: WithdrawOptions, phases: PhaseTimer, report: Omit<WithdrawReport, 'summary' | 'phases'>): Promise<WithdrawReport> {
+async function finish(
+  journal: WithdrawJournal,
+  options: WithdrawOptions,
+  phases: PhaseTimer,
+  report: Omit<WithdrawReport, 'summary' | 'phases'>,
+): Promise<WithdrawReport> {
   options.progress?.done();
   phases.next('results');
   // A full disk while writing the results names them: the journal holds everything.
-  const summary = await writeWithdrawResults(linesWithUnsettled(journal), options.resultsFile, report.format).catch(namingFile(options.resultsFile, { resumes: true }));
+  const summary = await writeWithdrawResults(linesWithUnsettled(journal), options.resultsFile, report.format).catch(
+    namingFile(options.resultsFile, { resumes: true }),
+  );
   return { ...report, summary, phases: phases.end() };
 }
 

@@ -21,27 +21,64 @@ export interface SentOutcome {
  * set up wrongly are thrown (the run stops, exit 3 or 4-6); everything else becomes the lines'
  * outcome.
  */
-export async function sendRequest(client: ClaimsClient, journal: WithdrawJournal, request: PendingRequest): Promise<SentOutcome> {
+export async function sendRequest(
+  client: ClaimsClient,
+  journal: WithdrawJournal,
+  request: PendingRequest,
+): Promise<SentOutcome> {
   journal.markSent(request.targetId, request.action);
   try {
     const { attempts, status } = await dispatch(client, request);
     const outcome = request.action === 'delete_case' ? 'deleted' : 'withdrawn';
-    return { lines: request.lines.map((line) => ({ ...line, outcome, httpStatus: String(status), attempts })), final: true, attempts };
+    return {
+      lines: request.lines.map((line) => ({ ...line, outcome, httpStatus: String(status), attempts })),
+      final: true,
+      attempts,
+    };
   } catch (error) {
     if (error instanceof AuthenticationError || error instanceof ConnectionSetupError) throw error;
     const attempts = (error as { attempts?: number }).attempts ?? 1;
     const settled = await settleByRetrieve(client, request);
-    if (settled !== undefined) return { lines: request.lines.map((line) => ({ ...line, ...settled(line.caseId), attempts })), final: true, attempts };
+    if (settled !== undefined)
+      return {
+        lines: request.lines.map((line) => ({ ...line, ...settled(line.caseId), attempts })),
+        final: true,
+        attempts,
+      };
     const status = error instanceof ClaimsHttpError ? error.status : undefined;
     // Refused for good (400: not allowed in its state, 404: gone): said on its lines, not retried.
     if (isRefusal(error)) {
       const outcome = status === 404 ? 'not_found' : 'refused';
       const message = error.errors[0]?.message || error.serviceMessage || error.message;
-      return { lines: request.lines.map((line) => ({ ...line, outcome, statusAfter: line.statusBefore, errorCode: error.errors[0]?.code || error.code, errorMessage: message, httpStatus: String(status), attempts })), final: true, attempts };
+      return {
+        lines: request.lines.map((line) => ({
+          ...line,
+          outcome,
+          statusAfter: line.statusBefore,
+          errorCode: error.errors[0]?.code || error.code,
+          errorMessage: message,
+          httpStatus: String(status),
+          attempts,
+        })),
+        final: true,
+        attempts,
+      };
     }
     const code = (error as { code?: string }).code ?? 'failed';
     const message = error instanceof Error ? error.message : String(error);
-    return { lines: request.lines.map((line) => ({ ...line, outcome: 'failed', statusAfter: line.statusBefore, errorCode: code, errorMessage: `${message}; run the same command again: it looks before sending again`, httpStatus: status === undefined ? '' : String(status), attempts })), final: false, attempts };
+    return {
+      lines: request.lines.map((line) => ({
+        ...line,
+        outcome: 'failed',
+        statusAfter: line.statusBefore,
+        errorCode: code,
+        errorMessage: `${message}; run the same command again: it looks before sending again`,
+        httpStatus: status === undefined ? '' : String(status),
+        attempts,
+      })),
+      final: false,
+      attempts,
+    };
   }
 }
 
@@ -60,7 +97,10 @@ async function dispatch(client: ClaimsClient, request: PendingRequest): Promise<
  * Whether the request took effect after all (a lost answer, or a retry's "already closed" / 404):
  * each case's line as the service shows it now, or undefined when it did not (or cannot tell).
  */
-async function settleByRetrieve(client: ClaimsClient, request: PendingRequest): Promise<((caseId: string) => Partial<WithdrawLine>) | undefined> {
+async function settleByRetrieve(
+  client: ClaimsClient,
+  request: PendingRequest,
+): Promise<((caseId: string) => Partial<WithdrawLine>) | undefined> {
   try {
     if (request.action === 'withdraw_claim') {
       const claim = (await client.claims.retrieve(request.targetId)).data;
@@ -70,7 +110,8 @@ async function settleByRetrieve(client: ClaimsClient, request: PendingRequest): 
       return (caseId) => ({ outcome: 'withdrawn', statusAfter: byId.get(caseId)?.status ?? '' });
     }
     const held = await retrieveCase(client, request.targetId);
-    if (request.action === 'delete_case') return held === undefined ? () => ({ outcome: 'deleted', statusAfter: 'deleted' }) : undefined;
+    if (request.action === 'delete_case')
+      return held === undefined ? () => ({ outcome: 'deleted', statusAfter: 'deleted' }) : undefined;
     if (held?.closed_reason !== 'withdrawn') return undefined;
     return () => ({ outcome: 'withdrawn', statusAfter: held.status ?? '' });
   } catch (error) {

@@ -13,7 +13,8 @@ import { sourceError, sourceKinds } from './source-error.js';
  * What a source is, by its bytes, never its name: a SQLite database (a journal), an .xlsx workbook
  * (a zip), or CSV text; anything else is refused here, before any request.
  */
-export type SourceShape = { readonly kind: 'sqlite' } | { readonly kind: 'xlsx' } | { readonly kind: 'csv'; readonly dialect: WrittenDialect };
+export type SourceShape =
+  { readonly kind: 'sqlite' } | { readonly kind: 'xlsx' } | { readonly kind: 'csv'; readonly dialect: WrittenDialect };
 
 const sqliteMagic = Buffer.from('SQLite format 3\0', 'latin1');
 /** Office Open XML is a zip: its first entry's local header. */
@@ -25,7 +26,8 @@ export async function sourceShape(file: string): Promise<SourceShape> {
   const { head, complete } = await headOf(file);
   if (startsWith(head, sqliteMagic)) return { kind: 'sqlite' };
   if (startsWith(head, zipMagic)) return { kind: 'xlsx' };
-  if (startsWith(head, compoundFileMagic)) throw sourceError(file, `expected ${sourceKinds}, got an old Excel .xls workbook (save it as .xlsx or CSV)`);
+  if (startsWith(head, compoundFileMagic))
+    throw sourceError(file, `expected ${sourceKinds}, got an old Excel .xls workbook (save it as .xlsx or CSV)`);
   if (head.length === 0) throw sourceError(file, `expected ${sourceKinds}, got an empty file`);
   return { kind: 'csv', dialect: csvDialectOf(file, head, complete) };
 }
@@ -33,9 +35,17 @@ export async function sourceShape(file: string): Promise<SourceShape> {
 async function headOf(file: string): Promise<{ head: Buffer; complete: boolean }> {
   const found = await stat(file).catch(() => undefined);
   if (found === undefined) throw sourceError(file, `expected ${sourceKinds}, got nothing there`);
-  if (!found.isFile()) throw sourceError(file, `expected ${sourceKinds}, got ${found.isDirectory() ? 'a folder' : 'something other than a file'}`);
+  if (!found.isFile())
+    throw sourceError(
+      file,
+      `expected ${sourceKinds}, got ${found.isDirectory() ? 'a folder' : 'something other than a file'}`,
+    );
   const handle = await open(file, 'r').catch((error: unknown) => {
-    throw sourceError(file, `expected a file this user can read, got ${(error as { code?: string }).code ?? String(error)}`, error);
+    throw sourceError(
+      file,
+      `expected a file this user can read, got ${(error as { code?: string }).code ?? String(error)}`,
+      error,
+    );
   });
   try {
     const head = Buffer.alloc(sampleBytes);
@@ -56,12 +66,15 @@ function csvDialectOf(file: string, head: Buffer, complete: boolean): WrittenDia
   const encoding = encodingOf(file, head, complete);
   const text = decodeSample(head, encoding, complete);
   // eslint-disable-next-line no-control-regex -- control characters are what tells binary content from text
-  if (/[\x00-\x08\x0b\x0e-\x1f\x7f]/.test(text)) throw sourceError(file, `expected ${sourceKinds}, got ${describeContent(head)}`);
+  if (/[\x00-\x08\x0b\x0e-\x1f\x7f]/.test(text))
+    throw sourceError(file, `expected ${sourceKinds}, got ${describeContent(head)}`);
   const results = detectResultsDialect(head, complete, encoding);
   const [header = []] = splitRecords(text, results.delimiter, results.quote, 1, complete);
-  const { delimiter, quote } = isResultsHeader(header) || isMigrateHeader(header) ? results : sniffDialect(text, complete);
+  const { delimiter, quote } =
+    isResultsHeader(header) || isMigrateHeader(header) ? results : sniffDialect(text, complete);
   const lineEnding = new LineEndingProbe(quote).scan(text) ?? '\n';
-  const byteOrderMark = (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) || (head[0] === 0xff && head[1] === 0xfe);
+  const byteOrderMark =
+    (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) || (head[0] === 0xff && head[1] === 0xfe);
   return { delimiter, quote, encoding, lineEnding, byteOrderMark };
 }
 

@@ -10,8 +10,12 @@ export class WithdrawSourceError extends Error {
 
 /** The error for one source file, its message on one line (a foreign message, csv-parse's or SQLite's, may hold line breaks). */
 export function sourceError(file: string, message: string, cause?: unknown): WithdrawSourceError {
-  return new WithdrawSourceError(`source ${file}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}`, cause === undefined ? undefined : { cause });
+  return new WithdrawSourceError(
+    `source ${file}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** What a source may be, for the "expected …" half of a message. */
-export const sourceKinds = 'an import or migrate-v1 journal, a results file of ours (CSV or .xlsx), or a CSV or workbook with a claim_id or case_id column';
+export const sourceKinds =
+  'an import or migrate-v1 journal, a results file of ours (CSV or .xlsx), or a CSV or workbook with a claim_id or case_id column';

@@ -61,7 +61,14 @@ export async function readSources(files: readonly string[], options: SourceOptio
   checkOutcomes(options.outcomes ?? []);
   const merger = new TargetMerger();
   const seenKeys = new Set<string>();
-  const read: SourcesRead = { targets: [], kinds: [], services: [], workbook: false, skipped: [], unmatchedClaimKeys: [] };
+  const read: SourcesRead = {
+    targets: [],
+    kinds: [],
+    services: [],
+    workbook: false,
+    skipped: [],
+    unmatchedClaimKeys: [],
+  };
   for (const [position, file] of files.entries()) {
     const shape = await sourceShape(file);
     if (shape.kind === 'sqlite') {
@@ -94,5 +101,8 @@ const takenBackOutcomes: readonly string[] = [...maybeCreatedOutcomes, 'migrated
 /** Any other outcome names nothing to take back (never created, or a typo): refused before anything is read, not run as "nothing to do". */
 function checkOutcomes(outcomes: readonly string[]): void {
   const other = outcomes.find((outcome) => !takenBackOutcomes.includes(outcome));
-  if (other !== undefined) throw new WithdrawSourceError(`--outcome: expected one of ${takenBackOutcomes.join(', ')} (the outcomes of claims a job created), got ${JSON.stringify(other)}`);
+  if (other !== undefined)
+    throw new WithdrawSourceError(
+      `--outcome: expected one of ${takenBackOutcomes.join(', ')} (the outcomes of claims a job created), got ${JSON.stringify(other)}`,
+    );
 }

@@ -31,12 +31,32 @@ export interface LayoutProblem {
 
 export function tableLayout(names: readonly string[], column: string | undefined): TableLayout | LayoutProblem {
   if (isResultsHeader(names)) {
-    const status: Record<Role, 'claim_id' | 'case_id' | 'outcome' | 'claim_key'> = { claimId: 'claim_id', caseId: 'case_id', outcome: 'outcome', claimKey: 'claim_key' };
-    return { kind: 'results', header: unique(renameStatusColumns(names)), cell: (cells, role) => statusCell(cells, status[role]), has: new Set(Object.keys(status) as Role[]) };
+    const status: Record<Role, 'claim_id' | 'case_id' | 'outcome' | 'claim_key'> = {
+      claimId: 'claim_id',
+      caseId: 'case_id',
+      outcome: 'outcome',
+      claimKey: 'claim_key',
+    };
+    return {
+      kind: 'results',
+      header: unique(renameStatusColumns(names)),
+      cell: (cells, role) => statusCell(cells, status[role]),
+      has: new Set(Object.keys(status) as Role[]),
+    };
   }
   if (isMigrateHeader(names)) {
-    const columns: Record<Role, (typeof migrateColumns)[number]> = { claimId: 'claim_id', caseId: 'case_id', outcome: 'outcome', claimKey: 'group_key' };
-    return { kind: 'results', header: unique(names), cell: (cells, role) => cells[columns[role]] ?? '', has: new Set(Object.keys(columns) as Role[]) };
+    const columns: Record<Role, (typeof migrateColumns)[number]> = {
+      claimId: 'claim_id',
+      caseId: 'case_id',
+      outcome: 'outcome',
+      claimKey: 'group_key',
+    };
+    return {
+      kind: 'results',
+      header: unique(names),
+      cell: (cells, role) => cells[columns[role]] ?? '',
+      has: new Set(Object.keys(columns) as Role[]),
+    };
   }
   return listLayout(names, column);
 }
@@ -56,13 +76,21 @@ function listLayout(names: readonly string[], column: string | undefined): Table
     if (found[0] !== undefined) positions.set(role, found[0]);
     return undefined;
   };
-  const problems = column === undefined ? [find('claim_id', 'claimId'), find('case_id', 'caseId')] : [find(column, /case/i.test(column) ? 'caseId' : 'claimId')];
+  const problems =
+    column === undefined
+      ? [find('claim_id', 'claimId'), find('case_id', 'caseId')]
+      : [find(column, /case/i.test(column) ? 'caseId' : 'claimId')];
   problems.push(find('outcome', 'outcome'), find('claim_key', 'claimKey'));
   const problem = problems.find((item) => item !== undefined);
   if (problem !== undefined) return { problem };
   if (!positions.has('claimId') && !positions.has('caseId')) {
-    const wanted = column === undefined ? 'a column claim_id or case_id' : `the column ${JSON.stringify(column)} that --column names`;
-    return { problem: `expected ${wanted}, got the columns ${names.map((name) => JSON.stringify(name)).join(', ') || 'none'}` };
+    const wanted =
+      column === undefined
+        ? 'a column claim_id or case_id'
+        : `the column ${JSON.stringify(column)} that --column names`;
+    return {
+      problem: `expected ${wanted}, got the columns ${names.map((name) => JSON.stringify(name)).join(', ') || 'none'}`,
+    };
   }
   return {
     kind: 'list',
@@ -75,7 +103,11 @@ function listLayout(names: readonly string[], column: string | undefined): Table
   };
 }
 
-const normalised = (name: string) => name.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const normalised = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /** Blank and repeated names get names of their own: a column a person added in a spreadsheet must not stop the read. */
 function unique(names: readonly string[]): string[] {
@@ -94,7 +126,8 @@ function unique(names: readonly string[]): string[] {
  */
 const neverCreated: Readonly<Record<string, string>> = {
   invalid: 'the row was held back, its claim never sent',
-  rejected: 'the service refused the claim, or its id is another dispute\'s (claim_key_taken): not this job\'s to take back',
+  rejected:
+    "the service refused the claim, or its id is another dispute's (claim_key_taken): not this job's to take back",
   valid: 'a dry run: nothing was sent',
   skipped: 'the case stayed in the claim it already had, not one the migration created',
 };
@@ -106,12 +139,18 @@ export type LineVerdict = { readonly target: WithdrawTarget } | { readonly skip:
  * or nothing wanted. A line of a claim never created is told, unless the filters asked for other
  * lines (its key not asked for, or --outcome given: such outcomes are never asked for).
  */
-export function tableLine(layout: TableLayout, cell: (role: Role) => string, filter: TargetFilter, seenKeys: Set<string>): LineVerdict {
+export function tableLine(
+  layout: TableLayout,
+  cell: (role: Role) => string,
+  filter: TargetFilter,
+  seenKeys: Set<string>,
+): LineVerdict {
   const value = (role: Role) => cell(role).trim();
   const [claimId, caseId, outcome, claimKey] = [value('claimId'), value('caseId'), value('outcome'), value('claimKey')];
   if (!claimKeyWanted([claimKey], filter)) return undefined;
   const never = neverCreated[outcome];
-  if (never !== undefined) return (filter.outcomes?.length ?? 0) > 0 ? undefined : { skip: `outcome ${outcome}: ${never}` };
+  if (never !== undefined)
+    return (filter.outcomes?.length ?? 0) > 0 ? undefined : { skip: `outcome ${outcome}: ${never}` };
   // A key asked for names a claim to take back, whatever --outcome leaves of it (unmatchedClaimKeys).
   claimKeyWanted([claimKey], filter, seenKeys);
   if (!outcomeWanted(outcome, filter)) return undefined;
@@ -122,7 +161,11 @@ export function tableLine(layout: TableLayout, cell: (role: Role) => string, fil
 }
 
 function blankReason(layout: TableLayout): string {
-  if (layout.kind === 'results') return 'claim_id: expected the id of the claim the line is for, got a blank cell (its claim was never created)';
-  const columns = [layout.has.has('claimId') ? 'claim id' : undefined, layout.has.has('caseId') ? 'case id' : undefined].filter((name) => name !== undefined);
+  if (layout.kind === 'results')
+    return 'claim_id: expected the id of the claim the line is for, got a blank cell (its claim was never created)';
+  const columns = [
+    layout.has.has('claimId') ? 'claim id' : undefined,
+    layout.has.has('caseId') ? 'case id' : undefined,
+  ].filter((name) => name !== undefined);
   return `expected a ${columns.join(' or ')}, got a blank cell`;
 }

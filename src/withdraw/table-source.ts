@@ -24,7 +24,13 @@ export type TableShape = { readonly kind: 'csv'; readonly dialect: WrittenDialec
  * a line that names nothing usable is told, never dropped in silence. Returns the kind of table it
  * was. Throws `WithdrawSourceError` when the file cannot be read as a table at all.
  */
-export async function readTableSource(file: string, shape: TableShape, filter: TargetFilter & { column?: string | undefined }, seenKeys: Set<string>, sink: TableSink): Promise<'results' | 'list'> {
+export async function readTableSource(
+  file: string,
+  shape: TableShape,
+  filter: TargetFilter & { column?: string | undefined },
+  seenKeys: Set<string>,
+  sink: TableSink,
+): Promise<'results' | 'list'> {
   let layout: TableLayout | LayoutProblem | undefined;
   // The layout is decided in the header callback, before the first row; a problem is thrown by
   // the loop (a workbook reader would wrap an error thrown in its callback as an unreadable workbook).
@@ -33,7 +39,9 @@ export async function readTableSource(file: string, shape: TableShape, filter: T
     return 'header' in layout ? layout.header : names;
   };
   const rows: AsyncGenerator<CsvRow> =
-    shape.kind === 'csv' ? readRows(createReadStream(file), { ...shape.dialect, header: true, trim: false }, { renameHeader }) : readWorkbookRows(file, { renameHeader });
+    shape.kind === 'csv'
+      ? readRows(createReadStream(file), { ...shape.dialect, header: true, trim: false }, { renameHeader })
+      : readWorkbookRows(file, { renameHeader });
   // Cells of a results CSV were neutralised against formulas when written; a workbook's are as written.
   const cellText = shape.kind === 'csv' ? restore : (cell: string) => cell;
   try {
@@ -60,8 +68,16 @@ function usable(file: string, layout: TableLayout | LayoutProblem | undefined, f
   if (layout === undefined) throw new WithdrawSourceError(`source ${file}: expected a header row, got none`);
   if ('problem' in layout) throw sourceError(file, `${layout.problem}; name the column holding the ids with --column`);
   // A filter a source cannot apply would take back more than was asked: refused, not ignored.
-  if ((filter.outcomes?.length ?? 0) > 0 && !layout.has.has('outcome')) throw sourceError(file, 'expected an outcome column for --outcome, got none (a list of ids: leave out --outcome, or keep the lines wanted)');
-  if ((filter.claimKeys?.length ?? 0) > 0 && !layout.has.has('claimKey')) throw sourceError(file, 'expected a claim_key column for the claim keys asked for, got none (a list of ids: keep only the lines wanted)');
+  if ((filter.outcomes?.length ?? 0) > 0 && !layout.has.has('outcome'))
+    throw sourceError(
+      file,
+      'expected an outcome column for --outcome, got none (a list of ids: leave out --outcome, or keep the lines wanted)',
+    );
+  if ((filter.claimKeys?.length ?? 0) > 0 && !layout.has.has('claimKey'))
+    throw sourceError(
+      file,
+      'expected a claim_key column for the claim keys asked for, got none (a list of ids: keep only the lines wanted)',
+    );
   return layout;
 }
 

@@ -35,7 +35,13 @@ function valueText(value: unknown, numFmt: string | undefined, reading: ColumnRe
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return dateText(value, reading);
   if (typeof value === 'object') {
-    const object = value as { richText?: { text: string }[]; text?: unknown; result?: unknown; formula?: unknown; error?: unknown };
+    const object = value as {
+      richText?: { text: string }[];
+      text?: unknown;
+      result?: unknown;
+      formula?: unknown;
+      error?: unknown;
+    };
     if (Array.isArray(object.richText)) return object.richText.map((run) => run.text).join('');
     if ('error' in object) return String(object.error);
     if ('formula' in object || 'sharedFormula' in object) return valueText(object.result, numFmt, reading);

@@ -9,12 +9,17 @@ import type { ColumnReading } from './cell-text.js';
  */
 export function columnReadings(mapping: Mapping): Map<string, ColumnReading> {
   const readings = new Map<string, ColumnReading>();
-  const specs: FieldSpec[] = [...Object.values(mapping.shared), ...Object.values(mapping.case), ...Object.values(mapping.custom_fields)].filter((spec) => spec !== undefined);
+  const specs: FieldSpec[] = [
+    ...Object.values(mapping.shared),
+    ...Object.values(mapping.case),
+    ...Object.values(mapping.custom_fields),
+  ].filter((spec) => spec !== undefined);
   for (const spec of specs) {
     // A split column (`09/28` read as month and year) is text, not one date or number.
     if (spec.column === undefined || spec.split !== undefined || readings.has(spec.column)) continue;
     if (spec.type === 'date' && spec.date !== undefined) readings.set(spec.column, { dateFormat: spec.date.format });
-    if (spec.type === 'amount' && spec.amount !== undefined) readings.set(spec.column, { decimalSeparator: spec.amount.decimal_separator });
+    if (spec.type === 'amount' && spec.amount !== undefined)
+      readings.set(spec.column, { decimalSeparator: spec.amount.decimal_separator });
   }
   return readings;
 }

@@ -39,7 +39,13 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
   // Loaded when a workbook is read: exceljs takes 0.3 s to load, which no CSV run should pay.
   const { default: excel } = await import('exceljs');
   const input = createReadStream(file);
-  const reader = new excel.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const reader = new excel.stream.xlsx.WorkbookReader(input, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
   const seen: string[] = [];
   let read = false;
   try {
@@ -59,12 +65,18 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
     }
   } catch (error) {
     if (error instanceof CsvFormatError) throw error;
-    throw new CsvFormatError('workbook_unreadable', 1, `workbook: expected an .xlsx file (Office Open XML), got one that does not read (${(error as Error).message})`, { cause: error });
+    throw new CsvFormatError(
+      'workbook_unreadable',
+      1,
+      `workbook: expected an .xlsx file (Office Open XML), got one that does not read (${(error as Error).message})`,
+      { cause: error },
+    );
   } finally {
     input.destroy();
   }
   if (!read) {
-    const found = seen.length === 0 ? 'no sheets' : `the sheets ${seen.map((sheet) => JSON.stringify(sheet)).join(', ')}`;
+    const found =
+      seen.length === 0 ? 'no sheets' : `the sheets ${seen.map((sheet) => JSON.stringify(sheet)).join(', ')}`;
     const wanted = options.sheet === undefined ? 'a sheet' : `a sheet named ${JSON.stringify(options.sheet)}`;
     throw new CsvFormatError('workbook_sheet_missing', 1, `workbook: expected ${wanted}, got ${found}`);
   }
@@ -77,14 +89,19 @@ function isWanted(name: string, sheet: string | undefined, reader: ExcelJS.strea
   return first === undefined || first === name;
 }
 
-async function* sheetRows(rows: AsyncIterable<StreamedRow>, file: string, options: ReadWorkbookOptions): AsyncGenerator<CsvRow> {
+async function* sheetRows(
+  rows: AsyncIterable<StreamedRow>,
+  file: string,
+  options: ReadWorkbookOptions,
+): AsyncGenerator<CsvRow> {
   let header: string[] | undefined;
   let readings: (ColumnReading | undefined)[] = [];
   let index = 0;
   for await (const row of rows) {
     const width = header?.length ?? row.cellCount;
     const values: string[] = [];
-    for (let column = 1; column <= Math.max(width, row.cellCount); column++) values.push(cellText(row.getCell(column), readings[column - 1]));
+    for (let column = 1; column <= Math.max(width, row.cellCount); column++)
+      values.push(cellText(row.getCell(column), readings[column - 1]));
     // Cells past the header that hold nothing are not columns (a spreadsheet keeps formatted empty cells).
     while (values.length > width && values.at(-1) === '') values.pop();
     if (header === undefined) {
@@ -98,5 +115,6 @@ async function* sheetRows(rows: AsyncIterable<StreamedRow>, file: string, option
     if (values.every((value) => value === '')) continue;
     yield toRow(header, values, row.number, index++);
   }
-  if (header === undefined) throw new CsvFormatError('csv_empty', 1, `workbook ${file}: expected a header row, got an empty sheet`);
+  if (header === undefined)
+    throw new CsvFormatError('csv_empty', 1, `workbook ${file}: expected a header row, got an empty sheet`);
 }

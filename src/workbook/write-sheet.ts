@@ -34,7 +34,11 @@ const headerFill = 'FFD9E1F2';
  * into a shared-strings table that would hold every cell in memory. Written to a temporary file,
  * 0600 (cardholder data), then renamed.
  */
-export async function writeSheet(file: string, options: SheetOptions, lines: Iterable<SheetLine> | AsyncIterable<SheetLine>): Promise<void> {
+export async function writeSheet(
+  file: string,
+  options: SheetOptions,
+  lines: Iterable<SheetLine> | AsyncIterable<SheetLine>,
+): Promise<void> {
   await writeSheets(file, [{ options, lines: () => lines }]);
 }
 
@@ -62,9 +66,18 @@ export async function writeSheets(file: string, sheets: readonly SheetOf[]): Pro
   }
 }
 
-async function addSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, stream: NodeJS.WritableStream, options: SheetOptions, lines: Iterable<SheetLine> | AsyncIterable<SheetLine>): Promise<void> {
+async function addSheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  stream: NodeJS.WritableStream,
+  options: SheetOptions,
+  lines: Iterable<SheetLine> | AsyncIterable<SheetLine>,
+): Promise<void> {
   const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
-  sheet.columns = options.header.map((name, position) => ({ key: String(position), width: options.widths?.[position] ?? Math.min(40, Math.max(10, name.length + 2)), style: { numFmt: textFormat } }));
+  sheet.columns = options.header.map((name, position) => ({
+    key: String(position),
+    width: options.widths?.[position] ?? Math.min(40, Math.max(10, name.length + 2)),
+    style: { numFmt: textFormat },
+  }));
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(1, options.header.length) } };
   const header = sheet.getRow(1);
   header.values = [...options.header];
@@ -105,10 +118,16 @@ interface SheetQueue {
 
 function backlogBytes(queue: SheetQueue): number {
   const buffered = (queue.buffers ?? []).reduce((total, buffer) => total + buffer.length, 0);
-  return buffered + (queue.pipes ?? []).reduce((total, pipe) => total + (pipe.writableLength ?? pipe._writableState?.length ?? 0), 0);
+  return (
+    buffered +
+    (queue.pipes ?? []).reduce((total, pipe) => total + (pipe.writableLength ?? pipe._writableState?.length ?? 0), 0)
+  );
 }
 
-async function drained(sheet: ExcelJS.Worksheet, file: NodeJS.WritableStream & { writableNeedDrain?: boolean }): Promise<void> {
+async function drained(
+  sheet: ExcelJS.Worksheet,
+  file: NodeJS.WritableStream & { writableNeedDrain?: boolean },
+): Promise<void> {
   const queue = (sheet as unknown as { stream?: SheetQueue }).stream ?? {};
   // The zip deflates on the thread pool: a short sleep, not a spin, while it catches up.
   await new Promise((resolve) => setImmediate(resolve));

@@ -9,7 +9,13 @@ import {
   type RetryPolicy,
 } from '../../src/api/retry-policy.js';
 
-const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1000, retryAfterCapMs: 10_000, deadlineMs: 60_000 };
+const policy: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 100,
+  maxDelayMs: 1000,
+  retryAfterCapMs: 10_000,
+  deadlineMs: 60_000,
+};
 const half = () => 0.5;
 
 function decide(outcome: AttemptOutcome, overrides: Partial<AttemptContext> = {}, random = half) {
@@ -59,7 +65,11 @@ describe('decideRetry: how long to wait', () => {
       { action: 'retry', delayMs: 399 },
       { action: 'retry', delayMs: 799 },
     ]);
-    const capped = decideRetry({ attempt: 9, outcome: status(503), repeatable: true, elapsedMs: 0, nowMs: 0 }, { ...policy, maxAttempts: 20 }, () => 0.999_999);
+    const capped = decideRetry(
+      { attempt: 9, outcome: status(503), repeatable: true, elapsedMs: 0, nowMs: 0 },
+      { ...policy, maxAttempts: 20 },
+      () => 0.999_999,
+    );
     expect(capped).toEqual({ action: 'retry', delayMs: 999 });
     expect(decide(status(503), { attempt: 3 }, () => 0)).toEqual({ action: 'retry', delayMs: 0 });
   });
@@ -97,7 +107,11 @@ describe('parseRetryAfterMs', () => {
 describe('checkRetryPolicy', () => {
   it('accepts the default and refuses nonsense with "expected …, got …"', () => {
     expect(checkRetryPolicy(defaultRetryPolicy)).toBe(defaultRetryPolicy);
-    expect(() => checkRetryPolicy({ ...policy, maxAttempts: 1.5 })).toThrow('maxAttempts: expected a whole number from 1 and up, got 1.5');
-    expect(() => checkRetryPolicy({ ...policy, deadlineMs: Number.NaN })).toThrow('deadlineMs: expected a number from 0 and up, got NaN');
+    expect(() => checkRetryPolicy({ ...policy, maxAttempts: 1.5 })).toThrow(
+      'maxAttempts: expected a whole number from 1 and up, got 1.5',
+    );
+    expect(() => checkRetryPolicy({ ...policy, deadlineMs: Number.NaN })).toThrow(
+      'deadlineMs: expected a number from 0 and up, got NaN',
+    );
   });
 });

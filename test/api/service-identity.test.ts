@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compareService, describeService, embeddedSandbox, normaliseBaseUrl, parseService, serialiseService, serviceAt } from '../../src/api/service-identity.js';
+import {
+  compareService,
+  describeService,
+  embeddedSandbox,
+  normaliseBaseUrl,
+  parseService,
+  serialiseService,
+  serviceAt,
+} from '../../src/api/service-identity.js';
 
 /** Which service a journal or a bookmark belongs to, decided without a request. */
 
@@ -19,7 +27,13 @@ describe('normaliseBaseUrl', () => {
   });
 
   it('keeps what makes services differ: scheme, host, port and path prefix', () => {
-    const services = ['http://claims.example.com', 'https://claims.example.com', 'https://claims.example.com:8443', 'https://other.example.com', 'https://claims.example.com/eu'];
+    const services = [
+      'http://claims.example.com',
+      'https://claims.example.com',
+      'https://claims.example.com:8443',
+      'https://other.example.com',
+      'https://claims.example.com/eu',
+    ];
     expect(new Set(services.map(normaliseBaseUrl)).size).toBe(services.length);
   });
 });
@@ -47,10 +61,20 @@ describe('service identity', () => {
   });
 
   it('reads back what it wrote; anything else is unrecorded', () => {
-    for (const service of [serviceAt('https://claims.example.com/api', 'live_x'), embeddedSandbox('/tmp/sandbox.db', 'test_x')]) {
+    for (const service of [
+      serviceAt('https://claims.example.com/api', 'live_x'),
+      embeddedSandbox('/tmp/sandbox.db', 'test_x'),
+    ]) {
       expect(parseService(serialiseService(service))).toEqual(service);
     }
-    for (const text of [undefined, '', '{', 'null', '{"kind":"url","baseUrl":"https://x"}', '{"kind":"ftp","baseUrl":"x","environment":"live"}']) {
+    for (const text of [
+      undefined,
+      '',
+      '{',
+      'null',
+      '{"kind":"url","baseUrl":"https://x"}',
+      '{"kind":"ftp","baseUrl":"x","environment":"live"}',
+    ]) {
       expect(parseService(text)).toBeUndefined();
     }
     expect(compareService(undefined, serviceAt('https://x.example', 'live_x'))).toEqual({ kind: 'unrecorded' });

@@ -25,8 +25,14 @@ describe('bulk-disputes (in-process)', () => {
   });
 
   it('an unknown command or flag is a usage error, exit 2', async () => {
-    expect(await run(['bogus'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("unknown command 'bogus'") as unknown });
-    expect(await run(['check', '--api-key', 'x'])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("unknown option '--api-key'") as unknown });
+    expect(await run(['bogus'])).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringContaining("unknown command 'bogus'") as unknown,
+    });
+    expect(await run(['check', '--api-key', 'x'])).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringContaining("unknown option '--api-key'") as unknown,
+    });
     expect((await run(['--log-level', 'loud', 'check'])).exitCode).toBe(2);
   });
 
@@ -46,7 +52,10 @@ describe('bulk-disputes (in-process)', () => {
     const server = await startScriptedServer([json(200, emptyPage)]);
     const result = await run(['check'], { CLAIMS_BASE_URL: server.url, CLAIMS_API_KEY: testApiKey });
 
-    expect(result).toMatchObject({ exitCode: 0, stdout: `route: direct (no proxy set)\nclient certificate: none configured\nok: ${server.url} accepted the key (sandbox environment)\n` });
+    expect(result).toMatchObject({
+      exitCode: 0,
+      stdout: `route: direct (no proxy set)\nclient certificate: none configured\nok: ${server.url} accepted the key (sandbox environment)\n`,
+    });
     expect(server.requests[0]?.url).toBe('/v2/issuer/claims?limit=1');
   });
 
@@ -66,12 +75,17 @@ describe('bulk-disputes (in-process)', () => {
   it('a missing key file is a usage error naming the file', async () => {
     const result = await run(['check', '--base-url', 'http://127.0.0.1:1', '--api-key-file', '/nonexistent/key']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('--api-key-file /nonexistent/key: expected a readable file holding the API key, got ENOENT');
+    expect(result.stderr).toContain(
+      '--api-key-file /nonexistent/key: expected a readable file holding the API key, got ENOENT',
+    );
   });
 
   it.each([
     ['404', json(404, { message: 'no such route' })],
-    ['an HTML page', (_request: unknown, response: import('node:http').ServerResponse) => response.end('<html>welcome</html>')],
+    [
+      'an HTML page',
+      (_request: unknown, response: import('node:http').ServerResponse) => response.end('<html>welcome</html>'),
+    ],
   ])('a base URL that answers %s is a configuration error, exit 2', async (_name, step) => {
     const server = await startScriptedServer([step]);
     const result = await run(['check', '--base-url', server.url], { CLAIMS_API_KEY: testApiKey });
@@ -81,7 +95,10 @@ describe('bulk-disputes (in-process)', () => {
 
   it('a refused key aborts with exit 3, and the key appears nowhere in the output', async () => {
     const server = await startScriptedServer([json(401, { message: 'invalid API key' })]);
-    const result = await run(['check', '--log-level', 'trace'], { CLAIMS_BASE_URL: server.url, CLAIMS_API_KEY: testApiKey });
+    const result = await run(['check', '--log-level', 'trace'], {
+      CLAIMS_BASE_URL: server.url,
+      CLAIMS_API_KEY: testApiKey,
+    });
 
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('CLAIMS_AUTHENTICATION: GET /v2/issuer/claims: 401: invalid API key (1 attempt)');

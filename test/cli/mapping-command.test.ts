@@ -99,7 +99,16 @@ describe('bulk-disputes mapping lint', () => {
 
   it('names file, line and field of each problem on stderr, exit 2 when any file is bad', async () => {
     const folder = await fixture({
-      'broken.yaml': ['claim:', '  key: [ref]', 'shared:', '  card.last4: { column: card }', '  card.network: { column: network, case: sideways }', '  dispute.reason: { colum: reason }', 'case: {}', ''].join('\n'),
+      'broken.yaml': [
+        'claim:',
+        '  key: [ref]',
+        'shared:',
+        '  card.last4: { column: card }',
+        '  card.network: { column: network, case: sideways }',
+        '  dispute.reason: { colum: reason }',
+        'case: {}',
+        '',
+      ].join('\n'),
     });
     const broken = join(folder, 'broken.yaml');
 
@@ -108,8 +117,12 @@ describe('bulk-disputes mapping lint', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toContain(`${genericMapping}: ok`);
     expect(result.stderr).toContain(`${broken}:5: shared.card.network.case: `);
-    expect(result.stderr).toContain(`${broken}:6: shared.dispute.reason.colum: expected a known field, got an unknown one`);
-    expect(result.stderr).toContain(`${broken}:6: shared.dispute.reason: expected exactly one of column, constant and template`);
+    expect(result.stderr).toContain(
+      `${broken}:6: shared.dispute.reason.colum: expected a known field, got an unknown one`,
+    );
+    expect(result.stderr).toContain(
+      `${broken}:6: shared.dispute.reason: expected exactly one of column, constant and template`,
+    );
     expect(result.stderr).toContain(`${join(folder, 'missing.yaml')}: expected a readable mapping file, got ENOENT`);
   });
 
@@ -130,12 +143,22 @@ describe('bulk-disputes mapping explain', () => {
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     const text = result.stdout;
     expect(text).toContain(`${input}:2 through ${mapping}\nclaim key: ref "D-1"\n`);
-    expect(text).toMatch(/case\.dispute\.amount from column "amount"\n {2}cell +"1\.234,56"\n {2}trim +"1\.234,56"\n {2}amount in dispute\.currency, decimal ",", group "\." +123456\n {2}= 123456\n/);
-    expect(text).toMatch(/shared\.card\.network from column "network"\n {2}cell +"VISA"\n {2}trim +"VISA"\n {2}required +"VISA"\n {2}enum 2 values, ignoring case +"visa"\n {2}= "visa"\n/);
-    expect(text).toMatch(/shared\.issuer_evidence\.fraud\.was_reported from column "reported"\n {2}cell +""\n {2}trim +""\n {2}default +"no"\n {2}boolean +false\n {2}= false\n/);
-    expect(text).toMatch(/shared\.card\.expiry_month from column "expiry"\n(?: {2}.*\n)* {2}split "\/" index 0 +"09"\n {2}integer +9\n {2}= 9\n/);
+    expect(text).toMatch(
+      /case\.dispute\.amount from column "amount"\n {2}cell +"1\.234,56"\n {2}trim +"1\.234,56"\n {2}amount in dispute\.currency, decimal ",", group "\." +123456\n {2}= 123456\n/,
+    );
+    expect(text).toMatch(
+      /shared\.card\.network from column "network"\n {2}cell +"VISA"\n {2}trim +"VISA"\n {2}required +"VISA"\n {2}enum 2 values, ignoring case +"visa"\n {2}= "visa"\n/,
+    );
+    expect(text).toMatch(
+      /shared\.issuer_evidence\.fraud\.was_reported from column "reported"\n {2}cell +""\n {2}trim +""\n {2}default +"no"\n {2}boolean +false\n {2}= false\n/,
+    );
+    expect(text).toMatch(
+      /shared\.card\.expiry_month from column "expiry"\n(?: {2}.*\n)* {2}split "\/" index 0 +"09"\n {2}integer +9\n {2}= 9\n/,
+    );
     expect(text).toMatch(/custom_fields\.batch from constant 7\n {2}constant +7\n {2}= 7\n/);
-    expect(text).toContain('evidence\n  a.pdf  transaction_receipt (column files)\n  b.png  transaction_receipt (column files)\n');
+    expect(text).toContain(
+      'evidence\n  a.pdf  transaction_receipt (column files)\n  b.png  transaction_receipt (column files)\n',
+    );
     expect(text).toContain('result: maps (claim key ["D-1"], claim id "CLM-D-1")\n');
     // Amounts come last: they read the currency another field maps.
     expect(text.indexOf('case.dispute.currency from')).toBeLessThan(text.indexOf('case.dispute.amount from'));
@@ -147,10 +170,16 @@ describe('bulk-disputes mapping explain', () => {
     const result = await run(['mapping', 'explain', mapping, input, '--line', '4']);
 
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(/shared\.dispute\.reason from column "reason"\n(?: {2}.*\n)* {2}enum 2 values +error enum_unmapped\n {2}= error enum_unmapped: enum: expected one of "FR", "NR", got "XX"\n/);
+    expect(result.stdout).toMatch(
+      /shared\.dispute\.reason from column "reason"\n(?: {2}.*\n)* {2}enum 2 values +error enum_unmapped\n {2}= error enum_unmapped: enum: expected one of "FR", "NR", got "XX"\n/,
+    );
     expect(result.stdout).toContain('result: 3 field errors\n');
-    expect(result.stdout).toContain('  shared.dispute.reason: enum_unmapped: enum: expected one of "FR", "NR", got "XX"\n');
-    expect(result.stdout).toContain('  case.dispute.amount: amount_format: amount: expected digits with "," as decimal separator and "." grouping digits by three, got "9.99"\n');
+    expect(result.stdout).toContain(
+      '  shared.dispute.reason: enum_unmapped: enum: expected one of "FR", "NR", got "XX"\n',
+    );
+    expect(result.stdout).toContain(
+      '  case.dispute.amount: amount_format: amount: expected digits with "," as decimal separator and "." grouping digits by three, got "9.99"\n',
+    );
     expect(result.stdout).toContain('  case.transaction.amount: amount_format: ');
     // The record spans lines 4 and 5; the split part is trimmed of the line break.
     expect(result.stdout).toMatch(/ {2}cell +"12\\n\/27"\n(?: {2}.*\n)* {2}= 12\n/);
@@ -164,17 +193,35 @@ describe('bulk-disputes mapping explain', () => {
     const document = JSON.parse(failed.stdout) as ExplainDocument;
 
     expect(failed.exitCode).toBe(1);
-    expect(document).toMatchObject({ mapping, input, line: 4, ok: false, row: null, claimKey: { columns: ['ref'], values: ['D-2'] } });
+    expect(document).toMatchObject({
+      mapping,
+      input,
+      line: 4,
+      ok: false,
+      row: null,
+      claimKey: { columns: ['ref'], values: ['D-2'] },
+    });
     expect(document.errors.map((error) => error.code)).toEqual(['enum_unmapped', 'amount_format', 'amount_format']);
     const reason = document.fields.find((field) => field.field === 'shared.dispute.reason');
     expect(reason).toMatchObject({ source: { column: 'reason' }, result: { ok: false, code: 'enum_unmapped' } });
     expect(reason?.steps.map((step) => step.step)).toEqual(['column', 'trim', 'required', 'enum']);
 
-    const mapped = JSON.parse((await run(['mapping', 'explain', mapping, input, '--line', '2', '--json'])).stdout) as ExplainDocument;
-    expect(mapped).toMatchObject({ ok: true, errors: [], row: { claimId: 'CLM-D-1', case: { dispute: { amount: 123456, currency: 'EUR' } } } });
+    const mapped = JSON.parse(
+      (await run(['mapping', 'explain', mapping, input, '--line', '2', '--json'])).stdout,
+    ) as ExplainDocument;
+    expect(mapped).toMatchObject({
+      ok: true,
+      errors: [],
+      row: { claimId: 'CLM-D-1', case: { dispute: { amount: 123456, currency: 'EUR' } } },
+    });
     // A blank optional cell is a field left out: "value": null, not a missing key.
-    const blank = JSON.parse((await run(['mapping', 'explain', mapping, input, '--line', '3', '--json'])).stdout) as ExplainDocument;
-    expect(blank.fields.find((field) => field.field === 'shared.card.expiry_month')?.result).toEqual({ ok: true, value: null });
+    const blank = JSON.parse(
+      (await run(['mapping', 'explain', mapping, input, '--line', '3', '--json'])).stdout,
+    ) as ExplainDocument;
+    expect(blank.fields.find((field) => field.field === 'shared.card.expiry_month')?.result).toEqual({
+      ok: true,
+      value: null,
+    });
     expect(blank.row?.shared).not.toHaveProperty('card.expiry_month');
   });
 
@@ -197,14 +244,24 @@ describe('bulk-disputes mapping explain', () => {
 
     const unreadable = await run(['mapping', 'explain', mapping, input, '--line', '7']);
     expect(unreadable.exitCode).toBe(1);
-    expect(unreadable.stdout).toContain('result: csv_column_count: record: expected 12 columns as in the header, got 3');
+    expect(unreadable.stdout).toContain(
+      'result: csv_column_count: record: expected 12 columns as in the header, got 3',
+    );
 
-    expect((await run(['mapping', 'explain', mapping, input, '--line', '0'])).stderr).toContain('expected a line number from 1, got "0"');
+    expect((await run(['mapping', 'explain', mapping, input, '--line', '0'])).stderr).toContain(
+      'expected a line number from 1, got "0"',
+    );
     expect((await run(['mapping', 'explain', mapping, input])).exitCode).toBe(2);
     const noInput = await run(['mapping', 'explain', mapping, `${input}.missing`, '--line', '2']);
-    expect(noInput).toMatchObject({ exitCode: 2, stderr: expect.stringContaining(`${input}.missing: expected a readable CSV or .xlsx file, got ENOENT`) as unknown });
+    expect(noInput).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringContaining(`${input}.missing: expected a readable CSV or .xlsx file, got ENOENT`) as unknown,
+    });
     const noMapping = await run(['mapping', 'explain', `${mapping}.missing`, input, '--line', '2']);
-    expect(noMapping).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('expected a readable mapping file, got ENOENT') as unknown });
+    expect(noMapping).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringContaining('expected a readable mapping file, got ENOENT') as unknown,
+    });
   });
 
   it('has help with an example', async () => {
@@ -234,12 +291,19 @@ describe('bulk-disputes mapping explain', () => {
       const expected = mapRow(row.cells, mapping);
       expect(result.exitCode).toBe(expected.ok ? 0 : 1);
       if (expected.ok) {
-        expect(valuesOf(document)).toEqual({ shared: expected.row.shared, case: expected.row.case, claimId: expected.row.claimId, customFields: expected.row.customFields });
+        expect(valuesOf(document)).toEqual({
+          shared: expected.row.shared,
+          case: expected.row.case,
+          claimId: expected.row.claimId,
+          customFields: expected.row.customFields,
+        });
         expect(document.evidence).toEqual(expected.row.evidence);
         expect(document.row).toEqual(expected.row);
       } else {
         expect(document.errors).toEqual(expected.errors);
-        const failed = document.fields.filter((field) => !field.result.ok).map(({ field, result: { code, message } }) => ({ field, code, message }));
+        const failed = document.fields
+          .filter((field) => !field.result.ok)
+          .map(({ field, result: { code, message } }) => ({ field, code, message }));
         expect(failed).toEqual(expected.errors.filter((error) => error.field !== 'claim.key'));
       }
     }
@@ -249,12 +313,19 @@ describe('bulk-disputes mapping explain', () => {
 
 interface ExplainDocument {
   ok: boolean;
-  fields: { field: string; source: Record<string, unknown>; steps: { step: string; result: StepResult }[]; result: StepResult }[];
+  fields: {
+    field: string;
+    source: Record<string, unknown>;
+    steps: { step: string; result: StepResult }[];
+    result: StepResult;
+  }[];
   evidence: MappedRow['evidence'];
   errors: FieldError[];
   row: MappedRow | null;
 }
-type StepResult = { ok: true; value: string | number | boolean | null; code?: undefined; message?: undefined } | { ok: false; code: string; message: string };
+type StepResult =
+  | { ok: true; value: string | number | boolean | null; code?: undefined; message?: undefined }
+  | { ok: false; code: string; message: string };
 
 /** The explained final values, shaped like mapRow's: fields left out (null) stay out. */
 function valuesOf(document: ExplainDocument) {

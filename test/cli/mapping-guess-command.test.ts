@@ -39,7 +39,9 @@ describe('mapping guess: the command', () => {
     await writeFile(out, 'mine\n');
     const refused = await runCli(['mapping', 'guess', sample, '--out', out]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toContain(`--out ${out}: expected a new file, got an existing one (use --force to overwrite it)`);
+    expect(refused.stderr).toContain(
+      `--out ${out}: expected a new file, got an existing one (use --force to overwrite it)`,
+    );
     expect(await readFile(out, 'utf8')).toBe('mine\n');
 
     const forced = await runCli(['mapping', 'guess', sample, '--out', out, '--force']);
@@ -61,14 +63,23 @@ describe('mapping guess: the command', () => {
   it('a missing, empty or header-only sample exits 2 naming the file', async () => {
     const folder = await temporaryFolder('bulk-disputes-guess-');
     const missing = await runCli(['mapping', 'guess', join(folder, 'none.csv')]);
-    expect(missing).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('none.csv: expected a readable CSV file, got ENOENT') as unknown });
+    expect(missing).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringContaining('none.csv: expected a readable CSV file, got ENOENT') as unknown,
+    });
 
     const empty = join(folder, 'empty.csv');
     await writeFile(empty, '');
-    expect(await runCli(['mapping', 'guess', empty])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('got an empty file') as unknown });
+    expect(await runCli(['mapping', 'guess', empty])).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringContaining('got an empty file') as unknown,
+    });
 
     const headerOnly = join(folder, 'header.csv');
     await writeFile(headerOnly, 'ref;amount;currency\n');
-    expect(await runCli(['mapping', 'guess', headerOnly])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('expected rows below the header line') as unknown });
+    expect(await runCli(['mapping', 'guess', headerOnly])).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringContaining('expected rows below the header line') as unknown,
+    });
   });
 });

@@ -28,7 +28,10 @@ describe('unknown options are told first', () => {
     const noArgument = await runCli(['import']);
     expect(noArgument.stderr).toContain("error: missing required argument 'input'");
     const explain = await runCli(['mapping', 'explain', 'acme.yaml', 'night.csv']);
-    expect([explain.exitCode, explain.stderr]).toEqual([2, expect.stringContaining("error: required option '--line <N>' not specified") as unknown]);
+    expect([explain.exitCode, explain.stderr]).toEqual([
+      2,
+      expect.stringContaining("error: required option '--line <N>' not specified") as unknown,
+    ]);
   });
 
   it('--help still wins over a misspelt option', async () => {

@@ -14,7 +14,11 @@ import { csvWriteOptionsFor } from '../../src/csv/write-options.js';
  * byte order mark; and the writer's options that repeat them.
  */
 
-async function layoutOf(bytes: Buffer, dialect: CsvDialectInput = {}, cuts: readonly number[] = []): Promise<{ layout: FileLayout | undefined; rows: CsvRow[]; headerAfterLayout: boolean }> {
+async function layoutOf(
+  bytes: Buffer,
+  dialect: CsvDialectInput = {},
+  cuts: readonly number[] = [],
+): Promise<{ layout: FileLayout | undefined; rows: CsvRow[]; headerAfterLayout: boolean }> {
   const edges = [0, ...cuts, bytes.length];
   const input = Readable.from(edges.slice(1).map((end, position) => bytes.subarray(edges[position], end)));
   let layout: FileLayout | undefined;
@@ -35,16 +39,51 @@ async function layoutOf(bytes: Buffer, dialect: CsvDialectInput = {}, cuts: read
 
 const utf8Bom = Buffer.from([0xef, 0xbb, 0xbf]);
 
-describe('readRows: the input\'s layout', () => {
+describe("readRows: the input's layout", () => {
   it.each([
-    { name: 'CRLF with a UTF-8 BOM', bytes: Buffer.concat([utf8Bom, Buffer.from('a;b\r\n1;2\r\n')]), dialect: { delimiter: ';' }, expected: { lineEnding: '\r\n', byteOrderMark: true } },
-    { name: 'LF without a BOM', bytes: Buffer.from('a,b\n1,2\n'), dialect: {}, expected: { lineEnding: '\n', byteOrderMark: false } },
-    { name: 'a header without a line break', bytes: Buffer.from('a,b'), dialect: {}, expected: { lineEnding: '\n', byteOrderMark: false } },
+    {
+      name: 'CRLF with a UTF-8 BOM',
+      bytes: Buffer.concat([utf8Bom, Buffer.from('a;b\r\n1;2\r\n')]),
+      dialect: { delimiter: ';' },
+      expected: { lineEnding: '\r\n', byteOrderMark: true },
+    },
+    {
+      name: 'LF without a BOM',
+      bytes: Buffer.from('a,b\n1,2\n'),
+      dialect: {},
+      expected: { lineEnding: '\n', byteOrderMark: false },
+    },
+    {
+      name: 'a header without a line break',
+      bytes: Buffer.from('a,b'),
+      dialect: {},
+      expected: { lineEnding: '\n', byteOrderMark: false },
+    },
     // Excel writes LF inside cells and CRLF between records.
-    { name: 'LF inside a quoted header cell, CRLF after it', bytes: Buffer.from('"a\nx",b\r\n1,2\r\n'), dialect: {}, expected: { lineEnding: '\r\n', byteOrderMark: false } },
-    { name: 'a doubled quote in the header', bytes: Buffer.from('"a""\n",b\n1,2\n'), dialect: {}, expected: { lineEnding: '\n', byteOrderMark: false } },
-    { name: 'UTF-16LE with its BOM', bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\tb\r\n1\t2\r\n', 'utf16le')]), dialect: { delimiter: '\t', encoding: 'utf-16le' as const }, expected: { lineEnding: '\r\n', byteOrderMark: true } },
-    { name: 'windows-1252 (no BOM there)', bytes: encodeText('ä;b\r\n€;2\r\n', 'windows-1252'), dialect: { delimiter: ';', encoding: 'windows-1252' as const }, expected: { lineEnding: '\r\n', byteOrderMark: false } },
+    {
+      name: 'LF inside a quoted header cell, CRLF after it',
+      bytes: Buffer.from('"a\nx",b\r\n1,2\r\n'),
+      dialect: {},
+      expected: { lineEnding: '\r\n', byteOrderMark: false },
+    },
+    {
+      name: 'a doubled quote in the header',
+      bytes: Buffer.from('"a""\n",b\n1,2\n'),
+      dialect: {},
+      expected: { lineEnding: '\n', byteOrderMark: false },
+    },
+    {
+      name: 'UTF-16LE with its BOM',
+      bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\tb\r\n1\t2\r\n', 'utf16le')]),
+      dialect: { delimiter: '\t', encoding: 'utf-16le' as const },
+      expected: { lineEnding: '\r\n', byteOrderMark: true },
+    },
+    {
+      name: 'windows-1252 (no BOM there)',
+      bytes: encodeText('ä;b\r\n€;2\r\n', 'windows-1252'),
+      dialect: { delimiter: ';', encoding: 'windows-1252' as const },
+      expected: { lineEnding: '\r\n', byteOrderMark: false },
+    },
   ])('$name', async ({ bytes, dialect, expected }) => {
     // Cut at every offset of the head too: the mark and the CR LF may arrive apart.
     for (const cuts of [[], [1], [2], [3], [4], [5]].filter((cut) => cut.every((offset) => offset < bytes.length))) {
@@ -70,18 +109,27 @@ describe('LineEndingProbe', () => {
   });
 });
 
-describe('the results\' write options and encoder', () => {
+describe("the results' write options and encoder", () => {
   it.each([
     { delimiter: ';', quote: '"', lineEnding: '\r\n' as const },
     { delimiter: '\t', quote: '"', lineEnding: '\n' as const },
     { delimiter: '|', quote: "'", lineEnding: '\r\n' as const },
-  ])('a record with the delimiter, quotes and every line break reads back ($delimiter, $quote)', ({ delimiter, quote, lineEnding }) => {
-    const cells = [`a${delimiter}b`, `say "hi" it's`, 'lone\rcr', 'lone\nlf', 'cr\r\nlf', '', 'plain'];
-    const text = stringify([cells, ['x', 'y', 'z', '', '', '', 'end']], csvWriteOptionsFor({ delimiter, quote, lineEnding, encoding: 'utf-8', byteOrderMark: false }));
-    expect(text.endsWith(lineEnding)).toBe(true);
-    // Only the dialect's own line ending ends a record.
-    expect(parse(text, { delimiter, quote, escape: quote, record_delimiter: lineEnding })).toEqual([cells, ['x', 'y', 'z', '', '', '', 'end']]);
-  });
+  ])(
+    'a record with the delimiter, quotes and every line break reads back ($delimiter, $quote)',
+    ({ delimiter, quote, lineEnding }) => {
+      const cells = [`a${delimiter}b`, `say "hi" it's`, 'lone\rcr', 'lone\nlf', 'cr\r\nlf', '', 'plain'];
+      const text = stringify(
+        [cells, ['x', 'y', 'z', '', '', '', 'end']],
+        csvWriteOptionsFor({ delimiter, quote, lineEnding, encoding: 'utf-8', byteOrderMark: false }),
+      );
+      expect(text.endsWith(lineEnding)).toBe(true);
+      // Only the dialect's own line ending ends a record.
+      expect(parse(text, { delimiter, quote, escape: quote, record_delimiter: lineEnding })).toEqual([
+        cells,
+        ['x', 'y', 'z', '', '', '', 'end'],
+      ]);
+    },
+  );
 
   it.each([
     { encoding: 'utf-8' as const, byteOrderMark: true, bytes: [0xef, 0xbb, 0xbf, 0x6c, 0x6c] },
@@ -90,14 +138,17 @@ describe('the results\' write options and encoder', () => {
     { encoding: 'utf-16le' as const, byteOrderMark: false, bytes: [0x6c, 0x00, 0x6c, 0x00] },
     // A single-byte encoding has no mark.
     { encoding: 'windows-1252' as const, byteOrderMark: true, bytes: [0x6c, 0x6c] },
-  ])('$encoding with byteOrderMark $byteOrderMark: the mark once, before the first chunk', async ({ encoding, byteOrderMark, bytes }) => {
-    const chunks: Buffer[] = [];
-    const encoder = createEncoder(encoding, byteOrderMark);
-    encoder.on('data', (chunk: Buffer) => chunks.push(chunk));
-    encoder.write('l');
-    encoder.write('l');
-    encoder.end();
-    await new Promise((resolve) => encoder.on('end', resolve));
-    expect([...Buffer.concat(chunks)]).toEqual(bytes);
-  });
+  ])(
+    '$encoding with byteOrderMark $byteOrderMark: the mark once, before the first chunk',
+    async ({ encoding, byteOrderMark, bytes }) => {
+      const chunks: Buffer[] = [];
+      const encoder = createEncoder(encoding, byteOrderMark);
+      encoder.on('data', (chunk: Buffer) => chunks.push(chunk));
+      encoder.write('l');
+      encoder.write('l');
+      encoder.end();
+      await new Promise((resolve) => encoder.on('end', resolve));
+      expect([...Buffer.concat(chunks)]).toEqual(bytes);
+    },
+  );
 });

@@ -48,7 +48,9 @@ it('streams 200,000 rows to a slow consumer in flat memory', { timeout: 120_000 
     if (rows % 1000 === 0) peak = Math.max(peak, footprint());
   }
   const growthMiB = (peak - baseline) / mebibyte;
-  console.log(`csv memory: input ${(inputBytes / mebibyte).toFixed(1)} MiB, ${rows} rows, peak heap+arrayBuffers growth ${growthMiB.toFixed(1)} MiB`);
+  console.log(
+    `csv memory: input ${(inputBytes / mebibyte).toFixed(1)} MiB, ${rows} rows, peak heap+arrayBuffers growth ${growthMiB.toFixed(1)} MiB`,
+  );
   expect(rows).toBe(rowCount);
   expect(lastLine).toBe(2 + (rowCount - 1) * 2);
   expect(inputBytes).toBeGreaterThan(30 * mebibyte);

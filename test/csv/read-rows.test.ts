@@ -58,7 +58,11 @@ describe('readRows: byte order marks and encodings', () => {
 
   it('decodes windows-1252 é and €, including 0x80-0x9F split across chunks', async () => {
     // "café;€ 12" with smart quotes: 0x93 and 0x94 are “ and ” in windows-1252.
-    const bytes = Buffer.concat([Buffer.from('name;amount\ncaf', 'latin1'), Buffer.from([0xe9, 0x93, 0x94, 0x3b, 0x80]), Buffer.from(' 12\n', 'latin1')]);
+    const bytes = Buffer.concat([
+      Buffer.from('name;amount\ncaf', 'latin1'),
+      Buffer.from([0xe9, 0x93, 0x94, 0x3b, 0x80]),
+      Buffer.from(' 12\n', 'latin1'),
+    ]);
     for (const cuts of [[], [15, 16]]) {
       const rows = await collect(bytes, { encoding: 'windows-1252', delimiter: ';' }, cuts);
       expect(rows).toEqual([{ line: 2, index: 0, cells: { name: 'café“”', amount: '€ 12' }, raw: ['café“”', '€ 12'] }]);
@@ -99,7 +103,10 @@ describe('readRows: records and lines', () => {
 
   it('keys cells by column number without a header', async () => {
     const rows = await collect(utf8('a,b\nc,d\n'), { header: false });
-    expect(rows.map((row) => ('cells' in row ? row.cells : row.error))).toEqual([{ '1': 'a', '2': 'b' }, { '1': 'c', '2': 'd' }]);
+    expect(rows.map((row) => ('cells' in row ? row.cells : row.error))).toEqual([
+      { '1': 'a', '2': 'b' },
+      { '1': 'c', '2': 'd' },
+    ]);
   });
 
   it('reports ragged, blank and stray-quote records with their line, in order, none dropped', async () => {
@@ -146,7 +153,9 @@ describe('readRows: run-level failures', () => {
   it('refuses a file with old Mac line ends (lone CR) rather than reading it as a header and no rows', async () => {
     const error = await failure(utf8('dispute_ref,transaction_ref\rD1,T1\r'));
     expect(error.code).toBe('csv_line_endings');
-    expect(error.message).toBe('line 1: header: expected lines ending in LF or CRLF, got a lone CR in column 2 ("transaction_ref\\rD1"); save the file with Windows or Unix line endings');
+    expect(error.message).toBe(
+      'line 1: header: expected lines ending in LF or CRLF, got a lone CR in column 2 ("transaction_ref\\rD1"); save the file with Windows or Unix line endings',
+    );
   });
 
   it('refuses an empty header cell', async () => {

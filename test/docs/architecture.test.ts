@@ -16,7 +16,8 @@ const page = await readFile(join(root, 'docs', 'architecture.md'), 'utf8');
 /** The floors block: `floor N: a b c`, lowest first. */
 function floorsOf(text: string): Map<string, number> {
   const block = /<!-- floors:[^>]*-->\s*```text\n([\s\S]*?)```/.exec(text)?.[1];
-  if (block === undefined) throw new Error('docs/architecture.md: expected the floors block (<!-- floors … --> then ```text), got none');
+  if (block === undefined)
+    throw new Error('docs/architecture.md: expected the floors block (<!-- floors … --> then ```text), got none');
   const floors = new Map<string, number>();
   for (const line of block.trim().split('\n')) {
     const match = /^floor (\d+): (.+)$/.exec(line.trim());
@@ -34,7 +35,9 @@ function folderOf(file: string): string {
 
 async function sourceFiles(): Promise<string[]> {
   const entries = await readdir(join(root, 'src'), { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 describe('docs/architecture.md', () => {
@@ -44,11 +47,14 @@ describe('docs/architecture.md', () => {
     for (const folder of floors.keys()) expect(existsSync(join(root, 'src', folder)), `src/${folder}`).toBe(true);
     const paths = [...page.matchAll(/\b(src\/[\w./-]*[\w-])/g)].map((match) => match[1] ?? '');
     expect(paths.length).toBeGreaterThan(20);
-    for (const path of paths) expect(existsSync(join(root, path)) || existsSync(join(root, `${path}.ts`)), path).toBe(true);
+    for (const path of paths)
+      expect(existsSync(join(root, path)) || existsSync(join(root, `${path}.ts`)), path).toBe(true);
   });
 
   it('puts every folder of src/ on a floor', async () => {
-    const folders = (await readdir(join(root, 'src'), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = (await readdir(join(root, 'src'), { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(folders.filter((folder) => !floors.has(folder))).toEqual([]);
   });
 
@@ -65,7 +71,10 @@ describe('docs/architecture.md', () => {
         if (to === from || to === '') continue;
         const fromFloor = floors.get(from) ?? Number.NaN;
         const toFloor = floors.get(to) ?? Number.NaN;
-        if (!(toFloor < fromFloor)) upward.push(`${relative(root, file)} (floor ${fromFloor}) imports ${specifier} (src/${to}, floor ${toFloor})`);
+        if (!(toFloor < fromFloor))
+          upward.push(
+            `${relative(root, file)} (floor ${fromFloor}) imports ${specifier} (src/${to}, floor ${toFloor})`,
+          );
       }
     }
     expect(upward).toEqual([]);

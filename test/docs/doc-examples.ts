@@ -84,7 +84,8 @@ export function examplesOf(file: string, markdown: string): Example[] {
     const indent = open[1]?.length ?? 0;
     const start = index;
     const body: string[] = [];
-    for (index++; index < lines.length && !fenceClose.test(lines[index] ?? ''); index++) body.push((lines[index] ?? '').slice(indent));
+    for (index++; index < lines.length && !fenceClose.test(lines[index] ?? ''); index++)
+      body.push((lines[index] ?? '').slice(indent));
     examples.push({ file, line: start + 1, marker: markerOf(lines[start - 1]), commands: commandsOf(body, start + 2) });
   }
   return examples;

@@ -16,8 +16,16 @@ import { oldestSupported, recommendedLine } from '../../src/runtime/supported.js
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const docFiles = ['README.md', ...(await readdir(join(root, 'docs'))).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
-const examples: Example[] = (await Promise.all(docFiles.map(async (file) => examplesOf(file, await readFile(join(root, file), 'utf8'))))).flat();
+const docFiles = [
+  'README.md',
+  ...(await readdir(join(root, 'docs')))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const examples: Example[] = (
+  await Promise.all(docFiles.map(async (file) => examplesOf(file, await readFile(join(root, file), 'utf8'))))
+).flat();
 const packageJson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
 
 const testKey = 'test_docs_examples';
@@ -42,7 +50,8 @@ const where = (example: Example, command?: ExampleCommand) => `${example.file}:$
 
 /** What the shell runs for a documented command: the built CLI for `bulk-disputes`, the start script for `npm start`. */
 function shellOf(command: string): string {
-  if (/^npm start(\s+#.*)?$/.test(command)) return packageJson.scripts.start.replace('node dist/cli/bin.js', 'bulk-disputes');
+  if (/^npm start(\s+#.*)?$/.test(command))
+    return packageJson.scripts.start.replace('node dist/cli/bin.js', 'bulk-disputes');
   return command.replace(/\bnpx bulk-disputes\b/g, 'bulk-disputes');
 }
 
@@ -60,7 +69,12 @@ async function workspace(): Promise<{ folder: string; env: NodeJS.ProcessEnv }> 
 }
 
 /** Runs a shell command; `until` (a server) gets SIGINT once it holds, as Ctrl-C would send. */
-async function run(shell: string, cwd: string, env: NodeJS.ProcessEnv, until?: (output: string) => boolean): Promise<Ran> {
+async function run(
+  shell: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  until?: (output: string) => boolean,
+): Promise<Ran> {
   return new Promise((resolve) => {
     // exec: the signal reaches the CLI itself, not a shell around it.
     const child = spawn('sh', ['-c', until ? `exec ${shell}` : shell], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,7 +97,11 @@ async function run(shell: string, cwd: string, env: NodeJS.ProcessEnv, until?: (
       stderr += chunk.toString('utf8');
       onData();
     });
-    const ready = until ? setTimeout(() => { interrupt(0); }, serveReadyMs) : undefined;
+    const ready = until
+      ? setTimeout(() => {
+          interrupt(0);
+        }, serveReadyMs)
+      : undefined;
     const killer = setTimeout(() => child.kill('SIGKILL'), commandTimeoutMs);
     child.on('close', (exitCode) => {
       clearTimeout(ready);
@@ -107,8 +125,10 @@ const tail = (text: string) => (text.length > 1500 ? `…${text.slice(-1500)}` :
 /** Why a command's run does not match its page, or nothing. */
 function failureOf(example: Example, command: ExampleCommand, shell: string, ran: Ran): string | undefined {
   const problems: string[] = [];
-  if (/\bnpm\b|\bnpx\b/.test(shell)) problems.push('runs npm or npx: only bulk-disputes, npx bulk-disputes and npm start are run');
-  if (ran.exitCode !== command.expectedExit) problems.push(`exit ${String(ran.exitCode)}, expected ${command.expectedExit}`);
+  if (/\bnpm\b|\bnpx\b/.test(shell))
+    problems.push('runs npm or npx: only bulk-disputes, npx bulk-disputes and npm start are run');
+  if (ran.exitCode !== command.expectedExit)
+    problems.push(`exit ${String(ran.exitCode)}, expected ${command.expectedExit}`);
   const missing = missingLines(command.output, `${ran.stdout}\n${ran.stderr}`);
   if (missing.length > 0) problems.push(`not in its output:\n${missing.map((line) => `      ${line}`).join('\n')}`);
   if (problems.length === 0) return undefined;
@@ -125,7 +145,9 @@ async function runPage(file: string): Promise<string[]> {
         const shell = shellOf(command.text);
         const ran =
           example.marker?.kind === 'serve'
-            ? await exclusively(async () => run(shell, folder, env, (output) => missingLines(command.output, output).length === 0))
+            ? await exclusively(async () =>
+                run(shell, folder, env, (output) => missingLines(command.output, output).length === 0),
+              )
             : await run(shell, folder, env);
         const failure = failureOf(example, command, shell, ran);
         if (failure !== undefined) failures.push(failure);
@@ -137,16 +159,24 @@ async function runPage(file: string): Promise<string[]> {
   return failures;
 }
 
-describe('the documentation\'s shell examples', () => {
+describe("the documentation's shell examples", () => {
   it('every ```sh block of the README and docs/ is marked: run, serve, or not run with its reason', () => {
     expect(examples.filter((example) => example.marker === undefined).map((example) => where(example))).toEqual([]);
-    expect(examples.filter((example) => example.marker?.kind === 'not run' && example.marker.reason.trim() === '').map((example) => where(example))).toEqual([]);
+    expect(
+      examples
+        .filter((example) => example.marker?.kind === 'not run' && example.marker.reason.trim() === '')
+        .map((example) => where(example)),
+    ).toEqual([]);
   });
 
   it('a serve example is one command and shows what it prints before it is stopped', () => {
     const served = examples.filter((example) => example.marker?.kind === 'serve');
     expect(served.length).toBeGreaterThan(0);
-    expect(served.filter((example) => example.commands.length !== 1 || example.commands[0]?.output.length === 0).map((example) => where(example))).toEqual([]);
+    expect(
+      served
+        .filter((example) => example.commands.length !== 1 || example.commands[0]?.output.length === 0)
+        .map((example) => where(example)),
+    ).toEqual([]);
   });
 
   it('the README shows a run example for each of the three jobs, and .ci/run runs exactly its test command', async () => {
@@ -157,7 +187,10 @@ describe('the documentation\'s shell examples', () => {
     }
     const setup = readme.flatMap((example) => example.commands).map((command) => command.text.replace(/\s+#.*$/, ''));
     // .ci/run runs that command, and nothing else of npm's, once on each supported Node.js line.
-    const ciLines = (await readFile(join(root, '.ci/run'), 'utf8')).split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+    const ciLines = (await readFile(join(root, '.ci/run'), 'utf8'))
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
     const ciCommands = ciLines.filter((line) => /^npm (ci|test|run)\b/.test(line));
     expect(ciCommands).toEqual(['npm ci && npm test']);
     expect(setup).toContain(ciCommands[0]);
@@ -167,9 +200,13 @@ describe('the documentation\'s shell examples', () => {
 
   const pagesThatRun = docFiles.filter((file) => examples.some((example) => example.file === file && runs(example)));
   for (const file of pagesThatRun) {
-    it.concurrent(`${file}: its examples run against the embedded sandbox`, { timeout: 180_000 }, async ({ expect }) => {
-      const failures = await pages(async () => runPage(file));
-      expect(failures).toEqual([]);
-    });
+    it.concurrent(
+      `${file}: its examples run against the embedded sandbox`,
+      { timeout: 180_000 },
+      async ({ expect }) => {
+        const failures = await pages(async () => runPage(file));
+        expect(failures).toEqual([]);
+      },
+    );
   }
 });

@@ -30,12 +30,18 @@ describe('checkEvidence', () => {
   it('follows a symbolic link to another file inside', async () => {
     await tree.write('evidence/real.png', pngMagicBytes());
     await symlink('real.png', join(tree.evidenceDir, 'alias.png'));
-    expect(await checkEvidence(tree.evidenceDir, 'alias.png')).toMatchObject({ ok: true, path: await realpath(join(tree.evidenceDir, 'real.png')) });
+    expect(await checkEvidence(tree.evidenceDir, 'alias.png')).toMatchObject({
+      ok: true,
+      path: await realpath(join(tree.evidenceDir, 'real.png')),
+    });
   });
 
   it('names the cell, not the resolved path, in messages', async () => {
     await tree.write('evidence/sub/scan.jpg', jpegMagicBytes(4_500_000));
-    expect(await checkEvidence(tree.evidenceDir, 'sub/./scan.jpg')).toMatchObject({ code: 'evidence_too_large', message: /^evidence sub\/\.\/scan\.jpg: / });
+    expect(await checkEvidence(tree.evidenceDir, 'sub/./scan.jpg')).toMatchObject({
+      code: 'evidence_too_large',
+      message: /^evidence sub\/\.\/scan\.jpg: /,
+    });
   });
 });
 
@@ -50,23 +56,36 @@ describe('checkEvidence never opens a file outside the evidence directory', () =
     tree.fifo('outside/passwd');
   });
 
-  it.each(['../outside/passwd', 'sub/../../outside/passwd', '..\\outside\\passwd'])('%s', async (cell) => {
-    expect(await checkEvidence(tree.evidenceDir, cell)).toMatchObject({ ok: false, code: 'evidence_path_outside' });
-  }, 5_000);
+  it.each(['../outside/passwd', 'sub/../../outside/passwd', '..\\outside\\passwd'])(
+    '%s',
+    async (cell) => {
+      expect(await checkEvidence(tree.evidenceDir, cell)).toMatchObject({ ok: false, code: 'evidence_path_outside' });
+    },
+    5_000,
+  );
 
   it('by its absolute path', async () => {
-    expect(await checkEvidence(tree.evidenceDir, join(tree.outsideDir, 'passwd'))).toMatchObject({ ok: false, code: 'evidence_path_outside' });
+    expect(await checkEvidence(tree.evidenceDir, join(tree.outsideDir, 'passwd'))).toMatchObject({
+      ok: false,
+      code: 'evidence_path_outside',
+    });
   }, 5_000);
 
   it('through a symbolic link inside', async () => {
     await symlink(join(tree.outsideDir, 'passwd'), join(tree.evidenceDir, 'scan.pdf'));
-    expect(await checkEvidence(tree.evidenceDir, 'scan.pdf')).toMatchObject({ ok: false, code: 'evidence_path_outside' });
+    expect(await checkEvidence(tree.evidenceDir, 'scan.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_path_outside',
+    });
   }, 5_000);
 });
 
 describe('every error code', () => {
   type SetUp = (tree: EvidenceTree) => Promise<string>;
-  const cell = (text: string): SetUp => async () => text;
+  const cell =
+    (text: string): SetUp =>
+    async () =>
+      text;
   const file =
     (name: string, content: () => string | Uint8Array | Promise<Uint8Array>): SetUp =>
     async (t) => {
@@ -97,7 +116,11 @@ describe('every error code', () => {
   });
 
   it.each(cases)('%s, with a message "evidence …: expected …, got …"', async (code, setUp) => {
-    expect(await checkEvidence(tree.evidenceDir, await setUp(tree))).toMatchObject({ ok: false, code, message: /^evidence .+: expected .+, got .+$/ });
+    expect(await checkEvidence(tree.evidenceDir, await setUp(tree))).toMatchObject({
+      ok: false,
+      code,
+      message: /^evidence .+: expected .+, got .+$/,
+    });
   });
 });
 

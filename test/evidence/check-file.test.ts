@@ -30,7 +30,11 @@ describe('readEvidenceFile accepts', () => {
   it('a JPEG of one byte under the limit (the sandbox refuses the limit itself: "under 4.5 MB")', async () => {
     expect(fileSizeLimitBytes).toBe(4_500_000);
     const path = await tree.write('evidence/scan.jpg', jpegMagicBytes(4_499_999));
-    expect(await readEvidenceFile(path, 'scan.jpg')).toMatchObject({ ok: true, contentType: 'image/jpeg', size: 4_499_999 });
+    expect(await readEvidenceFile(path, 'scan.jpg')).toMatchObject({
+      ok: true,
+      contentType: 'image/jpeg',
+      size: 4_499_999,
+    });
   });
 
   it('a PDF of 5 pages', async () => {
@@ -47,7 +51,11 @@ describe('readEvidenceFile accepts', () => {
 describe('readEvidenceFile refuses', () => {
   it('an empty file', async () => {
     const path = await tree.write('evidence/empty.png', '');
-    expect(await readEvidenceFile(path, 'empty.png')).toEqual({ ok: false, code: 'evidence_empty', message: 'evidence empty.png: expected a file with content, got 0 bytes' });
+    expect(await readEvidenceFile(path, 'empty.png')).toEqual({
+      ok: false,
+      code: 'evidence_empty',
+      message: 'evidence empty.png: expected a file with content, got 0 bytes',
+    });
   });
 
   it('a JPEG of exactly 4,500,000 bytes, as the sandbox does', async () => {
@@ -62,7 +70,11 @@ describe('readEvidenceFile refuses', () => {
   it('a 10 GB file at once, without reading it', async () => {
     const path = await tree.write('evidence/huge.jpg', jpegMagicBytes(16));
     await truncate(path, 10_000_000_000); // sparse: no disk used
-    expect(await readEvidenceFile(path, 'huge.jpg')).toMatchObject({ ok: false, code: 'evidence_too_large', message: /got 10,000,000,000 bytes$/ });
+    expect(await readEvidenceFile(path, 'huge.jpg')).toMatchObject({
+      ok: false,
+      code: 'evidence_too_large',
+      message: /got 10,000,000,000 bytes$/,
+    });
   });
 
   it('a text file named .png, without quoting its content', async () => {
@@ -77,12 +89,20 @@ describe('readEvidenceFile refuses', () => {
 
   it('binary content of another type (a GIF)', async () => {
     const path = await tree.write('evidence/anim.png', Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00', 'latin1'));
-    expect(await readEvidenceFile(path, 'anim.png')).toMatchObject({ ok: false, code: 'evidence_type_unsupported', message: /got binary content of another type$/ });
+    expect(await readEvidenceFile(path, 'anim.png')).toMatchObject({
+      ok: false,
+      code: 'evidence_type_unsupported',
+      message: /got binary content of another type$/,
+    });
   });
 
   it('a PDF that cannot be parsed', async () => {
     const path = await tree.write('evidence/broken.pdf', '%PDF-1.7\nthis is not a pdf body\n');
-    expect(await readEvidenceFile(path, 'broken.pdf')).toMatchObject({ ok: false, code: 'evidence_pdf_unreadable', message: /^evidence broken\.pdf: expected a readable PDF document, got / });
+    expect(await readEvidenceFile(path, 'broken.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_pdf_unreadable',
+      message: /^evidence broken\.pdf: expected a readable PDF document, got /,
+    });
   });
 
   it('a PDF without pages (the sandbox refuses it too)', async () => {
@@ -100,35 +120,56 @@ describe('readEvidenceFile refuses', () => {
   });
 
   it('a missing file', async () => {
-    expect(await readEvidenceFile(join(tree.evidenceDir, 'gone.pdf'), 'gone.pdf')).toMatchObject({ ok: false, code: 'evidence_not_found' });
+    expect(await readEvidenceFile(join(tree.evidenceDir, 'gone.pdf'), 'gone.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_not_found',
+    });
   });
 
   it('a directory', async () => {
     await mkdir(join(tree.evidenceDir, 'sub'));
-    expect(await readEvidenceFile(join(tree.evidenceDir, 'sub'), 'sub')).toMatchObject({ ok: false, code: 'evidence_not_a_file', message: /got a directory$/ });
+    expect(await readEvidenceFile(join(tree.evidenceDir, 'sub'), 'sub')).toMatchObject({
+      ok: false,
+      code: 'evidence_not_a_file',
+      message: /got a directory$/,
+    });
   });
 
   it('a symbolic link swapped in after the check: O_NOFOLLOW, not followed', async () => {
     await tree.write('outside/secret.pdf', await pdfBytes(1));
     const link = join(tree.evidenceDir, 'scan.pdf');
     await symlink(join(tree.outsideDir, 'secret.pdf'), link);
-    expect(await readEvidenceFile(link, 'scan.pdf')).toMatchObject({ ok: false, code: 'evidence_not_a_file', message: /got a symbolic link/ });
+    expect(await readEvidenceFile(link, 'scan.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_not_a_file',
+      message: /got a symbolic link/,
+    });
   });
 
   it('a named pipe, without waiting for a writer (O_NONBLOCK, then fstat)', async () => {
     const pipe = tree.fifo('evidence/scan.pdf');
-    expect(await readEvidenceFile(pipe, 'scan.pdf')).toMatchObject({ ok: false, code: 'evidence_not_a_file', message: /got a named pipe$/ });
+    expect(await readEvidenceFile(pipe, 'scan.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_not_a_file',
+      message: /got a named pipe$/,
+    });
   }, 5_000);
 
   // root reads any file whatever its mode, so there is nothing to refuse.
   it.skipIf(process.getuid?.() === 0)('a file it may not read', async () => {
     const path = await tree.write('evidence/locked.pdf', await pdfBytes(1));
     await chmod(path, 0o000);
-    expect(await readEvidenceFile(path, 'locked.pdf')).toMatchObject({ ok: false, code: 'evidence_unreadable', message: /got permission denied$/ });
+    expect(await readEvidenceFile(path, 'locked.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_unreadable',
+      message: /got permission denied$/,
+    });
   });
 
   it('naming the file by its path when no cell is given', async () => {
     const path = await tree.write('evidence/empty.png', '');
-    expect(await readEvidenceFile(path)).toMatchObject({ message: `evidence ${path}: expected a file with content, got 0 bytes` });
+    expect(await readEvidenceFile(path)).toMatchObject({
+      message: `evidence ${path}: expected a file with content, got 0 bytes`,
+    });
   });
 });

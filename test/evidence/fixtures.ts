@@ -71,7 +71,10 @@ export function jpegMagicBytes(sizeBytes: number): Buffer {
 }
 
 export function pngMagicBytes(): Buffer {
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR rest of a png')]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.from('IHDR rest of a png'),
+  ]);
 }
 
 export async function pdfBytes(pageCount: number): Promise<Uint8Array> {

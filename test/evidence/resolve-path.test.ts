@@ -22,10 +22,13 @@ describe('resolveEvidencePath accepts', () => {
     expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toEqual({ ok: true, path: await realpath(path) });
   });
 
-  it.each(['sub/scan.pdf', 'sub\\scan.pdf', './sub//scan.pdf', 'other/../sub/scan.pdf'])('%s, normalised', async (cell) => {
-    const path = await tree.write('evidence/sub/scan.pdf', 'x');
-    expect(await resolveEvidencePath(tree.evidenceDir, cell)).toEqual({ ok: true, path: await realpath(path) });
-  });
+  it.each(['sub/scan.pdf', 'sub\\scan.pdf', './sub//scan.pdf', 'other/../sub/scan.pdf'])(
+    '%s, normalised',
+    async (cell) => {
+      const path = await tree.write('evidence/sub/scan.pdf', 'x');
+      expect(await resolveEvidencePath(tree.evidenceDir, cell)).toEqual({ ok: true, path: await realpath(path) });
+    },
+  );
 
   it('a symbolic link to another file inside, as the target', async () => {
     const target = await tree.write('evidence/sub/real.pdf', 'x');
@@ -50,13 +53,27 @@ describe('resolveEvidencePath refuses, without touching the file system,', () =>
     });
   });
 
-  it.each(['../../etc/passwd', 'a/../../b', '..\\..\\etc\\passwd', '..', 'sub/../..', '../evidence/scan.pdf'])('%s: leaves it', async (cell) => {
-    expect(await resolveEvidencePath(missingDir, cell)).toMatchObject({ ok: false, code: 'evidence_path_outside', message: /got one that leaves it$/ });
-  });
+  it.each(['../../etc/passwd', 'a/../../b', '..\\..\\etc\\passwd', '..', 'sub/../..', '../evidence/scan.pdf'])(
+    '%s: leaves it',
+    async (cell) => {
+      expect(await resolveEvidencePath(missingDir, cell)).toMatchObject({
+        ok: false,
+        code: 'evidence_path_outside',
+        message: /got one that leaves it$/,
+      });
+    },
+  );
 
-  it.each(['/etc/passwd', 'C:\\x', 'c:x', 'C:/x', '\\\\server\\share\\x', '\\x', '//server/x'])('%s: absolute', async (cell) => {
-    expect(await resolveEvidencePath(missingDir, cell)).toMatchObject({ ok: false, code: 'evidence_path_outside', message: /got an absolute path$/ });
-  });
+  it.each(['/etc/passwd', 'C:\\x', 'c:x', 'C:/x', '\\\\server\\share\\x', '\\x', '//server/x'])(
+    '%s: absolute',
+    async (cell) => {
+      expect(await resolveEvidencePath(missingDir, cell)).toMatchObject({
+        ok: false,
+        code: 'evidence_path_outside',
+        message: /got an absolute path$/,
+      });
+    },
+  );
 
   it.each(['', '   '])('%j: empty', async (cell) => {
     expect(await resolveEvidencePath(missingDir, cell)).toMatchObject({ ok: false, code: 'evidence_path_empty' });
@@ -78,54 +95,83 @@ describe('resolveEvidencePath refuses, after resolving links,', () => {
     expect(await resolveEvidencePath(tree.evidenceDir, 'innocent.pdf')).toEqual({
       ok: false,
       code: 'evidence_path_outside',
-      message: 'evidence innocent.pdf: expected a path inside the evidence directory, got a symbolic link that leads outside it',
+      message:
+        'evidence innocent.pdf: expected a path inside the evidence directory, got a symbolic link that leads outside it',
     });
   });
 
   it('a file under a symbolic link to a directory outside', async () => {
     await tree.write('outside/secret.pdf', 'x');
     await symlink(tree.outsideDir, join(tree.evidenceDir, 'shared'));
-    expect(await resolveEvidencePath(tree.evidenceDir, 'shared/secret.pdf')).toMatchObject({ ok: false, code: 'evidence_path_outside' });
+    expect(await resolveEvidencePath(tree.evidenceDir, 'shared/secret.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_path_outside',
+    });
   });
 
   it('a link to a sibling directory whose name starts like the evidence directory', async () => {
     await tree.write('evidence-old/scan.pdf', 'x');
     await symlink(join(tree.root, 'evidence-old', 'scan.pdf'), join(tree.evidenceDir, 'scan.pdf'));
-    expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toMatchObject({ ok: false, code: 'evidence_path_outside' });
+    expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_path_outside',
+    });
   });
 
   it('a link to a named pipe outside, without opening it (opening would block and the test would not end)', async () => {
     tree.fifo('outside/pipe');
     await symlink(join(tree.outsideDir, 'pipe'), join(tree.evidenceDir, 'scan.pdf'));
-    expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toMatchObject({ ok: false, code: 'evidence_path_outside' });
+    expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_path_outside',
+    });
   }, 5_000);
 });
 
 describe('resolveEvidencePath reports', () => {
   it.each(['missing.pdf', 'sub/missing.pdf', 'scan.pdf/page1.png'])('%s: not found', async (cell) => {
     await tree.write('evidence/scan.pdf', 'x');
-    expect(await resolveEvidencePath(tree.evidenceDir, cell)).toMatchObject({ ok: false, code: 'evidence_not_found', message: `evidence ${cell}: expected an existing file in the evidence directory, got no such file` });
+    expect(await resolveEvidencePath(tree.evidenceDir, cell)).toMatchObject({
+      ok: false,
+      code: 'evidence_not_found',
+      message: `evidence ${cell}: expected an existing file in the evidence directory, got no such file`,
+    });
   });
 
   it('a dangling symbolic link: not found', async () => {
     await symlink(join(tree.evidenceDir, 'gone.pdf'), join(tree.evidenceDir, 'scan.pdf'));
-    expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toMatchObject({ ok: false, code: 'evidence_not_found' });
+    expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_not_found',
+    });
   });
 
   it.each(['sub', '.', 'sub/..'])('%s: a directory is not a file', async (cell) => {
     await mkdir(join(tree.evidenceDir, 'sub'));
-    expect(await resolveEvidencePath(tree.evidenceDir, cell)).toMatchObject({ ok: false, code: 'evidence_not_a_file', message: /expected a regular file, got a directory$/ });
+    expect(await resolveEvidencePath(tree.evidenceDir, cell)).toMatchObject({
+      ok: false,
+      code: 'evidence_not_a_file',
+      message: /expected a regular file, got a directory$/,
+    });
   });
 
   it('a named pipe inside: not a file, and not opened', async () => {
     tree.fifo('evidence/scan.pdf');
-    expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toMatchObject({ ok: false, code: 'evidence_not_a_file', message: /got a named pipe$/ });
+    expect(await resolveEvidencePath(tree.evidenceDir, 'scan.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_not_a_file',
+      message: /got a named pipe$/,
+    });
   }, 5_000);
 
   it('a loop of symbolic links: unreadable', async () => {
     await symlink('b.pdf', join(tree.evidenceDir, 'a.pdf'));
     await symlink('a.pdf', join(tree.evidenceDir, 'b.pdf'));
-    expect(await resolveEvidencePath(tree.evidenceDir, 'a.pdf')).toMatchObject({ ok: false, code: 'evidence_unreadable', message: /got a loop of symbolic links$/ });
+    expect(await resolveEvidencePath(tree.evidenceDir, 'a.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_unreadable',
+      message: /got a loop of symbolic links$/,
+    });
   });
 });
 
@@ -136,7 +182,9 @@ describe('resolveEvidencePath throws for the whole run', () => {
 
   it('when the evidence directory is a file', async () => {
     const file = await tree.write('file.txt', 'x');
-    await expect(resolveEvidencePath(file, 'scan.pdf')).rejects.toThrow(`--evidence-dir ${file}: expected a directory, got a regular file`);
+    await expect(resolveEvidencePath(file, 'scan.pdf')).rejects.toThrow(
+      `--evidence-dir ${file}: expected a directory, got a regular file`,
+    );
   });
 });
 

@@ -33,7 +33,7 @@ async function allEventIds(client: ClaimsClient): Promise<string[]> {
 }
 
 describe('bulk-disputes export', () => {
-  test('1,000 events equal the sandbox\'s own list; --state then exports only what is new, oldest first', async () => {
+  test("1,000 events equal the sandbox's own list; --state then exports only what is new, oldest first", async () => {
     const { sandbox, client } = await startTestSandbox();
     const dir = await tempDir();
     const env = { CLAIMS_BASE_URL: sandbox.url, CLAIMS_API_KEY: sandboxKey };
@@ -48,7 +48,9 @@ describe('bulk-disputes export', () => {
     const [header, ...rows] = await readCsv(out);
     expect(header).toEqual([...defaultColumns.events]);
     expect(rows.map((row) => row[0])).toEqual(expected);
-    expect(rows.every((row) => row[2] === 'case.created' && row[3]?.startsWith('clm_bulk-') === true && row[1] !== '')).toBe(true);
+    expect(
+      rows.every((row) => row[2] === 'case.created' && row[3]?.startsWith('clm_bulk-') === true && row[1] !== ''),
+    ).toBe(true);
     expect(first.stderr).toContain(`exported 1000 events to ${out} (bookmark: ${expected[0] ?? ''})`);
     expect(JSON.parse(await readFile(state, 'utf8'))).toMatchObject({ resource: 'events', bookmark: expected[0] });
 
@@ -72,7 +74,19 @@ describe('bulk-disputes export', () => {
     if (firstCase !== undefined) firstCase.merchant.name = '=HYPERLINK("http://evil")';
     await client.claims.createWithCases(claim);
     const env = { CLAIMS_BASE_URL: sandbox.url, CLAIMS_API_KEY: sandboxKey };
-    const run = await runCli(['--log-level', 'silent', 'export', 'cases', '--out', '-', '--columns', 'case_id,merchant.name,transaction.card.last4,dispute.amount,nope.nothing'], env);
+    const run = await runCli(
+      [
+        '--log-level',
+        'silent',
+        'export',
+        'cases',
+        '--out',
+        '-',
+        '--columns',
+        'case_id,merchant.name,transaction.card.last4,dispute.amount,nope.nothing',
+      ],
+      env,
+    );
     expect(run.exitCode, run.stderr).toBe(0);
     expect(parse(run.stdout)).toEqual([
       ['case_id', 'merchant.name', 'transaction.card.last4', 'dispute.amount', 'nope.nothing'],
@@ -87,14 +101,20 @@ describe('bulk-disputes export', () => {
     const dir = await tempDir();
     const state = join(dir, 'cases.state.json');
     await writeFile(state, JSON.stringify({ resource: 'cases', bookmark: 'case_1', updated: '' }));
-    const run = await runCli(['export', 'events', '--out', join(dir, 'events.csv'), '--state', state], { CLAIMS_BASE_URL: sandbox.url, CLAIMS_API_KEY: sandboxKey });
+    const run = await runCli(['export', 'events', '--out', join(dir, 'events.csv'), '--state', state], {
+      CLAIMS_BASE_URL: sandbox.url,
+      CLAIMS_API_KEY: sandboxKey,
+    });
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('expected a state file for events, got one for cases');
     await expect(readFile(join(dir, 'events.csv'))).rejects.toThrow();
   });
 
   test('an unknown resource is a usage error (exit 2)', async () => {
-    const run = await runCli(['export', 'disputes', '--out', '-'], { CLAIMS_BASE_URL: 'http://127.0.0.1:9', CLAIMS_API_KEY: sandboxKey });
+    const run = await runCli(['export', 'disputes', '--out', '-'], {
+      CLAIMS_BASE_URL: 'http://127.0.0.1:9',
+      CLAIMS_API_KEY: sandboxKey,
+    });
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('expected one of cases, claims, events, got disputes');
   });
@@ -102,7 +122,10 @@ describe('bulk-disputes export', () => {
   test('no --base-url: claims from the embedded sandbox, said so on stderr', async () => {
     const dir = await tempDir();
     const out = join(dir, 'claims.csv');
-    const run = await runCli(['--log-level', 'silent', 'export', 'claims', '--out', out, '--sandbox-db', join(dir, 'sandbox.db')], { CLAIMS_API_KEY: sandboxKey });
+    const run = await runCli(
+      ['--log-level', 'silent', 'export', 'claims', '--out', out, '--sandbox-db', join(dir, 'sandbox.db')],
+      { CLAIMS_API_KEY: sandboxKey },
+    );
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toContain('no --base-url: exporting from the embedded sandbox');
     expect(await readCsv(out)).toEqual([['claim_id', 'created', 'status']]);

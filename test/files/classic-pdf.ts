@@ -31,7 +31,8 @@ export function classicPdf(bodies: readonly string[], options: { prefix?: string
  */
 export function appendRevision(original: Buffer, bodies: ReadonlyMap<number, string>, rootNumber: number): Buffer {
   const previous = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(original.toString('latin1'))?.[1];
-  if (previous === undefined) throw new Error('appendRevision: expected the original to end with startxref and %%EOF, got something else');
+  if (previous === undefined)
+    throw new Error('appendRevision: expected the original to end with startxref and %%EOF, got something else');
   let text = '';
   const offsets = new Map<number, number>();
   for (const [objectNumber, body] of bodies) {
@@ -40,7 +41,8 @@ export function appendRevision(original: Buffer, bodies: ReadonlyMap<number, str
   }
   const xrefOffset = original.length + Buffer.byteLength(text, 'latin1');
   text += 'xref\n';
-  for (const [objectNumber, offset] of offsets) text += `${objectNumber} 1\n${String(offset).padStart(10, '0')} 00000 n\r\n`;
+  for (const [objectNumber, offset] of offsets)
+    text += `${objectNumber} 1\n${String(offset).padStart(10, '0')} 00000 n\r\n`;
   const size = Math.max(...offsets.keys()) + 1;
   text += `trailer\n<< /Size ${size} /Root ${rootNumber} 0 R /Prev ${previous} >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
   return Buffer.concat([original, Buffer.from(text, 'latin1')]);

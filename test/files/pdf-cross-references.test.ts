@@ -11,8 +11,12 @@ import { appendRevision, classicPdf } from './classic-pdf.js';
  * every file it cannot read plainly.
  */
 
-const inPieces = (bytes: Uint8Array, pieceBytes: number) => Array.from({ length: Math.ceil(bytes.length / pieceBytes) }, (_, index) => bytes.subarray(index * pieceBytes, (index + 1) * pieceBytes));
-const pdfLibCount = async (bytes: Uint8Array) => (await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false })).getPageCount();
+const inPieces = (bytes: Uint8Array, pieceBytes: number) =>
+  Array.from({ length: Math.ceil(bytes.length / pieceBytes) }, (_, index) =>
+    bytes.subarray(index * pieceBytes, (index + 1) * pieceBytes),
+  );
+const pdfLibCount = async (bytes: Uint8Array) =>
+  (await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false })).getPageCount();
 
 async function classicFromPdfLib(pageCount: number, extra?: (document: PDFDocument) => void): Promise<Uint8Array> {
   const document = await PDFDocument.create();
@@ -45,23 +49,37 @@ function withLastOffsetWrong(bytes: Buffer): Buffer {
 function nestedInStrings(depth: number): Buffer {
   const last = depth + 2;
   let nested = `\n${last} 0 obj\n<< /Type /Page >>\nendobj\n`;
-  for (let objectNumber = last - 1; objectNumber >= 2; objectNumber--) nested = `\n${objectNumber} 0 obj\n<< /Type /Pages /Kids [${objectNumber + 1} 0 R] /Pad (${'x'.repeat(20_000)}${nested}) >>\nendobj\n`;
+  for (let objectNumber = last - 1; objectNumber >= 2; objectNumber--)
+    nested = `\n${objectNumber} 0 obj\n<< /Type /Pages /Kids [${objectNumber + 1} 0 R] /Pad (${'x'.repeat(20_000)}${nested}) >>\nendobj\n`;
   const text = `%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj${nested}`;
-  const entries = Array.from({ length: last }, (_, index) => `${String(text.indexOf(`\n${index + 1} 0 obj`) + 1).padStart(10, '0')} 00000 n\r\n`);
-  return Buffer.from(`${text}xref\n0 ${last + 1}\n0000000000 65535 f\r\n${entries.join('')}trailer\n<< /Size ${last + 1} /Root 1 0 R >>\nstartxref\n${text.length}\n%%EOF\n`, 'latin1');
+  const entries = Array.from(
+    { length: last },
+    (_, index) => `${String(text.indexOf(`\n${index + 1} 0 obj`) + 1).padStart(10, '0')} 00000 n\r\n`,
+  );
+  return Buffer.from(
+    `${text}xref\n0 ${last + 1}\n0000000000 65535 f\r\n${entries.join('')}trailer\n<< /Size ${last + 1} /Root 1 0 R >>\nstartxref\n${text.length}\n%%EOF\n`,
+    'latin1',
+  );
 }
 
 describe('pageCountFromCrossReferences reads', () => {
-  it.each([0, 1, 4, 5, 6, 40])('a classic file of %i pages as pdf-lib counts it, whole or in pieces of any size', async (pageCount) => {
-    const bytes = await classicFromPdfLib(pageCount);
-    expect(await pdfLibCount(bytes)).toBe(pageCount);
-    expect(pageCountFromCrossReferences([bytes])).toBe(pageCount);
-    for (const pieceBytes of [1, 7, 100, 4096]) expect(pageCountFromCrossReferences(inPieces(bytes, pieceBytes))).toBe(pageCount);
-  });
+  it.each([0, 1, 4, 5, 6, 40])(
+    'a classic file of %i pages as pdf-lib counts it, whole or in pieces of any size',
+    async (pageCount) => {
+      const bytes = await classicFromPdfLib(pageCount);
+      expect(await pdfLibCount(bytes)).toBe(pageCount);
+      expect(pageCountFromCrossReferences([bytes])).toBe(pageCount);
+      for (const pieceBytes of [1, 7, 100, 4096])
+        expect(pageCountFromCrossReferences(inPieces(bytes, pieceBytes))).toBe(pageCount);
+    },
+  );
 
-  it('a file whose bulk is a stream it never reads (the benchmark\'s padded evidence)', async () => {
+  it("a file whose bulk is a stream it never reads (the benchmark's padded evidence)", async () => {
     const bytes = await classicFromPdfLib(2, (document) => {
-      document.catalog.set(PDFName.of('Padding'), document.context.register(document.context.stream(randomBytes(2_000_000))));
+      document.catalog.set(
+        PDFName.of('Padding'),
+        document.context.register(document.context.stream(randomBytes(2_000_000))),
+      );
     });
     expect(pageCountFromCrossReferences(inPieces(bytes, 65_536))).toBe(2);
   });
@@ -82,8 +100,19 @@ describe('pageCountFromCrossReferences reads', () => {
   });
 
   it('the newest revision of an incrementally updated file', async () => {
-    const original = classicPdf([catalog, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R >>']);
-    const updated = appendRevision(original, new Map([[4, '<< /Type /Page /Parent 2 0 R >>'], [2, '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>']]), 1);
+    const original = classicPdf([
+      catalog,
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R >>',
+    ]);
+    const updated = appendRevision(
+      original,
+      new Map([
+        [4, '<< /Type /Page /Parent 2 0 R >>'],
+        [2, '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>'],
+      ]),
+      1,
+    );
     expect(await pdfLibCount(updated)).toBe(2);
     expect(pageCountFromCrossReferences([updated])).toBe(2);
   });
@@ -92,39 +121,70 @@ describe('pageCountFromCrossReferences reads', () => {
 describe('pageCountFromCrossReferences leaves to pdf-lib', () => {
   it.each([
     ['pages in object streams behind a cross-reference stream', async () => (await PDFDocument.create()).save()],
-    ['a file behind leading junk (every offset is off)', async () => classicPdf([catalog, '<< /Type /Pages /Kids [] /Count 0 >>'], { prefix: 'junk\r\n' })],
-    ['a file without startxref', async () => Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1')],
-    ['an offset that lands on another object', async () => withLastOffsetWrong(classicPdf([catalog, '<< /Type /Pages /Kids [] /Count 0 >>']))],
-    ['a /Root that is not a catalog', async () => classicPdf(['<< /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>'])],
-    ['a page tree node that is a stream', async () => classicPdf([catalog, '<< /Type /Pages /Kids [] /Count 0 /Length 0 >>\nstream\n\nendstream'])],
+    [
+      'a file behind leading junk (every offset is off)',
+      async () => classicPdf([catalog, '<< /Type /Pages /Kids [] /Count 0 >>'], { prefix: 'junk\r\n' }),
+    ],
+    [
+      'a file without startxref',
+      async () =>
+        Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1'),
+    ],
+    [
+      'an offset that lands on another object',
+      async () => withLastOffsetWrong(classicPdf([catalog, '<< /Type /Pages /Kids [] /Count 0 >>'])),
+    ],
+    [
+      'a /Root that is not a catalog',
+      async () => classicPdf(['<< /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>']),
+    ],
+    [
+      'a page tree node that is a stream',
+      async () => classicPdf([catalog, '<< /Type /Pages /Kids [] /Count 0 /Length 0 >>\nstream\n\nendstream']),
+    ],
     ['a /Kids that is not an array', async () => classicPdf([catalog, '<< /Type /Pages /Kids 7 /Count 0 >>'])],
     ['a kid that is no object', async () => classicPdf([catalog, '<< /Type /Pages /Kids [9 0 R] /Count 1 >>'])],
-    ['values nested beyond reason', async () => classicPdf([catalog, `<< /Type /Pages /Kids [] /Deep ${'['.repeat(100)}${']'.repeat(100)} >>`])],
-    ['a page tree that loops back to its root', async () => classicFromPdfLib(1, (document) => {
-      const rootRef = document.catalog.get(PDFName.of('Pages'));
-      if (rootRef instanceof PDFRef) document.catalog.Pages().Kids().push(rootRef);
-    })],
-    ['a page tree that lists one page twice', async () => classicFromPdfLib(1, (document) => {
-      const kids: PDFArray = document.catalog.Pages().Kids();
-      kids.push(kids.get(0));
-    })],
+    [
+      'values nested beyond reason',
+      async () => classicPdf([catalog, `<< /Type /Pages /Kids [] /Deep ${'['.repeat(100)}${']'.repeat(100)} >>`]),
+    ],
+    [
+      'a page tree that loops back to its root',
+      async () =>
+        classicFromPdfLib(1, (document) => {
+          const rootRef = document.catalog.get(PDFName.of('Pages'));
+          if (rootRef instanceof PDFRef) document.catalog.Pages().Kids().push(rootRef);
+        }),
+    ],
+    [
+      'a page tree that lists one page twice',
+      async () =>
+        classicFromPdfLib(1, (document) => {
+          const kids: PDFArray = document.catalog.Pages().Kids();
+          kids.push(kids.get(0));
+        }),
+    ],
   ])('%s', async (_name, make) => {
     expect(pageCountFromCrossReferences([await make()])).toBeUndefined();
   });
 
-  it('objects hidden inside each other\'s strings, read over and over: given up within a few passes over the file', () => {
+  it("objects hidden inside each other's strings, read over and over: given up within a few passes over the file", () => {
     // A few such objects are read as the table says (as PDF readers read them); twenty cost too many passes.
     expect(pageCountFromCrossReferences([nestedInStrings(2)])).toBe(1);
     expect(pageCountFromCrossReferences([nestedInStrings(20)])).toBeUndefined();
   });
 
-  it('and countPdfPages then gives pdf-lib\'s answer or refusal', async () => {
-    const behindJunk = classicPdf([catalog, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page >>'], { prefix: 'junk\r\n' });
+  it("and countPdfPages then gives pdf-lib's answer or refusal", async () => {
+    const behindJunk = classicPdf([catalog, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page >>'], {
+      prefix: 'junk\r\n',
+    });
     expect(await countPdfPages(inPieces(behindJunk, 5))).toBe(1);
     const looping = await classicFromPdfLib(1, (document) => {
       const rootRef = document.catalog.get(PDFName.of('Pages'));
       if (rootRef instanceof PDFRef) document.catalog.Pages().Kids().push(rootRef);
     });
-    await expect(countPdfPages(inPieces(looping, 64))).rejects.toMatchObject({ reason: 'a page tree that reaches the same node twice' });
+    await expect(countPdfPages(inPieces(looping, 64))).rejects.toMatchObject({
+      reason: 'a page tree that reaches the same node twice',
+    });
   });
 });

@@ -13,7 +13,15 @@ import { classicPdf } from './classic-pdf.js';
 
 type TreeNode = { leaf: true; typed: boolean; noise: string } | { leaf: false; kids: TreeNode[]; noise: string };
 
-const noise = fc.constantFrom('', '/Rotate 90', '/Title (a (b) \\) c >>)', '% comment >>\n', '/N#61me /V#61lue', '/A [1 2.5 -3 [<00ff> true null]]', '/D << /X 1 0 R >>');
+const noise = fc.constantFrom(
+  '',
+  '/Rotate 90',
+  '/Title (a (b) \\) c >>)',
+  '% comment >>\n',
+  '/N#61me /V#61lue',
+  '/A [1 2.5 -3 [<00ff> true null]]',
+  '/D << /X 1 0 R >>',
+);
 const tree = fc.letrec<{ node: TreeNode }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -46,7 +54,9 @@ it('counts every page tree as pdf-lib does, whole or in pieces', async () => {
     fc.asyncProperty(tree, fc.integer({ min: 1, max: 64 }), async (root, pieceBytes) => {
       const bodies = objectsOf(root);
       const bytes = classicPdf(bodies);
-      const pieces = Array.from({ length: Math.ceil(bytes.length / pieceBytes) }, (_, index) => bytes.subarray(index * pieceBytes, (index + 1) * pieceBytes));
+      const pieces = Array.from({ length: Math.ceil(bytes.length / pieceBytes) }, (_, index) =>
+        bytes.subarray(index * pieceBytes, (index + 1) * pieceBytes),
+      );
       const quick = pageCountFromCrossReferences(pieces);
       const behindJunk = classicPdf(bodies, { prefix: 'junk\r\n' });
       expect(pageCountFromCrossReferences([behindJunk])).toBeUndefined();

@@ -23,8 +23,13 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}): Promi
 /** The built CLI as a child process (`npm test` builds first), for what only a process has: its TZ, its exit. */
 export async function runBin(argv: string[], env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cliBin, ...argv], { env: { PATH: process.env.PATH, ...env }, cwd: options.cwd }, (error, stdout, stderr) => {
-      resolve({ exitCode: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cliBin, ...argv],
+      { env: { PATH: process.env.PATH, ...env }, cwd: options.cwd },
+      (error, stdout, stderr) => {
+        resolve({ exitCode: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+      },
+    );
   });
 }

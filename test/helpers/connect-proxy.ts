@@ -37,12 +37,15 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     client.on('close', () => sockets.delete(client));
     client.on('error', () => undefined);
     const authorization = request.headers['proxy-authorization'];
-    const expected = options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
+    const expected =
+      options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
     if (options.forbid === true || (expected !== undefined && authorization !== expected)) {
       const status = options.forbid === true ? 403 : 407;
       refused.push({ status, authorization });
       const challenge = status === 407 ? `Proxy-Authenticate: Basic realm="${options.realm ?? 'bank-proxy'}"\r\n` : '';
-      client.end(`HTTP/1.1 ${status} ${status === 407 ? 'Proxy Authentication Required' : 'Forbidden'}\r\n${challenge}Content-Length: 0\r\n\r\n`);
+      client.end(
+        `HTTP/1.1 ${status} ${status === 407 ? 'Proxy Authentication Required' : 'Forbidden'}\r\n${challenge}Content-Length: 0\r\n\r\n`,
+      );
       return;
     }
     const authority = request.url ?? '';
@@ -71,7 +74,11 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     refused,
     close: async () => {
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

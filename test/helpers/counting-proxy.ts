@@ -29,12 +29,22 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
 
   const server = createServer((incoming, outgoing) => {
     seen.push(`${incoming.method ?? ''} ${(incoming.url ?? '').split('?')[0] ?? ''}`);
-    const upstream = request({ agent, host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
-      const status = response.statusCode ?? 502;
-      count(status);
-      outgoing.writeHead(status, response.headers);
-      response.pipe(outgoing);
-    });
+    const upstream = request(
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
+      (response) => {
+        const status = response.statusCode ?? 502;
+        count(status);
+        outgoing.writeHead(status, response.headers);
+        response.pipe(outgoing);
+      },
+    );
     upstream.on('error', (error) => {
       count(502);
       if (!outgoing.headersSent) outgoing.writeHead(502, { 'content-type': 'application/json' });
@@ -46,7 +56,11 @@ export async function startCountingProxy(targetUrl: string): Promise<CountingPro
   onTestFinished(async () => {
     server.closeAllConnections();
     agent.destroy();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -13,7 +13,9 @@ export interface SandboxProcess {
 
 /** Starts `bulk-disputes sandbox` as a real process and waits for its URL; killed at test end. */
 export async function startSandboxProcess(args: string[]): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [cliBin, 'sandbox', '--port', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliBin, 'sandbox', '--port', '0', '--log-level', 'warn', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
@@ -35,7 +37,11 @@ export async function startSandboxProcess(args: string[]): Promise<SandboxProces
 
 /** SIGKILL: no cleanup, no flush, no goodbye. */
 export async function killHard(child: ChildProcess): Promise<void> {
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   child.kill('SIGKILL');
   await exited;
 }

@@ -12,7 +12,12 @@ export interface TestSandbox {
   /** A client with the live key (production environment). */
   live: ClaimsClient;
   /** Raw request with the test key, for answers the client would refuse to send. */
-  request: (method: string, path: string, body?: unknown, key?: string) => Promise<{ status: number; body: unknown; headers: Headers }>;
+  request: (
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string,
+  ) => Promise<{ status: number; body: unknown; headers: Headers }>;
 }
 
 /** A sandbox on a loopback port 0, closed when the test finishes. */
@@ -32,11 +37,18 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     request: async (method, path, body, key = sandboxKey) => {
       const response = await fetch(`${sandbox.url}${path}`, {
         method,
-        headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await response.text();
-      return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined, headers: response.headers };
+      return {
+        status: response.status,
+        body: text ? (JSON.parse(text) as unknown) : undefined,
+        headers: response.headers,
+      };
     },
   };
 }

@@ -37,7 +37,12 @@ export async function startScriptedServer(script: Step[] | ((index: number) => S
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body: Buffer.concat(chunks) };
+      const request = {
+        method: incoming.method ?? '',
+        url: incoming.url ?? '',
+        headers: incoming.headers,
+        body: Buffer.concat(chunks),
+      };
       const index = state.requests.push(request) - 1;
       void Promise.resolve(stepAt(index)(request, response)).catch((error: unknown) => {
         response.destroy(error instanceof Error ? error : new Error(String(error)));
@@ -56,13 +61,21 @@ export async function startScriptedServer(script: Step[] | ((index: number) => S
   state.url = `http://127.0.0.1:${port}`;
   onTestFinished(async () => {
     for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   });
   return state;
 }
 
 /** Answers with a status, a JSON body and optional headers. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): (request: RecordedRequest, response: ServerResponse) => void {
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): (request: RecordedRequest, response: ServerResponse) => void {
   return (_request, response) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(JSON.stringify(body));

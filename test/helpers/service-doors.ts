@@ -13,8 +13,18 @@ export interface ServiceBehindDoor {
   client: (apiKey: string) => ClaimsClient;
 }
 
-export async function startServiceBehindDoor(apiKeys: readonly string[], extraFlags: readonly string[] = []): Promise<ServiceBehindDoor> {
-  const sandbox = await startSandboxProcess(['--db', ':memory:', '--workflow-delay-ms', '20', ...apiKeys.flatMap((key) => ['--api-key', key]), ...extraFlags]);
+export async function startServiceBehindDoor(
+  apiKeys: readonly string[],
+  extraFlags: readonly string[] = [],
+): Promise<ServiceBehindDoor> {
+  const sandbox = await startSandboxProcess([
+    '--db',
+    ':memory:',
+    '--workflow-delay-ms',
+    '20',
+    ...apiKeys.flatMap((key) => ['--api-key', key]),
+    ...extraFlags,
+  ]);
   const door = await startCountingProxy(sandbox.url);
   const clients: ClaimsClient[] = [];
   onTestFinished(async () => {

@@ -21,6 +21,10 @@ export async function saveAsWithSoffice(file: string, format: 'csv' | 'xlsx', ou
   const profile = await mkdtemp(join(tmpdir(), 'soffice-profile-'));
   onTestFinished(async () => rm(profile, { recursive: true, force: true }));
   const filter = format === 'xlsx' ? 'xlsx:Calc MS Excel 2007 XML' : 'csv';
-  await promisify(execFile)(soffice, [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', filter, '--outdir', outDir, file], { timeout: 120_000 });
+  await promisify(execFile)(
+    soffice,
+    [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', filter, '--outdir', outDir, file],
+    { timeout: 120_000 },
+  );
   return join(outDir, `${basename(file, extname(file))}.${format}`);
 }

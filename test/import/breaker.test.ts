@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { CircuitBreaker } from '../../src/import/breaker.js';
 
 /** The breaker on a clock the test moves: `F` a claim failed on the service's side, `s` one that did not. */
-function run(outcomes: string, options: { threshold: number; stepMs?: number }): { breaker: CircuitBreaker; openedAt: number } {
+function run(
+  outcomes: string,
+  options: { threshold: number; stepMs?: number },
+): { breaker: CircuitBreaker; openedAt: number } {
   let nowMs = 0;
   const breaker = new CircuitBreaker({ threshold: options.threshold, now: () => nowMs });
   let openedAt = -1;

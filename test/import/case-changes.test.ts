@@ -28,7 +28,13 @@ const held = {
   cardholder: { name: 'Maya Lindqvist', email: 'maya@example.com' },
   dispute: { amount: 84999, currency: 'USD', date: '2026-11-20T00:00:00Z', raised_by: 'cardholder', reason: 'fraud' },
   merchant: { name: 'Larkspur Electronics', category_code: '5732' },
-  transaction: { amount: 84999, currency: 'USD', date: '2026-11-15T00:00:00Z', arn: '74492156302000184700001', card: { last4: '4417', network: 'visa', type: 'credit' } },
+  transaction: {
+    amount: 84999,
+    currency: 'USD',
+    date: '2026-11-15T00:00:00Z',
+    arn: '74492156302000184700001',
+    card: { last4: '4417', network: 'visa', type: 'credit' },
+  },
   issuer_evidence: { card: { is_active: false }, fraud: { was_reported: true }, documentation: ['file_1'] },
 };
 
@@ -38,7 +44,10 @@ describe('caseChanges', () => {
   });
 
   it('the measured fix: card cancelled and fraud reported become a minimal nested update, named as the mapping names them', () => {
-    const before = { ...held, issuer_evidence: { card: { is_active: true }, fraud: { was_reported: false }, documentation: ['file_1'] } };
+    const before = {
+      ...held,
+      issuer_evidence: { card: { is_active: true }, fraud: { was_reported: false }, documentation: ['file_1'] },
+    };
     const result = caseChanges(caseAsSent(shared, caseBody), before);
     expect(result.changes).toEqual([
       { caseField: 'issuer_evidence.card.is_active', mappingField: 'shared.issuer_evidence.card.is_active' },
@@ -49,18 +58,30 @@ describe('caseChanges', () => {
 
   it('fields the service lacks are changes; fields left blank are not (an update cannot clear them)', () => {
     const { cardholder: _cardholder, ...withoutCardholder } = held;
-    const result = caseChanges(caseAsSent({ ...shared, cardholder: { name: 'Maya Lindqvist', email: undefined } }, caseBody), withoutCardholder);
+    const result = caseChanges(
+      caseAsSent({ ...shared, cardholder: { name: 'Maya Lindqvist', email: undefined } }, caseBody),
+      withoutCardholder,
+    );
     expect(result.update).toEqual({ cardholder: { name: 'Maya Lindqvist' } });
     expect(result.changes.map((change) => change.mappingField)).toEqual(['shared.cardholder.name']);
   });
 
-  it('shared card, dispute date and reason live inside each case; the case\'s own fields under case.', () => {
+  it("shared card, dispute date and reason live inside each case; the case's own fields under case.", () => {
     const edited = caseAsSent(
-      { ...shared, card: { ...shared.card, last4: '0417' }, dispute: { ...shared.dispute, date: '2026-11-21T00:00:00.000Z' } },
+      {
+        ...shared,
+        card: { ...shared.card, last4: '0417' },
+        dispute: { ...shared.dispute, date: '2026-11-21T00:00:00.000Z' },
+      },
       { ...caseBody, dispute: { amount: 5000, currency: 'USD' }, custom_fields: { ref: 'D-1', desk: 'b' } },
     );
     const result = caseChanges(edited, held);
-    expect(result.changes.map((change) => change.mappingField)).toEqual(['custom_fields.desk', 'case.dispute.amount', 'shared.dispute.date', 'shared.card.last4']);
+    expect(result.changes.map((change) => change.mappingField)).toEqual([
+      'custom_fields.desk',
+      'case.dispute.amount',
+      'shared.dispute.date',
+      'shared.card.last4',
+    ]);
     expect(result.update).toEqual({
       custom_fields: { desk: 'b' },
       dispute: { amount: 5000, date: '2026-11-21T00:00:00.000Z' },

@@ -50,13 +50,18 @@ custom_fields:
   );
 }
 
-async function staged(csv: string, mapping: Mapping): Promise<{ journal: Journal; claims: (ClaimRecord & { claim_id: string })[] }> {
+async function staged(
+  csv: string,
+  mapping: Mapping,
+): Promise<{ journal: Journal; claims: (ClaimRecord & { claim_id: string })[] }> {
   const directory = mkdtempSync(join(tmpdir(), 'wire-body-'));
   directories.push(directory);
   const journal = new Journal(join(directory, 'journal.sqlite'));
   journals.push(journal);
   await stageRows({ input: Readable.from([csv]), mapping, journal });
-  const claims = journal.database.prepare('SELECT * FROM claims WHERE claim_id IS NOT NULL ORDER BY first_idx').all() as (ClaimRecord & { claim_id: string })[];
+  const claims = journal.database
+    .prepare('SELECT * FROM claims WHERE claim_id IS NOT NULL ORDER BY first_idx')
+    .all() as (ClaimRecord & { claim_id: string })[];
   return { journal, claims };
 }
 
@@ -66,7 +71,9 @@ function expectSameBytes(journal: Journal, claims: readonly (ClaimRecord & { cla
   for (const claim of claims) {
     const rows = journal.rowsOf(claim.claim_key);
     expect(rows.every((row) => row.outcome === null)).toBe(true);
-    const withFiles = new Map(rows.map((row, position) => [row.idx, position % 2 === 0 ? ['file_shared', `file_${row.idx}`] : ['file_shared']]));
+    const withFiles = new Map(
+      rows.map((row, position) => [row.idx, position % 2 === 0 ? ['file_shared', `file_${row.idx}`] : ['file_shared']]),
+    );
     for (const fileIds of [new Map<number, string[]>(), withFiles]) {
       const old = Buffer.from(JSON.stringify(buildClaimBody(claim, rows, fileIds)));
       expect(checkClaimBody(buildClaimBody(claim, rows, fileIds), rows).ok).toBe(true);
@@ -88,7 +95,13 @@ describe('splicedClaimBody', () => {
       fraudRow('R1', 'T1'),
       fraudRow('R2', 'T1', { cardholder_name: awkward, cardholder_statement: `line one\nline "two" \t ${awkward}` }),
       fraudRow('R3', 'T1', { disputed_amount: '', card_type: '', cardholder_email: '' }),
-      fraudRow('R2', 'T2', { cardholder_name: awkward, cardholder_statement: `line one\nline "two" \t ${awkward}`, merchant_name: awkward, transaction_amount: '0.01', disputed_amount: '0.01' }),
+      fraudRow('R2', 'T2', {
+        cardholder_name: awkward,
+        cardholder_statement: `line one\nline "two" \t ${awkward}`,
+        merchant_name: awkward,
+        transaction_amount: '0.01',
+        disputed_amount: '0.01',
+      }),
       fraudRow('R1', 'T2', { merchant_name: '"case_id": not a key' }),
       fraudRow('R1', 'T3', { currency: 'jpy', transaction_amount: '1200', disputed_amount: '1200' }),
     ];
@@ -98,7 +111,14 @@ describe('splicedClaimBody', () => {
   });
 
   it('gives the bytes of the built body for derived ids, a case id mapped after the case, and empty custom fields', async () => {
-    const csv = ['ref,last4,reason,amount,date,arn,note', 'A,4242,FR,10.00,2026-03-01,74492156302000184700001,', 'B,1111,DUP,5.00,2026-03-02,74492156302000184700002,"say ""cases"""', 'A,4242,FR,20.50,2026-03-03,74492156302000184700003,x\\y', 'A,4242,FR,0.99,2026-03-04,74492156302000184700004,"é,""claim_id"""', ''].join('\n');
+    const csv = [
+      'ref,last4,reason,amount,date,arn,note',
+      'A,4242,FR,10.00,2026-03-01,74492156302000184700001,',
+      'B,1111,DUP,5.00,2026-03-02,74492156302000184700002,"say ""cases"""',
+      'A,4242,FR,20.50,2026-03-03,74492156302000184700003,x\\y',
+      'A,4242,FR,0.99,2026-03-04,74492156302000184700004,"é,""claim_id"""',
+      '',
+    ].join('\n');
     for (const mapping of [smallMapping(), smallMapping('{ref}-{arn}')]) {
       const { journal, claims } = await staged(csv, mapping);
       expect(claims.map((claim) => claim.rows)).toEqual([3, 1]);
@@ -114,20 +134,46 @@ describe('splicedClaimBody', () => {
       { idx: 2, case_id: 'C-3', case_json: null },
       { idx: 3, case_id: 'C-4', case_json: '{"case_id":"C-4x","dispute":{}}' },
     ] as RowRecord[];
-    const withEvidence = { ...claim, shared_json: '{"card":{"last4":"4242"},"issuer_evidence":{"documentation":["old"],"issuer_explanation":"x"}}' };
-    for (const [record, fileIds] of [[claim, new Map()], [withEvidence, new Map()], [withEvidence, new Map([[2, ['f1', 'f2']], [0, ['f2']]])], [claim, new Map([[1, ['f1']]])]] as const) {
-      expect(splicedClaimBody(record, rows, fileIds)?.toString()).toBe(JSON.stringify(buildClaimBody(record, rows, fileIds)));
+    const withEvidence = {
+      ...claim,
+      shared_json: '{"card":{"last4":"4242"},"issuer_evidence":{"documentation":["old"],"issuer_explanation":"x"}}',
+    };
+    for (const [record, fileIds] of [
+      [claim, new Map()],
+      [withEvidence, new Map()],
+      [
+        withEvidence,
+        new Map([
+          [2, ['f1', 'f2']],
+          [0, ['f2']],
+        ]),
+      ],
+      [claim, new Map([[1, ['f1']]])],
+    ] as const) {
+      expect(splicedClaimBody(record, rows, fileIds)?.toString()).toBe(
+        JSON.stringify(buildClaimBody(record, rows, fileIds)),
+      );
     }
   });
 });
 
 describe('claimWire', () => {
-  const claim = { claim_key: 'k', claim_id: 'CLM-1', shared_json: '{"card":{"last4":"4242","network":"visa"},"dispute":{"reason":"fraud"}}' } as ClaimRecord & { claim_id: string };
-  const caseJson = (arn: string) => JSON.stringify({ transaction: { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00.000Z', arn } });
-  const row = (idx: number, caseId: string) => ({ idx, line: idx + 2, case_id: caseId, case_json: caseJson(`ARN${idx}`), outcome: null }) as RowRecord;
+  const claim = {
+    claim_key: 'k',
+    claim_id: 'CLM-1',
+    shared_json: '{"card":{"last4":"4242","network":"visa"},"dispute":{"reason":"fraud"}}',
+  } as ClaimRecord & { claim_id: string };
+  const caseJson = (arn: string) =>
+    JSON.stringify({ transaction: { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00.000Z', arn } });
+  const row = (idx: number, caseId: string) =>
+    ({ idx, line: idx + 2, case_id: caseId, case_json: caseJson(`ARN${idx}`), outcome: null }) as RowRecord;
 
   /** The spliced path's check and the full path's: the same answer, and the same problems where there are any. */
-  function sameCheck(record: ClaimRecord & { claim_id: string }, rows: RowRecord[], fileIds = new Map<number, string[]>()) {
+  function sameCheck(
+    record: ClaimRecord & { claim_id: string },
+    rows: RowRecord[],
+    fileIds = new Map<number, string[]>(),
+  ) {
     const spliced = claimWire(record, rows, fileIds, true);
     const full = claimWire(record, rows, fileIds, false);
     expect(spliced.check).toEqual(full.check);
@@ -137,13 +183,24 @@ describe('claimWire', () => {
 
   it('refuses what only the whole claim shows, as the whole check does: a case id twice, an id too long, no case, a bad file id', () => {
     const duplicate = sameCheck(claim, [row(0, 'C-1'), row(1, 'C-1')]);
-    expect(!duplicate.ok && [...duplicate.problems]).toEqual([[1, { code: 'schema_invalid', field: 'case.case_id', message: 'case.case_id: duplicate case_id C-1' }]]);
+    expect(!duplicate.ok && [...duplicate.problems]).toEqual([
+      [1, { code: 'schema_invalid', field: 'case.case_id', message: 'case.case_id: duplicate case_id C-1' }],
+    ]);
     const longCase = sameCheck(claim, [row(0, `${'x'.repeat(125)}-1`)]);
     expect(longCase.ok).toBe(false);
     expect(sameCheck({ ...claim, claim_id: 'y'.repeat(127) }, [row(0, 'C-1')]).ok).toBe(false);
     expect(sameCheck(claim, []).ok).toBe(false);
     expect(sameCheck(claim, [row(0, 'C-1')], new Map([[0, ['']]])).ok).toBe(false);
-    expect(sameCheck(claim, [row(0, 'C-1'), row(1, 'C-2')], new Map([[0, ['f1']], [1, ['f1', 'f2']]])).ok).toBe(true);
+    expect(
+      sameCheck(
+        claim,
+        [row(0, 'C-1'), row(1, 'C-2')],
+        new Map([
+          [0, ['f1']],
+          [1, ['f1', 'f2']],
+        ]),
+      ).ok,
+    ).toBe(true);
   });
 
   it('builds and checks whole where the journal was not staged by this process', () => {

@@ -22,15 +22,42 @@ export interface ExportDialect {
 }
 
 /** A German issuer's export as Excel saves it ("CSV UTF-8"): `;`, CRLF, UTF-8 with BOM. */
-export const germanUtf8: ExportDialect = { name: '";" + CRLF + UTF-8 with BOM', delimiter: ';', lineEnding: '\r\n', encoding: 'utf-8', byteOrderMark: true };
+export const germanUtf8: ExportDialect = {
+  name: '";" + CRLF + UTF-8 with BOM',
+  delimiter: ';',
+  lineEnding: '\r\n',
+  encoding: 'utf-8',
+  byteOrderMark: true,
+};
 /** Excel's "Unicode Text": tab-delimited UTF-16LE with BOM, CRLF. */
-export const tabUtf16: ExportDialect = { name: 'tab + CRLF + UTF-16LE with BOM', delimiter: '\t', lineEnding: '\r\n', encoding: 'utf-16le', byteOrderMark: true };
+export const tabUtf16: ExportDialect = {
+  name: 'tab + CRLF + UTF-16LE with BOM',
+  delimiter: '\t',
+  lineEnding: '\r\n',
+  encoding: 'utf-16le',
+  byteOrderMark: true,
+};
 /** Excel's plain "CSV" in a `;` locale on Windows: windows-1252, no BOM. */
-export const germanWindows1252: ExportDialect = { name: '";" + CRLF + windows-1252', delimiter: ';', lineEnding: '\r\n', encoding: 'windows-1252', byteOrderMark: false };
+export const germanWindows1252: ExportDialect = {
+  name: '";" + CRLF + windows-1252',
+  delimiter: ';',
+  lineEnding: '\r\n',
+  encoding: 'windows-1252',
+  byteOrderMark: false,
+};
 /** A tab-delimited UTF-8 export from a core system: LF, no BOM. */
-export const tabUtf8: ExportDialect = { name: 'tab + LF + UTF-8', delimiter: '\t', lineEnding: '\n', encoding: 'utf-8', byteOrderMark: false };
+export const tabUtf8: ExportDialect = {
+  name: 'tab + LF + UTF-8',
+  delimiter: '\t',
+  lineEnding: '\n',
+  encoding: 'utf-8',
+  byteOrderMark: false,
+};
 
-const byteOrderMarks: Partial<Record<CsvEncoding, Buffer>> = { 'utf-8': Buffer.from([0xef, 0xbb, 0xbf]), 'utf-16le': Buffer.from([0xff, 0xfe]) };
+const byteOrderMarks: Partial<Record<CsvEncoding, Buffer>> = {
+  'utf-8': Buffer.from([0xef, 0xbb, 0xbf]),
+  'utf-16le': Buffer.from([0xff, 0xfe]),
+};
 
 /** Text as a file in the dialect's encoding, with its byte order mark when it has one. */
 export function bytesIn(dialect: ExportDialect, text: string): Buffer {
@@ -49,7 +76,13 @@ export function textIn(dialect: ExportDialect, bytes: Uint8Array): string {
 export function exportIn(dialect: ExportDialect, rows: readonly GenericRow[]): Buffer {
   const text = stringify(
     rows.map((row) => genericColumns.map((column) => row[column] ?? '')),
-    { header: true, columns: [...genericColumns], delimiter: dialect.delimiter, record_delimiter: dialect.lineEnding, quoted_match: /[\r\n]/ },
+    {
+      header: true,
+      columns: [...genericColumns],
+      delimiter: dialect.delimiter,
+      record_delimiter: dialect.lineEnding,
+      quoted_match: /[\r\n]/,
+    },
   );
   return bytesIn(dialect, text);
 }
@@ -58,19 +91,27 @@ export function exportIn(dialect: ExportDialect, rows: readonly GenericRow[]): B
  * A results CSV read in `dialect`: its header and rows keyed by column. Records must end in the
  * dialect's own line ending (a file in another would not split into rows of the header's width).
  */
-export async function readResultsIn(dialect: ExportDialect, file: string): Promise<{ bytes: Buffer; text: string; header: string[]; rows: Record<string, string>[] }> {
+export async function readResultsIn(
+  dialect: ExportDialect,
+  file: string,
+): Promise<{ bytes: Buffer; text: string; header: string[]; rows: Record<string, string>[] }> {
   const bytes = await readFile(file);
   const text = textIn(dialect, bytes);
   const records: string[][] = parse(text, { delimiter: dialect.delimiter, record_delimiter: dialect.lineEnding });
   const [header = [], ...data] = records;
-  const rows = data.map((record) => Object.fromEntries(header.map((column, position) => [column, record[position] ?? ''])));
+  const rows = data.map((record) =>
+    Object.fromEntries(header.map((column, position) => [column, record[position] ?? ''])),
+  );
   return { bytes, text, header, rows };
 }
 
 /** mappings/generic.yaml for an export in `dialect` with decimal commas (`849,99`). */
 export async function mappingFor(workspace: Workspace, dialect: ExportDialect): Promise<string> {
   return editedMapping(workspace, (mapping) => {
-    const { csv, case: caseFields } = mapping as { csv: Record<string, unknown>; case: Record<string, { amount?: Record<string, unknown> }> };
+    const { csv, case: caseFields } = mapping as {
+      csv: Record<string, unknown>;
+      case: Record<string, { amount?: Record<string, unknown> }>;
+    };
     csv.delimiter = dialect.delimiter;
     csv.encoding = dialect.encoding;
     for (const field of ['dispute.amount', 'transaction.amount']) {

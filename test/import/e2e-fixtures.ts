@@ -73,17 +73,36 @@ export function fraudRow(disputeRef: string, transactionRef: string, overrides: 
 }
 
 /** A duplicate-charge row: filing needs a transaction receipt, so `receipt` names one. */
-export function duplicateChargeRow(disputeRef: string, transactionRef: string, receipt: string, overrides: GenericRow = {}): GenericRow {
-  return fraudRow(disputeRef, transactionRef, { reason_code: 'DUP', card_active: 'yes', fraud_reported: '', receipt_file: receipt, ...overrides });
+export function duplicateChargeRow(
+  disputeRef: string,
+  transactionRef: string,
+  receipt: string,
+  overrides: GenericRow = {},
+): GenericRow {
+  return fraudRow(disputeRef, transactionRef, {
+    reason_code: 'DUP',
+    card_active: 'yes',
+    fraud_reported: '',
+    receipt_file: receipt,
+    ...overrides,
+  });
 }
 
 /** A CSV of `rows` with `columns` (default: the generic layout), quoted where needed. */
-export function csvOf(rows: readonly GenericRow[], options: { columns?: readonly string[]; recordDelimiter?: 'unix' | 'windows' } = {}): string {
+export function csvOf(
+  rows: readonly GenericRow[],
+  options: { columns?: readonly string[]; recordDelimiter?: 'unix' | 'windows' } = {},
+): string {
   const columns = options.columns ?? genericColumns;
   return stringify(
     rows.map((row) => columns.map((column) => row[column] ?? '')),
     // Any line break is quoted: csv-stringify quotes only its own record delimiter otherwise.
-    { header: true, columns: [...columns], record_delimiter: options.recordDelimiter ?? 'unix', quoted_match: /[\r\n]/ },
+    {
+      header: true,
+      columns: [...columns],
+      record_delimiter: options.recordDelimiter ?? 'unix',
+      quoted_match: /[\r\n]/,
+    },
   );
 }
 
@@ -129,14 +148,48 @@ export async function makeWorkspace(): Promise<Workspace> {
 export { runBin, runCli, type CliRun } from '../helpers/cli.js';
 
 /** `import INPUT` with the workspace's results, journal and evidence directory. */
-export function importArgs(workspace: Workspace, input: string, extra: string[] = [], mapping = genericMapping): string[] {
-  return ['import', input, '--mapping', mapping, '--results', workspace.results, '--journal', workspace.journal, '--evidence-dir', workspace.evidenceDir, ...extra];
+export function importArgs(
+  workspace: Workspace,
+  input: string,
+  extra: string[] = [],
+  mapping = genericMapping,
+): string[] {
+  return [
+    'import',
+    input,
+    '--mapping',
+    mapping,
+    '--results',
+    workspace.results,
+    '--journal',
+    workspace.journal,
+    '--evidence-dir',
+    workspace.evidenceDir,
+    ...extra,
+  ];
 }
 
 /** `import INPUT` as a job of its own: results `<name>.results.csv`, journal `<name>.journal.sqlite`. */
-export function jobArgs(workspace: Workspace, name: string, input: string, extra: string[] = []): { args: string[]; results: string } {
+export function jobArgs(
+  workspace: Workspace,
+  name: string,
+  input: string,
+  extra: string[] = [],
+): { args: string[]; results: string } {
   const results = join(workspace.dir, `${name}.results.csv`);
-  const args = ['import', input, '--mapping', genericMapping, '--results', results, '--journal', join(workspace.dir, `${name}.journal.sqlite`), '--evidence-dir', workspace.evidenceDir, ...extra];
+  const args = [
+    'import',
+    input,
+    '--mapping',
+    genericMapping,
+    '--results',
+    results,
+    '--journal',
+    join(workspace.dir, `${name}.journal.sqlite`),
+    '--evidence-dir',
+    workspace.evidenceDir,
+    ...extra,
+  ];
   return { args, results };
 }
 
@@ -162,7 +215,9 @@ export async function readResults(file: string): Promise<ResultsFile> {
   }
   const records: string[][] = parse(text);
   const [header = [], ...data] = records;
-  const rows = data.map((record) => Object.fromEntries(header.map((column, position) => [column, record[position] ?? ''])) as ResultRow);
+  const rows = data.map(
+    (record) => Object.fromEntries(header.map((column, position) => [column, record[position] ?? ''])) as ResultRow,
+  );
   return { header, rows, text };
 }
 
@@ -177,14 +232,20 @@ export function resultsCsv(results: ResultsFile, rows: readonly ResultRow[]): st
 /** The results rows of one case id. */
 export function rowOf(results: ResultsFile, caseId: string): ResultRow {
   const row = results.rows.find((candidate) => candidate.case_id === caseId);
-  if (row === undefined) throw new Error(`expected a results row for case ${caseId}, got ${results.rows.map((item) => item.case_id).join(', ')}`);
+  if (row === undefined)
+    throw new Error(
+      `expected a results row for case ${caseId}, got ${results.rows.map((item) => item.case_id).join(', ')}`,
+    );
   return row;
 }
 
 /** The results row of one input line. */
 export function lineOf(results: ResultsFile, line: number): ResultRow {
   const row = results.rows.find((candidate) => candidate.line === String(line));
-  if (row === undefined) throw new Error(`expected a results row for line ${line}, got lines ${results.rows.map((item) => item.line).join(', ')}`);
+  if (row === undefined)
+    throw new Error(
+      `expected a results row for line ${line}, got lines ${results.rows.map((item) => item.line).join(', ')}`,
+    );
   return row;
 }
 
@@ -209,8 +270,14 @@ export function countIn(sandbox: Sandbox, table: 'claims' | 'cases' | 'files'): 
 }
 
 /** mappings/generic.yaml, changed by `edit`, written into the workspace; returns its path. */
-export async function editedMapping(workspace: Workspace, edit: (mapping: Record<string, Record<string, Record<string, unknown>>>) => void): Promise<string> {
-  const mapping = parseYaml(await readFile(genericMapping, 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
+export async function editedMapping(
+  workspace: Workspace,
+  edit: (mapping: Record<string, Record<string, Record<string, unknown>>>) => void,
+): Promise<string> {
+  const mapping = parseYaml(await readFile(genericMapping, 'utf8')) as Record<
+    string,
+    Record<string, Record<string, unknown>>
+  >;
   edit(mapping);
   return workspace.write('mapping.yaml', stringifyYaml(mapping));
 }

@@ -66,7 +66,8 @@ export function* plannedRows(options: PlanOptions): Generator<RowSpec> {
   let rows = 0;
   for (let first = 0; first < maxClaims && rows < maxRows; first += options.block) {
     const sizes: number[] = [];
-    for (let claim = first; claim < Math.min(first + options.block, maxClaims); claim++) sizes.push(options.sizeOf(claim));
+    for (let claim = first; claim < Math.min(first + options.block, maxClaims); claim++)
+      sizes.push(options.sizeOf(claim));
     const deepest = Math.max(...sizes);
     for (let transaction = 0; transaction < deepest; transaction++) {
       for (const [offset, size] of sizes.entries()) {
@@ -91,7 +92,8 @@ export const transactionRef = (transaction: number): string => `T${transaction +
 /** The mapping's claim.id template: `CLM-{dispute_ref}`. */
 export const expectedClaimId = (claim: number): string => `CLM-${disputeRef(claim)}`;
 /** The mapping's case.case_id template: `{dispute_ref}-{transaction_ref}`. */
-export const expectedCaseId = (spec: RowSpec): string => `${disputeRef(spec.claim)}-${transactionRef(spec.transaction)}`;
+export const expectedCaseId = (spec: RowSpec): string =>
+  `${disputeRef(spec.claim)}-${transactionRef(spec.transaction)}`;
 
 const dayMs = 24 * 60 * 60 * 1000;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

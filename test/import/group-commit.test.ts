@@ -18,7 +18,14 @@ afterEach(() => {
 
 function journalWithClaims(file: string, count: number): Journal {
   const journal = new Journal(file);
-  for (let index = 0; index < count; index++) journal.staging.insertClaim({ claimKey: `k${index}`, claimId: `CLM-${index}`, firstIdx: index, firstLine: index + 2, sharedJson: '{}' });
+  for (let index = 0; index < count; index++)
+    journal.staging.insertClaim({
+      claimKey: `k${index}`,
+      claimId: `CLM-${index}`,
+      firstIdx: index,
+      firstLine: index + 2,
+      sharedJson: '{}',
+    });
   return journal;
 }
 
@@ -40,7 +47,11 @@ describe('group commit', () => {
     journal.database.close();
     // Reopened without the journal's own close (which would commit): the steps were on disk already.
     const reopened = new Journal(file);
-    expect([0, 1, 2].map((index) => reopened.claim(`k${index}`)?.step)).toEqual(['submitting', 'submitting', 'submitting']);
+    expect([0, 1, 2].map((index) => reopened.claim(`k${index}`)?.step)).toEqual([
+      'submitting',
+      'submitting',
+      'submitting',
+    ]);
     expect([0, 1, 2].map((index) => reopened.wasSent(`CLM-${index}`))).toEqual([true, true, true]);
     reopened.close();
   });

@@ -35,7 +35,19 @@ describe('import guards', () => {
     const dir = workspace();
     const input = join(dir, 'in.csv');
     writeFileSync(input, 'a\n1\n');
-    const run = await runCli(['import', input, '--mapping', join(root, 'mappings/generic.yaml'), '--results', join(dir, 'r.csv'), '--sandbox-db', join(dir, 's.db')], { CLAIMS_API_KEY: 'live_key_123' });
+    const run = await runCli(
+      [
+        'import',
+        input,
+        '--mapping',
+        join(root, 'mappings/generic.yaml'),
+        '--results',
+        join(dir, 'r.csv'),
+        '--sandbox-db',
+        join(dir, 's.db'),
+      ],
+      { CLAIMS_API_KEY: 'live_key_123' },
+    );
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('expected --base-url URL or CLAIMS_BASE_URL with a live API key');
   });
@@ -44,22 +56,62 @@ describe('import guards', () => {
     const dir = workspace();
     const input = join(dir, 'in.csv');
     writeFileSync(input, 'a\n1\n');
-    const run = await runCli(['import', input, '--mapping', join(dir, 'nope.yaml'), '--results', join(dir, 'r.csv')], {});
+    const run = await runCli(
+      ['import', input, '--mapping', join(dir, 'nope.yaml'), '--results', join(dir, 'r.csv')],
+      {},
+    );
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(/--mapping .*nope\.yaml: expected a readable mapping file, got nothing there/);
   });
 
-  it('reads back a results file whose source has columns named like status columns (the v1 sample\'s case_id)', async () => {
+  it("reads back a results file whose source has columns named like status columns (the v1 sample's case_id)", async () => {
     const dir = workspace();
-    const common = ['--mapping', 'mappings/v1-cases.yaml', '--evidence-dir', 'samples/evidence', '--sandbox-clock', '2026-11-20T12:00:00Z', '--sandbox-db', join(dir, 'sandbox.db'), '--log-level', 'warn'];
-    const first = await runBin(['import', 'samples/v1-cases.csv', ...common, '--results', join(dir, 'first.csv'), '--journal', join(dir, 'first.sqlite')], {}, { cwd: root });
+    const common = [
+      '--mapping',
+      'mappings/v1-cases.yaml',
+      '--evidence-dir',
+      'samples/evidence',
+      '--sandbox-clock',
+      '2026-11-20T12:00:00Z',
+      '--sandbox-db',
+      join(dir, 'sandbox.db'),
+      '--log-level',
+      'warn',
+    ];
+    const first = await runBin(
+      [
+        'import',
+        'samples/v1-cases.csv',
+        ...common,
+        '--results',
+        join(dir, 'first.csv'),
+        '--journal',
+        join(dir, 'first.sqlite'),
+      ],
+      {},
+      { cwd: root },
+    );
     expect(first.exitCode).toBe(0);
-    const again = await runBin(['import', join(dir, 'first.csv'), ...common, '--results', join(dir, 'again.csv'), '--journal', join(dir, 'again.sqlite')], {}, { cwd: root });
+    const again = await runBin(
+      [
+        'import',
+        join(dir, 'first.csv'),
+        ...common,
+        '--results',
+        join(dir, 'again.csv'),
+        '--journal',
+        join(dir, 'again.sqlite'),
+      ],
+      {},
+      { cwd: root },
+    );
     expect(again.stderr).toMatch(/finished: 6 rows, 6 claims\n\s+filed\s+6\n/);
     expect(again.exitCode).toBe(0);
     const records: string[][] = parse(readFileSync(join(dir, 'again.csv')), { to: 1 });
     const header = records[0] ?? [];
     expect(header.filter((name) => name === 'case_id')).toHaveLength(2);
-    expect(readFileSync(join(dir, 'again.csv'), 'utf8').split('\n')[0]).toBe(readFileSync(join(dir, 'first.csv'), 'utf8').split('\n')[0]);
+    expect(readFileSync(join(dir, 'again.csv'), 'utf8').split('\n')[0]).toBe(
+      readFileSync(join(dir, 'first.csv'), 'utf8').split('\n')[0],
+    );
   });
 });

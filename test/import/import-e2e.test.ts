@@ -33,7 +33,10 @@ describe('import: claims, evidence and outcomes', () => {
   it('rows of one claim that are not adjacent become one claim with both cases, each row filed', async () => {
     const { sandbox, client } = await startTestSandbox();
     const workspace = await makeWorkspace();
-    const input = await workspace.write('disputes.csv', csvOf([fraudRow('A', 'T1'), fraudRow('B', 'T1'), fraudRow('A', 'T2')]));
+    const input = await workspace.write(
+      'disputes.csv',
+      csvOf([fraudRow('A', 'T1'), fraudRow('B', 'T1'), fraudRow('A', 'T2')]),
+    );
 
     const run = await runCli(importArgs(workspace, input, ['--base-url', sandbox.url]), env);
 
@@ -115,7 +118,11 @@ describe('import: claims, evidence and outcomes', () => {
       error_message: expect.stringMatching(/expected a value, got a blank cell in column "arn"/) as unknown,
     });
     // The claim with an invalid row is held back whole; its valid row names the line to fix.
-    expect(lineOf(results, 7)).toMatchObject({ outcome: 'invalid', error_code: 'amount_format', error_field: 'case.transaction.amount' });
+    expect(lineOf(results, 7)).toMatchObject({
+      outcome: 'invalid',
+      error_code: 'amount_format',
+      error_field: 'case.transaction.amount',
+    });
     expect(lineOf(results, 6)).toMatchObject({
       outcome: 'invalid',
       claim_id: 'CLM-PART',
@@ -124,34 +131,47 @@ describe('import: claims, evidence and outcomes', () => {
     });
     expect(lineOf(results, 2).outcome).toBe('filed');
     expect(lineOf(results, 8).outcome).toBe('filed');
-    const claimIds = sandbox.core.database.prepare('SELECT claim_id FROM claims ORDER BY claim_id').all() as { claim_id: string }[];
+    const claimIds = sandbox.core.database.prepare('SELECT claim_id FROM claims ORDER BY claim_id').all() as {
+      claim_id: string;
+    }[];
     expect(claimIds.map((row) => row.claim_id)).toEqual(['CLM-OK', 'CLM-OK2']);
   });
 
-  it('a 4xx from the service is rejected, with its status and the service\'s message', async () => {
+  it("a 4xx from the service is rejected, with its status and the service's message", async () => {
     const { sandbox, client } = await startTestSandbox();
     const workspace = await makeWorkspace();
     // Another claim already holds case R-T1: new_claim gets 409, and no claim CLM-R exists to adopt.
     const other = fraudClaim('OTHER-CLAIM');
     await client.claims.createWithCases({ ...other, cases: other.cases.map((item) => ({ ...item, case_id: 'R-T1' })) });
-    const input = await workspace.write('disputes.csv', csvOf([fraudRow('R', 'T1'), fraudRow('R', 'T2'), fraudRow('OK', 'T1')]));
+    const input = await workspace.write(
+      'disputes.csv',
+      csvOf([fraudRow('R', 'T1'), fraudRow('R', 'T2'), fraudRow('OK', 'T1')]),
+    );
 
     const run = await runCli(importArgs(workspace, input, ['--base-url', sandbox.url]), env);
 
     expect(run.exitCode, run.stderr).toBe(1);
     const results = await readResults(workspace.results);
     for (const caseId of ['R-T1', 'R-T2']) {
-      expect(rowOf(results, caseId)).toMatchObject({ outcome: 'rejected', http_status: '409', claim_id: 'CLM-R', error_message: expect.stringContaining('case_id R-T1 already exists') as unknown });
+      expect(rowOf(results, caseId)).toMatchObject({
+        outcome: 'rejected',
+        http_status: '409',
+        claim_id: 'CLM-R',
+        error_message: expect.stringContaining('case_id R-T1 already exists') as unknown,
+      });
     }
     expect(rowOf(results, 'OK-T1').outcome).toBe('filed');
     await expect(client.claims.retrieve('CLM-R')).rejects.toMatchObject({ status: 404 });
   });
 
-  it('a case the service will not file is not_filed, with the review\'s reason and the mapping field to fix', async () => {
+  it("a case the service will not file is not_filed, with the review's reason and the mapping field to fix", async () => {
     const { sandbox } = await startTestSandbox();
     const workspace = await makeWorkspace();
     // Fraud on a card still active: the review's filing_errors say parameter_missing.
-    const input = await workspace.write('disputes.csv', csvOf([fraudRow('ACTIVE', 'T1', { card_active: 'yes' }), fraudRow('OK', 'T1')]));
+    const input = await workspace.write(
+      'disputes.csv',
+      csvOf([fraudRow('ACTIVE', 'T1', { card_active: 'yes' }), fraudRow('OK', 'T1')]),
+    );
 
     const run = await runCli(importArgs(workspace, input, ['--base-url', sandbox.url]), env);
 
@@ -172,12 +192,20 @@ describe('import: the results CSV', () => {
   it('has every input row once, in input order, source columns unchanged (a row of the wrong width included); exit 1', async () => {
     const { sandbox } = await startTestSandbox();
     const workspace = await makeWorkspace();
-    const rows = [fraudRow('A', 'T1'), fraudRow('B', 'T1', { disputed_amount: 'x' }), fraudRow('A', 'T2'), fraudRow('C', 'T1', { cardholder_statement: 'said "no", twice' })];
+    const rows = [
+      fraudRow('A', 'T1'),
+      fraudRow('B', 'T1', { disputed_amount: 'x' }),
+      fraudRow('A', 'T2'),
+      fraudRow('C', 'T1', { cardholder_statement: 'said "no", twice' }),
+    ];
     const good = csvOf(rows);
     // A record with one cell too many, between the others.
     const [header = '', ...lines] = good.trimEnd().split('\n');
     const wide = `${lines[1] ?? ''},extra`;
-    const input = await workspace.write('disputes.csv', `${[header, lines[0], wide, lines[1], lines[2], lines[3]].join('\n')}\n`);
+    const input = await workspace.write(
+      'disputes.csv',
+      `${[header, lines[0], wide, lines[1], lines[2], lines[3]].join('\n')}\n`,
+    );
 
     const run = await runCli(importArgs(workspace, input, ['--base-url', sandbox.url]), env);
 
@@ -189,7 +217,8 @@ describe('import: the results CSV', () => {
     expect(lineOf(results, 3).error_message).toContain('expected 22 columns as in the header, got 23');
     const inputRows = [rows[0], rows[1], rows[1], rows[2], rows[3]];
     results.rows.forEach((row, position) => {
-      for (const column of genericColumns) expect(row[column], `line ${row.line} ${column}`).toBe(inputRows[position]?.[column] ?? '');
+      for (const column of genericColumns)
+        expect(row[column], `line ${row.line} ${column}`).toBe(inputRows[position]?.[column] ?? '');
     });
     expect(results.rows.map((row) => row.outcome)).toEqual(['filed', 'invalid', 'invalid', 'filed', 'filed']);
   });
@@ -199,7 +228,13 @@ describe('import: the results CSV', () => {
   it('a row the CSV reader rejects still holds its claim back: the claim is not sent without it', async () => {
     const { sandbox, client } = await startTestSandbox();
     const workspace = await makeWorkspace();
-    const [header = '', first = '', second = '', third = ''] = csvOf([fraudRow('W', 'T1'), fraudRow('W', 'T2'), fraudRow('OK', 'T1')]).trimEnd().split('\n');
+    const [header = '', first = '', second = '', third = ''] = csvOf([
+      fraudRow('W', 'T1'),
+      fraudRow('W', 'T2'),
+      fraudRow('OK', 'T1'),
+    ])
+      .trimEnd()
+      .split('\n');
     // W-T2 has one cell too many (a stray comma in an export): its claim key is still readable.
     const input = await workspace.write('disputes.csv', `${[header, first, `${second},extra`, third].join('\n')}\n`);
 
@@ -210,7 +245,11 @@ describe('import: the results CSV', () => {
     expect(lineOf(results, 3)).toMatchObject({ outcome: 'invalid', error_code: 'csv_column_count' });
     expect(lineOf(results, 4).outcome).toBe('filed');
     // Sent now, CLM-W would hold W-T1 only, and W-T2, once fixed, could never join it.
-    expect(lineOf(results, 2)).toMatchObject({ outcome: 'invalid', error_code: 'claim_incomplete', error_message: expect.stringContaining('line 3') as unknown });
+    expect(lineOf(results, 2)).toMatchObject({
+      outcome: 'invalid',
+      error_code: 'claim_incomplete',
+      error_message: expect.stringContaining('line 3') as unknown,
+    });
     await expect(client.claims.retrieve('CLM-W')).rejects.toMatchObject({ status: 404 });
   });
 
@@ -229,7 +268,12 @@ describe('import: re-runs', () => {
   it('the same command again creates nothing and gives the same results; another input needs --restart, which duplicates nothing', async () => {
     const { sandbox } = await startTestSandbox();
     const workspace = await makeWorkspace();
-    const rows = [fraudRow('A', 'T1'), fraudRow('B', 'T1'), fraudRow('A', 'T2'), fraudRow('X', 'T1', { disputed_amount: 'x' })];
+    const rows = [
+      fraudRow('A', 'T1'),
+      fraudRow('B', 'T1'),
+      fraudRow('A', 'T2'),
+      fraudRow('X', 'T1', { disputed_amount: 'x' }),
+    ];
     const input = await workspace.write('disputes.csv', csvOf(rows));
     const args = importArgs(workspace, input, ['--base-url', sandbox.url]);
 
@@ -312,15 +356,22 @@ describe('import: feeding results back after the network has moved', () => {
   it('a case filed earlier and since represented still reads filed, not not_filed', async () => {
     const { sandbox, request } = await startTestSandbox({ control: true });
     const workspace = await makeWorkspace();
-    const input = await workspace.write('disputes.csv', csvOf([fraudRow('A', 'T1'), fraudRow('B', 'T1', { disputed_amount: '12,50' })]));
+    const input = await workspace.write(
+      'disputes.csv',
+      csvOf([fraudRow('A', 'T1'), fraudRow('B', 'T1', { disputed_amount: '12,50' })]),
+    );
     const first = await runCli(importArgs(workspace, input, ['--base-url', sandbox.url]), env);
     expect(first.exitCode, first.stderr).toBe(1);
     const firstResults = await readResults(workspace.results);
     expect(rowOf(firstResults, 'A-T1').outcome).toBe('filed');
     // The merchant answers: the network moves A-T1 on (a filed case is never `created` again).
-    expect((await request('POST', '/_sandbox/cases/A-T1/advance', { status: 'chargeback_represented' })).status).toBe(200);
+    expect((await request('POST', '/_sandbox/cases/A-T1/advance', { status: 'chargeback_represented' })).status).toBe(
+      200,
+    );
 
-    const fixed = firstResults.rows.map((row) => (row.case_id === '' && row.dispute_ref === 'B' ? { ...row, disputed_amount: '12.50' } : row));
+    const fixed = firstResults.rows.map((row) =>
+      row.case_id === '' && row.dispute_ref === 'B' ? { ...row, disputed_amount: '12.50' } : row,
+    );
     const fedBack = await workspace.write('disputes.fixed.csv', resultsCsv(firstResults, fixed));
     const job = jobArgs(workspace, 'second', fedBack, ['--base-url', sandbox.url]);
     const second = await runCli(job.args, env);
@@ -337,9 +388,20 @@ describe('import: modes and flags', () => {
   it('--dry-run --payloads: valid or invalid, nothing sent, one JSON body per claim', async () => {
     const { sandbox } = await startTestSandbox();
     const workspace = await makeWorkspace();
-    const input = await workspace.write('disputes.csv', csvOf([fraudRow('A', 'T1'), fraudRow('B', 'T1', { disputed_amount: 'x' }), fraudRow('A', 'T2'), fraudRow('C', 'T1')]));
+    const input = await workspace.write(
+      'disputes.csv',
+      csvOf([
+        fraudRow('A', 'T1'),
+        fraudRow('B', 'T1', { disputed_amount: 'x' }),
+        fraudRow('A', 'T2'),
+        fraudRow('C', 'T1'),
+      ]),
+    );
 
-    const run = await runCli(importArgs(workspace, input, ['--base-url', sandbox.url, '--dry-run', '--payloads', workspace.payloads]), env);
+    const run = await runCli(
+      importArgs(workspace, input, ['--base-url', sandbox.url, '--dry-run', '--payloads', workspace.payloads]),
+      env,
+    );
 
     expect(run.exitCode, run.stderr).toBe(1);
     const results = await readResults(workspace.results);
@@ -377,13 +439,19 @@ describe('import: modes and flags', () => {
     const { sandbox } = await startTestSandbox();
     const workspace = await makeWorkspace();
     const rows: GenericRow[] = [];
-    for (const ref of ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8']) rows.push(fraudRow(ref, 'T1'), fraudRow(ref, 'T2'));
+    for (const ref of ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8'])
+      rows.push(fraudRow(ref, 'T1'), fraudRow(ref, 'T2'));
     rows.push(fraudRow('', 'T9'));
     const input = await workspace.write('disputes.csv', csvOf(rows));
 
     const lines: string[][] = [];
     for (const shard of ['1/2', '2/2']) {
-      const job = jobArgs(workspace, `shard-${shard.replace('/', '-of-')}`, input, ['--base-url', sandbox.url, '--shard', shard]);
+      const job = jobArgs(workspace, `shard-${shard.replace('/', '-of-')}`, input, [
+        '--base-url',
+        sandbox.url,
+        '--shard',
+        shard,
+      ]);
       const run = await runCli(job.args, env);
       expect(run.exitCode, run.stderr).toBeLessThanOrEqual(1);
       lines.push((await readResults(job.results)).rows.map((row) => row.line));
@@ -391,7 +459,9 @@ describe('import: modes and flags', () => {
     const [first = [], second = []] = lines;
     expect(first.length).toBeGreaterThan(0);
     expect(second.length).toBeGreaterThan(0);
-    expect([...first, ...second].map(Number).sort((left, right) => left - right)).toEqual(rows.map((_, position) => position + 2));
+    expect([...first, ...second].map(Number).sort((left, right) => left - right)).toEqual(
+      rows.map((_, position) => position + 2),
+    );
     expect(countIn(sandbox, 'claims')).toBe(8);
     expect(countIn(sandbox, 'cases')).toBe(16);
   });
@@ -418,7 +488,10 @@ describe('import: modes and flags', () => {
     const { sandbox } = await startTestSandbox();
     const workspace = await makeWorkspace();
     const input = await workspace.write('disputes.csv', csvOf([fraudRow('A', 'T1')]));
-    const mapping = await workspace.write('broken.yaml', 'claim:\n  key: [dispute_ref]\nshared: {}\ncase: {}\nfile_mode: sometimes\n');
+    const mapping = await workspace.write(
+      'broken.yaml',
+      'claim:\n  key: [dispute_ref]\nshared: {}\ncase: {}\nfile_mode: sometimes\n',
+    );
 
     const run = await runCli(importArgs(workspace, input, ['--base-url', sandbox.url], mapping), env);
 

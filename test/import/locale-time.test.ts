@@ -1,6 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { csvOf, editedMapping, fraudRow, genericColumns, importArgs, lineOf, makeWorkspace, readPayloads, readResults, runBin, runCli, statusColumns, type Payload, type Workspace } from './e2e-fixtures.js';
+import {
+  csvOf,
+  editedMapping,
+  fraudRow,
+  genericColumns,
+  importArgs,
+  lineOf,
+  makeWorkspace,
+  readPayloads,
+  readResults,
+  runBin,
+  runCli,
+  statusColumns,
+  type Payload,
+  type Workspace,
+} from './e2e-fixtures.js';
 
 /**
  * Locale amounts, dates across time zones, BOM, line endings and encodings through the whole
@@ -8,18 +23,27 @@ import { csvOf, editedMapping, fraudRow, genericColumns, importArgs, lineOf, mak
  * body and in the results CSV. Dry runs: nothing here needs a service.
  */
 
-type Case = Payload['cases'][number] & { dispute: { amount: number; date?: string }; transaction: { amount: number; date: string }; merchant: { name: string } };
+type Case = Payload['cases'][number] & {
+  dispute: { amount: number; date?: string };
+  transaction: { amount: number; date: string };
+  merchant: { name: string };
+};
 
 async function dryRun(workspace: Workspace, input: string, mapping?: string) {
   // No --journal: a dry run then uses a temporary one, so one workspace can hold several runs.
-  const args = importArgs(workspace, input, ['--dry-run', '--payloads', workspace.payloads], mapping).filter((arg, position, all) => arg !== '--journal' && all[position - 1] !== '--journal');
+  const args = importArgs(workspace, input, ['--dry-run', '--payloads', workspace.payloads], mapping).filter(
+    (arg, position, all) => arg !== '--journal' && all[position - 1] !== '--journal',
+  );
   const run = await runCli(args, {});
   return { run, results: await readResults(workspace.results), payloads: await readPayloads(workspace.payloads) };
 }
 
 function caseOf(payloads: Payload[], caseId: string): Case {
   const found = payloads.flatMap((body) => body.cases).find((item) => item.case_id === caseId);
-  if (found === undefined) throw new Error(`expected case ${caseId} in the payloads, got ${payloads.flatMap((body) => body.cases.map((item) => item.case_id)).join(', ')}`);
+  if (found === undefined)
+    throw new Error(
+      `expected case ${caseId} in the payloads, got ${payloads.flatMap((body) => body.cases.map((item) => item.case_id)).join(', ')}`,
+    );
   return found as Case;
 }
 
@@ -32,7 +56,10 @@ describe('amounts by locale', () => {
         spec.amount = { ...spec.amount, decimal_separator: ',', group_separator: '.' };
       }
     });
-    const input = await workspace.write('eu.csv', csvOf([fraudRow('EU', 'T1', { disputed_amount: '1.234,56', transaction_amount: '1.234,56', currency: 'eur' })]));
+    const input = await workspace.write(
+      'eu.csv',
+      csvOf([fraudRow('EU', 'T1', { disputed_amount: '1.234,56', transaction_amount: '1.234,56', currency: 'eur' })]),
+    );
 
     const { run, results, payloads } = await dryRun(workspace, input, mapping);
 
@@ -49,12 +76,19 @@ describe('amounts by locale', () => {
       const spec = edited.case?.['dispute.amount'] as { amount: Record<string, string> };
       spec.amount = { ...spec.amount, group_separator: ',' };
     });
-    const input = await workspace.write('us.csv', csvOf([fraudRow('COMMA', 'T1', { disputed_amount: '9,99' }), fraudRow('OK', 'T1', { disputed_amount: '9.99' })]));
+    const input = await workspace.write(
+      'us.csv',
+      csvOf([fraudRow('COMMA', 'T1', { disputed_amount: '9,99' }), fraudRow('OK', 'T1', { disputed_amount: '9.99' })]),
+    );
 
     for (const mapping of [undefined, grouped]) {
       const { run, results, payloads } = await dryRun(workspace, input, mapping);
       expect(run.exitCode, run.stderr).toBe(1);
-      expect(lineOf(results, 2)).toMatchObject({ outcome: 'invalid', error_code: 'amount_format', error_field: 'case.dispute.amount' });
+      expect(lineOf(results, 2)).toMatchObject({
+        outcome: 'invalid',
+        error_code: 'amount_format',
+        error_field: 'case.dispute.amount',
+      });
       expect(lineOf(results, 2).error_message).toContain('got "9,99"');
       expect(payloads.map((body) => body.claim_id)).toEqual(['CLM-OK']);
       expect(caseOf(payloads, 'OK-T1').dispute.amount).toBe(999);
@@ -64,45 +98,72 @@ describe('amounts by locale', () => {
 
   it('JPY "1500" is 1500 (no minor unit)', async () => {
     const workspace = await makeWorkspace();
-    const input = await workspace.write('jp.csv', csvOf([fraudRow('JP', 'T1', { disputed_amount: '1500', transaction_amount: '1500', currency: 'jpy' }), fraudRow('JP2', 'T1', { disputed_amount: '1500.5', currency: 'jpy' })]));
+    const input = await workspace.write(
+      'jp.csv',
+      csvOf([
+        fraudRow('JP', 'T1', { disputed_amount: '1500', transaction_amount: '1500', currency: 'jpy' }),
+        fraudRow('JP2', 'T1', { disputed_amount: '1500.5', currency: 'jpy' }),
+      ]),
+    );
 
     const { results, payloads } = await dryRun(workspace, input);
 
     expect(caseOf(payloads, 'JP-T1').dispute).toMatchObject({ amount: 1500, currency: 'JPY' });
     expect(caseOf(payloads, 'JP-T1').transaction.amount).toBe(1500);
-    expect(lineOf(results, 3)).toMatchObject({ outcome: 'invalid', error_code: 'amount_precision', error_field: 'case.dispute.amount' });
+    expect(lineOf(results, 3)).toMatchObject({
+      outcome: 'invalid',
+      error_code: 'amount_precision',
+      error_field: 'case.dispute.amount',
+    });
   });
 });
 
 describe('dates', () => {
-  it.each(['Pacific/Kiritimati', 'America/Los_Angeles'])('a date-only 2026-03-15 stays 2026-03-15T00:00:00.000Z when the import runs under TZ=%s', async (zone) => {
-    const workspace = await makeWorkspace();
-    const input = await workspace.write('dates.csv', csvOf([fraudRow('TZ', 'T1', { transaction_date: '2026-03-15', dispute_date: '2026-03-15' })]));
+  it.each(['Pacific/Kiritimati', 'America/Los_Angeles'])(
+    'a date-only 2026-03-15 stays 2026-03-15T00:00:00.000Z when the import runs under TZ=%s',
+    async (zone) => {
+      const workspace = await makeWorkspace();
+      const input = await workspace.write(
+        'dates.csv',
+        csvOf([fraudRow('TZ', 'T1', { transaction_date: '2026-03-15', dispute_date: '2026-03-15' })]),
+      );
 
-    const run = await runBin(importArgs(workspace, input, ['--dry-run', '--payloads', workspace.payloads]), { TZ: zone });
+      const run = await runBin(importArgs(workspace, input, ['--dry-run', '--payloads', workspace.payloads]), {
+        TZ: zone,
+      });
 
-    expect(run.exitCode, run.stderr).toBe(0);
-    const [body] = await readPayloads(workspace.payloads);
-    expect(body?.dispute).toMatchObject({ date: '2026-03-15T00:00:00.000Z' });
-    expect(body?.cases[0]?.transaction).toMatchObject({ date: '2026-03-15T00:00:00.000Z' });
-  });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const [body] = await readPayloads(workspace.payloads);
+      expect(body?.dispute).toMatchObject({ date: '2026-03-15T00:00:00.000Z' });
+      expect(body?.cases[0]?.transaction).toMatchObject({ date: '2026-03-15T00:00:00.000Z' });
+    },
+  );
 
-  it.each(['Pacific/Kiritimati', 'America/Los_Angeles'])('a date-only 2026-03-15 stays 2026-03-15T00:00:00.000Z when the mapping names time_zone %s', async (zone) => {
-    const workspace = await makeWorkspace();
-    const mapping = await editedMapping(workspace, (edited) => {
-      for (const [section, field] of [['shared', 'dispute.date'], ['case', 'transaction.date']] as const) {
-        const spec = edited[section]?.[field] as { date: Record<string, string> };
-        spec.date = { ...spec.date, time_zone: zone };
-      }
-    });
-    const input = await workspace.write('dates.csv', csvOf([fraudRow('TZ', 'T1', { transaction_date: '2026-03-15', dispute_date: '2026-03-15' })]));
+  it.each(['Pacific/Kiritimati', 'America/Los_Angeles'])(
+    'a date-only 2026-03-15 stays 2026-03-15T00:00:00.000Z when the mapping names time_zone %s',
+    async (zone) => {
+      const workspace = await makeWorkspace();
+      const mapping = await editedMapping(workspace, (edited) => {
+        for (const [section, field] of [
+          ['shared', 'dispute.date'],
+          ['case', 'transaction.date'],
+        ] as const) {
+          const spec = edited[section]?.[field] as { date: Record<string, string> };
+          spec.date = { ...spec.date, time_zone: zone };
+        }
+      });
+      const input = await workspace.write(
+        'dates.csv',
+        csvOf([fraudRow('TZ', 'T1', { transaction_date: '2026-03-15', dispute_date: '2026-03-15' })]),
+      );
 
-    const { run, payloads } = await dryRun(workspace, input, mapping);
+      const { run, payloads } = await dryRun(workspace, input, mapping);
 
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(payloads[0]?.dispute).toMatchObject({ date: '2026-03-15T00:00:00.000Z' });
-    expect(caseOf(payloads, 'TZ-T1').transaction.date).toBe('2026-03-15T00:00:00.000Z');
-  });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(payloads[0]?.dispute).toMatchObject({ date: '2026-03-15T00:00:00.000Z' });
+      expect(caseOf(payloads, 'TZ-T1').transaction.date).toBe('2026-03-15T00:00:00.000Z');
+    },
+  );
 });
 
 describe('bytes, line endings and encodings', () => {
@@ -114,7 +175,12 @@ describe('bytes, line endings and encodings', () => {
 
     expect(run.exitCode, run.stderr).toBe(0);
     expect(results.header).toEqual([...statusColumns, ...genericColumns]);
-    expect(lineOf(results, 2)).toMatchObject({ outcome: 'valid', claim_key: 'BOM', claim_id: 'CLM-BOM', dispute_ref: 'BOM' });
+    expect(lineOf(results, 2)).toMatchObject({
+      outcome: 'valid',
+      claim_key: 'BOM',
+      claim_id: 'CLM-BOM',
+      dispute_ref: 'BOM',
+    });
     expect(payloads[0]?.cases[0]?.custom_fields).toEqual({ dispute_ref: 'BOM' });
   });
 
@@ -123,7 +189,13 @@ describe('bytes, line endings and encodings', () => {
     const statements = ['first line\nsecond line', 'first line\r\nsecond line'];
     const input = await workspace.write(
       'crlf.csv',
-      csvOf([fraudRow('NL', 'T1', { cardholder_statement: statements[0] }), fraudRow('CRLF', 'T1', { cardholder_statement: statements[1] })], { recordDelimiter: 'windows' }),
+      csvOf(
+        [
+          fraudRow('NL', 'T1', { cardholder_statement: statements[0] }),
+          fraudRow('CRLF', 'T1', { cardholder_statement: statements[1] }),
+        ],
+        { recordDelimiter: 'windows' },
+      ),
     );
 
     const { run, results, payloads } = await dryRun(workspace, input);
@@ -136,7 +208,9 @@ describe('bytes, line endings and encodings', () => {
       ['4', 'valid', statements[1]],
     ]);
     for (const row of results.rows) expect(row.correspondence_files).toBe('');
-    expect(payloads.map((body) => (body.issuer_evidence as { cardholder_explanation: string }).cardholder_explanation)).toEqual(statements);
+    expect(
+      payloads.map((body) => (body.issuer_evidence as { cardholder_explanation: string }).cardholder_explanation),
+    ).toEqual(statements);
   });
 
   it('a windows-1252 file with € and é maps when its mapping says so', async () => {
@@ -146,7 +220,13 @@ describe('bytes, line endings and encodings', () => {
     });
     const text = csvOf([fraudRow('CP', 'T1', { merchant_name: 'Café €uro', cardholder_name: 'Zoë Ångström' })]);
     // windows-1252: Latin-1 for é, ë and Å, 0x80 for €.
-    const bytes = Buffer.concat(text.split('€').flatMap((part, position) => (position === 0 ? [Buffer.from(part, 'latin1')] : [Buffer.from([0x80]), Buffer.from(part, 'latin1')])));
+    const bytes = Buffer.concat(
+      text
+        .split('€')
+        .flatMap((part, position) =>
+          position === 0 ? [Buffer.from(part, 'latin1')] : [Buffer.from([0x80]), Buffer.from(part, 'latin1')],
+        ),
+    );
     const input = await workspace.write('cp1252.csv', bytes);
 
     const { run, results, payloads } = await dryRun(workspace, input, mapping);
@@ -154,7 +234,11 @@ describe('bytes, line endings and encodings', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(caseOf(payloads, 'CP-T1').merchant.name).toBe('Café €uro');
     expect((payloads[0]?.cardholder as { name: string }).name).toBe('Zoë Ångström');
-    expect(lineOf(results, 2)).toMatchObject({ outcome: 'valid', merchant_name: 'Café €uro', cardholder_name: 'Zoë Ångström' });
+    expect(lineOf(results, 2)).toMatchObject({
+      outcome: 'valid',
+      merchant_name: 'Café €uro',
+      cardholder_name: 'Zoë Ångström',
+    });
   });
 
   // Known bug (write-results.ts: the results are always UTF-8, which the windows-1252 mapping then
@@ -165,7 +249,13 @@ describe('bytes, line endings and encodings', () => {
       (edited.csv as Record<string, unknown>).encoding = 'windows-1252';
     });
     const text = csvOf([fraudRow('CP', 'T1', { merchant_name: 'Café €uro', disputed_amount: '12,50' })]);
-    const bytes = Buffer.concat(text.split('€').flatMap((part, position) => (position === 0 ? [Buffer.from(part, 'latin1')] : [Buffer.from([0x80]), Buffer.from(part, 'latin1')])));
+    const bytes = Buffer.concat(
+      text
+        .split('€')
+        .flatMap((part, position) =>
+          position === 0 ? [Buffer.from(part, 'latin1')] : [Buffer.from([0x80]), Buffer.from(part, 'latin1')],
+        ),
+    );
     const input = await workspace.write('cp1252.csv', bytes);
     const first = await dryRun(workspace, input, mapping);
     expect(lineOf(first.results, 2)).toMatchObject({ outcome: 'invalid', merchant_name: 'Café €uro' });

@@ -36,7 +36,8 @@ async function checkResults(file: string): Promise<{ dataLines: number; problems
     dataLines++;
     // The generated cells hold no commas or quotes, so the status columns split plainly.
     const [lineNumber, , , , outcome] = line.split(',', 5);
-    if ((lineNumber !== String(dataLines + 1) || outcome !== 'valid') && problems.length < 5) problems.push(`data line ${dataLines}: ${line.slice(0, 160)}`);
+    if ((lineNumber !== String(dataLines + 1) || outcome !== 'valid') && problems.length < 5)
+      problems.push(`data line ${dataLines}: ${line.slice(0, 160)}`);
   }
   return { dataLines, problems };
 }
@@ -54,12 +55,17 @@ it(
     expect(written.rows).toBe(rowCount);
 
     // The benchmark's measured run (GNU time's figure and VmHWM polled from /proc, the larger).
-    const run = await runNodeMeasured([cliBin, 'import', input, '--mapping', mapping, '--dry-run', '--results', results, '--log-level', 'warn'], {
-      timeReport: join(dir, 'time.txt'),
-      timeoutMs: million ? 3_500_000 : 290_000,
-    });
+    const run = await runNodeMeasured(
+      [cliBin, 'import', input, '--mapping', mapping, '--dry-run', '--results', results, '--log-level', 'warn'],
+      {
+        timeReport: join(dir, 'time.txt'),
+        timeoutMs: million ? 3_500_000 : 290_000,
+      },
+    );
     const peakBytes = run.peakRssBytes;
-    console.log(`memory: ${rowCount} rows (${mib(written.bytes)} input), dry run ${run.seconds.toFixed(1)} s, peak RSS ${mib(peakBytes)} (${run.peakRssSource})`);
+    console.log(
+      `memory: ${rowCount} rows (${mib(written.bytes)} input), dry run ${run.seconds.toFixed(1)} s, peak RSS ${mib(peakBytes)} (${run.peakRssSource})`,
+    );
     // Exit 0: every generated row maps and every claim is valid, so every outcome is `valid`.
     expect({ code: run.code, signal: run.signal }, run.stderr).toEqual({ code: 0, signal: null });
     const { dataLines, problems } = await checkResults(results);

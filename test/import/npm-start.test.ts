@@ -25,17 +25,28 @@ describe('npm start', () => {
     // Same arguments, outputs moved to a temporary directory (later flags win).
     const out = mkdtempSync(join(tmpdir(), 'npm-start-'));
     directories.push(out);
-    const overrides = ['--results', join(out, 'results.csv'), '--journal', join(out, 'journal.sqlite'), '--sandbox-db', join(out, 'sandbox.db')];
+    const overrides = [
+      '--results',
+      join(out, 'results.csv'),
+      '--journal',
+      join(out, 'journal.sqlite'),
+      '--sandbox-db',
+      join(out, 'sandbox.db'),
+    ];
     const { stderr } = await run(process.execPath, [cliBin, ...args, ...overrides], { cwd: root });
     expect(stderr).toContain('importing into the embedded sandbox');
-    expect(stderr).toMatch(/import into the embedded sandbox finished: 10 rows, 5 claims\n\s+filed\s+10\ntook \S+: staging \S+, sending \S+, results \S+\nresults: .*results\.csv\n$/);
+    expect(stderr).toMatch(
+      /import into the embedded sandbox finished: 10 rows, 5 claims\n\s+filed\s+10\ntook \S+: staging \S+, sending \S+, results \S+\nresults: .*results\.csv\n$/,
+    );
 
     const rows: Record<string, string>[] = parse(readFileSync(join(out, 'results.csv')), { columns: true });
     expect(rows.map((row) => row.outcome)).toEqual(Array(10).fill('filed'));
     const sandbox = await createSandbox({ db: join(out, 'sandbox.db') });
     try {
       const claims = sandbox.core.database.prepare('SELECT claim_id, status FROM claims ORDER BY claim_id').all();
-      expect(claims).toEqual(['0101', '0102', '0103', '0104', '0105'].map((n) => ({ claim_id: `CLM-D-2026-${n}`, status: 'filed' })));
+      expect(claims).toEqual(
+        ['0101', '0102', '0103', '0104', '0105'].map((n) => ({ claim_id: `CLM-D-2026-${n}`, status: 'filed' })),
+      );
     } finally {
       await sandbox.close();
     }
@@ -44,8 +55,26 @@ describe('npm start', () => {
   it('imports the version 1 sample through mappings/v1-cases.yaml and files every claim', async () => {
     const out = mkdtempSync(join(tmpdir(), 'v1-sample-'));
     directories.push(out);
-    const args = ['import', 'samples/v1-cases.csv', '--mapping', 'mappings/v1-cases.yaml', '--evidence-dir', 'samples/evidence', '--sandbox-clock', '2026-11-20T12:00:00Z'];
-    const outputs = ['--results', join(out, 'results.csv'), '--journal', join(out, 'journal.sqlite'), '--sandbox-db', join(out, 'sandbox.db'), '--log-level', 'warn'];
+    const args = [
+      'import',
+      'samples/v1-cases.csv',
+      '--mapping',
+      'mappings/v1-cases.yaml',
+      '--evidence-dir',
+      'samples/evidence',
+      '--sandbox-clock',
+      '2026-11-20T12:00:00Z',
+    ];
+    const outputs = [
+      '--results',
+      join(out, 'results.csv'),
+      '--journal',
+      join(out, 'journal.sqlite'),
+      '--sandbox-db',
+      join(out, 'sandbox.db'),
+      '--log-level',
+      'warn',
+    ];
     const { stderr } = await run(process.execPath, [cliBin, ...args, ...outputs], { cwd: root });
     expect(stderr).toMatch(/import into the embedded sandbox finished: 6 rows, 6 claims\n\s+filed\s+6\n/);
   });

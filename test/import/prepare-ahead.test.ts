@@ -26,14 +26,31 @@ function caseJson(index: number, amount = 1_250): string {
   return JSON.stringify({
     dispute: { amount, currency: 'USD' },
     merchant: { category_code: '5732', name: `Merchant ${index}` },
-    transaction: { amount: 1_250, arn: `7${String(index).padStart(22, '0')}`, currency: 'USD', date: '2026-11-10T00:00:00.000Z', system: 'dual_message' },
+    transaction: {
+      amount: 1_250,
+      arn: `7${String(index).padStart(22, '0')}`,
+      currency: 'USD',
+      date: '2026-11-10T00:00:00.000Z',
+      system: 'dual_message',
+    },
   });
 }
 
 function row(idx: number, claimKey: string, overrides: Partial<StagedRowRecord> = {}): StagedRowRecord {
   return {
-    idx, line: idx + 2, source: '[]', claim_key: claimKey, ordinal: idx, case_id: `CASE-${idx}`, case_json: caseJson(idx),
-    evidence_json: null, outcome: null, error_code: null, error_message: null, error_field: null, ...overrides,
+    idx,
+    line: idx + 2,
+    source: '[]',
+    claim_key: claimKey,
+    ordinal: idx,
+    case_id: `CASE-${idx}`,
+    case_json: caseJson(idx),
+    evidence_json: null,
+    outcome: null,
+    error_code: null,
+    error_message: null,
+    error_field: null,
+    ...overrides,
   };
 }
 
@@ -43,7 +60,13 @@ function journalWith(claims: Record<string, StagedRowRecord[]>): Journal {
   journals.push(journal);
   let firstIdx = 0;
   for (const [key, rows] of Object.entries(claims)) {
-    journal.staging.insertClaim({ claimKey: key, claimId: `CLM-${key}`, firstIdx, firstLine: firstIdx + 2, sharedJson: JSON.stringify(shared) });
+    journal.staging.insertClaim({
+      claimKey: key,
+      claimId: `CLM-${key}`,
+      firstIdx,
+      firstLine: firstIdx + 2,
+      sharedJson: JSON.stringify(shared),
+    });
     for (const staged of rows) journal.staging.insertRow(staged);
     firstIdx += rows.length;
   }
@@ -64,7 +87,11 @@ describe('prepareClaim', () => {
     const rows = journal.rowsOf('a');
     expect(prepared.rows).toEqual(rows);
     // The shared fields once, one case per row in input order, no documentation: no row names a file.
-    const expected = { ...shared, claim_id: 'CLM-a', cases: [0, 1].map((idx) => ({ case_id: `CASE-${idx}`, ...(JSON.parse(caseJson(idx)) as object) })) };
+    const expected = {
+      ...shared,
+      claim_id: 'CLM-a',
+      cases: [0, 1].map((idx) => ({ case_id: `CASE-${idx}`, ...(JSON.parse(caseJson(idx)) as object) })),
+    };
     expect(prepared.wire?.body).toEqual(expected);
     expect(prepared.wire?.body).toEqual(buildClaimBody({ ...claim, claim_id: 'CLM-a' }, rows, new Map()));
     expect(prepared.wire?.check.ok).toBe(true);
@@ -82,11 +109,45 @@ describe('prepareClaim', () => {
   });
 
   it.each([
-    ['a row names an evidence file', { a: [row(0, 'a', { evidence_json: JSON.stringify([{ path: 'r.pdf', category: 'receipt', column: 'receipt' }]) })] }, () => { /* as staged */ }],
-    ['a row is invalid', { a: [row(0, 'a'), row(1, 'a', { outcome: 'invalid', error_code: 'schema_invalid' })] }, () => { /* as staged */ }],
-    ['an earlier run sent it', { a: [row(0, 'a')] }, (journal: Journal) => { journal.database.prepare('UPDATE claims SET sent = 1').run(); }],
-    ['it is past staged', { a: [row(0, 'a')] }, (journal: Journal) => { journal.setStep('a', 'created'); }],
-    ['it has no claim id', { a: [row(0, 'a')] }, (journal: Journal) => { journal.database.prepare('UPDATE claims SET claim_id = NULL').run(); }],
+    [
+      'a row names an evidence file',
+      {
+        a: [
+          row(0, 'a', { evidence_json: JSON.stringify([{ path: 'r.pdf', category: 'receipt', column: 'receipt' }]) }),
+        ],
+      },
+      () => {
+        /* as staged */
+      },
+    ],
+    [
+      'a row is invalid',
+      { a: [row(0, 'a'), row(1, 'a', { outcome: 'invalid', error_code: 'schema_invalid' })] },
+      () => {
+        /* as staged */
+      },
+    ],
+    [
+      'an earlier run sent it',
+      { a: [row(0, 'a')] },
+      (journal: Journal) => {
+        journal.database.prepare('UPDATE claims SET sent = 1').run();
+      },
+    ],
+    [
+      'it is past staged',
+      { a: [row(0, 'a')] },
+      (journal: Journal) => {
+        journal.setStep('a', 'created');
+      },
+    ],
+    [
+      'it has no claim id',
+      { a: [row(0, 'a')] },
+      (journal: Journal) => {
+        journal.database.prepare('UPDATE claims SET claim_id = NULL').run();
+      },
+    ],
   ])('reads only the rows when %s', (_name, claims, change) => {
     const journal = journalWith(claims);
     change(journal);
@@ -101,7 +162,8 @@ describe('PrepareAhead', () => {
     const journal = journalWith({ a: [row(0, 'a')], b: [row(1, 'b')], c: [row(2, 'c')], d: [row(3, 'd')] });
     const ahead = new PrepareAhead(journal);
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((key) => ahead.schedule(claimOf(journal, key)));
-    if (a === undefined || b === undefined || c === undefined || d === undefined) throw new Error('test: four scheduled');
+    if (a === undefined || b === undefined || c === undefined || d === undefined)
+      throw new Error('test: four scheduled');
     const prepared = (entry: typeof a) => entry.isPrepared;
     expect([a, b, c, d].map(prepared)).toEqual([false, false, false, false]);
     // Taken before the pump reached it: prepared there and then.

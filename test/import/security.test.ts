@@ -5,7 +5,20 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { pdfBytes } from '../evidence/fixtures.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
-import { countIn, csvOf, duplicateChargeRow, fraudRow, genericColumns, importArgs, lineOf, makeWorkspace, readPayloads, readResults, runCli, type Workspace } from './e2e-fixtures.js';
+import {
+  countIn,
+  csvOf,
+  duplicateChargeRow,
+  fraudRow,
+  genericColumns,
+  importArgs,
+  lineOf,
+  makeWorkspace,
+  readPayloads,
+  readResults,
+  runCli,
+  type Workspace,
+} from './e2e-fixtures.js';
 
 /**
  * What an untrusted export must not be able to do through the import: reach files outside
@@ -43,7 +56,16 @@ describe('evidence paths outside --evidence-dir', () => {
     await symlink(join(workspace.dir, 'outside'), join(workspace.evidenceDir, 'linked-dir'));
     await workspace.evidence('receipts/sakuragawa-folio.pdf', 'folio.pdf');
     await workspace.evidence('correspondence/northwind-support-reply.png', 'reply.png');
-    const cells = ['../../etc/passwd', '/etc/passwd', 'scan.pdf', '../outside/passwd', fifo, 'receipt.pdf', 'linked-dir/real.pdf', '..\\outside\\passwd'];
+    const cells = [
+      '../../etc/passwd',
+      '/etc/passwd',
+      'scan.pdf',
+      '../outside/passwd',
+      fifo,
+      'receipt.pdf',
+      'linked-dir/real.pdf',
+      '..\\outside\\passwd',
+    ];
     const input = await workspace.write(
       'disputes.csv',
       csvOf([
@@ -58,9 +80,17 @@ describe('evidence paths outside --evidence-dir', () => {
     expect(run.exitCode, run.stderr).toBe(1);
     const results = await readResults(workspace.results);
     cells.forEach((cell, position) => {
-      expect(lineOf(results, position + 2), cell).toMatchObject({ outcome: 'invalid', error_code: 'evidence_path_outside', error_field: 'evidence.receipt_file' });
+      expect(lineOf(results, position + 2), cell).toMatchObject({
+        outcome: 'invalid',
+        error_code: 'evidence_path_outside',
+        error_field: 'evidence.receipt_file',
+      });
     });
-    expect(lineOf(results, cells.length + 2)).toMatchObject({ outcome: 'invalid', error_code: 'evidence_path_outside', error_field: 'evidence.correspondence_files' });
+    expect(lineOf(results, cells.length + 2)).toMatchObject({
+      outcome: 'invalid',
+      error_code: 'evidence_path_outside',
+      error_field: 'evidence.correspondence_files',
+    });
     expect(lineOf(results, cells.length + 3).outcome).toBe('filed');
     // Only the good row's two files went up, and only its claim was made.
     expect(countIn(sandbox, 'files')).toBe(2);
@@ -81,13 +111,29 @@ describe('results CSV against formula injection', () => {
 
     expect(run.exitCode, run.stderr).toBe(0);
     const results = await readResults(workspace.results);
-    expect(results.rows.map((row) => row.notes)).toEqual([`'=HYPERLINK("http://evil","x")`, `'+cmd`, `'@SUM(1)`, `'-2+3`, '-12.50', `'\t=1+1`, 'fine', 'plain']);
+    expect(results.rows.map((row) => row.notes)).toEqual([
+      `'=HYPERLINK("http://evil","x")`,
+      `'+cmd`,
+      `'@SUM(1)`,
+      `'-2+3`,
+      '-12.50',
+      `'\t=1+1`,
+      'fine',
+      'plain',
+    ]);
     const injected = lineOf(results, notes.length + 2);
-    expect(injected).toMatchObject({ claim_key: `'=1+1`, case_id: `'=1+1-T1`, dispute_ref: `'=1+1`, cardholder_name: `'=HYPERLINK("http://evil","x")` });
+    expect(injected).toMatchObject({
+      claim_key: `'=1+1`,
+      case_id: `'=1+1-T1`,
+      dispute_ref: `'=1+1`,
+      cardholder_name: `'=HYPERLINK("http://evil","x")`,
+    });
     // Every cell of the file, status columns included.
     for (const row of results.rows) {
       for (const [column, cell = ''] of Object.entries(row)) {
-        expect(/^[=+@\t\r]/.test(cell) || (/^-/.test(cell) && !/^-\d+(\.\d+)?$/.test(cell)), `${column}: ${cell}`).toBe(false);
+        expect(/^[=+@\t\r]/.test(cell) || (/^-/.test(cell) && !/^-\d+(\.\d+)?$/.test(cell)), `${column}: ${cell}`).toBe(
+          false,
+        );
       }
     }
     // Only the results are neutralised: what would be sent is the cell as written.
@@ -105,23 +151,43 @@ describe('the API key', () => {
     return Promise.all(found.map(async (path) => ({ path, bytes: await readFile(path) })));
   }
 
-  it('appears nowhere: not in trace logs, results, payloads, or the journal\'s bytes', async () => {
+  it("appears nowhere: not in trace logs, results, payloads, or the journal's bytes", async () => {
     const { sandbox } = await startTestSandbox({ apiKeys: [canary] });
     const workspace = await makeWorkspace();
     await workspace.evidence('receipts/sakuragawa-folio.pdf', 'folio.pdf');
     const input = await workspace.write(
       'disputes.csv',
-      csvOf([fraudRow('A', 'T1'), duplicateChargeRow('B', 'T1', 'folio.pdf'), fraudRow('C', 'T1', { card_active: 'yes' }), fraudRow('D', 'T1', { disputed_amount: 'x' })]),
+      csvOf([
+        fraudRow('A', 'T1'),
+        duplicateChargeRow('B', 'T1', 'folio.pdf'),
+        fraudRow('C', 'T1', { card_active: 'yes' }),
+        fraudRow('D', 'T1', { disputed_amount: 'x' }),
+      ]),
     );
 
-    const run = await runCli(['--log-level', 'trace', ...importArgs(workspace, input, ['--base-url', sandbox.url, '--payloads', workspace.payloads])], { CLAIMS_API_KEY: canary });
+    const run = await runCli(
+      [
+        '--log-level',
+        'trace',
+        ...importArgs(workspace, input, ['--base-url', sandbox.url, '--payloads', workspace.payloads]),
+      ],
+      { CLAIMS_API_KEY: canary },
+    );
 
     expect(run.exitCode, run.stderr).toBe(1);
     expect(countIn(sandbox, 'claims')).toBe(3);
     // Every request was logged (debug), so the key had its chances.
     expect(run.stderr.split('\n').filter((line) => line.includes('"claims request"')).length).toBeGreaterThanOrEqual(8);
-    const files = await bytesOf([workspace.results, workspace.payloads, workspace.journal, `${workspace.journal}-wal`, `${workspace.journal}-shm`]);
-    expect(files.map((file) => file.path)).toEqual(expect.arrayContaining([workspace.results, workspace.payloads, workspace.journal]));
+    const files = await bytesOf([
+      workspace.results,
+      workspace.payloads,
+      workspace.journal,
+      `${workspace.journal}-wal`,
+      `${workspace.journal}-shm`,
+    ]);
+    expect(files.map((file) => file.path)).toEqual(
+      expect.arrayContaining([workspace.results, workspace.payloads, workspace.journal]),
+    );
     for (const secret of encodings) {
       expect(run.stderr + run.stdout).not.toContain(secret);
       for (const file of files) expect(file.bytes.includes(secret), `${secret} in ${file.path}`).toBe(false);
@@ -133,7 +199,9 @@ describe('the API key', () => {
     const workspace = await makeWorkspace();
     const input = await workspace.write('disputes.csv', csvOf([fraudRow('A', 'T1'), fraudRow('B', 'T1')]));
 
-    const run = await runCli(['--log-level', 'trace', ...importArgs(workspace, input, ['--base-url', sandbox.url])], { CLAIMS_API_KEY: canary });
+    const run = await runCli(['--log-level', 'trace', ...importArgs(workspace, input, ['--base-url', sandbox.url])], {
+      CLAIMS_API_KEY: canary,
+    });
 
     expect(run.exitCode, run.stderr).toBe(3);
     const files = await bytesOf([workspace.results, workspace.journal, `${workspace.journal}-wal`]);

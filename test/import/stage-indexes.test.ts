@@ -45,10 +45,14 @@ async function stage(journal: Journal, lines: string[]): Promise<void> {
 }
 
 const rowIndexes = (database: Database.Database): string[] =>
-  (database.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rows' ORDER BY name").all() as { name: string }[]).map((index) => index.name);
+  (
+    database
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rows' ORDER BY name")
+      .all() as { name: string }[]
+  ).map((index) => index.name);
 
 describe('staging without per-row indexes', () => {
-  it('refuses a case id on every row after the one that took it, keeping each row\'s claim and place', async () => {
+  it("refuses a case id on every row after the one that took it, keeping each row's claim and place", async () => {
     const journal = new Journal(journalFile());
     await stage(journal, [
       'A,4242,1.00,2026-03-01,74492156302000184700001',
@@ -56,7 +60,11 @@ describe('staging without per-row indexes', () => {
       'A,4242,2.00,2026-03-02,74492156302000184700002',
       'C,4242,1.00,2026-03-01,74492156302000184700001',
     ]);
-    const rows = journal.database.prepare('SELECT claim_key, ordinal, case_id, case_json, evidence_json, outcome, error_code, error_field, error_message FROM rows ORDER BY idx').all();
+    const rows = journal.database
+      .prepare(
+        'SELECT claim_key, ordinal, case_id, case_json, evidence_json, outcome, error_code, error_field, error_message FROM rows ORDER BY idx',
+      )
+      .all();
     const indexes = rowIndexes(journal.database);
     journal.close();
     const refused = (claimKey: string) => ({
@@ -87,13 +95,18 @@ describe('staging without per-row indexes', () => {
     // As a kill mid-staging leaves it: rows without their indexes, one case id twice, not marked staged.
     const raw = new Database(file);
     raw.exec('DROP INDEX rows_by_claim; DROP INDEX rows_by_case_id;');
-    raw.exec("INSERT INTO rows (idx, line, source, case_id) SELECT idx + 1, line + 1, source, case_id FROM rows; DELETE FROM meta WHERE key = 'staged';");
+    raw.exec(
+      "INSERT INTO rows (idx, line, source, case_id) SELECT idx + 1, line + 1, source, case_id FROM rows; DELETE FROM meta WHERE key = 'staged';",
+    );
     raw.close();
 
     const reopened = new Journal(file);
     expect(rowIndexes(reopened.database)).toEqual([]);
     reopened.reset();
-    await stage(reopened, ['A,4242,1.00,2026-03-01,74492156302000184700001', 'B,4242,1.00,2026-03-01,74492156302000184700009']);
+    await stage(reopened, [
+      'A,4242,1.00,2026-03-01,74492156302000184700001',
+      'B,4242,1.00,2026-03-01,74492156302000184700009',
+    ]);
     const rows = reopened.database.prepare('SELECT case_id, outcome FROM rows ORDER BY idx').all();
     const indexes = rowIndexes(reopened.database);
     reopened.close();

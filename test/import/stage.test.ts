@@ -38,9 +38,19 @@ async function stage(lines: string[], shard?: { index: number; count: number }, 
   const directory = mkdtempSync(join(tmpdir(), 'stage-'));
   directories.push(directory);
   const journal = new Journal(join(directory, 'journal.sqlite'));
-  const summary = await stageRows({ input: Readable.from([`${[header, ...lines].join('\n')}\n`]), mapping: withMapping, journal, shard });
+  const summary = await stageRows({
+    input: Readable.from([`${[header, ...lines].join('\n')}\n`]),
+    mapping: withMapping,
+    journal,
+    shard,
+  });
   const rows = journal.database.prepare('SELECT * FROM rows ORDER BY idx').all() as RowRecord[];
-  const claims = journal.database.prepare('SELECT * FROM claims ORDER BY first_idx').all() as { claim_key: string; claim_id: string | null; rows: number; sent: number }[];
+  const claims = journal.database.prepare('SELECT * FROM claims ORDER BY first_idx').all() as {
+    claim_key: string;
+    claim_id: string | null;
+    rows: number;
+    sent: number;
+  }[];
   journal.close();
   return { summary, rows, claims };
 }
@@ -52,7 +62,10 @@ describe('stageRows', () => {
       'B,1111,DUP,5.00,2026-03-02,74492156302000184700002',
       'A,4242,FR,20.00,2026-03-03,74492156302000184700003',
     ]);
-    expect(claims.map((claim) => [claim.claim_key, claim.rows])).toEqual([['["A"]', 2], ['["B"]', 1]]);
+    expect(claims.map((claim) => [claim.claim_key, claim.rows])).toEqual([
+      ['["A"]', 2],
+      ['["B"]', 1],
+    ]);
     const claimA = derivedClaimId('["A"]');
     expect(claims[0]?.claim_id).toBe(claimA);
     expect(rows.map((row) => [row.line, row.claim_key, row.case_id, row.outcome])).toEqual([
@@ -60,17 +73,22 @@ describe('stageRows', () => {
       [3, '["B"]', derivedCaseId(derivedClaimId('["B"]'), 0), null],
       [4, '["A"]', derivedCaseId(claimA, 1), null],
     ]);
-    expect(JSON.parse(rows[2]?.case_json ?? '')).toMatchObject({ transaction: { amount: 2000, currency: 'USD', arn: '74492156302000184700003' } });
+    expect(JSON.parse(rows[2]?.case_json ?? '')).toMatchObject({
+      transaction: { amount: 2000, currency: 'USD', arn: '74492156302000184700003' },
+    });
   });
 
-  it('keeps the ids derived without claim.id_prefix exactly as they always were (clm_ and the key\'s sha256)', async () => {
+  it("keeps the ids derived without claim.id_prefix exactly as they always were (clm_ and the key's sha256)", async () => {
     const { claims } = await stage(['A,4242,FR,10.00,2026-03-01,74492156302000184700001']);
     expect(claims[0]?.claim_id).toBe(`clm_${createHash('sha256').update('["A"]').digest('hex').slice(0, 24)}`);
   });
 
   it('prefixes derived claim and case ids with claim.id_prefix, so two sources with the same keys never meet', async () => {
     const prefixed = (prefix: string): Mapping => ({ ...mapping, claim: { ...mapping.claim, id_prefix: prefix } });
-    const lines = ['A,4242,FR,10.00,2026-03-01,74492156302000184700001', 'A,4242,FR,20.00,2026-03-03,74492156302000184700002'];
+    const lines = [
+      'A,4242,FR,10.00,2026-03-01,74492156302000184700001',
+      'A,4242,FR,20.00,2026-03-03,74492156302000184700002',
+    ];
     const visa = await stage(lines, undefined, prefixed('visa-2026'));
     const claimId = derivedClaimId('["A"]', 'visa-2026');
     expect(claimId).toBe(`clm_visa-2026_${createHash('sha256').update('visa-2026\n["A"]').digest('hex').slice(0, 24)}`);
@@ -100,8 +118,11 @@ case:
     expect(rows.map((row) => [row.case_id, row.outcome])).toEqual([['visa-2026-A-2026-03-01', null]]);
   });
 
-  it('makes a row whose shared fields disagree with its claim\'s first row invalid, naming the field and both values', async () => {
-    const { rows } = await stage(['A,4242,FR,10.00,2026-03-01,74492156302000184700001', 'A,9999,FR,20.00,2026-03-03,74492156302000184700002']);
+  it("makes a row whose shared fields disagree with its claim's first row invalid, naming the field and both values", async () => {
+    const { rows } = await stage([
+      'A,4242,FR,10.00,2026-03-01,74492156302000184700001',
+      'A,9999,FR,20.00,2026-03-03,74492156302000184700002',
+    ]);
     expect(rows[1]).toMatchObject({
       outcome: 'invalid',
       error_code: 'shared_field_mismatch',
@@ -111,15 +132,27 @@ case:
   });
 
   it('keeps a row that does not map in its claim, so the claim is never sent without it', async () => {
-    const { rows, claims } = await stage(['A,4242,XX,10.00,2026-03-01,74492156302000184700001', 'A,4242,FR,20.00,2026-03-03,74492156302000184700002']);
-    expect(rows[0]).toMatchObject({ claim_key: '["A"]', outcome: 'invalid', error_code: 'enum_unmapped', error_field: 'shared.dispute.reason' });
+    const { rows, claims } = await stage([
+      'A,4242,XX,10.00,2026-03-01,74492156302000184700001',
+      'A,4242,FR,20.00,2026-03-03,74492156302000184700002',
+    ]);
+    expect(rows[0]).toMatchObject({
+      claim_key: '["A"]',
+      outcome: 'invalid',
+      error_code: 'enum_unmapped',
+      error_field: 'shared.dispute.reason',
+    });
     expect(claims).toHaveLength(1);
     // The later, good row names the claim.
     expect(claims[0]).toMatchObject({ claim_id: derivedClaimId('["A"]'), rows: 2 });
   });
 
   it('reports every input record exactly once, bad CSV records and blank keys included', async () => {
-    const { rows, summary } = await stage(['A,4242,FR,10.00,2026-03-01,74492156302000184700001', 'B,1,2', ',4242,FR,10.00,2026-03-01,74492156302000184700009']);
+    const { rows, summary } = await stage([
+      'A,4242,FR,10.00,2026-03-01,74492156302000184700001',
+      'B,1,2',
+      ',4242,FR,10.00,2026-03-01,74492156302000184700009',
+    ]);
     expect(summary.rowsRead).toBe(3);
     expect(rows.map((row) => [row.line, row.outcome, row.error_code])).toEqual([
       [2, null, null],
@@ -147,26 +180,48 @@ case:
     const directory = mkdtempSync(join(tmpdir(), 'stage-'));
     directories.push(directory);
     const journal = new Journal(join(directory, 'journal.sqlite'));
-    const input = Readable.from([`${header}\nA,4242,FR,1.00,2026-03-01,74492156302000184700001\nB,4242,FR,1.00,2026-03-01,74492156302000184700001\n`]);
+    const input = Readable.from([
+      `${header}\nA,4242,FR,1.00,2026-03-01,74492156302000184700001\nB,4242,FR,1.00,2026-03-01,74492156302000184700001\n`,
+    ]);
     await stageRows({ input, mapping: withCaseId, journal });
     const rows = journal.database.prepare('SELECT outcome, error_code FROM rows ORDER BY idx').all();
     journal.close();
-    expect(rows).toEqual([{ outcome: null, error_code: null }, { outcome: 'invalid', error_code: 'case_id_duplicate' }]);
+    expect(rows).toEqual([
+      { outcome: null, error_code: null },
+      { outcome: 'invalid', error_code: 'case_id_duplicate' },
+    ]);
   });
 
   it('checks each row against the strict wire schema, naming the mapping field', async () => {
     // Not digits: the wire schema's refusal (a short run of digits is a spreadsheet's dropped zeros: spreadsheet-damage.test.ts).
     const { rows } = await stage(['A,42x,FR,10.00,2026-03-01,74492156302000184700001']);
-    expect(rows[0]).toMatchObject({ outcome: 'invalid', error_code: 'schema_invalid', error_field: 'shared.card.last4' });
+    expect(rows[0]).toMatchObject({
+      outcome: 'invalid',
+      error_code: 'schema_invalid',
+      error_field: 'shared.card.last4',
+    });
   });
 
-  it('reports a case error on a later row of a valid claim as on a claim\'s only row (shared fields checked once)', async () => {
+  it("reports a case error on a later row of a valid claim as on a claim's only row (shared fields checked once)", async () => {
     // A's first row passes whole, so A's second row is checked on its case alone; B's only row is checked whole.
-    const { rows } = await stage(['A,4242,FR,10.00,2026-03-01,74492156302000184700001', 'A,4242,FR,10.00,2026-03-02,', 'B,4242,FR,10.00,2026-03-02,', 'A,4242,FR,10.00,2026-03-03,74492156302000184700003']);
+    const { rows } = await stage([
+      'A,4242,FR,10.00,2026-03-01,74492156302000184700001',
+      'A,4242,FR,10.00,2026-03-02,',
+      'B,4242,FR,10.00,2026-03-02,',
+      'A,4242,FR,10.00,2026-03-03,74492156302000184700003',
+    ]);
     expect(rows.map((row) => [row.outcome, row.error_field, row.error_message])).toEqual([
       [null, null, null],
-      ['invalid', 'case.transaction.arn', 'case.transaction.arn: expected transaction.arn or a network_details switch_serial_number'],
-      ['invalid', 'case.transaction.arn', 'case.transaction.arn: expected transaction.arn or a network_details switch_serial_number'],
+      [
+        'invalid',
+        'case.transaction.arn',
+        'case.transaction.arn: expected transaction.arn or a network_details switch_serial_number',
+      ],
+      [
+        'invalid',
+        'case.transaction.arn',
+        'case.transaction.arn: expected transaction.arn or a network_details switch_serial_number',
+      ],
       [null, null, null],
     ]);
   });
@@ -174,8 +229,16 @@ case:
   it('counts and numbers the rows of a claim whose rows are further apart than the claims kept in memory', async () => {
     // 5,000 one-row claims between A's two rows: A has left staging's memory of recent claims
     // (4,096) when its second row comes, so its count is read back from the journal.
-    const between = Array.from({ length: 5000 }, (_, index) => `F${index},4242,FR,1.00,2026-03-01,7${String(index).padStart(22, '0')}`);
-    const { rows, claims } = await stage(['A,4242,FR,10.00,2026-03-01,74492156302000184700001', ...between, 'A,4242,FR,20.00,2026-03-03,74492156302000184700002', 'A,9999,FR,30.00,2026-03-04,74492156302000184700003']);
+    const between = Array.from(
+      { length: 5000 },
+      (_, index) => `F${index},4242,FR,1.00,2026-03-01,7${String(index).padStart(22, '0')}`,
+    );
+    const { rows, claims } = await stage([
+      'A,4242,FR,10.00,2026-03-01,74492156302000184700001',
+      ...between,
+      'A,4242,FR,20.00,2026-03-03,74492156302000184700002',
+      'A,9999,FR,30.00,2026-03-04,74492156302000184700003',
+    ]);
     const claimA = derivedClaimId('["A"]');
     expect(claims.find((claim) => claim.claim_key === '["A"]')).toMatchObject({ claim_id: claimA, rows: 3 });
     expect(claims.filter((claim) => claim.rows !== 1).map((claim) => claim.claim_key)).toEqual(['["A"]']);
@@ -189,7 +252,10 @@ case:
   });
 
   it('splits claims across shards with no overlap and no gap', async () => {
-    const lines = Array.from({ length: 40 }, (_, index) => `R${index % 17},4242,FR,1.00,2026-03-01,8${String(index).padStart(22, '0')}`);
+    const lines = Array.from(
+      { length: 40 },
+      (_, index) => `R${index % 17},4242,FR,1.00,2026-03-01,8${String(index).padStart(22, '0')}`,
+    );
     const shards = await Promise.all([1, 2, 3].map(async (index) => stage([...lines, 'x,y'], { index, count: 3 })));
     const staged = shards.flatMap((shard) => shard.rows.map((row) => row.idx)).sort((left, right) => left - right);
     expect(staged).toEqual(Array.from({ length: 41 }, (_, index) => index));

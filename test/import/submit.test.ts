@@ -18,13 +18,33 @@ const body: ClaimBody = {
   claim_id: claimId,
   card: { last4: '4242', network: 'visa' },
   dispute: { reason: 'fraud' },
-  cases: [{ case_id: 'CLM-1-1', transaction: { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00.000Z', arn: 'ARN1' } }],
+  cases: [
+    {
+      case_id: 'CLM-1-1',
+      transaction: { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00.000Z', arn: 'ARN1' },
+    },
+  ],
 };
 /** The claim as the service keeps what `body` sent: the shared card inside each case's transaction. */
-const heldTransaction = { amount: 100, currency: 'USD', date: '2026-03-01T00:00:00Z', arn: 'ARN1', card: { last4: '4242', network: 'visa' } };
+const heldTransaction = {
+  amount: 100,
+  currency: 'USD',
+  date: '2026-03-01T00:00:00Z',
+  arn: 'ARN1',
+  card: { last4: '4242', network: 'visa' },
+};
 const claim = { claim_id: claimId, status: 'open', cases: [{ case_id: 'CLM-1-1', transaction: heldTransaction }] };
 /** Another dispute the service holds under the same id: another file's claim whose key met ours. */
-const anotherDispute = { claim_id: claimId, status: 'filed', cases: [{ case_id: 'CLM-1-1', transaction: { ...heldTransaction, amount: 2500, arn: 'ARN9', card: { last4: '9999', network: 'visa' } } }] };
+const anotherDispute = {
+  claim_id: claimId,
+  status: 'filed',
+  cases: [
+    {
+      case_id: 'CLM-1-1',
+      transaction: { ...heldTransaction, amount: 2500, arn: 'ARN9', card: { last4: '9999', network: 'visa' } },
+    },
+  ],
+};
 const notFound = json(404, { message: 'no such claim' });
 const rows = [{ idx: 0, line: 2, case_id: 'CLM-1-1', reported_case_id: null, outcome: null } as RowRecord];
 
@@ -41,7 +61,8 @@ function journalWithClaim(): Journal {
   return journal;
 }
 
-const sent = (server: { requests: { method: string; url: string }[] }) => server.requests.map((request) => `${request.method} ${request.url}`);
+const sent = (server: { requests: { method: string; url: string }[] }) =>
+  server.requests.map((request) => `${request.method} ${request.url}`);
 
 describe('submitClaim', () => {
   it('adopts the claim when the connection broke after sending and a retrieve finds it: one create in all', async () => {
@@ -59,7 +80,11 @@ describe('submitClaim', () => {
     const journal = journalWithClaim();
     const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);
     expect(outcome.kind).toBe('created');
-    expect(sent(server)).toEqual(['POST /v2/issuer/new_claim', `GET /v2/issuer/claims/${claimId}`, 'POST /v2/issuer/new_claim']);
+    expect(sent(server)).toEqual([
+      'POST /v2/issuer/new_claim',
+      `GET /v2/issuer/claims/${claimId}`,
+      'POST /v2/issuer/new_claim',
+    ]);
     journal.close();
   });
 
@@ -91,35 +116,54 @@ describe('submitClaim', () => {
 
   it('refuses a claim found after a lost answer when it is another dispute, and adopts ours written as the service normalises it', async () => {
     const theirs = await startScriptedServer([resetAfterReceiving, json(200, anotherDispute)]);
-    expect(await submitClaim(clientFor(theirs.url), journalWithClaim(), 'k', { ...body }, rows)).toMatchObject({ kind: 'rejected', claimProblem: { code: 'claim_key_taken' } });
+    expect(await submitClaim(clientFor(theirs.url), journalWithClaim(), 'k', { ...body }, rows)).toMatchObject({
+      kind: 'rejected',
+      claimProblem: { code: 'claim_key_taken' },
+    });
     // The same instant in another offset, the currency in lower case, the ARN spaced: still ours.
     const normalised = { ...heldTransaction, date: '2026-03-01T01:00:00+01:00', currency: 'usd', arn: 'ARN 1' };
-    const ours = await startScriptedServer([resetAfterReceiving, json(200, { ...claim, cases: [{ case_id: 'CLM-1-1', transaction: normalised }] })]);
-    expect(await submitClaim(clientFor(ours.url), journalWithClaim(), 'k', { ...body }, rows)).toMatchObject({ kind: 'created', existing: true });
+    const ours = await startScriptedServer([
+      resetAfterReceiving,
+      json(200, { ...claim, cases: [{ case_id: 'CLM-1-1', transaction: normalised }] }),
+    ]);
+    expect(await submitClaim(clientFor(ours.url), journalWithClaim(), 'k', { ...body }, rows)).toMatchObject({
+      kind: 'created',
+      existing: true,
+    });
   });
 
   it('rejects on a 409 when no claim has our id (a case id of ours belongs to another claim)', async () => {
     const server = await startScriptedServer([json(409, { message: 'case CLM-1-1 exists' }), notFound]);
     const journal = journalWithClaim();
     const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, rows);
-    expect(outcome).toMatchObject({ kind: 'rejected', claimProblem: { httpStatus: 409, message: 'case CLM-1-1 exists' } });
+    expect(outcome).toMatchObject({
+      kind: 'rejected',
+      claimProblem: { httpStatus: 409, message: 'case CLM-1-1 exists' },
+    });
     journal.close();
   });
 
   it('puts each validation error on the row its cases.N names', async () => {
-    const error = { message: 'invalid', errors: [{ code: 'parameter_invalid', message: 'bad arn', details: { field: 'cases.1.transaction.arn' } }] };
+    const error = {
+      message: 'invalid',
+      errors: [{ code: 'parameter_invalid', message: 'bad arn', details: { field: 'cases.1.transaction.arn' } }],
+    };
     const server = await startScriptedServer([json(400, error)]);
     const journal = journalWithClaim();
     const twoRows = [{ idx: 4 } as RowRecord, { idx: 7 } as RowRecord];
     const outcome = await submitClaim(clientFor(server.url), journal, 'k', { ...body }, twoRows);
     expect(outcome.kind).toBe('rejected');
     if (outcome.kind !== 'rejected') return;
-    expect([...outcome.rowProblems]).toEqual([[7, { code: 'parameter_invalid', message: 'bad arn', field: 'case.transaction.arn', httpStatus: 400 }]]);
+    expect([...outcome.rowProblems]).toEqual([
+      [7, { code: 'parameter_invalid', message: 'bad arn', field: 'case.transaction.arn', httpStatus: 400 }],
+    ]);
     journal.close();
   });
 
   it('gives up, unsent claim intact, when the settle itself cannot reach the service', async () => {
-    const server = await startScriptedServer((index) => (index === 0 ? resetAfterReceiving : json(503, { message: 'down' })));
+    const server = await startScriptedServer((index) =>
+      index === 0 ? resetAfterReceiving : json(503, { message: 'down' }),
+    );
     const journal = journalWithClaim();
     const client = clientFor(server.url, { retry: { maxAttempts: 2 } });
     await expect(submitClaim(client, journal, 'k', { ...body }, rows)).rejects.toMatchObject({ status: 503 });

@@ -20,10 +20,30 @@ import { temporaryFolder } from '../helpers/temporary-folder.js';
 /** Rows whose cells need quoting now and then: the dialect's delimiter and quote, line breaks, a formula. */
 function records(count: number): ResultRecord[] {
   return Array.from({ length: count }, (_, index) => ({
-    idx: index, line: index + 2, source: JSON.stringify([`ref ${index}`, index % 7 === 0 ? 'a;b,"c"\tq\'d' : 'plain', index % 11 === 0 ? 'two\r\nlines\nhere' : 'ü € 1,50', index % 13 === 0 ? '=SUM(A1)' : '']),
-    claim_key: JSON.stringify([`K${index % 97}`]), case_id: `CASE-${index}`, file_ids: null, changed_fields: null,
-    outcome: 'created', error_code: null, error_message: null, error_field: null, http_status: 201,
-    claim_id: `CLM-${index % 97}`, step: 'done', attempts: 1, claim_http_status: 201, claim_error_code: null, claim_error_message: null, claim_error_field: null,
+    idx: index,
+    line: index + 2,
+    source: JSON.stringify([
+      `ref ${index}`,
+      index % 7 === 0 ? 'a;b,"c"\tq\'d' : 'plain',
+      index % 11 === 0 ? 'two\r\nlines\nhere' : 'ü € 1,50',
+      index % 13 === 0 ? '=SUM(A1)' : '',
+    ]),
+    claim_key: JSON.stringify([`K${index % 97}`]),
+    case_id: `CASE-${index}`,
+    file_ids: null,
+    changed_fields: null,
+    outcome: 'created',
+    error_code: null,
+    error_message: null,
+    error_field: null,
+    http_status: 201,
+    claim_id: `CLM-${index % 97}`,
+    step: 'done',
+    attempts: 1,
+    claim_http_status: 201,
+    claim_error_code: null,
+    claim_error_message: null,
+    claim_error_field: null,
   }));
 }
 
@@ -40,31 +60,63 @@ async function oracle(dialect: WrittenDialect, rows: readonly ResultRecord[]): P
   for (const row of rows) {
     const source = JSON.parse(row.source) as string[];
     const formula = source[3] === '' ? '' : `'${source[3] ?? ''}`;
-    csv.write([String(row.line), row.claim_key === null ? '' : (JSON.parse(row.claim_key) as string[]).join('|'), row.claim_id ?? '', row.case_id ?? '', 'created', '', '', '', '201', '1', '', '', source[0] ?? '', source[1] ?? '', source[2] ?? '', formula]);
+    csv.write([
+      String(row.line),
+      row.claim_key === null ? '' : (JSON.parse(row.claim_key) as string[]).join('|'),
+      row.claim_id ?? '',
+      row.case_id ?? '',
+      'created',
+      '',
+      '',
+      '',
+      '201',
+      '1',
+      '',
+      '',
+      source[0] ?? '',
+      source[1] ?? '',
+      source[2] ?? '',
+      formula,
+    ]);
   }
   csv.end();
   await ended;
   const text = chunks.join('');
   if (utf8) return Buffer.from(text, 'utf8');
-  return Buffer.concat([dialect.byteOrderMark ? encodeText('\uFEFF', dialect.encoding) : Buffer.alloc(0), encodeText(text, dialect.encoding)]);
+  return Buffer.concat([
+    dialect.byteOrderMark ? encodeText('\uFEFF', dialect.encoding) : Buffer.alloc(0),
+    encodeText(text, dialect.encoding),
+  ]);
 }
 
 const dialects: [string, WrittenDialect][] = [
   ['comma, LF, UTF-8', { delimiter: ',', quote: '"', encoding: 'utf-8', lineEnding: '\n', byteOrderMark: false }],
-  ['semicolon, CRLF, UTF-8 with BOM', { delimiter: ';', quote: '"', encoding: 'utf-8', lineEnding: '\r\n', byteOrderMark: true }],
-  ['tab, CRLF, UTF-16LE with BOM', { delimiter: '\t', quote: '"', encoding: 'utf-16le', lineEnding: '\r\n', byteOrderMark: true }],
-  ['semicolon, LF, windows-1252', { delimiter: ';', quote: "'", encoding: 'windows-1252', lineEnding: '\n', byteOrderMark: false }],
+  [
+    'semicolon, CRLF, UTF-8 with BOM',
+    { delimiter: ';', quote: '"', encoding: 'utf-8', lineEnding: '\r\n', byteOrderMark: true },
+  ],
+  [
+    'tab, CRLF, UTF-16LE with BOM',
+    { delimiter: '\t', quote: '"', encoding: 'utf-16le', lineEnding: '\r\n', byteOrderMark: true },
+  ],
+  [
+    'semicolon, LF, windows-1252',
+    { delimiter: ';', quote: "'", encoding: 'windows-1252', lineEnding: '\n', byteOrderMark: false },
+  ],
 ];
 
 describe('writeResultRecords', () => {
-  it.each(dialects)('writes %s byte for byte as a record-at-a-time stream, across batch boundaries', async (_name, dialect) => {
-    const file = join(await temporaryFolder('write-results-'), 'results.csv');
-    // 1,201 rows: the header and two full batches of 500, then a short one.
-    const rows = records(1_201);
-    const summary = await writeResultRecords(rows, sourceColumns, file, { kind: 'csv', dialect });
-    expect(summary).toMatchObject({ rows: 1_201, byOutcome: { created: 1_201 }, allOk: true });
-    expect(readFileSync(file).equals(await oracle(dialect, rows))).toBe(true);
-  });
+  it.each(dialects)(
+    'writes %s byte for byte as a record-at-a-time stream, across batch boundaries',
+    async (_name, dialect) => {
+      const file = join(await temporaryFolder('write-results-'), 'results.csv');
+      // 1,201 rows: the header and two full batches of 500, then a short one.
+      const rows = records(1_201);
+      const summary = await writeResultRecords(rows, sourceColumns, file, { kind: 'csv', dialect });
+      expect(summary).toMatchObject({ rows: 1_201, byOutcome: { created: 1_201 }, allOk: true });
+      expect(readFileSync(file).equals(await oracle(dialect, rows))).toBe(true);
+    },
+  );
 
   it('writes the header alone for no rows', async () => {
     const dialect = dialects[0]?.[1];
@@ -78,7 +130,12 @@ describe('writeResultRecords', () => {
     const dialect = dialects[1]?.[1];
     if (dialect === undefined) throw new Error('test: a dialect');
     const directory = await temporaryFolder('write-results-');
-    await expect(writeResultRecords(records(3), sourceColumns, join(directory, 'missing', 'results.csv'), { kind: 'csv', dialect })).rejects.toThrow(/ENOENT/);
+    await expect(
+      writeResultRecords(records(3), sourceColumns, join(directory, 'missing', 'results.csv'), {
+        kind: 'csv',
+        dialect,
+      }),
+    ).rejects.toThrow(/ENOENT/);
     expect(readdirSync(directory)).toEqual([]);
   });
 });

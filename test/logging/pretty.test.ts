@@ -6,24 +6,63 @@ describe('human log lines', () => {
   it('a record as one line: time, level, message, then its own plain fields', () => {
     const pretty = prettyLogLine({ colorize: false });
     const time = new Date(2026, 10, 20, 14, 3, 22).getTime();
-    const line = pretty(JSON.stringify({ level: 40, time, pid: 7, hostname: 'h', name: 'bulk-disputes', claimId: 'clm_1', code: 'CLAIMS_HTTP_503', error: 'POST /v2/issuer/claims: 503', throttling: { requests: 4 }, msg: 'claim failed; the next run retries it' }));
-    expect(line).toBe('[14:03:22] WARN: claim failed; the next run retries it  claimId=clm_1 code=CLAIMS_HTTP_503 error="POST /v2/issuer/claims: 503"\n');
+    const line = pretty(
+      JSON.stringify({
+        level: 40,
+        time,
+        pid: 7,
+        hostname: 'h',
+        name: 'bulk-disputes',
+        claimId: 'clm_1',
+        code: 'CLAIMS_HTTP_503',
+        error: 'POST /v2/issuer/claims: 503',
+        throttling: { requests: 4 },
+        msg: 'claim failed; the next run retries it',
+      }),
+    );
+    expect(line).toBe(
+      '[14:03:22] WARN: claim failed; the next run retries it  claimId=clm_1 code=CLAIMS_HTTP_503 error="POST /v2/issuer/claims: 503"\n',
+    );
   });
 
-  it('shows scalars and short lists, an error\'s message; leaves nested objects to the JSON format', () => {
-    expect(logFields({ level: 30, msg: 'x', rows: 600, resultsInput: false, claimKeys: ['a', 'b'], outcomes: { filed: 3 }, err: { type: 'Error', message: 'disk full', stack: 'Error: disk full\n  at …' }, nothing: null })).toBe(
-      'rows=600 resultsInput=false claimKeys=a,b err="disk full"',
-    );
+  it("shows scalars and short lists, an error's message; leaves nested objects to the JSON format", () => {
+    expect(
+      logFields({
+        level: 30,
+        msg: 'x',
+        rows: 600,
+        resultsInput: false,
+        claimKeys: ['a', 'b'],
+        outcomes: { filed: 3 },
+        err: { type: 'Error', message: 'disk full', stack: 'Error: disk full\n  at …' },
+        nothing: null,
+      }),
+    ).toBe('rows=600 resultsInput=false claimKeys=a,b err="disk full"');
     expect(logFields({ many: [1, 2, 3, 4, 5, 6], empty: '' })).toBe('empty=""');
   });
 
   it('an unforeseen error keeps its stack under the line', () => {
-    const line = prettyLogLine({ colorize: false })(JSON.stringify({ level: 20, time: 0, err: { type: 'TypeError', message: 'x is undefined', stack: 'TypeError: x is undefined\n    at run (a.js:1:1)' }, msg: 'the failure below, with its stack' }));
-    expect(line).toMatch(/DEBUG: the failure below, with its stack {2}err="x is undefined"\n {4}TypeError: x is undefined\n {8}at run \(a\.js:1:1\)\n$/);
+    const line = prettyLogLine({ colorize: false })(
+      JSON.stringify({
+        level: 20,
+        time: 0,
+        err: {
+          type: 'TypeError',
+          message: 'x is undefined',
+          stack: 'TypeError: x is undefined\n    at run (a.js:1:1)',
+        },
+        msg: 'the failure below, with its stack',
+      }),
+    );
+    expect(line).toMatch(
+      /DEBUG: the failure below, with its stack {2}err="x is undefined"\n {4}TypeError: x is undefined\n {8}at run \(a\.js:1:1\)\n$/,
+    );
   });
 
   it('colours only when asked', () => {
-    const line = prettyLogLine({ colorize: true })(JSON.stringify({ level: 30, time: 0, msg: 'input staged', rows: 1 }));
+    const line = prettyLogLine({ colorize: true })(
+      JSON.stringify({ level: 30, time: 0, msg: 'input staged', rows: 1 }),
+    );
     expect(line).toContain('\u001b[');
   });
 });

@@ -17,18 +17,111 @@ import { caseTargets, sharedTargets } from '../../src/mapping/targets.js';
  */
 
 /** Column names, some the header will lack, some unkind to generated code or to plain objects. */
-const columnPool = ['ref', 'txn', 'amount', 'currency', 'date', 'network', 'last4', 'reason', 'arn', 'expiry', 'flag', 'files', 'Col With Space', 'quote"col', 'brace{x}', "back\\slash'", '*/ }) //', 'constructor', '__proto__'];
+const columnPool = [
+  'ref',
+  'txn',
+  'amount',
+  'currency',
+  'date',
+  'network',
+  'last4',
+  'reason',
+  'arn',
+  'expiry',
+  'flag',
+  'files',
+  'Col With Space',
+  'quote"col',
+  'brace{x}',
+  "back\\slash'",
+  '*/ }) //',
+  'constructor',
+  '__proto__',
+];
 const columnArbitrary = fc.constantFrom(...columnPool, 'not-in-any-file');
 
 const cellArbitrary = fc.oneof(
   {
     weight: 5,
     arbitrary: fc.constantFrom(
-      ...['', ' ', '  x  ', 'FR', 'fr', 'NR', 'visa', 'VISA', 'mastercard', 'amex', 'usd', 'USD', 'JPY', 'KWD', 'XAU', 'EUR', 'ABC'],
-      ...['12.34', '1,234.56', '1.234,56', '1 234,56', '0.5', '12.345', '-5', '(5)', '9999999999999999999', '12', '2026', '28', '9', '12/28', '09/2028', '1/2/3'],
-      ...['2026-03-15', '15.03.2026', '03/15/2026', '2026-02-30', '2026-03-29 02:30', '2026-03-15 10:00', '2026-10-18T21:14:05Z', '15 Mar 2026', '46021', '46021,5'],
-      ...['1.48792E+22', '7,78563E+22', '0123', '123', '4242', '74492156302000184736251', '7449215630200020000000', 'yes', 'no', 'Y', 'true', '0', '1'],
-      ...['=1+2', '+1', '@sum', '-3', "'=x", 'a.pdf', ' a.pdf; b.pdf;; ', ';', 'constructor', '__proto__', 'CLM-1', '{ref}'],
+      ...[
+        '',
+        ' ',
+        '  x  ',
+        'FR',
+        'fr',
+        'NR',
+        'visa',
+        'VISA',
+        'mastercard',
+        'amex',
+        'usd',
+        'USD',
+        'JPY',
+        'KWD',
+        'XAU',
+        'EUR',
+        'ABC',
+      ],
+      ...[
+        '12.34',
+        '1,234.56',
+        '1.234,56',
+        '1 234,56',
+        '0.5',
+        '12.345',
+        '-5',
+        '(5)',
+        '9999999999999999999',
+        '12',
+        '2026',
+        '28',
+        '9',
+        '12/28',
+        '09/2028',
+        '1/2/3',
+      ],
+      ...[
+        '2026-03-15',
+        '15.03.2026',
+        '03/15/2026',
+        '2026-02-30',
+        '2026-03-29 02:30',
+        '2026-03-15 10:00',
+        '2026-10-18T21:14:05Z',
+        '15 Mar 2026',
+        '46021',
+        '46021,5',
+      ],
+      ...[
+        '1.48792E+22',
+        '7,78563E+22',
+        '0123',
+        '123',
+        '4242',
+        '74492156302000184736251',
+        '7449215630200020000000',
+        'yes',
+        'no',
+        'Y',
+        'true',
+        '0',
+        '1',
+      ],
+      ...[
+        '=1+2',
+        '+1',
+        '@sum',
+        '-3',
+        "'=x",
+        'a.pdf',
+        ' a.pdf; b.pdf;; ',
+        ';',
+        'constructor',
+        '__proto__',
+        'CLM-1',
+        '{ref}',
+      ],
     ),
   },
   { weight: 2, arbitrary: fc.string({ maxLength: 8 }) },
@@ -36,8 +129,12 @@ const cellArbitrary = fc.oneof(
 );
 
 /** Mostly absent, as most fields of a mapping use few of the steps. */
-const optional = <Value>(arbitrary: fc.Arbitrary<Value>) => fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
-const separators = { decimal_separator: fc.constantFrom('.', ','), group_separator: fc.constantFrom(',', '.', ' ', "'", '') };
+const optional = <Value>(arbitrary: fc.Arbitrary<Value>) =>
+  fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+const separators = {
+  decimal_separator: fc.constantFrom('.', ','),
+  group_separator: fc.constantFrom(',', '.', ' ', "'", ''),
+};
 
 const stepsArbitrary = fc.record({
   trim: fc.boolean(),
@@ -45,7 +142,13 @@ const stepsArbitrary = fc.record({
   required: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 3, arbitrary: fc.constant(false) }),
   split: optional(fc.record({ separator: fc.constantFrom('/', '-', ';', '.'), index: fc.integer({ min: 0, max: 2 }) })),
   case: optional(fc.constantFrom('upper', 'lower')),
-  enum: optional(fc.dictionary(fc.constantFrom('FR', 'fr', 'NR', 'visa', 'VISA', 'x', 'constructor', '12'), fc.constantFrom('fraud', 'other', 'visa', 'USD', '7'), { maxKeys: 4 })),
+  enum: optional(
+    fc.dictionary(
+      fc.constantFrom('FR', 'fr', 'NR', 'visa', 'VISA', 'x', 'constructor', '12'),
+      fc.constantFrom('fraud', 'other', 'visa', 'USD', '7'),
+      { maxKeys: 4 },
+    ),
+  ),
   enum_case_sensitive: fc.boolean(),
 });
 
@@ -53,13 +156,27 @@ const typeArbitrary = fc.oneof(
   { weight: 8, arbitrary: fc.constant({ type: 'string' }) },
   { weight: 1, arbitrary: fc.constant({ type: 'integer' }) },
   { weight: 1, arbitrary: fc.constant({ type: 'boolean' }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('year'), year: optional(fc.record({ two_digit_window_start: fc.constantFrom(1950, 2000, 1000, 9900) })) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('year'),
+      year: optional(fc.record({ two_digit_window_start: fc.constantFrom(1950, 2000, 1000, 9900) })),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
       type: fc.constant('date'),
       date: fc.record({
-        format: fc.constantFrom('yyyy-MM-dd', 'dd.MM.yyyy', 'MM/dd/yyyy', 'yyyy-MM-dd HH:mm', "yyyy-MM-dd'T'HH:mm:ss'Z'", 'dd MMM yyyy', 'MM-dd'),
+        format: fc.constantFrom(
+          'yyyy-MM-dd',
+          'dd.MM.yyyy',
+          'MM/dd/yyyy',
+          'yyyy-MM-dd HH:mm',
+          "yyyy-MM-dd'T'HH:mm:ss'Z'",
+          'dd MMM yyyy',
+          'MM-dd',
+        ),
         time_zone: fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Not/A_Zone'),
       }),
     }),
@@ -70,34 +187,92 @@ const typeArbitrary = fc.oneof(
       type: fc.constant('amount'),
       amount: fc.oneof(
         fc.record({ currency: fc.constantFrom('USD', 'JPY', 'KWD', 'XAU', 'ABC'), ...separators }),
-        fc.record({ currency_field: fc.constantFrom('transaction.currency', 'dispute.currency', 'card.network', 'transaction.amount', 'nowhere'), ...separators }),
+        fc.record({
+          currency_field: fc.constantFrom(
+            'transaction.currency',
+            'dispute.currency',
+            'card.network',
+            'transaction.amount',
+            'nowhere',
+          ),
+          ...separators,
+        }),
       ),
     }),
   },
 );
 
 /** Targets that matter to the mapping's rules (fixed widths, identifiers, ARN, currencies), and some of each section. */
-const sharedChoice = ['card.last4', 'card.network', 'card.type', 'card.expiry_year', 'cardholder.name', 'dispute.reason', 'dispute.date', 'issuer_evidence.card.is_active', 'issuer_evidence.amount_correction.amount', 'issuer_evidence.amount_correction.currency', 'issuer_evidence.product.order_id'];
-const caseChoice = ['case_id', 'program_id', 'dispute.amount', 'dispute.currency', 'merchant.category_code', 'transaction.amount', 'transaction.currency', 'transaction.date', 'transaction.arn', 'transaction.network_details.mastercard.switch_serial_number'];
+const sharedChoice = [
+  'card.last4',
+  'card.network',
+  'card.type',
+  'card.expiry_year',
+  'cardholder.name',
+  'dispute.reason',
+  'dispute.date',
+  'issuer_evidence.card.is_active',
+  'issuer_evidence.amount_correction.amount',
+  'issuer_evidence.amount_correction.currency',
+  'issuer_evidence.product.order_id',
+];
+const caseChoice = [
+  'case_id',
+  'program_id',
+  'dispute.amount',
+  'dispute.currency',
+  'merchant.category_code',
+  'transaction.amount',
+  'transaction.currency',
+  'transaction.date',
+  'transaction.arn',
+  'transaction.network_details.mastercard.switch_serial_number',
+];
 
 /**
  * Mappings over a header: most columns they read are the header's (so that rows can map), some
  * are not (a column the file lacks is an error of its own).
  */
 function mappingOver(header: readonly string[]): fc.Arbitrary<Mapping> {
-  const column = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...header) }, { weight: 1, arbitrary: columnArbitrary });
+  const column = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...header) },
+    { weight: 1, arbitrary: columnArbitrary },
+  );
   const template = fc
-    .array(fc.oneof(fc.constantFrom('CLM-', '-', ' ', '{', '}', '/'), column.map((name) => `{${name}}`)), { minLength: 1, maxLength: 4 })
+    .array(
+      fc.oneof(
+        fc.constantFrom('CLM-', '-', ' ', '{', '}', '/'),
+        column.map((name) => `{${name}}`),
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
     .map((parts) => parts.join(''));
   const source = fc.oneof(
     { weight: 6, arbitrary: fc.record({ column }) },
     { weight: 2, arbitrary: fc.record({ template }) },
-    { weight: 1, arbitrary: fc.record({ constant: fc.oneof(fc.constantFrom('', ' ', 'individual', 'USD', '12.50', '2026-01-02', 'FR', '1.5E+3'), fc.integer({ min: -5, max: 3000 }), fc.boolean()) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        constant: fc.oneof(
+          fc.constantFrom('', ' ', 'individual', 'USD', '12.50', '2026-01-02', 'FR', '1.5E+3'),
+          fc.integer({ min: -5, max: 3000 }),
+          fc.boolean(),
+        ),
+      }),
+    },
   );
   // A field spec as the mapping schema reads it (defaults filled in), from its schema's pieces.
-  const spec: fc.Arbitrary<FieldSpec> = fc.tuple(source, stepsArbitrary, typeArbitrary).map(([from, steps, type]) => fieldSpecSchema.parse({ ...from, ...steps, ...type }));
+  const spec: fc.Arbitrary<FieldSpec> = fc
+    .tuple(source, stepsArbitrary, typeArbitrary)
+    .map(([from, steps, type]) => fieldSpecSchema.parse({ ...from, ...steps, ...type }));
   const section = (targets: readonly string[]) =>
-    fc.uniqueArray(fc.constantFrom(...targets), { maxLength: 6 }).chain((chosen) => fc.tuple(...chosen.map((target) => spec.map((made) => [target, made] as const))).map((entries) => Object.fromEntries(entries)));
+    fc
+      .uniqueArray(fc.constantFrom(...targets), { maxLength: 6 })
+      .chain((chosen) =>
+        fc
+          .tuple(...chosen.map((target) => spec.map((made) => [target, made] as const)))
+          .map((entries) => Object.fromEntries(entries)),
+      );
   return fc
     .record({
       key: fc.uniqueArray(column, { minLength: 1, maxLength: 2 }),
@@ -105,8 +280,18 @@ function mappingOver(header: readonly string[]): fc.Arbitrary<Mapping> {
       idPrefix: optional(fc.constantFrom('visa-2026', 'A', 'x.y_z')),
       shared: section(sharedChoice),
       case: section(caseChoice),
-      custom: fc.uniqueArray(fc.tuple(fc.constantFrom('ref', 'note', 'constructor', '__proto__', 'toString'), spec), { maxLength: 3, selector: ([name]) => name }),
-      evidence: fc.array(fc.record({ column, category: fc.constantFrom(...fileCategories.slice(0, 3)), separator: optional(fc.constantFrom(';', ',')) }), { maxLength: 2 }),
+      custom: fc.uniqueArray(fc.tuple(fc.constantFrom('ref', 'note', 'constructor', '__proto__', 'toString'), spec), {
+        maxLength: 3,
+        selector: ([name]) => name,
+      }),
+      evidence: fc.array(
+        fc.record({
+          column,
+          category: fc.constantFrom(...fileCategories.slice(0, 3)),
+          separator: optional(fc.constantFrom(';', ',')),
+        }),
+        { maxLength: 2 },
+      ),
     })
     .map(({ key, id, idPrefix, shared, case: caseFields, custom, evidence }) => ({
       csv: csvDialectSchema.parse({}),
@@ -125,7 +310,10 @@ function mappingOver(header: readonly string[]): fc.Arbitrary<Mapping> {
  */
 function rowsFor(header: readonly string[], mapping: Mapping): fc.Arbitrary<string[][]> {
   const isKey = (column: string) => mapping.claim.key.includes(column);
-  const keyCell = fc.oneof({ weight: 8, arbitrary: fc.constantFrom('D-1', 'D-2', ' 7 ') }, { weight: 1, arbitrary: cellArbitrary });
+  const keyCell = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom('D-1', 'D-2', ' 7 ') },
+    { weight: 1, arbitrary: cellArbitrary },
+  );
   const otherCell = fc.oneof({ weight: 2, arbitrary: fc.constant('') }, { weight: 1, arbitrary: cellArbitrary });
   const row = fc.tuple(...header.map((column) => (isKey(column) ? keyCell : otherCell)));
   const keyOnly = header.map((column) => (isKey(column) ? 'D-9' : ''));
@@ -134,7 +322,9 @@ function rowsFor(header: readonly string[], mapping: Mapping): fc.Arbitrary<stri
 
 const caseArbitrary = fc
   .shuffledSubarray(columnPool, { minLength: 1 })
-  .chain((header) => mappingOver(header).chain((mapping) => rowsFor(header, mapping).map((rows) => ({ header, mapping, rows }))));
+  .chain((header) =>
+    mappingOver(header).chain((mapping) => rowsFor(header, mapping).map((rows) => ({ header, mapping, rows }))),
+  );
 
 /** The cells as mapRow reads them: own properties only, so `constructor` is a column like any other. */
 function cellsOf(header: readonly string[], raw: readonly string[]): Record<string, string> {
@@ -158,7 +348,7 @@ function expectSame(mapping: Mapping, header: readonly string[], raw: readonly s
 }
 
 describe('the compiled mapping gives what mapRow gives', () => {
-  it('the targets chosen are the schema\'s', () => {
+  it("the targets chosen are the schema's", () => {
     for (const target of sharedChoice) expect(sharedTargets).toContain(target);
     for (const target of caseChoice) expect(caseTargets).toContain(target);
   });
@@ -188,12 +378,24 @@ describe('the compiled mapping gives what mapRow gives', () => {
       shared: {
         'card.last4': fieldSpecSchema.parse({ column: 'last4', required: true }),
         'card.network': fieldSpecSchema.parse({ column: 'network', case: 'lower' }),
-        'dispute.reason': fieldSpecSchema.parse({ column: 'reason', enum: { FR: 'fraud', NR: 'product_not_received' } }),
-        'issuer_evidence.amount_correction.amount': fieldSpecSchema.parse({ column: 'amount', type: 'amount', amount: { currency_field: 'transaction.currency', decimal_separator: '.' } }),
+        'dispute.reason': fieldSpecSchema.parse({
+          column: 'reason',
+          enum: { FR: 'fraud', NR: 'product_not_received' },
+        }),
+        'issuer_evidence.amount_correction.amount': fieldSpecSchema.parse({
+          column: 'amount',
+          type: 'amount',
+          amount: { currency_field: 'transaction.currency', decimal_separator: '.' },
+        }),
       },
       case: {
         case_id: fieldSpecSchema.parse({ template: '{ref}-{arn}' }),
-        'transaction.amount': fieldSpecSchema.parse({ column: 'amount', required: true, type: 'amount', amount: { currency_field: 'transaction.currency', decimal_separator: '.', group_separator: ',' } }),
+        'transaction.amount': fieldSpecSchema.parse({
+          column: 'amount',
+          required: true,
+          type: 'amount',
+          amount: { currency_field: 'transaction.currency', decimal_separator: '.', group_separator: ',' },
+        }),
         'transaction.currency': fieldSpecSchema.parse({ column: 'currency', case: 'upper' }),
         'transaction.date': fieldSpecSchema.parse({ column: 'date', type: 'date', date: { format: 'yyyy-MM-dd' } }),
         'transaction.arn': fieldSpecSchema.parse({ column: 'arn' }),

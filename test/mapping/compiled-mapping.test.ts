@@ -18,11 +18,16 @@ import { genericHeader, oneToThreeRows, plannedRows, rowCells } from '../import/
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-async function sample(mappingFile: string, csvFile: string): Promise<{ mapping: Mapping; header: readonly string[]; rows: (readonly string[])[] }> {
+async function sample(
+  mappingFile: string,
+  csvFile: string,
+): Promise<{ mapping: Mapping; header: readonly string[]; rows: (readonly string[])[] }> {
   const mapping = await loadMapping(root(mappingFile));
   let header: readonly string[] = [];
   const rows: (readonly string[])[] = [];
-  for await (const row of readRows(createReadStream(root(csvFile)), mapping.csv, { onHeader: (names) => (header = names) })) {
+  for await (const row of readRows(createReadStream(root(csvFile)), mapping.csv, {
+    onHeader: (names) => (header = names),
+  })) {
     if ('error' in row) throw new Error(`${csvFile}:${row.line}: expected a readable record, got ${row.error.message}`);
     rows.push(row.raw);
   }
@@ -48,7 +53,7 @@ describe('the compiled mapping over the shipped mappings', () => {
   it.each([
     ['generic', 'mappings/generic.yaml', 'samples/generic-export.csv'],
     ['v1-cases', 'mappings/v1-cases.yaml', 'samples/v1-cases.csv'],
-  ])('gives mapRow\'s answer for every row of %s and every spoiled cell', async (_name, mappingFile, csvFile) => {
+  ])("gives mapRow's answer for every row of %s and every spoiled cell", async (_name, mappingFile, csvFile) => {
     const { mapping, header, rows } = await sample(mappingFile, csvFile);
     const compiled = compileMapping(mapping, header);
     let compared = 0;
@@ -66,7 +71,7 @@ describe('the compiled mapping over the shipped mappings', () => {
     expect(failed).toBeGreaterThan(compared / 10);
   });
 
-  it('gives mapRow\'s answer for the generated export the stage benchmark reads', async () => {
+  it("gives mapRow's answer for the generated export the stage benchmark reads", async () => {
     const mapping = await loadMapping(root('mappings/generic.yaml'));
     const compiled = compileMapping(mapping, genericHeader);
     const nowMs = Date.parse('2026-11-20T12:00:00Z');
@@ -76,9 +81,10 @@ describe('the compiled mapping over the shipped mappings', () => {
     }
   });
 
-  it('maps a header-keyed cells object (the review page\'s) as mapRow does', async () => {
+  it("maps a header-keyed cells object (the review page's) as mapRow does", async () => {
     const { mapping, header, rows } = await sample('mappings/generic.yaml', 'samples/generic-export.csv');
-    for (const raw of rows) expect(mapCells(cellsOf(header, raw), mapping)).toStrictEqual(mapRow(cellsOf(header, raw), mapping));
+    for (const raw of rows)
+      expect(mapCells(cellsOf(header, raw), mapping)).toStrictEqual(mapRow(cellsOf(header, raw), mapping));
   });
 });
 
@@ -86,18 +92,23 @@ describe('compileMapping', () => {
   const mapping: Mapping = {
     csv: csvDialectSchema.parse({}),
     claim: { key: ['"); throw 1; ("'], id: undefined, id_prefix: undefined },
-    shared: { 'card.last4': fieldSpecSchema.parse({ template: '`${process.exit(9)}`{*/ ]) }; throw 2; //}', default: '"); throw 3; //' }) },
-    case: { 'transaction.arn': fieldSpecSchema.parse({ column: '\\"; throw 4; "', enum: { '\'); throw 5; //': 'x' } }) },
+    shared: {
+      'card.last4': fieldSpecSchema.parse({
+        template: '`${process.exit(9)}`{*/ ]) }; throw 2; //}',
+        default: '"); throw 3; //',
+      }),
+    },
+    case: { 'transaction.arn': fieldSpecSchema.parse({ column: '\\"; throw 4; "', enum: { "'); throw 5; //": 'x' } }) },
     custom_fields: { '"]; throw 6; x["': fieldSpecSchema.parse({ constant: '\u2028"); throw 7; //' }) },
     evidence: [{ column: '</script>`', category: 'other', separator: '"+"' }],
     file_mode: 'auto',
   };
 
-  it('never runs mapping or cell text as code, and still gives mapRow\'s answer', () => {
+  it("never runs mapping or cell text as code, and still gives mapRow's answer", () => {
     const header = ['"); throw 1; ("', '*/ ]) }; throw 2; //', '\\"; throw 4; "', '</script>`'];
     const compiled = compileMapping(mapping, header);
     for (const raw of [
-      ['k', '1234', '\'); throw 5; //', 'a"+"b'],
+      ['k', '1234', "'); throw 5; //", 'a"+"b'],
       ['${1}', '', '"', ''],
     ]) {
       expect(compiled.map(raw)).toStrictEqual(mapRow(cellsOf(header, raw), mapping));

@@ -30,11 +30,28 @@ const unprefixed = parseMapping(genericText, 'generic.yaml');
 const derivedIds = (mapping: Mapping): Mapping => ({ ...mapping, claim: { ...mapping.claim, id: undefined } });
 
 const cells = {
-  dispute_ref: 'D-100', transaction_ref: 'T1', card_last4: '4242', card_network: 'VISA', card_type: 'Credit', card_expiry: '09/2028',
-  cardholder_name: 'Maya Lindqvist', cardholder_email: 'maya@example.com', reason_code: 'FR', dispute_date: '2026-03-15',
-  card_active: 'no', fraud_reported: 'yes', cardholder_statement: 'not me', disputed_amount: '12.00', currency: 'usd',
-  merchant_name: 'Voltmart', mcc: '5732', transaction_amount: '12.00', transaction_date: '2026-03-01', arn: '74537604152001234509876',
-  receipt_file: '', correspondence_files: '',
+  dispute_ref: 'D-100',
+  transaction_ref: 'T1',
+  card_last4: '4242',
+  card_network: 'VISA',
+  card_type: 'Credit',
+  card_expiry: '09/2028',
+  cardholder_name: 'Maya Lindqvist',
+  cardholder_email: 'maya@example.com',
+  reason_code: 'FR',
+  dispute_date: '2026-03-15',
+  card_active: 'no',
+  fraud_reported: 'yes',
+  cardholder_statement: 'not me',
+  disputed_amount: '12.00',
+  currency: 'usd',
+  merchant_name: 'Voltmart',
+  mcc: '5732',
+  transaction_amount: '12.00',
+  transaction_date: '2026-03-01',
+  arn: '74537604152001234509876',
+  receipt_file: '',
+  correspondence_files: '',
 };
 
 function mapped(mapping: Mapping, overrides: Record<string, string> = {}): MappedRow {
@@ -46,7 +63,7 @@ function mapped(mapping: Mapping, overrides: Record<string, string> = {}): Mappe
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('derivedClaimId', () => {
-  it('without a prefix: clm_ and 24 hex of the key\'s sha256, as before claim.id_prefix existed (journals and claims keep their ids)', () => {
+  it("without a prefix: clm_ and 24 hex of the key's sha256, as before claim.id_prefix existed (journals and claims keep their ids)", () => {
     expect(derivedClaimId('["A"]')).toBe(`clm_${sha256('["A"]').slice(0, 24)}`);
     expect(derivedClaimId('["A"]')).toBe('clm_d2a4b37cac0a57e42b1fe002');
     expect(derivedClaimId('["A"]', undefined)).toBe(derivedClaimId('["A"]'));
@@ -56,7 +73,12 @@ describe('derivedClaimId', () => {
     expect(derivedClaimId('["A"]', 'visa-2026')).toBe(`clm_visa-2026_${sha256('visa-2026\n["A"]').slice(0, 24)}`);
     expect(derivedClaimId('["A"]', 'visa-2026')).toBe('clm_visa-2026_d1b865994824dd4a4313f7d0');
     // Two sources with the same key never meet.
-    const ids = new Set([derivedClaimId('["A"]'), derivedClaimId('["A"]', 'visa-2026'), derivedClaimId('["A"]', 'visa-2027'), derivedClaimId('["A"]', 'mc')]);
+    const ids = new Set([
+      derivedClaimId('["A"]'),
+      derivedClaimId('["A"]', 'visa-2026'),
+      derivedClaimId('["A"]', 'visa-2027'),
+      derivedClaimId('["A"]', 'mc'),
+    ]);
     expect(ids.size).toBe(4);
   });
 });
@@ -78,23 +100,39 @@ describe('claim.id_prefix in mapRow', () => {
 
   it('leaves a derived claim id to staging (derivedClaimId with the prefix), and a blank optional id blank', () => {
     expect(mapped(derivedIds(prefixed)).claimId).toBeUndefined();
-    const optionalId = parseMapping(genericWith('  id_prefix: visa-2026\n').replace('id: { template: "CLM-{dispute_ref}" }', 'id: { column: claim_no }'), 'optional-id.yaml');
+    const optionalId = parseMapping(
+      genericWith('  id_prefix: visa-2026\n').replace(
+        'id: { template: "CLM-{dispute_ref}" }',
+        'id: { column: claim_no }',
+      ),
+      'optional-id.yaml',
+    );
     expect(mapped(optionalId, { claim_no: '' }).claimId).toBeUndefined();
     expect(mapped(optionalId, { claim_no: '77' }).claimId).toBe('visa-2026-77');
   });
 
-  it('mapping explain shows the prefix as the id\'s last step, and the prefixed id in the result', () => {
+  it("mapping explain shows the prefix as the id's last step, and the prefixed id in the result", () => {
     const explanation = explainRow(cells, prefixed);
     const claimIdField = explanation.fields.find((field) => field.field === 'claim.id');
-    expect(claimIdField?.steps.at(-1)).toEqual({ step: 'id_prefix', result: { ok: true, value: 'visa-2026-CLM-D-100' } });
+    expect(claimIdField?.steps.at(-1)).toEqual({
+      step: 'id_prefix',
+      result: { ok: true, value: 'visa-2026-CLM-D-100' },
+    });
     expect(claimIdField?.result).toEqual({ ok: true, value: 'visa-2026-CLM-D-100' });
-    expect(explanation.fields.find((field) => field.field === 'case.case_id')?.result).toEqual({ ok: true, value: 'visa-2026-D-100-T1' });
+    expect(explanation.fields.find((field) => field.field === 'case.case_id')?.result).toEqual({
+      ok: true,
+      value: 'visa-2026-D-100-T1',
+    });
     expect(explanation.row?.claimId).toBe('visa-2026-CLM-D-100');
   });
 
-  it('mapping lint\'s summary names the prefix, and says nothing of one when there is none', () => {
-    expect(formatLintSummary('prefixed.yaml', prefixed)).toContain('claim        key dispute_ref; id from template "CLM-{dispute_ref}"; id_prefix "visa-2026" on every claim and case id\n');
-    expect(formatLintSummary('generic.yaml', unprefixed)).toContain('claim        key dispute_ref; id from template "CLM-{dispute_ref}"\n');
+  it("mapping lint's summary names the prefix, and says nothing of one when there is none", () => {
+    expect(formatLintSummary('prefixed.yaml', prefixed)).toContain(
+      'claim        key dispute_ref; id from template "CLM-{dispute_ref}"; id_prefix "visa-2026" on every claim and case id\n',
+    );
+    expect(formatLintSummary('generic.yaml', unprefixed)).toContain(
+      'claim        key dispute_ref; id from template "CLM-{dispute_ref}"\n',
+    );
   });
 });
 
@@ -122,7 +160,12 @@ describe('claim.id_prefix in the schema', () => {
     ['a bare YAML number', '2026', 'got the number 2026 (quote it: "2026")'],
   ])('refuses %s, naming the field, its line, what is expected and what it got', (_name, value, got) => {
     const issue = issueOf(value);
-    expect(issue).toMatchObject({ field: 'claim.id_prefix', line: genericWith('').split('\n').indexOf('  key: [dispute_ref]') + 2 });
-    expect(issue?.message).toBe(`expected 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit, ${got}`);
+    expect(issue).toMatchObject({
+      field: 'claim.id_prefix',
+      line: genericWith('').split('\n').indexOf('  key: [dispute_ref]') + 2,
+    });
+    expect(issue?.message).toBe(
+      `expected 1 to 40 letters, digits, ".", "_" or "-", starting with a letter or digit, ${got}`,
+    );
   });
 });

@@ -9,11 +9,28 @@ const mapping = await loadMapping(fileURLToPath(new URL('../../mappings/generic.
 /** A row of the generic export, with some cells replaced. */
 function row(overrides: Record<string, string> = {}): Record<string, string> {
   return {
-    dispute_ref: 'D-100', transaction_ref: 'T1', card_last4: '4242', card_network: 'VISA', card_type: 'Credit', card_expiry: '09/2028',
-    cardholder_name: 'Maya Lindqvist', cardholder_email: 'maya@example.com', reason_code: 'FR', dispute_date: '2026-03-15',
-    card_active: 'no', fraud_reported: 'yes', cardholder_statement: 'not me', disputed_amount: '1234.56', currency: 'usd',
-    merchant_name: 'Voltmart', mcc: '5732', transaction_amount: '1234.56', transaction_date: '2026-03-01', arn: '74537604152001234509876',
-    receipt_file: 'receipts/d-100.pdf', correspondence_files: 'mail/1.png; mail/2.png',
+    dispute_ref: 'D-100',
+    transaction_ref: 'T1',
+    card_last4: '4242',
+    card_network: 'VISA',
+    card_type: 'Credit',
+    card_expiry: '09/2028',
+    cardholder_name: 'Maya Lindqvist',
+    cardholder_email: 'maya@example.com',
+    reason_code: 'FR',
+    dispute_date: '2026-03-15',
+    card_active: 'no',
+    fraud_reported: 'yes',
+    cardholder_statement: 'not me',
+    disputed_amount: '1234.56',
+    currency: 'usd',
+    merchant_name: 'Voltmart',
+    mcc: '5732',
+    transaction_amount: '1234.56',
+    transaction_date: '2026-03-01',
+    arn: '74537604152001234509876',
+    receipt_file: 'receipts/d-100.pdf',
+    correspondence_files: 'mail/1.png; mail/2.png',
     ...overrides,
   };
 }
@@ -34,13 +51,22 @@ describe('mapRow through mappings/generic.yaml', () => {
         card: { last4: '4242', network: 'visa', type: 'credit', expiry_month: 9, expiry_year: 2028 },
         cardholder: { name: 'Maya Lindqvist', email: 'maya@example.com', type: 'individual' },
         dispute: { reason: 'fraud', raised_by: 'cardholder', date: '2026-03-15T00:00:00.000Z' },
-        issuer_evidence: { card: { is_active: false }, fraud: { was_reported: true }, cardholder_explanation: 'not me' },
+        issuer_evidence: {
+          card: { is_active: false },
+          fraud: { was_reported: true },
+          cardholder_explanation: 'not me',
+        },
       },
       case: {
         case_id: 'D-100-T1',
         dispute: { amount: 123456, currency: 'USD' },
         merchant: { name: 'Voltmart', category_code: '5732' },
-        transaction: { amount: 123456, currency: 'USD', date: '2026-03-01T00:00:00.000Z', arn: '74537604152001234509876' },
+        transaction: {
+          amount: 123456,
+          currency: 'USD',
+          date: '2026-03-01T00:00:00.000Z',
+          arn: '74537604152001234509876',
+        },
       },
       customFields: { dispute_ref: 'D-100' },
       evidence: [
@@ -55,7 +81,11 @@ describe('mapRow through mappings/generic.yaml', () => {
     const first = mapped(row());
     const second = mapped(row({ transaction_ref: 'T2', disputed_amount: '10.00', transaction_amount: '10.00' }));
     expect(second.claimKey).toBe(first.claimKey);
-    const body = { claim_id: first.claimId, ...first.shared, cases: [first, second].map((item) => ({ ...item.case, custom_fields: item.customFields })) };
+    const body = {
+      claim_id: first.claimId,
+      ...first.shared,
+      cases: [first, second].map((item) => ({ ...item.case, custom_fields: item.customFields })),
+    };
     const parsed = newClaimBody.safeParse(body);
     expect(parsed.error?.issues ?? []).toEqual([]);
   });
@@ -70,13 +100,21 @@ describe('mapRow through mappings/generic.yaml', () => {
     const result = mapRow(row(overrides), mapping);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors).toContainEqual(expect.objectContaining({ field, code, message: expect.stringMatching(/expected/) as unknown }));
+    expect(result.errors).toContainEqual(
+      expect.objectContaining({ field, code, message: expect.stringMatching(/expected/) as unknown }),
+    );
   });
 
   it('leaves blank optional cells out, and says which column a file lacks', () => {
-    expect(mapped(row({ cardholder_email: '', merchant_name: '' })).shared.cardholder).toEqual({ name: 'Maya Lindqvist', type: 'individual' });
+    expect(mapped(row({ cardholder_email: '', merchant_name: '' })).shared.cardholder).toEqual({
+      name: 'Maya Lindqvist',
+      type: 'individual',
+    });
     const { mcc: _mcc, ...withoutMcc } = row();
     const result = mapRow(withoutMcc, mapping);
-    expect(result).toMatchObject({ ok: false, errors: [{ field: 'case.merchant.category_code', message: 'expected a column "mcc" in the file, got none' }] });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [{ field: 'case.merchant.category_code', message: 'expected a column "mcc" in the file, got none' }],
+    });
   });
 });

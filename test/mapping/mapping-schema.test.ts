@@ -32,18 +32,50 @@ describe('mapping files', () => {
   it('the bundled generic mapping is valid, with its defaults filled in', async () => {
     const mapping = await loadMapping(genericPath);
     expect(mapping.claim.key).toEqual(['dispute_ref']);
-    expect(mapping.shared['dispute.reason']).toMatchObject({ column: 'reason_code', required: true, trim: true, type: 'string' });
-    expect(mapping.case['dispute.amount']).toMatchObject({ type: 'amount', amount: { currency_field: 'dispute.currency', decimal_separator: '.', group_separator: '' } });
+    expect(mapping.shared['dispute.reason']).toMatchObject({
+      column: 'reason_code',
+      required: true,
+      trim: true,
+      type: 'string',
+    });
+    expect(mapping.case['dispute.amount']).toMatchObject({
+      type: 'amount',
+      amount: { currency_field: 'dispute.currency', decimal_separator: '.', group_separator: '' },
+    });
     expect(mapping.csv).toMatchObject({ delimiter: ',', header: true });
     expect(mapping.file_mode).toBe('auto');
   });
 
   it.each([
-    ['an unknown target', 'card.last4: { column: card_last4, required: true }', 'card.lastfour: { column: card_last4, required: true }', 'shared.card.lastfour', 'card.lastfour'],
-    ['two sources', 'cardholder.type: { constant: individual }', 'cardholder.type: { constant: individual, column: kind }', 'shared.cardholder.type', 'cardholder.type'],
-    ['type amount without its section', 'merchant.name: { column: merchant_name }', 'merchant.name: { column: merchant_name, type: amount }', 'case.merchant.name.amount', 'merchant.name'],
+    [
+      'an unknown target',
+      'card.last4: { column: card_last4, required: true }',
+      'card.lastfour: { column: card_last4, required: true }',
+      'shared.card.lastfour',
+      'card.lastfour',
+    ],
+    [
+      'two sources',
+      'cardholder.type: { constant: individual }',
+      'cardholder.type: { constant: individual, column: kind }',
+      'shared.cardholder.type',
+      'cardholder.type',
+    ],
+    [
+      'type amount without its section',
+      'merchant.name: { column: merchant_name }',
+      'merchant.name: { column: merchant_name, type: amount }',
+      'case.merchant.name.amount',
+      'merchant.name',
+    ],
     ['a file mode that does not exist', 'file_mode: auto', 'file_mode: later', 'file_mode', 'file_mode'],
-    ['an evidence category that does not exist', 'category: transaction_receipt }', 'category: receipt }', 'evidence.0.category', 'category: receipt'],
+    [
+      'an evidence category that does not exist',
+      'category: transaction_receipt }',
+      'category: receipt }',
+      'evidence.0.category',
+      'category: receipt',
+    ],
     ['an unknown section', 'file_mode: auto', 'file_mode: auto\nfilemode: auto', 'filemode', 'filemode'],
   ])('%s: names the file, the field and the line', async (_name, find, replace, field, lineFragment) => {
     const text = await genericWith(find, replace);
@@ -54,7 +86,10 @@ describe('mapping files', () => {
   });
 
   it('a mapping that leaves out what new_claim needs is refused before anything is read', async () => {
-    const text = (await genericWith('  card.last4: { column: card_last4, required: true }\n', '')).replace('  transaction.arn: { column: arn, required: true }\n', '');
+    const text = (await genericWith('  card.last4: { column: card_last4, required: true }\n', '')).replace(
+      '  transaction.arn: { column: arn, required: true }\n',
+      '',
+    );
     const messages = issuesOf(text).map((issue) => `${issue.field}: ${issue.message}`);
     expect(messages).toContain('shared: expected a source for card.last4 (new_claim needs it), got none');
     expect(messages).toContain('case: expected a source for transaction.arn or a switch_serial_number, got none');
@@ -64,7 +99,9 @@ describe('mapping files', () => {
     const issues = issuesOf('claim:\n  key: [a\nshared: {}\n');
     expect(issues[0]?.line).toBeGreaterThan(0);
     expect(issues[0]?.message).toMatch(/^expected YAML or JSON, got /);
-    await expect(loadMapping('/nonexistent/m.yaml')).rejects.toThrow('/nonexistent/m.yaml: expected a readable mapping file, got ENOENT');
+    await expect(loadMapping('/nonexistent/m.yaml')).rejects.toThrow(
+      '/nonexistent/m.yaml: expected a readable mapping file, got ENOENT',
+    );
   });
 
   it('reads JSON mappings too', async () => {
@@ -75,9 +112,26 @@ describe('mapping files', () => {
 
 describe('targets come from the wire schemas', () => {
   it('offer every new_claim field a row can fill, and none that are filled elsewhere', () => {
-    expect(sharedTargets).toEqual(expect.arrayContaining(['card.last4', 'dispute.reason', 'issuer_evidence.fraud.was_reported', 'cardholder.billing_address.postal_code']));
-    expect(caseTargets).toEqual(expect.arrayContaining(['transaction.arn', 'dispute.amount', 'transaction.network_details.mastercard.switch_serial_number']));
-    expect([...sharedTargets, ...caseTargets].filter((target) => /^(claim_id|cases|reason)$|documentation|^transaction\.card|custom_fields/.test(target))).toEqual([]);
+    expect(sharedTargets).toEqual(
+      expect.arrayContaining([
+        'card.last4',
+        'dispute.reason',
+        'issuer_evidence.fraud.was_reported',
+        'cardholder.billing_address.postal_code',
+      ]),
+    );
+    expect(caseTargets).toEqual(
+      expect.arrayContaining([
+        'transaction.arn',
+        'dispute.amount',
+        'transaction.network_details.mastercard.switch_serial_number',
+      ]),
+    );
+    expect(
+      [...sharedTargets, ...caseTargets].filter((target) =>
+        /^(claim_id|cases|reason)$|documentation|^transaction\.card|custom_fields/.test(target),
+      ),
+    ).toEqual([]);
   });
 });
 

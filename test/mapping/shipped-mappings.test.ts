@@ -37,7 +37,8 @@ async function mappedSample(mappingFile: string, csvFile: string): Promise<{ map
   for await (const row of readRows(createReadStream(root(csvFile)), mapping.csv)) {
     if ('error' in row) throw new Error(`${csvFile}:${row.line}: expected a readable record, got ${row.error.message}`);
     const result = mapRow(row.cells, mapping);
-    if (!result.ok) throw new Error(`${csvFile}:${row.line}: expected a mapped row, got ${JSON.stringify(result.errors)}`);
+    if (!result.ok)
+      throw new Error(`${csvFile}:${row.line}: expected a mapped row, got ${JSON.stringify(result.errors)}`);
     rows.push({ line: row.line, index: row.index, cells: row.cells, mapped: result.row });
   }
   return { mapping, rows };
@@ -76,9 +77,13 @@ async function checkEvidenceFile(path: string): Promise<void> {
   expect(bytes.length, `${path}: a few KB`).toBeLessThan(16 * 1024);
   const signature = signatures[extname(path).toLowerCase()];
   expect(signature, `${path}: a .jpg, .png or .pdf`).toBeDefined();
-  expect(bytes.subarray(0, signature?.length).equals(signature ?? Buffer.alloc(0)), `${path}: magic bytes match its extension`).toBe(true);
+  expect(
+    bytes.subarray(0, signature?.length).equals(signature ?? Buffer.alloc(0)),
+    `${path}: magic bytes match its extension`,
+  ).toBe(true);
   if (path.endsWith('.png')) expect(pngChunksIntact(bytes), `${path}: chunk CRCs`).toBe(true);
-  if (path.endsWith('.jpg')) expect(bytes.subarray(-2).equals(Buffer.from([0xff, 0xd9])), `${path}: ends with EOI`).toBe(true);
+  if (path.endsWith('.jpg'))
+    expect(bytes.subarray(-2).equals(Buffer.from([0xff, 0xd9])), `${path}: ends with EOI`).toBe(true);
   if (path.endsWith('.pdf')) {
     const pages = (await PDFDocument.load(bytes)).getPageCount();
     expect(pages, `${path}: 1 to 5 pages`).toBeGreaterThanOrEqual(1);
@@ -91,23 +96,45 @@ function checkClaims(rows: SampleRow[]): void {
   for (const [key, claimRows] of claimsOf(rows)) {
     const [first] = claimRows;
     if (first === undefined) continue;
-    for (const row of claimRows) expect(row.mapped.shared, `${key}: shared fields agree on line ${row.line}`).toEqual(first.mapped.shared);
+    for (const row of claimRows)
+      expect(row.mapped.shared, `${key}: shared fields agree on line ${row.line}`).toEqual(first.mapped.shared);
     const categoryById = new Map<string, string>();
-    const paths = [...new Set(claimRows.flatMap((row) => row.mapped.evidence.map((item) => `${item.category}:${item.path}`)))];
+    const paths = [
+      ...new Set(claimRows.flatMap((row) => row.mapped.evidence.map((item) => `${item.category}:${item.path}`))),
+    ];
     paths.forEach((entry, index) => categoryById.set(`file_${index}`, entry.split(':')[0] ?? ''));
     const shared = first.mapped.shared as { dispute?: object; issuer_evidence?: object };
     const issuerEvidence = { ...shared.issuer_evidence, documentation: [...categoryById.keys()] };
-    const body = { claim_id: first.mapped.claimId, ...shared, issuer_evidence: issuerEvidence, cases: claimRows.map((row) => ({ ...row.mapped.case, custom_fields: row.mapped.customFields })) };
+    const body = {
+      claim_id: first.mapped.claimId,
+      ...shared,
+      issuer_evidence: issuerEvidence,
+      cases: claimRows.map((row) => ({ ...row.mapped.case, custom_fields: row.mapped.customFields })),
+    };
     expect(newClaimBody.safeParse(body).error?.issues ?? [], key).toEqual([]);
     for (const row of claimRows) {
       const caseFields = row.mapped.case as { dispute?: object; transaction?: object };
-      const caseView = { dispute: { ...shared.dispute, ...caseFields.dispute }, transaction: caseFields.transaction, issuer_evidence: issuerEvidence };
-      expect(filingErrors(caseView, (id) => categoryById.get(id), sampleNowMs), `${key}, line ${row.line}: fileable`).toEqual([]);
+      const caseView = {
+        dispute: { ...shared.dispute, ...caseFields.dispute },
+        transaction: caseFields.transaction,
+        issuer_evidence: issuerEvidence,
+      };
+      expect(
+        filingErrors(caseView, (id) => categoryById.get(id), sampleNowMs),
+        `${key}, line ${row.line}: fileable`,
+      ).toEqual([]);
     }
   }
 }
 
-const magicValues = ['valid_evidence', 'invalid_evidence', 'merchant_liable', 'issuer_liable', 'valid_document', 'invalid_document'];
+const magicValues = [
+  'valid_evidence',
+  'invalid_evidence',
+  'merchant_liable',
+  'issuer_liable',
+  'valid_document',
+  'invalid_document',
+];
 
 describe.each([
   ['mappings/generic.yaml', 'samples/generic-export.csv'],
@@ -135,14 +162,17 @@ describe.each([
 describe('samples/generic-export.csv', () => {
   it('has a claim of two rows that are not adjacent', async () => {
     const { rows } = await mappedSample('mappings/generic.yaml', 'samples/generic-export.csv');
-    const split = [...claimsOf(rows).values()].filter((claim) => claim.length === 2 && (claim[1]?.index ?? 0) - (claim[0]?.index ?? 0) > 1);
+    const split = [...claimsOf(rows).values()].filter(
+      (claim) => claim.length === 2 && (claim[1]?.index ?? 0) - (claim[0]?.index ?? 0) > 1,
+    );
     expect(split.map((claim) => claim[0]?.mapped.claimKey)).toEqual(['["D-2026-0101"]']);
   });
 
   it('has one evidence file referenced by three rows of two claims', async () => {
     const { rows } = await mappedSample('mappings/generic.yaml', 'samples/generic-export.csv');
     const rowsByPath = new Map<string, SampleRow[]>();
-    for (const row of rows) for (const { path } of row.mapped.evidence) rowsByPath.set(path, [...(rowsByPath.get(path) ?? []), row]);
+    for (const row of rows)
+      for (const { path } of row.mapped.evidence) rowsByPath.set(path, [...(rowsByPath.get(path) ?? []), row]);
     const shared = [...rowsByPath].filter(([, referencing]) => referencing.length === 3);
     expect(shared.map(([path]) => path)).toEqual(['correspondence/northwind-support-reply.png']);
     expect(new Set(shared[0]?.[1].map((row) => row.mapped.claimKey)).size).toBe(2);
@@ -151,13 +181,21 @@ describe('samples/generic-export.csv', () => {
   it('mixes reasons and currencies, and writes expiry years with two and four digits', async () => {
     const { rows } = await mappedSample('mappings/generic.yaml', 'samples/generic-export.csv');
     const reasons = new Set(rows.map((row) => (row.mapped.shared.dispute as { reason: string }).reason));
-    expect([...reasons].sort()).toEqual(['credit_not_processed', 'duplicate_charge', 'fraud', 'product_not_as_described', 'product_not_received']);
+    expect([...reasons].sort()).toEqual([
+      'credit_not_processed',
+      'duplicate_charge',
+      'fraud',
+      'product_not_as_described',
+      'product_not_received',
+    ]);
     const currencies = new Set(rows.map((row) => (row.mapped.case.transaction as { currency: string }).currency));
     expect(currencies).toEqual(new Set(['EUR', 'GBP', 'JPY', 'USD']));
     const expiries = rows.map((row) => row.cells.card_expiry ?? '');
     expect(expiries.some((expiry) => /^\d\d\/\d\d$/.test(expiry))).toBe(true);
     expect(expiries.some((expiry) => /^\d\d\/\d{4}$/.test(expiry))).toBe(true);
-    expect(new Set(rows.map((row) => (row.mapped.shared.card as { expiry_year: number }).expiry_year))).toEqual(new Set([2027, 2028, 2029]));
+    expect(new Set(rows.map((row) => (row.mapped.shared.card as { expiry_year: number }).expiry_year))).toEqual(
+      new Set([2027, 2028, 2029]),
+    );
   });
 });
 
@@ -171,7 +209,9 @@ describe('mappings/v1-cases.yaml', () => {
     const { rows } = await mappedSample('mappings/v1-cases.yaml', 'samples/v1-cases.csv');
     expect(claimsOf(rows).size).toBe(rows.length);
     for (const row of rows) expect(row.mapped.case.case_id).toBe(row.cells.case_id);
-    const reasons = rows.map((row) => `${row.cells.reason ?? ''}→${(row.mapped.shared.dispute as { reason: string }).reason}`);
+    const reasons = rows.map(
+      (row) => `${row.cells.reason ?? ''}→${(row.mapped.shared.dispute as { reason: string }).reason}`,
+    );
     expect(reasons).toContain('duplicate→duplicate_charge');
     expect(reasons).toContain('canceled_recurring→subscription_canceled');
   });

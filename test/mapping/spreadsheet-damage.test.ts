@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arnProblem, identifierDamage, isIdentifierTarget, serialDateHint } from '../../src/mapping/spreadsheet-damage.js';
+import {
+  arnProblem,
+  identifierDamage,
+  isIdentifierTarget,
+  serialDateHint,
+} from '../../src/mapping/spreadsheet-damage.js';
 import { mapRow } from '../../src/mapping/map-row.js';
 import { loadMapping } from '../../src/mapping/load.js';
 import { fileURLToPath } from 'node:url';
@@ -43,14 +48,35 @@ describe('identifierDamage', () => {
   });
 
   it('identifier targets: ids, references, ARNs, codes; never amounts or dates', () => {
-    for (const field of ['claim.id', 'case.case_id', 'case.transaction.arn', 'case.transaction.network_details.mastercard.switch_serial_number', 'shared.card.last4', 'custom_fields.x', 'case.merchant.category_code']) expect(isIdentifierTarget(field)).toBe(true);
-    for (const field of ['case.transaction.amount', 'case.transaction.date', 'shared.cardholder.name', 'shared.dispute.reason']) expect(isIdentifierTarget(field)).toBe(false);
+    for (const field of [
+      'claim.id',
+      'case.case_id',
+      'case.transaction.arn',
+      'case.transaction.network_details.mastercard.switch_serial_number',
+      'shared.card.last4',
+      'custom_fields.x',
+      'case.merchant.category_code',
+    ])
+      expect(isIdentifierTarget(field)).toBe(true);
+    for (const field of [
+      'case.transaction.amount',
+      'case.transaction.date',
+      'shared.cardholder.name',
+      'shared.dispute.reason',
+    ])
+      expect(isIdentifierTarget(field)).toBe(false);
   });
 
   it('a value the tool itself wrote (digits, ids, references) never trips the checks', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[0-9]{4,30}$|^[A-Z]{1,4}-[0-9A-Z-]{1,20}$/), (value) => {
-        for (const field of ['case.transaction.arn', 'custom_fields.ref', 'claim.key', 'shared.card.last4', 'case.merchant.category_code']) {
+        for (const field of [
+          'case.transaction.arn',
+          'custom_fields.ref',
+          'claim.key',
+          'shared.card.last4',
+          'case.merchant.category_code',
+        ]) {
           if (field.endsWith('last4') || field.endsWith('category_code')) {
             if (/^\d+$/.test(value) && value.length < 4) continue;
           }
@@ -97,10 +123,28 @@ describe('serialDateHint', () => {
 describe('mapRow refuses what a spreadsheet damaged', async () => {
   const mapping = await loadMapping(genericMapping);
   const row = {
-    dispute_ref: 'D-1', transaction_ref: 'T1', reason_code: 'FR', dispute_date: '2026-11-20', cardholder_name: 'Maya Lindqvist', cardholder_email: 'maya@example.com',
-    card_last4: '4417', card_network: 'VISA', card_type: 'Credit', card_expiry: '09/29', card_active: 'no', fraud_reported: 'yes', merchant_name: 'Larkspur', mcc: '5732',
-    transaction_date: '2026-11-15', transaction_amount: '849.99', disputed_amount: '849.99', currency: 'usd', arn: '74492156302000184736251',
-    cardholder_statement: 'x', receipt_file: '', correspondence_files: '',
+    dispute_ref: 'D-1',
+    transaction_ref: 'T1',
+    reason_code: 'FR',
+    dispute_date: '2026-11-20',
+    cardholder_name: 'Maya Lindqvist',
+    cardholder_email: 'maya@example.com',
+    card_last4: '4417',
+    card_network: 'VISA',
+    card_type: 'Credit',
+    card_expiry: '09/29',
+    card_active: 'no',
+    fraud_reported: 'yes',
+    merchant_name: 'Larkspur',
+    mcc: '5732',
+    transaction_date: '2026-11-15',
+    transaction_amount: '849.99',
+    disputed_amount: '849.99',
+    currency: 'usd',
+    arn: '74492156302000184736251',
+    cardholder_statement: 'x',
+    receipt_file: '',
+    correspondence_files: '',
   };
 
   it.each([
@@ -118,7 +162,10 @@ describe('mapRow refuses what a spreadsheet damaged', async () => {
   it('a serial-number date: the date error says what the spreadsheet did', () => {
     const result = mapRow({ ...row, transaction_date: '46021' }, mapping);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors.find((error) => error.field === 'case.transaction.date')?.message).toContain('serial number for 2025-12-30');
+    if (!result.ok)
+      expect(result.errors.find((error) => error.field === 'case.transaction.date')?.message).toContain(
+        'serial number for 2025-12-30',
+      );
   });
 
   it('the untouched row maps', () => {

@@ -19,7 +19,10 @@ import { claimsWithCases, inPool, v1Case } from './fixtures.js';
 const caseCount = 500;
 const caseIds = Array.from({ length: caseCount }, (_, index) => `v1case-${String(index + 1).padStart(4, '0')}`);
 /** 10 claims of 2 cases made before the migration: their 20 cases are skipped. */
-const preGrouped = Array.from({ length: 10 }, (_, index) => ({ claimId: `pre_claim_${index}`, caseIds: [caseIds[index * 50] ?? '', caseIds[index * 50 + 1] ?? ''] }));
+const preGrouped = Array.from({ length: 10 }, (_, index) => ({
+  claimId: `pre_claim_${index}`,
+  caseIds: [caseIds[index * 50] ?? '', caseIds[index * 50 + 1] ?? ''],
+}));
 const killAtClaims = 40;
 
 interface Exit {
@@ -37,7 +40,11 @@ function startMigrate(args: string[]): { child: ChildProcess; exit: Promise<Exit
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exit = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => { resolve({ code, signal, stderr }); }));
+  const exit = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      resolve({ code, signal, stderr });
+    }),
+  );
   return { child, exit };
 }
 
@@ -47,13 +54,24 @@ async function migratedClaimCount(client: ClaimsClient): Promise<number> {
   return count;
 }
 
-const migId = (caseId: string) => `mig_${createHash('sha256').update(`case=${JSON.stringify(caseId)}`).digest('hex').slice(0, 24)}`;
+const migId = (caseId: string) =>
+  `mig_${createHash('sha256')
+    .update(`case=${JSON.stringify(caseId)}`)
+    .digest('hex')
+    .slice(0, 24)}`;
 
 describe('migrate-v1 killed mid-run and run again', () => {
   it('puts every v1 case in exactly one claim, counts add up, results complete', { timeout: 180_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-migrate-'));
     onTestFinished(async () => rm(dir, { recursive: true, force: true }));
-    const sandbox = await startSandboxProcess(['--api-key', testApiKey, '--db', join(dir, 'sandbox.db'), '--latency-ms', '5-20']);
+    const sandbox = await startSandboxProcess([
+      '--api-key',
+      testApiKey,
+      '--db',
+      join(dir, 'sandbox.db'),
+      '--latency-ms',
+      '5-20',
+    ]);
     const client = new ClaimsClient({ baseUrl: sandbox.url, apiKey: testApiKey, concurrency: 16 });
     onTestFinished(async () => client.close());
 
@@ -62,7 +80,18 @@ describe('migrate-v1 killed mid-run and run again', () => {
 
     const journal = join(dir, 'migrate.journal.sqlite');
     const results = join(dir, 'migrate.results.csv');
-    const args = ['--base-url', sandbox.url, '--journal', journal, '--results', results, '--concurrency', '2', '--log-level', 'warn'];
+    const args = [
+      '--base-url',
+      sandbox.url,
+      '--journal',
+      journal,
+      '--results',
+      results,
+      '--concurrency',
+      '2',
+      '--log-level',
+      'warn',
+    ];
 
     const first = startMigrate(args);
     let atKill = 0;
@@ -81,12 +110,15 @@ describe('migrate-v1 killed mid-run and run again', () => {
 
     const second = await startMigrate(args).exit;
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain(`migrate-v1 finished: ${caseCount} v1 cases = 480 migrated + 20 skipped + 0 failed + 0 rejected`);
+    expect(second.stderr).toContain(
+      `migrate-v1 finished: ${caseCount} v1 cases = 480 migrated + 20 skipped + 0 failed + 0 rejected`,
+    );
 
     // Every case in exactly one claim: the 10 made before, and one mig_ claim for each other case.
     const claims = await claimsWithCases(client);
     const owners = new Map<string, string[]>();
-    for (const [claimId, cases] of claims) for (const caseId of cases) owners.set(caseId, [...(owners.get(caseId) ?? []), claimId]);
+    for (const [claimId, cases] of claims)
+      for (const caseId of cases) owners.set(caseId, [...(owners.get(caseId) ?? []), claimId]);
     expect(owners.size).toBe(caseCount);
     for (const caseId of caseIds) expect(owners.get(caseId), caseId).toHaveLength(1);
     for (const group of preGrouped) expect(claims.get(group.claimId)?.sort()).toEqual([...group.caseIds].sort());

@@ -12,15 +12,27 @@ export function v1Case(caseId: string, ref?: string): V1CreateCaseBody {
     merchant: { name: 'Bookshop', category_code: '5942' },
     reason: 'duplicate',
     transaction: {
-      amount: 2599, currency: 'EUR', date: recentDate, switch_serial_number: `SSN-${caseId}`,
-      card_last4: '5454', card_expiry_month: 3, card_expiry_year: 2030, card_network: 'mastercard', card_type: 'debit', system: 'single_message',
+      amount: 2599,
+      currency: 'EUR',
+      date: recentDate,
+      switch_serial_number: `SSN-${caseId}`,
+      card_last4: '5454',
+      card_expiry_month: 3,
+      card_expiry_year: 2030,
+      card_network: 'mastercard',
+      card_type: 'debit',
+      system: 'single_message',
     },
     ...(ref === undefined ? {} : { custom_fields: { dispute_ref: ref } }),
   };
 }
 
 /** Runs `work` over `items`, `limit` at a time. */
-export async function inPool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+export async function inPool<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {
@@ -39,7 +51,10 @@ export async function claimsWithCases(client: ClaimsClient): Promise<Map<string,
   const claims = new Map<string, string[]>();
   await inPool(ids, 8, async (id) => {
     const { data } = await client.claims.retrieve(id);
-    claims.set(id, (data.cases ?? []).map((item) => item.case_id));
+    claims.set(
+      id,
+      (data.cases ?? []).map((item) => item.case_id),
+    );
   });
   return claims;
 }

@@ -39,16 +39,36 @@ describe('migrate-v1 --group-by and --dry-run', () => {
   it('sends nothing on a dry run, then groups cases into multi-case claims', { timeout: 60_000 }, async () => {
     const { sandbox, client } = await startTestSandbox();
     const dir = await tempDir();
-    const refs: Record<string, string | undefined> = { c1: 'A', c2: 'A', c3: 'A', c4: 'B', c5: 'B', c6: undefined, c7: undefined, c8: 'C', c9: '=cmd' };
+    const refs: Record<string, string | undefined> = {
+      c1: 'A',
+      c2: 'A',
+      c3: 'A',
+      c4: 'B',
+      c5: 'B',
+      c6: undefined,
+      c7: undefined,
+      c8: 'C',
+      c9: '=cmd',
+    };
     for (const [caseId, ref] of Object.entries(refs)) await client.v1.cases.create(v1Case(caseId, ref));
     await client.claims.create({ case_ids: ['c9'], claim_id: 'existing_claim' });
     const env = { CLAIMS_API_KEY: sandboxKey };
-    const base = ['migrate-v1', '--base-url', sandbox.url, '--group-by', 'custom_fields.dispute_ref', '--log-level', 'silent'];
+    const base = [
+      'migrate-v1',
+      '--base-url',
+      sandbox.url,
+      '--group-by',
+      'custom_fields.dispute_ref',
+      '--log-level',
+      'silent',
+    ];
 
     const dryResults = join(dir, 'dry.csv');
     const dry = await runCli([...base, '--dry-run', '--results', dryResults], env);
     expect(dry.exitCode, dry.stderr).toBe(0);
-    expect(dry.stderr).toContain('migrate-v1 finished: 9 v1 cases = 8 valid + 1 skipped + 0 failed + 0 rejected (5 claims)');
+    expect(dry.stderr).toContain(
+      'migrate-v1 finished: 9 v1 cases = 8 valid + 1 skipped + 0 failed + 0 rejected (5 claims)',
+    );
     expect((await claimsWithCases(client)).size).toBe(1);
     const dryRows = await readResults(dryResults);
     expect(dryRows.map((row) => row.outcome).sort()).toEqual([...Array<string>(8).fill('valid'), 'skipped'].sort());
@@ -57,7 +77,9 @@ describe('migrate-v1 --group-by and --dry-run', () => {
     const results = join(dir, 'results.csv');
     const run = await runCli([...base, '--journal', journal, '--results', results], env);
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stderr).toContain('migrate-v1 finished: 9 v1 cases = 8 migrated + 1 skipped + 0 failed + 0 rejected (5 claims)');
+    expect(run.stderr).toContain(
+      'migrate-v1 finished: 9 v1 cases = 8 migrated + 1 skipped + 0 failed + 0 rejected (5 claims)',
+    );
     const claims = await claimsWithCases(client);
     const sizes = [...claims.values()].map((cases) => cases.length).sort();
     expect(sizes).toEqual([1, 1, 1, 1, 2, 3]);
@@ -75,14 +97,30 @@ describe('migrate-v1 --group-by and --dry-run', () => {
     const again = await runCli([...base, '--journal', journal, '--results', results], env);
     expect(again.exitCode, again.stderr).toBe(0);
     expect((await claimsWithCases(client)).size).toBe(6);
-    const other = await runCli(['migrate-v1', '--base-url', sandbox.url, '--journal', journal, '--results', results, '--log-level', 'silent'], env);
+    const other = await runCli(
+      ['migrate-v1', '--base-url', sandbox.url, '--journal', journal, '--results', results, '--log-level', 'silent'],
+      env,
+    );
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toContain('--restart');
   });
 
   it('uses the embedded sandbox without --base-url, and says so', { timeout: 30_000 }, async () => {
     const dir = await tempDir();
-    const run = await runCli(['migrate-v1', '--sandbox-db', join(dir, 'sandbox.db'), '--journal', join(dir, 'j.sqlite'), '--results', join(dir, 'r.csv'), '--log-level', 'silent'], {});
+    const run = await runCli(
+      [
+        'migrate-v1',
+        '--sandbox-db',
+        join(dir, 'sandbox.db'),
+        '--journal',
+        join(dir, 'j.sqlite'),
+        '--results',
+        join(dir, 'r.csv'),
+        '--log-level',
+        'silent',
+      ],
+      {},
+    );
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toContain('embedded sandbox');
     expect(run.stderr).toContain('migrate-v1 finished: 0 v1 cases = 0 migrated + 0 skipped + 0 failed + 0 rejected');

@@ -12,14 +12,18 @@ const claimId = 'mig_0123456789abcdef01234567';
 const group = [{ case_id: 'v1-a' }, { case_id: 'v1-b' }, { case_id: 'v1-c' }];
 
 /** The claim as a retrieve returns it: its id and its cases. */
-const found = (caseIds: readonly string[]): Claim => ({ claim_id: claimId, status: 'open', cases: caseIds.map((caseId) => ({ case_id: caseId })) });
+const found = (caseIds: readonly string[]): Claim => ({
+  claim_id: claimId,
+  status: 'open',
+  cases: caseIds.map((caseId) => ({ case_id: caseId })),
+});
 
 describe('keyTaken', () => {
-  it('ours: the claim holds exactly the group\'s cases', () => {
+  it("ours: the claim holds exactly the group's cases", () => {
     expect(keyTaken(found(['v1-c', 'v1-a', 'v1-b']), group, 409)).toBeUndefined();
   });
 
-  it('ours: the claim holds some of the group\'s cases and nothing else', () => {
+  it("ours: the claim holds some of the group's cases and nothing else", () => {
     expect(keyTaken(found(['v1-b']), group)).toBeUndefined();
   });
 
@@ -30,7 +34,7 @@ describe('keyTaken', () => {
     expect(problem?.message).toContain('only other cases (other-1, other-2)');
   });
 
-  it('not ours: the claim holds the group\'s cases and a foreign one; only the foreign one is named', () => {
+  it("not ours: the claim holds the group's cases and a foreign one; only the foreign one is named", () => {
     const problem = keyTaken(found(['v1-a', 'v1-b', 'v1-c', 'other-9']), group);
     expect(problem).toMatchObject({ code: 'claim_key_taken', httpStatus: undefined });
     expect(problem?.message).toContain(`claim ${claimId}`);

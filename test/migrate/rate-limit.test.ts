@@ -29,7 +29,19 @@ async function rateLimitedSandboxWithV1Cases(perSecond: number) {
   testSandbox.sandbox.core.faults = createFaultInjector({ rateLimitPerSecond: perSecond });
   const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-migrate-rate-'));
   onTestFinished(async () => rm(dir, { recursive: true, force: true }));
-  const args = ['migrate-v1', '--base-url', testSandbox.sandbox.url, '--journal', join(dir, 'j.sqlite'), '--results', join(dir, 'r.csv'), '--concurrency', '16', '--log-level', 'info'];
+  const args = [
+    'migrate-v1',
+    '--base-url',
+    testSandbox.sandbox.url,
+    '--journal',
+    join(dir, 'j.sqlite'),
+    '--results',
+    join(dir, 'r.csv'),
+    '--concurrency',
+    '16',
+    '--log-level',
+    'info',
+  ];
   return { ...testSandbox, args };
 }
 
@@ -40,23 +52,32 @@ function loggedThrottling(stderr: string): MigrateThrottling {
 }
 
 describe('migrate-v1 against a rate limit', () => {
-  it('--concurrency 16 against 20 requests a second: fewer claims in flight, every case migrated once, the summary and log say how often it was throttled', { timeout: 60_000 }, async () => {
-    const { sandbox, client, args } = await rateLimitedSandboxWithV1Cases(20);
+  it(
+    '--concurrency 16 against 20 requests a second: fewer claims in flight, every case migrated once, the summary and log say how often it was throttled',
+    { timeout: 60_000 },
+    async () => {
+      const { sandbox, client, args } = await rateLimitedSandboxWithV1Cases(20);
 
-    const run = await runCli(args, { CLAIMS_API_KEY: sandboxKey });
+      const run = await runCli(args, { CLAIMS_API_KEY: sandboxKey });
 
-    expect(run.exitCode, run.stderr.slice(-3000)).toBe(0);
-    expect(run.stderr).toContain('60 v1 cases = 60 migrated + 0 skipped + 0 failed + 0 rejected (60 claims)');
-    const throttling = loggedThrottling(run.stderr);
-    expect(throttling.answered429).toBeGreaterThan(0);
-    expect(throttling.concurrency.max).toBe(16);
-    expect(throttling.concurrency.lowest).toBeLessThan(16);
-    expect(run.stderr).toMatch(new RegExp(`^rate limited \\(429\\): ${throttling.answered429} \\([\\d.]+%\\), paced at [\\d.]+ a second; paused by Retry-After \\d+ times?`, 'm'));
-    expect(run.stderr).toMatch(/^claims in flight: settled at \d+ of 16 \(lowest \d+, \d+ at the end\)$/m);
-    sandbox.core.faults = createFaultInjector({});
-    const claims = await claimsWithCases(client);
-    expect([...claims.values()].flat().sort()).toEqual([...caseIds].sort());
-  });
+      expect(run.exitCode, run.stderr.slice(-3000)).toBe(0);
+      expect(run.stderr).toContain('60 v1 cases = 60 migrated + 0 skipped + 0 failed + 0 rejected (60 claims)');
+      const throttling = loggedThrottling(run.stderr);
+      expect(throttling.answered429).toBeGreaterThan(0);
+      expect(throttling.concurrency.max).toBe(16);
+      expect(throttling.concurrency.lowest).toBeLessThan(16);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^rate limited \\(429\\): ${throttling.answered429} \\([\\d.]+%\\), paced at [\\d.]+ a second; paused by Retry-After \\d+ times?`,
+          'm',
+        ),
+      );
+      expect(run.stderr).toMatch(/^claims in flight: settled at \d+ of 16 \(lowest \d+, \d+ at the end\)$/m);
+      sandbox.core.faults = createFaultInjector({});
+      const claims = await claimsWithCases(client);
+      expect([...claims.values()].flat().sort()).toEqual([...caseIds].sort());
+    },
+  );
 
   it('--max-rps 15 against 20 requests a second: never throttled', { timeout: 60_000 }, async () => {
     const { args } = await rateLimitedSandboxWithV1Cases(20);

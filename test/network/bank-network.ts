@@ -12,7 +12,10 @@ export interface TlsSandbox {
 }
 
 /** The service over HTTPS with the given certificate, requiring client certificates from the bank's CA unless `mutual` is false. */
-export async function startTlsSandbox(certificates: Certificates, options: { certificate?: string; key?: string; mutual?: boolean } = {}): Promise<TlsSandbox> {
+export async function startTlsSandbox(
+  certificates: Certificates,
+  options: { certificate?: string; key?: string; mutual?: boolean } = {},
+): Promise<TlsSandbox> {
   const connections: number[] = [];
   const sandbox = await createSandbox({
     apiKeys: [bankKey],
@@ -29,7 +32,11 @@ export async function startTlsSandbox(certificates: Certificates, options: { cer
 }
 
 /** The environment of a job that reaches the sandbox the bank's way: its CA, its client certificate (key encrypted). */
-export function bankEnvironment(certificates: Certificates, sandbox: Sandbox, extra: Record<string, string> = {}): Record<string, string> {
+export function bankEnvironment(
+  certificates: Certificates,
+  sandbox: Sandbox,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     CLAIMS_BASE_URL: sandbox.url,
     CLAIMS_API_KEY: bankKey,

@@ -24,46 +24,86 @@ afterAll(async () => certificates.remove());
 const proxyPassword = 's3cret-Proxy-Pw';
 
 describe('an import through a proxy over mutual TLS', () => {
-  it('200 claims created once, all through the proxy; with NO_PROXY matching, none through it; no secret in any output', { timeout: 180_000 }, async () => {
-    const workspace = await makeWorkspace();
-    const { sandbox, connections } = await startTlsSandbox(certificates);
-    const proxy = await startConnectProxy({ credentials: `nightly:${proxyPassword}`, realm: 'bank-proxy' });
-    const refs = Array.from({ length: 200 }, (_, index) => `NIGHT-${String(index).padStart(3, '0')}`);
-    await workspace.write('night.csv', csvOf(refs.map((ref) => fraudRow(ref, 'T1'))));
-    const env = bankEnvironment(certificates, sandbox, { HTTPS_PROXY: proxy.url });
-    const run = await runBin(['import', 'night.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--concurrency', '16', '--log-level', 'debug'], env, { cwd: workspace.dir });
-    expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
-    const { rows } = await readResults(join(workspace.dir, 'night.results.csv'));
-    expect(rows.filter((row) => row.outcome === 'filed')).toHaveLength(200);
-    const jobConnections = [...connections];
+  it(
+    '200 claims created once, all through the proxy; with NO_PROXY matching, none through it; no secret in any output',
+    { timeout: 180_000 },
+    async () => {
+      const workspace = await makeWorkspace();
+      const { sandbox, connections } = await startTlsSandbox(certificates);
+      const proxy = await startConnectProxy({ credentials: `nightly:${proxyPassword}`, realm: 'bank-proxy' });
+      const refs = Array.from({ length: 200 }, (_, index) => `NIGHT-${String(index).padStart(3, '0')}`);
+      await workspace.write('night.csv', csvOf(refs.map((ref) => fraudRow(ref, 'T1'))));
+      const env = bankEnvironment(certificates, sandbox, { HTTPS_PROXY: proxy.url });
+      const run = await runBin(
+        [
+          'import',
+          'night.csv',
+          '--mapping',
+          genericMapping,
+          '--evidence-dir',
+          'evidence',
+          '--concurrency',
+          '16',
+          '--log-level',
+          'debug',
+        ],
+        env,
+        { cwd: workspace.dir },
+      );
+      expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
+      const { rows } = await readResults(join(workspace.dir, 'night.results.csv'));
+      expect(rows.filter((row) => row.outcome === 'filed')).toHaveLength(200);
+      const jobConnections = [...connections];
 
-    // Every claim once, read back over the same network path.
-    const client = new ClaimsClient({ baseUrl: sandbox.url, apiKey: bankKey, network: { ca: await certificates.read(certificates.caPem), cert: await certificates.read(certificates.clientPem), key: await certificates.read(certificates.clientKey) } });
-    const ids: string[] = [];
-    for await (const claim of client.claims.listAll({ limit: 100 })) ids.push(claim.claim_id);
-    await client.close();
-    expect(ids.filter((id) => id.startsWith('CLM-NIGHT-')).sort()).toEqual(refs.map((ref) => `CLM-${ref}`).sort());
-    // Every connection of the job's came out of a proxy tunnel.
-    const tunnelled = new Set(proxy.tunnels.map((tunnel) => tunnel.upstreamPort));
-    expect(jobConnections.length).toBeGreaterThan(0);
-    expect(jobConnections.filter((port) => !tunnelled.has(port))).toEqual([]);
-    expect(proxy.tunnels.every((tunnel) => tunnel.authority === new URL(sandbox.url).host)).toBe(true);
-    expect(proxy.refused).toEqual([]);
+      // Every claim once, read back over the same network path.
+      const client = new ClaimsClient({
+        baseUrl: sandbox.url,
+        apiKey: bankKey,
+        network: {
+          ca: await certificates.read(certificates.caPem),
+          cert: await certificates.read(certificates.clientPem),
+          key: await certificates.read(certificates.clientKey),
+        },
+      });
+      const ids: string[] = [];
+      for await (const claim of client.claims.listAll({ limit: 100 })) ids.push(claim.claim_id);
+      await client.close();
+      expect(ids.filter((id) => id.startsWith('CLM-NIGHT-')).sort()).toEqual(refs.map((ref) => `CLM-${ref}`).sort());
+      // Every connection of the job's came out of a proxy tunnel.
+      const tunnelled = new Set(proxy.tunnels.map((tunnel) => tunnel.upstreamPort));
+      expect(jobConnections.length).toBeGreaterThan(0);
+      expect(jobConnections.filter((port) => !tunnelled.has(port))).toEqual([]);
+      expect(proxy.tunnels.every((tunnel) => tunnel.authority === new URL(sandbox.url).host)).toBe(true);
+      expect(proxy.refused).toEqual([]);
 
-    // The same job again, new claims, NO_PROXY naming the service's host: the proxy sees nothing.
-    const tunnelsBefore = proxy.tunnels.length;
-    await workspace.write('direct.csv', csvOf(['DIRECT-1', 'DIRECT-2'].map((ref) => fraudRow(ref, 'T1'))));
-    const direct = await runBin(['import', 'direct.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--log-level', 'debug'], { ...env, NO_PROXY: 'localhost,127.0.0.1' }, { cwd: workspace.dir });
-    expect(direct.exitCode, direct.stderr.slice(-2000)).toBe(0);
-    expect(proxy.tunnels.length).toBe(tunnelsBefore);
+      // The same job again, new claims, NO_PROXY naming the service's host: the proxy sees nothing.
+      const tunnelsBefore = proxy.tunnels.length;
+      await workspace.write('direct.csv', csvOf(['DIRECT-1', 'DIRECT-2'].map((ref) => fraudRow(ref, 'T1'))));
+      const direct = await runBin(
+        ['import', 'direct.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--log-level', 'debug'],
+        { ...env, NO_PROXY: 'localhost,127.0.0.1' },
+        { cwd: workspace.dir },
+      );
+      expect(direct.exitCode, direct.stderr.slice(-2000)).toBe(0);
+      expect(proxy.tunnels.length).toBe(tunnelsBefore);
 
-    // The secrets: in no log line, no output, no results file, no journal.
-    const journalText = new Database(join(workspace.dir, 'night.journal.sqlite'), { readonly: true }).prepare('SELECT group_concat(value) AS text FROM meta').get() as { text: string };
-    for (const text of [run.stdout, run.stderr, direct.stdout, direct.stderr, JSON.stringify(rows), journalText.text]) {
-      expect(text).not.toContain(proxyPassword);
-      expect(text).not.toContain(certificates.clientPassphrase);
-      expect(text).not.toContain(Buffer.from(`nightly:${proxyPassword}`).toString('base64'));
-    }
-    await proxy.close();
-  });
+      // The secrets: in no log line, no output, no results file, no journal.
+      const journalText = new Database(join(workspace.dir, 'night.journal.sqlite'), { readonly: true })
+        .prepare('SELECT group_concat(value) AS text FROM meta')
+        .get() as { text: string };
+      for (const text of [
+        run.stdout,
+        run.stderr,
+        direct.stdout,
+        direct.stderr,
+        JSON.stringify(rows),
+        journalText.text,
+      ]) {
+        expect(text).not.toContain(proxyPassword);
+        expect(text).not.toContain(certificates.clientPassphrase);
+        expect(text).not.toContain(Buffer.from(`nightly:${proxyPassword}`).toString('base64'));
+      }
+      await proxy.close();
+    },
+  );
 });

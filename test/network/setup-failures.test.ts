@@ -33,17 +33,99 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'the bank CA not given: untrusted server certificate, with its subject', exitCode: 4, code: 'CLAIMS_TLS_UNTRUSTED', message: /expected one issued by a trusted CA.*subject O=Claims Service, CN=claims\.test; issuer O=Test Bank, CN=Test Bank Root CA.*--ca-file/, env: () => ({ CLAIMS_CA_FILE: undefined }), atMostConnections: 2 },
-  { name: 'an expired server certificate, with its expiry', exitCode: 4, code: 'CLAIMS_TLS_EXPIRED', message: /got an expired one \(.*CN=claims\.test, expired 2021-01-01T00:00:00\.000Z\)/, sandbox: (c) => ({ certificate: c.expiredPem }), atMostConnections: 2 },
-  { name: 'a certificate for another host', exitCode: 4, code: 'CLAIMS_TLS_HOSTNAME', message: /expected one issued for 127\.0\.0\.1, got another/, sandbox: (c) => ({ certificate: c.wrongHostPem, key: c.wrongHostKey }), atMostConnections: 2 },
-  { name: 'no client certificate where the service asks for one', exitCode: 5, code: 'CLAIMS_TLS_CLIENT_CERT_REQUIRED', message: /asked for a client certificate and got none; give one with --client-cert/, env: () => ({ CLAIMS_CLIENT_CERT: undefined, CLAIMS_CLIENT_KEY: undefined }), atMostConnections: 2 },
-  { name: 'a client certificate from a CA the service does not trust', exitCode: 5, code: 'CLAIMS_TLS_CLIENT_CERT_REFUSED', message: /refused the client certificate/, env: (c) => ({ CLAIMS_CLIENT_CERT: c.strangerClientPem, CLAIMS_CLIENT_KEY: c.strangerClientKey, CLAIMS_CLIENT_KEY_PASSPHRASE: undefined }), atMostConnections: 2 },
-  { name: 'a client key that is not the certificate\'s', exitCode: 5, code: 'CLAIMS_TLS_CLIENT_KEY_MISMATCH', message: /expected the private key of the client certificate, got another key/, env: (c) => ({ CLAIMS_CLIENT_KEY: c.otherKey, CLAIMS_CLIENT_KEY_PASSPHRASE: undefined }), atMostConnections: 0 },
-  { name: 'a wrong passphrase', exitCode: 5, code: 'CLAIMS_TLS_CLIENT_KEY_PASSPHRASE', message: /expected the passphrase that decrypts it, got a wrong or missing one/, env: () => ({ CLAIMS_CLIENT_KEY_PASSPHRASE: 'not-the-passphrase' }), atMostConnections: 0 },
-  { name: 'a proxy that wants credentials, given none: its realm named', exitCode: 6, code: 'CLAIMS_PROXY_AUTH_REQUIRED', message: /asked for authentication \(Basic realm="bank-proxy"\) and got none/, proxy: { credentials: 'nightly:right-password' }, atMostConnections: 0 },
-  { name: 'a proxy refusing the credentials given', exitCode: 6, code: 'CLAIMS_PROXY_AUTH_REQUIRED', message: /and got credentials it refused/, proxy: { credentials: 'nightly:right-password', withCredentials: 'nightly:wrong-password' }, atMostConnections: 0 },
-  { name: 'a proxy refusing the tunnel (403)', exitCode: 6, code: 'CLAIMS_PROXY_FORBIDDEN', message: /refused to open a tunnel to 127\.0\.0\.1:\d+ \(403\)/, proxy: { forbid: true }, atMostConnections: 0 },
-  { name: 'a proxy that is not there', exitCode: 6, code: 'CLAIMS_PROXY_UNREACHABLE', message: /expected to reach it, got ECONNREFUSED; check --proxy/, proxy: { unreachable: true }, atMostConnections: 0 },
+  {
+    name: 'the bank CA not given: untrusted server certificate, with its subject',
+    exitCode: 4,
+    code: 'CLAIMS_TLS_UNTRUSTED',
+    message:
+      /expected one issued by a trusted CA.*subject O=Claims Service, CN=claims\.test; issuer O=Test Bank, CN=Test Bank Root CA.*--ca-file/,
+    env: () => ({ CLAIMS_CA_FILE: undefined }),
+    atMostConnections: 2,
+  },
+  {
+    name: 'an expired server certificate, with its expiry',
+    exitCode: 4,
+    code: 'CLAIMS_TLS_EXPIRED',
+    message: /got an expired one \(.*CN=claims\.test, expired 2021-01-01T00:00:00\.000Z\)/,
+    sandbox: (c) => ({ certificate: c.expiredPem }),
+    atMostConnections: 2,
+  },
+  {
+    name: 'a certificate for another host',
+    exitCode: 4,
+    code: 'CLAIMS_TLS_HOSTNAME',
+    message: /expected one issued for 127\.0\.0\.1, got another/,
+    sandbox: (c) => ({ certificate: c.wrongHostPem, key: c.wrongHostKey }),
+    atMostConnections: 2,
+  },
+  {
+    name: 'no client certificate where the service asks for one',
+    exitCode: 5,
+    code: 'CLAIMS_TLS_CLIENT_CERT_REQUIRED',
+    message: /asked for a client certificate and got none; give one with --client-cert/,
+    env: () => ({ CLAIMS_CLIENT_CERT: undefined, CLAIMS_CLIENT_KEY: undefined }),
+    atMostConnections: 2,
+  },
+  {
+    name: 'a client certificate from a CA the service does not trust',
+    exitCode: 5,
+    code: 'CLAIMS_TLS_CLIENT_CERT_REFUSED',
+    message: /refused the client certificate/,
+    env: (c) => ({
+      CLAIMS_CLIENT_CERT: c.strangerClientPem,
+      CLAIMS_CLIENT_KEY: c.strangerClientKey,
+      CLAIMS_CLIENT_KEY_PASSPHRASE: undefined,
+    }),
+    atMostConnections: 2,
+  },
+  {
+    name: "a client key that is not the certificate's",
+    exitCode: 5,
+    code: 'CLAIMS_TLS_CLIENT_KEY_MISMATCH',
+    message: /expected the private key of the client certificate, got another key/,
+    env: (c) => ({ CLAIMS_CLIENT_KEY: c.otherKey, CLAIMS_CLIENT_KEY_PASSPHRASE: undefined }),
+    atMostConnections: 0,
+  },
+  {
+    name: 'a wrong passphrase',
+    exitCode: 5,
+    code: 'CLAIMS_TLS_CLIENT_KEY_PASSPHRASE',
+    message: /expected the passphrase that decrypts it, got a wrong or missing one/,
+    env: () => ({ CLAIMS_CLIENT_KEY_PASSPHRASE: 'not-the-passphrase' }),
+    atMostConnections: 0,
+  },
+  {
+    name: 'a proxy that wants credentials, given none: its realm named',
+    exitCode: 6,
+    code: 'CLAIMS_PROXY_AUTH_REQUIRED',
+    message: /asked for authentication \(Basic realm="bank-proxy"\) and got none/,
+    proxy: { credentials: 'nightly:right-password' },
+    atMostConnections: 0,
+  },
+  {
+    name: 'a proxy refusing the credentials given',
+    exitCode: 6,
+    code: 'CLAIMS_PROXY_AUTH_REQUIRED',
+    message: /and got credentials it refused/,
+    proxy: { credentials: 'nightly:right-password', withCredentials: 'nightly:wrong-password' },
+    atMostConnections: 0,
+  },
+  {
+    name: 'a proxy refusing the tunnel (403)',
+    exitCode: 6,
+    code: 'CLAIMS_PROXY_FORBIDDEN',
+    message: /refused to open a tunnel to 127\.0\.0\.1:\d+ \(403\)/,
+    proxy: { forbid: true },
+    atMostConnections: 0,
+  },
+  {
+    name: 'a proxy that is not there',
+    exitCode: 6,
+    code: 'CLAIMS_PROXY_UNREACHABLE',
+    message: /expected to reach it, got ECONNREFUSED; check --proxy/,
+    proxy: { unreachable: true },
+    atMostConnections: 0,
+  },
 ];
 
 describe('a bank network set up wrongly: a clear failure, never retried, nothing marked sent', () => {
@@ -54,16 +136,39 @@ describe('a bank network set up wrongly: a clear failure, never retried, nothing
     let proxyUrl: string | undefined;
     if (proxy !== undefined) {
       const address = new URL(proxy.address);
-      if (setup.proxy?.withCredentials !== undefined) address.username = setup.proxy.withCredentials.split(':')[0] ?? '';
-      if (setup.proxy?.withCredentials !== undefined) address.password = setup.proxy.withCredentials.split(':')[1] ?? '';
+      if (setup.proxy?.withCredentials !== undefined)
+        address.username = setup.proxy.withCredentials.split(':')[0] ?? '';
+      if (setup.proxy?.withCredentials !== undefined)
+        address.password = setup.proxy.withCredentials.split(':')[1] ?? '';
       proxyUrl = address.href;
       if (setup.proxy?.unreachable === true) await proxy.close();
     }
     await workspace.write('one.csv', csvOf([fraudRow('ONE', 'T1')]));
-    const merged: Record<string, string | undefined> = { ...bankEnvironment(certificates, sandbox), ...(proxyUrl === undefined ? {} : { HTTPS_PROXY: proxyUrl }), ...setup.env?.(certificates) };
-    const env = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const merged: Record<string, string | undefined> = {
+      ...bankEnvironment(certificates, sandbox),
+      ...(proxyUrl === undefined ? {} : { HTTPS_PROXY: proxyUrl }),
+      ...setup.env?.(certificates),
+    };
+    const env = Object.fromEntries(
+      Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
     // Pretty lines: the failure is the sentence a person reads (a pipe's default is one JSON record).
-    const run = await runBin(['import', 'one.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--log-level', 'debug', '--log-format', 'pretty'], env, { cwd: workspace.dir });
+    const run = await runBin(
+      [
+        'import',
+        'one.csv',
+        '--mapping',
+        genericMapping,
+        '--evidence-dir',
+        'evidence',
+        '--log-level',
+        'debug',
+        '--log-format',
+        'pretty',
+      ],
+      env,
+      { cwd: workspace.dir },
+    );
     expect(run.exitCode, run.stderr.slice(-1500)).toBe(setup.exitCode);
     expect(run.stderr).toContain(`bulk-disputes: ${setup.code}: `);
     expect(run.stderr).toMatch(setup.message);
@@ -79,7 +184,9 @@ describe('a bank network set up wrongly: a clear failure, never retried, nothing
     // Nothing marked sent: the claim staged, no id recorded as sent (a journal exists once staging ran).
     const journal = new Database(join(workspace.dir, 'one.journal.sqlite'), { readonly: true, fileMustExist: false });
     try {
-      const tables = (journal.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((table) => table.name);
+      const tables = (
+        journal.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+      ).map((table) => table.name);
       if (tables.includes('claims')) {
         expect(journal.prepare('SELECT step, sent FROM claims').all()).toEqual([{ step: 'staged', sent: 0 }]);
         expect(journal.prepare('SELECT count(*) AS sent FROM sent_claims').get()).toEqual({ sent: 0 });
@@ -94,8 +201,28 @@ describe('a bank network set up wrongly: a clear failure, never retried, nothing
     const { sandbox } = await startTlsSandbox(certificates);
     const passphraseFile = await workspace.write('pfx.pass', `${certificates.pfxPassphrase}\n`);
     await workspace.write('one.csv', csvOf([fraudRow('PFX', 'T1')]));
-    const env = { CLAIMS_BASE_URL: sandbox.url, CLAIMS_API_KEY: 'live_bank_network_key_0001', CLAIMS_CA_FILE: certificates.caPem, CLAIMS_CLIENT_KEY_PASSPHRASE_FILE: passphraseFile };
-    const run = await runBin(['import', 'one.csv', '--mapping', genericMapping, '--evidence-dir', 'evidence', '--client-pfx', certificates.clientPfx, '--log-level', 'warn'], env, { cwd: workspace.dir });
+    const env = {
+      CLAIMS_BASE_URL: sandbox.url,
+      CLAIMS_API_KEY: 'live_bank_network_key_0001',
+      CLAIMS_CA_FILE: certificates.caPem,
+      CLAIMS_CLIENT_KEY_PASSPHRASE_FILE: passphraseFile,
+    };
+    const run = await runBin(
+      [
+        'import',
+        'one.csv',
+        '--mapping',
+        genericMapping,
+        '--evidence-dir',
+        'evidence',
+        '--client-pfx',
+        certificates.clientPfx,
+        '--log-level',
+        'warn',
+      ],
+      env,
+      { cwd: workspace.dir },
+    );
     expect(run.exitCode, run.stderr).toBe(0);
   });
 });

@@ -27,14 +27,22 @@ describe('Redocly lint', () => {
     const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
       // Offline and quiet: no telemetry, no update check (a CI machine may have no way out).
       const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-      execFile(process.execPath, [redoclyBin, 'lint', '--format=json'], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 }, (_error, out, err) => {
-        resolve({ stdout: out, stderr: err });
-      });
+      execFile(
+        process.execPath,
+        [redoclyBin, 'lint', '--format=json'],
+        { cwd: root, env, maxBuffer: 16 * 1024 * 1024 },
+        (_error, out, err) => {
+          resolve({ stdout: out, stderr: err });
+        },
+      );
     });
     const start = stdout.indexOf('{');
     expect(start, `redocly printed no report:\n${stdout}\n${stderr}`).toBeGreaterThanOrEqual(0);
     const report = JSON.parse(stdout.slice(start)) as LintReport;
-    const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} at ${problem.location[0]?.pointer ?? '?'}: ${problem.message}`);
+    const problems = report.problems.map(
+      (problem) =>
+        `${problem.severity} ${problem.ruleId} at ${problem.location[0]?.pointer ?? '?'}: ${problem.message}`,
+    );
     expect(problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });

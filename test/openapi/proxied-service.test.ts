@@ -28,7 +28,11 @@ interface Answer {
 }
 
 /** A raw request through the proxy; `invalid` marks one sent invalid on purpose. */
-async function send(method: string, path: string, options: { body?: unknown; key?: string | null; invalid?: boolean } = {}): Promise<Answer> {
+async function send(
+  method: string,
+  path: string,
+  options: { body?: unknown; key?: string | null; invalid?: boolean } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.key !== null) headers.authorization = basic(options.key ?? sandboxKey);
   if (options.invalid === true) headers[deliberatelyInvalid] = '1';
@@ -45,7 +49,10 @@ function expectNoViolationsSince(mark: number): void {
   const found = exchanges.flatMap((exchange) =>
     exchange.violations
       .filter((violation) => !(exchange.deliberatelyInvalid && violation.location[0] === 'request'))
-      .map((violation) => `${exchange.method} ${exchange.path} → ${exchange.status}: ${violation.location.join('.')}: ${violation.message}`),
+      .map(
+        (violation) =>
+          `${exchange.method} ${exchange.path} → ${exchange.status}: ${violation.location.join('.')}: ${violation.message}`,
+      ),
   );
   expect(found).toEqual([]);
 }
@@ -64,8 +71,8 @@ afterAll(async () => {
 });
 
 // Prism's first answers compile its validators: on a busy machine, seconds.
-describe('through Prism\'s validating proxy (openapi/claims-service.json)', { timeout: 60_000 }, () => {
-  it('a claim\'s life through the client: new_claim, retrieve, lists paged both ways, review, file, events, withdraw', async () => {
+describe("through Prism's validating proxy (openapi/claims-service.json)", { timeout: 60_000 }, () => {
+  it("a claim's life through the client: new_claim, retrieve, lists paged both ways, review, file, events, withdraw", async () => {
     const mark = proxy.exchanges().length;
     const created = await client.claims.createWithCases(fraudClaim('px_life', 2));
     expect(created.data.cases).toHaveLength(2);
@@ -83,14 +90,22 @@ describe('through Prism\'s validating proxy (openapi/claims-service.json)', { ti
     const events = await client.events.list({ limit: 5 });
     await client.events.list({ limit: 5, ending_before: events.data.data[0]?.event_id ?? '' });
     await client.claims.withdraw('px_life');
-    expect((await client.cases.retrieve('px_life-case-1')).data).toMatchObject({ status: 'lost', closed_reason: 'withdrawn' });
+    expect((await client.cases.retrieve('px_life-case-1')).data).toMatchObject({
+      status: 'lost',
+      closed_reason: 'withdrawn',
+    });
     expectNoViolationsSince(mark);
   });
 
   it('version 1 cases into a claim: v1 create and list, create claim, set its cases, file a case, run_workflow, review', async () => {
     const mark = proxy.exchanges().length;
     for (const id of ['px_v1_a', 'px_v1_b', 'px_v1_c']) await client.v1.cases.create(v1Case(id, id));
-    await client.v1.cases.create({ ...v1Case('px_v1_filed'), reason: 'fraud', file: 'chargeback', issuer_evidence: { card: { active: false }, fraud: { was_reported: true } } });
+    await client.v1.cases.create({
+      ...v1Case('px_v1_filed'),
+      reason: 'fraud',
+      file: 'chargeback',
+      issuer_evidence: { card: { active: false }, fraud: { was_reported: true } },
+    });
     expect((await client.v1.cases.list({ limit: 10 })).data.data.length).toBeGreaterThanOrEqual(4);
     await client.v1.cases.list({ status: 'created', limit: 2 });
     await client.claims.create({ claim_id: 'px_from_v1', case_ids: ['px_v1_a', 'px_v1_b'] });
@@ -108,12 +123,31 @@ describe('through Prism\'s validating proxy (openapi/claims-service.json)', { ti
   it('update, delete and withdraw a case; evidence uploads of every kind', async () => {
     const mark = proxy.exchanges().length;
     await client.claims.createWithCases(fraudClaim('px_edit', 3));
-    const pdf = await client.files.upload({ category: 'transaction_receipt', filename: 'receipt.pdf', contentType: 'application/pdf', content: await sample('receipts/cafe-lumiere-receipt.pdf') });
-    const png = await client.files.upload({ category: 'merchant_correspondence', filename: 'email.png', contentType: 'image/png', content: await sample('correspondence/fenwick-furniture-email.png') });
-    const jpeg = await client.files.upload({ category: 'invalid_document', filename: 'receipt.jpg', contentType: 'image/jpeg', content: await sample('receipts/harbour-lane-receipt.jpg') });
+    const pdf = await client.files.upload({
+      category: 'transaction_receipt',
+      filename: 'receipt.pdf',
+      contentType: 'application/pdf',
+      content: await sample('receipts/cafe-lumiere-receipt.pdf'),
+    });
+    const png = await client.files.upload({
+      category: 'merchant_correspondence',
+      filename: 'email.png',
+      contentType: 'image/png',
+      content: await sample('correspondence/fenwick-furniture-email.png'),
+    });
+    const jpeg = await client.files.upload({
+      category: 'invalid_document',
+      filename: 'receipt.jpg',
+      contentType: 'image/jpeg',
+      content: await sample('receipts/harbour-lane-receipt.jpg'),
+    });
     await client.cases.update('px_edit-case-1', {
       custom_fields: { desk: 'b', gone: null },
-      issuer_evidence: { documentation: [pdf.data.id, png.data.id, jpeg.data.id], issuer_explanation: 'valid_evidence merchant_liable', card: { is_active: false } },
+      issuer_evidence: {
+        documentation: [pdf.data.id, png.data.id, jpeg.data.id],
+        issuer_explanation: 'valid_evidence merchant_liable',
+        card: { is_active: false },
+      },
       merchant: { name: 'Voltmart Online' },
     });
     expect((await client.cases.review('px_edit-case-1')).data.documentation_review?.files).toHaveLength(3);
@@ -122,25 +156,60 @@ describe('through Prism\'s validating proxy (openapi/claims-service.json)', { ti
     expectNoViolationsSince(mark);
   });
 
-  it('the Errors table and the sandbox\'s refusals: valid requests refused, every answer one of the two error shapes', async () => {
+  it("the Errors table and the sandbox's refusals: valid requests refused, every answer one of the two error shapes", async () => {
     const mark = proxy.exchanges().length;
     await client.claims.createWithCases(fraudClaim('px_err'));
-    await client.claims.createWithCases({ ...fraudClaim('px_err_invalid'), issuer_evidence: { card: { is_active: true } } });
+    await client.claims.createWithCases({
+      ...fraudClaim('px_err_invalid'),
+      issuer_evidence: { card: { is_active: true } },
+    });
     const caseId = 'px_err-case-1';
     expect((await send('POST', `/v2/issuer/cases/${caseId}/run_workflow`)).status).toBe(202);
-    expect(await send('POST', `/v2/issuer/cases/${caseId}/run_workflow`)).toEqual({ status: 400, body: { message: 'workflow is already running for this case' } });
-    expect(await send('PUT', `/v2/issuer/cases/${caseId}`, { body: { merchant: { name: 'x' } } })).toMatchObject({ status: 400 });
-    expect(await send('POST', '/v2/issuer/cases/px_err_invalid-case-1/run_workflow')).toMatchObject({ status: 400, body: { message: 'case failed validation' } });
-    expect(await send('POST', '/v2/issuer/cases/case_nobody/run_workflow')).toEqual({ status: 404, body: { message: 'case not found' } });
-    await fetch(`${sandbox.url}/_sandbox/cases/px_err_invalid-case-1/unavailable`, { method: 'POST', headers: { authorization: basic(sandboxKey) }, body: '{"unavailable":true}' });
+    expect(await send('POST', `/v2/issuer/cases/${caseId}/run_workflow`)).toEqual({
+      status: 400,
+      body: { message: 'workflow is already running for this case' },
+    });
+    expect(await send('PUT', `/v2/issuer/cases/${caseId}`, { body: { merchant: { name: 'x' } } })).toMatchObject({
+      status: 400,
+    });
+    expect(await send('POST', '/v2/issuer/cases/px_err_invalid-case-1/run_workflow')).toMatchObject({
+      status: 400,
+      body: { message: 'case failed validation' },
+    });
+    expect(await send('POST', '/v2/issuer/cases/case_nobody/run_workflow')).toEqual({
+      status: 404,
+      body: { message: 'case not found' },
+    });
+    await fetch(`${sandbox.url}/_sandbox/cases/px_err_invalid-case-1/unavailable`, {
+      method: 'POST',
+      headers: { authorization: basic(sandboxKey) },
+      body: '{"unavailable":true}',
+    });
     expect((await send('POST', '/v2/issuer/cases/px_err_invalid-case-1/run_workflow')).status).toBe(503);
-    expect(await send('POST', '/v2/issuer/claims/claim_nobody/withdraw')).toEqual({ status: 404, body: { message: 'claim not found' } });
+    expect(await send('POST', '/v2/issuer/claims/claim_nobody/withdraw')).toEqual({
+      status: 404,
+      body: { message: 'claim not found' },
+    });
     expect((await send('POST', '/v2/issuer/claims/px_err_invalid/withdraw')).status).toBe(202);
-    expect(await send('POST', '/v2/issuer/claims/px_err_invalid/withdraw')).toEqual({ status: 400, body: { message: 'cannot withdraw a claim that is already closed' } });
-    expect(await send('POST', '/v2/issuer/cases/px_err_invalid-case-1/withdraw')).toEqual({ status: 400, body: { message: 'cannot withdraw a case that is already closed' } });
-    expect(await send('POST', '/v2/issuer/cases/case_nobody/withdraw')).toEqual({ status: 404, body: { message: 'case not found' } });
-    await expect.poll(async () => (await send('GET', `/v2/issuer/cases/${caseId}`)).body).toMatchObject({ status: 'chargeback_filed' });
-    expect(await send('DELETE', `/v2/issuer/cases/${caseId}`)).toEqual({ status: 400, body: { message: 'case has been filed with the card network and cannot be deleted' } });
+    expect(await send('POST', '/v2/issuer/claims/px_err_invalid/withdraw')).toEqual({
+      status: 400,
+      body: { message: 'cannot withdraw a claim that is already closed' },
+    });
+    expect(await send('POST', '/v2/issuer/cases/px_err_invalid-case-1/withdraw')).toEqual({
+      status: 400,
+      body: { message: 'cannot withdraw a case that is already closed' },
+    });
+    expect(await send('POST', '/v2/issuer/cases/case_nobody/withdraw')).toEqual({
+      status: 404,
+      body: { message: 'case not found' },
+    });
+    await expect
+      .poll(async () => (await send('GET', `/v2/issuer/cases/${caseId}`)).body)
+      .toMatchObject({ status: 'chargeback_filed' });
+    expect(await send('DELETE', `/v2/issuer/cases/${caseId}`)).toEqual({
+      status: 400,
+      body: { message: 'case has been filed with the card network and cannot be deleted' },
+    });
     expect((await send('POST', '/v2/issuer/new_claim', { body: fraudClaim('px_err') })).status).toBe(409);
     expect((await send('POST', '/v2/issuer/claims', { body: { case_ids: [caseId] } })).status).toBe(409);
     expect((await send('POST', '/v2/issuer/claims', { body: { case_ids: ['case_nobody'] } })).status).toBe(400);
@@ -161,13 +230,24 @@ describe('through Prism\'s validating proxy (openapi/claims-service.json)', { ti
       await send('GET', '/v2/issuer/claims?limit=0', invalid),
       await send('GET', '/v2/issuer/events?limit=101', invalid),
       await send('GET', '/v1/issuer/cases?status=pending', invalid),
-      await send('POST', '/v1/issuer/cases', { ...invalid, body: { ...v1Case('px_bad_v1'), transaction: { ...v1Case('px_bad_v1').transaction, date: '2026-11-20' } } }),
+      await send('POST', '/v1/issuer/cases', {
+        ...invalid,
+        body: { ...v1Case('px_bad_v1'), transaction: { ...v1Case('px_bad_v1').transaction, date: '2026-11-20' } },
+      }),
       await send('PUT', '/v2/issuer/cases/px_bad', { ...invalid, body: { dispute: { amount: -1, date: recentDate } } }),
     ];
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 400));
     const upload = new FormData();
-    upload.set('file', new Blob([await sample('receipts/cafe-lumiere-receipt.pdf')], { type: 'application/pdf' }), 'receipt.pdf');
-    const noCategory = await fetch(`${proxy.url}/v2/issuer/files`, { method: 'POST', headers: { authorization: basic(sandboxKey), [deliberatelyInvalid]: '1' }, body: upload });
+    upload.set(
+      'file',
+      new Blob([await sample('receipts/cafe-lumiere-receipt.pdf')], { type: 'application/pdf' }),
+      'receipt.pdf',
+    );
+    const noCategory = await fetch(`${proxy.url}/v2/issuer/files`, {
+      method: 'POST',
+      headers: { authorization: basic(sandboxKey), [deliberatelyInvalid]: '1' },
+      body: upload,
+    });
     expect(noCategory.status).toBe(400);
     await noCategory.text();
     expect((await send('GET', '/v2/issuer/claims', { key: null, invalid: true })).status).toBe(401);
@@ -175,17 +255,29 @@ describe('through Prism\'s validating proxy (openapi/claims-service.json)', { ti
     const marked = proxy.exchanges().slice(mark);
     expect(marked.every((exchange) => exchange.deliberatelyInvalid)).toBe(true);
     // Prism saw every one of them as invalid: the proxy does check requests.
-    expect(marked.filter((exchange) => !exchange.violations.some((violation) => violation.location[0] === 'request')).map((exchange) => `${exchange.method} ${exchange.path}`)).toEqual([]);
+    expect(
+      marked
+        .filter((exchange) => !exchange.violations.some((violation) => violation.location[0] === 'request'))
+        .map((exchange) => `${exchange.method} ${exchange.path}`),
+    ).toEqual([]);
     expectNoViolationsSince(mark);
   });
 
   it('every operation of the document went through the proxy with a valid request', () => {
-    const templates = operations.map((operation) => ({ id: operation.operationId, method: operation.method.toUpperCase(), path: new RegExp(`^${operation.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
+    const templates = operations.map((operation) => ({
+      id: operation.operationId,
+      method: operation.method.toUpperCase(),
+      path: new RegExp(`^${operation.path.replace(/\{\w+\}/g, '[^/]+')}$`),
+    }));
     const reached = new Set(
       proxy
         .exchanges()
         .filter((exchange) => !exchange.deliberatelyInvalid && exchange.status < 400)
-        .flatMap((exchange) => templates.filter((template) => template.method === exchange.method && template.path.test(exchange.path)).map((template) => template.id)),
+        .flatMap((exchange) =>
+          templates
+            .filter((template) => template.method === exchange.method && template.path.test(exchange.path))
+            .map((template) => template.id),
+        ),
     );
     expect(operations.map((operation) => operation.operationId).filter((id) => !reached.has(id))).toEqual([]);
     expect(proxy.unexpected()).toEqual([]);

@@ -10,7 +10,9 @@ import { startTestSandbox } from '../helpers/sandbox.js';
  * on this machine: nothing is fetched from anywhere but the sandbox.
  */
 
-const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
+const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) =>
+  existsSync(path),
+);
 const required = process.env.CI === 'true';
 
 describe('the sandbox serves its OpenAPI document', () => {
@@ -56,7 +58,9 @@ describe('the sandbox serves its OpenAPI document', () => {
       });
       await page.goto(`${sandbox.url}/docs`);
       // Every operation, and the webhook beside them.
-      await expect.poll(async () => page.locator('.opblock').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(operations.length);
+      await expect
+        .poll(async () => page.locator('.opblock').count(), { timeout: 20_000 })
+        .toBeGreaterThanOrEqual(operations.length);
       await page.getByText('Issuer Chargeback Claims Service').first().waitFor();
       expect(elsewhere).toEqual([]);
     });

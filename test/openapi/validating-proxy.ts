@@ -62,7 +62,11 @@ async function freePort(): Promise<number> {
   const server = createNetServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
   return port;
 }
 
@@ -86,9 +90,17 @@ export async function startValidatingProxy(upstreamUrl: string): Promise<Validat
     (request, status, headers, error) => {
       const marked = request.headers[deliberatelyInvalid] !== undefined;
       const path = (request.url ?? '').split('?')[0] ?? '';
-      const violations = headers === undefined
-        ? [{ location: ['proxy'], severity: 'Error', code: 'proxy', message: `no answer through Prism: ${error?.message ?? 'unknown'}` }]
-        : violationsOf(headers['sl-violations']);
+      const violations =
+        headers === undefined
+          ? [
+              {
+                location: ['proxy'],
+                severity: 'Error',
+                code: 'proxy',
+                message: `no answer through Prism: ${error?.message ?? 'unknown'}`,
+              },
+            ]
+          : violationsOf(headers['sl-violations']);
       exchanges.push({ method: request.method ?? '', path, status, deliberatelyInvalid: marked, violations });
     },
   );
@@ -100,7 +112,10 @@ export async function startValidatingProxy(upstreamUrl: string): Promise<Validat
       exchanges.flatMap((exchange) =>
         exchange.violations
           .filter((violation) => !(exchange.deliberatelyInvalid && violation.location[0] === 'request'))
-          .map((violation) => ({ exchange: `${exchange.method} ${exchange.path} → ${exchange.status}${exchange.deliberatelyInvalid ? ' (deliberately invalid)' : ''}`, violation })),
+          .map((violation) => ({
+            exchange: `${exchange.method} ${exchange.path} → ${exchange.status}${exchange.deliberatelyInvalid ? ' (deliberately invalid)' : ''}`,
+            violation,
+          })),
       ),
     close: async () => {
       await recorder.close();
@@ -129,7 +144,12 @@ type Recode = ((body: Buffer) => Buffer) | undefined;
 async function startRelay(
   targetUrl: string,
   prepare: (headers: IncomingHttpHeaders) => Recode,
-  onAnswer: (request: IncomingMessage, status: number, headers: IncomingHttpHeaders | undefined, error?: Error) => void = () => undefined,
+  onAnswer: (
+    request: IncomingMessage,
+    status: number,
+    headers: IncomingHttpHeaders | undefined,
+    error?: Error,
+  ) => void = () => undefined,
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const target = new URL(targetUrl);
   // A connection per request: a kept-alive one that the next hop closes while idle (the import
@@ -144,13 +164,16 @@ async function startRelay(
         delete headers['transfer-encoding'];
         headers['content-length'] = String(body.length);
       }
-      const upstream = forward({ agent, host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers }, (response) => {
-        onAnswer(incoming, response.statusCode ?? 502, response.headers);
-        // Hop-by-hop: each side of a relay keeps its own connection.
-        const { connection: _connection, 'keep-alive': _keepAlive, ...answerHeaders } = response.headers;
-        outgoing.writeHead(response.statusCode ?? 502, answerHeaders);
-        response.pipe(outgoing);
-      });
+      const upstream = forward(
+        { agent, host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers },
+        (response) => {
+          onAnswer(incoming, response.statusCode ?? 502, response.headers);
+          // Hop-by-hop: each side of a relay keeps its own connection.
+          const { connection: _connection, 'keep-alive': _keepAlive, ...answerHeaders } = response.headers;
+          outgoing.writeHead(response.statusCode ?? 502, answerHeaders);
+          response.pipe(outgoing);
+        },
+      );
       upstream.on('error', (error) => {
         onAnswer(incoming, 502, undefined, error);
         if (!outgoing.headersSent) outgoing.writeHead(502, { 'content-type': 'application/json' });
@@ -160,7 +183,10 @@ async function startRelay(
       else upstream.end(body);
     };
     if (recode === undefined) send();
-    else void bodyOf(incoming).then((body) => { send(recode(body)); });
+    else
+      void bodyOf(incoming).then((body) => {
+        send(recode(body));
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -169,7 +195,11 @@ async function startRelay(
     close: async () => {
       server.closeAllConnections();
       agent.destroy();
-      await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }
@@ -178,17 +208,22 @@ function violationsOf(header: string | string[] | undefined): Violation[] {
   if (header === undefined) return [];
   const text = Array.isArray(header) ? header.join('') : header;
   // Prism cuts a header over 8 kB and says so instead of sending JSON.
-  if (text.startsWith('Too many violations!')) return [{ location: ['response'], severity: 'Error', code: 'many', message: text.slice(0, 2000) }];
+  if (text.startsWith('Too many violations!'))
+    return [{ location: ['response'], severity: 'Error', code: 'many', message: text.slice(0, 2000) }];
   return JSON.parse(text) as Violation[];
 }
 
 async function startPrism(upstreamUrl: string): Promise<{ url: string; close: () => Promise<void> }> {
   const port = await freePort();
   // -m false: one process (the CLI's log reader in the same one), so one pid to stop.
-  const child: ChildProcess = spawn(process.execPath, [prismBin, 'proxy', documentFile, upstreamUrl, '--host', '127.0.0.1', '--port', String(port), '-m', 'false'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test' },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [prismBin, 'proxy', documentFile, upstreamUrl, '--host', '127.0.0.1', '--port', String(port), '-m', 'false'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'test' },
+    },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -205,7 +240,11 @@ async function startPrism(upstreamUrl: string): Promise<{ url: string; close: ()
     url: `http://127.0.0.1:${port}`,
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+      const exited = new Promise<void>((resolve) =>
+        child.once('exit', () => {
+          resolve();
+        }),
+      );
       child.kill('SIGTERM');
       await exited;
     },

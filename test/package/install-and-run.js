@@ -51,16 +51,29 @@ const steps = [
 report.install = { code: 0, stderr: '', ms: 0 };
 for (const [command, args, options] of steps) {
   const step = await run(command, args, options);
-  report.install = { code: step.code, stderr: `${report.install.stderr}${step.stderr}`, ms: report.install.ms + step.ms };
+  report.install = {
+    code: step.code,
+    stderr: `${report.install.stderr}${step.stderr}`,
+    ms: report.install.ms + step.ms,
+  };
   if (step.code !== 0) break;
 }
 if (report.install.code === 0) {
   const version = await run(bin, ['--version']);
   report.version = version.stdout.trim();
   report.help = (await run(bin, ['--help'])).stdout;
-  const imported = await run(bin, ['import', join(installed, 'samples', 'generic-export.csv'), '--mapping', join(installed, 'mappings', 'generic.yaml'), '--evidence-dir', join(installed, 'samples', 'evidence')]);
+  const imported = await run(bin, [
+    'import',
+    join(installed, 'samples', 'generic-export.csv'),
+    '--mapping',
+    join(installed, 'mappings', 'generic.yaml'),
+    '--evidence-dir',
+    join(installed, 'samples', 'evidence'),
+  ]);
   report.import = { code: imported.code, stdout: imported.stdout, stderr: imported.stderr };
-  const sandbox = await run(bin, ['sandbox', '--port', '0', '--db', join(work, 'served.db'), '--log-format', 'json'], { until: /API reference: (\S+)/ });
+  const sandbox = await run(bin, ['sandbox', '--port', '0', '--db', join(work, 'served.db'), '--log-format', 'json'], {
+    until: /API reference: (\S+)/,
+  });
   const docs = /API reference: (\S+)/.exec(sandbox.stdout)?.[1];
   report.served = {};
   if (docs !== undefined) {
@@ -69,7 +82,8 @@ if (report.install.code === 0) {
     const html = await page.text();
     report.served['/docs'] = page.status;
     // Every file the page loads, as a browser would ask for it.
-    for (const [, asset] of html.matchAll(/(?:href|src)="([^"]+)"/g)) report.served[asset] = (await fetch(new URL(asset, origin))).status;
+    for (const [, asset] of html.matchAll(/(?:href|src)="([^"]+)"/g))
+      report.served[asset] = (await fetch(new URL(asset, origin))).status;
     const document = await fetch(`${origin}/openapi.json`);
     report.served['/openapi.json'] = document.status;
     report.openapiTitle = (await document.json()).info?.title;

@@ -49,7 +49,9 @@ beforeAll(async () => {
   const cache = (await run('npm', ['config', 'get', 'cache'], { cwd: root })).stdout.trim();
   const args = [driver, join(folder, filename), prefix, folder, cache];
   const child = isolated
-    ? spawn('unshare', ['-rn', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    ? spawn('unshare', ['-rn', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...args], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -71,9 +73,22 @@ describe(`the packed tarball, installed offline${isolated ? ' in a namespace wit
   it('carries no package that has an install script, no Scarf, and no source map', async () => {
     const withScripts: string[] = [];
     for (const manifest of await manifestsUnder(join(installed, 'node_modules'))) {
-      const { name, scripts = {}, gypfile } = JSON.parse(await readFile(manifest, 'utf8')) as { name: string; scripts?: Record<string, string>; gypfile?: boolean };
-      const implicitBuild = gypfile !== false && existsSync(join(dirname(manifest), 'binding.gyp')) && scripts.install === undefined && scripts.preinstall === undefined;
-      if (['preinstall', 'install', 'postinstall'].some((hook) => scripts[hook] !== undefined) || implicitBuild) withScripts.push(name);
+      const {
+        name,
+        scripts = {},
+        gypfile,
+      } = JSON.parse(await readFile(manifest, 'utf8')) as {
+        name: string;
+        scripts?: Record<string, string>;
+        gypfile?: boolean;
+      };
+      const implicitBuild =
+        gypfile !== false &&
+        existsSync(join(dirname(manifest), 'binding.gyp')) &&
+        scripts.install === undefined &&
+        scripts.preinstall === undefined;
+      if (['preinstall', 'install', 'postinstall'].some((hook) => scripts[hook] !== undefined) || implicitBuild)
+        withScripts.push(name);
     }
     expect(withScripts).toEqual([]);
     expect(existsSync(join(installed, 'node_modules', '@scarf'))).toBe(false);
@@ -92,7 +107,10 @@ describe(`the packed tarball, installed offline${isolated ? ' in a namespace wit
   it('imports the packaged sample into the embedded sandbox: 10 of 10 filed', async () => {
     expect(report.import?.code, report.import?.stderr).toBe(0);
     expect(report.import?.stderr).toContain('"outcomes":{"filed":10}');
-    const results = parse<Record<string, string>>(await readFile(join(folder, 'generic-export.sandbox.results.csv'), 'utf8'), { columns: true });
+    const results = parse<Record<string, string>>(
+      await readFile(join(folder, 'generic-export.sandbox.results.csv'), 'utf8'),
+      { columns: true },
+    );
     expect(results.map((line) => line.outcome)).toEqual(Array.from({ length: 10 }, () => 'filed'));
   });
 
@@ -103,7 +121,10 @@ describe(`the packed tarball, installed offline${isolated ? ' in a namespace wit
   });
 
   it('holds every page the README and docs/ link to', async () => {
-    const pages = ['README.md', ...(await readdir(join(installed, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const pages = [
+      'README.md',
+      ...(await readdir(join(installed, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
+    ];
     const dead: string[] = [];
     for (const page of pages) {
       const text = await readFile(join(installed, page), 'utf8');
@@ -125,5 +146,7 @@ async function filesUnder(folder: string): Promise<string[]> {
 /** Every installed package's manifest (scoped ones included; nested node_modules too). */
 async function manifestsUnder(folder: string): Promise<string[]> {
   const files = await filesUnder(folder);
-  return files.filter((file) => file.endsWith('/package.json') && /node_modules\/(@[^/]+\/)?[^/@][^/]*\/package\.json$/.test(file));
+  return files.filter(
+    (file) => file.endsWith('/package.json') && /node_modules\/(@[^/]+\/)?[^/@][^/]*\/package\.json$/.test(file),
+  );
 }

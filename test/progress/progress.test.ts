@@ -13,7 +13,11 @@ function terminal(isTTY: boolean, columns = 160) {
       state.stopped++;
     };
   };
-  const progress = new Progress({ isTTY, columns, write: (text: string) => (state.drawn += text) }, () => state.nowMs, ticker);
+  const progress = new Progress(
+    { isTTY, columns, write: (text: string) => (state.drawn += text) },
+    () => state.nowMs,
+    ticker,
+  );
   /** The line drawn last. */
   const line = () => state.drawn.split('\r\u001b[2K').at(-1) ?? '';
   return { state, progress, line };
@@ -31,7 +35,9 @@ describe('Progress', () => {
       progress.count('invalid', 1);
       progress.update(second * 10);
     }
-    expect(line()).toBe('sending [####................] 200/1,000 claims 20%  10 claims/s  elapsed 20s  ETA 1m20s  filed 180  invalid 20');
+    expect(line()).toBe(
+      'sending [####................] 200/1,000 claims 20%  10 claims/s  elapsed 20s  ETA 1m20s  filed 180  invalid 20',
+    );
   });
 
   it('follows the pace of now: after a slowdown the ETA grows, the window forgets the fast start', () => {
@@ -69,10 +75,12 @@ describe('Progress', () => {
       progress.staged(second * 5000, 'rows', second / 10);
     }
     // The phase began at the first call, with 5,000 rows read: 20,000 rows and 40% of the file in 3 s.
-    expect(line()).toBe('staging [########............] 20,000 rows 40% of the file  6,667 rows/s  elapsed 3.0s  ETA 4.5s');
+    expect(line()).toBe(
+      'staging [########............] 20,000 rows 40% of the file  6,667 rows/s  elapsed 3.0s  ETA 4.5s',
+    );
   });
 
-  it('a stream without a total (export, a workbook\'s staging): the count and the rate only', () => {
+  it("a stream without a total (export, a workbook's staging): the count and the rate only", () => {
     const { state, progress, line } = terminal(true);
     progress.begin({ label: 'exporting', unit: 'events' });
     state.nowMs += 2000;
@@ -102,7 +110,7 @@ describe('Progress', () => {
     expect(line()).not.toContain('failed in a row');
   });
 
-  it('keeps to the terminal\'s width, less one column, leaving out the bar, elapsed and the counts before the ETA', () => {
+  it("keeps to the terminal's width, less one column, leaving out the bar, elapsed and the counts before the ETA", () => {
     const { state, progress, line } = terminal(true, 50);
     progress.begin({ label: 'sending', unit: 'claims', total: 100 });
     progress.count('filed', 40);
@@ -156,7 +164,7 @@ describe('Progress', () => {
     expect(state.drawn).toBe(`${before}summary\n`);
   });
 
-  it('writes nothing when stderr is not a terminal (a job\'s logs stay clean)', () => {
+  it("writes nothing when stderr is not a terminal (a job's logs stay clean)", () => {
     const { state, progress } = terminal(false);
     progress.staged(1);
     progress.claims(1, 1);
@@ -171,12 +179,24 @@ describe('what the service makes the job wait on', () => {
   it('a Retry-After pause counted down (the latest end of overlapping ones), a 503 retried, a case unavailable, the breaker near stopping', () => {
     const { state, progress, line } = terminal(true);
     let listener: AttemptListener = () => undefined;
-    const stop = showServiceWaits({ onAttempt: (heard) => ((listener = heard), () => undefined) }, progress, () => state.nowMs);
+    const stop = showServiceWaits(
+      { onAttempt: (heard) => ((listener = heard), () => undefined) },
+      progress,
+      () => state.nowMs,
+    );
     progress.begin({ label: 'sending', unit: 'claims', total: 10 });
     const answer = (status: number | undefined, retryAfterMs?: number, caseScoped = false) => {
       state.nowMs += 200;
       const kind = answerKind(status, caseScoped);
-      listener({ method: 'POST', path: '/v2/issuer/new_claim', status, throttled: status === 429 || status === 503, kind, retryAfterMs, pausedJob: kind === 'rate-limited' && retryAfterMs !== undefined });
+      listener({
+        method: 'POST',
+        path: '/v2/issuer/new_claim',
+        status,
+        throttled: status === 429 || status === 503,
+        kind,
+        retryAfterMs,
+        pausedJob: kind === 'rate-limited' && retryAfterMs !== undefined,
+      });
     };
     answer(429, 3000);
     answer(429, 1000);

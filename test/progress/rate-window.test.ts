@@ -60,7 +60,7 @@ describe('durations and rates as people read them', () => {
     expect(formatRate(1204.4)).toBe('1,204');
   });
 
-  it('times phases one after another, the summary\'s line', () => {
+  it("times phases one after another, the summary's line", () => {
     let nowMs = 0;
     const timer = new PhaseTimer(() => nowMs);
     timer.next('staging');

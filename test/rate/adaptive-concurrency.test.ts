@@ -101,9 +101,14 @@ describe('AdaptiveConcurrency: 429s', () => {
 
   it('says whether each answer moved the limit, so the caller applies only changes', () => {
     const controller = new AdaptiveConcurrency({ max: 2, growAfterSuccesses: 2 }, 0);
-    expect([controller.rateLimited(0), controller.rateLimited(0), controller.succeeded(0), controller.succeeded(0), controller.succeeded(0), controller.succeeded(0)]).toEqual([
-      true, false, false, true, false, false,
-    ]);
+    expect([
+      controller.rateLimited(0),
+      controller.rateLimited(0),
+      controller.succeeded(0),
+      controller.succeeded(0),
+      controller.succeeded(0),
+      controller.succeeded(0),
+    ]).toEqual([true, false, false, true, false, false]);
   });
 
   it('counts what happened, and where the limit settled: the one held longest', () => {
@@ -112,15 +117,44 @@ describe('AdaptiveConcurrency: 429s', () => {
     controller.rateLimited(1000); // 4 for no time
     controller.succeeded(1500);
     controller.succeeded(2000); // 2 for 1 s, then 3
-    expect(controller.stats(10_000)).toEqual({ max: 8, current: 3, lowest: 2, settled: 3, settledMs: 8000, rateLimited: 2, refused: 0, cuts: 2, overloadCuts: 0, increases: 1, stepBacks: 0 });
+    expect(controller.stats(10_000)).toEqual({
+      max: 8,
+      current: 3,
+      lowest: 2,
+      settled: 3,
+      settledMs: 8000,
+      rateLimited: 2,
+      refused: 0,
+      cuts: 2,
+      overloadCuts: 0,
+      increases: 1,
+      stepBacks: 0,
+    });
     // Later in the same run, 8 s at 3 are outweighed by 10 s more at 1; the second cut found nothing to cut.
     controller.rateLimited(10_000);
     controller.rateLimited(10_000);
-    expect(controller.stats(20_000)).toEqual({ max: 8, current: 1, lowest: 1, settled: 1, settledMs: 10_000, rateLimited: 4, refused: 0, cuts: 3, overloadCuts: 0, increases: 1, stepBacks: 0 });
+    expect(controller.stats(20_000)).toEqual({
+      max: 8,
+      current: 1,
+      lowest: 1,
+      settled: 1,
+      settledMs: 10_000,
+      rateLimited: 4,
+      refused: 0,
+      cuts: 3,
+      overloadCuts: 0,
+      increases: 1,
+      stepBacks: 0,
+    });
   });
 
   it('a run never throttled settled at max; a tie goes to the lower limit', () => {
-    expect(new AdaptiveConcurrency({ max: 16 }, 0).stats(60_000)).toMatchObject({ settled: 16, lowest: 16, current: 16, rateLimited: 0 });
+    expect(new AdaptiveConcurrency({ max: 16 }, 0).stats(60_000)).toMatchObject({
+      settled: 16,
+      lowest: 16,
+      current: 16,
+      rateLimited: 0,
+    });
     const tied = new AdaptiveConcurrency({ max: 4 }, 0);
     tied.rateLimited(1000);
     expect(tied.stats(2000)).toMatchObject({ settled: 2, current: 2, lowest: 2 });
@@ -205,7 +239,11 @@ describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
     expect(controller.limit).toBe(atCapacity);
     const waits = stepsUp.slice(1).map((at, index) => at - (stepsUp[index] ?? 0));
     expect(waits.slice(0, 4)).toEqual([32 * 4 + 3, 32 * 16 + 3, 32 * 64 + 3, 32 * 64 + 3]);
-    expect(controller.stats(6000)).toMatchObject({ stepBacks: stepsUp.length, overloadCuts: 0, refused: 3 * stepsUp.length });
+    expect(controller.stats(6000)).toMatchObject({
+      stepBacks: stepsUp.length,
+      overloadCuts: 0,
+      refused: 3 * stepsUp.length,
+    });
   });
 
   it('sporadic refusals come as often before a step up as after it: steps up are seldom taken back', () => {
@@ -234,10 +272,22 @@ describe('AdaptiveConcurrency: options', () => {
     { options: { max: 0 }, message: 'adaptive concurrency max: expected a whole number from 1 up, got 0' },
     { options: { max: 2.5 }, message: 'adaptive concurrency max: expected a whole number from 1 up, got 2.5' },
     { options: { max: 4, min: 5 }, message: 'adaptive concurrency min: expected at most max (4), got 5' },
-    { options: { max: 4, decreaseFactor: 1 }, message: 'adaptive concurrency decreaseFactor: expected a number between 0 and 1, got 1' },
-    { options: { max: 4, decreaseFactor: 0 }, message: 'adaptive concurrency decreaseFactor: expected a number between 0 and 1, got 0' },
-    { options: { max: 4, growAfterSuccesses: 0 }, message: 'adaptive concurrency growAfterSuccesses: expected a whole number from 1 up, got 0' },
-    { options: { max: 4, overloadShare: 1.5 }, message: 'adaptive concurrency overloadShare: expected a number between 0 and 1, got 1.5' },
+    {
+      options: { max: 4, decreaseFactor: 1 },
+      message: 'adaptive concurrency decreaseFactor: expected a number between 0 and 1, got 1',
+    },
+    {
+      options: { max: 4, decreaseFactor: 0 },
+      message: 'adaptive concurrency decreaseFactor: expected a number between 0 and 1, got 0',
+    },
+    {
+      options: { max: 4, growAfterSuccesses: 0 },
+      message: 'adaptive concurrency growAfterSuccesses: expected a whole number from 1 up, got 0',
+    },
+    {
+      options: { max: 4, overloadShare: 1.5 },
+      message: 'adaptive concurrency overloadShare: expected a number between 0 and 1, got 1.5',
+    },
   ])('refuses $options', ({ options, message }) => {
     expect(() => new AdaptiveConcurrency(options, 0)).toThrow(message);
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ConcurrencyStats } from '../../src/rate/adaptive-concurrency.js';
-import { followThrottling, formatThrottling, pacingSummary, throttlingWorthTelling, type ThrottlingSummary } from '../../src/rate/follow-throttling.js';
+import {
+  followThrottling,
+  formatThrottling,
+  pacingSummary,
+  throttlingWorthTelling,
+  type ThrottlingSummary,
+} from '../../src/rate/follow-throttling.js';
 import { clientFor } from '../helpers/client.js';
 import { json, startScriptedServer, type Step } from '../helpers/scripted-server.js';
 
@@ -35,7 +41,12 @@ describe('followThrottling', () => {
     const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
     const applied: number[] = [];
     const lines: LogLine[] = [];
-    const follower = followThrottling({ client, concurrency: 8, apply: (limit) => applied.push(limit), logger: recordingLogger(lines) });
+    const follower = followThrottling({
+      client,
+      concurrency: 8,
+      apply: (limit) => applied.push(limit),
+      logger: recordingLogger(lines),
+    });
 
     for (let index = 0; index < script.length; index++) await client.events.list().catch(() => undefined);
     expect(follower.limit).toBe(4);
@@ -60,32 +71,65 @@ describe('followThrottling', () => {
       waitedForToken: 0,
       sendingMs: expect.any(Number) as unknown,
       concurrency: {
-        max: 8, current: 4, lowest: 2, settled: expect.any(Number) as unknown, settledMs: expect.any(Number) as unknown,
-        rateLimited: 2, refused: 1, cuts: 2, overloadCuts: 0, increases: 2, stepBacks: 0,
+        max: 8,
+        current: 4,
+        lowest: 2,
+        settled: expect.any(Number) as unknown,
+        settledMs: expect.any(Number) as unknown,
+        rateLimited: 2,
+        refused: 1,
+        cuts: 2,
+        overloadCuts: 0,
+        increases: 2,
+        stepBacks: 0,
       },
     });
   });
 
   it("a case's 503 from filing neither cuts nor counts; its retry waits parked, lending its place to another claim", async () => {
-    const caseUnavailable = json(503, { message: 'case is temporarily unavailable for filing; retry later' }, { 'retry-after': '1' });
+    const caseUnavailable = json(
+      503,
+      { message: 'case is temporarily unavailable for filing; retry later' },
+      { 'retry-after': '1' },
+    );
     const server = await startScriptedServer([caseUnavailable, json(200, { success: true })]);
     const sleeps: number[] = [];
-    const client = clientFor(server.url, { retry: { maxAttempts: 2 }, sleep: async (delayMs) => void sleeps.push(delayMs) });
+    const client = clientFor(server.url, {
+      retry: { maxAttempts: 2 },
+      sleep: async (delayMs) => void sleeps.push(delayMs),
+    });
     const applied: number[] = [];
-    const follower = followThrottling({ client, concurrency: 4, apply: (limit) => applied.push(limit), logger: recordingLogger([]) });
+    const follower = followThrottling({
+      client,
+      concurrency: 4,
+      apply: (limit) => applied.push(limit),
+      logger: recordingLogger([]),
+    });
     await client.cases.file('case_1', { file_mode: 'auto' });
     // One more claim while the retry waited its Retry-After, then back to 4; the job never paused.
     expect(applied).toEqual([5, 4]);
     expect(sleeps).toEqual([1000]);
-    expect(follower.stop()).toMatchObject({ answered503: 1, caseUnavailable: 1, pauses: 0, concurrency: { current: 4, cuts: 0, refused: 0 } });
+    expect(follower.stop()).toMatchObject({
+      answered503: 1,
+      caseUnavailable: 1,
+      pauses: 0,
+      concurrency: { current: 4, cuts: 0, refused: 0 },
+    });
   });
 
   it('other errors say nothing about the rate: a 500 neither cuts nor counts towards the run of successes', async () => {
     // 429 (2 → 1), then 500, 200, 500, 200, ...: growth back to 2 takes 4 answers of 200 (2 x 2).
-    const server = await startScriptedServer((index) => (index === 0 ? tooMany : index % 2 === 1 ? json(500, { message: 'oops' }) : ok));
+    const server = await startScriptedServer((index) =>
+      index === 0 ? tooMany : index % 2 === 1 ? json(500, { message: 'oops' }) : ok,
+    );
     const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
     const applied: number[] = [];
-    const follower = followThrottling({ client, concurrency: 2, apply: (limit) => applied.push(limit), logger: recordingLogger([]) });
+    const follower = followThrottling({
+      client,
+      concurrency: 2,
+      apply: (limit) => applied.push(limit),
+      logger: recordingLogger([]),
+    });
     for (let index = 0; index < 8; index++) await client.events.list().catch(() => undefined);
     expect(applied).toEqual([1]);
     await client.events.list();
@@ -98,7 +142,12 @@ describe('followThrottling', () => {
     const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
     const applied: number[] = [];
     const lines: LogLine[] = [];
-    const follower = followThrottling({ client, concurrency: 1, apply: (limit) => applied.push(limit), logger: recordingLogger(lines) });
+    const follower = followThrottling({
+      client,
+      concurrency: 1,
+      apply: (limit) => applied.push(limit),
+      logger: recordingLogger(lines),
+    });
     for (let index = 0; index < 3; index++) await client.events.list().catch(() => undefined);
     expect(applied).toEqual([]);
     expect(lines).toMatchObject([{ level: 'warn', fields: { status: 429, concurrency: 1, maxConcurrency: 1 } }]);
@@ -114,11 +163,33 @@ describe('followThrottling', () => {
 });
 
 const concurrency = (stats: Partial<ConcurrencyStats>): ConcurrencyStats => ({
-  max: 32, current: 32, lowest: 32, settled: 32, settledMs: 40_000, rateLimited: 0, refused: 0, cuts: 0, overloadCuts: 0, increases: 0, stepBacks: 0, ...stats,
+  max: 32,
+  current: 32,
+  lowest: 32,
+  settled: 32,
+  settledMs: 40_000,
+  rateLimited: 0,
+  refused: 0,
+  cuts: 0,
+  overloadCuts: 0,
+  increases: 0,
+  stepBacks: 0,
+  ...stats,
 });
 const quiet: ThrottlingSummary = {
-  maxRps: undefined, requests: 2000, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, retriesHeldBack: 0,
-  pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 40_000, concurrency: concurrency({}),
+  maxRps: undefined,
+  requests: 2000,
+  answered429: 0,
+  answered503: 0,
+  caseUnavailable: 0,
+  failed: 0,
+  retriesHeldBack: 0,
+  pauses: 0,
+  downPauses: 0,
+  pausedMs: 0,
+  waitedForToken: 0,
+  sendingMs: 40_000,
+  concurrency: concurrency({}),
 };
 
 describe('formatThrottling: each kind of refusal told apart', () => {
@@ -130,7 +201,15 @@ describe('formatThrottling: each kind of refusal told apart', () => {
     },
     {
       name: 'rate limited, with Retry-After pauses',
-      summary: { ...quiet, requests: 2061, sendingMs: 41_220, answered429: 52, pauses: 26, pausedMs: 26_012, concurrency: concurrency({ current: 2, lowest: 1, settled: 1, rateLimited: 52, cuts: 5 }) },
+      summary: {
+        ...quiet,
+        requests: 2061,
+        sendingMs: 41_220,
+        answered429: 52,
+        pauses: 26,
+        pausedMs: 26_012,
+        concurrency: concurrency({ current: 2, lowest: 1, settled: 1, rateLimited: 52, cuts: 5 }),
+      },
       lines: [
         'requests: 2,061 in 41.2 s (50.0 a second)',
         'rate limited (429): 52 (2.5%), paced at 50.0 a second; paused by Retry-After 26 times, 26.0 s in all',
@@ -140,11 +219,28 @@ describe('formatThrottling: each kind of refusal told apart', () => {
     {
       name: 'single refusals, retried on their own',
       summary: { ...quiet, requests: 2012, answered503: 12, concurrency: concurrency({ refused: 12 }) },
-      lines: ['requests: 2,012 in 40.0 s (50.3 a second)', 'refused (503 or no answer): 12 (0.6%), each retried on its own, no slow-down'],
+      lines: [
+        'requests: 2,012 in 40.0 s (50.3 a second)',
+        'refused (503 or no answer): 12 (0.6%), each retried on its own, no slow-down',
+      ],
     },
     {
       name: 'an overloaded service',
-      summary: { ...quiet, requests: 2400, answered503: 380, failed: 20, concurrency: concurrency({ settled: 9, settledMs: 40_000, lowest: 4, current: 16, refused: 400, cuts: 3, overloadCuts: 3 }) },
+      summary: {
+        ...quiet,
+        requests: 2400,
+        answered503: 380,
+        failed: 20,
+        concurrency: concurrency({
+          settled: 9,
+          settledMs: 40_000,
+          lowest: 4,
+          current: 16,
+          refused: 400,
+          cuts: 3,
+          overloadCuts: 3,
+        }),
+      },
       lines: [
         'requests: 2,400 in 40.0 s (60.0 a second)',
         'refused (503 or no answer): 400 (16.7%), each retried on its own',
@@ -153,7 +249,23 @@ describe('formatThrottling: each kind of refusal told apart', () => {
     },
     {
       name: 'a service at its capacity: overloaded at first, then steps up taken back',
-      summary: { ...quiet, requests: 4093, answered503: 93, concurrency: concurrency({ max: 64, settled: 16, settledMs: 12_000, lowest: 16, current: 16, refused: 93, cuts: 2, overloadCuts: 2, increases: 4, stepBacks: 4 }) },
+      summary: {
+        ...quiet,
+        requests: 4093,
+        answered503: 93,
+        concurrency: concurrency({
+          max: 64,
+          settled: 16,
+          settledMs: 12_000,
+          lowest: 16,
+          current: 16,
+          refused: 93,
+          cuts: 2,
+          overloadCuts: 2,
+          increases: 4,
+          stepBacks: 4,
+        }),
+      },
       lines: [
         'requests: 4,093 in 40.0 s (102.3 a second)',
         'refused (503 or no answer): 93 (2.3%), each retried on its own',
@@ -162,7 +274,16 @@ describe('formatThrottling: each kind of refusal told apart', () => {
     },
     {
       name: 'a service down, retries held to the budget',
-      summary: { ...quiet, requests: 400, failed: 380, retriesHeldBack: 120, pauses: 2, downPauses: 2, pausedMs: 2000, concurrency: concurrency({ current: 1, lowest: 1, settled: 1, refused: 380, cuts: 5, overloadCuts: 5 }) },
+      summary: {
+        ...quiet,
+        requests: 400,
+        failed: 380,
+        retriesHeldBack: 120,
+        pauses: 2,
+        downPauses: 2,
+        pausedMs: 2000,
+        concurrency: concurrency({ current: 1, lowest: 1, settled: 1, refused: 380, cuts: 5, overloadCuts: 5 }),
+      },
       lines: [
         'requests: 400 in 40.0 s (10.0 a second)',
         'refused (503 or no answer): 380 (95.0%), each retried on its own',
@@ -173,7 +294,15 @@ describe('formatThrottling: each kind of refusal told apart', () => {
     },
     {
       name: 'a service down for a while',
-      summary: { ...quiet, requests: 300, failed: 200, pauses: 4, downPauses: 4, pausedMs: 4000, concurrency: concurrency({ current: 1, lowest: 1, settled: 32, refused: 200, cuts: 5, overloadCuts: 5 }) },
+      summary: {
+        ...quiet,
+        requests: 300,
+        failed: 200,
+        pauses: 4,
+        downPauses: 4,
+        pausedMs: 4000,
+        concurrency: concurrency({ current: 1, lowest: 1, settled: 32, refused: 200, cuts: 5, overloadCuts: 5 }),
+      },
       lines: [
         'requests: 300 in 40.0 s (7.5 a second)',
         'refused (503 or no answer): 200 (66.7%), each retried on its own',
@@ -184,12 +313,19 @@ describe('formatThrottling: each kind of refusal told apart', () => {
     {
       name: 'cases unavailable for filing',
       summary: { ...quiet, requests: 4037, answered503: 37, caseUnavailable: 37 },
-      lines: ['requests: 4,037 in 40.0 s (100.9 a second)', 'cases unavailable for filing (503): 37, each retried on its own while the others went on'],
+      lines: [
+        'requests: 4,037 in 40.0 s (100.9 a second)',
+        'cases unavailable for filing (503): 37, each retried on its own while the others went on',
+      ],
     },
     {
       name: 'paced by --max-rps',
       summary: { ...quiet, maxRps: 45, sendingMs: 44_440, waitedForToken: 1990 },
-      lines: ['requests: 2,000 in 44.4 s (45.0 a second)', 'throttled: never (claims in flight stayed at 32)', '--max-rps 45: 1,990 waited for their turn'],
+      lines: [
+        'requests: 2,000 in 44.4 s (45.0 a second)',
+        'throttled: never (claims in flight stayed at 32)',
+        '--max-rps 45: 1,990 waited for their turn',
+      ],
     },
     {
       name: 'nothing left to send (a resumed job)',
@@ -199,7 +335,10 @@ describe('formatThrottling: each kind of refusal told apart', () => {
     {
       name: 'export (no concurrency)',
       summary: { ...quiet, requests: 1, sendingMs: 3, answered503: 1, concurrency: undefined },
-      lines: ['requests: 1 in 0.0 s (333.3 a second)', 'refused (503 or no answer): 1 (100.0%), each retried on its own, no slow-down'],
+      lines: [
+        'requests: 1 in 0.0 s (333.3 a second)',
+        'refused (503 or no answer): 1 (100.0%), each retried on its own, no slow-down',
+      ],
     },
   ])('$name', ({ summary, lines }) => {
     expect(formatThrottling(summary)).toEqual(lines);

@@ -37,17 +37,23 @@ let runs = 0;
 /** Exit codes and run-level error codes seen, per property: printed, and checked for variety. */
 const seen = new Map<string, Map<string, number>>();
 function tally(property: string, outcome: Outcome): void {
-  const key = outcome.exitCode === 2 ? `exit 2 ${/^bulk-disputes: (\w+)/m.exec(outcome.stderr)?.[1] ?? '?'}` : `exit ${outcome.exitCode}, ${(outcome.rows?.length ?? 0) > 0 ? "rows" : "no rows"}`;
+  const key =
+    outcome.exitCode === 2
+      ? `exit 2 ${/^bulk-disputes: (\w+)/m.exec(outcome.stderr)?.[1] ?? '?'}`
+      : `exit ${outcome.exitCode}, ${(outcome.rows?.length ?? 0) > 0 ? 'rows' : 'no rows'}`;
   const counts = seen.get(property) ?? new Map<string, number>();
   counts.set(key, (counts.get(key) ?? 0) + 1);
   seen.set(property, counts);
 }
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-fuzz-'));
-  console.log(`csv-fuzz: fast-check seed ${seed}, ${numRuns} runs per property (replay with BULK_DISPUTES_SEED=${seed})`);
+  console.log(
+    `csv-fuzz: fast-check seed ${seed}, ${numRuns} runs per property (replay with BULK_DISPUTES_SEED=${seed})`,
+  );
 });
 afterAll(async () => {
-  for (const [property, counts] of seen) console.log(`csv-fuzz ${property}: ${[...counts].map(([key, count]) => `${key}: ${count}`).join('; ')}`);
+  for (const [property, counts] of seen)
+    console.log(`csv-fuzz ${property}: ${[...counts].map(([key, count]) => `${key}: ${count}`).join('; ')}`);
   if (dir !== '') await rm(dir, { recursive: true, force: true });
 });
 
@@ -70,7 +76,22 @@ async function dryRun(bytes: Uint8Array): Promise<Outcome> {
   process.on('uncaughtException', onUnhandled);
   try {
     // The failure as a person reads it (a pipe gets one JSON record unless asked for pretty lines).
-    const cli = await runCli(['--log-level', 'silent', '--log-format', 'pretty', 'import', input, '--mapping', genericMapping, '--results', results, '--dry-run'], {});
+    const cli = await runCli(
+      [
+        '--log-level',
+        'silent',
+        '--log-format',
+        'pretty',
+        'import',
+        input,
+        '--mapping',
+        genericMapping,
+        '--results',
+        results,
+        '--dry-run',
+      ],
+      {},
+    );
     // Whatever a stray stream or timer would throw surfaces within a turn or two.
     await new Promise((resolve) => setImmediate(resolve));
     const rows = cli.exitCode === 2 || !existsSync(results) ? undefined : (await readResultsStrict(results)).rows;
@@ -86,7 +107,11 @@ async function dryRun(bytes: Uint8Array): Promise<Outcome> {
 /** A run-level error: exit 2 with one readable line naming its code, and no stack. */
 function expectRunLevelError(outcome: Outcome, code?: string): void {
   expect(outcome.exitCode, outcome.stderr).toBe(2);
-  expect(outcome.stderr).toMatch(code === undefined ? /^bulk-disputes: [a-z_A-Z]+: .+$/m : new RegExp(`^bulk-disputes: ${code}: line \\d+: .+$`, 'm'));
+  expect(outcome.stderr).toMatch(
+    code === undefined
+      ? /^bulk-disputes: [a-z_A-Z]+: .+$/m
+      : new RegExp(`^bulk-disputes: ${code}: line \\d+: .+$`, 'm'),
+  );
   expect(outcome.stderr).not.toMatch(/^\s+at /m);
 }
 
@@ -95,8 +120,7 @@ function expectRunLevelError(outcome: Outcome, code?: string): void {
 type Cell = string;
 /** One record of a built file, or a blank line. */
 type Piece =
-  | { kind: 'row'; cells: Cell[]; ragged: boolean; eol: '\n' | '\r\n' }
-  | { kind: 'blank'; eol: '\n' | '\r\n' };
+  { kind: 'row'; cells: Cell[]; ragged: boolean; eol: '\n' | '\r\n' } | { kind: 'blank'; eol: '\n' | '\r\n' };
 
 /** Quoted when it must be; `"` doubled. */
 const field = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
@@ -105,7 +129,14 @@ const field = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.rep
 const wildCell: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 12 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
-  { weight: 3, arbitrary: fc.array(fc.constantFrom('a', ' ', '"', ',', '\n', '\r\n', '\r', '\0', '\t', '=', 'é', '😀', '\u2028'), { maxLength: 8 }).map((parts) => parts.join('')) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(fc.constantFrom('a', ' ', '"', ',', '\n', '\r\n', '\r', '\0', '\t', '=', 'é', '😀', '\u2028'), {
+        maxLength: 8,
+      })
+      .map((parts) => parts.join('')),
+  },
 );
 
 /** A generated row (it maps and files), then cells replaced and columns dropped or added. */
@@ -114,7 +145,11 @@ const rowPiece: fc.Arbitrary<Piece> = fc
     claim: fc.nat({ max: 50 }),
     transaction: fc.nat({ max: 2 }),
     edits: fc.array(fc.tuple(fc.nat({ max: genericHeader.length - 1 }), wildCell), { maxLength: 3 }),
-    width: fc.oneof({ weight: 8, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 2 - genericHeader.length, max: -1 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) }),
+    width: fc.oneof(
+      { weight: 8, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.integer({ min: 2 - genericHeader.length, max: -1 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) },
+    ),
     eol: fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'),
   })
   .map(({ claim, transaction, edits, width, eol }) => {
@@ -125,7 +160,9 @@ const rowPiece: fc.Arbitrary<Piece> = fc
     return { kind: 'row', cells, ragged: width !== 0, eol };
   });
 
-const blankPiece: fc.Arbitrary<Piece> = fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n').map((eol) => ({ kind: 'blank', eol }));
+const blankPiece: fc.Arbitrary<Piece> = fc
+  .constantFrom<'\n' | '\r\n'>('\n', '\r\n')
+  .map((eol) => ({ kind: 'blank', eol }));
 
 interface Built {
   /** The file's text (written as UTF-8): readable when fast-check reports a counterexample. */
@@ -139,11 +176,16 @@ const builtFile: fc.Arbitrary<Built> = fc
   .record({
     bom: fc.boolean(),
     headerEol: fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'),
-    pieces: fc.array(fc.oneof({ weight: 6, arbitrary: rowPiece }, { weight: 1, arbitrary: blankPiece }), { maxLength: 25 }),
+    pieces: fc.array(fc.oneof({ weight: 6, arbitrary: rowPiece }, { weight: 1, arbitrary: blankPiece }), {
+      maxLength: 25,
+    }),
     lastEol: fc.boolean(),
     trailingBlank: fc.nat({ max: 2 }),
     // One file in nine has a huge cell.
-    huge: fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.record({ at: fc.nat(), chars: fc.constantFrom(200_000, 1_000_000, 1_100_000) }) }),
+    huge: fc.oneof(
+      { weight: 8, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.record({ at: fc.nat(), chars: fc.constantFrom(200_000, 1_000_000, 1_100_000) }) },
+    ),
   })
   .map(({ bom, headerEol, pieces, lastEol, trailingBlank, huge }) => {
     // A huge cell in one row (a 1 MB cell goes with the rest of its record over the 1 MiB limit).
@@ -197,7 +239,8 @@ async function checkBuilt(built: Built): Promise<void> {
   expect(rows.map((row) => Number(row.line))).toEqual(built.expected.lines.map((item) => item.line));
   built.expected.lines.forEach((item, index) => {
     const row = rows[index];
-    if (item.error !== undefined) expect(row, `line ${item.line}`).toMatchObject({ outcome: 'invalid', error_code: item.error });
+    if (item.error !== undefined)
+      expect(row, `line ${item.line}`).toMatchObject({ outcome: 'invalid', error_code: item.error });
     else expect(['valid', 'invalid'], `line ${item.line}`).toContain(row?.outcome);
   });
   // Exit 0 exactly when every row is valid (docs/exit-codes.md).
@@ -211,7 +254,11 @@ const validFile: fc.Arbitrary<string> = fc
   .record({ rows: fc.integer({ min: 1, max: 12 }), crlf: fc.boolean() })
   .map(({ rows, crlf }) => {
     const eol = crlf ? '\r\n' : '\n';
-    const body = Array.from({ length: rows }, (_, index) => rowCells({ claim: index >> 1, transaction: index & 1 }, nowMs).map(field).join(','));
+    const body = Array.from({ length: rows }, (_, index) =>
+      rowCells({ claim: index >> 1, transaction: index & 1 }, nowMs)
+        .map(field)
+        .join(','),
+    );
     return [genericHeader.join(','), ...body].join(eol) + eol;
   });
 
@@ -222,15 +269,27 @@ type Mutation =
   | { op: 'truncate'; at: number };
 
 const strayBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
-  fc.constantFrom('"', '""', '"\n', '\n"', '\r', '\n', '\r\n', '\0', ',', '\uFEFF', ',"x",').map((text) => Buffer.from(text)),
+  fc
+    .constantFrom('"', '""', '"\n', '\n"', '\r', '\n', '\r\n', '\0', ',', '\uFEFF', ',"x",')
+    .map((text) => Buffer.from(text)),
   fc.uint8Array({ minLength: 1, maxLength: 4 }),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 6 }).map((text) => Buffer.from(text)),
 );
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant('insert' as const), at: fc.nat(), bytes: strayBytes }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('duplicate' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 200 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('duplicate' as const),
+      at: fc.nat(),
+      length: fc.integer({ min: 1, max: 200 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('truncate' as const), at: fc.nat() }) },
 );
 
@@ -240,24 +299,49 @@ function mutate(text: string, mutations: Mutation[]): Uint8Array {
     const at = bytes.length === 0 ? 0 : change.at % (bytes.length + 1);
     if (change.op === 'insert') bytes = Buffer.concat([bytes.subarray(0, at), change.bytes, bytes.subarray(at)]);
     else if (change.op === 'delete') bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + change.length)]);
-    else if (change.op === 'duplicate') bytes = Buffer.concat([bytes.subarray(0, at + change.length), bytes.subarray(at, at + change.length), bytes.subarray(at + change.length)]);
+    else if (change.op === 'duplicate')
+      bytes = Buffer.concat([
+        bytes.subarray(0, at + change.length),
+        bytes.subarray(at, at + change.length),
+        bytes.subarray(at + change.length),
+      ]);
     else bytes = bytes.subarray(0, at);
   }
   return bytes;
 }
 
 const chaoticFile: fc.Arbitrary<Uint8Array> = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(validFile, fc.array(mutation, { minLength: 1, maxLength: 6 })).map(([text, mutations]) => mutate(text, mutations)) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(validFile, fc.array(mutation, { minLength: 1, maxLength: 6 }))
+      .map(([text, mutations]) => mutate(text, mutations)),
+  },
   // Every cell's quotes stray: `a"b` inside unquoted cells, or a quote opened and never closed.
-  { weight: 1, arbitrary: fc.tuple(validFile, fc.nat(), fc.constantFrom('a"b', '"open', 'x"', '"a"b"')).map(([text, at, stray]) => {
-    const lines = text.split('\n');
-    const index = 1 + (at % Math.max(1, lines.length - 1));
-    lines[index] = `${stray},${lines[index] ?? ''}`;
-    return Buffer.from(lines.join('\n'));
-  }) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(validFile, fc.nat(), fc.constantFrom('a"b', '"open', 'x"', '"a"b"'))
+      .map(([text, at, stray]) => {
+        const lines = text.split('\n');
+        const index = 1 + (at % Math.max(1, lines.length - 1));
+        lines[index] = `${stray},${lines[index] ?? ''}`;
+        return Buffer.from(lines.join('\n'));
+      }),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 600 }) },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 400 }).map((text) => Buffer.from(`${genericHeader.join(',')}\n${text}`)) },
-  { weight: 1, arbitrary: fc.array(fc.constantFrom('"', ',', '\n', '\r', '\0', 'a', '\uFEFF'), { maxLength: 60 }).map((parts) => Buffer.from(`${genericHeader.join(',')}\n${parts.join('')}`)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .string({ unit: 'binary', maxLength: 400 })
+      .map((text) => Buffer.from(`${genericHeader.join(',')}\n${text}`)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.constantFrom('"', ',', '\n', '\r', '\0', 'a', '\uFEFF'), { maxLength: 60 })
+      .map((parts) => Buffer.from(`${genericHeader.join(',')}\n${parts.join('')}`)),
+  },
 );
 
 async function checkChaotic(bytes: Uint8Array): Promise<void> {
@@ -274,25 +358,45 @@ async function checkChaotic(bytes: Uint8Array): Promise<void> {
   const text = Buffer.from(bytes).toString('utf8');
   const physicalLines = (text.match(/\n/g)?.length ?? 0) + 1;
   const lines = rows.map((row) => Number(row.line));
-  expect(lines.every((line) => Number.isInteger(line) && line >= 2 && line <= physicalLines), `lines ${lines.join(',')} of ${physicalLines}`).toBe(true);
+  expect(
+    lines.every((line) => Number.isInteger(line) && line >= 2 && line <= physicalLines),
+    `lines ${lines.join(',')} of ${physicalLines}`,
+  ).toBe(true);
   // Each record once, in input order: a record starts after the previous one.
   lines.forEach((line, index) => {
     if (index > 0) expect(line, `lines ${lines.join(',')}`).toBeGreaterThan(lines[index - 1] ?? 0);
   });
-  expect(rows.every((row) => row.outcome === 'valid' || row.outcome === 'invalid'), rows.map((row) => row.outcome).join(',')).toBe(true);
+  expect(
+    rows.every((row) => row.outcome === 'valid' || row.outcome === 'invalid'),
+    rows.map((row) => row.outcome).join(','),
+  ).toBe(true);
   expect(outcome.exitCode === 0).toBe(rows.every((row) => row.outcome === 'valid'));
 }
 
 const timeout = sized(360_000, 60_000);
 
 describe(`CSV input fuzzing, import --dry-run in-process (${numRuns} runs each${full ? '' : ', reduced'})`, () => {
-  it('│ built files: ragged rows, blank lines, quoted LF/CRLF/CR, NUL, BOM, huge cells, empty, header only │ each record once, at its line', { timeout }, async () => {
-    await fc.assert(fc.asyncProperty(builtFile, async (built) => checkBuilt(built)), { numRuns, seed });
-  });
+  it(
+    '│ built files: ragged rows, blank lines, quoted LF/CRLF/CR, NUL, BOM, huge cells, empty, header only │ each record once, at its line',
+    { timeout },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(builtFile, async (built) => checkBuilt(built)),
+        { numRuns, seed },
+      );
+    },
+  );
 
-  it('│ chaotic files: byte mutations of a valid export, stray quotes, random bytes │ exit 0/1 with one ordered line per record, or exit 2 with a clear message', { timeout }, async () => {
-    await fc.assert(fc.asyncProperty(chaoticFile, async (bytes) => checkChaotic(bytes)), { numRuns, seed });
-  });
+  it(
+    '│ chaotic files: byte mutations of a valid export, stray quotes, random bytes │ exit 0/1 with one ordered line per record, or exit 2 with a clear message',
+    { timeout },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(chaoticFile, async (bytes) => checkChaotic(bytes)),
+        { numRuns, seed },
+      );
+    },
+  );
 
   it.each([
     ['empty file', { error: 'csv_empty' }, ''],
@@ -303,6 +407,10 @@ describe(`CSV input fuzzing, import --dry-run in-process (${numRuns} runs each${
     ['an unclosed quote', { error: 'csv_quote_not_closed' }, `${genericHeader.join(',')}\n"D1,T1\nmore\n`],
     ['a 1 MB cell', { error: 'csv_record_too_large' }, `${genericHeader.join(',')}\n${'x'.repeat(1_100_000)}\n`],
   ] as const)('│ %s │ %j', async (name, expected, text) => {
-    await checkBuilt({ text, expected: 'error' in expected ? expected : { lines: [...expected.lines] }, describe: name });
+    await checkBuilt({
+      text,
+      expected: 'error' in expected ? expected : { lines: [...expected.lines] },
+      describe: name,
+    });
   });
 });

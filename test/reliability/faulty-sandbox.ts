@@ -16,7 +16,16 @@ export interface FaultyJob {
 }
 
 /** The chaos suite's faults: 20% of requests 503, 5% of answers dropped after the commit, 0-10 ms. */
-export const chaosFaults: readonly string[] = ['--fail-rate', '0.2', '--drop-after-commit-rate', '0.05', '--latency-ms', '0-10', '--retry-after-seconds', '0'];
+export const chaosFaults: readonly string[] = [
+  '--fail-rate',
+  '0.2',
+  '--drop-after-commit-rate',
+  '0.05',
+  '--latency-ms',
+  '0-10',
+  '--retry-after-seconds',
+  '0',
+];
 
 /**
  * The chaos suite's setting: a folder of its own, a sandbox process failing 20% of
@@ -24,7 +33,11 @@ export const chaosFaults: readonly string[] = ['--fail-rate', '0.2', '--drop-aft
  * Retry-After 0: the faults are as frequent as asked, without a second's wait after each 503.
  * `faults`: other sandbox flags in their place (a service at its capacity, say).
  */
-export async function faultyJob(seed: number, rows: readonly RowSpec[], faults: readonly string[] = chaosFaults): Promise<FaultyJob> {
+export async function faultyJob(
+  seed: number,
+  rows: readonly RowSpec[],
+  faults: readonly string[] = chaosFaults,
+): Promise<FaultyJob> {
   const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-reliability-'));
   onTestFinished(async () => rm(dir, { recursive: true, force: true }));
   const db = join(dir, 'sandbox.db');

@@ -47,7 +47,11 @@ function loggedThrottling(stderr: string): Throttling {
 function sandboxClaimIds(db: string): string[] {
   const database = new Database(db, { readonly: true, fileMustExist: true });
   try {
-    return (database.prepare("SELECT claim_id FROM claims WHERE environment = 'sandbox' ORDER BY claim_id").all() as { claim_id: string }[]).map((row) => row.claim_id);
+    return (
+      database.prepare("SELECT claim_id FROM claims WHERE environment = 'sandbox' ORDER BY claim_id").all() as {
+        claim_id: string;
+      }[]
+    ).map((row) => row.claim_id);
   } finally {
     database.close();
   }
@@ -69,9 +73,24 @@ async function importAgainstRateLimit(dir: string, name: string, input: string, 
   const proxy = await startCountingProxy(sandbox.url);
   const results = join(dir, `${name}.results.csv`);
   const args = [
-    cliBin, 'import', input, '--mapping', mapping, '--base-url', proxy.url,
-    '--journal', join(dir, `${name}.journal.sqlite`), '--results', results,
-    '--file-mode', 'none', '--concurrency', '32', '--log-level', 'info', ...extra,
+    cliBin,
+    'import',
+    input,
+    '--mapping',
+    mapping,
+    '--base-url',
+    proxy.url,
+    '--journal',
+    join(dir, `${name}.journal.sqlite`),
+    '--results',
+    results,
+    '--file-mode',
+    'none',
+    '--concurrency',
+    '32',
+    '--log-level',
+    'info',
+    ...extra,
   ];
   const startedMs = performance.now();
   const exit = await startImportProcess(args, runDeadlineMs).exit;
@@ -82,17 +101,28 @@ async function importAgainstRateLimit(dir: string, name: string, input: string, 
   // The sandbox's own data: every claim once (a duplicate under any id would be extra), none missing.
   const claimIds = sandboxClaimIds(db);
   expect(new Set(claimIds).size, 'duplicate claim ids').toBe(claimIds.length);
-  expect(claimIds.filter((id) => !expectedIds.includes(id)), 'unexpected claims').toEqual([]);
-  expect(expectedIds.filter((id) => !claimIds.includes(id)), 'missing claims').toEqual([]);
+  expect(
+    claimIds.filter((id) => !expectedIds.includes(id)),
+    'unexpected claims',
+  ).toEqual([]);
+  expect(
+    expectedIds.filter((id) => !claimIds.includes(id)),
+    'missing claims',
+  ).toEqual([]);
   // The results: every row created, none failed by the throttling.
   const { rows } = await readResults(results);
-  expect(rows.filter((row) => row.outcome !== 'created').map((row) => `${row.line} ${row.outcome} ${row.error_code}`)).toEqual([]);
+  expect(
+    rows.filter((row) => row.outcome !== 'created').map((row) => `${row.line} ${row.outcome} ${row.error_code}`),
+  ).toEqual([]);
   expect(rows).toHaveLength(claimCount);
 
   const byStatus = proxy.byStatus();
   const total = proxy.total();
   const throttling = loggedThrottling(exit.stderr);
-  const summary = exit.stderr.split('\n').filter((line) => /^(requests|throttled|rate limited|refused|claims in flight|--max-rps)/.test(line)).join('\n');
+  const summary = exit.stderr
+    .split('\n')
+    .filter((line) => /^(requests|throttled|rate limited|refused|claims in flight|--max-rps)/.test(line))
+    .join('\n');
   // What the job says it saw is what the wire carried.
   expect(throttling.requests).toBe(total);
   expect(throttling.answered429).toBe(byStatus[429] ?? 0);
@@ -101,31 +131,39 @@ async function importAgainstRateLimit(dir: string, name: string, input: string, 
 }
 
 describe(`${claimCount} claims at --concurrency 32 against sandbox --rate-limit ${rateLimit}`, () => {
-  it('without --max-rps: finishes, every claim once, 429s under 5% of requests; with --max-rps 45: no 429 at all', { timeout: sized(600_000, 150_000) }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-rate-limit-'));
-    onTestFinished(async () => rm(dir, { recursive: true, force: true }));
-    const input = join(dir, 'disputes.csv');
-    await writeDisputesCsv(input, plannedRows({ claims: claimCount, sizeOf: () => 1, block: 1 }));
+  it(
+    'without --max-rps: finishes, every claim once, 429s under 5% of requests; with --max-rps 45: no 429 at all',
+    { timeout: sized(600_000, 150_000) },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-rate-limit-'));
+      onTestFinished(async () => rm(dir, { recursive: true, force: true }));
+      const input = join(dir, 'disputes.csv');
+      await writeDisputesCsv(input, plannedRows({ claims: claimCount, sizeOf: () => 1, block: 1 }));
 
-    const adaptive = await importAgainstRateLimit(dir, 'adaptive', input, []);
-    console.log(
-      `rate-limit proof, no --max-rps: ${adaptive.seconds.toFixed(1)} s, ${adaptive.total} requests, answers ${JSON.stringify(adaptive.byStatus)}, ` +
-        `429 share ${(adaptive.share429 * 100).toFixed(2)}%\n${adaptive.summary}`,
-    );
-    expect(adaptive.share429).toBeLessThan(0.05);
-    // The job was throttled (the limit is far below what 32 in flight would send) and followed it.
-    expect(adaptive.byStatus[429] ?? 0).toBeGreaterThan(0);
-    expect(adaptive.throttling.concurrency.lowest).toBeLessThan(32);
-    expect(adaptive.summary).toMatch(/^rate limited \(429\): \d+ \([\d.]+%\), paced at [\d.]+ a second; paused by Retry-After \d+ times?/m);
-    expect(adaptive.summary).toMatch(/^claims in flight: settled at \d+ of 32 \(lowest \d+, \d+ at the end\)$/m);
+      const adaptive = await importAgainstRateLimit(dir, 'adaptive', input, []);
+      console.log(
+        `rate-limit proof, no --max-rps: ${adaptive.seconds.toFixed(1)} s, ${adaptive.total} requests, answers ${JSON.stringify(adaptive.byStatus)}, ` +
+          `429 share ${(adaptive.share429 * 100).toFixed(2)}%\n${adaptive.summary}`,
+      );
+      expect(adaptive.share429).toBeLessThan(0.05);
+      // The job was throttled (the limit is far below what 32 in flight would send) and followed it.
+      expect(adaptive.byStatus[429] ?? 0).toBeGreaterThan(0);
+      expect(adaptive.throttling.concurrency.lowest).toBeLessThan(32);
+      expect(adaptive.summary).toMatch(
+        /^rate limited \(429\): \d+ \([\d.]+%\), paced at [\d.]+ a second; paused by Retry-After \d+ times?/m,
+      );
+      expect(adaptive.summary).toMatch(/^claims in flight: settled at \d+ of 32 \(lowest \d+, \d+ at the end\)$/m);
 
-    const paced = await importAgainstRateLimit(dir, 'paced', input, ['--max-rps', '45']);
-    console.log(
-      `rate-limit proof, --max-rps 45: ${paced.seconds.toFixed(1)} s, ${paced.total} requests, answers ${JSON.stringify(paced.byStatus)}\n${paced.summary}`,
-    );
-    expect(paced.byStatus[429] ?? 0).toBe(0);
-    expect(paced.total).toBe(claimCount);
-    expect(paced.summary).toMatch(new RegExp(`^requests: ${claimCount.toLocaleString('en-US')} in [\\d.]+ s \\([\\d.]+ a second\\)$`, 'm'));
-    expect(paced.summary).toContain('throttled: never (claims in flight stayed at 32)');
-  });
+      const paced = await importAgainstRateLimit(dir, 'paced', input, ['--max-rps', '45']);
+      console.log(
+        `rate-limit proof, --max-rps 45: ${paced.seconds.toFixed(1)} s, ${paced.total} requests, answers ${JSON.stringify(paced.byStatus)}\n${paced.summary}`,
+      );
+      expect(paced.byStatus[429] ?? 0).toBe(0);
+      expect(paced.total).toBe(claimCount);
+      expect(paced.summary).toMatch(
+        new RegExp(`^requests: ${claimCount.toLocaleString('en-US')} in [\\d.]+ s \\([\\d.]+ a second\\)$`, 'm'),
+      );
+      expect(paced.summary).toContain('throttled: never (claims in flight stayed at 32)');
+    },
+  );
 });

@@ -17,7 +17,8 @@ export function seedFrom(fallback: number): number {
   const given = process.env.BULK_DISPUTES_SEED;
   if (given === undefined || given === '') return fallback;
   const seed = Number(given);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffff_ffff) throw new Error(`BULK_DISPUTES_SEED: expected a whole number from 0 to 4294967295, got ${JSON.stringify(given)}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffff_ffff)
+    throw new Error(`BULK_DISPUTES_SEED: expected a whole number from 0 to 4294967295, got ${JSON.stringify(given)}`);
   return seed;
 }
 

@@ -11,7 +11,16 @@ import type { ResultRow } from '../import/e2e-fixtures.js';
  */
 export async function readResultsStrict(file: string): Promise<{ header: string[]; rows: ResultRow[] }> {
   const text = await readFile(file, 'utf8');
-  const records: string[][] = parse(text, { bom: true, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: false });
+  const records: string[][] = parse(text, {
+    bom: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_column_count: false,
+  });
   const [header = [], ...data] = records;
-  return { header, rows: data.map((record) => Object.fromEntries(header.map((column, position) => [column, record[position] ?? ''])) as ResultRow) };
+  return {
+    header,
+    rows: data.map(
+      (record) => Object.fromEntries(header.map((column, position) => [column, record[position] ?? ''])) as ResultRow,
+    ),
+  };
 }

@@ -18,7 +18,10 @@ function findChromium(): string | undefined {
 }
 
 const chromium = findChromium();
-if (chromium === undefined) console.warn('test/report/html-dom.test.ts skipped: no chromium or chromium-browser on PATH (Debian: apt-get install chromium)');
+if (chromium === undefined)
+  console.warn(
+    'test/report/html-dom.test.ts skipped: no chromium or chromium-browser on PATH (Debian: apt-get install chromium)',
+  );
 
 describe.skipIf(chromium === undefined)('the HTML report in headless Chromium', () => {
   it('renders the outcome chart and the table of failed rows', async () => {
@@ -27,11 +30,23 @@ describe.skipIf(chromium === undefined)('the HTML report in headless Chromium', 
     expect((await runCli(['report', await writeResultsCsv(folder), '--html', page])).exitCode).toBe(0);
 
     const dom = await new Promise<string>((resolve, reject) => {
-      const args = ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${join(folder, 'profile')}`, '--dump-dom', pathToFileURL(page).href];
-      execFile(chromium ?? 'chromium', args, { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error: Error | null, stdout) => {
-        if (error !== null) reject(error);
-        else resolve(stdout);
-      });
+      const args = [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        `--user-data-dir=${join(folder, 'profile')}`,
+        '--dump-dom',
+        pathToFileURL(page).href,
+      ];
+      execFile(
+        chromium ?? 'chromium',
+        args,
+        { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+        (error: Error | null, stdout) => {
+          if (error !== null) reject(error);
+          else resolve(stdout);
+        },
+      );
     });
     expect(dom).toMatch(/<svg[^>]*>[\s\S]*<rect/);
     const failed = /<table id="failed">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(dom)?.[1] ?? '';

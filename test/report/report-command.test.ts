@@ -20,15 +20,26 @@ describe('bulk-disputes report', () => {
     expect(run.stdout).toContain(`fix:  ${hintFor('amount_format')}`);
     expect(run.stdout).toContain(`fix:  ${hintFor('documentation_missing')}`);
     // An unknown code still gets a hint: the generic one.
-    expect(run.stdout).toContain(`  mystery_code (1)\n    e.g.  something new, with a comma\n    fix:  ${hintFor('mystery_code')}`);
+    expect(run.stdout).toContain(
+      `  mystery_code (1)\n    e.g.  something new, with a comma\n    fix:  ${hintFor('mystery_code')}`,
+    );
     expect(run.stdout).toContain('claims with mixed outcomes: 1\n  CLM-D-1 -> filed, not_filed\n');
   });
 
   it('reads a results CSV written in windows-1252 with --encoding', async () => {
     const folder = await temporaryFolder();
     const file = join(folder, 'cp1252.results.csv');
-    const header = 'line,claim_key,claim_id,case_id,outcome,error_code,error_message,error_field,http_status,attempts,file_ids,amount\r\n';
-    await writeFile(file, Buffer.concat([Buffer.from(header), Buffer.from('2,K,,,invalid,amount_format,"got ', 'latin1'), Buffer.from([0x80]), Buffer.from('5",,,,,\u00809\r\n', 'latin1')]));
+    const header =
+      'line,claim_key,claim_id,case_id,outcome,error_code,error_message,error_field,http_status,attempts,file_ids,amount\r\n';
+    await writeFile(
+      file,
+      Buffer.concat([
+        Buffer.from(header),
+        Buffer.from('2,K,,,invalid,amount_format,"got ', 'latin1'),
+        Buffer.from([0x80]),
+        Buffer.from('5",,,,,\u00809\r\n', 'latin1'),
+      ]),
+    );
     const run = await runCli(['report', file, '--encoding', 'windows-1252']);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('e.g.  got €5');

@@ -18,15 +18,29 @@ export async function serveReview(job: ReviewJob, evidenceDir: string): Promise<
 
 /** A request as a browser on the page sends it: the cookie, and for writes the page's Origin; a JSON answer read as `T`. */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the answer's shape
-export async function call<T = Record<string, unknown>>(server: ReviewServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
+export async function call<T = Record<string, unknown>>(
+  server: ReviewServer,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+) {
   const write = method !== 'GET';
   const response = await request(`${server.origin}${path}`, {
     method,
-    headers: { cookie: `review_token=${server.token}`, ...(write ? { origin: server.origin } : {}), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    headers: {
+      cookie: `review_token=${server.token}`,
+      ...(write ? { origin: server.origin } : {}),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.body.text();
-  return { status: response.statusCode, headers: response.headers, body: (text.startsWith('{') ? JSON.parse(text) : text) as T };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: (text.startsWith('{') ? JSON.parse(text) : text) as T,
+  };
 }
 
 /** GET /api/overview of a job whose rows are shown, not edited (a migration, a withdraw, a track). */
@@ -46,8 +60,19 @@ export interface ReadOnlyOverview {
 /** GET /api/rows: one page of rows. */
 export interface RowsPage {
   total: number;
-  rows: { line: number; outcome: string; claimId: string; caseId: string; errorCode: string; errorMessage: string; hint: string; editable: boolean; cells: Record<string, string> }[];
+  rows: {
+    line: number;
+    outcome: string;
+    claimId: string;
+    caseId: string;
+    errorCode: string;
+    errorMessage: string;
+    hint: string;
+    editable: boolean;
+    cells: Record<string, string>;
+  }[];
 }
 
 /** Rows per outcome, as the overview counts them. */
-export const byOutcome = (overview: ReadOnlyOverview): Record<string, number> => Object.fromEntries(overview.outcomes.map(({ outcome, count }) => [outcome, count]));
+export const byOutcome = (overview: ReadOnlyOverview): Record<string, number> =>
+  Object.fromEntries(overview.outcomes.map(({ outcome, count }) => [outcome, count]));

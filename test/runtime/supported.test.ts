@@ -11,7 +11,8 @@ import { cliBin } from '../helpers/sandbox-process.js';
 
 describe('runtimeRefusal', () => {
   it('runs on the supported lines and after them', () => {
-    for (const version of ['22.12.0', '22.23.3', '24.0.0', '24.21.0', '26.10.0', '27.0.0']) expect(runtimeRefusal(version), version).toBeUndefined();
+    for (const version of ['22.12.0', '22.23.3', '24.0.0', '24.21.0', '26.10.0', '27.0.0'])
+      expect(runtimeRefusal(version), version).toBeUndefined();
   });
 
   it('refuses the lines before, naming the version and what to install', () => {
@@ -35,16 +36,27 @@ describe.runIf(oldNode !== undefined)(`on an unsupported Node.js (${oldNode ?? '
 
   it('the command line says so in one sentence and exits 2, before any work', () => {
     const version = oldVersion();
-    for (const args of [['--version'], ['import', 'samples/generic-export.csv', '--mapping', 'mappings/generic.yaml', '--dry-run']]) {
+    for (const args of [
+      ['--version'],
+      ['import', 'samples/generic-export.csv', '--mapping', 'mappings/generic.yaml', '--dry-run'],
+    ]) {
       const result = run([cliBin, ...args]);
-      expect({ status: result.status, signal: result.signal, stdout: result.stdout }).toEqual({ status: 2, signal: null, stdout: '' });
+      expect({ status: result.status, signal: result.signal, stdout: result.stdout }).toEqual({
+        status: 2,
+        signal: null,
+        stdout: '',
+      });
       expect(result.stderr).toBe(`${String(runtimeRefusal(version))}\n`);
     }
   });
 
   it('the library throws the same sentence when it is imported, instead of crashing', () => {
     const entry = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
-    const result = run(['--input-type=module', '-e', `import(${JSON.stringify(entry)}).then(() => console.log('loaded'), (error) => console.log(error.message))`]);
+    const result = run([
+      '--input-type=module',
+      '-e',
+      `import(${JSON.stringify(entry)}).then(() => console.log('loaded'), (error) => console.log(error.message))`,
+    ]);
     expect({ status: result.status, signal: result.signal }).toEqual({ status: 0, signal: null });
     expect(result.stdout).toBe(`${String(runtimeRefusal(oldVersion()))}\n`);
   });

@@ -9,8 +9,16 @@ const badCredentials: [string, string | undefined, string][] = [
   ['no Authorization header', undefined, 'missing API key: send it as the Basic username'],
   ['an unknown key', basic('test_unknown_key:'), 'invalid API key'],
   ['a Bearer token', 'Bearer test_sandbox_key_0001', 'malformed Authorization header: expected Basic credentials'],
-  ['Basic without a colon', basic(sandboxKey), 'malformed Authorization header: expected the API key followed by a colon'],
-  ['Basic with an empty username', basic(':'), 'malformed Authorization header: expected the API key followed by a colon'],
+  [
+    'Basic without a colon',
+    basic(sandboxKey),
+    'malformed Authorization header: expected the API key followed by a colon',
+  ],
+  [
+    'Basic with an empty username',
+    basic(':'),
+    'malformed Authorization header: expected the API key followed by a colon',
+  ],
   ['Basic that is not base64', 'Basic !!!', 'malformed Authorization header: expected Basic credentials'],
 ];
 
@@ -27,7 +35,12 @@ describe('no route answers without a valid key', () => {
           headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
           body: route.method === 'GET' ? undefined : '{}',
         });
-        expect({ route: `${route.method} ${route.pattern}`, name, status: response.status, body: (await response.json()) }).toEqual({
+        expect({
+          route: `${route.method} ${route.pattern}`,
+          name,
+          status: response.status,
+          body: await response.json(),
+        }).toEqual({
           route: `${route.method} ${route.pattern}`,
           name,
           status: 401,
@@ -45,7 +58,10 @@ describe('no route answers without a valid key', () => {
   it('refuses unknown paths without a key too, rather than revealing what exists', async () => {
     const { request } = await startTestSandbox();
     expect((await request('GET', '/v2/issuer/nothing-here', undefined, 'test_nobody')).status).toBe(401);
-    expect(await request('GET', '/v2/issuer/nothing-here')).toMatchObject({ status: 404, body: { message: 'no such route: GET /v2/issuer/nothing-here' } });
+    expect(await request('GET', '/v2/issuer/nothing-here')).toMatchObject({
+      status: 404,
+      body: { message: 'no such route: GET /v2/issuer/nothing-here' },
+    });
   });
 });
 
@@ -55,8 +71,14 @@ describe('test and live data never meet', () => {
     await client.claims.createWithCases(fraudClaim('claim_test_side'));
     await live.claims.createWithCases(fraudClaim('claim_live_side'));
 
-    await expect(live.claims.retrieve('claim_test_side')).rejects.toMatchObject({ status: 404, serviceMessage: 'claim not found' });
-    await expect(live.cases.retrieve('claim_test_side-case-1')).rejects.toMatchObject({ status: 404, serviceMessage: 'case not found' });
+    await expect(live.claims.retrieve('claim_test_side')).rejects.toMatchObject({
+      status: 404,
+      serviceMessage: 'claim not found',
+    });
+    await expect(live.cases.retrieve('claim_test_side-case-1')).rejects.toMatchObject({
+      status: 404,
+      serviceMessage: 'case not found',
+    });
     await expect(client.claims.retrieve('claim_live_side')).rejects.toMatchObject({ status: 404 });
 
     const liveClaims = (await live.claims.list({ limit: 100 })).data.data.map((claim) => claim.claim_id);
@@ -78,7 +100,11 @@ describe('test and live data never meet', () => {
   it('a live key reaches the production environment, a test_ key the sandbox one', async () => {
     const { request } = await startTestSandbox();
     await request('POST', '/v2/issuer/new_claim', fraudClaim('claim_by_live'), liveKey);
-    expect(((await request('GET', '/v2/issuer/claims', undefined, liveKey)).body as { data: unknown[] }).data).toHaveLength(1);
-    expect(((await request('GET', '/v2/issuer/claims', undefined, sandboxKey)).body as { data: unknown[] }).data).toHaveLength(0);
+    expect(
+      ((await request('GET', '/v2/issuer/claims', undefined, liveKey)).body as { data: unknown[] }).data,
+    ).toHaveLength(1);
+    expect(
+      ((await request('GET', '/v2/issuer/claims', undefined, sandboxKey)).body as { data: unknown[] }).data,
+    ).toHaveLength(0);
   });
 });

@@ -11,11 +11,18 @@ import { insertFile } from '../../src/sandbox/store/records.js';
 /** Uploaded contents: files beside a database on disk, the blobs table for an in-memory one. */
 
 const file = (sha256: string, fileId: string) => ({
-  environment: 'sandbox' as const, file_id: fileId, category: 'transaction_receipt', type: 'image/png', sha256, size: 3, page_count: null, created: '2026-11-20T00:00:00.000Z',
+  environment: 'sandbox' as const,
+  file_id: fileId,
+  category: 'transaction_receipt',
+  type: 'image/png',
+  sha256,
+  size: 3,
+  page_count: null,
+  created: '2026-11-20T00:00:00.000Z',
 });
 
 describe('blob stores', () => {
-  it('keeps a database file\'s contents in a folder beside it, once per hash, and prunes the ones no file names', async () => {
+  it("keeps a database file's contents in a folder beside it, once per hash, and prunes the ones no file names", async () => {
     const directory = await mkdtemp(join(tmpdir(), 'blobs-'));
     onTestFinished(async () => rm(directory, { recursive: true, force: true }));
     const db = join(directory, 'sandbox.db');
@@ -33,10 +40,14 @@ describe('blob stores', () => {
     database.close();
   });
 
-  it('keeps an in-memory database\'s contents in its blobs table', async () => {
+  it("keeps an in-memory database's contents in its blobs table", async () => {
     const database = openDatabase(':memory:');
     const blobs = blobStoreFor(':memory:');
-    insertFile(database, file('aa', 'file_1'), await blobs.put('aa', fileContent([Buffer.from('o'), Buffer.from('n'), Buffer.from('e')])));
+    insertFile(
+      database,
+      file('aa', 'file_1'),
+      await blobs.put('aa', fileContent([Buffer.from('o'), Buffer.from('n'), Buffer.from('e')])),
+    );
     expect((database.prepare('SELECT bytes FROM blobs').get() as { bytes: Buffer }).bytes.toString()).toBe('one');
     database.close();
   });

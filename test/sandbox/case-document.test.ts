@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { caseDocument, caseDocumentWriter, type NewClaim, type NewClaimCase } from '../../src/sandbox/handlers/case-document.js';
+import {
+  caseDocument,
+  caseDocumentWriter,
+  type NewClaim,
+  type NewClaimCase,
+} from '../../src/sandbox/handlers/case-document.js';
 
 /**
  * new_claim writes each case's JSON without building the merged object: it must be byte for byte
@@ -12,21 +17,30 @@ import { caseDocument, caseDocumentWriter, type NewClaim, type NewClaimCase } fr
 const text = fc.string({ unit: 'binary', maxLength: 12 });
 /** Objects as JSON.parse makes them: any keys (`__proto__` included), JSON values. */
 const jsonObject = fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
-const isoDate = fc.date({ min: new Date('1970-01-01'), max: new Date('2199-12-31'), noInvalidDate: true }).map((date) => date.toISOString());
+const isoDate = fc
+  .date({ min: new Date('1970-01-01'), max: new Date('2199-12-31'), noInvalidDate: true })
+  .map((date) => date.toISOString());
 const optional = <Value>(arbitrary: fc.Arbitrary<Value>) => fc.option(arbitrary, { nil: undefined });
 
 /** A body's shared fields and its cases, keys in a shuffled order, some absent. */
 const shuffled = (record: Record<string, unknown>) =>
-  fc.shuffledSubarray(Object.keys(record), { minLength: Object.keys(record).length }).map((keys) =>
-    Object.fromEntries(keys.filter((key) => record[key] !== undefined).map((key) => [key, record[key]])),
-  );
+  fc
+    .shuffledSubarray(Object.keys(record), { minLength: Object.keys(record).length })
+    .map((keys) =>
+      Object.fromEntries(keys.filter((key) => record[key] !== undefined).map((key) => [key, record[key]])),
+    );
 
 const caseItem = fc
   .record({
     case_id: optional(text),
     program_id: optional(fc.option(text, { nil: null })),
     custom_fields: optional(fc.dictionary(text, text, { maxKeys: 3 })),
-    dispute: optional(fc.oneof(jsonObject, fc.record({ amount: fc.integer(), currency: text, date: optional(isoDate), reason: optional(text) }))),
+    dispute: optional(
+      fc.oneof(
+        jsonObject,
+        fc.record({ amount: fc.integer(), currency: text, date: optional(isoDate), reason: optional(text) }),
+      ),
+    ),
     merchant: optional(jsonObject),
     transaction: fc.oneof(
       fc.record({ amount: fc.integer(), currency: text, date: fc.oneof(isoDate, text), arn: optional(text) }),
@@ -67,7 +81,13 @@ describe('caseDocumentWriter', () => {
       claim_id: 'CLM-1',
       card: { last4: '4242', network: 'visa' },
       dispute: { date: '2026-11-01T00:00:00.000Z', raised_by: 'cardholder', reason: 'fraud' },
-      cases: [{ case_id: 'CASE-1', dispute: { amount: 1250, currency: 'USD' }, transaction: { amount: 1250, currency: 'USD', date: '2026-10-01T00:00:00.000Z', arn: '7' } }],
+      cases: [
+        {
+          case_id: 'CASE-1',
+          dispute: { amount: 1250, currency: 'USD' },
+          transaction: { amount: 1250, currency: 'USD', date: '2026-10-01T00:00:00.000Z', arn: '7' },
+        },
+      ],
     } as NewClaim;
     const [item] = claim.cases;
     if (item === undefined) throw new Error('expected a case');
@@ -82,8 +102,20 @@ describe('caseDocumentWriter', () => {
       program_id: null,
       reason: 'fraud',
       custom_fields: {},
-      dispute: { amount: 1250, currency: 'USD', date: '2026-11-01T00:00:00.000Z', raised_by: 'cardholder', reason: 'fraud' },
-      transaction: { amount: 1250, currency: 'USD', date: '2026-10-01T00:00:00.000Z', arn: '7', card: { last4: '4242', network: 'visa' } },
+      dispute: {
+        amount: 1250,
+        currency: 'USD',
+        date: '2026-11-01T00:00:00.000Z',
+        raised_by: 'cardholder',
+        reason: 'fraud',
+      },
+      transaction: {
+        amount: 1250,
+        currency: 'USD',
+        date: '2026-10-01T00:00:00.000Z',
+        arn: '7',
+        card: { last4: '4242', network: 'visa' },
+      },
       issuer_evidence: {},
     });
   });

@@ -9,7 +9,10 @@ import { createClaim, createFileableCase, expectSimpleError } from './table-help
  * filed; docs/sandbox.md).
  */
 
-const fix = { issuer_evidence: { card: { is_active: false }, fraud: { was_reported: true } }, merchant: { name: 'Voltmart GmbH' } };
+const fix = {
+  issuer_evidence: { card: { is_active: false }, fraud: { was_reported: true } },
+  merchant: { name: 'Voltmart GmbH' },
+};
 
 describe('PUT /v2/issuer/cases/{case_id}', () => {
   it('a created case: 200, only the fields sent change, nested objects merged', async () => {
@@ -26,12 +29,16 @@ describe('PUT /v2/issuer/cases/{case_id}', () => {
     });
   });
 
-  it('a filed case: 400 with the service\'s message, and the case as it was', async () => {
+  it("a filed case: 400 with the service's message, and the case as it was", async () => {
     const t = await startTestSandbox();
     const caseId = await createFileableCase(t, 'upd_filed');
     expect((await t.request('POST', '/v2/issuer/claims/upd_filed/file', { file_mode: 'chargeback' })).status).toBe(202);
     const before = (await t.request('GET', `/v2/issuer/cases/${caseId}`)).body;
-    expectSimpleError(await t.request('PUT', `/v2/issuer/cases/${caseId}`, fix), 400, 'case has been filed with the card network and cannot be modified');
+    expectSimpleError(
+      await t.request('PUT', `/v2/issuer/cases/${caseId}`, fix),
+      400,
+      'case has been filed with the card network and cannot be modified',
+    );
     expect((await t.request('GET', `/v2/issuer/cases/${caseId}`)).body).toEqual(before);
   });
 
@@ -40,7 +47,11 @@ describe('PUT /v2/issuer/cases/{case_id}', () => {
     const caseId = await createFileableCase(t, 'upd_closed');
     expect((await t.request('POST', '/v2/issuer/claims/upd_closed/withdraw')).status).toBe(202);
     const before = (await t.request('GET', `/v2/issuer/cases/${caseId}`)).body;
-    expectSimpleError(await t.request('PUT', `/v2/issuer/cases/${caseId}`, fix), 400, 'case is closed and cannot be modified');
+    expectSimpleError(
+      await t.request('PUT', `/v2/issuer/cases/${caseId}`, fix),
+      400,
+      'case is closed and cannot be modified',
+    );
     expect((await t.request('GET', `/v2/issuer/cases/${caseId}`)).body).toEqual(before);
   });
 });

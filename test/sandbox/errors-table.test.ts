@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../helpers/sandbox.js';
-import { caseState, createClaim, createFileableCase, expectSimpleError, expectSuccess, receiptlessClaim, waitForReview } from './table-helpers.js';
+import {
+  caseState,
+  createClaim,
+  createFileableCase,
+  expectSimpleError,
+  expectSuccess,
+  receiptlessClaim,
+  waitForReview,
+} from './table-helpers.js';
 
 /**
  * The error cases the service names for run_workflow, withdraw and delete, one real-HTTP test per
@@ -15,7 +23,11 @@ describe('Errors / Known cases', () => {
       const caseId = await createFileableCase(t, 'er_running');
       expectSuccess(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 202);
 
-      expectSimpleError(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 400, 'workflow is already running for this case');
+      expectSimpleError(
+        await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`),
+        400,
+        'workflow is already running for this case',
+      );
     });
 
     it('400 case already queued for filing: "case is already queued for filing"', async () => {
@@ -23,9 +35,15 @@ describe('Errors / Known cases', () => {
       const t = await startTestSandbox({ rules: { rules: [], default: 'queue' }, workflowDelayMs: 10 });
       const caseId = await createFileableCase(t, 'er_queued');
       expectSuccess(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 202);
-      await expect.poll(async () => (await t.request('GET', `/v2/issuer/cases/${caseId}/review`)).body).toMatchObject({ status: 'complete' });
+      await expect
+        .poll(async () => (await t.request('GET', `/v2/issuer/cases/${caseId}/review`)).body)
+        .toMatchObject({ status: 'complete' });
 
-      expectSimpleError(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 400, 'case is already queued for filing');
+      expectSimpleError(
+        await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`),
+        400,
+        'case is already queued for filing',
+      );
       expect(await caseState(t, caseId)).toEqual({ status: 'created', closed_reason: null });
     });
 
@@ -34,7 +52,11 @@ describe('Errors / Known cases', () => {
       const caseId = await createFileableCase(t, 'er_closed');
       expectSuccess(await t.request('POST', `/v2/issuer/cases/${caseId}/withdraw`), 202);
 
-      expectSimpleError(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 400, 'case is already closed');
+      expectSimpleError(
+        await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`),
+        400,
+        'case is already closed',
+      );
     });
 
     it('400 case failed validation: "case failed validation" with a documentation_missing item for transaction_receipt', async () => {
@@ -70,9 +92,16 @@ describe('Errors / Known cases', () => {
       const t = await startTestSandbox({ control: true });
       const caseId = await createFileableCase(t, 'er_unavailable');
       const control = await t.request('POST', `/_sandbox/cases/${caseId}/unavailable`, { unavailable: true });
-      expect({ status: control.status, body: control.body }).toEqual({ status: 200, body: { case_id: caseId, unavailable: true } });
+      expect({ status: control.status, body: control.body }).toEqual({
+        status: 200,
+        body: { case_id: caseId, unavailable: true },
+      });
 
-      expectSimpleError(await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`), 503, 'case is temporarily unavailable for filing; retry later');
+      expectSimpleError(
+        await t.request('POST', `/v2/issuer/cases/${caseId}/run_workflow`),
+        503,
+        'case is temporarily unavailable for filing; retry later',
+      );
       expect(await caseState(t, caseId)).toEqual({ status: 'created', closed_reason: null });
 
       // Available again: the same call is accepted.
@@ -87,7 +116,11 @@ describe('Errors / Known cases', () => {
       await createFileableCase(t, 'er_claim_closed');
       expectSuccess(await t.request('POST', '/v2/issuer/claims/er_claim_closed/withdraw'), 202);
 
-      expectSimpleError(await t.request('POST', '/v2/issuer/claims/er_claim_closed/withdraw'), 400, 'cannot withdraw a claim that is already closed');
+      expectSimpleError(
+        await t.request('POST', '/v2/issuer/claims/er_claim_closed/withdraw'),
+        400,
+        'cannot withdraw a claim that is already closed',
+      );
     });
 
     it('404 unknown claim: "claim not found"', async () => {
@@ -102,7 +135,11 @@ describe('Errors / Known cases', () => {
       const caseId = await createFileableCase(t, 'er_case_closed');
       expectSuccess(await t.request('POST', `/v2/issuer/cases/${caseId}/withdraw`), 202);
 
-      expectSimpleError(await t.request('POST', `/v2/issuer/cases/${caseId}/withdraw`), 400, 'cannot withdraw a case that is already closed');
+      expectSimpleError(
+        await t.request('POST', `/v2/issuer/cases/${caseId}/withdraw`),
+        400,
+        'cannot withdraw a case that is already closed',
+      );
     });
 
     it('404 unknown case: "case not found"', async () => {
@@ -116,9 +153,16 @@ describe('Errors / Known cases', () => {
       const t = await startTestSandbox();
       const caseId = await createFileableCase(t, 'er_delete_filed');
       const filed = await t.request('POST', '/v2/issuer/claims/er_delete_filed/file', { file_mode: 'chargeback' });
-      expect({ status: filed.status, body: filed.body }).toEqual({ status: 202, body: { results: [{ case_id: caseId, success: true }] } });
+      expect({ status: filed.status, body: filed.body }).toEqual({
+        status: 202,
+        body: { results: [{ case_id: caseId, success: true }] },
+      });
 
-      expectSimpleError(await t.request('DELETE', `/v2/issuer/cases/${caseId}`), 400, 'case has been filed with the card network and cannot be deleted');
+      expectSimpleError(
+        await t.request('DELETE', `/v2/issuer/cases/${caseId}`),
+        400,
+        'case has been filed with the card network and cannot be deleted',
+      );
     });
   });
 });

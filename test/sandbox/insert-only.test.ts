@@ -20,9 +20,13 @@ describe('new_claim refused half-way', () => {
     const body = fraudClaim('io_half', 3);
     const cases = body.cases.map((item, index) => (index === 2 ? { ...item, case_id: 'io_base-case-1' } : item));
     const refused = await t.request('POST', '/v2/issuer/new_claim', { ...body, cases });
-    expect(refused).toMatchObject({ status: 409, body: { message: expect.stringContaining('io_base-case-1') as unknown } });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: { message: expect.stringContaining('io_base-case-1') as unknown },
+    });
     expect((await t.request('GET', '/v2/issuer/claims/io_half')).status).toBe(404);
-    for (const caseId of ['io_half-case-1', 'io_half-case-2']) expect((await t.request('GET', `/v2/issuer/cases/${caseId}`)).status).toBe(404);
+    for (const caseId of ['io_half-case-1', 'io_half-case-2'])
+      expect((await t.request('GET', `/v2/issuer/cases/${caseId}`)).status).toBe(404);
     const events = (await t.request('GET', '/v2/issuer/events')).body as EventList;
     expect(events.data.map((event) => event.data.case_id)).toEqual(['io_base-case-1']);
     // The ids it had taken are free again.
@@ -32,14 +36,25 @@ describe('new_claim refused half-way', () => {
 
 describe('SandboxCore.insertOnly', () => {
   const insertClaim = (core: SandboxCore, claimId: string) =>
-    core.database.prepare("INSERT INTO claims (environment, claim_id, status, created, updated) VALUES ('sandbox', ?, 'open', '', '')").run(claimId);
-  const claimIds = (core: SandboxCore) => core.database.prepare('SELECT claim_id FROM claims ORDER BY seq').pluck().all();
+    core.database
+      .prepare(
+        "INSERT INTO claims (environment, claim_id, status, created, updated) VALUES ('sandbox', ?, 'open', '', '')",
+      )
+      .run(claimId);
+  const claimIds = (core: SandboxCore) =>
+    core.database.prepare('SELECT claim_id FROM claims ORDER BY seq').pluck().all();
 
   it('rolls back the whole group when a unit cannot be taken back, and the next group commits', async () => {
     const errors: unknown[] = [];
-    const core = new SandboxCore({ database: openDatabase(':memory:'), onBackgroundError: (error) => errors.push(error) });
+    const core = new SandboxCore({
+      database: openDatabase(':memory:'),
+      onBackgroundError: (error) => errors.push(error),
+    });
     try {
-      core.insertOnly(() => insertClaim(core, 'io_sibling'), () => undefined);
+      core.insertOnly(
+        () => insertClaim(core, 'io_sibling'),
+        () => undefined,
+      );
       const refusal = new Error('refused after its insert');
       expect(() =>
         core.insertOnly(
@@ -55,7 +70,10 @@ describe('SandboxCore.insertOnly', () => {
       await expect(core.committed()).rejects.toThrow('could not be taken back');
       expect(errors).toHaveLength(1);
       expect(claimIds(core)).toEqual([]);
-      core.insertOnly(() => insertClaim(core, 'io_next'), () => undefined);
+      core.insertOnly(
+        () => insertClaim(core, 'io_next'),
+        () => undefined,
+      );
       await core.committed();
       expect(claimIds(core)).toEqual(['io_next']);
     } finally {
@@ -67,7 +85,10 @@ describe('SandboxCore.insertOnly', () => {
   it('keeps the group when the unit is taken back', async () => {
     const core = new SandboxCore({ database: openDatabase(':memory:') });
     try {
-      core.insertOnly(() => insertClaim(core, 'io_kept'), () => undefined);
+      core.insertOnly(
+        () => insertClaim(core, 'io_kept'),
+        () => undefined,
+      );
       expect(() =>
         core.insertOnly(
           () => {

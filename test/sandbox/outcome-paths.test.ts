@@ -8,12 +8,16 @@ const dueMs = filedAtMs + 110 * dayMs;
 const caseIds = Array.from({ length: 10_000 }, (_, index) => `case_${String(index).padStart(5, '0')}`);
 
 /** A path by its statuses and closed reasons: `chargeback_represented>lost/expired`. */
-const shape = (moves: OutcomeMove[]) => moves.map((move) => (move.closedReason === undefined ? move.status : `${move.status}/${move.closedReason}`)).join('>');
+const shape = (moves: OutcomeMove[]) =>
+  moves
+    .map((move) => (move.closedReason === undefined ? move.status : `${move.status}/${move.closedReason}`))
+    .join('>');
 const daysBetween = (fromMs: number, toMs: number) => (toMs - fromMs) / dayMs;
 
 describe('outcome paths (--outcomes)', () => {
   const paths = caseIds.map((caseId) => outcomePath(7, caseId, filedAtMs, dueMs));
-  const share = (test: (moves: OutcomeMove[]) => boolean, among: OutcomeMove[][] = paths) => among.filter(test).length / among.length;
+  const share = (test: (moves: OutcomeMove[]) => boolean, among: OutcomeMove[][] = paths) =>
+    among.filter(test).length / among.length;
   const starts = (prefix: string) => (moves: OutcomeMove[]) => shape(moves).startsWith(prefix);
 
   it('draws the documented shares over 10,000 case ids, within a few percent', () => {
@@ -25,22 +29,37 @@ describe('outcome paths (--outcomes)', () => {
     expect(Math.abs(represented.length / paths.length - 0.35)).toBeLessThan(0.02);
     expect(Math.abs(share((moves) => moves[0]?.needsReview === true, represented) - 1 / 3)).toBeLessThan(0.04);
     expect(Math.abs(share(starts('chargeback_represented>prearb_filed'), represented) - 0.4)).toBeLessThan(0.04);
-    expect(Math.abs(share((moves) => shape(moves) === 'chargeback_represented>lost/rejected', represented) - 0.3)).toBeLessThan(0.04);
-    expect(Math.abs(share((moves) => shape(moves) === 'chargeback_represented>lost/expired', represented) - 0.3)).toBeLessThan(0.04);
+    expect(
+      Math.abs(share((moves) => shape(moves) === 'chargeback_represented>lost/rejected', represented) - 0.3),
+    ).toBeLessThan(0.04);
+    expect(
+      Math.abs(share((moves) => shape(moves) === 'chargeback_represented>lost/expired', represented) - 0.3),
+    ).toBeLessThan(0.04);
     const prearb = represented.filter(starts('chargeback_represented>prearb_filed'));
-    expect(Math.abs(share((moves) => shape(moves).endsWith('prearb_filed>won/accepted'), prearb) - 0.5)).toBeLessThan(0.06);
-    expect(Math.abs(share((moves) => shape(moves).endsWith('prearb_filed>lost/rejected'), prearb) - 0.3)).toBeLessThan(0.06);
+    expect(Math.abs(share((moves) => shape(moves).endsWith('prearb_filed>won/accepted'), prearb) - 0.5)).toBeLessThan(
+      0.06,
+    );
+    expect(Math.abs(share((moves) => shape(moves).endsWith('prearb_filed>lost/rejected'), prearb) - 0.3)).toBeLessThan(
+      0.06,
+    );
     const arbitration = prearb.filter(starts('chargeback_represented>prearb_filed>prearb_rebutted>arbitration_filed'));
     expect(Math.abs(arbitration.length / prearb.length - 0.2)).toBeLessThan(0.05);
     expect(Math.abs(share((moves) => moves.at(-1)?.status === 'won', arbitration) - 0.5)).toBeLessThan(0.12);
     // Nothing else: every path is one of the ten shapes.
-    expect(new Set(paths.map(shape))).toEqual(new Set([
-      'won/accepted', 'won/merchant_credited', 'lost/rejected', 'won/expired',
-      'chargeback_represented>lost/rejected', 'chargeback_represented>lost/expired',
-      'chargeback_represented>prearb_filed>won/accepted', 'chargeback_represented>prearb_filed>lost/rejected',
-      'chargeback_represented>prearb_filed>prearb_rebutted>arbitration_filed>won/accepted',
-      'chargeback_represented>prearb_filed>prearb_rebutted>arbitration_filed>lost/rejected',
-    ]));
+    expect(new Set(paths.map(shape))).toEqual(
+      new Set([
+        'won/accepted',
+        'won/merchant_credited',
+        'lost/rejected',
+        'won/expired',
+        'chargeback_represented>lost/rejected',
+        'chargeback_represented>lost/expired',
+        'chargeback_represented>prearb_filed>won/accepted',
+        'chargeback_represented>prearb_filed>lost/rejected',
+        'chargeback_represented>prearb_filed>prearb_rebutted>arbitration_filed>won/accepted',
+        'chargeback_represented>prearb_filed>prearb_rebutted>arbitration_filed>lost/rejected',
+      ]),
+    );
   });
 
   it('times each move as documented, after the one before, along moves the network may make', () => {
@@ -67,7 +86,8 @@ describe('outcome paths (--outcomes)', () => {
         if (move.status === 'chargeback_represented') within(atMs, move.atMs, 10, 30);
         if (move.status === 'prearb_filed') within(atMs, move.atMs, 5, 25);
         if (status === 'chargeback_represented' && move.closedReason === 'rejected') within(atMs, move.atMs, 5, 25);
-        if (status === 'prearb_filed' && (move.status === 'won' || move.status === 'lost')) within(atMs, move.atMs, 10, 30);
+        if (status === 'prearb_filed' && (move.status === 'won' || move.status === 'lost'))
+          within(atMs, move.atMs, 10, 30);
         if (move.status === 'prearb_rebutted') within(atMs, move.atMs, 5, 15);
         if (move.status === 'arbitration_filed') within(atMs, move.atMs, 5, 10);
         if (status === 'arbitration_filed') within(atMs, move.atMs, 20, 40);
@@ -75,7 +95,9 @@ describe('outcome paths (--outcomes)', () => {
         atMs = move.atMs;
       }
       expect(['won', 'lost']).toContain(status);
-      expect(moves.filter((move) => move.needsReview === true).map((move) => move.status)).toEqual(moves[0]?.needsReview === true ? ['chargeback_represented'] : []);
+      expect(moves.filter((move) => move.needsReview === true).map((move) => move.status)).toEqual(
+        moves[0]?.needsReview === true ? ['chargeback_represented'] : [],
+      );
     }
   });
 
@@ -83,14 +105,21 @@ describe('outcome paths (--outcomes)', () => {
     expect(outcomePath(7, 'case_00042', filedAtMs, dueMs)).toEqual(paths[42]);
     // Filed later: the same moves, as long after the filing.
     const later = outcomePath(7, 'case_00042', filedAtMs + 3 * dayMs, dueMs + 3 * dayMs);
-    expect(later.map((move) => ({ ...move, atMs: move.atMs - 3 * dayMs, resolutionDueMs: move.resolutionDueMs === undefined ? undefined : move.resolutionDueMs - 3 * dayMs })))
-      .toEqual(paths[42]);
+    expect(
+      later.map((move) => ({
+        ...move,
+        atMs: move.atMs - 3 * dayMs,
+        resolutionDueMs: move.resolutionDueMs === undefined ? undefined : move.resolutionDueMs - 3 * dayMs,
+      })),
+    ).toEqual(paths[42]);
     const otherSeed = caseIds.map((caseId) => outcomePath(8, caseId, filedAtMs, dueMs));
     expect(otherSeed.filter((moves, index) => shape(moves) !== shape(paths[index] ?? [])).length).toBeGreaterThan(5000);
   });
 
   it('a case whose due date has already passed at filing, when nobody answers, ends at once', () => {
     const expiring = caseIds.find((caseId) => shape(outcomePath(7, caseId, filedAtMs, dueMs)) === 'won/expired') ?? '';
-    expect(outcomePath(7, expiring, filedAtMs, filedAtMs - 5 * dayMs)).toEqual([{ status: 'won', closedReason: 'expired', atMs: filedAtMs }]);
+    expect(outcomePath(7, expiring, filedAtMs, filedAtMs - 5 * dayMs)).toEqual([
+      { status: 'won', closedReason: 'expired', atMs: filedAtMs },
+    ]);
   });
 });

@@ -3,7 +3,8 @@ import { fraudClaim, startTestSandbox } from '../helpers/sandbox.js';
 
 async function withClaims(count: number) {
   const test = await startTestSandbox();
-  for (let index = 1; index <= count; index++) await test.client.claims.createWithCases(fraudClaim(`claim_${String(index).padStart(2, '0')}`));
+  for (let index = 1; index <= count; index++)
+    await test.client.claims.createWithCases(fraudClaim(`claim_${String(index).padStart(2, '0')}`));
   return test;
 }
 
@@ -13,7 +14,18 @@ describe('lists: newest first, limit 1..100 (default 10), stable cursors', () =>
   it('defaults to 10, newest first, with has_more', async () => {
     const { request } = await withClaims(12);
     const page = await request('GET', '/v2/issuer/claims');
-    expect(ids(page.body)).toEqual(['claim_12', 'claim_11', 'claim_10', 'claim_09', 'claim_08', 'claim_07', 'claim_06', 'claim_05', 'claim_04', 'claim_03']);
+    expect(ids(page.body)).toEqual([
+      'claim_12',
+      'claim_11',
+      'claim_10',
+      'claim_09',
+      'claim_08',
+      'claim_07',
+      'claim_06',
+      'claim_05',
+      'claim_04',
+      'claim_03',
+    ]);
     expect(page.body).toMatchObject({ has_more: true });
   });
 
@@ -47,20 +59,37 @@ describe('lists: newest first, limit 1..100 (default 10), stable cursors', () =>
     ['limit=0', 'limit', 'limit: expected an integer from 1 to 100, got "0"'],
     ['limit=101', 'limit', 'limit: expected an integer from 1 to 100, got "101"'],
     ['limit=ten', 'limit', 'limit: expected an integer from 1 to 100, got "ten"'],
-    ['starting_after=claim_nope', 'starting_after', 'starting_after: expected the id of an existing record, got "claim_nope"'],
-    ['starting_after=claim_01&ending_before=claim_02', 'ending_before', 'ending_before: expected starting_after or ending_before, not both'],
+    [
+      'starting_after=claim_nope',
+      'starting_after',
+      'starting_after: expected the id of an existing record, got "claim_nope"',
+    ],
+    [
+      'starting_after=claim_01&ending_before=claim_02',
+      'ending_before',
+      'ending_before: expected starting_after or ending_before, not both',
+    ],
   ])('refuses ?%s with the validation shape naming %s', async (query, field, message) => {
     const { request } = await withClaims(2);
     const answer = await request('GET', `/v2/issuer/claims?${query}`);
-    expect(answer).toMatchObject({ status: 400, body: { errors: [{ code: 'parameter_invalid', details: { field }, message }] } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { errors: [{ code: 'parameter_invalid', details: { field }, message }] },
+    });
   });
 
   it('pages cases, events and v1 cases the same way', async () => {
     const { request } = await withClaims(3);
     const cases = await request('GET', '/v2/issuer/cases?limit=2');
-    expect(cases.body).toMatchObject({ has_more: true, data: [{ case_id: 'claim_03-case-1' }, { case_id: 'claim_02-case-1' }] });
+    expect(cases.body).toMatchObject({
+      has_more: true,
+      data: [{ case_id: 'claim_03-case-1' }, { case_id: 'claim_02-case-1' }],
+    });
     const events = await request('GET', '/v2/issuer/events?limit=1');
-    expect(events.body).toMatchObject({ has_more: true, data: [{ type: 'case.created', data: { case_id: 'claim_03-case-1' } }] });
+    expect(events.body).toMatchObject({
+      has_more: true,
+      data: [{ type: 'case.created', data: { case_id: 'claim_03-case-1' } }],
+    });
     const v1 = await request('GET', '/v1/issuer/cases?limit=100');
     expect(v1.body).toEqual({ data: [], has_more: false });
   });

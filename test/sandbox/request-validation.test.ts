@@ -17,7 +17,10 @@ function claimWithCase(claimId: string, extra: Record<string, unknown>) {
 
 /** A status and a simple `{message}` body (only that key) whose message mentions `part`. */
 function expectSimple(answer: Answer, status: number, part: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { message: expect.stringContaining(part) as unknown } });
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status,
+    body: { message: expect.stringContaining(part) as unknown },
+  });
 }
 
 /** Exactly one validation item, for `field`, with `code`. */
@@ -32,17 +35,60 @@ const sandboxWithCase = async (): Promise<TestSandbox> => {
   return t;
 };
 
-const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`key_${index}`, 'value']));
+const keys = (count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, index) => [`key_${index}`, 'value']));
 
 describe('ids: at most 126 characters', () => {
   it.each([
-    { name: 'new_claim claim_id', method: 'POST', path: '/v2/issuer/new_claim', body: { ...fraudClaim('x'), claim_id: idOver126 }, field: 'claim_id' },
-    { name: 'new_claim case_id', method: 'POST', path: '/v2/issuer/new_claim', body: claimWithCase('rv_c', { case_id: idOver126 }), field: 'cases.0.case_id' },
-    { name: 'new_claim program_id', method: 'POST', path: '/v2/issuer/new_claim', body: claimWithCase('rv_p', { program_id: idOver126 }), field: 'cases.0.program_id' },
-    { name: 'create claim claim_id', method: 'POST', path: '/v2/issuer/claims', body: { case_ids: ['rv_base-case-1'], claim_id: idOver126 }, field: 'claim_id' },
-    { name: 'create claim case_ids item', method: 'POST', path: '/v2/issuer/claims', body: { case_ids: [idOver126] }, field: 'case_ids.0' },
-    { name: 'update case case_id', method: 'PUT', path: '/v2/issuer/cases/rv_base-case-1', body: { case_id: idOver126 }, field: 'case_id' },
-    { name: 'update case program_id', method: 'PUT', path: '/v2/issuer/cases/rv_base-case-1', body: { program_id: idOver126 }, field: 'program_id' },
+    {
+      name: 'new_claim claim_id',
+      method: 'POST',
+      path: '/v2/issuer/new_claim',
+      body: { ...fraudClaim('x'), claim_id: idOver126 },
+      field: 'claim_id',
+    },
+    {
+      name: 'new_claim case_id',
+      method: 'POST',
+      path: '/v2/issuer/new_claim',
+      body: claimWithCase('rv_c', { case_id: idOver126 }),
+      field: 'cases.0.case_id',
+    },
+    {
+      name: 'new_claim program_id',
+      method: 'POST',
+      path: '/v2/issuer/new_claim',
+      body: claimWithCase('rv_p', { program_id: idOver126 }),
+      field: 'cases.0.program_id',
+    },
+    {
+      name: 'create claim claim_id',
+      method: 'POST',
+      path: '/v2/issuer/claims',
+      body: { case_ids: ['rv_base-case-1'], claim_id: idOver126 },
+      field: 'claim_id',
+    },
+    {
+      name: 'create claim case_ids item',
+      method: 'POST',
+      path: '/v2/issuer/claims',
+      body: { case_ids: [idOver126] },
+      field: 'case_ids.0',
+    },
+    {
+      name: 'update case case_id',
+      method: 'PUT',
+      path: '/v2/issuer/cases/rv_base-case-1',
+      body: { case_id: idOver126 },
+      field: 'case_id',
+    },
+    {
+      name: 'update case program_id',
+      method: 'PUT',
+      path: '/v2/issuer/cases/rv_base-case-1',
+      body: { program_id: idOver126 },
+      field: 'program_id',
+    },
   ])('$name of 127 characters → 400 naming $field', async ({ method, path, body, field }) => {
     const t = await sandboxWithCase();
     expectOneItem(await t.request(method, path, body), field);
@@ -53,7 +99,10 @@ describe('ids: at most 126 characters', () => {
 
   it('126 characters is accepted for claim_id, case_id and program_id', async () => {
     const t = await startTestSandbox();
-    const answer = await t.request('POST', '/v2/issuer/new_claim', { ...claimWithCase('x', { case_id: idAt126, program_id: idAt126 }), claim_id: idAt126 });
+    const answer = await t.request('POST', '/v2/issuer/new_claim', {
+      ...claimWithCase('x', { case_id: idAt126, program_id: idAt126 }),
+      claim_id: idAt126,
+    });
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ claim_id: idAt126, cases: [{ case_id: idAt126, program_id: idAt126 }] });
   });
@@ -92,14 +141,21 @@ describe('custom_fields: at most 25 keys, keys <= 50, values <= 250 characters',
     { name: 'a 251-character value', fields: { note: 'v'.repeat(251) }, field: 'custom_fields.note' },
   ])('$name → 400 on new_claim and on update', async ({ fields, field }) => {
     const t = await sandboxWithCase();
-    expectOneItem(await t.request('POST', '/v2/issuer/new_claim', claimWithCase('rv_cf', { custom_fields: fields })), `cases.0.${field}`);
+    expectOneItem(
+      await t.request('POST', '/v2/issuer/new_claim', claimWithCase('rv_cf', { custom_fields: fields })),
+      `cases.0.${field}`,
+    );
     expectOneItem(await t.request('PUT', '/v2/issuer/cases/rv_base-case-1', { custom_fields: fields }), field);
   });
 
   it('25 keys, a 50-character key and a 250-character value are accepted', async () => {
     const t = await startTestSandbox();
     const fields = { ...keys(23), ['k'.repeat(50)]: 'value', note: 'v'.repeat(250) };
-    const answer = await t.request('POST', '/v2/issuer/new_claim', claimWithCase('rv_cf_ok', { custom_fields: fields }));
+    const answer = await t.request(
+      'POST',
+      '/v2/issuer/new_claim',
+      claimWithCase('rv_cf_ok', { custom_fields: fields }),
+    );
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ cases: [{ custom_fields: fields }] });
   });
@@ -115,9 +171,17 @@ describe('bodies that do not parse or do not match', () => {
   });
 
   it.each([
-    { name: 'amount as a decimal string', body: claimWithCase('rv_a', { transaction: { ...fraudClaim('x').cases[0]?.transaction, amount: '12.50' } }), field: 'cases.0.transaction.amount' },
+    {
+      name: 'amount as a decimal string',
+      body: claimWithCase('rv_a', { transaction: { ...fraudClaim('x').cases[0]?.transaction, amount: '12.50' } }),
+      field: 'cases.0.transaction.amount',
+    },
     { name: 'no cases', body: { ...fraudClaim('rv_n'), cases: [] }, field: 'cases' },
-    { name: 'a lower-case currency', body: claimWithCase('rv_cur', { dispute: { amount: 1000, currency: 'usd' } }), field: 'cases.0.dispute.currency' },
+    {
+      name: 'a lower-case currency',
+      body: claimWithCase('rv_cur', { dispute: { amount: 1000, currency: 'usd' } }),
+      field: 'cases.0.dispute.currency',
+    },
   ])('$name → 400 naming $field', async ({ body, field }) => {
     const t = await startTestSandbox();
     expectOneItem(await t.request('POST', '/v2/issuer/new_claim', body), field);
@@ -147,14 +211,22 @@ describe('duplicate client-supplied ids → 409 {message}', () => {
     const t = await sandboxWithCase();
     const again = await t.request('POST', '/v2/issuer/new_claim', { ...fraudClaim('rv_dup'), claim_id: 'rv_base' });
     expectSimple(again, 409, 'rv_base');
-    expectSimple(await t.request('POST', '/v2/issuer/claims', { case_ids: ['rv_base-case-1'], claim_id: 'rv_base' }), 409, 'rv_base');
+    expectSimple(
+      await t.request('POST', '/v2/issuer/claims', { case_ids: ['rv_base-case-1'], claim_id: 'rv_base' }),
+      409,
+      'rv_base',
+    );
     // Ids are unique per environment: the live key may use the same one.
     expect((await t.request('POST', '/v2/issuer/new_claim', fraudClaim('rv_base'), liveKey)).status).toBe(201);
   });
 
   it('case_id again (in another claim) → 409, and the new claim is not stored', async () => {
     const t = await sandboxWithCase();
-    expectSimple(await t.request('POST', '/v2/issuer/new_claim', claimWithCase('rv_dup_case', { case_id: 'rv_base-case-1' })), 409, 'rv_base-case-1');
+    expectSimple(
+      await t.request('POST', '/v2/issuer/new_claim', claimWithCase('rv_dup_case', { case_id: 'rv_base-case-1' })),
+      409,
+      'rv_base-case-1',
+    );
     expectSimple(await t.request('GET', '/v2/issuer/claims/rv_dup_case'), 404, 'claim not found');
   });
 });

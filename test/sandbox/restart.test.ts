@@ -15,14 +15,26 @@ describe('persistence', () => {
     const folder = await temporaryFolder('bulk-disputes-sandbox-');
     const db = join(folder, 'sandbox.db');
     const first = await startSandboxProcess(['--db', db, '--api-key', sandboxKey]);
-    const before = new ClaimsClient({ baseUrl: first.url, apiKey: sandboxKey, concurrency: 8, retry: { maxAttempts: 1 } });
+    const before = new ClaimsClient({
+      baseUrl: first.url,
+      apiKey: sandboxKey,
+      concurrency: 8,
+      retry: { maxAttempts: 1 },
+    });
 
     // Concurrent writes of every kind; each counts once its response has arrived.
     const claimIds = Array.from({ length: 20 }, (_, index) => `claim_${String(index).padStart(2, '0')}`);
     await Promise.all(claimIds.map(async (claimId) => before.claims.createWithCases(fraudClaim(claimId, 2))));
-    await Promise.all(claimIds.slice(0, 10).map(async (claimId) => before.claims.file(claimId, { file_mode: 'chargeback' })));
+    await Promise.all(
+      claimIds.slice(0, 10).map(async (claimId) => before.claims.file(claimId, { file_mode: 'chargeback' })),
+    );
     await before.claims.withdraw('claim_19');
-    const upload = await before.files.upload({ category: 'transaction_receipt', filename: 'receipt.png', contentType: 'image/png', content: pngBytes });
+    const upload = await before.files.upload({
+      category: 'transaction_receipt',
+      filename: 'receipt.png',
+      contentType: 'image/png',
+      content: pngBytes,
+    });
     await before.close();
     await killHard(first.child);
 
@@ -33,9 +45,18 @@ describe('persistence', () => {
       for await (const claim of after.claims.listAll({ limit: 7 })) listed.push(claim.claim_id);
       // Created concurrently, so listed in commit order: compare as sets, and none twice.
       expect([...listed].sort()).toEqual(claimIds);
-      expect((await after.claims.retrieve('claim_03')).data).toMatchObject({ status: 'filed', cases: [{ status: 'chargeback_filed' }, { status: 'chargeback_filed' }] });
-      expect((await after.claims.retrieve('claim_15')).data).toMatchObject({ status: 'open', cases: [{ status: 'created' }, { status: 'created' }] });
-      expect((await after.claims.retrieve('claim_19')).data).toMatchObject({ status: 'closed', cases: [{ status: 'closed', closed_reason: 'withdrawn' }, {}] });
+      expect((await after.claims.retrieve('claim_03')).data).toMatchObject({
+        status: 'filed',
+        cases: [{ status: 'chargeback_filed' }, { status: 'chargeback_filed' }],
+      });
+      expect((await after.claims.retrieve('claim_15')).data).toMatchObject({
+        status: 'open',
+        cases: [{ status: 'created' }, { status: 'created' }],
+      });
+      expect((await after.claims.retrieve('claim_19')).data).toMatchObject({
+        status: 'closed',
+        cases: [{ status: 'closed', closed_reason: 'withdrawn' }, {}],
+      });
       let events = 0;
       for await (const _event of after.events.listAll()) events++;
       // 40 created, 20 filed, 2 withdrawn.
@@ -46,7 +67,9 @@ describe('persistence', () => {
     }
     // The uploaded bytes are stored once, by their hash, in the folder beside the database.
     const database = new Database(db, { readonly: true });
-    const stored = database.prepare('SELECT f.sha256 FROM files f JOIN blobs b USING (sha256) WHERE f.file_id = ?').get(upload.data.id) as { sha256: string };
+    const stored = database
+      .prepare('SELECT f.sha256 FROM files f JOIN blobs b USING (sha256) WHERE f.file_id = ?')
+      .get(upload.data.id) as { sha256: string };
     database.close();
     expect(Buffer.compare(await readFile(join(`${db}.blobs`, stored.sha256)), pngBytes)).toBe(0);
   });
@@ -64,7 +87,9 @@ describe('persistence', () => {
     const second = await createSandbox({ db, apiKeys: [sandboxKey], workflowDelayMs: 20 });
     const after = new ClaimsClient({ baseUrl: second.url, apiKey: sandboxKey, retry: { maxAttempts: 1 } });
     try {
-      await expect.poll(async () => (await after.cases.retrieve('claim_w-case-1')).data.status).toBe('chargeback_filed');
+      await expect
+        .poll(async () => (await after.cases.retrieve('claim_w-case-1')).data.status)
+        .toBe('chargeback_filed');
     } finally {
       await after.close();
       await second.close();

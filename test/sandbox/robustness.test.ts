@@ -14,7 +14,10 @@ import { temporaryFolder } from '../helpers/temporary-folder.js';
 describe('background work never ends the process', () => {
   it('reports a failing delayed job instead of throwing, and schedules nothing after close', async () => {
     const errors: unknown[] = [];
-    const core = new SandboxCore({ database: openDatabase(':memory:'), onBackgroundError: (error) => errors.push(error) });
+    const core = new SandboxCore({
+      database: openDatabase(':memory:'),
+      onBackgroundError: (error) => errors.push(error),
+    });
     onTestFinished(() => {
       core.database.close();
     });
@@ -40,9 +43,18 @@ describe('background work never ends the process', () => {
 
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    onTestFinished(async () => new Promise<void>((resolve) => blocker.close(() => { resolve(); })));
+    onTestFinished(
+      async () =>
+        new Promise<void>((resolve) =>
+          blocker.close(() => {
+            resolve();
+          }),
+        ),
+    );
     const { port } = blocker.address() as AddressInfo;
-    await expect(createSandbox({ db, port, apiKeys: [sandboxKey], workflowDelayMs: 5 })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(createSandbox({ db, port, apiKeys: [sandboxKey], workflowDelayMs: 5 })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const database = new Database(db, { readonly: true });
     const row = database.prepare("SELECT status, workflow_state FROM cases WHERE case_id = 'claim_r-case-1'").get();
@@ -57,14 +69,29 @@ describe('rules the first review found missing', () => {
     await client.claims.createWithCases(fraudClaim('claim_f', 2));
     await client.cases.file('claim_f-case-1', { file_mode: 'chargeback' });
     const answer = await request('PUT', '/v2/issuer/claims/claim_f/cases', { case_ids: ['claim_f-case-2'] });
-    expect(answer).toEqual({ status: 400, body: { message: 'case claim_f-case-1 has been filed or closed and cannot leave its claim' }, headers: expect.anything() as unknown });
-    expect((await client.claims.retrieve('claim_f')).data).toMatchObject({ status: 'filed', cases: [{ case_id: 'claim_f-case-1' }, { case_id: 'claim_f-case-2' }] });
+    expect(answer).toEqual({
+      status: 400,
+      body: { message: 'case claim_f-case-1 has been filed or closed and cannot leave its claim' },
+      headers: expect.anything() as unknown,
+    });
+    expect((await client.claims.retrieve('claim_f')).data).toMatchObject({
+      status: 'filed',
+      cases: [{ case_id: 'claim_f-case-1' }, { case_id: 'claim_f-case-2' }],
+    });
   });
 
   it('test-mode file categories are refused for a live key, accepted for a test key', async () => {
     const { client, live } = await startTestSandbox();
-    const upload = { category: 'valid_document' as const, filename: 'a.png', contentType: 'image/png', content: pngBytes() };
-    await expect(live.files.upload(upload)).rejects.toMatchObject({ status: 400, errors: [{ code: 'category_invalid' }] });
+    const upload = {
+      category: 'valid_document' as const,
+      filename: 'a.png',
+      contentType: 'image/png',
+      content: pngBytes(),
+    };
+    await expect(live.files.upload(upload)).rejects.toMatchObject({
+      status: 400,
+      errors: [{ code: 'category_invalid' }],
+    });
     expect((await client.files.upload(upload)).data).toMatchObject({ category: 'valid_document', type: 'image/png' });
   });
 
@@ -73,7 +100,10 @@ describe('rules the first review found missing', () => {
     for (const name of ['d1', 'd2', 'd3', 'd4']) await client.claims.createWithCases(fraudClaim(name));
     await client.cases.delete('d3-case-1');
     const older = await request('GET', '/v2/issuer/cases?starting_after=d3-case-1');
-    expect(older).toMatchObject({ status: 200, body: { data: [{ case_id: 'd2-case-1' }, { case_id: 'd1-case-1' }], has_more: false } });
+    expect(older).toMatchObject({
+      status: 200,
+      body: { data: [{ case_id: 'd2-case-1' }, { case_id: 'd1-case-1' }], has_more: false },
+    });
     const newer = await request('GET', '/v2/issuer/cases?ending_before=d3-case-1');
     expect(newer).toMatchObject({ status: 200, body: { data: [{ case_id: 'd4-case-1' }], has_more: false } });
   });
@@ -83,7 +113,9 @@ describe('rules the first review found missing', () => {
     await client.claims.createWithCases(fraudClaim('claim_o'));
     await client.cases.runWorkflow('claim_o-case-1');
     const running = { status: 400, body: { message: 'workflow is already running for this case' } };
-    expect(await request('PUT', '/v2/issuer/cases/claim_o-case-1', { custom_fields: { a: 'b' } })).toMatchObject(running);
+    expect(await request('PUT', '/v2/issuer/cases/claim_o-case-1', { custom_fields: { a: 'b' } })).toMatchObject(
+      running,
+    );
     expect(await request('DELETE', '/v2/issuer/cases/claim_o-case-1')).toMatchObject(running);
   });
 });

@@ -24,7 +24,10 @@ const post = async (t: TestSandbox, path: string, body?: unknown) => t.request('
 /** Files the claim with file_mode chargeback and checks every case succeeded. */
 async function fileClaim(t: TestSandbox, claimId: string, caseIds: string[]): Promise<void> {
   const answer = await post(t, `/v2/issuer/claims/${claimId}/file`, { file_mode: 'chargeback' });
-  expect({ status: answer.status, body: answer.body }).toEqual({ status: 202, body: { results: caseIds.map((case_id) => ({ case_id, success: true })) } });
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status: 202,
+    body: { results: caseIds.map((case_id) => ({ case_id, success: true })) },
+  });
 }
 
 describe('States and transitions', () => {
@@ -58,11 +61,21 @@ describe('States and transitions', () => {
     const body = fraudClaim('st_mix', 2);
     // The second case's transaction is outside the 120-day fraud window: it fails validation.
     const old = new Date(Date.now() - 200 * 24 * 60 * 60 * 1000).toISOString();
-    await createClaim(t, { ...body, cases: body.cases.map((item, index) => (index === 1 ? { ...item, transaction: { ...item.transaction, date: old } } : item)) });
+    await createClaim(t, {
+      ...body,
+      cases: body.cases.map((item, index) =>
+        index === 1 ? { ...item, transaction: { ...item.transaction, date: old } } : item,
+      ),
+    });
     const filed = await post(t, '/v2/issuer/claims/st_mix/file', { file_mode: 'chargeback' });
     expect({ status: filed.status, body: filed.body }).toEqual({
       status: 202,
-      body: { results: [{ case_id: 'st_mix-case-1', success: true }, { case_id: 'st_mix-case-2', success: false }] },
+      body: {
+        results: [
+          { case_id: 'st_mix-case-1', success: true },
+          { case_id: 'st_mix-case-2', success: false },
+        ],
+      },
     });
     expect(await claimStatus(t, 'st_mix')).toBe('filed');
 
@@ -96,7 +109,11 @@ describe('States and transitions', () => {
     const closed = { status: 'closed', closed_reason: 'withdrawn' };
     expect(await caseState(t, caseId)).toEqual(closed);
 
-    expectSimpleError(await post(t, `/v2/issuer/cases/${caseId}/withdraw`), 400, 'cannot withdraw a case that is already closed');
+    expectSimpleError(
+      await post(t, `/v2/issuer/cases/${caseId}/withdraw`),
+      400,
+      'cannot withdraw a case that is already closed',
+    );
     expect(await caseState(t, caseId)).toEqual(closed);
   });
 
@@ -108,7 +125,9 @@ describe('States and transitions', () => {
     expectSimpleError(await t.request('GET', '/v2/issuer/cases/st_r5-case-1'), 404, 'case not found');
     const claim = await t.request('GET', '/v2/issuer/claims/st_r5');
     expect(claim.status).toBe(200);
-    expect((claim.body as { cases: { case_id: string }[] }).cases.map((item) => item.case_id)).toEqual(['st_r5-case-2']);
+    expect((claim.body as { cases: { case_id: string }[] }).cases.map((item) => item.case_id)).toEqual([
+      'st_r5-case-2',
+    ]);
   });
 
   it('row 6: filed case + delete case → 400, unchanged', async () => {
@@ -116,7 +135,11 @@ describe('States and transitions', () => {
     const caseId = await createFileableCase(t, 'st_r6');
     await fileClaim(t, 'st_r6', [caseId]);
 
-    expectSimpleError(await t.request('DELETE', `/v2/issuer/cases/${caseId}`), 400, 'case has been filed with the card network and cannot be deleted');
+    expectSimpleError(
+      await t.request('DELETE', `/v2/issuer/cases/${caseId}`),
+      400,
+      'case has been filed with the card network and cannot be deleted',
+    );
     expect(await caseState(t, caseId)).toEqual({ status: 'chargeback_filed', closed_reason: null });
   });
 
@@ -134,22 +157,31 @@ describe('States and transitions', () => {
       expect(await claimStatus(t, 'st_r7w')).toBe('filed');
     });
 
-    it.each(['chargeback', 'auto'])('file claim (file_mode %s): result success true, chargeback_filed; claim → filed', async (mode) => {
-      const t = await startTestSandbox();
-      const caseId = await createFileableCase(t, 'st_r7f');
+    it.each(['chargeback', 'auto'])(
+      'file claim (file_mode %s): result success true, chargeback_filed; claim → filed',
+      async (mode) => {
+        const t = await startTestSandbox();
+        const caseId = await createFileableCase(t, 'st_r7f');
 
-      const answer = await post(t, '/v2/issuer/claims/st_r7f/file', { file_mode: mode });
-      expect({ status: answer.status, body: answer.body }).toEqual({ status: 202, body: { results: [{ case_id: caseId, success: true }] } });
-      expect(await caseState(t, caseId)).toEqual({ status: 'chargeback_filed', closed_reason: null });
-      expect(await claimStatus(t, 'st_r7f')).toBe('filed');
-    });
+        const answer = await post(t, '/v2/issuer/claims/st_r7f/file', { file_mode: mode });
+        expect({ status: answer.status, body: answer.body }).toEqual({
+          status: 202,
+          body: { results: [{ case_id: caseId, success: true }] },
+        });
+        expect(await caseState(t, caseId)).toEqual({ status: 'chargeback_filed', closed_reason: null });
+        expect(await claimStatus(t, 'st_r7f')).toBe('filed');
+      },
+    );
 
     it('file claim, case failing validation (fraud, card still active): success false, not filed; claim stays open', async () => {
       const t = await startTestSandbox();
       await createClaim(t, activeCardClaim('st_r7x'));
 
       const answer = await post(t, '/v2/issuer/claims/st_r7x/file', { file_mode: 'chargeback' });
-      expect({ status: answer.status, body: answer.body }).toEqual({ status: 202, body: { results: [{ case_id: 'st_r7x-case-1', success: false }] } });
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 202,
+        body: { results: [{ case_id: 'st_r7x-case-1', success: false }] },
+      });
       expect(await caseState(t, 'st_r7x-case-1')).toEqual({ status: 'created', closed_reason: null });
       expect(await claimStatus(t, 'st_r7x')).toBe('open');
     });
@@ -162,7 +194,11 @@ describe('States and transitions', () => {
       const caseId = await createFileableCase(t, 'st_r8r');
       expectSuccess(await post(t, `/v2/issuer/cases/${caseId}/run_workflow`), 202);
 
-      expectSimpleError(await post(t, `/v2/issuer/cases/${caseId}/run_workflow`), 400, 'workflow is already running for this case');
+      expectSimpleError(
+        await post(t, `/v2/issuer/cases/${caseId}/run_workflow`),
+        400,
+        'workflow is already running for this case',
+      );
       expect(await caseState(t, caseId)).toEqual({ status: 'created', closed_reason: null });
       // The refused call leaves the first evaluation alone: it still files the case.
       await waitForReview(t, caseId);
@@ -176,7 +212,11 @@ describe('States and transitions', () => {
       expectSuccess(await post(t, `/v2/issuer/cases/${caseId}/run_workflow`), 202);
       await waitForReview(t, caseId);
 
-      expectSimpleError(await post(t, `/v2/issuer/cases/${caseId}/run_workflow`), 400, 'case is already queued for filing');
+      expectSimpleError(
+        await post(t, `/v2/issuer/cases/${caseId}/run_workflow`),
+        400,
+        'case is already queued for filing',
+      );
       expect(await caseState(t, caseId)).toEqual({ status: 'created', closed_reason: null });
     });
 
@@ -193,10 +233,16 @@ describe('States and transitions', () => {
       const t = await startTestSandbox();
       await createClaim(t, activeCardClaim('st_r8v'));
 
-      const body = expectValidationError(await post(t, '/v2/issuer/cases/st_r8v-case-1/run_workflow'), ['issuer_evidence.card.is_active']);
+      const body = expectValidationError(await post(t, '/v2/issuer/cases/st_r8v-case-1/run_workflow'), [
+        'issuer_evidence.card.is_active',
+      ]);
       expect(body.message).toBe('case failed validation');
       expect(body.errors).toEqual([
-        { code: 'parameter_missing', details: { field: 'issuer_evidence.card.is_active' }, message: 'fraud: the card must be cancelled (issuer_evidence.card.is_active false)' },
+        {
+          code: 'parameter_missing',
+          details: { field: 'issuer_evidence.card.is_active' },
+          message: 'fraud: the card must be cancelled (issuer_evidence.card.is_active false)',
+        },
       ]);
       expect(await caseState(t, 'st_r8v-case-1')).toEqual({ status: 'created', closed_reason: null });
       expect(await claimStatus(t, 'st_r8v')).toBe('open');

@@ -10,10 +10,23 @@ function v1Case(caseId: string, extra: Record<string, unknown> = {}) {
     merchant: { name: 'Bookshop', category_code: '5942' },
     reason: 'duplicate' as const,
     transaction: {
-      amount: 2599, currency: 'EUR', date: recentDate, switch_serial_number: 'SSN-0001',
-      card_last4: '5454', card_expiry_month: 3, card_expiry_year: 2030, card_network: 'mastercard' as const, card_type: 'debit' as const, system: 'single_message' as const,
+      amount: 2599,
+      currency: 'EUR',
+      date: recentDate,
+      switch_serial_number: 'SSN-0001',
+      card_last4: '5454',
+      card_expiry_month: 3,
+      card_expiry_year: 2030,
+      card_network: 'mastercard' as const,
+      card_type: 'debit' as const,
+      system: 'single_message' as const,
     },
-    issuer_evidence: { cardholder_message: 'charged twice', explanation: 'two identical captures', card: { active: true }, refund: { promised: false } },
+    issuer_evidence: {
+      cardholder_message: 'charged twice',
+      explanation: 'two identical captures',
+      card: { active: true },
+      refund: { promised: false },
+    },
     custom_fields: { dispute_ref: 'REF-1' },
     ...extra,
   };
@@ -24,7 +37,12 @@ describe('version 1 cases', () => {
     const { client } = await startTestSandbox();
     const created = await client.v1.cases.create(v1Case('case_v1_a'));
     expect(created.status).toBe(201);
-    expect(created.data).toMatchObject({ case_id: 'case_v1_a', status: 'created', reason: 'duplicate', chargeback_due_date: expect.any(String) as unknown });
+    expect(created.data).toMatchObject({
+      case_id: 'case_v1_a',
+      status: 'created',
+      reason: 'duplicate',
+      chargeback_due_date: expect.any(String) as unknown,
+    });
     expect(v1CaseSchema.safeParse(created.data).error?.issues ?? []).toEqual([]);
   });
 
@@ -32,9 +50,15 @@ describe('version 1 cases', () => {
     const { client, request } = await startTestSandbox();
     await client.v1.cases.create(v1Case('case_v1_a'));
     await client.v1.cases.create(v1Case('case_v1_b'));
-    expect((await client.v1.cases.list({ status: 'created' })).data.data.map((item) => item.case_id)).toEqual(['case_v1_b', 'case_v1_a']);
+    expect((await client.v1.cases.list({ status: 'created' })).data.data.map((item) => item.case_id)).toEqual([
+      'case_v1_b',
+      'case_v1_a',
+    ]);
     expect((await client.v1.cases.list({ status: 'won' })).data.data).toEqual([]);
-    expect(await request('GET', '/v1/issuer/cases?status=pending')).toMatchObject({ status: 400, body: { errors: [{ details: { field: 'status' } }] } });
+    expect(await request('GET', '/v1/issuer/cases?status=pending')).toMatchObject({
+      status: 400,
+      body: { errors: [{ details: { field: 'status' } }] },
+    });
   });
 
   it('shows a v1 case in the v2 shape through the v2 endpoints', async () => {
@@ -45,8 +69,16 @@ describe('version 1 cases', () => {
       case_id: 'case_v1_a',
       reason: 'duplicate_charge',
       dispute: { amount: 2599, currency: 'EUR', reason: 'duplicate_charge' },
-      transaction: { card: { last4: '5454', network: 'mastercard', type: 'debit' }, network_details: { mastercard: { switch_serial_number: 'SSN-0001' } } },
-      issuer_evidence: { cardholder_explanation: 'charged twice', issuer_explanation: 'two identical captures', card: { is_active: true }, refund: { was_promised: false } },
+      transaction: {
+        card: { last4: '5454', network: 'mastercard', type: 'debit' },
+        network_details: { mastercard: { switch_serial_number: 'SSN-0001' } },
+      },
+      issuer_evidence: {
+        cardholder_explanation: 'charged twice',
+        issuer_explanation: 'two identical captures',
+        card: { is_active: true },
+        refund: { was_promised: false },
+      },
     });
     expect(caseSchema.safeParse(data).error?.issues ?? []).toEqual([]);
   });
@@ -56,15 +88,27 @@ describe('version 1 cases', () => {
     await client.v1.cases.create(v1Case('case_v1_a'));
     await client.v1.cases.create(v1Case('case_v1_b'));
     const claim = await client.claims.create({ claim_id: 'claim_from_v1', case_ids: ['case_v1_a', 'case_v1_b'] });
-    expect(claim).toMatchObject({ status: 201, data: { claim_id: 'claim_from_v1', status: 'open', cases: [{ case_id: 'case_v1_a' }, { case_id: 'case_v1_b' }] } });
+    expect(claim).toMatchObject({
+      status: 201,
+      data: { claim_id: 'claim_from_v1', status: 'open', cases: [{ case_id: 'case_v1_a' }, { case_id: 'case_v1_b' }] },
+    });
     expect(claim.data).not.toHaveProperty('updated');
-    await expect(client.claims.create({ case_ids: ['case_v1_a'] })).rejects.toMatchObject({ status: 409, serviceMessage: 'case case_v1_a already belongs to claim claim_from_v1' });
+    await expect(client.claims.create({ case_ids: ['case_v1_a'] })).rejects.toMatchObject({
+      status: 409,
+      serviceMessage: 'case case_v1_a already belongs to claim claim_from_v1',
+    });
     expect((await client.v1.cases.list()).data.data[0]).toMatchObject({ claim_id: 'claim_from_v1' });
   });
 
   it('files on creation when asked, and refuses a transaction without arn or switch serial', async () => {
     const { client, request } = await startTestSandbox();
-    const filed = await client.v1.cases.create(v1Case('case_v1_f', { reason: 'fraud', issuer_evidence: { card: { active: false }, fraud: { was_reported: true } }, file: 'chargeback' }));
+    const filed = await client.v1.cases.create(
+      v1Case('case_v1_f', {
+        reason: 'fraud',
+        issuer_evidence: { card: { active: false }, fraud: { was_reported: true } },
+        file: 'chargeback',
+      }),
+    );
     expect(filed.data).toMatchObject({ status: 'chargeback_filed' });
     const { switch_serial_number: _serial, ...noReference } = v1Case('x').transaction;
     const refused = await request('POST', '/v1/issuer/cases', { ...v1Case('case_v1_g'), transaction: noReference });

@@ -10,10 +10,15 @@ export default function installChromium(): void {
   if (process.env.CI !== 'true' || process.getuid?.() !== 0 || !onPath('apt-get')) return;
   console.warn('test setup: installing Debian chromium for the HTML report test (CI only)');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'chromium']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', 'chromium'],
+  ]) {
     const result = spawnSync('apt-get', args, { env, stdio: 'ignore', timeout: 600_000 });
     if (result.status !== 0) {
-      console.warn(`test setup: apt-get ${args.join(' ')} failed (${String(result.status ?? result.signal)}); the HTML report test will be skipped`);
+      console.warn(
+        `test setup: apt-get ${args.join(' ')} failed (${String(result.status ?? result.signal)}); the HTML report test will be skipped`,
+      );
       return;
     }
   }

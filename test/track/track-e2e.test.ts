@@ -32,17 +32,53 @@ describe('track', () => {
     await workspace.write('night.csv', csvOf(rows));
     const journal = join(workspace.dir, 'night.journal.sqlite');
     const env = { CLAIMS_API_KEY: sandboxKey };
-    const imported = await runCli(['import', join(workspace.dir, 'night.csv'), '--mapping', genericMapping, '--evidence-dir', workspace.evidenceDir, '--base-url', testSandbox.sandbox.url, '--journal', journal, '--results', join(workspace.dir, 'night.results.csv'), '--log-level', 'silent'], env);
+    const imported = await runCli(
+      [
+        'import',
+        join(workspace.dir, 'night.csv'),
+        '--mapping',
+        genericMapping,
+        '--evidence-dir',
+        workspace.evidenceDir,
+        '--base-url',
+        testSandbox.sandbox.url,
+        '--journal',
+        journal,
+        '--results',
+        join(workspace.dir, 'night.results.csv'),
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
     expect(imported.exitCode, imported.stderr).toBe(1);
 
-    const track = async (...extra: string[]) => runCli(['track', journal, '--results', join(workspace.dir, 'night.track.csv'), '--base-url', testSandbox.sandbox.url, '--log-format', 'json', ...extra], env);
+    const track = async (...extra: string[]) =>
+      runCli(
+        [
+          'track',
+          journal,
+          '--results',
+          join(workspace.dir, 'night.track.csv'),
+          '--base-url',
+          testSandbox.sandbox.url,
+          '--log-format',
+          'json',
+          ...extra,
+        ],
+        env,
+      );
     const first = await track();
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stdout).toContain('nothing needs a person today');
     const status = await readCsv(join(workspace.dir, 'night.track.csv'));
     expect(status).toHaveLength(13);
     expect(status.filter((line) => line.status === 'chargeback_filed')).toHaveLength(12);
-    expect(status.find((line) => line.claim_key === 'BAD')).toMatchObject({ case_id: '', status: '', note: 'no case at the service (invalid)' });
+    expect(status.find((line) => line.claim_key === 'BAD')).toMatchObject({
+      case_id: '',
+      status: '',
+      note: 'no case at the service (invalid)',
+    });
     expect(new Set(status.filter((line) => line.case_id !== '').map((line) => line.changed))).toEqual(new Set(['new']));
     const firstRecord = closingRecord(first.stderr);
     expect(firstRecord.run).toBe('first');
@@ -53,16 +89,27 @@ describe('track', () => {
     const quiet = await track();
     expect(quiet.exitCode, quiet.stderr).toBe(0);
     expect(closingRecord(quiet.stderr).requests).toMatchObject({ caseReads: 0, eventPages: 1, requests: 1 });
-    expect((await readCsv(join(workspace.dir, 'night.track.csv'))).filter((line) => line.changed === 'no')).toHaveLength(12);
+    expect(
+      (await readCsv(join(workspace.dir, 'night.track.csv'))).filter((line) => line.changed === 'no'),
+    ).toHaveLength(12);
 
     // The network moves three cases.
-    for (const [caseId, move] of [['D00-T1', 'won'], ['D01-T1', 'chargeback_represented'], ['D02-T1', 'lost']] as const) {
+    for (const [caseId, move] of [
+      ['D00-T1', 'won'],
+      ['D01-T1', 'chargeback_represented'],
+      ['D02-T1', 'lost'],
+    ] as const) {
       const moved = await testSandbox.request('POST', `/_sandbox/cases/${caseId}/advance`, { status: move });
       expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     }
     const second = await track();
     expect(second.exitCode, second.stderr).toBe(1);
-    expect(closingRecord(second.stderr).requests).toMatchObject({ caseReads: 3, casePages: 0, claimReads: 0, requests: 4 });
+    expect(closingRecord(second.stderr).requests).toMatchObject({
+      caseReads: 3,
+      casePages: 0,
+      claimReads: 0,
+      requests: 4,
+    });
     const after = await readCsv(join(workspace.dir, 'night.track.csv'));
     const byCase = new Map(after.map((line) => [line.case_id, line]));
     expect(byCase.get('D00-T1')).toMatchObject({ status: 'won', changed: 'yes' });

@@ -21,25 +21,70 @@ describe('track against a sandbox with --outcomes, 90 days in steps', () => {
     await workspace.write('night.csv', csvOf(rows));
     const journal = join(workspace.dir, 'night.journal.sqlite');
     const env = { CLAIMS_API_KEY: sandboxKey };
-    const imported = await runCli(['import', join(workspace.dir, 'night.csv'), '--mapping', genericMapping, '--evidence-dir', workspace.evidenceDir, '--base-url', testSandbox.sandbox.url, '--journal', journal, '--results', join(workspace.dir, 'night.results.csv'), '--log-level', 'silent'], env);
+    const imported = await runCli(
+      [
+        'import',
+        join(workspace.dir, 'night.csv'),
+        '--mapping',
+        genericMapping,
+        '--evidence-dir',
+        workspace.evidenceDir,
+        '--base-url',
+        testSandbox.sandbox.url,
+        '--journal',
+        journal,
+        '--results',
+        join(workspace.dir, 'night.results.csv'),
+        '--log-level',
+        'silent',
+      ],
+      env,
+    );
     expect(imported.exitCode, imported.stderr).toBe(0);
     const statusFile = join(workspace.dir, 'night.track.csv');
     const clock = async () => ((await testSandbox.request('GET', '/_sandbox/clock')).body as { now: string }).now;
     const track = async () => {
-      const run = await runCli(['track', journal, '--results', statusFile, '--base-url', testSandbox.sandbox.url, '--log-format', 'json', '--as-of', await clock()], env);
+      const run = await runCli(
+        [
+          'track',
+          journal,
+          '--results',
+          statusFile,
+          '--base-url',
+          testSandbox.sandbox.url,
+          '--log-format',
+          'json',
+          '--as-of',
+          await clock(),
+        ],
+        env,
+      );
       expect([0, 1], run.stderr).toContain(run.exitCode);
-      const record = JSON.parse(run.stderr.split('\n').find((line) => line.includes('"msg":"track finished"')) ?? '{}') as { requests: { caseReads: number; casePages: number } };
+      const record = JSON.parse(
+        run.stderr.split('\n').find((line) => line.includes('"msg":"track finished"')) ?? '{}',
+      ) as { requests: { caseReads: number; casePages: number } };
       return { record, lines: parse<Line>(await readFile(statusFile, 'utf8'), { columns: true }) };
     };
-    const held = async () => new Map(await Promise.all(rows.map(async (_, index) => {
-      const caseId = `N${String(index).padStart(3, '0')}-T1`;
-      return [caseId, (await testSandbox.client.cases.retrieve(caseId)).data] as const;
-    })));
+    const held = async () =>
+      new Map(
+        await Promise.all(
+          rows.map(async (_, index) => {
+            const caseId = `N${String(index).padStart(3, '0')}-T1`;
+            return [caseId, (await testSandbox.client.cases.retrieve(caseId)).data] as const;
+          }),
+        ),
+      );
     const expectSame = (lines: readonly Line[], service: ReadonlyMap<string, Record<string, unknown>>) => {
       for (const line of lines) {
         const found = service.get(line.case_id ?? '');
         expect(found, line.case_id).toBeDefined();
-        expect([line.case_id, line.status, line.closed_reason, line.review_status, line.resolution_due_date]).toEqual([line.case_id, found?.status, found?.closed_reason ?? '', found?.review_status ?? '', found?.resolution_due_date ?? '']);
+        expect([line.case_id, line.status, line.closed_reason, line.review_status, line.resolution_due_date]).toEqual([
+          line.case_id,
+          found?.status,
+          found?.closed_reason ?? '',
+          found?.review_status ?? '',
+          found?.resolution_due_date ?? '',
+        ]);
       }
     };
 
@@ -49,13 +94,20 @@ describe('track against a sandbox with --outcomes, 90 days in steps', () => {
     for (let day = 10; day <= 90; day += 10) {
       await testSandbox.request('POST', '/_sandbox/clock', { advance_days: 10 });
       const now = await held();
-      const moved = [...now].filter(([caseId, found]) => JSON.stringify(found) !== JSON.stringify(before.get(caseId))).map(([caseId]) => caseId);
+      const moved = [...now]
+        .filter(([caseId, found]) => JSON.stringify(found) !== JSON.stringify(before.get(caseId)))
+        .map(([caseId]) => caseId);
       const step = await track();
       lines = step.lines;
       expectSame(lines, now);
       // Exactly the cases that moved are read again, and marked changed.
       expect(step.record.requests.caseReads, `day ${day}`).toBe(moved.length);
-      expect(lines.filter((line) => line.changed === 'yes').map((line) => line.case_id).sort()).toEqual(moved.sort());
+      expect(
+        lines
+          .filter((line) => line.changed === 'yes')
+          .map((line) => line.case_id)
+          .sort(),
+      ).toEqual(moved.sort());
       before = now;
     }
     // Nothing moved since the last step: nothing read.

@@ -17,11 +17,14 @@ describe('track, the first read of many cases', () => {
     const create = async (prefix: string, count: number) => {
       const ids: string[] = [];
       for (let start = 0; start < count; start += 50) {
-        await Promise.all(Array.from({ length: Math.min(50, count - start) }, async (_, offset) => {
-          const claimId = `${prefix}-${String(start + offset).padStart(5, '0')}`;
-          await testSandbox.client.claims.createWithCases(fraudClaim(claimId));
-        }));
-        for (let offset = 0; offset < Math.min(50, count - start); offset++) ids.push(`${prefix}-${String(start + offset).padStart(5, '0')}-case-1`);
+        await Promise.all(
+          Array.from({ length: Math.min(50, count - start) }, async (_, offset) => {
+            const claimId = `${prefix}-${String(start + offset).padStart(5, '0')}`;
+            await testSandbox.client.claims.createWithCases(fraudClaim(claimId));
+          }),
+        );
+        for (let offset = 0; offset < Math.min(50, count - start); offset++)
+          ids.push(`${prefix}-${String(start + offset).padStart(5, '0')}-case-1`);
       }
       return ids;
     };
@@ -29,10 +32,28 @@ describe('track, the first read of many cases', () => {
     const ours = await create('NIGHT', 1200);
     await create('AFTER', 150);
     await writeFile(join(workspace.dir, 'night.csv'), `case_id\n${ours.join('\n')}\n`);
-    const run = await runCli(['track', join(workspace.dir, 'night.csv'), '--results', join(workspace.dir, 'night.track.csv'), '--concurrency', '4', '--base-url', testSandbox.sandbox.url, '--log-format', 'json'], { CLAIMS_API_KEY: sandboxKey });
+    const run = await runCli(
+      [
+        'track',
+        join(workspace.dir, 'night.csv'),
+        '--results',
+        join(workspace.dir, 'night.track.csv'),
+        '--concurrency',
+        '4',
+        '--base-url',
+        testSandbox.sandbox.url,
+        '--log-format',
+        'json',
+      ],
+      { CLAIMS_API_KEY: sandboxKey },
+    );
     expect(run.exitCode, run.stderr).toBe(0);
-    const record = JSON.parse(run.stderr.split('\n').find((line) => line.includes('"msg":"track finished"')) ?? '{}') as { requests: Record<string, number> };
-    const status = parse<Record<string, string>>(await readFile(join(workspace.dir, 'night.track.csv'), 'utf8'), { columns: true });
+    const record = JSON.parse(
+      run.stderr.split('\n').find((line) => line.includes('"msg":"track finished"')) ?? '{}',
+    ) as { requests: Record<string, number> };
+    const status = parse<Record<string, string>>(await readFile(join(workspace.dir, 'night.track.csv'), 'utf8'), {
+      columns: true,
+    });
     expect(status).toHaveLength(1200);
     expect(status.every((line) => line.status === 'created' && line.changed === 'new')).toBe(true);
     // 1,200 cases are 12 pages at best; the newest walk's start and any case a walk missed

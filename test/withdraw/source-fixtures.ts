@@ -2,7 +2,16 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { readSources, WithdrawSourceError, type SourcesRead, type WithdrawTarget } from '../../src/withdraw/sources.js';
 import { fraudClaim, sandboxKey, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, runCli, type GenericRow, type Workspace } from '../import/e2e-fixtures.js';
+import {
+  csvOf,
+  duplicateChargeRow,
+  fraudRow,
+  genericMapping,
+  makeWorkspace,
+  runCli,
+  type GenericRow,
+  type Workspace,
+} from '../import/e2e-fixtures.js';
 
 /**
  * Withdraw's sources made by the real import against a sandbox server: a night of six claims,
@@ -45,19 +54,46 @@ export async function nightSetup(): Promise<Night> {
 }
 
 /** The night imported as a job of its own (`name`): its journal and results file. */
-export async function importNight({ workspace, testSandbox }: Night, name: string, options: { results?: string; input?: string; mapping?: string; extra?: readonly string[] } = {}) {
+export async function importNight(
+  { workspace, testSandbox }: Night,
+  name: string,
+  options: { results?: string; input?: string; mapping?: string; extra?: readonly string[] } = {},
+) {
   const journal = join(workspace.dir, `${name}.journal.sqlite`);
   const results = join(workspace.dir, options.results ?? `${name}.results.csv`);
-  const args = ['import', options.input ?? join(workspace.dir, 'night.csv'), '--mapping', options.mapping ?? genericMapping, '--evidence-dir', workspace.evidenceDir];
-  const run = await runCli([...args, '--base-url', testSandbox.sandbox.url, '--journal', journal, '--results', results, '--log-level', 'silent', ...(options.extra ?? [])], { CLAIMS_API_KEY: sandboxKey });
+  const args = [
+    'import',
+    options.input ?? join(workspace.dir, 'night.csv'),
+    '--mapping',
+    options.mapping ?? genericMapping,
+    '--evidence-dir',
+    workspace.evidenceDir,
+  ];
+  const run = await runCli(
+    [
+      ...args,
+      '--base-url',
+      testSandbox.sandbox.url,
+      '--journal',
+      journal,
+      '--results',
+      results,
+      '--log-level',
+      'silent',
+      ...(options.extra ?? []),
+    ],
+    { CLAIMS_API_KEY: sandboxKey },
+  );
   expect([0, 1], run.stderr).toContain(run.exitCode);
   return { journal, results };
 }
 
-export const claimsOf = (read: SourcesRead) => read.targets.map((target) => [target.claimId, target.claimKey, target.caseIds]);
+export const claimsOf = (read: SourcesRead) =>
+  read.targets.map((target) => [target.claimId, target.claimKey, target.caseIds]);
 
 export function importProof(target: WithdrawTarget | undefined) {
-  if (target?.proof?.kind !== 'import') throw new Error(`expected an import proof, got ${JSON.stringify(target?.proof)}`);
+  if (target?.proof?.kind !== 'import')
+    throw new Error(`expected an import proof, got ${JSON.stringify(target?.proof)}`);
   return target.proof.cases;
 }
 
@@ -71,4 +107,3 @@ export async function refusal(files: readonly string[], options = {}): Promise<s
   expect(message).not.toContain('\n');
   return message;
 }
-

@@ -27,7 +27,9 @@ const mapping = fileURLToPath(new URL('../../mappings/generic.yaml', import.meta
 const claimCount = sized(500, 120);
 
 /** The sandbox's data file, read beside the running sandbox (WAL). */
-function heldCases(db: string): { case_id: string; status: string; closed_reason: string | null; withdrawals: number }[] {
+function heldCases(
+  db: string,
+): { case_id: string; status: string; closed_reason: string | null; withdrawals: number }[] {
   const database = new Database(db, { readonly: true, fileMustExist: true });
   try {
     return database
@@ -43,7 +45,11 @@ function heldCases(db: string): { case_id: string; status: string; closed_reason
 }
 
 /** Rows for the generic mapping; `notFiled` claims keep the card active, so filing refuses them. */
-async function writeExport(file: string, claims: readonly number[], notFiled: (claim: number) => boolean): Promise<void> {
+async function writeExport(
+  file: string,
+  claims: readonly number[],
+  notFiled: (claim: number) => boolean,
+): Promise<void> {
   const nowMs = Date.now();
   const active = genericHeader.indexOf('card_active');
   const lines = claims.map((claim) => {
@@ -55,69 +61,141 @@ async function writeExport(file: string, claims: readonly number[], notFiled: (c
 }
 
 describe('withdraw SIGKILLed twice against a faulty sandbox, then run to the end', () => {
-  it(`${claimCount} claims: every case withdrawn exactly once, filed ones lost; a later run sends nothing`, { timeout: sized(420_000, 120_000) }, async () => {
-    const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
-    console.log(`withdraw-chaos: seed ${seed} (replay with BULK_DISPUTES_SEED=${seed})`);
-    const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-withdraw-'));
-    onTestFinished(async () => rm(dir, { recursive: true, force: true }));
-    const db = join(dir, 'sandbox.db');
-    const env = { CLAIMS_API_KEY: testApiKey };
+  it(
+    `${claimCount} claims: every case withdrawn exactly once, filed ones lost; a later run sends nothing`,
+    { timeout: sized(420_000, 120_000) },
+    async () => {
+      const seed = seedFrom(Math.floor(Math.random() * 0xffff_ffff));
+      console.log(`withdraw-chaos: seed ${seed} (replay with BULK_DISPUTES_SEED=${seed})`);
+      const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-withdraw-'));
+      onTestFinished(async () => rm(dir, { recursive: true, force: true }));
+      const db = join(dir, 'sandbox.db');
+      const env = { CLAIMS_API_KEY: testApiKey };
 
-    // The night, against a sound sandbox: 60% filed or refused by filing, 40% created only.
-    const sandbox = await startSandboxProcess(['--api-key', testApiKey, '--db', db, '--control']);
-    const door = await startCountingProxy(sandbox.url);
-    const split = Math.floor(claimCount * 0.6);
-    const claims = [...Array(claimCount).keys()];
-    await writeExport(join(dir, 'filed.csv'), claims.slice(0, split), (claim) => claim % 5 === 1);
-    await writeExport(join(dir, 'created.csv'), claims.slice(split), () => false);
-    const common = ['--mapping', mapping, '--base-url', door.url, '--concurrency', '16', '--log-level', 'warn'];
-    const filed = await runBin(['import', 'filed.csv', '--journal', 'filed.journal.sqlite', '--results', 'filed.results.csv', '--file-mode', 'chargeback', ...common], env, { cwd: dir });
-    expect(filed.exitCode, filed.stderr).toBe(1);
-    const created = await runBin(['import', 'created.csv', '--journal', 'created.journal.sqlite', '--results', 'created.results.csv', '--file-mode', 'none', ...common], env, { cwd: dir });
-    expect(created.exitCode, created.stderr).toBe(0);
-    const before = heldCases(db);
-    expect(before).toHaveLength(claimCount);
-    const filedBefore = new Set(before.filter((item) => item.status !== 'created').map((item) => item.case_id));
-    expect(filedBefore.size).toBeGreaterThan(0);
-    expect(filedBefore.size).toBeLessThan(split);
+      // The night, against a sound sandbox: 60% filed or refused by filing, 40% created only.
+      const sandbox = await startSandboxProcess(['--api-key', testApiKey, '--db', db, '--control']);
+      const door = await startCountingProxy(sandbox.url);
+      const split = Math.floor(claimCount * 0.6);
+      const claims = [...Array(claimCount).keys()];
+      await writeExport(join(dir, 'filed.csv'), claims.slice(0, split), (claim) => claim % 5 === 1);
+      await writeExport(join(dir, 'created.csv'), claims.slice(split), () => false);
+      const common = ['--mapping', mapping, '--base-url', door.url, '--concurrency', '16', '--log-level', 'warn'];
+      const filed = await runBin(
+        [
+          'import',
+          'filed.csv',
+          '--journal',
+          'filed.journal.sqlite',
+          '--results',
+          'filed.results.csv',
+          '--file-mode',
+          'chargeback',
+          ...common,
+        ],
+        env,
+        { cwd: dir },
+      );
+      expect(filed.exitCode, filed.stderr).toBe(1);
+      const created = await runBin(
+        [
+          'import',
+          'created.csv',
+          '--journal',
+          'created.journal.sqlite',
+          '--results',
+          'created.results.csv',
+          '--file-mode',
+          'none',
+          ...common,
+        ],
+        env,
+        { cwd: dir },
+      );
+      expect(created.exitCode, created.stderr).toBe(0);
+      const before = heldCases(db);
+      expect(before).toHaveLength(claimCount);
+      const filedBefore = new Set(before.filter((item) => item.status !== 'created').map((item) => item.case_id));
+      expect(filedBefore.size).toBeGreaterThan(0);
+      expect(filedBefore.size).toBeLessThan(split);
 
-    // The same service, now failing: 503s and answers dropped after the commit.
-    const faults = await fetch(new URL('/_sandbox/faults', sandbox.url), {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${testApiKey}:`).toString('base64')}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ seed, failRate: 0.05, dropAfterCommitRate: 0.03, latencyMs: { min: 0, max: 5 }, retryAfterSeconds: 0 }),
-    });
-    expect(faults.status, await faults.text()).toBe(200);
-    const args = [cliBin, 'withdraw', join(dir, 'filed.journal.sqlite'), join(dir, 'created.journal.sqlite'), '--base-url', door.url, '--journal', join(dir, 'undo.journal.sqlite'), '--results', join(dir, 'undo.results.csv'), '--concurrency', '16', '--log-level', 'warn'];
-    let killed = 0;
-    for (const share of [0.2, 0.6]) {
-      const run = startImportProcess(args, 120_000);
-      while (run.exited() === undefined && heldCases(db).filter((item) => item.closed_reason === 'withdrawn').length < claimCount * share) await sleep(20);
-      const ended = run.exited();
-      if (ended === undefined) {
-        await run.kill();
-        killed++;
-      } else expect([0, 1, 3], ended.stderr).toContain(ended.code);
-    }
-    console.log(`withdraw-chaos: ${killed} of 2 kills landed mid-run`);
-    expect(killed).toBeGreaterThan(0);
-    const last = startImportProcess(args, 120_000);
-    const end = await last.exit;
-    expect(end.code, end.stderr).toBe(0);
+      // The same service, now failing: 503s and answers dropped after the commit.
+      const faults = await fetch(new URL('/_sandbox/faults', sandbox.url), {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${testApiKey}:`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          seed,
+          failRate: 0.05,
+          dropAfterCommitRate: 0.03,
+          latencyMs: { min: 0, max: 5 },
+          retryAfterSeconds: 0,
+        }),
+      });
+      expect(faults.status, await faults.text()).toBe(200);
+      const args = [
+        cliBin,
+        'withdraw',
+        join(dir, 'filed.journal.sqlite'),
+        join(dir, 'created.journal.sqlite'),
+        '--base-url',
+        door.url,
+        '--journal',
+        join(dir, 'undo.journal.sqlite'),
+        '--results',
+        join(dir, 'undo.results.csv'),
+        '--concurrency',
+        '16',
+        '--log-level',
+        'warn',
+      ];
+      let killed = 0;
+      for (const share of [0.2, 0.6]) {
+        const run = startImportProcess(args, 120_000);
+        while (
+          run.exited() === undefined &&
+          heldCases(db).filter((item) => item.closed_reason === 'withdrawn').length < claimCount * share
+        )
+          await sleep(20);
+        const ended = run.exited();
+        if (ended === undefined) {
+          await run.kill();
+          killed++;
+        } else expect([0, 1, 3], ended.stderr).toContain(ended.code);
+      }
+      console.log(`withdraw-chaos: ${killed} of 2 kills landed mid-run`);
+      expect(killed).toBeGreaterThan(0);
+      const last = startImportProcess(args, 120_000);
+      const end = await last.exit;
+      expect(end.code, end.stderr).toBe(0);
 
-    const after = heldCases(db);
-    expect(after.filter((item) => item.closed_reason !== 'withdrawn').map((item) => `${item.case_id} ${item.status}`)).toEqual([]);
-    expect(after.filter((item) => item.status !== (filedBefore.has(item.case_id) ? 'lost' : 'closed')).map((item) => item.case_id)).toEqual([]);
-    // Exactly once: one withdrawal event per case, whatever was retried, dropped or killed.
-    expect(after.filter((item) => item.withdrawals !== 1).map((item) => `${item.case_id} ${item.withdrawals}`)).toEqual([]);
-    const lines = parse<{ case_id: string; outcome: string }>(await readFile(join(dir, 'undo.results.csv'), 'utf8'), { columns: true });
-    expect(lines.map((line) => line.case_id).sort()).toEqual(after.map((item) => item.case_id));
-    expect(lines.filter((line) => line.outcome !== 'withdrawn').map((line) => `${line.case_id} ${line.outcome}`)).toEqual([]);
+      const after = heldCases(db);
+      expect(
+        after.filter((item) => item.closed_reason !== 'withdrawn').map((item) => `${item.case_id} ${item.status}`),
+      ).toEqual([]);
+      expect(
+        after
+          .filter((item) => item.status !== (filedBefore.has(item.case_id) ? 'lost' : 'closed'))
+          .map((item) => item.case_id),
+      ).toEqual([]);
+      // Exactly once: one withdrawal event per case, whatever was retried, dropped or killed.
+      expect(
+        after.filter((item) => item.withdrawals !== 1).map((item) => `${item.case_id} ${item.withdrawals}`),
+      ).toEqual([]);
+      const lines = parse<{ case_id: string; outcome: string }>(await readFile(join(dir, 'undo.results.csv'), 'utf8'), {
+        columns: true,
+      });
+      expect(lines.map((line) => line.case_id).sort()).toEqual(after.map((item) => item.case_id));
+      expect(
+        lines.filter((line) => line.outcome !== 'withdrawn').map((line) => `${line.case_id} ${line.outcome}`),
+      ).toEqual([]);
 
-    // Done: the same command again sends nothing at all.
-    const writesBefore = door.requests().filter((request) => !request.startsWith('GET ')).length;
-    const again = startImportProcess(args, 60_000);
-    expect((await again.exit).code).toBe(0);
-    expect(door.requests().filter((request) => !request.startsWith('GET ')).length).toBe(writesBefore);
-  });
+      // Done: the same command again sends nothing at all.
+      const writesBefore = door.requests().filter((request) => !request.startsWith('GET ')).length;
+      const again = startImportProcess(args, 60_000);
+      expect((await again.exit).code).toBe(0);
+      expect(door.requests().filter((request) => !request.startsWith('GET ')).length).toBe(writesBefore);
+    },
+  );
 });

@@ -21,7 +21,15 @@ async function typedWorkbook(folder: string): Promise<string> {
   const disputes = workbook.addWorksheet('Disputes');
   workbook.addWorksheet('Notes').addRow(['not the data']);
   disputes.addRow(['arn', 'last4', 'date', 'amount', 'active', 'total', 'serial']);
-  disputes.addRow([76775581156029700000000, 123, new Date(Date.UTC(2026, 2, 15)), 12.5, true, { formula: 'D2*2', result: 25 }, 123456789012]);
+  disputes.addRow([
+    76775581156029700000000,
+    123,
+    new Date(Date.UTC(2026, 2, 15)),
+    12.5,
+    true,
+    { formula: 'D2*2', result: 25 },
+    123456789012,
+  ]);
   disputes.getCell('B2').numFmt = '0000';
   disputes.addRow([]);
   disputes.addRow(['74712345678901234567890', '0123', '2026-03-15', '9,99', 'no', '', '']);
@@ -44,7 +52,9 @@ describe('reading a workbook', () => {
       // A zero-padded format shows (and reads) the leading zero; a formula reads as its result.
       raw: ['7.67755811560297E+22', '0123', '2026-03-15', '12.5', 'TRUE', '25', '123456789012'],
     });
-    expect(rows[1]).toMatchObject({ cells: { arn: '74712345678901234567890', last4: '0123', amount: '9,99', active: 'no', total: '' } });
+    expect(rows[1]).toMatchObject({
+      cells: { arn: '74712345678901234567890', last4: '0123', amount: '9,99', active: 'no', total: '' },
+    });
     // Data past the header is a column count error, as in a CSV; blank cells past it are not.
     expect(rows[2]).toMatchObject({ line: 5, error: { code: 'csv_column_count' } });
   });
@@ -65,7 +75,9 @@ describe('reading a workbook', () => {
     expect(await rowsOf(file, { sheet: 'Notes' })).toEqual([]);
     const missing = rowsOf(file, { sheet: 'Sheet1' });
     await expect(missing).rejects.toThrow(CsvFormatError);
-    await expect(missing).rejects.toThrow('workbook: expected a sheet named "Sheet1", got the sheets "Disputes", "Notes"');
+    await expect(missing).rejects.toThrow(
+      'workbook: expected a sheet named "Sheet1", got the sheets "Disputes", "Notes"',
+    );
   });
 
   it('refuses a file that is not a workbook, with its own code', async () => {

@@ -45,7 +45,22 @@ async function typedSample(folder: string, edit?: (sheet: ExcelJS.Worksheet) => 
 }
 
 const dryRun = async (input: string, folder: string, name: string, extra: string[] = []) =>
-  runCli(['import', input, '--mapping', mapping, '--evidence-dir', evidence, '--dry-run', '--results', join(folder, `${name}.results.csv`), '--payloads', join(folder, `${name}.jsonl`), '--log-level', 'warn', ...extra]);
+  runCli([
+    'import',
+    input,
+    '--mapping',
+    mapping,
+    '--evidence-dir',
+    evidence,
+    '--dry-run',
+    '--results',
+    join(folder, `${name}.results.csv`),
+    '--payloads',
+    join(folder, `${name}.jsonl`),
+    '--log-level',
+    'warn',
+    ...extra,
+  ]);
 
 describe('an export delivered as a workbook', () => {
   it('dry-runs to the same claim bodies and outcomes as the same export as CSV', { timeout: 60_000 }, async () => {
@@ -57,7 +72,12 @@ describe('an export delivered as a workbook', () => {
     // Claims are checked concurrently: the same bodies, in any order.
     const bodies = async (name: string) => (await readFile(join(folder, `${name}.jsonl`), 'utf8')).split('\n').sort();
     expect(await bodies('xlsx')).toEqual(await bodies('csv'));
-    const outcomes = async (name: string) => (await readResults(join(folder, `${name}.results.csv`))).rows.map((row) => [row.line, row.outcome, row.error_code]);
+    const outcomes = async (name: string) =>
+      (await readResults(join(folder, `${name}.results.csv`))).rows.map((row) => [
+        row.line,
+        row.outcome,
+        row.error_code,
+      ]);
     expect(await outcomes('xlsx')).toEqual(await outcomes('csv'));
     // Without --sheet the first sheet is read: the cover, a title and no rows.
     const first = await dryRun(workbook, folder, 'cover');
@@ -65,38 +85,50 @@ describe('an export delivered as a workbook', () => {
     expect((await readResults(join(folder, 'cover.results.csv'))).header.at(-1)).toBe('Disputes export, November');
   });
 
-  it('an ARN a spreadsheet typed as a number is refused as damage; a last4 typed with a 0000 format keeps its zero', { timeout: 60_000 }, async () => {
-    const folder = await temporaryFolder('workbook-input-');
-    const workbook = await typedSample(folder, (sheet) => {
-      const header = (sheet.getRow(1).values as unknown[]).map(String);
-      // What a spreadsheet keeps of 74492156302000184736251 typed as a number.
-      sheet.getCell(2, header.indexOf('arn')).value = 7.449215630200018e22;
-      sheet.getCell(3, header.indexOf('card_last4')).value = 417;
-      sheet.getCell(3, header.indexOf('card_last4')).numFmt = '0000';
-    });
-    const run = await dryRun(workbook, folder, 'damaged', ['--sheet', 'Disputes']);
-    expect(run.exitCode).toBe(1);
-    const { rows } = await readResults(join(folder, 'damaged.results.csv'));
-    expect([rows[0]?.outcome, rows[0]?.error_code]).toEqual(['invalid', 'spreadsheet_damaged']);
-    expect(rows[0]?.arn).toMatch(/^7\.449215630200\d*E\+22$/);
-    expect([rows[1]?.card_last4, rows[1]?.error_code]).not.toContain('leading_zeros_dropped');
-    expect(rows[1]?.card_last4).toBe('0417');
-  });
+  it(
+    'an ARN a spreadsheet typed as a number is refused as damage; a last4 typed with a 0000 format keeps its zero',
+    { timeout: 60_000 },
+    async () => {
+      const folder = await temporaryFolder('workbook-input-');
+      const workbook = await typedSample(folder, (sheet) => {
+        const header = (sheet.getRow(1).values as unknown[]).map(String);
+        // What a spreadsheet keeps of 74492156302000184736251 typed as a number.
+        sheet.getCell(2, header.indexOf('arn')).value = 7.449215630200018e22;
+        sheet.getCell(3, header.indexOf('card_last4')).value = 417;
+        sheet.getCell(3, header.indexOf('card_last4')).numFmt = '0000';
+      });
+      const run = await dryRun(workbook, folder, 'damaged', ['--sheet', 'Disputes']);
+      expect(run.exitCode).toBe(1);
+      const { rows } = await readResults(join(folder, 'damaged.results.csv'));
+      expect([rows[0]?.outcome, rows[0]?.error_code]).toEqual(['invalid', 'spreadsheet_damaged']);
+      expect(rows[0]?.arn).toMatch(/^7\.449215630200\d*E\+22$/);
+      expect([rows[1]?.card_last4, rows[1]?.error_code]).not.toContain('leading_zeros_dropped');
+      expect(rows[1]?.card_last4).toBe('0417');
+    },
+  );
 
-  it('mapping guess drafts from a workbook; lint and explain say the csv section does not apply', { timeout: 60_000 }, async () => {
-    const folder = await temporaryFolder('workbook-input-');
-    const workbook = await typedSample(folder);
-    const draft = join(folder, 'draft.yaml');
-    const guessed = await runCli(['mapping', 'guess', workbook, '--sheet', 'Disputes', '--out', draft]);
-    expect(guessed.exitCode, guessed.stderr).toBe(0);
-    const yaml = await readFile(draft, 'utf8');
-    expect(yaml).toContain('key: [dispute_ref]');
-    expect(yaml).toMatch(/transaction_date.*format: yyyy-MM-dd/);
-    const lint = await runCli(['mapping', 'lint', mapping]);
-    expect(lint.stdout).toContain("workbook     an .xlsx input reads its sheet's cells: the csv section's delimiter, quote and encoding do not apply");
-    const explain = await runCli(['mapping', 'explain', mapping, workbook, '--sheet', 'Disputes', '--line', '2']);
-    expect(explain.exitCode, explain.stderr).toBe(0);
-    expect(explain.stdout).toContain('sheet "Disputes" of a workbook: the mapping\'s csv section (delimiter, quote, encoding) does not apply');
-    expect(explain.stdout).toContain('result: maps');
-  });
+  it(
+    'mapping guess drafts from a workbook; lint and explain say the csv section does not apply',
+    { timeout: 60_000 },
+    async () => {
+      const folder = await temporaryFolder('workbook-input-');
+      const workbook = await typedSample(folder);
+      const draft = join(folder, 'draft.yaml');
+      const guessed = await runCli(['mapping', 'guess', workbook, '--sheet', 'Disputes', '--out', draft]);
+      expect(guessed.exitCode, guessed.stderr).toBe(0);
+      const yaml = await readFile(draft, 'utf8');
+      expect(yaml).toContain('key: [dispute_ref]');
+      expect(yaml).toMatch(/transaction_date.*format: yyyy-MM-dd/);
+      const lint = await runCli(['mapping', 'lint', mapping]);
+      expect(lint.stdout).toContain(
+        "workbook     an .xlsx input reads its sheet's cells: the csv section's delimiter, quote and encoding do not apply",
+      );
+      const explain = await runCli(['mapping', 'explain', mapping, workbook, '--sheet', 'Disputes', '--line', '2']);
+      expect(explain.exitCode, explain.stderr).toBe(0);
+      expect(explain.stdout).toContain(
+        'sheet "Disputes" of a workbook: the mapping\'s csv section (delimiter, quote, encoding) does not apply',
+      );
+      expect(explain.stdout).toContain('result: maps');
+    },
+  );
 });

@@ -16,7 +16,11 @@ export class CasesEndpoints {
 
   /** GET /v2/issuer/cases/{case_id}: one case, from the production service's public reference. */
   async retrieve(caseId: string) {
-    return this.transport.send({ ...routeFor('GET', casePath, { case_id: caseId }), repeatable: true, response: caseResponse });
+    return this.transport.send({
+      ...routeFor('GET', casePath, { case_id: caseId }),
+      repeatable: true,
+      response: caseResponse,
+    });
   }
 
   /**
@@ -25,12 +29,21 @@ export class CasesEndpoints {
    */
   async update(caseId: string, body: CaseUpdate) {
     const route = routeFor('PUT', casePath, { case_id: caseId });
-    return this.transport.send({ ...route, body: jsonBody(updateCaseBody, body, route), repeatable: true, response: z.unknown() });
+    return this.transport.send({
+      ...route,
+      body: jsonBody(updateCaseBody, body, route),
+      repeatable: true,
+      response: z.unknown(),
+    });
   }
 
   /** DELETE /v2/issuer/cases/{case_id}: only while unfiled. A retried delete may answer 404. */
   async delete(caseId: string) {
-    return this.transport.send({ ...routeFor('DELETE', casePath, { case_id: caseId }), repeatable: true, response: successResponse });
+    return this.transport.send({
+      ...routeFor('DELETE', casePath, { case_id: caseId }),
+      repeatable: true,
+      response: successResponse,
+    });
   }
 
   /** POST .../withdraw: only in `created` or `chargeback_filed`. */
@@ -48,7 +61,13 @@ export class CasesEndpoints {
   /** POST .../file with `file_mode` (docs/sandbox.md). */
   async file(caseId: string, body: FileBody) {
     const route = routeFor('POST', `${casePath}/file`, { case_id: caseId });
-    return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, caseScoped: true, response: successResponse });
+    return this.transport.send({
+      ...route,
+      body: jsonBody(fileBody, body, route),
+      repeatable: false,
+      caseScoped: true,
+      response: successResponse,
+    });
   }
 
   /** GET .../review: `processing` until the evaluation completes. */
@@ -60,10 +79,19 @@ export class CasesEndpoints {
   /** GET /v2/issuer/cases: one page of full cases. */
   async list(query: ListQuery = {}) {
     const route = routeFor('GET', '/v2/issuer/cases');
-    return this.transport.send({ ...route, query: checked(listQuery, query, route), repeatable: true, response: casePage });
+    return this.transport.send({
+      ...route,
+      query: checked(listQuery, query, route),
+      repeatable: true,
+      response: casePage,
+    });
   }
 
   listAll(start: ListQuery = {}) {
-    return paginate(async (cursor) => this.list(cursor), (record) => record.case_id, start);
+    return paginate(
+      async (cursor) => this.list(cursor),
+      (record) => record.case_id,
+      start,
+    );
   }
 }

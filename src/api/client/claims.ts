@@ -27,13 +27,23 @@ export class ClaimsEndpoints {
   /** POST /v2/issuer/claims: a claim from existing cases. */
   async create(body: CreateClaimBody) {
     const route = routeFor('POST', '/v2/issuer/claims');
-    return this.transport.send({ ...route, body: jsonBody(createClaimBody, body, route), repeatable: false, response: claimResponse });
+    return this.transport.send({
+      ...route,
+      body: jsonBody(createClaimBody, body, route),
+      repeatable: false,
+      response: claimResponse,
+    });
   }
 
   /** POST /v2/issuer/new_claim: a claim and all its cases in one request. */
   async createWithCases(body: NewClaimBody) {
     const route = routeFor('POST', '/v2/issuer/new_claim');
-    return this.transport.send({ ...route, body: jsonBody(newClaimBody, body, route), repeatable: false, response: claimResponse });
+    return this.transport.send({
+      ...route,
+      body: jsonBody(newClaimBody, body, route),
+      repeatable: false,
+      response: claimResponse,
+    });
   }
 
   /**
@@ -42,19 +52,35 @@ export class ClaimsEndpoints {
    */
   async createWithCasesIds(body: NewClaimBody | CheckedBody<typeof newClaimBody>) {
     const route = routeFor('POST', '/v2/issuer/new_claim');
-    return this.transport.send({ ...route, body: jsonBody(newClaimBody, body, route), repeatable: false, response: claimIdsResponse });
+    return this.transport.send({
+      ...route,
+      body: jsonBody(newClaimBody, body, route),
+      repeatable: false,
+      response: claimIdsResponse,
+    });
   }
 
   /** PUT /v2/issuer/claims/{claim_id}/cases: replaces all cases; repeating it changes nothing. */
   async setCases(claimId: string, body: SetClaimCasesBody) {
     const route = routeFor('PUT', '/v2/issuer/claims/{claim_id}/cases', { claim_id: claimId });
-    return this.transport.send({ ...route, body: jsonBody(setClaimCasesBody, body, route), repeatable: true, response: claimResponse });
+    return this.transport.send({
+      ...route,
+      body: jsonBody(setClaimCasesBody, body, route),
+      repeatable: true,
+      response: claimResponse,
+    });
   }
 
   /** POST /v2/issuer/claims/{claim_id}/file with `file_mode` (docs/sandbox.md). */
   async file(claimId: string, body: FileBody) {
     const route = routeFor('POST', '/v2/issuer/claims/{claim_id}/file', { claim_id: claimId });
-    return this.transport.send({ ...route, body: jsonBody(fileBody, body, route), repeatable: false, caseScoped: true, response: fileClaimResultResponse });
+    return this.transport.send({
+      ...route,
+      body: jsonBody(fileBody, body, route),
+      repeatable: false,
+      caseScoped: true,
+      response: fileClaimResultResponse,
+    });
   }
 
   /** POST .../withdraw. A repeat lands on "already closed" (400), never a second effect. */
@@ -72,11 +98,20 @@ export class ClaimsEndpoints {
   /** GET /v2/issuer/claims: one page of simplified claims. */
   async list(query: ListQuery = {}) {
     const route = routeFor('GET', '/v2/issuer/claims');
-    return this.transport.send({ ...route, query: checked(listQuery, query, route), repeatable: true, response: claimPage });
+    return this.transport.send({
+      ...route,
+      query: checked(listQuery, query, route),
+      repeatable: true,
+      response: claimPage,
+    });
   }
 
   /** Every claim, page by page (see paginate.ts for the order). */
   listAll(start: ListQuery = {}) {
-    return paginate(async (cursor) => this.list(cursor), (claim) => claim.claim_id, start);
+    return paginate(
+      async (cursor) => this.list(cursor),
+      (claim) => claim.claim_id,
+      start,
+    );
   }
 }

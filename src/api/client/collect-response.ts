@@ -19,7 +19,10 @@ export interface CollectedResponse {
  * connection goes back to the pool (undici README, "Garbage Collection"); an error (a reset, a
  * timeout, a refused connection) rejects with undici's own error object, as `request()` did.
  */
-export async function collectResponse(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions): Promise<CollectedResponse> {
+export async function collectResponse(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+): Promise<CollectedResponse> {
   return new Promise<CollectedResponse>((resolve, reject) => {
     dispatcher.dispatch(options, new Collector(resolve, reject, options.body));
   });
@@ -42,7 +45,11 @@ class Collector implements Dispatcher.DispatchHandler {
     // Nothing to do before the request is written.
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     // A 1xx (informational) answer comes before the real one and carries no body of its own.
     if (statusCode < 200) return;
     this.status = statusCode;
@@ -77,5 +84,8 @@ function decodeUtf8(chunks: readonly Buffer[], length: number): string {
 }
 
 function isStream(body: unknown): body is Readable {
-  return typeof (body as { pipe?: unknown } | null | undefined)?.pipe === 'function' && typeof (body as { destroy?: unknown }).destroy === 'function';
+  return (
+    typeof (body as { pipe?: unknown } | null | undefined)?.pipe === 'function' &&
+    typeof (body as { destroy?: unknown }).destroy === 'function'
+  );
 }

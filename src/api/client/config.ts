@@ -125,7 +125,9 @@ function checkApiKey(apiKey: string): void {
   // The key is the Basic username: RFC 7617 forbids a colon in it; control characters break the header.
   // eslint-disable-next-line no-control-regex
   if (/[:\u0000-\u001f\u007f]/.test(apiKey)) {
-    throw new ClaimsConfigError('API key: expected no colon, line break or control character, got one (was the file read with its newline?)');
+    throw new ClaimsConfigError(
+      'API key: expected no colon, line break or control character, got one (was the file read with its newline?)',
+    );
   }
 }
 
@@ -138,7 +140,8 @@ function checkedPolicy(policy: RetryPolicy): RetryPolicy {
 }
 
 function positiveNumber(name: string, value: number): number {
-  if (!(value > 0) || !Number.isFinite(value)) throw new ClaimsConfigError(`${name}: expected a positive number, got ${String(value)}`);
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new ClaimsConfigError(`${name}: expected a positive number, got ${String(value)}`);
   return value;
 }
 

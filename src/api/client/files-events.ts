@@ -34,10 +34,19 @@ export class EventsEndpoints {
 
   async list(query: ListQuery = {}) {
     const route = { method: 'GET', path: '/v2/issuer/events' } as const;
-    return this.transport.send({ ...route, query: checked(listQuery, query, route), repeatable: true, response: eventPage });
+    return this.transport.send({
+      ...route,
+      query: checked(listQuery, query, route),
+      repeatable: true,
+      response: eventPage,
+    });
   }
 
   listAll(start: ListQuery = {}) {
-    return paginate(async (cursor) => this.list(cursor), (event) => event.event_id, start);
+    return paginate(
+      async (cursor) => this.list(cursor),
+      (event) => event.event_id,
+      start,
+    );
   }
 }

@@ -13,10 +13,16 @@ export interface FilePart {
  * bytes: an upload body must be replayable on retry. The file's content is one of the pieces as
  * it is, not copied; evidence files are under 4.5 MB, so holding one in memory is bounded.
  */
-export function encodeMultipart(fields: Record<string, string>, files: Record<string, FilePart>, boundary = newBoundary()): RequestBody {
+export function encodeMultipart(
+  fields: Record<string, string>,
+  files: Record<string, FilePart>,
+  boundary = newBoundary(),
+): RequestBody {
   const chunks: Uint8Array[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${escapeQuoted(name)}"\r\n\r\n${value}\r\n`));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${escapeQuoted(name)}"\r\n\r\n${value}\r\n`),
+    );
   }
   for (const [name, file] of Object.entries(files)) {
     chunks.push(

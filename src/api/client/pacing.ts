@@ -92,7 +92,17 @@ export class Pacing {
   private refusedSinceAccepted = 0;
   private lastAcceptedMs: number | undefined;
   private parked = 0;
-  private readonly counts = { requests: 0, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0 };
+  private readonly counts = {
+    requests: 0,
+    answered429: 0,
+    answered503: 0,
+    caseUnavailable: 0,
+    failed: 0,
+    pauses: 0,
+    downPauses: 0,
+    pausedMs: 0,
+    waitedForToken: 0,
+  };
   private firstSentMs: number | undefined;
   private lastAnsweredMs: number | undefined;
 
@@ -180,7 +190,13 @@ export class Pacing {
    * After an attempt: counts the answer by its kind, pauses the job when it says the whole job
    * must wait, tells the listeners. `caseScoped`: a 503 of this request speaks of its case.
    */
-  afterAttempt(method: string, path: string, status: number | undefined, retryAfter: string | undefined, caseScoped = false): AnswerKind {
+  afterAttempt(
+    method: string,
+    path: string,
+    status: number | undefined,
+    retryAfter: string | undefined,
+    caseScoped = false,
+  ): AnswerKind {
     const nowMs = this.options.now();
     this.counts.requests++;
     this.lastAnsweredMs = nowMs;
@@ -230,7 +246,10 @@ export class Pacing {
   }
 
   stats(): PacingStats {
-    const sendingMs = this.firstSentMs === undefined || this.lastAnsweredMs === undefined ? 0 : Math.max(0, this.lastAnsweredMs - this.firstSentMs);
+    const sendingMs =
+      this.firstSentMs === undefined || this.lastAnsweredMs === undefined
+        ? 0
+        : Math.max(0, this.lastAnsweredMs - this.firstSentMs);
     return { maxRps: this.options.maxRps, ...this.counts, retriesHeldBack: this.budget.retriesHeldBack, sendingMs };
   }
 

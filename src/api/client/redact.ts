@@ -9,7 +9,9 @@ export type Redactor = (text: string) => string;
 export function redactorFor(apiKey: string, others: readonly string[] = []): Redactor {
   const basic = Buffer.from(`${apiKey}:`).toString('base64');
   // Longest first, so the Basic value is replaced whole before the bare key inside it.
-  const secrets = [basic, apiKey, ...others].filter((secret) => secret.length > 0).sort((left, right) => right.length - left.length);
+  const secrets = [basic, apiKey, ...others]
+    .filter((secret) => secret.length > 0)
+    .sort((left, right) => right.length - left.length);
   return (text) => secrets.reduce((redacted, secret) => redacted.split(secret).join('[REDACTED]'), text);
 }
 

@@ -14,7 +14,11 @@ export interface Route {
   path: string;
 }
 
-export function jsonBody<Schema extends z.ZodType>(schema: Schema, input: z.input<Schema> | CheckedBody<Schema>, route: Route): RequestBody {
+export function jsonBody<Schema extends z.ZodType>(
+  schema: Schema,
+  input: z.input<Schema> | CheckedBody<Schema>,
+  route: Route,
+): RequestBody {
   // Checked by the caller against this very schema: sent as it is, not checked a second time.
   if (input instanceof CheckedBody && input.schema === schema) return input.body;
   const data = checked(schema, input, route);
@@ -41,7 +45,10 @@ export class CheckedBody<Schema extends z.ZodType> {
     return new CheckedBody(schema, { contentType: 'application/json', bytes });
   }
 
-  static check<Schema extends z.ZodType>(schema: Schema, input: z.input<Schema>): { ok: true; checked: CheckedBody<Schema> } | { ok: false; error: z.ZodError } {
+  static check<Schema extends z.ZodType>(
+    schema: Schema,
+    input: z.input<Schema>,
+  ): { ok: true; checked: CheckedBody<Schema> } | { ok: false; error: z.ZodError } {
     // Precompiled: a claim's body is checked once per claim; the JSON keeps the input's key order.
     const parsed = checkedParse(schema, input);
     if (!parsed.success) return { ok: false, error: parsed.error };
@@ -62,7 +69,9 @@ export function checked<Schema extends z.ZodType>(schema: Schema, input: unknown
  * `routeFor('POST', '/v2/issuer/claims/{claim_id}/file', { claim_id })`.
  */
 export function routeFor(method: HttpMethod, template: string, params: Record<string, string> = {}): Route {
-  const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => idSegment(name, params[name] ?? '', { method, path: template }));
+  const path = template.replace(/\{(\w+)\}/g, (_match, name: string) =>
+    idSegment(name, params[name] ?? '', { method, path: template }),
+  );
   return { method, path };
 }
 

@@ -23,7 +23,10 @@ export class RetryBudget {
   private lastMs: number;
   private heldBack = 0;
 
-  constructor(private readonly options: RetryBudgetOptions, nowMs: number) {
+  constructor(
+    private readonly options: RetryBudgetOptions,
+    nowMs: number,
+  ) {
     this.balance = options.max;
     this.lastMs = nowMs;
   }

@@ -90,7 +90,12 @@ export class Transport {
     });
     this.authorization = basicAuthorization(options.apiKey);
     this.redact = redactorFor(options.apiKey, [...proxySecrets(options.route), ...options.tls.secrets]);
-    this.pacing = new Pacing({ maxRps: options.maxRps, retryAfterCapMs: options.retry.retryAfterCapMs, now: options.now, sleep: options.sleep });
+    this.pacing = new Pacing({
+      maxRps: options.maxRps,
+      retryAfterCapMs: options.retry.retryAfterCapMs,
+      now: options.now,
+      sleep: options.sleep,
+    });
   }
 
   async send<Data>(request: ApiRequest<Data>): Promise<ApiResult<Data>> {
@@ -115,16 +120,30 @@ export class Transport {
           : this.pacing.afterAttempt(request.method, request.path, undefined, undefined, caseScoped);
 
       const decision = decideRetry(
-        { attempt, outcome: toOutcome(outcome), repeatable: request.repeatable, elapsedMs: now() - startedMs, nowMs: now() },
+        {
+          attempt,
+          outcome: toOutcome(outcome),
+          repeatable: request.repeatable,
+          elapsedMs: now() - startedMs,
+          nowMs: now(),
+        },
         retry,
         random,
       );
       if (decision.action === 'retry') {
-        logger.warn({ ...describeAttempt(request, outcome), attempt, delayMs: decision.delayMs }, 'claims request retried');
+        logger.warn(
+          { ...describeAttempt(request, outcome), attempt, delayMs: decision.delayMs },
+          'claims request retried',
+        );
         await this.pacing.beforeAttempt(decision.delayMs, kind);
         continue;
       }
-      const context: RequestContext = { method: request.method, path: request.path, attempts: attempt, stoppedBy: decision.reason };
+      const context: RequestContext = {
+        method: request.method,
+        path: request.path,
+        attempts: attempt,
+        stoppedBy: decision.reason,
+      };
       if (decision.reason === 'success' && outcome.type === 'response') {
         const data = parseBody(outcome.status, this.redact(outcome.text), request.response, context);
         return { data, status: outcome.status, attempts: attempt };
@@ -154,8 +173,13 @@ export class Transport {
     if (request.body) headers['content-type'] = request.body.contentType;
     const bytes = request.body?.bytes;
     // Pieces go as a stream made anew for each attempt, so every attempt sends them all, in turn.
-    if (Array.isArray(bytes)) headers['content-length'] = String(bytes.reduce((total: number, piece: Uint8Array) => total + piece.byteLength, 0));
-    const body = Array.isArray(bytes) ? Readable.from(bytes as readonly Uint8Array[], { objectMode: false }) : (bytes as Uint8Array | undefined);
+    if (Array.isArray(bytes))
+      headers['content-length'] = String(
+        bytes.reduce((total: number, piece: Uint8Array) => total + piece.byteLength, 0),
+      );
+    const body = Array.isArray(bytes)
+      ? Readable.from(bytes as readonly Uint8Array[], { objectMode: false })
+      : (bytes as Uint8Array | undefined);
     try {
       // Read to the end whatever the status, so the connection goes back to the pool (collect-response.ts).
       const response = await collectResponse(this.dispatcher, {
@@ -240,11 +264,16 @@ function describeAttempt(request: ApiRequest<unknown>, outcome: Attempt): object
 function parseBody<Data>(status: number, text: string, schema: z.ZodType<Data>, context: RequestContext): Data {
   const json = text.trim() === '' ? undefined : safeJson(text);
   if (json === undefined && text.trim() !== '') {
-    throw new ResponseShapeError(status, [{ path: '', message: `expected a JSON body, got ${JSON.stringify(excerpt(text))}` }], context);
+    throw new ResponseShapeError(
+      status,
+      [{ path: '', message: `expected a JSON body, got ${JSON.stringify(excerpt(text))}` }],
+      context,
+    );
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
-  const issues = json === undefined ? [{ path: '', message: 'expected a JSON body, got an empty one' }] : issuesOf(parsed.error);
+  const issues =
+    json === undefined ? [{ path: '', message: 'expected a JSON body, got an empty one' }] : issuesOf(parsed.error);
   throw new ResponseShapeError(status, issues, context);
 }
 

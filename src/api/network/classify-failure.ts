@@ -33,7 +33,8 @@ const untrustedCodes = new Set([
   'CERT_REVOKED',
 ]);
 /** TLS alerts a server sends when it refuses the client's certificate. */
-const refusedClientCertificateCodes = /^ERR_SSL_(SSLV3_ALERT_(BAD_CERTIFICATE|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|CERTIFICATE_UNKNOWN|UNSUPPORTED_CERTIFICATE)|TLSV1_ALERT_(UNKNOWN_CA|ACCESS_DENIED|DECRYPT_ERROR))$/;
+const refusedClientCertificateCodes =
+  /^ERR_SSL_(SSLV3_ALERT_(BAD_CERTIFICATE|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|CERTIFICATE_UNKNOWN|UNSUPPORTED_CERTIFICATE)|TLSV1_ALERT_(UNKNOWN_CA|ACCESS_DENIED|DECRYPT_ERROR))$/;
 /** A connection the server closed before answering. */
 const closedCodes = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 /** A proxy that cannot be reached at all: retrying does not bring it back within a run. */
@@ -46,23 +47,40 @@ const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHO
  * one more look at the connection (`probe`, no request sent) names the certificate's subject and
  * expiry, or the proxy's realm.
  */
-export async function classifyFailure(error: unknown, context: FailureContext): Promise<ConnectionSetupError | undefined> {
+export async function classifyFailure(
+  error: unknown,
+  context: FailureContext,
+): Promise<ConnectionSetupError | undefined> {
   const codes = codesIn(error);
   const has = (test: (code: string) => boolean) => codes.some(test);
   const request = context.request;
   const service = context.target.host;
   if (has((code) => code === 'ERR_TLS_CERT_ALTNAME_INVALID')) {
     const reason = reasonIn(error) ?? 'the certificate names other hosts';
-    return new ConnectionSetupError('CLAIMS_TLS_HOSTNAME', `server certificate: expected one issued for ${context.target.hostname}, got another (${reason}); use the host name the certificate names in the base URL`, { request, cause: error });
+    return new ConnectionSetupError(
+      'CLAIMS_TLS_HOSTNAME',
+      `server certificate: expected one issued for ${context.target.hostname}, got another (${reason}); use the host name the certificate names in the base URL`,
+      { request, cause: error },
+    );
   }
   if (has((code) => code === 'CERT_HAS_EXPIRED')) {
     const seen = await look(context);
-    const expiry = seen.certificate === undefined ? '' : ` (${seen.certificate.subject}, expired ${seen.certificate.validTo.toISOString()})`;
-    return new ConnectionSetupError('CLAIMS_TLS_EXPIRED', `server certificate of ${service}: expected a valid one, got an expired one${expiry}; the service (or the proxy presenting it) must renew it`, { request, cause: error });
+    const expiry =
+      seen.certificate === undefined
+        ? ''
+        : ` (${seen.certificate.subject}, expired ${seen.certificate.validTo.toISOString()})`;
+    return new ConnectionSetupError(
+      'CLAIMS_TLS_EXPIRED',
+      `server certificate of ${service}: expected a valid one, got an expired one${expiry}; the service (or the proxy presenting it) must renew it`,
+      { request, cause: error },
+    );
   }
   if (has((code) => untrustedCodes.has(code))) {
     const seen = await look(context);
-    const cert = seen.certificate === undefined ? '' : ` (subject ${seen.certificate.subject}; issuer ${seen.certificate.issuer}; expires ${seen.certificate.validTo.toISOString()})`;
+    const cert =
+      seen.certificate === undefined
+        ? ''
+        : ` (subject ${seen.certificate.subject}; issuer ${seen.certificate.issuer}; expires ${seen.certificate.validTo.toISOString()})`;
     return new ConnectionSetupError(
       'CLAIMS_TLS_UNTRUSTED',
       `server certificate of ${service}: expected one issued by a trusted CA, got ${codes.find((code) => untrustedCodes.has(code)) ?? 'an untrusted one'}${cert}; add the bank's CA with --ca-file (CLAIMS_CA_FILE)`,
@@ -75,10 +93,20 @@ export async function classifyFailure(error: unknown, context: FailureContext): 
     const seen = await context.lookAfterClose();
     if (seen.afterHandshake === 'closed') {
       // Hung up after the handshake, before any request: its verdict on the client certificate (or its absence).
-      codes.push(context.tls.clientCertificate ? 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED' : 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED');
+      codes.push(
+        context.tls.clientCertificate
+          ? 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED'
+          : 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
+      );
     } else if (seen.afterHandshake !== undefined) codes.push(seen.afterHandshake);
   }
-  if (has((code) => code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' || (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' && !context.tls.clientCertificate))) {
+  if (
+    has(
+      (code) =>
+        code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' ||
+        (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' && !context.tls.clientCertificate),
+    )
+  ) {
     return new ConnectionSetupError(
       'CLAIMS_TLS_CLIENT_CERT_REQUIRED',
       `${service} asked for a client certificate and got ${context.tls.clientCertificate ? 'none it could use' : 'none'}; give one with --client-cert and --client-key (or --client-pfx)`,
@@ -87,13 +115,25 @@ export async function classifyFailure(error: unknown, context: FailureContext): 
   }
   if (has((code) => refusedClientCertificateCodes.test(code))) {
     const alert = codes.find((code) => refusedClientCertificateCodes.test(code)) ?? '';
-    const why = alert === 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED' ? 'it hung up right after the TLS handshake, before any request' : alert;
-    return new ConnectionSetupError('CLAIMS_TLS_CLIENT_CERT_REFUSED', `${service} refused the client certificate (${why}): it is not issued by a CA the service trusts, or has expired; ask the service for the CA it accepts`, { request, cause: error });
+    const why =
+      alert === 'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED'
+        ? 'it hung up right after the TLS handshake, before any request'
+        : alert;
+    return new ConnectionSetupError(
+      'CLAIMS_TLS_CLIENT_CERT_REFUSED',
+      `${service} refused the client certificate (${why}): it is not issued by a CA the service trusts, or has expired; ask the service for the CA it accepts`,
+      { request, cause: error },
+    );
   }
   return context.route.kind === 'proxy' ? proxyFailure(error, codes, context, context.route.proxy) : undefined;
 }
 
-async function proxyFailure(error: unknown, codes: readonly string[], context: FailureContext, proxyUrl: URL): Promise<ConnectionSetupError | undefined> {
+async function proxyFailure(
+  error: unknown,
+  codes: readonly string[],
+  context: FailureContext,
+  proxyUrl: URL,
+): Promise<ConnectionSetupError | undefined> {
   const proxy = describeProxy(proxyUrl);
   const request = context.request;
   const status = /Proxy response \((\d+)\)/.exec(messagesIn(error).join(' '))?.[1];
@@ -101,17 +141,33 @@ async function proxyFailure(error: unknown, codes: readonly string[], context: F
     const seen = await look(context);
     const realm = seen.proxyAuthenticate === undefined ? '' : ` (${seen.proxyAuthenticate})`;
     const given = proxyUrl.username === '' ? 'none' : 'credentials it refused';
-    return new ConnectionSetupError('CLAIMS_PROXY_AUTH_REQUIRED', `proxy ${proxy} asked for authentication${realm} and got ${given}; put the user and password in the proxy URL (http://user:password@host:port)`, { request, cause: error });
+    return new ConnectionSetupError(
+      'CLAIMS_PROXY_AUTH_REQUIRED',
+      `proxy ${proxy} asked for authentication${realm} and got ${given}; put the user and password in the proxy URL (http://user:password@host:port)`,
+      { request, cause: error },
+    );
   }
   if (status === '403') {
-    return new ConnectionSetupError('CLAIMS_PROXY_FORBIDDEN', `proxy ${proxy} refused to open a tunnel to ${context.target.host} (403): ask the proxy's owners to allow it`, { request, cause: error });
+    return new ConnectionSetupError(
+      'CLAIMS_PROXY_FORBIDDEN',
+      `proxy ${proxy} refused to open a tunnel to ${context.target.host} (403): ask the proxy's owners to allow it`,
+      { request, cause: error },
+    );
   }
   if (status !== undefined) {
-    return new ConnectionSetupError('CLAIMS_PROXY_REFUSED', `proxy ${proxy} answered CONNECT ${context.target.host} with ${status}, expected 200`, { request, cause: error });
+    return new ConnectionSetupError(
+      'CLAIMS_PROXY_REFUSED',
+      `proxy ${proxy} answered CONNECT ${context.target.host} with ${status}, expected 200`,
+      { request, cause: error },
+    );
   }
   const unreachable = codes.find((code) => unreachableCodes.has(code));
   if (unreachable !== undefined && pointsAtProxy(error, proxyUrl)) {
-    return new ConnectionSetupError('CLAIMS_PROXY_UNREACHABLE', `proxy ${proxy}: expected to reach it, got ${unreachable}; check --proxy, CLAIMS_PROXY or HTTPS_PROXY (and NO_PROXY for hosts that go direct)`, { request, cause: error });
+    return new ConnectionSetupError(
+      'CLAIMS_PROXY_UNREACHABLE',
+      `proxy ${proxy}: expected to reach it, got ${unreachable}; check --proxy, CLAIMS_PROXY or HTTPS_PROXY (and NO_PROXY for hosts that go direct)`,
+      { request, cause: error },
+    );
   }
   return undefined;
 }

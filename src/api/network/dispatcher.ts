@@ -46,7 +46,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const tls = options.tls.options ?? {};
   const timeouts = { headersTimeout: options.headersTimeoutMs, bodyTimeout: options.bodyTimeoutMs };
   if (options.route.kind === 'direct') {
-    return new Pool(options.origin, { ...timeouts, connections: options.connections, connect: tagging(buildConnector({ ...tls, timeout: options.connectTimeoutMs })) });
+    return new Pool(options.origin, {
+      ...timeouts,
+      connections: options.connections,
+      connect: tagging(buildConnector({ ...tls, timeout: options.connectTimeoutMs })),
+    });
   }
   const caOnly = tls.ca === undefined ? {} : { ca: tls.ca };
   return new ProxyAgent({
@@ -58,8 +62,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // The per-origin pool inside the agent: its connect (the tunnel, then TLS) tagged like a direct one's.
     factory: (origin, poolOptions) => {
       const given = (poolOptions as { connect?: Connector }).connect;
-      return new Pool(origin, given === undefined ? poolOptions : Object.assign({}, poolOptions, { connect: tagging(given) }));
+      return new Pool(
+        origin,
+        given === undefined ? poolOptions : Object.assign({}, poolOptions, { connect: tagging(given) }),
+      );
     },
   });
 }
-

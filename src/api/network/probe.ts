@@ -49,7 +49,12 @@ export async function probe(target: URL, route: Route, tls: ResolvedTls, timeout
   let socket: Socket;
   try {
     if (route.kind === 'proxy') {
-      const tunnel = await connectThrough(route.proxy, `${host.includes(':') ? `[${host}]` : host}:${port}`, tls, timeoutMs);
+      const tunnel = await connectThrough(
+        route.proxy,
+        `${host.includes(':') ? `[${host}]` : host}:${port}`,
+        tls,
+        timeoutMs,
+      );
       if (tunnel.status !== 200) return { proxyStatus: tunnel.status, proxyAuthenticate: tunnel.authenticate };
       socket = tunnel.socket;
     } else {
@@ -77,10 +82,16 @@ async function connectDirect(host: string, port: number, timeoutMs: number): Pro
   });
 }
 
-async function connectThrough(proxy: URL, authority: string, tls: ResolvedTls, timeoutMs: number): Promise<{ status: number; authenticate?: string; socket: Socket }> {
+async function connectThrough(
+  proxy: URL,
+  authority: string,
+  tls: ResolvedTls,
+  timeoutMs: number,
+): Promise<{ status: number; authenticate?: string; socket: Socket }> {
   const headers: Record<string, string> = { host: authority };
   if (proxy.username !== '' && proxy.password !== '') {
-    headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
+    headers['proxy-authorization'] =
+      `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
   }
   const request = (proxy.protocol === 'https:' ? httpsRequest : httpRequest)({
     host: proxy.hostname,
@@ -94,7 +105,11 @@ async function connectThrough(proxy: URL, authority: string, tls: ResolvedTls, t
   return new Promise((resolve, reject) => {
     request.once('connect', (response: IncomingMessage, socket: Socket) => {
       const authenticate = response.headers['proxy-authenticate'];
-      resolve({ status: response.statusCode ?? 0, authenticate: Array.isArray(authenticate) ? authenticate.join(', ') : authenticate, socket });
+      resolve({
+        status: response.statusCode ?? 0,
+        authenticate: Array.isArray(authenticate) ? authenticate.join(', ') : authenticate,
+        socket,
+      });
       if (response.statusCode !== 200) socket.destroy();
     });
     request.once('timeout', () => request.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })));
@@ -106,8 +121,16 @@ async function connectThrough(proxy: URL, authority: string, tls: ResolvedTls, t
 async function handshake(socket: Socket, host: string, tls: ResolvedTls, timeoutMs: number): Promise<ProbeResult> {
   return new Promise((resolve) => {
     // Verification is done below, by hand: the point is to see the certificate even when it fails.
-    const secure = tlsConnect({ ...(tls.options ?? {}), socket, servername: isIP(host) === 0 ? host : undefined, rejectUnauthorized: false });
-    const timer = setTimeout(() => secure.destroy(Object.assign(new Error('TLS handshake timeout'), { code: 'ETIMEDOUT' })), timeoutMs);
+    const secure = tlsConnect({
+      ...(tls.options ?? {}),
+      socket,
+      servername: isIP(host) === 0 ? host : undefined,
+      rejectUnauthorized: false,
+    });
+    const timer = setTimeout(
+      () => secure.destroy(Object.assign(new Error('TLS handshake timeout'), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    );
     let handshaken: ProbeResult | undefined;
     secure.once('secureConnect', () => {
       clearTimeout(timer);
@@ -145,5 +168,10 @@ function describeCertificate(peer: PeerCertificate): ServerCertificate | undefin
     Object.entries(fields ?? {})
       .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : String(value)}`)
       .join(', ');
-  return { subject: name(peer.subject), issuer: name(peer.issuer), validTo, daysLeft: Math.floor((validTo.getTime() - Date.now()) / 86_400_000) };
+  return {
+    subject: name(peer.subject),
+    issuer: name(peer.issuer),
+    validTo,
+    daysLeft: Math.floor((validTo.getTime() - Date.now()) / 86_400_000),
+  };
 }

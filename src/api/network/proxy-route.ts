@@ -16,7 +16,9 @@ export interface ProxySettings {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
-export type Route = { readonly kind: 'direct'; readonly reason: string } | { readonly kind: 'proxy'; readonly proxy: URL; readonly reason: string };
+export type Route =
+  | { readonly kind: 'direct'; readonly reason: string }
+  | { readonly kind: 'proxy'; readonly proxy: URL; readonly reason: string };
 
 export class ProxyUrlError extends Error {}
 
@@ -37,9 +39,12 @@ export function parseProxyUrl(text: string, from: string): URL {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new ProxyUrlError(`${from}: expected a proxy URL such as http://proxy.bank.internal:3128, got one that does not parse`);
+    throw new ProxyUrlError(
+      `${from}: expected a proxy URL such as http://proxy.bank.internal:3128, got one that does not parse`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProxyUrlError(`${from}: expected an http:// or https:// proxy, got ${url.protocol}//`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ProxyUrlError(`${from}: expected an http:// or https:// proxy, got ${url.protocol}//`);
   return url;
 }
 
@@ -54,16 +59,28 @@ export function proxySecrets(route: Route): string[] {
   if (route.kind !== 'proxy' || (route.proxy.username === '' && route.proxy.password === '')) return [];
   const user = decodeURIComponent(route.proxy.username);
   const password = decodeURIComponent(route.proxy.password);
-  return [Buffer.from(`${user}:${password}`).toString('base64'), `${route.proxy.username}:${route.proxy.password}`, route.proxy.password, password].filter((secret) => secret.length > 0);
+  return [
+    Buffer.from(`${user}:${password}`).toString('base64'),
+    `${route.proxy.username}:${route.proxy.password}`,
+    route.proxy.password,
+    password,
+  ].filter((secret) => secret.length > 0);
 }
 
-function chooseProxy(target: URL, explicit: string | undefined, env: Readonly<Record<string, string | undefined>>): { name: string; value: string } | undefined {
+function chooseProxy(
+  target: URL,
+  explicit: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): { name: string; value: string } | undefined {
   if (explicit !== undefined && explicit.trim() !== '') return { name: '--proxy', value: explicit.trim() };
   const names = target.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy'];
   return firstSet(env, [...names, 'all_proxy', 'ALL_PROXY']);
 }
 
-function firstSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): { name: string; value: string } | undefined {
+function firstSet(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[],
+): { name: string; value: string } | undefined {
   for (const name of names) {
     const value = env[name]?.trim();
     if (value !== undefined && value !== '') return { name, value };
@@ -114,13 +131,24 @@ function inCidr(host: string, cidr: string): boolean {
 }
 
 function ipv4Bits(address: string): string {
-  return address.split('.').map((part) => Number(part).toString(2).padStart(8, '0')).join('');
+  return address
+    .split('.')
+    .map((part) => Number(part).toString(2).padStart(8, '0'))
+    .join('');
 }
 
 function ipv6Bits(address: string): string {
   const [head = '', tail = ''] = address.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return groups.map((group) => parseInt(group || '0', 16).toString(2).padStart(16, '0')).join('');
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return groups
+    .map((group) =>
+      parseInt(group || '0', 16)
+        .toString(2)
+        .padStart(16, '0'),
+    )
+    .join('');
 }

@@ -42,7 +42,9 @@ export class ConnectionSetupError extends Error {
   readonly request: string;
 
   constructor(code: SetupCode, message: string, options: { request?: string; cause?: unknown } = {}) {
-    super(options.request === undefined || options.request === '' ? message : `${options.request}: ${message}`, { cause: options.cause });
+    super(options.request === undefined || options.request === '' ? message : `${options.request}: ${message}`, {
+      cause: options.cause,
+    });
     this.name = 'ConnectionSetupError';
     this.code = code;
     this.category = categories[code];

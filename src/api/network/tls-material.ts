@@ -32,13 +32,22 @@ export interface ResolvedTls {
  * NODE_EXTRA_CA_CERTS are kept too (Node adds them to its default store, which a `ca` option
  * would otherwise replace).
  */
-export function resolveTls(settings: TlsSettings = {}, env: Readonly<Record<string, string | undefined>> = {}): ResolvedTls {
+export function resolveTls(
+  settings: TlsSettings = {},
+  env: Readonly<Record<string, string | undefined>> = {},
+): ResolvedTls {
   const clientCertificate = settings.pfx !== undefined || settings.cert !== undefined;
   if (settings.cert !== undefined && settings.key === undefined) {
-    throw new ConnectionSetupError('CLAIMS_TLS_CLIENT_CERT_UNREADABLE', 'client certificate: expected its key too (--client-key or CLAIMS_CLIENT_KEY), got none');
+    throw new ConnectionSetupError(
+      'CLAIMS_TLS_CLIENT_CERT_UNREADABLE',
+      'client certificate: expected its key too (--client-key or CLAIMS_CLIENT_KEY), got none',
+    );
   }
   if (settings.key !== undefined && settings.cert === undefined) {
-    throw new ConnectionSetupError('CLAIMS_TLS_CLIENT_CERT_UNREADABLE', 'client key: expected its certificate too (--client-cert or CLAIMS_CLIENT_CERT), got none');
+    throw new ConnectionSetupError(
+      'CLAIMS_TLS_CLIENT_CERT_UNREADABLE',
+      'client key: expected its certificate too (--client-cert or CLAIMS_CLIENT_CERT), got none',
+    );
   }
   const options: ConnectionOptions = {};
   if (settings.ca !== undefined) options.ca = [...rootCertificates, ...extraCaCertificates(env), String(settings.ca)];
@@ -48,7 +57,11 @@ export function resolveTls(settings: TlsSettings = {}, env: Readonly<Record<stri
   if (settings.passphrase !== undefined) options.passphrase = settings.passphrase;
   if (Object.keys(options).length === 0) return { options: undefined, clientCertificate: false, secrets: [] };
   checkContext(options);
-  return { options, clientCertificate, secrets: settings.passphrase === undefined || settings.passphrase === '' ? [] : [settings.passphrase] };
+  return {
+    options,
+    clientCertificate,
+    secrets: settings.passphrase === undefined || settings.passphrase === '' ? [] : [settings.passphrase],
+  };
 }
 
 function extraCaCertificates(env: Readonly<Record<string, string | undefined>>): string[] {
@@ -69,7 +82,11 @@ function checkContext(options: ConnectionOptions): void {
   } catch (error) {
     const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message}`;
     if (/KEY_VALUES_MISMATCH|key values mismatch/i.test(text)) {
-      throw new ConnectionSetupError('CLAIMS_TLS_CLIENT_KEY_MISMATCH', 'client key: expected the private key of the client certificate, got another key (check --client-cert and --client-key are a pair)', { cause: error });
+      throw new ConnectionSetupError(
+        'CLAIMS_TLS_CLIENT_KEY_MISMATCH',
+        'client key: expected the private key of the client certificate, got another key (check --client-cert and --client-key are a pair)',
+        { cause: error },
+      );
     }
     if (/BAD_DECRYPT|bad decrypt|mac verify|INTERRUPTED_OR_CANCELLED|bad password|unable to decrypt/i.test(text)) {
       throw new ConnectionSetupError(
@@ -78,6 +95,10 @@ function checkContext(options: ConnectionOptions): void {
         { cause: error },
       );
     }
-    throw new ConnectionSetupError('CLAIMS_TLS_CLIENT_CERT_UNREADABLE', `TLS files: expected PEM certificates and a PEM (or PKCS#12) key, got ones OpenSSL cannot read (${(error as Error).message})`, { cause: error });
+    throw new ConnectionSetupError(
+      'CLAIMS_TLS_CLIENT_CERT_UNREADABLE',
+      `TLS files: expected PEM certificates and a PEM (or PKCS#12) key, got ones OpenSSL cannot read (${(error as Error).message})`,
+      { cause: error },
+    );
   }
 }

@@ -2,7 +2,14 @@ import { uploadFields } from '../schemas/resources.js';
 import { componentSchemas, fieldSchema, schemaRef, type JsonSchema } from './components.js';
 import { operations, type Operation } from './operations.js';
 import { decided, decisionExtension, publicReferenceExtension } from './provenance.js';
-import { commonErrors, errorStatus, securitySchemes, sharedHeaders, sharedParameters, sharedResponses } from './responses.js';
+import {
+  commonErrors,
+  errorStatus,
+  securitySchemes,
+  sharedHeaders,
+  sharedParameters,
+  sharedResponses,
+} from './responses.js';
 
 /**
  * The interface as an OpenAPI 3.1 document, generated from the wire schemas and never
@@ -35,7 +42,12 @@ export function openApiDocument(serverUrl = defaultServerUrl): Record<string, un
       summary: 'Card disputes as claims and cases: create, file, withdraw, review, list; evidence files; events.',
       description,
     },
-    servers: [{ url: serverUrl, description: serverUrl === defaultServerUrl ? '`bulk-disputes sandbox` on its default port' : 'this sandbox' }],
+    servers: [
+      {
+        url: serverUrl,
+        description: serverUrl === defaultServerUrl ? '`bulk-disputes sandbox` on its default port' : 'this sandbox',
+      },
+    ],
     security: [{ apiKey: [] }],
     tags: [
       { name: 'Claims', description: 'A claim groups one or more cases (interface document, "Claim").' },
@@ -67,7 +79,10 @@ function paths(): Record<string, Record<string, unknown>> {
     const entry = (byPath[operation.path] ??= {});
     const ids = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
     // Path parameters once per path; every method of a path shares them.
-    if (ids.length > 0) entry.parameters = ids.map((id) => ({ $ref: `#/components/parameters/${id === 'claim_id' ? 'ClaimId' : 'CaseId'}` }));
+    if (ids.length > 0)
+      entry.parameters = ids.map((id) => ({
+        $ref: `#/components/parameters/${id === 'claim_id' ? 'ClaimId' : 'CaseId'}`,
+      }));
     entry[operation.method] = operationObject(operation);
   }
   return byPath;
@@ -103,10 +118,19 @@ function requestBody(body: NonNullable<Operation['body']>): Record<string, unkno
           type: 'object',
           required: ['file', 'category'],
           properties: {
-            file: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: 'JPEG, PNG or PDF, decided by its content; under 4.5 MB (4,500,000 bytes); a PDF at most 5 pages.' },
+            file: {
+              type: 'string',
+              format: 'binary',
+              contentMediaType: 'application/octet-stream',
+              description:
+                'JPEG, PNG or PDF, decided by its content; under 4.5 MB (4,500,000 bytes); a PDF at most 5 pages.',
+            },
             category: {
               ...fieldSchema(uploadFields.shape.category),
-              ...decided('The file category.', '`valid_document` and `invalid_document` (test mode, `test_` keys only) force the documentation review\'s verdict.'),
+              ...decided(
+                'The file category.',
+                "`valid_document` and `invalid_document` (test mode, `test_` keys only) force the documentation review's verdict.",
+              ),
             },
           },
         },
@@ -122,7 +146,8 @@ function responses(operation: Operation): Record<string, unknown> {
     [success.status]: { ...success.about, content: { 'application/json': { schema: schemaRef(success.schema) } } },
   };
   for (const answer of operation.errors) answers[errorStatus[answer]] = { $ref: `#/components/responses/${answer}` };
-  for (const [status, name] of Object.entries(commonErrors)) answers[status] ??= { $ref: `#/components/responses/${name}` };
+  for (const [status, name] of Object.entries(commonErrors))
+    answers[status] ??= { $ref: `#/components/responses/${name}` };
   return Object.fromEntries(Object.entries(answers).sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -139,9 +164,27 @@ function webhooks(): Record<string, unknown> {
         ),
         security: [],
         parameters: [
-          { name: 'bulk-disputes-signature', in: 'header', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the webhook secret.', schema: { type: 'string' } },
-          { name: 'bulk-disputes-environment', in: 'header', required: true, description: 'The environment of the event.', schema: { type: 'string', enum: ['sandbox', 'production'] } },
-          { name: 'bulk-disputes-delivery-attempt', in: 'header', required: true, description: '1 for the first attempt, then 2, 3, …', schema: { type: 'integer', minimum: 1 } },
+          {
+            name: 'bulk-disputes-signature',
+            in: 'header',
+            required: true,
+            description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the webhook secret.',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'bulk-disputes-environment',
+            in: 'header',
+            required: true,
+            description: 'The environment of the event.',
+            schema: { type: 'string', enum: ['sandbox', 'production'] },
+          },
+          {
+            name: 'bulk-disputes-delivery-attempt',
+            in: 'header',
+            required: true,
+            description: '1 for the first attempt, then 2, 3, …',
+            schema: { type: 'integer', minimum: 1 },
+          },
         ],
         requestBody: { required: true, content: { 'application/json': { schema: schemaRef('Event') } } },
         responses: { 200: { description: 'Received. Any 2xx will do; anything else is retried.' } },

@@ -18,7 +18,7 @@ export const publicReferenceExtension = 'x-public-reference';
 
 /** The words that open every decision's note, so that a reader of the rendered page sees it too. */
 export const decisionPrefix = 'Sandbox decision (the interface document does not show this):';
-export const publicReferencePrefix = 'From the service\'s public reference (not in the interface document).';
+export const publicReferencePrefix = "From the service's public reference (not in the interface document).";
 
 /** What the sandbox decided where the service's interface says "not shown". */
 export function decided(description: string, decision: string, extra: Record<string, unknown> = {}): Metadata {

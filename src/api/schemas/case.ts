@@ -125,7 +125,9 @@ export const caseObject = z.strictObject({
  * filled from whichever is present (docs/interface.md), so callers read
  * either. Should they differ, `dispute.reason`, the newer place, wins.
  */
-function mirrorReason<Record extends { reason?: unknown; dispute?: { reason?: unknown } | null }>(record: Record): Record {
+function mirrorReason<Record extends { reason?: unknown; dispute?: { reason?: unknown } | null }>(
+  record: Record,
+): Record {
   const reason = record.dispute?.reason ?? record.reason;
   if (reason == null) return record;
   return { ...record, reason, dispute: { ...record.dispute, reason } };

@@ -61,16 +61,23 @@ export const newClaimBody = z
     message: 'expected dispute.reason (or reason)',
     path: ['dispute', 'reason'],
   })
-  .refine((body) => body.reason === undefined || body.dispute?.reason === undefined || body.reason === body.dispute.reason, {
-    message: 'expected reason and dispute.reason to agree (give one of them)',
-    path: ['reason'],
-  })
+  .refine(
+    (body) => body.reason === undefined || body.dispute?.reason === undefined || body.reason === body.dispute.reason,
+    {
+      message: 'expected reason and dispute.reason to agree (give one of them)',
+      path: ['reason'],
+    },
+  )
   .superRefine((body, context) => {
     const seen = new Set<string>();
     body.cases.forEach((item, index) => {
       if (item.case_id === undefined) return;
       if (seen.has(item.case_id)) {
-        context.addIssue({ code: 'custom', message: `duplicate case_id ${item.case_id}`, path: ['cases', index, 'case_id'] });
+        context.addIssue({
+          code: 'custom',
+          message: `duplicate case_id ${item.case_id}`,
+          path: ['cases', index, 'case_id'],
+        });
       }
       seen.add(item.case_id);
     });
@@ -89,7 +96,11 @@ export const claimSchema = z.strictObject({
 });
 
 /** An item of GET /v2/issuer/claims: the simplified claim. */
-export const claimSummarySchema = z.strictObject({ claim_id: identifier, created: dateTime, status: z.enum(claimStatuses) });
+export const claimSummarySchema = z.strictObject({
+  claim_id: identifier,
+  created: dateTime,
+  status: z.enum(claimStatuses),
+});
 
 /** Response of the file-claim endpoint: 202 `{results: [{case_id, success}]}`. */
 export const fileClaimResultSchema = z.strictObject({

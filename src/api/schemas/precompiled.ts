@@ -32,15 +32,21 @@ interface CompiledNode {
 type AnySchema = $ZodType;
 type Check = AnySchema['_zod']['def'] extends { checks?: (infer C)[] } ? C : never;
 
-export function precompiledSafeParse<Schema extends z.ZodType>(schema: Schema): (value: unknown) => z.ZodSafeParseResult<z.output<Schema>> {
+export function precompiledSafeParse<Schema extends z.ZodType>(
+  schema: Schema,
+): (value: unknown) => z.ZodSafeParseResult<z.output<Schema>> {
   const { test, exact } = compile(schema);
-  return (value) => (exact && test(value) ? { success: true, data: value as z.output<Schema> } : schema.safeParse(value));
+  return (value) =>
+    exact && test(value) ? { success: true, data: value as z.output<Schema> } : schema.safeParse(value);
 }
 
 const compiledBySchema = new WeakMap<z.ZodType, (value: unknown) => z.ZodSafeParseResult<unknown>>();
 
 /** `schema.safeParse(value)` through the schema's precompiled check, made at its first use. */
-export function checkedParse<Schema extends z.ZodType>(schema: Schema, value: unknown): z.ZodSafeParseResult<z.output<Schema>> {
+export function checkedParse<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+): z.ZodSafeParseResult<z.output<Schema>> {
   let compiled = compiledBySchema.get(schema);
   if (compiled === undefined) {
     compiled = precompiledSafeParse(schema);
@@ -56,7 +62,10 @@ export function precompiledCheck(schema: z.ZodType): Predicate {
 }
 
 function compile(schema: AnySchema): CompiledNode {
-  const checks: Check[] = [...(schema._zod.traits.has('$ZodCheck') ? [schema as unknown as Check] : []), ...(schema._zod.def.checks ?? [])];
+  const checks: Check[] = [
+    ...(schema._zod.traits.has('$ZodCheck') ? [schema as unknown as Check] : []),
+    ...(schema._zod.def.checks ?? []),
+  ];
   // An overwrite (trim, toLowerCase) changes the value as it checks it.
   if (checks.some((check) => check._zod.def.check === 'overwrite')) return delegated(schema);
   const base = compileType(schema);
@@ -74,7 +83,8 @@ function compile(schema: AnySchema): CompiledNode {
 function allOf(first: Predicate, rest: readonly Predicate[]): Predicate {
   const [second, third] = rest;
   if (rest.length === 1 && second !== undefined) return (value) => first(value) && second(value);
-  if (rest.length === 2 && second !== undefined && third !== undefined) return (value) => first(value) && second(value) && third(value);
+  if (rest.length === 2 && second !== undefined && third !== undefined)
+    return (value) => first(value) && second(value) && third(value);
   return (value) => {
     if (!first(value)) return false;
     for (const predicate of rest) if (!predicate(value)) return false;
@@ -156,7 +166,10 @@ function compileType(schema: AnySchema): CompiledNode | undefined {
  */
 function wrapped(inner: AnySchema, own: undefined | null): CompiledNode {
   const { exact, test } = compile(inner);
-  return { exact, test: own === undefined ? (value) => value === undefined || test(value) : (value) => value === null || test(value) };
+  return {
+    exact,
+    test: own === undefined ? (value) => value === undefined || test(value) : (value) => value === null || test(value),
+  };
 }
 
 function compileArray(element: AnySchema): CompiledNode {
@@ -166,7 +179,12 @@ function compileArray(element: AnySchema): CompiledNode {
     test: (value) => {
       // A property beside the elements (never in JSON) would not be in zod's copy; nor would a
       // swapped prototype (`cases.__proto__ = {}`), under which a refinement's forEach is missing.
-      if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype || Object.keys(value).length !== value.length) return false;
+      if (
+        !Array.isArray(value) ||
+        Object.getPrototypeOf(value) !== Array.prototype ||
+        Object.keys(value).length !== value.length
+      )
+        return false;
       // By index, as zod reads it: a hole is an undefined element, which `every` would skip.
       for (let index = 0; index < value.length; index++) if (!item.test(value[index])) return false;
       return true;
@@ -186,10 +204,15 @@ function compileArray(element: AnySchema): CompiledNode {
  */
 function compileObject(shape: Record<string, AnySchema>, catchall: AnySchema | undefined): CompiledNode | undefined {
   if (catchall !== undefined && catchall._zod.def.type !== 'never') return undefined;
-  const fields = Object.entries(shape).map(([key, field]) => ({ key, optional: field._zod.optin === 'optional', ...compile(field) }));
+  const fields = Object.entries(shape).map(([key, field]) => ({
+    key,
+    optional: field._zod.optin === 'optional',
+    ...compile(field),
+  }));
   const fieldByKey = new Map(fields.map((field) => [field.key, field]));
   const requiredCount = fields.filter((field) => !field.optional).length;
-  const shapeWalk = (record: Record<string, unknown>) => fields.every((field) => (field.key in record ? field.test(record[field.key]) : field.optional));
+  const shapeWalk = (record: Record<string, unknown>) =>
+    fields.every((field) => (field.key in record ? field.test(record[field.key]) : field.optional));
   return {
     exact: fields.every((field) => field.exact),
     test: (value) => {

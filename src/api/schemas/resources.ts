@@ -35,9 +35,7 @@ const filingErrorSchema = z.strictObject({
   message: z.string(),
   /** `parameter_missing`, `documentation_missing`, and our `filing_window_expired`. */
   code: z.string(),
-  details: z
-    .strictObject({ field: z.string().optional(), file_category: z.string().optional() })
-    .optional(),
+  details: z.strictObject({ field: z.string().optional(), file_category: z.string().optional() }).optional(),
 });
 
 /**
@@ -53,7 +51,9 @@ export const caseReviewSchema = z.strictObject({
   documentation_review: z
     .strictObject({
       files: z
-        .array(z.strictObject({ id: identifier, category: z.enum(uploadCategories), verdict: z.enum(documentVerdicts) }))
+        .array(
+          z.strictObject({ id: identifier, category: z.enum(uploadCategories), verdict: z.enum(documentVerdicts) }),
+        )
         .optional(),
     })
     .optional(),

@@ -33,9 +33,7 @@ function loosen(schema: z.ZodType): z.ZodType {
   switch (def.type) {
     case 'object': {
       const shape = (schema as z.ZodObject).shape;
-      const fields = Object.fromEntries(
-        Object.entries(shape).map(([key, field]) => [key, loosen(field as z.ZodType)]),
-      );
+      const fields = Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, loosen(field as z.ZodType)]));
       return z.looseObject(fields);
     }
     // An optional field may come back as null too: both mean "absent".

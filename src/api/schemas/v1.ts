@@ -45,7 +45,11 @@ export const v1IssuerEvidenceSchema = z.strictObject({
   service_end_date: dateTime.optional(),
   resolution: z.record(z.string(), z.unknown()).optional(),
   card: z
-    .strictObject({ active: z.boolean().optional(), cardholder_has_possession: z.boolean().optional(), lost_date: dateTime.optional() })
+    .strictObject({
+      active: z.boolean().optional(),
+      cardholder_has_possession: z.boolean().optional(),
+      lost_date: dateTime.optional(),
+    })
     .optional(),
   refund: z
     .strictObject({

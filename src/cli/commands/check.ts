@@ -22,7 +22,9 @@ const expiryWarningDays = 30;
 export function checkCommand(context: CliContext): Command {
   return addNetworkOptions(
     new Command('check')
-      .description('check that the service answers and accepts the API key (one read, nothing written); print the route, TLS and certificates')
+      .description(
+        'check that the service answers and accepts the API key (one read, nothing written); print the route, TLS and certificates',
+      )
       .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL)')
       .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)'),
   )
@@ -43,7 +45,10 @@ async function runCheck(flags: CheckFlags, context: CliContext): Promise<ExitCod
       throw asSettingsError(error, settings.baseUrl);
     });
     const environment = environmentOf(settings.apiKey);
-    context.logger.info({ baseUrl: settings.baseUrl, environment, attempts, durationMs: Date.now() - startedMs }, 'service reachable, key accepted');
+    context.logger.info(
+      { baseUrl: settings.baseUrl, environment, attempts, durationMs: Date.now() - startedMs },
+      'service reachable, key accepted',
+    );
     const { clientCertificate } = client.connection();
     if (clientCertificate) context.io.stdout.write('client certificate: sent and accepted\n');
     context.io.stdout.write(`ok: ${settings.baseUrl} accepted the key (${environment} environment)\n`);
@@ -72,17 +77,27 @@ certificate problem; 6 for a proxy problem.
 /** The route, the TLS version and both certificates, as a person checks a bank network's setup. */
 async function describeConnection(client: ClaimsClient): Promise<string> {
   const { route, clientCertificate } = client.connection();
-  const lines = [route.kind === 'direct' ? `route: direct (${route.reason})` : `route: through proxy ${describeProxy(route.proxy)} (${route.reason})`];
+  const lines = [
+    route.kind === 'direct'
+      ? `route: direct (${route.reason})`
+      : `route: through proxy ${describeProxy(route.proxy)} (${route.reason})`,
+  ];
   const seen = await client.probe();
-  if (seen.proxyStatus !== undefined && seen.proxyStatus !== 200) lines.push(`proxy: answered CONNECT with ${seen.proxyStatus}${seen.proxyAuthenticate === undefined ? '' : ` (${seen.proxyAuthenticate})`}`);
+  if (seen.proxyStatus !== undefined && seen.proxyStatus !== 200)
+    lines.push(
+      `proxy: answered CONNECT with ${seen.proxyStatus}${seen.proxyAuthenticate === undefined ? '' : ` (${seen.proxyAuthenticate})`}`,
+    );
   if (seen.failure !== undefined) lines.push(`connection: failed (${seen.failure})`);
   if (seen.tlsVersion !== undefined) lines.push(`tls: ${seen.tlsVersion}`);
   const certificate = seen.certificate;
   if (certificate !== undefined) {
     const trust = seen.trusted === true ? '' : `; NOT TRUSTED (${seen.trustError ?? 'unknown'})`;
-    lines.push(`server certificate: ${certificate.subject}, issued by ${certificate.issuer}, expires ${certificate.validTo.toISOString().slice(0, 10)} (${certificate.daysLeft} days)${trust}`);
+    lines.push(
+      `server certificate: ${certificate.subject}, issued by ${certificate.issuer}, expires ${certificate.validTo.toISOString().slice(0, 10)} (${certificate.daysLeft} days)${trust}`,
+    );
     if (seen.hostnameError !== undefined) lines.push(`server certificate: NOT FOR THIS HOST (${seen.hostnameError})`);
-    if (certificate.daysLeft < expiryWarningDays) lines.push(`warning: the server certificate expires in ${certificate.daysLeft} days`);
+    if (certificate.daysLeft < expiryWarningDays)
+      lines.push(`warning: the server certificate expires in ${certificate.daysLeft} days`);
   }
   lines.push(`client certificate: ${clientCertificate ? 'configured' : 'none configured'}`);
   return `${lines.join('\n')}\n`;
@@ -95,7 +110,12 @@ async function describeConnection(client: ClaimsClient): Promise<string> {
 function asSettingsError(error: unknown, baseUrl: string): unknown {
   const notTheService =
     error instanceof ResponseShapeError ||
-    (error instanceof ClaimsHttpError && error.status >= 400 && error.status < 500 && ![401, 403, 429].includes(error.status));
+    (error instanceof ClaimsHttpError &&
+      error.status >= 400 &&
+      error.status < 500 &&
+      ![401, 403, 429].includes(error.status));
   if (!notTheService) return error;
-  return new UsageError(`base URL ${baseUrl}: expected the Claims Service, got ${(error as Error).message}`, { cause: error });
+  return new UsageError(`base URL ${baseUrl}: expected the Claims Service, got ${(error as Error).message}`, {
+    cause: error,
+  });
 }

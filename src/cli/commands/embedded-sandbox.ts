@@ -11,7 +11,12 @@ export interface EmbeddedSandbox {
  * data in a file so a re-run resumes against the same claims and `bulk-disputes sandbox --db` can
  * show them afterwards.
  */
-export async function startEmbeddedSandbox(options: { env: NodeJS.ProcessEnv; apiKeyFile?: string | undefined; db: string; clock?: Date | undefined }): Promise<EmbeddedSandbox> {
+export async function startEmbeddedSandbox(options: {
+  env: NodeJS.ProcessEnv;
+  apiKeyFile?: string | undefined;
+  db: string;
+  clock?: Date | undefined;
+}): Promise<EmbeddedSandbox> {
   const configuredKey = await resolveApiKey({ apiKeyFile: options.apiKeyFile }, options.env);
   const startedMs = Date.now();
   const clockMs = options.clock?.getTime();

@@ -2,7 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { ClaimsClient } from '../../api/client/index.js';
-import { defaultColumns, exportResources, isExportResource, parseColumns, unknownColumns, type ExportResource } from '../../export/columns.js';
+import {
+  defaultColumns,
+  exportResources,
+  isExportResource,
+  parseColumns,
+  unknownColumns,
+  type ExportResource,
+} from '../../export/columns.js';
 import { runExport } from '../../export/run-export.js';
 import { checkStateService, readState, writeState, type ExportState } from '../../export/state.js';
 import { describeService, type ServiceIdentity } from '../../api/service-identity.js';
@@ -54,17 +61,25 @@ service a --state file of its own, or --restart to export everything from it.
 
 /** `bulk-disputes export`: one list of the service to a spreadsheet-safe CSV, optionally incremental. */
 export function exportCommand(context: CliContext): Command {
-  return addNetworkOptions(new Command('export')
-    .description('export cases, claims or events to CSV; --state makes it incremental for a nightly job')
-    .argument('<resource>', `what to export: ${exportResources.join(', ')}`)
-    .requiredOption('--out <file>', 'the CSV to write (through a temporary file and a rename); - for stdout')
-    .option('--columns <list>', 'comma-separated dot-path columns (default: a set per resource, see below)')
-    .option('--state <file>', 'bookmark file: export only what is newer than the last run\'s newest record, then move the bookmark')
-    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-    .option('--restart', 'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service', false)
-    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+  return addNetworkOptions(
+    new Command('export')
+      .description('export cases, claims or events to CSV; --state makes it incremental for a nightly job')
+      .argument('<resource>', `what to export: ${exportResources.join(', ')}`)
+      .requiredOption('--out <file>', 'the CSV to write (through a temporary file and a rename); - for stdout')
+      .option('--columns <list>', 'comma-separated dot-path columns (default: a set per resource, see below)')
+      .option(
+        '--state <file>',
+        "bookmark file: export only what is newer than the last run's newest record, then move the bookmark",
+      )
+      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
+      .option(
+        '--restart',
+        'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service',
+        false,
+      )
+      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db'),
   )
     .addHelpText('after', helpText)
     .action(async (resource: string, flags: ExportFlags) => {
@@ -74,12 +89,16 @@ export function exportCommand(context: CliContext): Command {
 
 async function runExportCommand(resourceName: string, flags: ExportFlags, context: CliContext): Promise<void> {
   const { io, logger } = context;
-  if (!isExportResource(resourceName)) throw new UsageError(`resource: expected one of ${exportResources.join(', ')}, got ${resourceName}`);
+  if (!isExportResource(resourceName))
+    throw new UsageError(`resource: expected one of ${exportResources.join(', ')}, got ${resourceName}`);
   const resource: ExportResource = resourceName;
   const columns = flags.columns === undefined ? defaultColumns[resource] : parseColumns(flags.columns);
   if (columns.length === 0) throw new UsageError('--columns: expected at least one column name, got none');
   const unknown = unknownColumns(resource, columns);
-  if (unknown.length > 0) io.stderr.write(`warning: ${unknown.join(', ')}: not documented fields of ${resource}; their cells stay empty unless the service sends them\n`);
+  if (unknown.length > 0)
+    io.stderr.write(
+      `warning: ${unknown.join(', ')}: not documented fields of ${resource}; their cells stay empty unless the service sends them\n`,
+    );
   const toStdout = flags.out === '-';
   const outFile = toStdout ? undefined : resolve(flags.out);
   const stateFile = flags.state === undefined ? undefined : resolve(flags.state);
@@ -89,10 +108,19 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
 
   const { service, embedded } = await serviceTarget(flags, context, 'exporting from');
-  const client = new ClaimsClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, maxRps, logger, network: service.network });
+  const client = new ClaimsClient({
+    baseUrl: service.baseUrl,
+    apiKey: service.apiKey,
+    maxRps,
+    logger,
+    network: service.network,
+  });
   try {
     // Checked before the first page is read: another service's bookmark would skip this one's records.
-    const state = recorded === undefined || stateFile === undefined ? undefined : stateFor(recorded, stateFile, service.identity, flags.restart, context);
+    const state =
+      recorded === undefined || stateFile === undefined
+        ? undefined
+        : stateFor(recorded, stateFile, service.identity, flags.restart, context);
     // records/s and elapsed on a terminal; a list has no total to count down.
     const phases = new PhaseTimer();
     phases.next('exporting');
@@ -112,10 +140,29 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
       stopShowingWaits();
       context.progress.done();
     });
-    if (stateFile !== undefined) await writeState(stateFile, { resource, bookmark: report.bookmark ?? null, updated: new Date().toISOString(), service: service.identity });
+    if (stateFile !== undefined)
+      await writeState(stateFile, {
+        resource,
+        bookmark: report.bookmark ?? null,
+        updated: new Date().toISOString(),
+        service: service.identity,
+      });
     const throttling = pacingSummary(client);
-    logger.info({ resource, service: describeService(service.identity), rows: report.rows, out: outFile ?? 'stdout', bookmark: report.bookmark, state: stateFile, throttling }, 'export finished');
-    io.stderr.write(`exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`);
+    logger.info(
+      {
+        resource,
+        service: describeService(service.identity),
+        rows: report.rows,
+        out: outFile ?? 'stdout',
+        bookmark: report.bookmark,
+        state: stateFile,
+        throttling,
+      },
+      'export finished',
+    );
+    io.stderr.write(
+      `exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`,
+    );
     // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run.
     if (throttlingWorthTelling(throttling)) io.stderr.write(`${formatThrottling(throttling).join('\n')}\n`);
     io.stderr.write(`${formatPhases(phases.end())}\n`);
@@ -129,15 +176,26 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
  * The bookmark to export after, if it is this service's; `--restart` drops it (export everything).
  * A bookmark of nothing yet (null) skips nothing, whichever service it came from.
  */
-function stateFor(recorded: ExportState, file: string, current: ServiceIdentity, restart: boolean, context: CliContext): ExportState | undefined {
+function stateFor(
+  recorded: ExportState,
+  file: string,
+  current: ServiceIdentity,
+  restart: boolean,
+  context: CliContext,
+): ExportState | undefined {
   if (restart) {
-    context.logger.warn({ state: file }, '--restart: the bookmark is dropped; exporting everything, then a new bookmark for this service');
+    context.logger.warn(
+      { state: file },
+      '--restart: the bookmark is dropped; exporting everything, then a new bookmark for this service',
+    );
     return undefined;
   }
   if (recorded.bookmark === null) return recorded;
   if (checkStateService(recorded, file, current) === 'unrecorded') {
-    context.logger.warn({ state: file, service: describeService(current) }, `--state ${file} records no service (written before bookmarks recorded one): taken as ${describeService(current)}'s from now on`);
+    context.logger.warn(
+      { state: file, service: describeService(current) },
+      `--state ${file} records no service (written before bookmarks recorded one): taken as ${describeService(current)}'s from now on`,
+    );
   }
   return recorded;
 }
-

@@ -68,27 +68,65 @@ was updated.
 
 /** `bulk-disputes import`: an issuer CSV through a mapping into claims, filed, with a results CSV. */
 export function importCommand(context: CliContext): Command {
-  return addNetworkOptions(new Command('import')
-    .description('import disputes from a CSV export (or a workbook): map, upload evidence, create and file claims, write a results CSV or workbook')
-    .argument('<input>', 'the CSV export, or a workbook (.xlsx: a fed-back results workbook, or an export delivered as one)')
-    .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
-    .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
-    .option('--results <file>', 'results file, one line per input row; .xlsx writes a workbook (default: <input name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here, .xlsx for a workbook input)')
-    .addOption(resultsFormatOption())
-    .option('--journal <file>', 'the job journal that makes re-runs resume; it belongs to the service of its first run (default: <input name>[.shard-i-of-n][.sandbox].journal.sqlite here, .sandbox into the embedded sandbox; a dry run uses a temporary one)')
-    .option('--evidence-dir <dir>', 'evidence paths in the CSV are inside this directory (default: the input file\'s directory)')
-    .addOption(new Option('--file-mode <mode>', 'filing after creation (default: the mapping\'s file_mode)').choices(['none', 'auto', 'chargeback']))
-    .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes', integer('--concurrency', 1, 256), 8)
-    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-    .option('--dry-run', 'map and check everything (evidence included), send nothing; outcomes are valid or invalid. With a service named, a fed-back file is compared with the claims it holds: changed_fields shows what would be updated', false)
-    .option('--payloads <file>', 'write each claim\'s new_claim body to this JSON Lines file')
-    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-    .option('--shard <i/n>', 'process only the claims of shard i of n (1-based), by a hash of the claim key', shardOf)
-    .option('--id-prefix <prefix>', 'a new id generation for this job: every claim and case id gets this prefix (in place of the mapping\'s claim.id_prefix), e.g. to send corrected rows again after their claims were withdrawn; give it again on the job\'s re-runs and feed-backs', idPrefixOf)
-    .option('--restart', 'start over a journal made for another input, mapping, flags or service', false)
-    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
-    .option('--sandbox-clock <datetime>', 'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)', dateOf)
+  return addNetworkOptions(
+    new Command('import')
+      .description(
+        'import disputes from a CSV export (or a workbook): map, upload evidence, create and file claims, write a results CSV or workbook',
+      )
+      .argument(
+        '<input>',
+        'the CSV export, or a workbook (.xlsx: a fed-back results workbook, or an export delivered as one)',
+      )
+      .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
+      .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
+      .option(
+        '--results <file>',
+        'results file, one line per input row; .xlsx writes a workbook (default: <input name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here, .xlsx for a workbook input)',
+      )
+      .addOption(resultsFormatOption())
+      .option(
+        '--journal <file>',
+        'the job journal that makes re-runs resume; it belongs to the service of its first run (default: <input name>[.shard-i-of-n][.sandbox].journal.sqlite here, .sandbox into the embedded sandbox; a dry run uses a temporary one)',
+      )
+      .option(
+        '--evidence-dir <dir>',
+        "evidence paths in the CSV are inside this directory (default: the input file's directory)",
+      )
+      .addOption(
+        new Option('--file-mode <mode>', "filing after creation (default: the mapping's file_mode)").choices([
+          'none',
+          'auto',
+          'chargeback',
+        ]),
+      )
+      .option(
+        '--concurrency <n>',
+        'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes',
+        integer('--concurrency', 1, 256),
+        8,
+      )
+      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
+      .option(
+        '--dry-run',
+        'map and check everything (evidence included), send nothing; outcomes are valid or invalid. With a service named, a fed-back file is compared with the claims it holds: changed_fields shows what would be updated',
+        false,
+      )
+      .option('--payloads <file>', "write each claim's new_claim body to this JSON Lines file")
+      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+      .option('--shard <i/n>', 'process only the claims of shard i of n (1-based), by a hash of the claim key', shardOf)
+      .option(
+        '--id-prefix <prefix>',
+        "a new id generation for this job: every claim and case id gets this prefix (in place of the mapping's claim.id_prefix), e.g. to send corrected rows again after their claims were withdrawn; give it again on the job's re-runs and feed-backs",
+        idPrefixOf,
+      )
+      .option('--restart', 'start over a journal made for another input, mapping, flags or service', false)
+      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+      .option(
+        '--sandbox-clock <datetime>',
+        'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)',
+        dateOf,
+      ),
   )
     .addHelpText('after', helpText)
     .action(async (input: string, flags: ImportFlags) => {
@@ -99,7 +137,8 @@ export function importCommand(context: CliContext): Command {
 async function runImportCommand(input: string, flags: ImportFlags, context: CliContext) {
   const { io, logger } = context;
   await requireFile(input, 'input', 'a readable CSV or .xlsx file');
-  if (flags.sheet !== undefined && !isWorkbookFile(input)) throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
+  if (flags.sheet !== undefined && !isWorkbookFile(input))
+    throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
   const evidenceDir = resolve(flags.evidenceDir ?? dirname(input));
   await requireDirectory(evidenceDir);
   await requireFile(flags.mapping, '--mapping', 'a readable mapping file');
@@ -111,9 +150,17 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   // A workbook in, a workbook out: the reviewer's loop stays in the spreadsheet.
   // A workbook's reader makes garbage faster than a CSV's; a larger young generation collects it (heap-tuning.ts).
   if (isWorkbookFile(input)) letYoungGenerationGrowForWorkbooks();
-  const resultsFile = resolve(resultsFileName(flags.results, flags.resultsFormat, `${name}.results`, isWorkbookFile(input) ? 'xlsx' : 'csv'));
-  const journalFile = flags.journal === undefined ? (flags.dryRun ? undefined : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
-  if ([resolve(input), journalFile].includes(resultsFile)) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
+  const resultsFile = resolve(
+    resultsFileName(flags.results, flags.resultsFormat, `${name}.results`, isWorkbookFile(input) ? 'xlsx' : 'csv'),
+  );
+  const journalFile =
+    flags.journal === undefined
+      ? flags.dryRun
+        ? undefined
+        : resolve(`${name}.journal.sqlite`)
+      : resolve(flags.journal);
+  if ([resolve(input), journalFile].includes(resultsFile))
+    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
 
   // Where the job writes may not exist yet (a fresh `out/`): made, like `mkdir -p`.
   for (const file of [resultsFile, journalFile, flags.payloads]) {
@@ -149,8 +196,24 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       // The peak of a job's memory is staging's; past it, a young generation kept small costs time (heap-tuning.ts).
       onStaged: letYoungGenerationGrow,
     });
-    logger.info({ service: target === undefined ? undefined : describeService(target.service.identity), rows: report.summary.rows, outcomes: report.summary.byOutcome, throttling: report.throttling, results: resultsFile, journal: journalFile }, 'import finished');
-    io.stderr.write(formatSummary(report, { dryRun: flags.dryRun, embedded: embedded !== undefined, service: target === undefined || embedded !== undefined ? undefined : describeService(target.service.identity) }));
+    logger.info(
+      {
+        service: target === undefined ? undefined : describeService(target.service.identity),
+        rows: report.summary.rows,
+        outcomes: report.summary.byOutcome,
+        throttling: report.throttling,
+        results: resultsFile,
+        journal: journalFile,
+      },
+      'import finished',
+    );
+    io.stderr.write(
+      formatSummary(report, {
+        dryRun: flags.dryRun,
+        embedded: embedded !== undefined,
+        service: target === undefined || embedded !== undefined ? undefined : describeService(target.service.identity),
+      }),
+    );
     // The funnel in main.ts gives a refused key or a failing disk its message and exit code.
     if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.abortedBecause !== undefined) return ExitCode.aborted;
@@ -167,12 +230,17 @@ function idPrefixOf(value: string): string {
 }
 
 /** The service a dry run reads from: the one named by --base-url or CLAIMS_BASE_URL with a key, else none (never the embedded sandbox). */
-async function dryRunService(flags: ImportFlags, context: CliContext): Promise<{ baseUrl: string; apiKey: string; network: NetworkOptions } | undefined> {
+async function dryRunService(
+  flags: ImportFlags,
+  context: CliContext,
+): Promise<{ baseUrl: string; apiKey: string; network: NetworkOptions } | undefined> {
   if (usesEmbeddedSandbox(flags, context.io.env)) return undefined;
   const apiKey = await resolveApiKey(flags, context.io.env);
   const baseUrl = flags.baseUrl ?? context.io.env.CLAIMS_BASE_URL ?? '';
   if (apiKey === undefined) {
-    context.logger.warn('dry run: a service is named but no API key: a fed-back file is not compared with the claims the service holds');
+    context.logger.warn(
+      'dry run: a service is named but no API key: a fed-back file is not compared with the claims the service holds',
+    );
     return undefined;
   }
   return { baseUrl, apiKey, network: await resolveNetwork(flags, context.io.env) };
@@ -180,12 +248,18 @@ async function dryRunService(flags: ImportFlags, context: CliContext): Promise<{
 
 export async function requireFile(path: string, what: string, expected: string): Promise<void> {
   const found = await stat(path).catch(() => undefined);
-  if (found?.isFile() !== true) throw new UsageError(`${what} ${path}: expected ${expected}, got ${found === undefined ? 'nothing there' : 'something else'}`);
+  if (found?.isFile() !== true)
+    throw new UsageError(
+      `${what} ${path}: expected ${expected}, got ${found === undefined ? 'nothing there' : 'something else'}`,
+    );
 }
 
 async function requireDirectory(path: string): Promise<void> {
   const found = await stat(path).catch(() => undefined);
-  if (found?.isDirectory() !== true) throw new UsageError(`--evidence-dir ${path}: expected a directory, got ${found === undefined ? 'nothing there' : 'a file'}`);
+  if (found?.isDirectory() !== true)
+    throw new UsageError(
+      `--evidence-dir ${path}: expected a directory, got ${found === undefined ? 'nothing there' : 'a file'}`,
+    );
 }
 
 function shardOf(value: string): Shard {
@@ -200,6 +274,9 @@ function shardOf(value: string): Shard {
 
 function dateOf(value: string): Date {
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new InvalidArgumentError(`--sandbox-clock: expected an ISO 8601 time such as 2026-11-20T12:00:00Z, got ${value}`);
+  if (Number.isNaN(date.getTime()))
+    throw new InvalidArgumentError(
+      `--sandbox-clock: expected an ISO 8601 time such as 2026-11-20T12:00:00Z, got ${value}`,
+    );
   return date;
 }

@@ -21,7 +21,10 @@ export function formatGuessSummary(summary: GuessSummary): string {
   const lines = [
     `mapping guess: ${summary.rows} rows of ${summary.samplePath}, ${encoding.encoding}, ${describeDelimiter(dialect.delimiter)} delimited, ${dialect.header ? 'a header line' : 'no header line'}`,
     'decided:',
-    ...draft.decisions.map((decision) => `  ${decision.subject.padEnd(subjectWidth)}  ${decision.decision.padEnd(decisionWidth)}  ${decision.confidence}`),
+    ...draft.decisions.map(
+      (decision) =>
+        `  ${decision.subject.padEnd(subjectWidth)}  ${decision.decision.padEnd(decisionWidth)}  ${decision.confidence}`,
+    ),
   ];
   if (draft.todos.length === 0) lines.push('needs a person: nothing (no TODO)');
   else {
@@ -33,7 +36,9 @@ export function formatGuessSummary(summary: GuessSummary): string {
     for (const check of draft.checks) lines.push(`  line ${check.line}  ${check.field}: ${check.message}`);
   }
   if (draft.unplaced.length > 0) {
-    lines.push(`not placed (${draft.unplaced.length}, listed at the end of the draft): ${draft.unplaced.map((column) => JSON.stringify(column.column)).join(', ')}`);
+    lines.push(
+      `not placed (${draft.unplaced.length}, listed at the end of the draft): ${draft.unplaced.map((column) => JSON.stringify(column.column)).join(', ')}`,
+    );
   }
   lines.push('next:');
   if (summary.out === undefined) lines.push('  save the draft: run again with --out DRAFT.yaml');

@@ -7,7 +7,15 @@ import { CsvFormatError } from '../../csv/errors.js';
 import { readRows } from '../../csv/read-rows.js';
 import type { CsvRow } from '../../csv/records.js';
 import { isWorkbookFile, readWorkbookRows } from '../../workbook/read-rows.js';
-import { guessMapping, sniffDialect, sniffEncoding, UnsupportedEncodingError, type DialectGuess, type EncodingGuess, type Sample } from '../../mapping/guess/index.js';
+import {
+  guessMapping,
+  sniffDialect,
+  sniffEncoding,
+  UnsupportedEncodingError,
+  type DialectGuess,
+  type EncodingGuess,
+  type Sample,
+} from '../../mapping/guess/index.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatGuessSummary } from './mapping-guess-output.js';
@@ -47,7 +55,9 @@ exists (without --force).
 /** `mapping guess SAMPLE`: a draft mapping for a new export layout, from its first rows. */
 export function guessCommand(context: CliContext): Command {
   return new Command('guess')
-    .description('read the first rows of an export and write a draft mapping for it, with what needs a person marked TODO')
+    .description(
+      'read the first rows of an export and write a draft mapping for it, with what needs a person marked TODO',
+    )
     .argument('<sample>', 'CSV export (or a workbook, .xlsx) to learn the layout from')
     .option('--sheet <name>', 'a workbook sample: the sheet to read (default: its first)')
     .option('--out <file>', 'write the draft here (default: stdout)')
@@ -56,19 +66,27 @@ export function guessCommand(context: CliContext): Command {
     .addHelpText('after', guessHelp)
     .action(async (samplePath: string, flags: GuessFlags) => {
       const out = flags.out;
-      if (out !== undefined && !flags.force && (await exists(out))) throw new UsageError(`--out ${out}: expected a new file, got an existing one (use --force to overwrite it)`);
-      const { encoding, dialect, sample, unreadableRows, firstLine } = isWorkbookFile(samplePath) ? await readWorkbookSample(samplePath, flags) : await readSample(samplePath, flags.rows);
-      const schemaPath = relative(out === undefined ? process.cwd() : dirname(resolve(out)), schemaFile).split(sep).join('/');
+      if (out !== undefined && !flags.force && (await exists(out)))
+        throw new UsageError(`--out ${out}: expected a new file, got an existing one (use --force to overwrite it)`);
+      const { encoding, dialect, sample, unreadableRows, firstLine } = isWorkbookFile(samplePath)
+        ? await readWorkbookSample(samplePath, flags)
+        : await readSample(samplePath, flags.rows);
+      const schemaPath = relative(out === undefined ? process.cwd() : dirname(resolve(out)), schemaFile)
+        .split(sep)
+        .join('/');
       const draft = guessMapping({ sample, encoding, dialect, source: samplePath, unreadableRows, schemaPath });
       if (out === undefined) context.io.stdout.write(draft.yaml);
       else await writeFile(out, draft.yaml, { flag: flags.force ? 'w' : 'wx' });
-      context.io.stderr.write(formatGuessSummary({ samplePath, out, encoding, dialect, rows: sample.rows.length, draft, firstLine }));
+      context.io.stderr.write(
+        formatGuessSummary({ samplePath, out, encoding, dialect, rows: sample.rows.length, draft, firstLine }),
+      );
       context.setExitCode(ExitCode.ok);
     });
 }
 
 function positiveInteger(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a whole number from 1, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`expected a whole number from 1, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -93,32 +111,50 @@ interface ReadSample {
 /** Sniffs the head, then streams the first `maxRows` records with what was sniffed. */
 async function readSample(path: string, maxRows: number): Promise<ReadSample> {
   const handle = await open(path, 'r').catch((error: unknown) => {
-    throw new UsageError(`${path}: expected a readable CSV file, got ${(error as { code?: string }).code ?? String(error)}`, { cause: error });
+    throw new UsageError(
+      `${path}: expected a readable CSV file, got ${(error as { code?: string }).code ?? String(error)}`,
+      { cause: error },
+    );
   });
   try {
     const head = new Uint8Array(headBytes);
     const { bytesRead } = await handle.read(head, 0, headBytes, 0);
-    if (bytesRead === 0) throw new UsageError(`${path}: expected a CSV export with a header line and rows, got an empty file`);
+    if (bytesRead === 0)
+      throw new UsageError(`${path}: expected a CSV export with a header line and rows, got an empty file`);
     let encoding: EncodingGuess;
     try {
       encoding = sniffEncoding(head.subarray(0, bytesRead), bytesRead < headBytes);
     } catch (error) {
-      if (error instanceof UnsupportedEncodingError) throw new UsageError(`${path}: ${error.message}`, { cause: error });
+      if (error instanceof UnsupportedEncodingError)
+        throw new UsageError(`${path}: ${error.message}`, { cause: error });
       throw error;
     }
-    const dialect = sniffDialect(new TextDecoder(encoding.encoding).decode(head.subarray(0, bytesRead), { stream: true }), bytesRead < headBytes);
+    const dialect = sniffDialect(
+      new TextDecoder(encoding.encoding).decode(head.subarray(0, bytesRead), { stream: true }),
+      bytesRead < headBytes,
+    );
     try {
       return { encoding, dialect, ...(await readRecords(path, dialect, encoding.encoding, maxRows)) };
     } catch (error) {
       // Not UTF-8 after all, past the sniffed head: what Excel on Windows writes is the likely reading.
-      if (error instanceof CsvFormatError && error.code === 'csv_encoding' && encoding.encoding === 'utf-8' && encoding.confidence !== 'high') {
-        const fallback: EncodingGuess = { encoding: 'windows-1252', confidence: 'medium', evidence: `valid UTF-8 until line ${error.line}, then bytes that are not: windows-1252` };
+      if (
+        error instanceof CsvFormatError &&
+        error.code === 'csv_encoding' &&
+        encoding.encoding === 'utf-8' &&
+        encoding.confidence !== 'high'
+      ) {
+        const fallback: EncodingGuess = {
+          encoding: 'windows-1252',
+          confidence: 'medium',
+          evidence: `valid UTF-8 until line ${error.line}, then bytes that are not: windows-1252`,
+        };
         return { encoding: fallback, dialect, ...(await readRecords(path, dialect, fallback.encoding, maxRows)) };
       }
       throw error;
     }
   } catch (error) {
-    if (error instanceof CsvFormatError) throw new UsageError(`${path}: ${error.message} (${error.code})`, { cause: error });
+    if (error instanceof CsvFormatError)
+      throw new UsageError(`${path}: ${error.message} (${error.code})`, { cause: error });
     throw error;
   } finally {
     await handle.close();
@@ -132,26 +168,67 @@ async function readSample(path: string, maxRows: number): Promise<ReadSample> {
  */
 async function readWorkbookSample(path: string, { rows: maxRows, sheet }: GuessFlags): Promise<ReadSample> {
   if (!(await exists(path))) throw new UsageError(`${path}: expected a readable workbook, got nothing there`);
-  const encoding: EncodingGuess = { encoding: 'utf-8', confidence: 'high', evidence: 'a workbook (.xlsx): cells, not bytes; the csv section does not apply to it' };
-  const dialect: DialectGuess = { delimiter: ',', quote: '"', lineEnding: 'LF', header: true, confidence: 'high', evidence: 'a workbook: its first row is the header' };
+  const encoding: EncodingGuess = {
+    encoding: 'utf-8',
+    confidence: 'high',
+    evidence: 'a workbook (.xlsx): cells, not bytes; the csv section does not apply to it',
+  };
+  const dialect: DialectGuess = {
+    delimiter: ',',
+    quote: '"',
+    lineEnding: 'LF',
+    header: true,
+    confidence: 'high',
+    evidence: 'a workbook: its first row is the header',
+  };
   let columns: readonly string[] = [];
   try {
-    return { encoding, dialect, ...(await collectSample(path, readWorkbookRows(path, { sheet, onHeader: (header) => (columns = header) }), () => columns, maxRows)) };
+    return {
+      encoding,
+      dialect,
+      ...(await collectSample(
+        path,
+        readWorkbookRows(path, { sheet, onHeader: (header) => (columns = header) }),
+        () => columns,
+        maxRows,
+      )),
+    };
   } catch (error) {
-    if (error instanceof CsvFormatError) throw new UsageError(`${path}: ${error.message} (${error.code})`, { cause: error });
+    if (error instanceof CsvFormatError)
+      throw new UsageError(`${path}: ${error.message} (${error.code})`, { cause: error });
     throw error;
   }
 }
 
-async function readRecords(path: string, dialect: DialectGuess, encoding: CsvEncoding, maxRows: number): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
-  const csv = csvDialectSchema.parse({ delimiter: dialect.delimiter, quote: dialect.quote, encoding, header: dialect.header });
+async function readRecords(
+  path: string,
+  dialect: DialectGuess,
+  encoding: CsvEncoding,
+  maxRows: number,
+): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
+  const csv = csvDialectSchema.parse({
+    delimiter: dialect.delimiter,
+    quote: dialect.quote,
+    encoding,
+    header: dialect.header,
+  });
   const handle = await open(path, 'r');
   let columns: readonly string[] = [];
-  return collectSample(path, readRows(handle.createReadStream(), csv, { onHeader: (header) => (columns = header) }), () => columns, maxRows);
+  return collectSample(
+    path,
+    readRows(handle.createReadStream(), csv, { onHeader: (header) => (columns = header) }),
+    () => columns,
+    maxRows,
+  );
 }
 
 /** The first `maxRows` records of a reader; leaving the loop ends it, which stops the parser and closes the file. */
-async function collectSample(path: string, records: AsyncIterable<CsvRow>, header: () => readonly string[], maxRows: number): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
+async function collectSample(
+  path: string,
+  records: AsyncIterable<CsvRow>,
+  header: () => readonly string[],
+  maxRows: number,
+): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
   const rows: Record<string, string>[] = [];
   let unreadableRows = 0;
   let firstLine: number | undefined;
@@ -163,6 +240,7 @@ async function collectSample(path: string, records: AsyncIterable<CsvRow>, heade
     }
     if (rows.length + unreadableRows >= maxRows) break;
   }
-  if (rows.length === 0) throw new UsageError(`${path}: expected rows below the header line, got none that can be read`);
+  if (rows.length === 0)
+    throw new UsageError(`${path}: expected rows below the header line, got none that can be read`);
   return { sample: { columns: header(), rows }, unreadableRows, firstLine: firstLine ?? 2 };
 }

@@ -1,6 +1,12 @@
 import type { CsvRowError } from '../../csv/errors.js';
 import type { FieldValue } from '../../mapping/evaluate-field.js';
-import { sourceOf, type ExplainedField, type ExplainedStep, type FieldSource, type RowExplanation } from '../../mapping/explain.js';
+import {
+  sourceOf,
+  type ExplainedField,
+  type ExplainedStep,
+  type FieldSource,
+  type RowExplanation,
+} from '../../mapping/explain.js';
 import type { Mapping } from '../../mapping/schema.js';
 import type { TransformResult } from '../../mapping/transforms/index.js';
 
@@ -20,7 +26,8 @@ const minimumLabelWidth = 20;
 
 export function formatLintSummary(file: string, mapping: Mapping): string {
   const dialect = mapping.csv;
-  const claimId = mapping.claim.id === undefined ? 'derived from the key' : `from ${describeSource(sourceOf(mapping.claim.id))}`;
+  const claimId =
+    mapping.claim.id === undefined ? 'derived from the key' : `from ${describeSource(sourceOf(mapping.claim.id))}`;
   const counts = [
     `${Object.keys(mapping.shared).length} shared`,
     `${Object.keys(mapping.case).length} case`,
@@ -47,17 +54,30 @@ function idPrefixNote(mapping: Mapping): string {
 }
 
 export function formatExplanation(record: ExplainedRecord, explanation: RowExplanation): string {
-  const keyCells = explanation.claimKey.columns.map((column, position) => `${column} ${JSON.stringify(explanation.claimKey.values[position] ?? '')}`);
-  const sheet = record.workbook?.sheet === undefined ? 'the first sheet' : `sheet ${JSON.stringify(record.workbook.sheet)}`;
-  const workbook = record.workbook === undefined ? [] : [`${sheet} of a workbook: the mapping's csv section (delimiter, quote, encoding) does not apply`];
-  const lines = [`${record.input}:${record.line} through ${record.mapping}`, ...workbook, `claim key: ${keyCells.join(', ')}`, ''];
+  const keyCells = explanation.claimKey.columns.map(
+    (column, position) => `${column} ${JSON.stringify(explanation.claimKey.values[position] ?? '')}`,
+  );
+  const sheet =
+    record.workbook?.sheet === undefined ? 'the first sheet' : `sheet ${JSON.stringify(record.workbook.sheet)}`;
+  const workbook =
+    record.workbook === undefined
+      ? []
+      : [`${sheet} of a workbook: the mapping's csv section (delimiter, quote, encoding) does not apply`];
+  const lines = [
+    `${record.input}:${record.line} through ${record.mapping}`,
+    ...workbook,
+    `claim key: ${keyCells.join(', ')}`,
+    '',
+  ];
   for (const field of explanation.fields) lines.push(...formatField(field));
   lines.push('evidence');
   if (explanation.evidence.length === 0) lines.push('  (none)');
-  for (const { path, category, column } of explanation.evidence) lines.push(`  ${path}  ${category} (column ${column})`);
+  for (const { path, category, column } of explanation.evidence)
+    lines.push(`  ${path}  ${category} (column ${column})`);
   lines.push('');
   if (explanation.row !== undefined) {
-    const claimId = explanation.row.claimId === undefined ? 'derived from the key' : JSON.stringify(explanation.row.claimId);
+    const claimId =
+      explanation.row.claimId === undefined ? 'derived from the key' : JSON.stringify(explanation.row.claimId);
     lines.push(`result: maps (claim key ${explanation.row.claimKey}, claim id ${claimId})`);
   } else {
     lines.push(`result: ${explanation.errors.length} field error${explanation.errors.length === 1 ? '' : 's'}`);

@@ -11,7 +11,14 @@ import type { Mapping } from '../../mapping/schema.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { guessCommand } from './mapping-guess.js';
-import { explanationJson, formatExplanation, formatLintSummary, formatUnreadableRecord, unreadableRecordJson, type ExplainedRecord } from './mapping-output.js';
+import {
+  explanationJson,
+  formatExplanation,
+  formatLintSummary,
+  formatUnreadableRecord,
+  unreadableRecordJson,
+  type ExplainedRecord,
+} from './mapping-output.js';
 
 interface ExplainFlags {
   line: number;
@@ -64,7 +71,10 @@ export function mappingCommand(context: CliContext): Command {
 
 /** Subcommands added with addCommand inherit nothing: they must not exit the process, and write to io. */
 function nested(context: CliContext, command: Command): Command {
-  return command.exitOverride().configureOutput({ writeOut: (text) => context.io.stdout.write(text), writeErr: (text) => context.io.stderr.write(text) });
+  return command.exitOverride().configureOutput({
+    writeOut: (text) => context.io.stdout.write(text),
+    writeErr: (text) => context.io.stderr.write(text),
+  });
 }
 
 function lintCommand(context: CliContext): Command {
@@ -92,41 +102,61 @@ function explainCommand(context: CliContext): Command {
   return new Command('explain')
     .description('show how the mapping turns one record of INPUT into claim fields, step by step')
     .argument('<file>', 'mapping file (.yaml or .json)')
-    .argument('<input>', 'CSV export, read with the mapping\'s csv dialect, or a workbook (.xlsx)')
-    .requiredOption('--line <N>', 'the line where the record starts (1 is the first line of the file; a workbook\'s row number)', lineNumber)
+    .argument('<input>', "CSV export, read with the mapping's csv dialect, or a workbook (.xlsx)")
+    .requiredOption(
+      '--line <N>',
+      "the line where the record starts (1 is the first line of the file; a workbook's row number)",
+      lineNumber,
+    )
     .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
     .option('--json', 'print one JSON document instead of text')
     .addHelpText('after', explainHelp)
     .action(async (file: string, input: string, flags: ExplainFlags) => {
       const mapping = await loadMapping(file);
-      if (flags.sheet !== undefined && !isWorkbookFile(input)) throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
+      if (flags.sheet !== undefined && !isWorkbookFile(input))
+        throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
       const row = await findRecord(input, mapping, flags);
-      const record: ExplainedRecord = { mapping: file, input, line: flags.line, workbook: isWorkbookFile(input) ? { sheet: flags.sheet } : undefined };
+      const record: ExplainedRecord = {
+        mapping: file,
+        input,
+        line: flags.line,
+        workbook: isWorkbookFile(input) ? { sheet: flags.sheet } : undefined,
+      };
       if ('error' in row) {
-        context.io.stdout.write(flags.json ? unreadableRecordJson(record, row.error) : formatUnreadableRecord(record, row.error));
+        context.io.stdout.write(
+          flags.json ? unreadableRecordJson(record, row.error) : formatUnreadableRecord(record, row.error),
+        );
         context.setExitCode(ExitCode.someRowsNotOk);
         return;
       }
       const explanation = explainRow(row.cells, mapping);
-      context.io.stdout.write(flags.json ? explanationJson(record, explanation) : formatExplanation(record, explanation));
+      context.io.stdout.write(
+        flags.json ? explanationJson(record, explanation) : formatExplanation(record, explanation),
+      );
       context.setExitCode(explanation.ok ? ExitCode.ok : ExitCode.someRowsNotOk);
     });
 }
 
 function lineNumber(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a line number from 1, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`expected a line number from 1, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
 /** The record that starts at `line`, read with the mapping's dialect; any other line is a usage error naming what it is. */
 async function findRecord(input: string, mapping: Mapping, { line, sheet }: ExplainFlags): Promise<CsvRow> {
   const handle = await open(input, 'r').catch((error: unknown) => {
-    throw new UsageError(`${input}: expected a readable CSV or .xlsx file, got ${(error as { code?: string }).code ?? String(error)}`, { cause: error });
+    throw new UsageError(
+      `${input}: expected a readable CSV or .xlsx file, got ${(error as { code?: string }).code ?? String(error)}`,
+      { cause: error },
+    );
   });
   let previous: CsvRow | undefined;
   // A workbook is read by name (exceljs opens it); the handle only proved it readable.
   if (isWorkbookFile(input)) await handle.close();
-  const rows = isWorkbookFile(input) ? readWorkbookRows(input, { sheet, readings: columnReadings(mapping) }) : readRows(handle.createReadStream(), mapping.csv);
+  const rows = isWorkbookFile(input)
+    ? readWorkbookRows(input, { sheet, readings: columnReadings(mapping) })
+    : readRows(handle.createReadStream(), mapping.csv);
   try {
     // Returning from the loop ends the reader, which stops the parser and closes the file.
     for await (const row of rows) {
@@ -135,19 +165,33 @@ async function findRecord(input: string, mapping: Mapping, { line, sheet }: Expl
       previous = row;
     }
   } catch (error) {
-    if (error instanceof CsvFormatError) throw new UsageError(`${input}: ${error.message} (${error.code})`, { cause: error });
+    if (error instanceof CsvFormatError)
+      throw new UsageError(`${input}: ${error.message} (${error.code})`, { cause: error });
     throw error;
   }
   throw notARecordStart(input, line, previous, undefined);
 }
 
 /** Line `line` lies before `next` (or past the last record) and after `previous`, if any. */
-function notARecordStart(input: string, line: number, previous: CsvRow | undefined, next: CsvRow | undefined): UsageError {
+function notARecordStart(
+  input: string,
+  line: number,
+  previous: CsvRow | undefined,
+  next: CsvRow | undefined,
+): UsageError {
   const expected = `${input}:${line}: expected the first line of a record`;
-  if (previous === undefined && next !== undefined) return new UsageError(`${expected}, got the header (the first record starts at line ${next.line})`);
-  if (previous === undefined) return new UsageError(line === 1 ? `${expected}, got the header (the file has no records)` : `${expected}, got a line past the end (the file has no records)`);
+  if (previous === undefined && next !== undefined)
+    return new UsageError(`${expected}, got the header (the first record starts at line ${next.line})`);
+  if (previous === undefined)
+    return new UsageError(
+      line === 1
+        ? `${expected}, got the header (the file has no records)`
+        : `${expected}, got a line past the end (the file has no records)`,
+    );
   // The last record may span lines (a quoted value with line breaks): its end is its start plus those.
-  const previousEnd = next === undefined ? previous.line + ('error' in previous ? 0 : countLineBreaks(previous.raw)) : next.line - 1;
-  if (line <= previousEnd) return new UsageError(`${expected}, got a line inside the record that starts at line ${previous.line}`);
+  const previousEnd =
+    next === undefined ? previous.line + ('error' in previous ? 0 : countLineBreaks(previous.raw)) : next.line - 1;
+  if (line <= previousEnd)
+    return new UsageError(`${expected}, got a line inside the record that starts at line ${previous.line}`);
   return new UsageError(`${expected}, got a line past the end (the last record starts at line ${previous.line})`);
 }

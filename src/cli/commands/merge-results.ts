@@ -36,7 +36,10 @@ export function mergeResultsCommand(context: CliContext): Command {
   return new Command('merge-results')
     .description('merge the results of an import split with --shard i/n into one results CSV, in input order')
     .argument('<journals...>', 'the journal of every shard (--journal of each import)')
-    .requiredOption('--out <file>', 'the merged results CSV, or a workbook of text cells when it ends in .xlsx (written to a temporary file and renamed when complete)')
+    .requiredOption(
+      '--out <file>',
+      'the merged results CSV, or a workbook of text cells when it ends in .xlsx (written to a temporary file and renamed when complete)',
+    )
     .addHelpText('after', helpText)
     .action(async (journals: string[], flags: MergeFlags) => {
       await runMergeCommand(journals, flags, context);
@@ -48,8 +51,12 @@ async function runMergeCommand(journals: readonly string[], flags: MergeFlags, c
   const out = resolve(flags.out);
   for (const file of journals) {
     const found = await stat(file).catch(() => undefined);
-    if (found?.isFile() !== true) throw new UsageError(`journal ${file}: expected a shard's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
-    if (resolve(file) === out) throw new UsageError(`--out ${out}: expected a file of its own, got one of the journals`);
+    if (found?.isFile() !== true)
+      throw new UsageError(
+        `journal ${file}: expected a shard's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`,
+      );
+    if (resolve(file) === out)
+      throw new UsageError(`--out ${out}: expected a file of its own, got one of the journals`);
   }
   await mkdir(dirname(out), { recursive: true });
   const { summary, shards } = await mergeShardJournals(journals, out).catch((error: unknown) => {
@@ -57,7 +64,16 @@ async function runMergeCommand(journals: readonly string[], flags: MergeFlags, c
     throw error;
   });
   const count = shards[0]?.shard?.count ?? 1;
-  const counts = outcomes.flatMap((outcome) => (summary.byOutcome[outcome] === undefined ? [] : [`${outcome} ${summary.byOutcome[outcome]}`])).join(', ');
-  context.logger.info({ shards: shards.length, rows: summary.rows, outcomes: summary.byOutcome, results: out }, 'results merged');
-  context.io.stderr.write(`merged ${shards.length} of ${count} shards: ${summary.rows} rows (${counts || 'none'})\nresults: ${out}\n`);
+  const counts = outcomes
+    .flatMap((outcome) =>
+      summary.byOutcome[outcome] === undefined ? [] : [`${outcome} ${summary.byOutcome[outcome]}`],
+    )
+    .join(', ');
+  context.logger.info(
+    { shards: shards.length, rows: summary.rows, outcomes: summary.byOutcome, results: out },
+    'results merged',
+  );
+  context.io.stderr.write(
+    `merged ${shards.length} of ${count} shards: ${summary.rows} rows (${counts || 'none'})\nresults: ${out}\n`,
+  );
 }

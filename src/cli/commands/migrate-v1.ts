@@ -11,7 +11,14 @@ import type { CliContext } from '../context.js';
 import { addNetworkOptions } from '../network-settings.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
-import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
+import {
+  integer,
+  maxRpsHelp,
+  positiveNumber,
+  resultsFileName,
+  resultsFormatOption,
+  type ResultsFormat,
+} from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
 
@@ -50,19 +57,39 @@ Version 1 cases in a CSV file instead? Import them through the bundled mapping:
 
 /** `bulk-disputes migrate-v1`: version 1 cases into version 2 claims. */
 export function migrateV1Command(context: CliContext): Command {
-  return addNetworkOptions(new Command('migrate-v1')
-    .description('group the service\'s version 1 cases into version 2 claims, once each, with a results CSV')
-    .option('--group-by <fields>', 'dot paths of the v1 case whose equal values share a claim, comma-separated (default: one claim per case); blank values go alone', groupByOf)
-    .option('--results <file>', 'results file, one line per v1 case; .xlsx writes a workbook (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)')
-    .addOption(resultsFormatOption())
-    .option('--journal <file>', 'the job journal that makes re-runs resume; it belongs to the service of its first run (default: migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)')
-    .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false)
-    .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes', integer('--concurrency', 1, 256), 8)
-    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-    .option('--restart', 'start over a journal made with other --group-by or --dry-run, or against another service', false)
-    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+  return addNetworkOptions(
+    new Command('migrate-v1')
+      .description("group the service's version 1 cases into version 2 claims, once each, with a results CSV")
+      .option(
+        '--group-by <fields>',
+        'dot paths of the v1 case whose equal values share a claim, comma-separated (default: one claim per case); blank values go alone',
+        groupByOf,
+      )
+      .option(
+        '--results <file>',
+        'results file, one line per v1 case; .xlsx writes a workbook (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)',
+      )
+      .addOption(resultsFormatOption())
+      .option(
+        '--journal <file>',
+        'the job journal that makes re-runs resume; it belongs to the service of its first run (default: migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)',
+      )
+      .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false)
+      .option(
+        '--concurrency <n>',
+        'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes',
+        integer('--concurrency', 1, 256),
+        8,
+      )
+      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
+      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+      .option(
+        '--restart',
+        'start over a journal made with other --group-by or --dry-run, or against another service',
+        false,
+      )
+      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db'),
   )
     .addHelpText('after', helpText)
     .action(async (flags: MigrateFlags) => {
@@ -82,9 +109,17 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   const { io, logger } = context;
   // A rehearsal into the embedded sandbox never shares a default file with the real run.
   const name = `migrate-v1${sandboxNamePart(flags, io.env)}`;
-  const resultsFile = resolve(resultsFileName(flags.results, flags.resultsFormat, `${name}${flags.dryRun ? '.dry-run' : ''}.results`));
-  const journalFile = flags.journal === undefined ? (flags.dryRun ? ':memory:' : resolve(`${name}.journal.sqlite`)) : resolve(flags.journal);
-  if (resultsFile === journalFile) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
+  const resultsFile = resolve(
+    resultsFileName(flags.results, flags.resultsFormat, `${name}${flags.dryRun ? '.dry-run' : ''}.results`),
+  );
+  const journalFile =
+    flags.journal === undefined
+      ? flags.dryRun
+        ? ':memory:'
+        : resolve(`${name}.journal.sqlite`)
+      : resolve(flags.journal);
+  if (resultsFile === journalFile)
+    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
   for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {
     if (file !== undefined) await mkdir(dirname(file), { recursive: true });
   }
@@ -106,10 +141,22 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       stopRequested,
       progress: context.progress,
     });
-    logger.info({ service: describeService(service.identity), cases: report.summary.cases, outcomes: report.summary.byOutcome, created: report.claimsCreated, adopted: report.claimsAdopted, throttling: report.throttling, results: resultsFile }, 'migrate-v1 finished');
+    logger.info(
+      {
+        service: describeService(service.identity),
+        cases: report.summary.cases,
+        outcomes: report.summary.byOutcome,
+        created: report.claimsCreated,
+        adopted: report.claimsAdopted,
+        throttling: report.throttling,
+        results: resultsFile,
+      },
+      'migrate-v1 finished',
+    );
     io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
     io.stderr.write(`service: ${describeService(service.identity)}\n`);
-    if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
+    if (throttlingWorthTelling(report.throttling))
+      io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`${formatPhases(report.phases)}\n`);
     io.stderr.write(`results: ${resultsFile}\n`);
     if (report.fatal !== undefined) throw report.fatal as Error;

@@ -56,11 +56,27 @@ when the report is written; 2 when a file is none of these; 3 when a run is stil
 /** `bulk-disputes report`: a results file or journal summarised on stdout and, with --html, as one page (withdraw's too). */
 export function reportCommand(context: CliContext): Command {
   return new Command('report')
-    .description('summarise a results file or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page')
-    .argument('<results...>', 'results files (CSV or .xlsx) written by import, migrate-v1 or withdraw, or the journals of any (several: one report); or a track journal (alone): its summary and worklist')
-    .option('--html <file>', 'also write a self-contained HTML page with a chart of outcomes and a sortable table of failed rows')
-    .option('--xlsx <file>', 'also write the results as a workbook of text cells, outcomes coloured, each error\'s cell marked with its message (one results CSV or import journal)')
-    .addOption(new Option('--encoding <encoding>', 'the results CSVs\' encoding (default: told by their bytes: BOM, UTF-16LE, valid UTF-8, else windows-1252)').choices(csvEncodings))
+    .description(
+      'summarise a results file or a journal: outcomes, error codes with fix hints, claims with mixed outcomes; optionally as an HTML page',
+    )
+    .argument(
+      '<results...>',
+      'results files (CSV or .xlsx) written by import, migrate-v1 or withdraw, or the journals of any (several: one report); or a track journal (alone): its summary and worklist',
+    )
+    .option(
+      '--html <file>',
+      'also write a self-contained HTML page with a chart of outcomes and a sortable table of failed rows',
+    )
+    .option(
+      '--xlsx <file>',
+      "also write the results as a workbook of text cells, outcomes coloured, each error's cell marked with its message (one results CSV or import journal)",
+    )
+    .addOption(
+      new Option(
+        '--encoding <encoding>',
+        "the results CSVs' encoding (default: told by their bytes: BOM, UTF-16LE, valid UTF-8, else windows-1252)",
+      ).choices(csvEncodings),
+    )
     .addHelpText('after', helpText)
     .action(async (results: string[], flags: ReportFlags) => {
       await runReportCommand(results, flags, context);
@@ -70,12 +86,19 @@ export function reportCommand(context: CliContext): Command {
 
 async function runReportCommand(results: readonly string[], flags: ReportFlags, context: CliContext): Promise<void> {
   if (flags.xlsx !== undefined) {
-    if (results.length > 1) throw new UsageError(`--xlsx ${flags.xlsx}: expected one results file or journal, got ${results.length} (the shards of one import: merge-results --out FILE.xlsx)`);
-    if (!isWorkbookFile(flags.xlsx)) throw new UsageError(`--xlsx ${flags.xlsx}: expected a name ending in .xlsx, got another`);
+    if (results.length > 1)
+      throw new UsageError(
+        `--xlsx ${flags.xlsx}: expected one results file or journal, got ${results.length} (the shards of one import: merge-results --out FILE.xlsx)`,
+      );
+    if (!isWorkbookFile(flags.xlsx))
+      throw new UsageError(`--xlsx ${flags.xlsx}: expected a name ending in .xlsx, got another`);
   }
   for (const file of results) {
     const found = await stat(file).catch(() => undefined);
-    if (found?.isFile() !== true) throw new UsageError(`results ${file}: expected a results file or journal, got ${found === undefined ? 'nothing there' : 'something else'}`);
+    if (found?.isFile() !== true)
+      throw new UsageError(
+        `results ${file}: expected a results file or journal, got ${found === undefined ? 'nothing there' : 'something else'}`,
+      );
   }
   if (await reportedAsTrack(results, flags, context)) return;
   const { summary, sources, services } = await summariseFiles(results, flags.encoding).catch((error: unknown) => {
@@ -89,7 +112,8 @@ async function runReportCommand(results: readonly string[], flags: ReportFlags, 
   if (flags.xlsx !== undefined) {
     const workbook = resolve(flags.xlsx);
     await writeReportWorkbook(results[0] ?? '', workbook, flags.encoding).catch((error: unknown) => {
-      if (error instanceof NotResultsError) throw new UsageError(`${results[0] ?? ''}: ${error.message}`, { cause: error });
+      if (error instanceof NotResultsError)
+        throw new UsageError(`${results[0] ?? ''}: ${error.message}`, { cause: error });
       throw error;
     });
     context.logger.info({ xlsx: workbook }, 'report workbook written');
@@ -112,15 +136,30 @@ async function reportedAsTrack(results: readonly string[], flags: ReportFlags, c
   const views = await Promise.all(results.map(async (file) => viewTrackJournal(file, { asOf: Date.now() })));
   const view = views.find((found) => found !== undefined);
   if (view === undefined) return false;
-  if (results.length > 1) throw new UsageError(`${results[views.indexOf(view)] ?? ''}: a track journal reports alone, expected it as the only file, got ${results.length}`);
-  if (flags.xlsx !== undefined) throw new UsageError(`--xlsx ${flags.xlsx}: a track journal has no results to write as a workbook (its status file is one: track --results FILE.xlsx)`);
+  if (results.length > 1)
+    throw new UsageError(
+      `${results[views.indexOf(view)] ?? ''}: a track journal reports alone, expected it as the only file, got ${results.length}`,
+    );
+  if (flags.xlsx !== undefined)
+    throw new UsageError(
+      `--xlsx ${flags.xlsx}: a track journal has no results to write as a workbook (its status file is one: track --results FILE.xlsx)`,
+    );
   const file = results[0] ?? '';
-  context.io.stdout.write(`${file} (track journal), last run ${view.lastRunAt === '' ? 'never finished' : view.lastRunAt}\nservice: ${view.service}\n`);
+  context.io.stdout.write(
+    `${file} (track journal), last run ${view.lastRunAt === '' ? 'never finished' : view.lastRunAt}\nservice: ${view.service}\n`,
+  );
   context.io.stdout.write(formatTrackSummary(view.summary, false));
   context.io.stdout.write(formatWorklist(view.worklist));
   if (flags.html !== undefined) {
     const page = resolve(flags.html);
-    await writeFileAtomic(page, renderTrackHtml(view.summary, view.worklist, { title: file, service: view.service, asOf: new Date().toISOString() }));
+    await writeFileAtomic(
+      page,
+      renderTrackHtml(view.summary, view.worklist, {
+        title: file,
+        service: view.service,
+        asOf: new Date().toISOString(),
+      }),
+    );
     context.logger.info({ html: page }, 'report page written');
     context.io.stderr.write(`html: ${page}\n`);
   }

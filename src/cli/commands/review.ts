@@ -50,22 +50,54 @@ address; it listens on 127.0.0.1 unless --host says otherwise.
 
 /** `bulk-disputes review`: the rows of a job to fix, in a local web page. */
 export function reviewCommand(context: CliContext): Command {
-  return addNetworkOptions(new Command('review')
-    .description('review a job\'s results in a local web page: the overview, and the rows to fix, checked as you type, saved to feed back')
-    .argument('<journals...>', 'the job\'s journal (--journal of the import), its shards\' journals, a migrate-v1 journal, a withdraw journal, or a track journal')
-    .option('--mapping <file>', 'for an import: the mapping it ran with (default: the file its journal recorded, while its sha256 is unchanged)')
-    .option('--host <host>', 'address to listen on; anything but 127.0.0.1 shows cardholder data to the network', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
-    .option('--open', 'open the page in the default browser', false)
-    .option('--evidence-dir <dir>', 'where the rows\' evidence paths point, as for the import (default: the folder the job\'s last run used, else the journal\'s); a path outside it is refused')
-    .option('--send', 'also send the fixes from the page: the feed-back import runs in the server, against the service of the job (--base-url or CLAIMS_BASE_URL, and the key, as for import)', false)
-    .option('--base-url <url>', 'with --send: the service (default: CLAIMS_BASE_URL); it must be the one the job ran against')
-    .option('--api-key-file <file>', 'with --send: read the API key from this file (default: CLAIMS_API_KEY)')
-    .addOption(new Option('--fix-format <format>', 'the fix file: csv in the input\'s dialect, or an xlsx workbook (default: as the input was)').choices(['csv', 'xlsx']))
+  return addNetworkOptions(
+    new Command('review')
+      .description(
+        "review a job's results in a local web page: the overview, and the rows to fix, checked as you type, saved to feed back",
+      )
+      .argument(
+        '<journals...>',
+        "the job's journal (--journal of the import), its shards' journals, a migrate-v1 journal, a withdraw journal, or a track journal",
+      )
+      .option(
+        '--mapping <file>',
+        'for an import: the mapping it ran with (default: the file its journal recorded, while its sha256 is unchanged)',
+      )
+      .option(
+        '--host <host>',
+        'address to listen on; anything but 127.0.0.1 shows cardholder data to the network',
+        '127.0.0.1',
+      )
+      .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
+      .option('--open', 'open the page in the default browser', false)
+      .option(
+        '--evidence-dir <dir>',
+        "where the rows' evidence paths point, as for the import (default: the folder the job's last run used, else the journal's); a path outside it is refused",
+      )
+      .option(
+        '--send',
+        'also send the fixes from the page: the feed-back import runs in the server, against the service of the job (--base-url or CLAIMS_BASE_URL, and the key, as for import)',
+        false,
+      )
+      .option(
+        '--base-url <url>',
+        'with --send: the service (default: CLAIMS_BASE_URL); it must be the one the job ran against',
+      )
+      .option('--api-key-file <file>', 'with --send: read the API key from this file (default: CLAIMS_API_KEY)')
+      .addOption(
+        new Option(
+          '--fix-format <format>',
+          "the fix file: csv in the input's dialect, or an xlsx workbook (default: as the input was)",
+        ).choices(['csv', 'xlsx']),
+      ),
   )
     .addHelpText('after', helpText)
     .action(async (journals: string[], flags: ReviewFlags) => {
-      await runReview(journals.map((journal) => resolve(journal)), flags, context);
+      await runReview(
+        journals.map((journal) => resolve(journal)),
+        flags,
+        context,
+      );
       context.setExitCode(ExitCode.ok);
     });
 }
@@ -74,14 +106,26 @@ export function reviewCommand(context: CliContext): Command {
  * `--send`: the service as import resolves it (flags, environment, network), refused unless it is
  * the service the job's journal belongs to: fixes go where the job went.
  */
-async function senderFor(job: ImportReviewJob, flags: ReviewFlags, evidenceDir: string, context: CliContext): Promise<FixSender> {
+async function senderFor(
+  job: ImportReviewJob,
+  flags: ReviewFlags,
+  evidenceDir: string,
+  context: CliContext,
+): Promise<FixSender> {
   const settings = await resolveServiceSettings(flags, context.io.env).catch((error: unknown) => {
     throw new UsageError(`--send: ${(error as Error).message}`, { cause: error });
   });
   const identity = serviceAt(settings.baseUrl, settings.apiKey);
-  if (describeService(identity) !== job.service) throw new UsageError(`--send: expected the service the job ran against (${job.service}), got ${describeService(identity)}`);
+  if (describeService(identity) !== job.service)
+    throw new UsageError(
+      `--send: expected the service the job ran against (${job.service}), got ${describeService(identity)}`,
+    );
   const { FixSender } = await import('../../review/send-fixes.js');
-  return new FixSender(job, { ...settings, identity }, { evidenceDir, logger: context.logger, format: flags.fixFormat ?? job.inputKind });
+  return new FixSender(
+    job,
+    { ...settings, identity },
+    { evidenceDir, logger: context.logger, format: flags.fixFormat ?? job.inputKind },
+  );
 }
 
 const readOnlyJobNames = { 'migrate-v1': 'migration', withdraw: 'withdraw job', track: 'track' } as const;
@@ -89,36 +133,78 @@ const readOnlyJobNames = { 'migrate-v1': 'migration', withdraw: 'withdraw job', 
 async function runReview(journals: string[], flags: ReviewFlags, context: CliContext): Promise<void> {
   for (const journal of journals) {
     const found = await stat(journal).catch(() => undefined);
-    if (found?.isFile() !== true) throw new UsageError(`journal ${journal}: expected a job's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`);
+    if (found?.isFile() !== true)
+      throw new UsageError(
+        `journal ${journal}: expected a job's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`,
+      );
   }
   const [first = ''] = journals;
   // Loaded when it runs, not by every command of the CLI.
-  const [{ openReviewJob }, { ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] = await Promise.all([
-    import('../../review/job.js'),
-    import('../../review/job-types.js'),
-    import('../../review/store.js'),
-    import('../../review/server.js'),
-    import('../../import/results/not-results-error.js'),
-  ]);
+  const [{ openReviewJob }, { ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] =
+    await Promise.all([
+      import('../../review/job.js'),
+      import('../../review/job-types.js'),
+      import('../../review/store.js'),
+      import('../../review/server.js'),
+      import('../../import/results/not-results-error.js'),
+    ]);
   const job: ReviewJob = await openReviewJob(journals, flags.mapping).catch((error: unknown) => {
-    if (error instanceof ReviewJobError || error instanceof NotResultsError) throw new UsageError(`journal ${journals.length === 1 ? first : journals.join(', ')}: ${error.message}`, { cause: error });
+    if (error instanceof ReviewJobError || error instanceof NotResultsError)
+      throw new UsageError(`journal ${journals.length === 1 ? first : journals.join(', ')}: ${error.message}`, {
+        cause: error,
+      });
     throw error;
   });
   try {
-    if (job.kind !== 'import' && (flags.send || flags.mapping !== undefined)) throw new UsageError(`journal ${first}: a ${readOnlyJobNames[job.kind]}'s cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that ${job.kind === 'track' ? 'reads them again' : 'retries them'})`);
-    if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host)) context.logger.warn({ host: flags.host }, 'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data');
-    const evidenceDir = resolve(flags.evidenceDir ?? (job.kind === 'import' ? job.evidenceDir : undefined) ?? dirname(job.journal));
+    if (job.kind !== 'import' && (flags.send || flags.mapping !== undefined))
+      throw new UsageError(
+        `journal ${first}: a ${readOnlyJobNames[job.kind]}'s cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that ${job.kind === 'track' ? 'reads them again' : 'retries them'})`,
+      );
+    if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host))
+      context.logger.warn(
+        { host: flags.host },
+        'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data',
+      );
+    const evidenceDir = resolve(
+      flags.evidenceDir ?? (job.kind === 'import' ? job.evidenceDir : undefined) ?? dirname(job.journal),
+    );
     const sender = flags.send && job.kind === 'import' ? await senderFor(job, flags, evidenceDir, context) : undefined;
     const store = new ReviewStore(ReviewStore.fileFor(job.journal));
-    const server = await startReviewServer({ job, store, host: flags.host, port: flags.port, fixFormat: flags.fixFormat, evidenceDir, sender }).catch((error: unknown) => {
+    const server = await startReviewServer({
+      job,
+      store,
+      host: flags.host,
+      port: flags.port,
+      fixFormat: flags.fixFormat,
+      evidenceDir,
+      sender,
+    }).catch((error: unknown) => {
       store.close();
       throw error;
     });
-    const counted = job.kind === 'track' ? `${job.rows.length} on the worklist of ${job.entries.length} rows` : `${job.rows.length} rows to fix of ${job.entries.length}`;
+    const counted =
+      job.kind === 'track'
+        ? `${job.rows.length} on the worklist of ${job.entries.length} rows`
+        : `${job.rows.length} rows to fix of ${job.entries.length}`;
     writeNotice(context.io.stdout, `review: ${server.url}  (${counted}; stop with Ctrl-C)\n`);
     // The address carries the token: logged without it.
-    context.logger.info({ origin: server.origin, toFix: job.rows.length, journals: job.journals.length, mapping: job.kind === 'import' ? job.mappingFile : undefined }, 'review started');
-    if (flags.open) spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [server.url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();
+    context.logger.info(
+      {
+        origin: server.origin,
+        toFix: job.rows.length,
+        journals: job.journals.length,
+        mapping: job.kind === 'import' ? job.mappingFile : undefined,
+      },
+      'review started',
+    );
+    if (flags.open)
+      spawn(
+        process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open',
+        [server.url],
+        { detached: true, stdio: 'ignore' },
+      )
+        .on('error', () => undefined)
+        .unref();
     await new Promise<void>((stopped) => {
       context.io.onStop?.(() => {
         void server.close().finally(() => {

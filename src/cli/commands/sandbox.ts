@@ -11,17 +11,28 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import { collect, integer } from '../flags.js';
 
 /** `--tls-cert`, `--tls-key`, `--client-ca` read: HTTPS, and mutual TLS with a client CA. */
-async function sandboxTls(flags: SandboxFlags): Promise<{ cert: Buffer; key: Buffer; clientCa?: Buffer | undefined } | undefined> {
+async function sandboxTls(
+  flags: SandboxFlags,
+): Promise<{ cert: Buffer; key: Buffer; clientCa?: Buffer | undefined } | undefined> {
   if (flags.tlsCert === undefined && flags.tlsKey === undefined) {
-    if (flags.clientCa !== undefined) throw new UsageError('--client-ca: expected HTTPS too (--tls-cert and --tls-key), got plain HTTP');
+    if (flags.clientCa !== undefined)
+      throw new UsageError('--client-ca: expected HTTPS too (--tls-cert and --tls-key), got plain HTTP');
     return undefined;
   }
-  if (flags.tlsCert === undefined || flags.tlsKey === undefined) throw new UsageError('--tls-cert and --tls-key: expected both, got one');
+  if (flags.tlsCert === undefined || flags.tlsKey === undefined)
+    throw new UsageError('--tls-cert and --tls-key: expected both, got one');
   const read = async (file: string, flag: string) =>
     readFile(file).catch((error: unknown) => {
-      throw new UsageError(`${flag} ${file}: expected a readable PEM file, got ${(error as { code?: string }).code ?? 'unreadable'}`, { cause: error });
+      throw new UsageError(
+        `${flag} ${file}: expected a readable PEM file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+        { cause: error },
+      );
     });
-  return { cert: await read(flags.tlsCert, '--tls-cert'), key: await read(flags.tlsKey, '--tls-key'), clientCa: flags.clientCa === undefined ? undefined : await read(flags.clientCa, '--client-ca') };
+  return {
+    cert: await read(flags.tlsCert, '--tls-cert'),
+    key: await read(flags.tlsKey, '--tls-key'),
+    clientCa: flags.clientCa === undefined ? undefined : await read(flags.clientCa, '--client-ca'),
+  };
 }
 
 interface SandboxFlags extends FaultFlags {
@@ -48,88 +59,132 @@ export function sandboxCommand(context: CliContext): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 4010)
     .option('--db <file>', 'SQLite file that keeps the data across restarts, or :memory:', 'sandbox.db')
-    .option('--api-key <key>', 'accept this key (repeatable); test_... keys reach the sandbox environment, others production', collect, [])
+    .option(
+      '--api-key <key>',
+      'accept this key (repeatable); test_... keys reach the sandbox environment, others production',
+      collect,
+      [],
+    )
     .option('--control', 'serve the /_sandbox/... control endpoints', false)
-    .option('--outcomes', 'play the card networks: each filed case moves on along a path drawn from --seed and its id, as the sandbox clock passes its moves', false)
+    .option(
+      '--outcomes',
+      'play the card networks: each filed case moves on along a path drawn from --seed and its id, as the sandbox clock passes its moves',
+      false,
+    )
     .option('--tls-cert <pem>', 'serve HTTPS with this certificate (with --tls-key)')
-    .option('--tls-key <pem>', 'the HTTPS certificate\'s private key')
+    .option('--tls-key <pem>', "the HTTPS certificate's private key")
     .option('--client-ca <pem>', 'with HTTPS: require client certificates issued by this CA (mutual TLS)')
-    .option('--rules <file>', 'workflow rules (JSON) for file_mode auto and run_workflow; default: file every valid case')
+    .option(
+      '--rules <file>',
+      'workflow rules (JSON) for file_mode auto and run_workflow; default: file every valid case',
+    )
     .option('--webhook-url <url>', 'POST each event here as signed JSON (repeatable)', collect, [])
-    .option('--webhook-secret <secret>', 'HMAC-SHA256 key for the bulk-disputes-signature header (default: generated and printed)')
+    .option(
+      '--webhook-secret <secret>',
+      'HMAC-SHA256 key for the bulk-disputes-signature header (default: generated and printed)',
+    )
     .addOption(
       new Option('--webhook-retry-schedule <waits>', 'waits before each retry, e.g. 1s,5s,30s, or none')
         .argParser(retrySchedule)
         .default([...defaultRetryScheduleMs], '1s,2s,5s,10s,30s,60s'),
     )
-    .option('--workflow-delay-ms <ms>', 'how long run_workflow evaluates before filing', integer('--workflow-delay-ms', 0, 600_000), 200)
-    .addHelpText('after', '\nWith no --api-key, a test key is generated and printed. Keys given here show in `ps`: they are sandbox keys, not service keys.\n');
+    .option(
+      '--workflow-delay-ms <ms>',
+      'how long run_workflow evaluates before filing',
+      integer('--workflow-delay-ms', 0, 600_000),
+      200,
+    )
+    .addHelpText(
+      'after',
+      '\nWith no --api-key, a test key is generated and printed. Keys given here show in `ps`: they are sandbox keys, not service keys.\n',
+    );
   // Fault injection: seeded, so a failing run can be replayed; also settable at run time
   // through POST /_sandbox/faults with --control.
   for (const { flags, description } of faultFlagHelp) {
-    if (flags.startsWith('--fault-route')) command.option(flags, description, (value: string, previous?: string[]) => [...(previous ?? []), value]);
+    if (flags.startsWith('--fault-route'))
+      command.option(flags, description, (value: string, previous?: string[]) => [...(previous ?? []), value]);
     else command.option(flags, description);
   }
   return command.action(async (flags: SandboxFlags) => {
-      // The sandbox's code is loaded when it runs, not by every command of the CLI.
-      const [{ createSandbox }, { createFaultInjector }, { routes }] = await Promise.all([
-        import('../../sandbox/server.js'),
-        import('../../sandbox/faults/seeded-faults.js'),
-        import('../../sandbox/route-table.js'),
-      ]);
-      const faultsFrom = (given: FaultFlags): FaultInjector | undefined => faultInjectorFrom(given, (config) => createFaultInjector(config), routes);
-      const dbPath = flags.db === ':memory:' ? ':memory:' : resolve(flags.db);
-      const rules = flags.rules === undefined ? undefined : await loadRulesFile(flags.rules).catch((error: unknown) => {
-        throw new UsageError((error as Error).message, { cause: error });
-      });
-      const webhooks = flags.webhookUrl.length === 0 ? undefined : {
-        urls: flags.webhookUrl,
-        secret: flags.webhookSecret,
-        retryScheduleMs: flags.webhookRetrySchedule,
-        onError: (error: unknown) => { context.logger.error({ err: error }, 'webhook delivery failed'); },
-      };
-      const sandbox = await createSandbox({
-        rules,
-        outcomes: flags.outcomes ? { seed: outcomeSeed(flags) } : undefined,
-        webhooks,
-        faults: faultsFrom(flags),
-        host: flags.host,
-        port: flags.port,
-        db: dbPath,
-        apiKeys: flags.apiKey,
-        control: flags.control,
-        workflowDelayMs: flags.workflowDelayMs,
-        logger: context.logger,
-        tls: await sandboxTls(flags),
-      }).catch((error: unknown) => {
-        // A webhook URL or schedule that cannot work is a usage error: nothing was started.
-        throw error instanceof WebhookConfigError ? new UsageError(error.message, { cause: error }) : error;
-      });
-      const key = sandbox.generatedKey ?? sandbox.apiKeys[0] ?? '';
-      const lines = [
-        `sandbox listening on ${sandbox.url}`,
-        `data: ${dbPath}`,
-        sandbox.generatedKey ? `API key (generated, sandbox environment): ${sandbox.generatedKey}` : `API keys: ${sandbox.apiKeys.length} configured`,
-        ...(flags.outcomes ? [`outcomes: filed cases move on along seeded paths as the sandbox clock passes (seed ${outcomeSeed(flags)})`] : []),
-        ...(webhooks ? [`webhooks: ${webhooks.urls.join(', ')}${flags.webhookSecret ? '' : `; signing secret (generated): ${sandbox.webhookSecret ?? ''}`}`] : []),
-        `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
-        // The OpenAPI document and its reference page, served without a key.
-        `API reference: ${sandbox.url}/docs (OpenAPI 3.1: ${sandbox.url}/openapi.json)`,
-        'stop with Ctrl-C',
-      ];
-      writeNotice(context.io.stdout, `${lines.join('\n')}\n`);
-      context.logger.info({ url: sandbox.url, db: dbPath, control: flags.control, outcomes: flags.outcomes }, 'sandbox started');
-      await new Promise<void>((stopped) => {
-        context.io.onStop?.(() => {
-          sandbox.close().then(stopped, (error: unknown) => {
-            context.logger.error({ err: error }, 'sandbox did not close cleanly');
-            stopped();
+    // The sandbox's code is loaded when it runs, not by every command of the CLI.
+    const [{ createSandbox }, { createFaultInjector }, { routes }] = await Promise.all([
+      import('../../sandbox/server.js'),
+      import('../../sandbox/faults/seeded-faults.js'),
+      import('../../sandbox/route-table.js'),
+    ]);
+    const faultsFrom = (given: FaultFlags): FaultInjector | undefined =>
+      faultInjectorFrom(given, (config) => createFaultInjector(config), routes);
+    const dbPath = flags.db === ':memory:' ? ':memory:' : resolve(flags.db);
+    const rules =
+      flags.rules === undefined
+        ? undefined
+        : await loadRulesFile(flags.rules).catch((error: unknown) => {
+            throw new UsageError((error as Error).message, { cause: error });
           });
+    const webhooks =
+      flags.webhookUrl.length === 0
+        ? undefined
+        : {
+            urls: flags.webhookUrl,
+            secret: flags.webhookSecret,
+            retryScheduleMs: flags.webhookRetrySchedule,
+            onError: (error: unknown) => {
+              context.logger.error({ err: error }, 'webhook delivery failed');
+            },
+          };
+    const sandbox = await createSandbox({
+      rules,
+      outcomes: flags.outcomes ? { seed: outcomeSeed(flags) } : undefined,
+      webhooks,
+      faults: faultsFrom(flags),
+      host: flags.host,
+      port: flags.port,
+      db: dbPath,
+      apiKeys: flags.apiKey,
+      control: flags.control,
+      workflowDelayMs: flags.workflowDelayMs,
+      logger: context.logger,
+      tls: await sandboxTls(flags),
+    }).catch((error: unknown) => {
+      // A webhook URL or schedule that cannot work is a usage error: nothing was started.
+      throw error instanceof WebhookConfigError ? new UsageError(error.message, { cause: error }) : error;
+    });
+    const key = sandbox.generatedKey ?? sandbox.apiKeys[0] ?? '';
+    const lines = [
+      `sandbox listening on ${sandbox.url}`,
+      `data: ${dbPath}`,
+      sandbox.generatedKey
+        ? `API key (generated, sandbox environment): ${sandbox.generatedKey}`
+        : `API keys: ${sandbox.apiKeys.length} configured`,
+      ...(flags.outcomes
+        ? [`outcomes: filed cases move on along seeded paths as the sandbox clock passes (seed ${outcomeSeed(flags)})`]
+        : []),
+      ...(webhooks
+        ? [
+            `webhooks: ${webhooks.urls.join(', ')}${flags.webhookSecret ? '' : `; signing secret (generated): ${sandbox.webhookSecret ?? ''}`}`,
+          ]
+        : []),
+      `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
+      // The OpenAPI document and its reference page, served without a key.
+      `API reference: ${sandbox.url}/docs (OpenAPI 3.1: ${sandbox.url}/openapi.json)`,
+      'stop with Ctrl-C',
+    ];
+    writeNotice(context.io.stdout, `${lines.join('\n')}\n`);
+    context.logger.info(
+      { url: sandbox.url, db: dbPath, control: flags.control, outcomes: flags.outcomes },
+      'sandbox started',
+    );
+    await new Promise<void>((stopped) => {
+      context.io.onStop?.(() => {
+        sandbox.close().then(stopped, (error: unknown) => {
+          context.logger.error({ err: error }, 'sandbox did not close cleanly');
+          stopped();
         });
       });
-      context.logger.info('sandbox stopped');
-      context.setExitCode(ExitCode.ok);
     });
+    context.logger.info('sandbox stopped');
+    context.setExitCode(ExitCode.ok);
+  });
 }
 
 /** No fault flag: no faults. Otherwise the seeded injector, or a usage error naming the flag. */

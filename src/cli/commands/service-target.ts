@@ -27,7 +27,11 @@ export interface ServiceTarget {
  * else the embedded sandbox, said so on stderr and in the log.
  * `doing` completes "no --base-url: … the embedded sandbox", e.g. "importing into".
  */
-export async function serviceTarget(flags: ServiceTargetFlags, context: CliContext, doing: string): Promise<ServiceTarget> {
+export async function serviceTarget(
+  flags: ServiceTargetFlags,
+  context: CliContext,
+  doing: string,
+): Promise<ServiceTarget> {
   const { io, logger } = context;
   if (!usesEmbeddedSandbox(flags, io.env)) {
     const settings = await resolveServiceSettings(flags, io.env);
@@ -37,15 +41,25 @@ export async function serviceTarget(flags: ServiceTargetFlags, context: CliConte
   // working on a local sandbox and exiting 0 would hide that the night's work went nowhere.
   const key = await resolveApiKey(flags, io.env);
   if (key !== undefined && environmentOf(key) === 'production') {
-    throw new UsageError('base URL: expected --base-url URL or CLAIMS_BASE_URL with a live API key, got neither (the embedded sandbox is for test_ keys only)');
+    throw new UsageError(
+      'base URL: expected --base-url URL or CLAIMS_BASE_URL with a live API key, got neither (the embedded sandbox is for test_ keys only)',
+    );
   }
   const db = resolve(flags.sandboxDb);
   await mkdir(dirname(db), { recursive: true });
-  const embedded = await startEmbeddedSandbox({ env: io.env, apiKeyFile: flags.apiKeyFile, db, clock: flags.sandboxClock });
+  const embedded = await startEmbeddedSandbox({
+    env: io.env,
+    apiKeyFile: flags.apiKeyFile,
+    db,
+    clock: flags.sandboxClock,
+  });
   logger.info({ url: embedded.url, db }, `no --base-url or CLAIMS_BASE_URL: ${doing} the embedded sandbox`);
   // Said to a person once: a human log line on a terminal already says it.
   if (context.logFormat !== 'pretty') io.stderr.write(`no --base-url: ${doing} the embedded sandbox (data in ${db})\n`);
-  return { service: { baseUrl: embedded.url, apiKey: embedded.apiKey, identity: embeddedSandbox(db, embedded.apiKey) }, embedded };
+  return {
+    service: { baseUrl: embedded.url, apiKey: embedded.apiKey, identity: embeddedSandbox(db, embedded.apiKey) },
+    embedded,
+  };
 }
 
 /**

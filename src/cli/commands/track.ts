@@ -11,7 +11,14 @@ import { jobName } from '../../track/sources.js';
 import { formatTrackSummary, recoveryRates } from '../../track/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
+import {
+  integer,
+  maxRpsHelp,
+  positiveNumber,
+  resultsFileName,
+  resultsFormatOption,
+  type ResultsFormat,
+} from '../flags.js';
 import { addNetworkOptions } from '../network-settings.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { resolveMaxRps } from '../settings.js';
@@ -60,25 +67,53 @@ Exit codes: 0 nothing on the worklist, 1 something on it, 2 usage, 3 stopped ear
 
 /** `bulk-disputes track`: what became of the disputes filed, and the morning's worklist (docs/track.md). */
 export function trackCommand(context: CliContext): Command {
-  return addNetworkOptions(new Command('track')
-    .description("follow the cases a job filed: a status file per source row, the worklist of what needs a person, and a summary of outcomes; reads only")
-    .argument('[source...]', 'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column')
-    .option('--all', "every case of the key's environment, with or without sources", false)
-    .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
-    .option('--results <file>', 'the status file, one line per source row; .xlsx writes a workbook (default: <first source>.track[.sandbox].csv here)')
-    .addOption(resultsFormatOption())
-    .option('--worklist <file>', 'the worklist file (default: a second sheet of a .xlsx status file, or beside a CSV one, .worklist before its extension)')
-    .option('--html <file>', 'also draw the summary as a page: outcomes by reason, cases resolved by week, the worklist (self-contained, nothing fetched)')
-    .option('--journal <file>', 'the track journal that makes later runs incremental (default: <first source>.track[.sandbox].journal.sqlite beside the source)')
-    .option('--due-within <days>', 'a case due within this many days is on the worklist', integer('--due-within', 0, 3650), 7)
-    .option('--as-of <datetime>', 'count days left from this time (default: now), e.g. 2026-11-28T08:00:00Z', dateOf)
-    .option('--full', 'read every case again, whatever the events say', false)
-    .option('--concurrency <n>', 'the most reads at once; fewer while the service answers 429 or 503', integer('--concurrency', 1, 256), 8)
-    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-    .option('--restart', 'start over a journal made against another service', false)
-    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+  return addNetworkOptions(
+    new Command('track')
+      .description(
+        'follow the cases a job filed: a status file per source row, the worklist of what needs a person, and a summary of outcomes; reads only',
+      )
+      .argument(
+        '[source...]',
+        'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column',
+      )
+      .option('--all', "every case of the key's environment, with or without sources", false)
+      .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
+      .option(
+        '--results <file>',
+        'the status file, one line per source row; .xlsx writes a workbook (default: <first source>.track[.sandbox].csv here)',
+      )
+      .addOption(resultsFormatOption())
+      .option(
+        '--worklist <file>',
+        'the worklist file (default: a second sheet of a .xlsx status file, or beside a CSV one, .worklist before its extension)',
+      )
+      .option(
+        '--html <file>',
+        'also draw the summary as a page: outcomes by reason, cases resolved by week, the worklist (self-contained, nothing fetched)',
+      )
+      .option(
+        '--journal <file>',
+        'the track journal that makes later runs incremental (default: <first source>.track[.sandbox].journal.sqlite beside the source)',
+      )
+      .option(
+        '--due-within <days>',
+        'a case due within this many days is on the worklist',
+        integer('--due-within', 0, 3650),
+        7,
+      )
+      .option('--as-of <datetime>', 'count days left from this time (default: now), e.g. 2026-11-28T08:00:00Z', dateOf)
+      .option('--full', 'read every case again, whatever the events say', false)
+      .option(
+        '--concurrency <n>',
+        'the most reads at once; fewer while the service answers 429 or 503',
+        integer('--concurrency', 1, 256),
+        8,
+      )
+      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
+      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+      .option('--restart', 'start over a journal made against another service', false)
+      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db'),
   )
     .addHelpText('after', helpText)
     .action(async (sources: string[], flags: TrackFlags) => {
@@ -88,26 +123,51 @@ export function trackCommand(context: CliContext): Command {
 
 function dateOf(value: string): Date {
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw new InvalidArgumentError(`--as-of: expected an ISO 8601 time such as 2026-11-28T08:00:00Z, got ${value}`);
+  if (Number.isNaN(date.getTime()))
+    throw new InvalidArgumentError(`--as-of: expected an ISO 8601 time such as 2026-11-28T08:00:00Z, got ${value}`);
   return date;
 }
 
 async function runTrackCommand(sources: string[], flags: TrackFlags, context: CliContext) {
   const { io, logger } = context;
-  if (sources.length === 0 && !flags.all) throw new UsageError('track: expected a source (a journal, a results file or a list of ids) or --all, got neither');
+  if (sources.length === 0 && !flags.all)
+    throw new UsageError('track: expected a source (a journal, a results file or a list of ids) or --all, got neither');
   for (const source of sources) await requireFile(source, 'source', 'a readable journal, results file or list');
   const first = sources[0] === undefined ? undefined : resolve(sources[0]);
   const stem = `${first === undefined ? 'all' : jobName(first)}.track${sandboxNamePart(flags, io.env)}`;
-  const statusFile = resolve(resultsFileName(flags.results, flags.resultsFormat, stem, first !== undefined && extname(first) === '.xlsx' ? 'xlsx' : 'csv'));
+  const statusFile = resolve(
+    resultsFileName(
+      flags.results,
+      flags.resultsFormat,
+      stem,
+      first !== undefined && extname(first) === '.xlsx' ? 'xlsx' : 'csv',
+    ),
+  );
   // A workbook holds the worklist as its second sheet; a CSV has it beside it.
-  const worklistFile = flags.worklist !== undefined ? resolve(flags.worklist) : isWorkbookFile(statusFile) ? undefined : statusFile.replace(/(\.[^./]+)?$/, (extension) => `.worklist${extension}`);
+  const worklistFile =
+    flags.worklist !== undefined
+      ? resolve(flags.worklist)
+      : isWorkbookFile(statusFile)
+        ? undefined
+        : statusFile.replace(/(\.[^./]+)?$/, (extension) => `.worklist${extension}`);
   const htmlFile = flags.html === undefined ? undefined : resolve(flags.html);
-  const journalFile = flags.journal === undefined ? resolve(first === undefined ? '.' : dirname(first), `${stem}.journal.sqlite`) : resolve(flags.journal);
+  const journalFile =
+    flags.journal === undefined
+      ? resolve(first === undefined ? '.' : dirname(first), `${stem}.journal.sqlite`)
+      : resolve(flags.journal);
   const given = sources.map((source) => resolve(source));
-  const written = [['--results', statusFile], ...(worklistFile === undefined ? [] : [['--worklist', worklistFile]]), ['--journal', journalFile], ...(htmlFile === undefined ? [] : [['--html', htmlFile]])] as const;
+  const written = [
+    ['--results', statusFile],
+    ...(worklistFile === undefined ? [] : [['--worklist', worklistFile]]),
+    ['--journal', journalFile],
+    ...(htmlFile === undefined ? [] : [['--html', htmlFile]]),
+  ] as const;
   for (const [flag, file] of written) {
     if (given.includes(file)) throw new UsageError(`${flag} ${file}: expected a file of its own, got a source`);
-    if (written.some(([other, otherFile]) => other !== flag && otherFile === file)) throw new UsageError(`${flag} ${file}: expected a file of its own, got the same file as ${written.find(([other, otherFile]) => other !== flag && otherFile === file)?.[0] ?? 'another'}`);
+    if (written.some(([other, otherFile]) => other !== flag && otherFile === file))
+      throw new UsageError(
+        `${flag} ${file}: expected a file of its own, got the same file as ${written.find(([other, otherFile]) => other !== flag && otherFile === file)?.[0] ?? 'another'}`,
+      );
   }
   for (const [, file] of written) await mkdir(dirname(file), { recursive: true });
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
@@ -135,15 +195,33 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
       progress: context.progress,
     });
     logger.info(
-      { service: describeService(service.identity), run: report.kind, rows: report.summary.rows, cases: report.summary.cases, changed: report.summary.changed, worklist: report.worklist.length, byStatus: countsOf(report.summary.byStatus), recovery: recoveryRates(report.summary), requests: report.requests, throttling: report.throttling, status: statusFile, worklistFile },
+      {
+        service: describeService(service.identity),
+        run: report.kind,
+        rows: report.summary.rows,
+        cases: report.summary.cases,
+        changed: report.summary.changed,
+        worklist: report.worklist.length,
+        byStatus: countsOf(report.summary.byStatus),
+        recovery: recoveryRates(report.summary),
+        requests: report.requests,
+        throttling: report.throttling,
+        status: statusFile,
+        worklistFile,
+      },
       'track finished',
     );
     io.stdout.write(formatWorklist(report.worklist));
     io.stderr.write(formatTrackSummary(report.summary, report.kind === 'first'));
-    io.stderr.write(`requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`);
-    if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
+    io.stderr.write(
+      `requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`,
+    );
+    if (throttlingWorthTelling(report.throttling))
+      io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`${formatPhases(report.phases)}\n`);
-    io.stderr.write(`status: ${statusFile}\nworklist: ${worklistFile ?? `${statusFile} (its worklist sheet)`}\n${htmlFile === undefined ? '' : `page: ${htmlFile}\n`}`);
+    io.stderr.write(
+      `status: ${statusFile}\nworklist: ${worklistFile ?? `${statusFile} (its worklist sheet)`}\n${htmlFile === undefined ? '' : `page: ${htmlFile}\n`}`,
+    );
     if (report.fatal !== undefined) throw report.fatal as Error;
     if (report.abortedBecause !== undefined) {
       io.stderr.write(`stopped early (${report.abortedBecause}): run the same command again to continue\n`);
@@ -157,4 +235,5 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
   }
 }
 
-const countsOf = (groups: Record<string, { cases: number }>) => Object.fromEntries(Object.entries(groups).map(([key, group]) => [key, group.cases]));
+const countsOf = (groups: Record<string, { cases: number }>) =>
+  Object.fromEntries(Object.entries(groups).map(([key, group]) => [key, group.cases]));

@@ -10,7 +10,15 @@ import { formatPhases } from '../../progress/phases.js';
 import { jobResourceFailure } from '../../files/resource-failure.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { collect, integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
+import {
+  collect,
+  integer,
+  maxRpsHelp,
+  positiveNumber,
+  resultsFileName,
+  resultsFormatOption,
+  type ResultsFormat,
+} from '../flags.js';
 import { addNetworkOptions } from '../network-settings.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
@@ -62,25 +70,51 @@ refused, failed). Exit codes: 0 all done, 1 some not, 2 nothing sent (usage, dec
 
 /** `bulk-disputes withdraw`: take claims back in bulk, exactly once. */
 export function withdrawCommand(context: CliContext): Command {
-  return addNetworkOptions(new Command('withdraw')
-    .description('withdraw (or delete) in bulk the claims and cases a journal, a results file or a list names, each exactly once, with a results file')
-    .argument('<source...>', 'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column')
-    .addOption(new Option('--scope <scope>', 'claim: withdraw each whole claim; case: only the cases the sources name').choices(['claim', 'case']).default('claim'))
-    .option('--delete-unfiled', 'with --scope case: delete unfiled cases instead of withdrawing them', false)
-    .option('--outcome <outcome>', 'journals and results: only the rows with this outcome (filed, not_filed, created, failed; repeatable)', collect, [])
-    .option('--claim-key <key>', 'journals and results: only this claim key (repeatable)', collect, [])
-    .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
-    .option('--results <file>', 'results file, one line per case; .xlsx writes a workbook (default: <first source>.withdraw[.sandbox|.dry-run].results.csv here)')
-    .addOption(resultsFormatOption())
-    .option('--journal <file>', 'the withdraw journal that makes re-runs continue (default: <first source>.withdraw[.sandbox].journal.sqlite beside the source; a dry run uses a temporary one)')
-    .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
-    .option('--yes', 'a live key without a terminal: go ahead without asking', false)
-    .option('--concurrency <n>', 'the most claims in flight at once; fewer while the service answers 429 or 503', integer('--concurrency', 1, 256), 8)
-    .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-    .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-    .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-    .option('--restart', 'start over a journal made for other sources or flags, or another service', false)
-    .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+  return addNetworkOptions(
+    new Command('withdraw')
+      .description(
+        'withdraw (or delete) in bulk the claims and cases a journal, a results file or a list names, each exactly once, with a results file',
+      )
+      .argument(
+        '<source...>',
+        'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column',
+      )
+      .addOption(
+        new Option('--scope <scope>', 'claim: withdraw each whole claim; case: only the cases the sources name')
+          .choices(['claim', 'case'])
+          .default('claim'),
+      )
+      .option('--delete-unfiled', 'with --scope case: delete unfiled cases instead of withdrawing them', false)
+      .option(
+        '--outcome <outcome>',
+        'journals and results: only the rows with this outcome (filed, not_filed, created, failed; repeatable)',
+        collect,
+        [],
+      )
+      .option('--claim-key <key>', 'journals and results: only this claim key (repeatable)', collect, [])
+      .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
+      .option(
+        '--results <file>',
+        'results file, one line per case; .xlsx writes a workbook (default: <first source>.withdraw[.sandbox|.dry-run].results.csv here)',
+      )
+      .addOption(resultsFormatOption())
+      .option(
+        '--journal <file>',
+        'the withdraw journal that makes re-runs continue (default: <first source>.withdraw[.sandbox].journal.sqlite beside the source; a dry run uses a temporary one)',
+      )
+      .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
+      .option('--yes', 'a live key without a terminal: go ahead without asking', false)
+      .option(
+        '--concurrency <n>',
+        'the most claims in flight at once; fewer while the service answers 429 or 503',
+        integer('--concurrency', 1, 256),
+        8,
+      )
+      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
+      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
+      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
+      .option('--restart', 'start over a journal made for other sources or flags, or another service', false)
+      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db'),
   )
     .addHelpText('after', helpText)
     .action(async (sources: string[], flags: WithdrawFlags) => {
@@ -91,21 +125,39 @@ export function withdrawCommand(context: CliContext): Command {
 async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, context: CliContext) {
   const { io, logger } = context;
   for (const source of sources) await requireFile(source, 'source', 'a readable journal, results file or list');
-  if (flags.deleteUnfiled && flags.scope !== 'case') throw new UsageError('--delete-unfiled: expected --scope case (a whole claim is withdrawn, never deleted), got --scope claim');
+  if (flags.deleteUnfiled && flags.scope !== 'case')
+    throw new UsageError(
+      '--delete-unfiled: expected --scope case (a whole claim is withdrawn, never deleted), got --scope claim',
+    );
   const first = resolve(sources[0] ?? '');
   // `night.journal.sqlite`, `night.results.csv` → `night.withdraw…`: the job's name, never taken for an import's file.
-  const job = basename(first, extname(first)).replace(/\.(journal|results)$/, '').replace(/\.(sandbox|dry-run)$/, '');
+  const job = basename(first, extname(first))
+    .replace(/\.(journal|results)$/, '')
+    .replace(/\.(sandbox|dry-run)$/, '');
   const stem = `${job}.withdraw${flags.dryRun ? '.dry-run' : sandboxNamePart(flags, io.env)}`;
-  const resultsFile = resolve(resultsFileName(flags.results, flags.resultsFormat, `${stem}.results`, extname(first) === '.xlsx' ? 'xlsx' : 'csv'));
+  const resultsFile = resolve(
+    resultsFileName(flags.results, flags.resultsFormat, `${stem}.results`, extname(first) === '.xlsx' ? 'xlsx' : 'csv'),
+  );
   // Beside the source, named so that it is never taken for an import's journal.
-  const journalFile = flags.journal === undefined ? (flags.dryRun ? ':memory:' : resolve(dirname(first), `${stem}.journal.sqlite`)) : resolve(flags.journal);
-  if ([...sources.map((source) => resolve(source)), journalFile].includes(resultsFile)) throw new UsageError(`--results ${resultsFile}: expected a file of its own, got a source or the journal`);
-  if (sources.map((source) => resolve(source)).includes(journalFile)) throw new UsageError(`--journal ${journalFile}: expected a file of its own, got a source`);
-  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+  const journalFile =
+    flags.journal === undefined
+      ? flags.dryRun
+        ? ':memory:'
+        : resolve(dirname(first), `${stem}.journal.sqlite`)
+      : resolve(flags.journal);
+  if ([...sources.map((source) => resolve(source)), journalFile].includes(resultsFile))
+    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got a source or the journal`);
+  if (sources.map((source) => resolve(source)).includes(journalFile))
+    throw new UsageError(`--journal ${journalFile}: expected a file of its own, got a source`);
+  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile])
+    if (file !== undefined) await mkdir(dirname(file), { recursive: true });
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const live = !flags.dryRun && !flags.yes && (await liveKeyAhead(flags, context));
   // Without a terminal, a live key needs --yes: refused before any request.
-  if (live && io.ask === undefined) throw new UsageError('withdraw with a live key: expected --yes (or a terminal to confirm on), got neither; nothing was sent. Try --dry-run first to see what would happen');
+  if (live && io.ask === undefined)
+    throw new UsageError(
+      'withdraw with a live key: expected --yes (or a terminal to confirm on), got neither; nothing was sent. Try --dry-run first to see what would happen',
+    );
   const { service, embedded } = await serviceTarget(flags, context, 'withdrawing from');
   const stopRequested = stopOnSignal(context);
   try {
@@ -126,11 +178,24 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
       progress: context.progress,
       confirm: live ? async (preview) => confirmOnTerminal(preview, context) : undefined,
     });
-    logger.info({ service: describeService(service.identity), cases: report.summary.cases, outcomes: report.summary.byOutcome, throttling: report.throttling, results: resultsFile }, 'withdraw finished');
+    logger.info(
+      {
+        service: describeService(service.identity),
+        cases: report.summary.cases,
+        outcomes: report.summary.byOutcome,
+        throttling: report.throttling,
+        results: resultsFile,
+      },
+      'withdraw finished',
+    );
     if (flags.dryRun) io.stderr.write(formatPreview(report.preview));
-    if (report.summary.cases === 0) io.stderr.write(`nothing to take back: the sources name no claim${flags.outcome.length > 0 || flags.claimKey.length > 0 ? ' with the --outcome and --claim-key given' : ''}\n`);
+    if (report.summary.cases === 0)
+      io.stderr.write(
+        `nothing to take back: the sources name no claim${flags.outcome.length > 0 || flags.claimKey.length > 0 ? ' with the --outcome and --claim-key given' : ''}\n`,
+      );
     io.stderr.write(formatWithdrawSummary(report.summary, flags.dryRun));
-    if (throttlingWorthTelling(report.throttling)) io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
+    if (throttlingWorthTelling(report.throttling))
+      io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
     io.stderr.write(`${formatPhases(report.phases)}\n`);
     io.stderr.write(`results: ${resultsFile}\n`);
     if (report.fatal !== undefined) throw report.fatal as Error;

@@ -9,7 +9,11 @@ export type ClaimBody = NewClaimBody & { claim_id: string };
  * The new_claim body of a staged claim: its shared fields once, one case per row in input order,
  * and the uploaded files of every row as the claim's documentation (first appearance first).
  */
-export function buildClaimBody(claim: ClaimRecord & { claim_id: string }, rows: readonly RowRecord[], fileIdsByRow: ReadonlyMap<number, readonly string[]>): ClaimBody {
+export function buildClaimBody(
+  claim: ClaimRecord & { claim_id: string },
+  rows: readonly RowRecord[],
+  fileIdsByRow: ReadonlyMap<number, readonly string[]>,
+): ClaimBody {
   const shared = JSON.parse(claim.shared_json) as Record<string, unknown>;
   const documentation = [...new Set(rows.flatMap((row) => fileIdsByRow.get(row.idx) ?? []))];
   if (documentation.length > 0) {
@@ -25,7 +29,8 @@ export function buildClaimBody(claim: ClaimRecord & { claim_id: string }, rows: 
  * a claim-level problem lands on every row. Else the body as checked and serialised, sent as it
  * is (the client's create accepts a CheckedBody of the new_claim schema without a second check).
  */
-export type ClaimBodyCheck = { ok: true; checked: CheckedBody<typeof newClaimBody> } | { ok: false; problems: Map<number, RowProblem> };
+export type ClaimBodyCheck =
+  { ok: true; checked: CheckedBody<typeof newClaimBody> } | { ok: false; problems: Map<number, RowProblem> };
 
 export function checkClaimBody(body: ClaimBody, rows: readonly RowRecord[]): ClaimBodyCheck {
   const parsed = CheckedBody.check(newClaimBody, body);

@@ -19,8 +19,7 @@ export interface CheckedFile {
 }
 
 export type EvidenceCheck =
-  | { ok: true; filesByRow: Map<number, CheckedFile[]> }
-  | { ok: false; problems: Map<number, RowProblem> };
+  { ok: true; filesByRow: Map<number, CheckedFile[]> } | { ok: false; problems: Map<number, RowProblem> };
 
 /**
  * Checks every file a claim's rows name: inside the evidence directory, a real JPEG, PNG or PDF,
@@ -39,7 +38,14 @@ export async function checkClaimEvidence(rows: readonly RowRecord[], evidenceDir
         problems.set(row.idx, { code: checked.code, message: checked.message, field: `evidence.${ref.column}` });
         break;
       }
-      files.push({ sha256: checked.sha256, bytes: checked.bytes, contentType: checked.contentType, path: ref.path, category: ref.category, column: ref.column });
+      files.push({
+        sha256: checked.sha256,
+        bytes: checked.bytes,
+        contentType: checked.contentType,
+        path: ref.path,
+        category: ref.category,
+        column: ref.column,
+      });
     }
     filesByRow.set(row.idx, files);
   }

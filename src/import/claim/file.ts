@@ -23,7 +23,14 @@ const unfiledStatuses = new Set(['created', 'closed', 'withdrawn']);
  * staff know what to fix. Filing is not repeatable: a filing whose outcome is unknown, or one an
  * earlier run began, is settled by retrieving the claim first.
  */
-export async function fileClaim(client: ClaimsClient, claimId: string, caseIds: readonly string[], mode: FileMode, settleFirst: boolean, found?: Claim): Promise<FilingResult> {
+export async function fileClaim(
+  client: ClaimsClient,
+  claimId: string,
+  caseIds: readonly string[],
+  mode: FileMode,
+  settleFirst: boolean,
+  found?: Claim,
+): Promise<FilingResult> {
   const results: FilingResult = new Map();
   let pending = [...caseIds];
   // `found`: the claim as this run just retrieved it (only this run's filing could have moved it since).
@@ -39,7 +46,11 @@ export async function fileClaim(client: ClaimsClient, claimId: string, caseIds: 
       throw error;
     }
     if (isRefusal(error)) {
-      const problem = { code: error.errors[0]?.code || error.code, message: error.errors[0]?.message || error.serviceMessage, httpStatus: error.status };
+      const problem = {
+        code: error.errors[0]?.code || error.code,
+        message: error.errors[0]?.message || error.serviceMessage,
+        httpStatus: error.status,
+      };
       for (const caseId of pending) results.set(caseId, { filed: false, problem });
       return results;
     }
@@ -54,7 +65,13 @@ export async function fileClaim(client: ClaimsClient, claimId: string, caseIds: 
 }
 
 /** Records the cases the service already shows as filed; returns the rest. */
-async function stillUnfiled(client: ClaimsClient, claimId: string, caseIds: readonly string[], results: FilingResult, found?: Claim): Promise<string[]> {
+async function stillUnfiled(
+  client: ClaimsClient,
+  claimId: string,
+  caseIds: readonly string[],
+  results: FilingResult,
+  found?: Claim,
+): Promise<string[]> {
   const claim = found ?? (await settle(client, claimId));
   const statusById = new Map((claim?.cases ?? []).map((item) => [item.case_id, item.status]));
   return caseIds.filter((caseId) => {
@@ -87,12 +104,23 @@ export function reasonOf(review: CaseReview | undefined): RowProblem {
   if (first !== undefined) {
     const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((item) => item.code).join(', ')})`;
     const field = first.details?.field;
-    return { code: first.code, message: `${first.message}${more}`, field: typeof field === 'string' ? caseFieldToMappingField(field) : undefined };
+    return {
+      code: first.code,
+      message: `${first.message}${more}`,
+      field: typeof field === 'string' ? caseFieldToMappingField(field) : undefined,
+    };
   }
   const outcome = review?.workflow?.outcome;
   if (typeof outcome === 'string' && outcome !== 'file_chargeback') {
-    return { code: `workflow_${outcome}`, message: `the service's workflow rules decided to ${outcome.replaceAll('_', ' ')} instead of filing; see the case review` };
+    return {
+      code: `workflow_${outcome}`,
+      message: `the service's workflow rules decided to ${outcome.replaceAll('_', ' ')} instead of filing; see the case review`,
+    };
   }
-  if (review === undefined) return { code: 'review_unavailable', message: 'the service did not file the case, and its review could not be read' };
+  if (review === undefined)
+    return {
+      code: 'review_unavailable',
+      message: 'the service did not file the case, and its review could not be read',
+    };
   return { code: 'not_filed', message: 'the service did not file the case and its review gives no reason' };
 }

@@ -27,7 +27,13 @@ import type { RowProblem, RowRecord } from '../journal/journal.js';
 type Json = Record<string, unknown>;
 
 /** The fields compared, as the results name them (`error_field`, the mapping's names). */
-export const identityFields = ['case.transaction.arn', 'case.transaction.amount', 'case.transaction.currency', 'case.transaction.date', 'shared.card.last4'] as const;
+export const identityFields = [
+  'case.transaction.arn',
+  'case.transaction.amount',
+  'case.transaction.currency',
+  'case.transaction.date',
+  'shared.card.last4',
+] as const;
 type IdentityField = (typeof identityFields)[number];
 
 interface TransactionIdentity {
@@ -52,21 +58,34 @@ export interface IntendedCase {
 /** The claim's rows as the journal holds them (before its body is built). */
 export function intendedFromRows(rows: readonly RowRecord[], sharedJson: string): IntendedCase[] {
   const last4 = objectAt(parseObject(sharedJson), 'card').last4;
-  return rows.flatMap((row) => (row.case_json === null ? [] : [{ row, transaction: objectAt(parseObject(row.case_json), 'transaction'), last4 }]));
+  return rows.flatMap((row) =>
+    row.case_json === null ? [] : [{ row, transaction: objectAt(parseObject(row.case_json), 'transaction'), last4 }],
+  );
 }
 
 /** The claim as its new_claim body sends it: each case with the row that made it (by case id, else by place). */
-export function intendedFromBody(body: { card?: Json | undefined; cases: readonly Json[] }, rows: readonly RowRecord[]): IntendedCase[] {
+export function intendedFromBody(
+  body: { card?: Json | undefined; cases: readonly Json[] },
+  rows: readonly RowRecord[],
+): IntendedCase[] {
   const byCaseId = new Map(rows.map((row) => [row.case_id, row]));
   return body.cases.flatMap((item, position) => {
     const row = byCaseId.get(typeof item.case_id === 'string' ? item.case_id : null) ?? rows[position];
     if (row === undefined) return [];
-    return [{ row: { ...row, case_id: typeof item.case_id === 'string' ? item.case_id : row.case_id }, transaction: objectAt(item, 'transaction'), last4: body.card?.last4 }];
+    return [
+      {
+        row: { ...row, case_id: typeof item.case_id === 'string' ? item.case_id : row.case_id },
+        transaction: objectAt(item, 'transaction'),
+        last4: body.card?.last4,
+      },
+    ];
   });
 }
 
 /** How each intended case compares with the claim found: agrees, differs, is missing, or is a fix of it. */
-type Comparison = { intended: IntendedCase; kind: 'agrees' | 'fix' | 'missing' } | { intended: IntendedCase; kind: 'differs'; fields: IdentityField[] };
+type Comparison =
+  | { intended: IntendedCase; kind: 'agrees' | 'fix' | 'missing' }
+  | { intended: IntendedCase; kind: 'differs'; fields: IdentityField[] };
 
 /**
  * The claim is ours when at least one row's case is in it and every row's case in it is that row's
@@ -74,7 +93,12 @@ type Comparison = { intended: IntendedCase; kind: 'agrees' | 'fix' | 'missing' }
  * to the export later: `claim_exists_without_case`, as before), but a claim holding none of the
  * rows' cases is not ours. `rows`: all the claim's rows, each of which is told why when it is not.
  */
-export function claimOwnership(found: Claim, intended: readonly IntendedCase[], rows: readonly Pick<RowRecord, 'idx' | 'line' | 'case_id' | 'outcome'>[], options: { httpStatus?: number | undefined } = {}): Ownership {
+export function claimOwnership(
+  found: Claim,
+  intended: readonly IntendedCase[],
+  rows: readonly Pick<RowRecord, 'idx' | 'line' | 'case_id' | 'outcome'>[],
+  options: { httpStatus?: number | undefined } = {},
+): Ownership {
   const comparisons = compareCases(found, intended);
   const differing = differingOf(comparisons);
   if (isProven(comparisons, differing)) return { ours: true };
@@ -85,7 +109,10 @@ export function claimOwnership(found: Claim, intended: readonly IntendedCase[], 
  * The same proof for a job that takes a claim back (withdraw): ours, or why not, in words that name
  * fields only (never the other dispute's values).
  */
-export function proveOwnClaim(found: Claim, intended: readonly IntendedCase[]): { ours: true } | { ours: false; why: string } {
+export function proveOwnClaim(
+  found: Claim,
+  intended: readonly IntendedCase[],
+): { ours: true } | { ours: false; why: string } {
   const comparisons = compareCases(found, intended);
   const differing = differingOf(comparisons);
   return isProven(comparisons, differing) ? { ours: true } : { ours: false, why: whyNotOurs(differing) };
@@ -98,11 +125,15 @@ function compareCases(found: Claim, intended: readonly IntendedCase[]): Comparis
     if (caseId === null) return [];
     const heldCase = held.get(caseId);
     if (heldCase === undefined) return [{ intended: item, kind: 'missing' }];
-    const fields = differences(identityOf(item.transaction, item.last4), identityOf(objectAt(heldCase, 'transaction'), objectAt(objectAt(heldCase, 'transaction'), 'card').last4));
+    const fields = differences(
+      identityOf(item.transaction, item.last4),
+      identityOf(objectAt(heldCase, 'transaction'), objectAt(objectAt(heldCase, 'transaction'), 'card').last4),
+    );
     if (fields.length === 0) return [{ intended: item, kind: 'agrees' }];
     // A fix fed back from the results line that reported this case: its differences are the
     // person's corrections, but never of the card (a dispute on another card is another dispute).
-    if (item.row.reported_case_id === caseId && !fields.includes('shared.card.last4')) return [{ intended: item, kind: 'fix' }];
+    if (item.row.reported_case_id === caseId && !fields.includes('shared.card.last4'))
+      return [{ intended: item, kind: 'fix' }];
     return [{ intended: item, kind: 'differs', fields }];
   });
 }
@@ -120,7 +151,7 @@ function isProven(comparisons: readonly Comparison[], differing: readonly Differ
 function whyNotOurs(differing: readonly Differing[]): string {
   const first = differing[0];
   return first === undefined
-    ? 'it holds none of this claim\'s cases'
+    ? "it holds none of this claim's cases"
     : `line ${first.intended.row.line}'s case ${first.intended.row.case_id ?? ''} is another transaction there (differs in ${first.fields.join(', ')})`;
 }
 
@@ -129,9 +160,14 @@ function whyNotOurs(differing: readonly Differing[]): string {
  * back: the rows are not its cases any more, and none is reported filed, created or updated on it.
  * Each row says so and how to send it again as a new claim.
  */
-export function withdrawnRefusal(found: Claim, rows: readonly Pick<RowRecord, 'idx' | 'outcome'>[], options: { httpStatus?: number | undefined } = {}): { problems: Map<number, RowProblem>; claimProblem: RowProblem } | undefined {
+export function withdrawnRefusal(
+  found: Claim,
+  rows: readonly Pick<RowRecord, 'idx' | 'outcome'>[],
+  options: { httpStatus?: number | undefined } = {},
+): { problems: Map<number, RowProblem>; claimProblem: RowProblem } | undefined {
   const cases = found.cases ?? [];
-  const withdrawn = found.status === 'closed' || (cases.length > 0 && cases.every((item) => item.closed_reason === 'withdrawn'));
+  const withdrawn =
+    found.status === 'closed' || (cases.length > 0 && cases.every((item) => item.closed_reason === 'withdrawn'));
   if (!withdrawn) return undefined;
   const claimProblem: RowProblem = {
     code: 'claim_withdrawn',
@@ -148,7 +184,7 @@ export function withdrawnRefusal(found: Claim, rows: readonly Pick<RowRecord, 'i
 
 /** What to do about a key another dispute holds, said once in every such row's message. */
 const remedy =
-  'give this source its own keys: set claim.id_prefix in the mapping (the source\'s name or the year), or use a key column unique across files; if this is the same dispute corrected, feed back the results file that reported it, so the change is applied as an update';
+  "give this source its own keys: set claim.id_prefix in the mapping (the source's name or the year), or use a key column unique across files; if this is the same dispute corrected, feed back the results file that reported it, so the change is applied as an update";
 
 function notOurs(
   claimId: string,
@@ -187,8 +223,19 @@ function notOurs(
 }
 
 function identityOf(transaction: Json, last4: unknown): TransactionIdentity {
-  const amount = typeof transaction.amount === 'number' ? transaction.amount : typeof transaction.amount === 'string' ? Number(transaction.amount) : undefined;
-  return { reference: referenceOf(transaction), amount, currency: textOf(transaction.currency)?.toUpperCase(), date: textOf(transaction.date), last4: textOf(last4) };
+  const amount =
+    typeof transaction.amount === 'number'
+      ? transaction.amount
+      : typeof transaction.amount === 'string'
+        ? Number(transaction.amount)
+        : undefined;
+  return {
+    reference: referenceOf(transaction),
+    amount,
+    currency: textOf(transaction.currency)?.toUpperCase(),
+    date: textOf(transaction.date),
+    last4: textOf(last4),
+  };
 }
 
 /** A scalar as trimmed text; anything else (absent, an object) as undefined. */
@@ -229,7 +276,10 @@ export function sameDay(ours: unknown, theirs: unknown): boolean {
     const day = (text: string) => text.slice(0, 10);
     if (day(ours) === day(theirs)) return true;
     const instant = Date.parse(dateOnly.test(ours) ? theirs : ours);
-    return !Number.isNaN(instant) && new Date(instant).toISOString().slice(0, 10) === day(dateOnly.test(ours) ? ours : theirs);
+    return (
+      !Number.isNaN(instant) &&
+      new Date(instant).toISOString().slice(0, 10) === day(dateOnly.test(ours) ? ours : theirs)
+    );
   }
   const left = Date.parse(ours);
   return !Number.isNaN(left) && left === Date.parse(theirs);

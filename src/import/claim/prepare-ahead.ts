@@ -22,7 +22,8 @@ export interface PreparedClaim {
  */
 export function prepareClaim(claim: ClaimRecord, journal: Journal, stagedHere = false): PreparedClaim {
   const rows = journal.rowsOf(claim.claim_key);
-  if (claim.claim_id === null || claim.step !== 'staged' || claim.sent !== 0 || !rows.every(isPlainRow)) return { rows, wire: undefined };
+  if (claim.claim_id === null || claim.step !== 'staged' || claim.sent !== 0 || !rows.every(isPlainRow))
+    return { rows, wire: undefined };
   return { rows, wire: claimWire({ ...claim, claim_id: claim.claim_id }, rows, new Map(), stagedHere) };
 }
 

@@ -46,7 +46,11 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: 
   let settleFirst = step === 'filing';
   let found: Claim | undefined;
   if (step === 'staged' || step === 'submitting') {
-    const created = await createOnce(claim, ahead?.take() ?? prepareClaim(claim, work.journal, work.stagedHere === true), work);
+    const created = await createOnce(
+      claim,
+      ahead?.take() ?? prepareClaim(claim, work.journal, work.stagedHere === true),
+      work,
+    );
     // Not filed (--file-mode none): recorded done with the create, nothing left to do.
     if (created === undefined || created.done) return;
     step = 'created';
@@ -63,7 +67,11 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: 
  * filed, and the claim was recorded done with its creation); undefined when it is held back,
  * refused, or only checked (dry run).
  */
-async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: ClaimWork): Promise<{ existing: boolean; done: boolean; found?: Claim } | undefined> {
+async function createOnce(
+  claim: ClaimRecord,
+  prepared: PreparedClaim,
+  work: ClaimWork,
+): Promise<{ existing: boolean; done: boolean; found?: Claim } | undefined> {
   const { journal } = work;
   const { rows, wire } = prepared;
   const key = claim.claim_key;
@@ -73,7 +81,10 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
     return undefined;
   }
   const named = { ...claim, claim_id: claim.claim_id };
-  const held = claim.sent === 1 && work.client === undefined && work.reader !== undefined ? await settle(work.reader, named.claim_id) : undefined;
+  const held =
+    claim.sent === 1 && work.client === undefined && work.reader !== undefined
+      ? await settle(work.reader, named.claim_id)
+      : undefined;
   if (held !== undefined) {
     if (!provenOurs(held, claim, rows, journal)) return undefined;
     await recordDryRunFixes(held, named, rows, work);
@@ -87,22 +98,39 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
     // Another dispute under our id (a key that met another file's) is never adopted nor updated.
     if (!provenOurs(found, claim, rows, journal)) return undefined;
     // Fixes fed back reach the claim before it is filed again; an unchanged claim gets no request.
-    if (work.client !== undefined && work.uploads !== undefined) await applyFixes(found, named, rows, { ...work, client: work.client, uploads: work.uploads });
-    const done = recordCreated(journal, key, named.claim_id, journal.rowsOf(key), new Set((found.cases ?? []).map((item) => item.case_id)), { attempts: 0, finish: work.fileMode === 'none' });
+    if (work.client !== undefined && work.uploads !== undefined)
+      await applyFixes(found, named, rows, { ...work, client: work.client, uploads: work.uploads });
+    const done = recordCreated(
+      journal,
+      key,
+      named.claim_id,
+      journal.rowsOf(key),
+      new Set((found.cases ?? []).map((item) => item.case_id)),
+      { attempts: 0, finish: work.fileMode === 'none' },
+    );
     return { existing: true, done, found };
   }
   // Prepared ahead: no row names a file, so there is nothing to check or upload.
-  const checked = wire === undefined ? await checkClaimEvidence(rows, work.evidenceDir) : { ok: true as const, filesByRow: new Map<number, CheckedFile[]>() };
+  const checked =
+    wire === undefined
+      ? await checkClaimEvidence(rows, work.evidenceDir)
+      : { ok: true as const, filesByRow: new Map<number, CheckedFile[]>() };
   if (!checked.ok) {
     journal.transaction(() => {
       for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
     });
-    holdBack(journal, key, rows.filter((row) => checked.problems.has(row.idx)));
+    holdBack(
+      journal,
+      key,
+      rows.filter((row) => checked.problems.has(row.idx)),
+    );
     return undefined;
   }
   if (work.client === undefined || work.uploads === undefined) {
     // Dry run: file ids are not known; each file is named by its content's hash instead.
-    const placeholders = new Map([...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]));
+    const placeholders = new Map(
+      [...checked.filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]),
+    );
     const body = wire ?? claimWire(named, rows, placeholders, work.stagedHere === true);
     if (checkOrReject(journal, key, rows, body.check) === undefined) return undefined;
     await work.onPayload?.(body.body);
@@ -114,7 +142,14 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
     // The service refused a file (4xx): the row names it; the claim is not sent without it.
     journal.transaction(() => {
       journal.setRowOutcome(fileIds.idx, 'rejected', fileIds.problem);
-      journal.setClaimProblem(key, { ...fileIds.problem, message: `claim not sent: line ${rows.find((row) => row.idx === fileIds.idx)?.line ?? '?'} has a file the service refused` }, 'rejected');
+      journal.setClaimProblem(
+        key,
+        {
+          ...fileIds.problem,
+          message: `claim not sent: line ${rows.find((row) => row.idx === fileIds.idx)?.line ?? '?'} has a file the service refused`,
+        },
+        'rejected',
+      );
     });
     return undefined;
   }
@@ -122,7 +157,8 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
   const reported = new Set(rows.filter((row) => row.file_ids !== null).map((row) => row.idx));
   if ([...fileIds.values()].some((ids) => ids.length > 0) || reported.size > 0) {
     journal.transaction(() => {
-      for (const [idx, ids] of fileIds) if (ids.length > 0 || reported.has(idx)) journal.setRowFileIds(idx, ids.join(';'));
+      for (const [idx, ids] of fileIds)
+        if (ids.length > 0 || reported.has(idx)) journal.setRowFileIds(idx, ids.join(';'));
     });
   }
   const body = wire ?? claimWire(named, rows, fileIds, work.stagedHere === true);
@@ -132,12 +168,16 @@ async function createOnce(claim: ClaimRecord, prepared: PreparedClaim, work: Cla
   const outcome = await submitClaim(work.client, journal, key, body, rows, wireBody);
   if (outcome.kind === 'rejected') {
     journal.transaction(() => {
-      for (const row of rows) journal.setRowOutcome(row.idx, 'rejected', outcome.rowProblems.get(row.idx) ?? outcome.claimProblem);
+      for (const row of rows)
+        journal.setRowOutcome(row.idx, 'rejected', outcome.rowProblems.get(row.idx) ?? outcome.claimProblem);
       journal.setClaimProblem(key, outcome.claimProblem, 'rejected');
     });
     return undefined;
   }
-  const done = recordCreated(journal, key, named.claim_id, rows, outcome.caseIds, { attempts: outcome.attempts, finish: work.fileMode === 'none' });
+  const done = recordCreated(journal, key, named.claim_id, rows, outcome.caseIds, {
+    attempts: outcome.attempts,
+    finish: work.fileMode === 'none',
+  });
   return { existing: outcome.existing, done };
 }
 
@@ -159,7 +199,10 @@ function provenOurs(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[]
 }
 
 /** Each row's file ids, or the row whose file the service refused and why. */
-async function uploadAll(filesByRow: Map<number, CheckedFile[]>, uploads: EvidenceUploads): Promise<Map<number, string[]> | { idx: number; problem: RowProblem }> {
+async function uploadAll(
+  filesByRow: Map<number, CheckedFile[]>,
+  uploads: EvidenceUploads,
+): Promise<Map<number, string[]> | { idx: number; problem: RowProblem }> {
   const fileIds = new Map<number, string[]>();
   for (const [idx, files] of filesByRow) {
     const ids: string[] = [];
@@ -168,7 +211,15 @@ async function uploadAll(filesByRow: Map<number, CheckedFile[]>, uploads: Eviden
         ids.push(await uploads.fileIdFor(file));
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        return { idx, problem: { code: error.errors[0]?.code || error.code, message: error.errors[0]?.message || error.serviceMessage, field: `evidence.${file.column}`, httpStatus: error.status } };
+        return {
+          idx,
+          problem: {
+            code: error.errors[0]?.code || error.code,
+            message: error.errors[0]?.message || error.serviceMessage,
+            field: `evidence.${file.column}`,
+            httpStatus: error.status,
+          },
+        };
       }
     }
     fileIds.set(idx, ids);
@@ -200,18 +251,33 @@ function recordCreated(
       outcomes.push({
         idx: row.idx,
         outcome: 'rejected',
-        problem: { code: 'claim_exists_without_case', message: `case ${row.case_id}: expected in claim ${claimId}, got that claim at the service without it (created earlier); a case cannot be added to an existing claim: give the row a claim key of its own to send it as a new claim` },
+        problem: {
+          code: 'claim_exists_without_case',
+          message: `case ${row.case_id}: expected in claim ${claimId}, got that claim at the service without it (created earlier); a case cannot be added to an existing claim: give the row a claim key of its own to send it as a new claim`,
+        },
       });
     } else if (options.finish && row.outcome === null) {
       outcomes.push({ idx: row.idx, outcome: 'created', problem: { httpStatus: 201 } });
     }
   }
-  journal.recordStep(key, { step: options.finish ? 'done' : 'created', httpStatus: 201, attempts: options.attempts, rows: outcomes });
+  journal.recordStep(key, {
+    step: options.finish ? 'done' : 'created',
+    httpStatus: 201,
+    attempts: options.attempts,
+    rows: outcomes,
+  });
   return options.finish;
 }
 
 /** From `created` (or an interrupted `filing`): file the claim's cases, or stop at created. */
-async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: readonly RowRecord[], work: ClaimWork, settleFirst: boolean, found?: Claim): Promise<void> {
+async function fileCases(
+  step: ClaimRecord['step'],
+  claim: ClaimRecord,
+  rows: readonly RowRecord[],
+  work: ClaimWork,
+  settleFirst: boolean,
+  found?: Claim,
+): Promise<void> {
   const { journal } = work;
   const key = claim.claim_key;
   if (step !== 'created' && step !== 'filing') return;
@@ -225,7 +291,14 @@ async function fileCases(step: ClaimRecord['step'], claim: ClaimRecord, rows: re
     return;
   }
   await journal.beginFiling(key);
-  const filing = await fileClaim(work.client, claim.claim_id, cases.map((row) => row.case_id ?? ''), work.fileMode, settleFirst, found);
+  const filing = await fileClaim(
+    work.client,
+    claim.claim_id,
+    cases.map((row) => row.case_id ?? ''),
+    work.fileMode,
+    settleFirst,
+    found,
+  );
   recordFiling(journal, key, cases, filing);
 }
 
@@ -238,17 +311,33 @@ function blockers(rows: readonly RowRecord[]): RowRecord[] {
 function holdBack(journal: Journal, key: string, blocked: readonly RowRecord[]): void {
   const lines = blocked.map((row) => row.line);
   const which = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;
-  journal.setClaimProblem(key, { code: 'claim_incomplete', message: `claim not sent: ${which} of this claim ${lines.length === 1 ? 'is' : 'are'} invalid; fix and run again` }, 'invalid');
+  journal.setClaimProblem(
+    key,
+    {
+      code: 'claim_incomplete',
+      message: `claim not sent: ${which} of this claim ${lines.length === 1 ? 'is' : 'are'} invalid; fix and run again`,
+    },
+    'invalid',
+  );
 }
 
 /** The body checked against the wire schema, ready to send; or undefined, its problems recorded and the claim held back. */
-function checkOrReject(journal: Journal, key: string, rows: readonly RowRecord[], result: ClaimWire['check']): CheckedBody<typeof newClaimBody> | undefined {
+function checkOrReject(
+  journal: Journal,
+  key: string,
+  rows: readonly RowRecord[],
+  result: ClaimWire['check'],
+): CheckedBody<typeof newClaimBody> | undefined {
   if (result.ok) return result.checked;
   const { problems } = result;
   journal.transaction(() => {
     for (const [idx, problem] of problems) journal.setRowOutcome(idx, 'invalid', problem);
   });
-  holdBack(journal, key, rows.filter((row) => problems.has(row.idx)));
+  holdBack(
+    journal,
+    key,
+    rows.filter((row) => problems.has(row.idx)),
+  );
   return undefined;
 }
 
@@ -258,7 +347,11 @@ function recordFiling(journal: Journal, key: string, cases: readonly RowRecord[]
       const result = filing.get(row.case_id ?? '');
       if (result === undefined) continue;
       if (result.filed) journal.setRowOutcome(row.idx, 'filed', { httpStatus: 202 });
-      else journal.setRowOutcome(row.idx, 'not_filed', { ...result.problem, httpStatus: result.problem.httpStatus ?? 202 } satisfies RowProblem);
+      else
+        journal.setRowOutcome(row.idx, 'not_filed', {
+          ...result.problem,
+          httpStatus: result.problem.httpStatus ?? 202,
+        } satisfies RowProblem);
     }
     journal.setStep(key, 'done', { httpStatus: 202 });
   });

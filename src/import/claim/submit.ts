@@ -93,39 +93,62 @@ export async function settle(client: ClaimsClient, claimId: string): Promise<Cla
  * holds this claim's transactions (identity.ts); another dispute under the same key is refused on
  * every row, and left as it is.
  */
-function adoptedIfOurs(found: Claim, body: NewClaimBody & { claim_id: string }, rows: readonly RowRecord[], httpStatus: number | undefined): SubmitOutcome {
+function adoptedIfOurs(
+  found: Claim,
+  body: NewClaimBody & { claim_id: string },
+  rows: readonly RowRecord[],
+  httpStatus: number | undefined,
+): SubmitOutcome {
   const ownership = claimOwnership(found, intendedFromBody(body, rows), rows, { httpStatus });
-  if (!ownership.ours) return { kind: 'rejected', claimProblem: ownership.claimProblem, rowProblems: ownership.problems };
+  if (!ownership.ours)
+    return { kind: 'rejected', claimProblem: ownership.claimProblem, rowProblems: ownership.problems };
   // Ours, but withdrawn: never adopted as if the rows were filed on it.
   const withdrawn = withdrawnRefusal(found, rows, { httpStatus });
-  if (withdrawn !== undefined) return { kind: 'rejected', claimProblem: withdrawn.claimProblem, rowProblems: withdrawn.problems };
+  if (withdrawn !== undefined)
+    return { kind: 'rejected', claimProblem: withdrawn.claimProblem, rowProblems: withdrawn.problems };
   return adopted(found, true);
 }
 
-function adopted(claim: { cases?: readonly { case_id: string }[] | null | undefined }, existing: boolean, attempts = 0): SubmitOutcome {
+function adopted(
+  claim: { cases?: readonly { case_id: string }[] | null | undefined },
+  existing: boolean,
+  attempts = 0,
+): SubmitOutcome {
   return { kind: 'created', caseIds: new Set((claim.cases ?? []).map((item) => item.case_id)), existing, attempts };
 }
 
 /** A 4xx that sending again cannot fix: refused for good (authentication, 408 and 429 are not). */
 export function isRefusal(error: unknown): error is ClaimsHttpError {
-  return error instanceof ClaimsHttpError && error.status >= 400 && error.status < 500 && ![401, 403, 408, 429].includes(error.status);
+  return (
+    error instanceof ClaimsHttpError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    ![401, 403, 408, 429].includes(error.status)
+  );
 }
 
 /** The service's validation errors, each on the row its `cases.N` names, or on every row. */
 function rejected(error: ClaimsHttpError, rows: readonly RowRecord[]): SubmitOutcome {
   const rowProblems = new Map<number, RowProblem>();
-  const items = error.errors.length > 0 ? error.errors : [{ code: error.code, message: error.serviceMessage, details: {} }];
+  const items =
+    error.errors.length > 0 ? error.errors : [{ code: error.code, message: error.serviceMessage, details: {} }];
   for (const item of items) {
     const wirePath = typeof item.details.field === 'string' ? item.details.field.split('.') : [];
     const row = wirePath[0] === 'cases' ? rows[Number(wirePath[1])] : undefined;
-    const problem = { code: item.code || error.code, message: item.message || error.serviceMessage, field: wirePath.length > 0 ? wireFieldToMappingField(wirePath) : undefined, httpStatus: error.status };
+    const problem = {
+      code: item.code || error.code,
+      message: item.message || error.serviceMessage,
+      field: wirePath.length > 0 ? wireFieldToMappingField(wirePath) : undefined,
+      httpStatus: error.status,
+    };
     if (row !== undefined && !rowProblems.has(row.idx)) rowProblems.set(row.idx, problem);
   }
   const first = items[0];
   const claimProblem = {
     code: first?.code || error.code,
     message: first?.message || error.serviceMessage || error.message,
-    field: typeof first?.details.field === 'string' ? wireFieldToMappingField(first.details.field.split('.')) : undefined,
+    field:
+      typeof first?.details.field === 'string' ? wireFieldToMappingField(first.details.field.split('.')) : undefined,
     httpStatus: error.status,
   };
   return { kind: 'rejected', claimProblem, rowProblems };

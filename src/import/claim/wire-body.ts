@@ -53,7 +53,8 @@ export function claimWire(
   stagedHere: boolean,
 ): ClaimWire {
   const bytes = stagedHere ? splicedClaimBody(claim, rows, fileIdsByRow) : undefined;
-  if (bytes !== undefined) return new ClaimWire(claim.claim_id, { ok: true, checked: CheckedBody.assembled(newClaimBody, bytes) }, { bytes });
+  if (bytes !== undefined)
+    return new ClaimWire(claim.claim_id, { ok: true, checked: CheckedBody.assembled(newClaimBody, bytes) }, { bytes });
   const value = buildClaimBody(claim, rows, fileIdsByRow);
   return new ClaimWire(claim.claim_id, checkClaimBody(value, rows), { value });
 }
@@ -83,7 +84,8 @@ export function splicedClaimBody(
   for (const row of rows) {
     const spliced = caseText(row);
     // A duplicate's or a bad id's message is the whole check's: the full path says it.
-    if (typeof spliced.caseId !== 'string' || !isIdentifier(spliced.caseId) || caseIds.has(spliced.caseId)) return undefined;
+    if (typeof spliced.caseId !== 'string' || !isIdentifier(spliced.caseId) || caseIds.has(spliced.caseId))
+      return undefined;
     caseIds.add(spliced.caseId);
     cases.push(spliced.text);
   }
@@ -92,8 +94,18 @@ export function splicedClaimBody(
 }
 
 /** The shared fields' JSON, with the claim's documentation when files were uploaded; undefined to take the full path. */
-function sharedText(sharedJson: string, rows: readonly RowRecord[], fileIdsByRow: ReadonlyMap<number, readonly string[]>): string | undefined {
-  if (!sharedJson.startsWith('{') || !sharedJson.endsWith('}') || sharedJson.includes('"claim_id"') || sharedJson.includes('"cases"')) return undefined;
+function sharedText(
+  sharedJson: string,
+  rows: readonly RowRecord[],
+  fileIdsByRow: ReadonlyMap<number, readonly string[]>,
+): string | undefined {
+  if (
+    !sharedJson.startsWith('{') ||
+    !sharedJson.endsWith('}') ||
+    sharedJson.includes('"claim_id"') ||
+    sharedJson.includes('"cases"')
+  )
+    return undefined;
   const documentation = [...new Set(rows.flatMap((row) => fileIdsByRow.get(row.idx) ?? []))];
   if (documentation.length === 0) return sharedJson;
   // As buildClaimBody does it; the file ids are new to the body, so its evidence is checked again whole.
@@ -106,7 +118,8 @@ function sharedText(sharedJson: string, rows: readonly RowRecord[], fileIdsByRow
 function caseText(row: RowRecord): { caseId: unknown; text: string } {
   const caseJson = row.case_json ?? '{}';
   const head = `{"case_id":${JSON.stringify(row.case_id)}`;
-  if (caseJson.startsWith('{') && !caseJson.includes('"case_id"')) return { caseId: row.case_id, text: caseJson === '{}' ? `${head}}` : `${head},${caseJson.slice(1)}` };
+  if (caseJson.startsWith('{') && !caseJson.includes('"case_id"'))
+    return { caseId: row.case_id, text: caseJson === '{}' ? `${head}}` : `${head},${caseJson.slice(1)}` };
   // A mapped case id (the row's, staging took it from the case) as the case's first key: the
   // spread keeps the key first and its value, so the stored case is the case as sent.
   const next = caseJson[head.length];

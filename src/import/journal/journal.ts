@@ -10,7 +10,16 @@ import type { Outcome } from '../results/columns.js';
 import { StagingWrites } from './staging-writes.js';
 
 // The records are the journal's vocabulary: its users import them from here, beside the class.
-export type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, SentBefore, StagedRowRecord, StepChange } from './records.js';
+export type {
+  ClaimRecord,
+  ClaimStep,
+  ResultRecord,
+  RowProblem,
+  RowRecord,
+  SentBefore,
+  StagedRowRecord,
+  StepChange,
+} from './records.js';
 export { finalSteps } from './records.js';
 export { readResultRecordAt, readResultRecords } from './result-records.js';
 
@@ -72,7 +81,6 @@ export class Journal {
     return this.runInTransaction(work) as T;
   }
 
-
   claim(claimKey: string): ClaimRecord | undefined {
     return this.statements.getClaim.get(claimKey) as ClaimRecord | undefined;
   }
@@ -127,7 +135,14 @@ export class Journal {
   }
 
   setRowOutcome(idx: number, outcome: string, problem: Partial<RowProblem> = {}): void {
-    this.sending.setRowOutcome(idx, outcome, problem.code ?? null, problem.message ?? null, problem.field ?? null, problem.httpStatus ?? null);
+    this.sending.setRowOutcome(
+      idx,
+      outcome,
+      problem.code ?? null,
+      problem.message ?? null,
+      problem.field ?? null,
+      problem.httpStatus ?? null,
+    );
   }
 
   setRowFileIds(idx: number, fileIds: string): void {
@@ -158,13 +173,19 @@ export class Journal {
 
   /** The outcome of each row of a claim, as the results will say it (the progress line's counts). */
   outcomesOf(claimKey: string): Outcome[] {
-    return (this.statements.outcomesOf.all(claimKey) as { outcome: string | null; step: ClaimStep }[]).map((row) => outcomeOf(row.outcome, row.step));
+    return (this.statements.outcomesOf.all(claimKey) as { outcome: string | null; step: ClaimStep }[]).map((row) =>
+      outcomeOf(row.outcome, row.step),
+    );
   }
 
   /** Rows already final before sending starts, by outcome: refused at staging, or finished by an earlier run. */
   finalOutcomeCounts(): Map<Outcome, number> {
     const counts = new Map<Outcome, number>();
-    for (const row of this.statements.finalOutcomes.all() as { outcome: string | null; step: ClaimStep | null; count: number }[]) {
+    for (const row of this.statements.finalOutcomes.all() as {
+      outcome: string | null;
+      step: ClaimStep | null;
+      count: number;
+    }[]) {
       const outcome = outcomeOf(row.outcome, row.step);
       counts.set(outcome, (counts.get(outcome) ?? 0) + row.count);
     }

@@ -57,7 +57,21 @@ export interface RowRecord {
 }
 
 /** A row with its claim's record, for the results CSV: only the columns the results read. */
-export type ResultRecord = Pick<RowRecord, 'idx' | 'line' | 'source' | 'claim_key' | 'case_id' | 'file_ids' | 'changed_fields' | 'outcome' | 'error_code' | 'error_message' | 'error_field' | 'http_status'> & {
+export type ResultRecord = Pick<
+  RowRecord,
+  | 'idx'
+  | 'line'
+  | 'source'
+  | 'claim_key'
+  | 'case_id'
+  | 'file_ids'
+  | 'changed_fields'
+  | 'outcome'
+  | 'error_code'
+  | 'error_message'
+  | 'error_field'
+  | 'http_status'
+> & {
   claim_id: string | null;
   step: ClaimStep | null;
   attempts: number | null;

@@ -2,8 +2,30 @@ import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** What results are read from (result-records.ts): the rows' and claims' status, not the mapped cases. */
-const rowColumns = ['idx INTEGER PRIMARY KEY', 'line INTEGER', 'source TEXT', 'claim_key TEXT', 'case_id TEXT', 'file_ids TEXT', 'changed_fields TEXT', 'outcome TEXT', 'error_code TEXT', 'error_message TEXT', 'error_field TEXT', 'http_status INTEGER'];
-const claimColumns = ['claim_key TEXT PRIMARY KEY', 'claim_id TEXT', 'step TEXT', 'attempts INTEGER', 'http_status INTEGER', 'error_code TEXT', 'error_message TEXT', 'error_field TEXT'];
+const rowColumns = [
+  'idx INTEGER PRIMARY KEY',
+  'line INTEGER',
+  'source TEXT',
+  'claim_key TEXT',
+  'case_id TEXT',
+  'file_ids TEXT',
+  'changed_fields TEXT',
+  'outcome TEXT',
+  'error_code TEXT',
+  'error_message TEXT',
+  'error_field TEXT',
+  'http_status INTEGER',
+];
+const claimColumns = [
+  'claim_key TEXT PRIMARY KEY',
+  'claim_id TEXT',
+  'step TEXT',
+  'attempts INTEGER',
+  'http_status INTEGER',
+  'error_code TEXT',
+  'error_message TEXT',
+  'error_field TEXT',
+];
 
 /**
  * A private copy of a job's journal, made in one short read transaction (a run waits up to its
@@ -16,12 +38,17 @@ const claimColumns = ['claim_key TEXT PRIMARY KEY', 'claim_id TEXT', 'step TEXT'
 export function copyForReading(file: string, copy: string): void {
   const source = new Database(file, { fileMustExist: true, timeout: 1000 });
   try {
-    const tables = new Set((source.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    const tables = new Set(
+      (source.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+    );
     if (!tables.has('meta') || !tables.has('rows') || !tables.has('claims')) {
       source.prepare('VACUUM INTO ?').run(copy);
       return;
     }
-    const present = (table: string) => new Set((source.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((column) => column.name));
+    const present = (table: string) =>
+      new Set((source.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((column) => column.name));
     // A journal made before a column (changed_fields) is copied without it: its readers know.
     const rows = rowColumns.filter((column) => present('rows').has(column.split(' ')[0] ?? ''));
     const claims = claimColumns.filter((column) => present('claims').has(column.split(' ')[0] ?? ''));

@@ -103,7 +103,10 @@ export function openLockedDatabase(file: string): JournalDatabase {
   } catch (error) {
     database.close();
     if ((error as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new JournalBusyError(`journal ${file}: expected no other run using it, got one (an overlapping run of the same job?)`, { cause: error });
+      throw new JournalBusyError(
+        `journal ${file}: expected no other run using it, got one (an overlapping run of the same job?)`,
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -142,7 +145,9 @@ function stagingInterrupted(database: JournalDatabase): boolean {
  * flight across an upgrade resumes instead of being refused (its rows simply have none yet).
  */
 function addMissingColumns(database: JournalDatabase): void {
-  const rowColumns = new Set((database.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).map((column) => column.name));
+  const rowColumns = new Set(
+    (database.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).map((column) => column.name),
+  );
   if (!rowColumns.has('changed_fields')) database.exec('ALTER TABLE rows ADD COLUMN changed_fields TEXT');
   if (!rowColumns.has('reported_case_id')) database.exec('ALTER TABLE rows ADD COLUMN reported_case_id TEXT');
 }

@@ -19,33 +19,78 @@ export interface SendingStatements {
   /** A claim's step, its answer's status (kept when undefined) and `attempts` more, its problem cleared. */
   setStepAddingAttempts(claimKey: string, step: string, httpStatus: number | undefined, attempts: number): void;
   /** A row's outcome and its problem (nulls where none). */
-  setRowOutcome(idx: number, outcome: string, code: string | null, message: string | null, field: string | null, httpStatus: number | null): void;
+  setRowOutcome(
+    idx: number,
+    outcome: string,
+    code: string | null,
+    message: string | null,
+    field: string | null,
+    httpStatus: number | null,
+  ): void;
   readonly begin: Statement;
   readonly commit: Statement;
 }
 
-const rowColumns = 'idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, changed_fields, reported_case_id, outcome, error_code, error_message, error_field, http_status';
+const rowColumns =
+  'idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, changed_fields, reported_case_id, outcome, error_code, error_message, error_field, http_status';
 
-const claimColumns = 'claim_key, claim_id, first_idx, first_line, shared_json, rows, step, sent, attempts, http_status, error_code, error_message, error_field';
+const claimColumns =
+  'claim_key, claim_id, first_idx, first_line, shared_json, rows, step, sent, attempts, http_status, error_code, error_message, error_field';
 
-type ClaimColumns = [string, string | null, number, number, string, number, ClaimRecord['step'], number, number, number | null, string | null, string | null, string | null];
+type ClaimColumns = [
+  string,
+  string | null,
+  number,
+  number,
+  string,
+  number,
+  ClaimRecord['step'],
+  number,
+  number,
+  number | null,
+  string | null,
+  string | null,
+  string | null,
+];
 
 type RowColumns = [
-  number, number, string, string | null, number | null, string | null, string | null, string | null, string | null, string | null, string | null,
-  string | null, string | null, string | null, string | null, number | null,
+  number,
+  number,
+  string,
+  string | null,
+  number | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  number | null,
 ];
 
 export function prepareSendingStatements(database: JournalDatabase): SendingStatements {
-  const pendingClaims = database.prepare(
-    `SELECT ${claimColumns} FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
-  ).raw();
+  const pendingClaims = database
+    .prepare(
+      `SELECT ${claimColumns} FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
+    )
+    .raw();
   const rowsOf = database.prepare(`SELECT ${rowColumns} FROM rows WHERE claim_key = ? ORDER BY idx`).raw();
   // One row whether or not the claim is there (sent is null when it is not).
-  const sentBefore = database.prepare('SELECT (SELECT sent FROM claims WHERE claim_key = ?), EXISTS (SELECT 1 FROM sent_claims WHERE claim_id = ?)').raw();
+  const sentBefore = database
+    .prepare(
+      'SELECT (SELECT sent FROM claims WHERE claim_key = ?), EXISTS (SELECT 1 FROM sent_claims WHERE claim_id = ?)',
+    )
+    .raw();
   const setStep = database.prepare(
     'UPDATE claims SET step = ?, http_status = coalesce(?, http_status), attempts = attempts + ?, error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?',
   );
-  const setRowOutcome = database.prepare('UPDATE rows SET outcome = ?, error_code = ?, error_message = ?, error_field = ?, http_status = ? WHERE idx = ?');
+  const setRowOutcome = database.prepare(
+    'UPDATE rows SET outcome = ?, error_code = ?, error_message = ?, error_field = ?, http_status = ? WHERE idx = ?',
+  );
   return {
     pendingClaims: (afterIdx, limit) => (pendingClaims.all(afterIdx, limit) as ClaimColumns[]).map(claimRecordOf),
     rowsOf: (claimKey) => (rowsOf.all(claimKey) as RowColumns[]).map(rowRecordOf),
@@ -65,11 +110,73 @@ export function prepareSendingStatements(database: JournalDatabase): SendingStat
 }
 
 function claimRecordOf(columns: ClaimColumns): ClaimRecord {
-  const [claim_key, claim_id, first_idx, first_line, shared_json, rows, step, sent, attempts, http_status, error_code, error_message, error_field] = columns;
-  return { claim_key, claim_id, first_idx, first_line, shared_json, rows, step, sent, attempts, http_status, error_code, error_message, error_field };
+  const [
+    claim_key,
+    claim_id,
+    first_idx,
+    first_line,
+    shared_json,
+    rows,
+    step,
+    sent,
+    attempts,
+    http_status,
+    error_code,
+    error_message,
+    error_field,
+  ] = columns;
+  return {
+    claim_key,
+    claim_id,
+    first_idx,
+    first_line,
+    shared_json,
+    rows,
+    step,
+    sent,
+    attempts,
+    http_status,
+    error_code,
+    error_message,
+    error_field,
+  };
 }
 
 function rowRecordOf(columns: RowColumns): RowRecord {
-  const [idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, changed_fields, reported_case_id, outcome, error_code, error_message, error_field, http_status] = columns;
-  return { idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, changed_fields, reported_case_id, outcome, error_code, error_message, error_field, http_status };
+  const [
+    idx,
+    line,
+    source,
+    claim_key,
+    ordinal,
+    case_id,
+    case_json,
+    evidence_json,
+    file_ids,
+    changed_fields,
+    reported_case_id,
+    outcome,
+    error_code,
+    error_message,
+    error_field,
+    http_status,
+  ] = columns;
+  return {
+    idx,
+    line,
+    source,
+    claim_key,
+    ordinal,
+    case_id,
+    case_json,
+    evidence_json,
+    file_ids,
+    changed_fields,
+    reported_case_id,
+    outcome,
+    error_code,
+    error_message,
+    error_field,
+    http_status,
+  };
 }

@@ -1,5 +1,12 @@
 import type { Logger } from 'pino';
-import { compareService, describeService, parseService, serialiseService, ServiceMismatchError, type ServiceIdentity } from '../../api/service-identity.js';
+import {
+  compareService,
+  describeService,
+  parseService,
+  serialiseService,
+  ServiceMismatchError,
+  type ServiceIdentity,
+} from '../../api/service-identity.js';
 
 /** The meta key under which a journal (the import's or migrate-v1's) records its service. */
 export const serviceMetaKey = 'service';
@@ -42,24 +49,34 @@ export function bindService(journal: MetaStore, current: ServiceIdentity, option
   if (verdict.kind === 'same') return 'keep';
   if (verdict.kind === 'unrecorded') {
     // One chance for a journal made before services were recorded: the service it is run against now.
-    if (options.holdsJob) options.logger.warn({ journal: options.file, service: describeService(current) }, `journal ${options.file} records no service (made before journals recorded one): taken as made against ${describeService(current)} from now on`);
+    if (options.holdsJob)
+      options.logger.warn(
+        { journal: options.file, service: describeService(current) },
+        `journal ${options.file} records no service (made before journals recorded one): taken as made against ${describeService(current)} from now on`,
+      );
     record();
     return 'keep';
   }
   const recorded = describeService(verdict.recorded);
   if (!options.holdsServiceData) {
-    options.logger.info({ journal: options.file, was: recorded, service: describeService(current) }, 'the journal holds nothing from the service it named: it now belongs to this one');
+    options.logger.info(
+      { journal: options.file, was: recorded, service: describeService(current) },
+      'the journal holds nothing from the service it named: it now belongs to this one',
+    );
     record();
     return 'keep';
   }
   if (options.restart) {
-    options.logger.warn({ journal: options.file, was: recorded, service: describeService(current) }, `--restart: journal ${options.file} was made against ${recorded}; started over for ${describeService(current)}, its claims and uploads there forgotten`);
+    options.logger.warn(
+      { journal: options.file, was: recorded, service: describeService(current) },
+      `--restart: journal ${options.file} was made against ${recorded}; started over for ${describeService(current)}, its claims and uploads there forgotten`,
+    );
     record();
     return 'forget';
   }
   throw new ServiceMismatchError(
     `journal ${options.file}: expected a journal made against ${describeService(current)}, got one made against ${recorded}; ` +
-      'its claims are that service\'s, and running it here would report them done and send nothing, so nothing was sent. ' +
+      "its claims are that service's, and running it here would report them done and send nothing, so nothing was sent. " +
       'Use --journal FILE for a journal of this service, or --restart to start this one over for it (what it holds of the other service is forgotten)',
   );
 }

@@ -32,9 +32,13 @@ export async function snapshotOf(file: string): Promise<{ database: Database.Dat
     await rm(folder, { recursive: true, force: true });
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-      throw new JournalBusyError(`journal ${file}: expected no run using it, got one (report on it when the run ends)`, { cause: error });
+      throw new JournalBusyError(
+        `journal ${file}: expected no run using it, got one (report on it when the run ends)`,
+        { cause: error },
+      );
     }
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new NotResultsError('expected a results CSV or a journal, got a damaged SQLite file', { cause: error });
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw new NotResultsError('expected a results CSV or a journal, got a damaged SQLite file', { cause: error });
     throw error;
   }
 }
@@ -48,12 +52,18 @@ export function metaOf(database: Database.Database): (key: string) => string | u
 /** A journal whose staging did not finish holds only part of the input: its report would mislead. */
 export function expectStaged(database: Database.Database, complete: string): void {
   const staged = metaOf(database)('staged');
-  if (staged !== complete) throw new NotResultsError('expected a journal whose staging finished, got one stopped while reading its input (run the job again: it stages from the start)');
+  if (staged !== complete)
+    throw new NotResultsError(
+      'expected a journal whose staging finished, got one stopped while reading its input (run the job again: it stages from the start)',
+    );
 }
 
 export function expectFormat(database: Database.Database, key: string, expected: string, what: string): void {
   const recorded = metaOf(database)(key);
-  if (recorded !== expected) throw new NotResultsError(`expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${recorded}`}`);
+  if (recorded !== expected)
+    throw new NotResultsError(
+      `expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${recorded}`}`,
+    );
 }
 
 /** A journal whose format is the `format` of a JSON meta value (migrate-v1's `settings`, withdraw's `fingerprint`). */
@@ -66,6 +76,8 @@ export function expectJsonFormat(database: Database.Database, key: string, expec
     recorded = 'unreadable';
   }
   if (recorded !== expected) {
-    throw new NotResultsError(`expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${JSON.stringify(recorded)}`}`);
+    throw new NotResultsError(
+      `expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${JSON.stringify(recorded)}`}`,
+    );
   }
 }

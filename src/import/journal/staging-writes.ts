@@ -23,7 +23,14 @@ export class StagingWrites {
    * which spares staging an update of the count for every claim.
    */
   insertClaim(claim: NewClaim): void {
-    this.statements.insertClaim.run(claim.claimKey, claim.claimId, claim.firstIdx, claim.firstLine, claim.sharedJson, claim.rows ?? 0);
+    this.statements.insertClaim.run(
+      claim.claimKey,
+      claim.claimId,
+      claim.firstIdx,
+      claim.firstLine,
+      claim.sharedJson,
+      claim.rows ?? 0,
+    );
   }
 
   /** Earlier runs reported this claim as created: retrieve it before any create is sent. */
@@ -58,7 +65,20 @@ export class StagingWrites {
   insertRow(row: StagedRowRecord): void {
     // Positional: binding a dozen named parameters from an object showed in staging's profile.
     this.statements.insertRow.run(
-      row.idx, row.line, row.source, row.claim_key, row.ordinal, row.case_id, row.case_json, row.evidence_json, row.file_ids ?? null, row.reported_case_id ?? null, row.outcome, row.error_code, row.error_message, row.error_field,
+      row.idx,
+      row.line,
+      row.source,
+      row.claim_key,
+      row.ordinal,
+      row.case_id,
+      row.case_json,
+      row.evidence_json,
+      row.file_ids ?? null,
+      row.reported_case_id ?? null,
+      row.outcome,
+      row.error_code,
+      row.error_message,
+      row.error_field,
     );
   }
 }

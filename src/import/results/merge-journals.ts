@@ -10,7 +10,13 @@ import { serviceMetaKey } from '../journal/service-binding.js';
 import { parseService } from '../../api/service-identity.js';
 import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from './merge.js';
 import { NotResultsError } from './not-results-error.js';
-import { fieldColumnsKey, resultsDialectKey, resultsFormatOf, writeResultRecords, type ResultsSummary } from './write-results.js';
+import {
+  fieldColumnsKey,
+  resultsDialectKey,
+  resultsFormatOf,
+  writeResultRecords,
+  type ResultsSummary,
+} from './write-results.js';
 
 /**
  * `merge-results`: the journals of one import split with `--shard i/n`, checked to be exactly the n
@@ -46,7 +52,12 @@ export async function mergeShardJournals(files: readonly string[], out: string):
     const [first] = opened.shards;
     if (first === undefined) throw new MergeRefusedError('expected at least one shard, got none');
     for (const { job, database } of opened.shards) sources.push({ file: job.file, rows: readResultRecords(database) });
-    const summary = await writeResultRecords(mergeByLine(sources), first.job.sourceColumns, out, resultsFormatOf(out, first.job.dialect, first.job.fieldColumns));
+    const summary = await writeResultRecords(
+      mergeByLine(sources),
+      first.job.sourceColumns,
+      out,
+      resultsFormatOf(out, first.job.dialect, first.job.fieldColumns),
+    );
     return { summary, shards: opened.shards.map((shard) => shard.job) };
   } finally {
     // A refusal in mid-merge leaves statements open: a connection closes only once they end.
@@ -104,13 +115,21 @@ interface Fingerprint {
 }
 
 function shardJobOf(database: Database.Database, file: string): ShardJob {
-  const tables = new Set((database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
-  if (!tables.has('rows') || !tables.has('claims')) throw new MergeRefusedError(`${file}: expected an import's journal (tables meta, rows and claims), got another SQLite database`);
+  const tables = new Set(
+    (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (row) => row.name,
+    ),
+  );
+  if (!tables.has('rows') || !tables.has('claims'))
+    throw new MergeRefusedError(
+      `${file}: expected an import's journal (tables meta, rows and claims), got another SQLite database`,
+    );
   expectFormat(database, 'format', journalFormat, 'an import journal');
   expectStaged(database, '1');
   const meta = metaOf(database);
   const fingerprint = JSON.parse(meta('fingerprint') ?? '{}') as Partial<Fingerprint>;
-  if (typeof fingerprint.input !== 'string' || typeof fingerprint.mapping !== 'string') throw new MergeRefusedError(`${file}: expected a journal that records its input and mapping, got none recorded`);
+  if (typeof fingerprint.input !== 'string' || typeof fingerprint.mapping !== 'string')
+    throw new MergeRefusedError(`${file}: expected a journal that records its input and mapping, got none recorded`);
   const recordedDialect = meta(resultsDialectKey);
   return {
     file,

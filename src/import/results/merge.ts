@@ -52,32 +52,54 @@ export function checkShards(jobs: readonly ShardJob[]): ShardJob[] {
   if (first === undefined) throw new MergeRefusedError('expected at least one shard, got none');
   for (const job of others) {
     const against = `than ${first.file}`;
-    if (job.inputSha256 !== first.inputSha256) throw new MergeRefusedError(`${job.file}: expected the same input as the other shards, got another input (${short(job.inputSha256)}) ${against} (${short(first.inputSha256)})`);
-    if (job.mappingSha256 !== first.mappingSha256) throw new MergeRefusedError(`${job.file}: expected the same mapping as the other shards, got another mapping (${short(job.mappingSha256)}) ${against} (${short(first.mappingSha256)})`);
+    if (job.inputSha256 !== first.inputSha256)
+      throw new MergeRefusedError(
+        `${job.file}: expected the same input as the other shards, got another input (${short(job.inputSha256)}) ${against} (${short(first.inputSha256)})`,
+      );
+    if (job.mappingSha256 !== first.mappingSha256)
+      throw new MergeRefusedError(
+        `${job.file}: expected the same mapping as the other shards, got another mapping (${short(job.mappingSha256)}) ${against} (${short(first.mappingSha256)})`,
+      );
     if (job.fileMode !== first.fileMode || job.dryRun !== first.dryRun) {
-      throw new MergeRefusedError(`${job.file}: expected the same flags as the other shards, got file mode ${job.fileMode}${job.dryRun ? ', dry run' : ''} against ${first.fileMode}${first.dryRun ? ', dry run' : ''} in ${first.file}`);
+      throw new MergeRefusedError(
+        `${job.file}: expected the same flags as the other shards, got file mode ${job.fileMode}${job.dryRun ? ', dry run' : ''} against ${first.fileMode}${first.dryRun ? ', dry run' : ''} in ${first.file}`,
+      );
     }
     // The shards of one job send to one service: a rehearsal's shard beside a real one's would merge into a lie.
     const service = jobs.find((other) => other.service !== undefined);
     if (job.service !== undefined && service?.service !== undefined && !sameService(job.service, service.service)) {
-      throw new MergeRefusedError(`${job.file}: expected shards of one service, got one made against ${describeService(job.service)} and one against ${describeService(service.service)} (${service.file})`);
+      throw new MergeRefusedError(
+        `${job.file}: expected shards of one service, got one made against ${describeService(job.service)} and one against ${describeService(service.service)} (${service.file})`,
+      );
     }
-    if (shardOf(job).count !== shardOf(first).count) throw new MergeRefusedError(`${job.file}: expected shards of one split, got ${shardText(job)} and ${shardText(first)} in ${first.file}`);
+    if (shardOf(job).count !== shardOf(first).count)
+      throw new MergeRefusedError(
+        `${job.file}: expected shards of one split, got ${shardText(job)} and ${shardText(first)} in ${first.file}`,
+      );
     // Same input and mapping make these equal; a journal edited by hand might not.
-    if (!sameDialect(job.dialect, first.dialect)) throw new MergeRefusedError(`${job.file}: expected results in one dialect, got ${describeDialect(job.dialect)} against ${describeDialect(first.dialect)} in ${first.file}`);
-    if (JSON.stringify(job.sourceColumns) !== JSON.stringify(first.sourceColumns)) throw new MergeRefusedError(`${job.file}: expected the source columns of ${first.file}, got others`);
+    if (!sameDialect(job.dialect, first.dialect))
+      throw new MergeRefusedError(
+        `${job.file}: expected results in one dialect, got ${describeDialect(job.dialect)} against ${describeDialect(first.dialect)} in ${first.file}`,
+      );
+    if (JSON.stringify(job.sourceColumns) !== JSON.stringify(first.sourceColumns))
+      throw new MergeRefusedError(`${job.file}: expected the source columns of ${first.file}, got others`);
   }
   const byIndex = new Map<number, ShardJob>();
   for (const job of jobs) {
     const earlier = byIndex.get(shardOf(job).index);
-    if (earlier !== undefined) throw new MergeRefusedError(`${job.file}: expected each shard once, got ${shardText(job)} again (also ${earlier.file}): their lines overlap`);
+    if (earlier !== undefined)
+      throw new MergeRefusedError(
+        `${job.file}: expected each shard once, got ${shardText(job)} again (also ${earlier.file}): their lines overlap`,
+      );
     byIndex.set(shardOf(job).index, job);
   }
   const { count } = shardOf(first);
   const missing = Array.from({ length: count }, (_, position) => position + 1).filter((index) => !byIndex.has(index));
   if (missing.length > 0) {
     const given = [...byIndex.values()].map((job) => `${shardText(job)} ${job.file}`).join(', ');
-    throw new MergeRefusedError(`expected all ${count} shards, got shard ${missing.map((index) => `${index}/${count}`).join(', ')} missing (given: ${given})`);
+    throw new MergeRefusedError(
+      `expected all ${count} shards, got shard ${missing.map((index) => `${index}/${count}`).join(', ')} missing (given: ${given})`,
+    );
   }
   return [...byIndex.entries()].sort(([left], [right]) => left - right).map(([, job]) => job);
 }
@@ -92,22 +114,29 @@ export interface Lined {
  * next row is always the lowest line at the head of a shard. Two rows of one line (two shards
  * reporting one input row) are refused, naming both files.
  */
-export function* mergeByLine<T extends Lined>(sources: readonly { readonly file: string; readonly rows: Iterator<T> }[]): Generator<T> {
+export function* mergeByLine<T extends Lined>(
+  sources: readonly { readonly file: string; readonly rows: Iterator<T> }[],
+): Generator<T> {
   const heads = sources.map((source) => ({ source, next: source.rows.next() }));
   for (;;) {
     let lowest: (typeof heads)[number] | undefined;
     for (const head of heads) {
       if (head.next.done === true) continue;
       if (lowest !== undefined && lowest.next.done !== true && head.next.value.line === lowest.next.value.line) {
-        throw new MergeRefusedError(`${head.source.file}: expected lines no other shard has, got line ${head.next.value.line}, also in ${lowest.source.file}: their lines overlap`);
+        throw new MergeRefusedError(
+          `${head.source.file}: expected lines no other shard has, got line ${head.next.value.line}, also in ${lowest.source.file}: their lines overlap`,
+        );
       }
-      if (lowest === undefined || (lowest.next.done !== true && head.next.value.line < lowest.next.value.line)) lowest = head;
+      if (lowest === undefined || (lowest.next.done !== true && head.next.value.line < lowest.next.value.line))
+        lowest = head;
     }
     if (lowest === undefined || lowest.next.done === true) return;
     const row = lowest.next.value;
     lowest.next = lowest.source.rows.next();
     if (lowest.next.done !== true && lowest.next.value.line <= row.line) {
-      throw new MergeRefusedError(`${lowest.source.file}: expected rows in input order, got line ${lowest.next.value.line} after line ${row.line}`);
+      throw new MergeRefusedError(
+        `${lowest.source.file}: expected rows in input order, got line ${lowest.next.value.line} after line ${row.line}`,
+      );
     }
     yield row;
   }

@@ -14,5 +14,7 @@ export function neutralise(cell: string): string {
 
 /** Undoes `neutralise` for a results file fed back in, so the source cells are the originals. */
 export function restore(cell: string): string {
-  return cell.startsWith("'") && formulaStart.test(cell.slice(1)) && !plainNumber.test(cell.slice(1)) ? cell.slice(1) : cell;
+  return cell.startsWith("'") && formulaStart.test(cell.slice(1)) && !plainNumber.test(cell.slice(1))
+    ? cell.slice(1)
+    : cell;
 }

@@ -16,7 +16,15 @@ export const outcomeFills: Record<Outcome, string> = {
 /** The source cell to fix. */
 export const errorCellFill = 'FFFF9999';
 
-const statusWidths: Record<string, number> = { line: 7, outcome: 11, error_code: 24, error_message: 60, error_field: 26, http_status: 8, attempts: 8 };
+const statusWidths: Record<string, number> = {
+  line: 7,
+  outcome: 11,
+  error_code: 24,
+  error_message: 60,
+  error_field: 26,
+  http_status: 8,
+  attempts: 8,
+};
 
 const outcomeColumn = statusColumns.indexOf('outcome');
 
@@ -56,7 +64,10 @@ export async function writeResultsWorkbook(
  * The source columns an `error_field` names: the mapping's for a mapping field, the column itself
  * for an evidence column (`evidence.receipt_file`), none when no column stands behind it.
  */
-export function errorColumns(errorField: string, fieldColumns: Readonly<Record<string, readonly string[]>>): readonly string[] {
+export function errorColumns(
+  errorField: string,
+  fieldColumns: Readonly<Record<string, readonly string[]>>,
+): readonly string[] {
   const known = fieldColumns[errorField];
   if (known !== undefined) return known;
   if (errorField.startsWith('evidence.')) return [errorField.slice('evidence.'.length)];

@@ -25,7 +25,12 @@ export interface ResultLine {
  * `failed` (or `created`, when only its filing is missing), with what stopped it.
  */
 export function rowResult(record: ResultRecord): RowResult {
-  const own = { errorCode: record.error_code ?? '', errorMessage: record.error_message ?? '', errorField: record.error_field ?? '', httpStatus: record.http_status };
+  const own = {
+    errorCode: record.error_code ?? '',
+    errorMessage: record.error_message ?? '',
+    errorField: record.error_field ?? '',
+    httpStatus: record.http_status,
+  };
   const claims = {
     errorCode: record.claim_error_code ?? '',
     errorMessage: record.claim_error_message ?? '',
@@ -41,11 +46,23 @@ export function rowResult(record: ResultRecord): RowResult {
       return { outcome: record.step, ...claims };
     case 'created':
     case 'filing':
-      return { outcome: 'created', ...unfinished(claims, 'the claim was created; its filing did not finish: run the same command again') };
+      return {
+        outcome: 'created',
+        ...unfinished(claims, 'the claim was created; its filing did not finish: run the same command again'),
+      };
     case 'submitting':
-      return { outcome: 'failed', ...unfinished(claims, 'the run stopped while this claim was being sent: the next run looks it up before sending again') };
+      return {
+        outcome: 'failed',
+        ...unfinished(
+          claims,
+          'the run stopped while this claim was being sent: the next run looks it up before sending again',
+        ),
+      };
     default:
-      return { outcome: 'failed', ...unfinished(claims, 'the run stopped before this claim was sent: run the same command again') };
+      return {
+        outcome: 'failed',
+        ...unfinished(claims, 'the run stopped before this claim was sent: run the same command again'),
+      };
   }
 }
 
@@ -55,6 +72,15 @@ function unfinished(claims: Omit<RowResult, 'outcome'>, fallback: string): Omit<
 
 /** A row's outcome from its own and its claim's step alone, as `rowResult` says it (the progress line's counts). */
 export function outcomeOf(rowOutcome: string | null, step: ClaimStep | null): Outcome {
-  const none = { error_code: null, error_message: null, error_field: null, http_status: null, claim_error_code: null, claim_error_message: null, claim_error_field: null, claim_http_status: null };
+  const none = {
+    error_code: null,
+    error_message: null,
+    error_field: null,
+    http_status: null,
+    claim_error_code: null,
+    claim_error_message: null,
+    claim_error_field: null,
+    claim_http_status: null,
+  };
   return rowResult({ ...none, outcome: rowOutcome, step } as ResultRecord).outcome;
 }

@@ -13,8 +13,18 @@ import { neutralise } from './neutralise.js';
  * cardholders' cases) with backpressure and renamed, so a reader never sees half a file.
  * `dialect`: a delimiter and quote other than the default comma and double quote.
  */
-export async function writeCsvFile(file: string, header: readonly string[], lines: Iterable<{ cells: readonly string[] }>, dialect: { delimiter?: string | undefined; quote?: string | undefined } = {}): Promise<void> {
-  const options: Options = { ...csvWriteOptions, delimiter: dialect.delimiter ?? ',', quote: dialect.quote ?? '"', escape: dialect.quote ?? '"' };
+export async function writeCsvFile(
+  file: string,
+  header: readonly string[],
+  lines: Iterable<{ cells: readonly string[] }>,
+  dialect: { delimiter?: string | undefined; quote?: string | undefined } = {},
+): Promise<void> {
+  const options: Options = {
+    ...csvWriteOptions,
+    delimiter: dialect.delimiter ?? ',',
+    quote: dialect.quote ?? '"',
+    escape: dialect.quote ?? '"',
+  };
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const out = createWriteStream(temporary, { mode: 0o600 });
   const failedWrite = once(out, 'error');

@@ -35,10 +35,16 @@ export interface ResultsSummary {
  * The format of a results file: CSV in the input's dialect, or a workbook, whose `fieldColumns` (a
  * mapping's `fieldColumns`) say which source cell an `error_field` names.
  */
-export type ResultsFormat = { readonly kind: 'csv'; readonly dialect: WrittenDialect } | { readonly kind: 'xlsx'; readonly fieldColumns?: Readonly<Record<string, readonly string[]>> | undefined };
+export type ResultsFormat =
+  | { readonly kind: 'csv'; readonly dialect: WrittenDialect }
+  | { readonly kind: 'xlsx'; readonly fieldColumns?: Readonly<Record<string, readonly string[]>> | undefined };
 
 /** A results file's format from its name: `.xlsx` is a workbook, anything else CSV in the dialect given. */
-export function resultsFormatOf(file: string, dialect: WrittenDialect, fieldColumns?: Readonly<Record<string, readonly string[]>>): ResultsFormat {
+export function resultsFormatOf(
+  file: string,
+  dialect: WrittenDialect,
+  fieldColumns?: Readonly<Record<string, readonly string[]>>,
+): ResultsFormat {
   return isWorkbookFile(file) ? { kind: 'xlsx', fieldColumns } : { kind: 'csv', dialect };
 }
 
@@ -49,7 +55,12 @@ export function resultsFormatOf(file: string, dialect: WrittenDialect, fieldColu
  * through the same mapping, every cell safe to open in a spreadsheet; a workbook as text cells
  * (src/import/results/results-workbook.ts).
  */
-export async function writeResults(journal: Journal, sourceColumns: readonly string[], file: string, format: ResultsFormat): Promise<ResultsSummary> {
+export async function writeResults(
+  journal: Journal,
+  sourceColumns: readonly string[],
+  file: string,
+  format: ResultsFormat,
+): Promise<ResultsSummary> {
   return writeResultRecords(journal.results(), sourceColumns, file, format);
 }
 
@@ -58,7 +69,12 @@ export async function writeResults(journal: Journal, sourceColumns: readonly str
  * src/import/results/merge.ts). Written to a temporary file and renamed, so a reader never sees
  * half a file.
  */
-export async function writeResultRecords(records: Iterable<ResultRecord>, sourceColumns: readonly string[], file: string, format: ResultsFormat): Promise<ResultsSummary> {
+export async function writeResultRecords(
+  records: Iterable<ResultRecord>,
+  sourceColumns: readonly string[],
+  file: string,
+  format: ResultsFormat,
+): Promise<ResultsSummary> {
   const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true, changed: 0 };
   const lines = resultLines(records, sourceColumns, summary);
   if (format.kind === 'xlsx') await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {});
@@ -66,19 +82,29 @@ export async function writeResultRecords(records: Iterable<ResultRecord>, source
   return summary;
 }
 
-function* resultLines(records: Iterable<ResultRecord>, sourceColumns: readonly string[], summary: ResultsSummary): Generator<ResultLine> {
+function* resultLines(
+  records: Iterable<ResultRecord>,
+  sourceColumns: readonly string[],
+  summary: ResultsSummary,
+): Generator<ResultLine> {
   for (const record of records) {
     const result = rowResult(record);
     summary.rows++;
     summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
-    if (result.errorCode !== '') summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
+    if (result.errorCode !== '')
+      summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
     if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
     if ((record.changed_fields ?? '') !== '') summary.changed++;
     yield { result, cells: [...statusCells(record, result), ...sourceCells(record, sourceColumns)] };
   }
 }
 
-async function writeResultsCsv(file: string, sourceColumns: readonly string[], lines: Iterable<ResultLine>, dialect: WrittenDialect): Promise<void> {
+async function writeResultsCsv(
+  file: string,
+  sourceColumns: readonly string[],
+  lines: Iterable<ResultLine>,
+  dialect: WrittenDialect,
+): Promise<void> {
   // A name no other run picks, even one with the same pid in another container.
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const utf8 = dialect.encoding === 'utf-8';
@@ -88,7 +114,10 @@ async function writeResultsCsv(file: string, sourceColumns: readonly string[], l
     let batch: string[][] = [[...statusColumns, ...sourceColumns]];
     let first = true;
     const stringified = () => {
-      const written = stringifyBatch(batch, { ...csvWriteOptionsFor(dialect), bom: first && utf8 && dialect.byteOrderMark });
+      const written = stringifyBatch(batch, {
+        ...csvWriteOptionsFor(dialect),
+        bom: first && utf8 && dialect.byteOrderMark,
+      });
       first = false;
       batch = [];
       return written;
@@ -104,7 +133,12 @@ async function writeResultsCsv(file: string, sourceColumns: readonly string[], l
     // failing disk rejects the pipeline, and ending the generator ends the journal's iterator.
     // Cardholder names and e-mails: readable by the owner only, like the journal.
     if (utf8) await pipeline(Readable.from(text()), createWriteStream(temporary, { mode: 0o600 }));
-    else await pipeline(Readable.from(text()), createEncoder(dialect.encoding, dialect.byteOrderMark), createWriteStream(temporary, { mode: 0o600 }));
+    else
+      await pipeline(
+        Readable.from(text()),
+        createEncoder(dialect.encoding, dialect.byteOrderMark),
+        createWriteStream(temporary, { mode: 0o600 }),
+      );
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });

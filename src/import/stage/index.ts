@@ -90,7 +90,16 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   // (measured on 200,000 rows of journal inserts: 10–25% less time). Restored below.
   options.journal.database.pragma(`wal_autocheckpoint = ${stagingCheckpointPages}`);
   const workerData: StageWorkerData = { mapping: options.mapping, shard: options.shard };
-  const pool = workerThreads === 0 ? undefined : new Tinypool({ filename: workerFile().href, minThreads: workerThreads, maxThreads: workerThreads, workerData, resourceLimits: workerHeap });
+  const pool =
+    workerThreads === 0
+      ? undefined
+      : new Tinypool({
+          filename: workerFile().href,
+          minThreads: workerThreads,
+          maxThreads: workerThreads,
+          workerData,
+          resourceLimits: workerHeap,
+        });
   const preparedHere = new BatchPreparer(options.mapping, options.shard);
   let atWorker = 0;
   // Runs synchronously up to the worker's answer: a batch prepared here is ready when this returns.
@@ -139,7 +148,16 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   try {
     const hooks = { onHeader, onLayout, renameHeader: renameStatusColumns };
     const input = options.input;
-    const batches = 'workbook' in input ? workbookRecords(readWorkbookRows(input.workbook, { sheet: input.sheet, readings: columnReadings(options.mapping), ...hooks })) : readRecordBatches(input, options.mapping.csv, hooks);
+    const batches =
+      'workbook' in input
+        ? workbookRecords(
+            readWorkbookRows(input.workbook, {
+              sheet: input.sheet,
+              readings: columnReadings(options.mapping),
+              ...hooks,
+            }),
+          )
+        : readRecordBatches(input, options.mapping.csv, hooks);
     // One await per batch the parser has ready, not per row.
     for await (const batch of batches) {
       for (const record of batch) {
@@ -163,7 +181,8 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
 
 /** A workbook's rows as the CSV reader's batches of records, one row each (exceljs reads row by row). */
 async function* workbookRecords(rows: AsyncIterable<CsvRow>): AsyncGenerator<CsvRecord[]> {
-  for await (const row of rows) yield [{ line: row.line, index: row.index, raw: row.raw, error: 'error' in row ? row.error : undefined }];
+  for await (const row of rows)
+    yield [{ line: row.line, index: row.index, raw: row.raw, error: 'error' in row ? row.error : undefined }];
 }
 
 /**

@@ -72,7 +72,12 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
     const raw = record.raw ?? [];
     // A row of the wrong width still names its claim, which must not be sent without it.
     const claimKey = compiled.claimKey(resultsInput ? raw.map(restore) : raw);
-    return { ...base, source: JSON.stringify(raw.slice(statusCount)), claimKey, problem: { code: record.error.code, message: record.error.message } };
+    return {
+      ...base,
+      source: JSON.stringify(raw.slice(statusCount)),
+      claimKey,
+      problem: { code: record.error.code, message: record.error.message },
+    };
   }
   let raw = record.raw ?? [];
   let status: Record<string, string> = {};
@@ -81,7 +86,8 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   if (resultsInput) {
     raw = raw.map(restore);
     status = statusCellsOf(seen, raw);
-    reportedCreated = statusCell(status, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(status, 'outcome'));
+    reportedCreated =
+      statusCell(status, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(status, 'outcome'));
     if (reportedCreated && statusCell(status, 'file_ids') !== '') reportedFileIds = statusCell(status, 'file_ids');
   }
   const source = JSON.stringify(resultsInput ? raw.slice(statusCount) : raw);
@@ -90,7 +96,17 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   if (!result.ok) {
     const [first, ...rest] = result.errors;
     const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((error) => error.field).join(', ')})`;
-    return { ...base, source, claimKey, reportedCreated, problem: { code: first?.code ?? 'invalid', message: `${first?.message ?? 'invalid'}${more}`, field: first?.field } };
+    return {
+      ...base,
+      source,
+      claimKey,
+      reportedCreated,
+      problem: {
+        code: first?.code ?? 'invalid',
+        message: `${first?.message ?? 'invalid'}${more}`,
+        field: first?.field,
+      },
+    };
   }
   const { row } = result;
   const caseBody = caseOf(row);
@@ -105,12 +121,28 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
     evidenceJson: JSON.stringify(row.evidence),
   };
   const reportedClaimId = statusCell(status, 'claim_id');
-  if (reportedCreated && reportedClaimId !== mapped.claimId) return { ...base, source, claimKey: row.claimKey, reportedCreated: false, problem: claimIdChanged(reportedClaimId, mapped.claimId) };
+  if (reportedCreated && reportedClaimId !== mapped.claimId)
+    return {
+      ...base,
+      source,
+      claimKey: row.claimKey,
+      reportedCreated: false,
+      problem: claimIdChanged(reportedClaimId, mapped.claimId),
+    };
   // The results line proves which case is this row's: its differences are fixes.
   const reportedCaseId = reportedCreated ? statusCell(status, 'case_id') || undefined : undefined;
   // Spelled out rather than spread from `base`: the one object every mapped row makes, and the
   // spread showed in staging's profile.
-  return { idx: record.index, line: record.line, reportedCreated, source, claimKey: row.claimKey, reportedFileIds, reportedCaseId, mapped };
+  return {
+    idx: record.index,
+    line: record.line,
+    reportedCreated,
+    source,
+    claimKey: row.claimKey,
+    reportedFileIds,
+    reportedCaseId,
+    mapped,
+  };
 }
 
 /**
@@ -124,14 +156,15 @@ function claimIdChanged(reported: string, now: string): RowProblem {
     field: 'claim.key',
     message:
       `claim id: expected ${reported}, the claim the results reported this row on, got ${now} from the key and mapping now; ` +
-      'sending it would make a second claim of this dispute: feed it back with the mapping the results were made with and the key unchanged, or clear the row\'s claim_id cell to send it as a new claim',
+      "sending it would make a second claim of this dispute: feed it back with the mapping the results were made with and the key unchanged, or clear the row's claim_id cell to send it as a new claim",
   };
 }
 
 /** A results file's status cells (restored), by their header names, as statusCell reads them. */
 function statusCellsOf(seen: HeaderSeen, raw: readonly string[]): Record<string, string> {
   const status: Record<string, string> = {};
-  for (let position = 0; position < seen.statusCount; position++) status[seen.header[position] ?? ''] = raw[position] ?? '';
+  for (let position = 0; position < seen.statusCount; position++)
+    status[seen.header[position] ?? ''] = raw[position] ?? '';
   return status;
 }
 
@@ -176,7 +209,10 @@ export class WireCheck {
   }
 }
 
-function schemaProblem(issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix: readonly PropertyKey[]): RowProblem | undefined {
+function schemaProblem(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  prefix: readonly PropertyKey[],
+): RowProblem | undefined {
   const [issue] = issues;
   if (issue === undefined) return undefined;
   const field = wireFieldToMappingField([...prefix, ...issue.path].map(String));

@@ -38,19 +38,36 @@ export class StagedClaims {
     }
     const record = this.journal.claim(claimKey);
     if (record === undefined) return undefined;
-    return this.remember({ claimKey, claimId: record.claim_id, firstLine: record.first_line, sharedJson: record.shared_json, rows: record.rows, rowsSaved: record.rows });
+    return this.remember({
+      claimKey,
+      claimId: record.claim_id,
+      firstLine: record.first_line,
+      sharedJson: record.shared_json,
+      rows: record.rows,
+      rowsSaved: record.rows,
+    });
   }
 
   /**
    * A new claim, its first row counted (ordinal 0) when `firstRowCounted`. With an id, undefined
    * when another claim has that id: nothing is written then.
    */
-  insert(claim: { claimKey: string; claimId: string | null; firstIdx: number; firstLine: number; sharedJson: string }, firstRowCounted: boolean): StagingClaim | undefined {
+  insert(
+    claim: { claimKey: string; claimId: string | null; firstIdx: number; firstLine: number; sharedJson: string },
+    firstRowCounted: boolean,
+  ): StagingClaim | undefined {
     const rows: 0 | 1 = firstRowCounted ? 1 : 0;
     const inserted = { ...claim, rows } as const;
     if (claim.claimId === null) this.journal.staging.insertClaim(inserted);
     else if (!this.journal.staging.insertClaimUnlessIdTaken(inserted)) return undefined;
-    return this.remember({ claimKey: claim.claimKey, claimId: claim.claimId, firstLine: claim.firstLine, sharedJson: claim.sharedJson, rows, rowsSaved: rows });
+    return this.remember({
+      claimKey: claim.claimKey,
+      claimId: claim.claimId,
+      firstLine: claim.firstLine,
+      sharedJson: claim.sharedJson,
+      rows,
+      rowsSaved: rows,
+    });
   }
 
   /** Counts one more row in the claim; returns the row's ordinal (0-based place in the claim). */

@@ -25,7 +25,12 @@ export class StageWriter {
 
   write(row: PreparedRow): void {
     if (row.claimKey === undefined) {
-      this.insert(row, null, null, row.problem ?? { code: 'claim_key_missing', message: 'claim key: expected values, got a blank' });
+      this.insert(
+        row,
+        null,
+        null,
+        row.problem ?? { code: 'claim_key_missing', message: 'claim key: expected values, got a blank' },
+      );
       return;
     }
     const key = row.claimKey;
@@ -37,12 +42,19 @@ export class StageWriter {
     }
     const { claimId, sharedJson } = row.mapped;
     // The claim's first row names it, counted as the claim is inserted (ordinal 0).
-    const inserted = claim === undefined ? this.claims.insert({ claimKey: key, claimId, firstIdx: row.idx, firstLine: row.line, sharedJson }, true) : undefined;
+    const inserted =
+      claim === undefined
+        ? this.claims.insert({ claimKey: key, claimId, firstIdx: row.idx, firstLine: row.line, sharedJson }, true)
+        : undefined;
     const conflict = inserted === undefined ? this.claimIdConflict(key, claim, claimId) : undefined;
     if (conflict !== undefined) {
       // Kept in its own claim, which is then held back whole (its id is taken).
       const ordinal = this.claims.addRow(claim ?? this.unnamedClaim(row, key));
-      this.insert(row, key, ordinal, { code: 'claim_id_conflict', field: 'claim.id', message: `claim id: expected one claim key per claim id, got ${claimId}, already the id of the claim on line ${conflict.first_line}` });
+      this.insert(row, key, ordinal, {
+        code: 'claim_id_conflict',
+        field: 'claim.id',
+        message: `claim id: expected one claim key per claim id, got ${claimId}, already the id of the claim on line ${conflict.first_line}`,
+      });
       return;
     }
     if (claim !== undefined && claim.claimId === null) this.claims.fill(claim, claimId, sharedJson);
@@ -67,8 +79,12 @@ export class StageWriter {
 
   /** A claim for a row that cannot name it (no id): the claim is invalid, held back whole. */
   private unnamedClaim(row: PreparedRow, claimKey: string): StagingClaim {
-    const claim = this.claims.insert({ claimKey, claimId: null, firstIdx: row.idx, firstLine: row.line, sharedJson: '' }, false);
-    if (claim === undefined) throw new Error(`journal: expected a claim without an id to be inserted, got none for ${claimKey}`);
+    const claim = this.claims.insert(
+      { claimKey, claimId: null, firstIdx: row.idx, firstLine: row.line, sharedJson: '' },
+      false,
+    );
+    if (claim === undefined)
+      throw new Error(`journal: expected a claim without an id to be inserted, got none for ${claimKey}`);
     return claim;
   }
 
@@ -79,11 +95,22 @@ export class StageWriter {
     return owner !== undefined && owner.claim_key !== claimKey ? owner : undefined;
   }
 
-  private insert(row: PreparedRow, claimKey: string | null, ordinal: number | null, problem: RowProblem | undefined): void {
+  private insert(
+    row: PreparedRow,
+    claimKey: string | null,
+    ordinal: number | null,
+    problem: RowProblem | undefined,
+  ): void {
     this.journal.staging.insertRow(this.record(row, claimKey, ordinal, problem, null));
   }
 
-  private record(row: PreparedRow, claimKey: string | null, ordinal: number | null, problem: RowProblem | undefined, caseId: string | null) {
+  private record(
+    row: PreparedRow,
+    claimKey: string | null,
+    ordinal: number | null,
+    problem: RowProblem | undefined,
+    caseId: string | null,
+  ) {
     return {
       idx: row.idx,
       line: row.line,
@@ -114,5 +141,9 @@ function sharedMismatch(claim: StagingClaim, claimId: string, sharedJson: string
         : firstDifference(JSON.parse(claim.sharedJson) as object, JSON.parse(sharedJson) as object);
   if (mismatch === undefined) return undefined;
   const field = mismatch.field === 'claim.id' ? mismatch.field : `shared.${mismatch.field}`;
-  return { code: 'shared_field_mismatch', field, message: `${field}: expected ${mismatch.expected} as on line ${claim.firstLine} (the claim's first row), got ${mismatch.got}` };
+  return {
+    code: 'shared_field_mismatch',
+    field,
+    message: `${field}: expected ${mismatch.expected} as on line ${claim.firstLine} (the claim's first row), got ${mismatch.got}`,
+  };
 }

@@ -35,7 +35,12 @@ const closedStatuses = new Set(['closed', 'withdrawn']);
  * whenever it is sent: a crash before its answer is settled by the next run's comparison, which
  * finds what is left to change (nothing, if it was applied).
  */
-export async function applyFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: FixWork): Promise<void> {
+export async function applyFixes(
+  found: Claim,
+  claim: ClaimRecord,
+  rows: readonly RowRecord[],
+  work: FixWork,
+): Promise<void> {
   const { journal } = work;
   const plan = await planFixes(found, claim, rows, work);
   journal.transaction(() => {
@@ -50,7 +55,12 @@ export async function applyFixes(found: Claim, claim: ClaimRecord, rows: readonl
  * `changed_fields`, or `already_filed` / `case_closed`), with nothing sent: a new file is checked
  * and counted, not uploaded.
  */
-export async function recordDryRunFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: Omit<FixWork, 'client' | 'uploads'>): Promise<void> {
+export async function recordDryRunFixes(
+  found: Claim,
+  claim: ClaimRecord,
+  rows: readonly RowRecord[],
+  work: Omit<FixWork, 'client' | 'uploads'>,
+): Promise<void> {
   const { journal } = work;
   const plan = await planFixes(found, claim, rows, { ...work, uploads: undefined });
   journal.transaction(() => {
@@ -71,12 +81,21 @@ interface CaseFix {
   fields: readonly string[];
 }
 
-async function planFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], work: Pick<FixWork, 'journal' | 'evidenceDir' | 'logger'> & { uploads: EvidenceUploads | undefined }): Promise<{ fixes: CaseFix[]; evidence: NewEvidence }> {
+async function planFixes(
+  found: Claim,
+  claim: ClaimRecord,
+  rows: readonly RowRecord[],
+  work: Pick<FixWork, 'journal' | 'evidenceDir' | 'logger'> & { uploads: EvidenceUploads | undefined },
+): Promise<{ fixes: CaseFix[]; evidence: NewEvidence }> {
   const heldById = new Map((found.cases ?? []).map((item) => [item.case_id, item]));
   const named = new Set(rows.map((row) => row.case_id));
   const unnamed = [...heldById.keys()].filter((caseId) => !named.has(caseId));
   // A row taken out of the export does not take its case out of the claim: said, left as it is.
-  if (unnamed.length > 0) work.logger.warn({ claimId: found.claim_id, caseIds: unnamed }, 'the claim holds cases no row names any more: left as they are (withdraw a case in the service to drop it)');
+  if (unnamed.length > 0)
+    work.logger.warn(
+      { claimId: found.claim_id, caseIds: unnamed },
+      'the claim holds cases no row names any more: left as they are (withdraw a case in the service to drop it)',
+    );
   const open = rows.filter((row) => row.outcome === null && row.case_id !== null && heldById.has(row.case_id));
   const evidence = await newEvidence(found, open, work);
   const shared = JSON.parse(claim.shared_json) as Record<string, unknown>;
@@ -84,10 +103,16 @@ async function planFixes(found: Claim, claim: ClaimRecord, rows: readonly RowRec
   for (const row of open) {
     if (evidence.problems.has(row.idx)) continue;
     const held = heldById.get(row.case_id ?? '') as Case;
-    const { changes, update } = caseChanges(caseAsSent(shared, JSON.parse(row.case_json ?? '{}') as Record<string, unknown>), held);
+    const { changes, update } = caseChanges(
+      caseAsSent(shared, JSON.parse(row.case_json ?? '{}') as Record<string, unknown>),
+      held,
+    );
     const fields = changes.map((change) => change.mappingField);
     if (evidence.newFileIds.length > 0) {
-      update.issuer_evidence = { ...(update.issuer_evidence as object | undefined), documentation: evidence.documentation };
+      update.issuer_evidence = {
+        ...(update.issuer_evidence as object | undefined),
+        documentation: evidence.documentation,
+      };
       fields.push(...(evidence.fieldsByRow.get(row.idx) ?? ['shared.issuer_evidence.documentation']));
     }
     if (fields.length > 0) fixes.push({ row, held, update, fields: [...new Set(fields)] });
@@ -102,7 +127,11 @@ function unchangeable(fix: CaseFix): { outcome: 'filed' | 'not_filed'; problem: 
   const closed = closedStatuses.has(status);
   return {
     outcome: closed ? 'not_filed' : 'filed',
-    problem: { code: closed ? 'case_closed' : 'already_filed', message: `case ${fix.held.case_id} is ${status} at the service, which cannot change it: not applied: ${fix.fields.join(', ')}`, field: fix.fields[0] },
+    problem: {
+      code: closed ? 'case_closed' : 'already_filed',
+      message: `case ${fix.held.case_id} is ${status} at the service, which cannot change it: not applied: ${fix.fields.join(', ')}`,
+      field: fix.fields[0],
+    },
   };
 }
 
@@ -124,6 +153,11 @@ async function applyToCase(fix: CaseFix, work: FixWork): Promise<void> {
   } catch (error) {
     if (!isRefusal(error)) throw error;
     const item = error.errors[0];
-    journal.setRowOutcome(row.idx, 'rejected', { code: item?.code || error.code, message: `update of case ${caseId} refused: ${item?.message || error.serviceMessage}`, field: fields[0], httpStatus: error.status });
+    journal.setRowOutcome(row.idx, 'rejected', {
+      code: item?.code || error.code,
+      message: `update of case ${caseId} refused: ${item?.message || error.serviceMessage}`,
+      field: fields[0],
+      httpStatus: error.status,
+    });
   }
 }

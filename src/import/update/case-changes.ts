@@ -35,7 +35,12 @@ export function caseAsSent(shared: Json, caseBody: Json): Json {
     program_id: caseBody.program_id,
     custom_fields: caseBody.custom_fields,
     cardholder: shared.cardholder,
-    dispute: dropUndefined({ ...(caseBody.dispute as Json | undefined), date: sharedDispute.date, raised_by: sharedDispute.raised_by, reason }),
+    dispute: dropUndefined({
+      ...(caseBody.dispute as Json | undefined),
+      date: sharedDispute.date,
+      raised_by: sharedDispute.raised_by,
+      reason,
+    }),
     merchant: caseBody.merchant,
     transaction: dropUndefined({ ...(caseBody.transaction as Json | undefined), card: shared.card }),
     issuer_evidence: Object.keys(evidence).length === 0 ? undefined : evidence,
@@ -72,7 +77,8 @@ function walk(intended: Json, held: unknown, path: readonly string[], changes: F
 }
 
 function sameValue(left: unknown, right: unknown): boolean {
-  if (typeof left === 'string' && typeof right === 'string' && isoTime.test(left) && isoTime.test(right)) return Date.parse(left) === Date.parse(right);
+  if (typeof left === 'string' && typeof right === 'string' && isoTime.test(left) && isoTime.test(right))
+    return Date.parse(left) === Date.parse(right);
   return JSON.stringify(left) === JSON.stringify(right);
 }
 
@@ -83,8 +89,10 @@ export function mappingFieldOf(path: readonly string[]): string {
   const [head, next] = path;
   const rest = path.slice(1).join('.');
   if (head === 'custom_fields') return path.join('.');
-  if (head === 'transaction' && next === 'card') return `shared.card${path.length > 2 ? `.${path.slice(2).join('.')}` : ''}`;
-  if (head === 'dispute' && (next === 'date' || next === 'raised_by' || next === 'reason')) return `shared.dispute.${next}`;
+  if (head === 'transaction' && next === 'card')
+    return `shared.card${path.length > 2 ? `.${path.slice(2).join('.')}` : ''}`;
+  if (head === 'dispute' && (next === 'date' || next === 'raised_by' || next === 'reason'))
+    return `shared.dispute.${next}`;
   if (head === 'cardholder' || head === 'issuer_evidence') return `shared.${path.join('.')}`;
   return rest === '' ? `case.${head ?? ''}` : `case.${head ?? ''}.${rest}`;
 }

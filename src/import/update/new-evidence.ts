@@ -25,21 +25,35 @@ export interface NewEvidence {
  * else is uploaded (once per content for the job) and becomes new documentation; without
  * `uploads` (a dry run) it is only named, by its content's hash.
  */
-export async function newEvidence(found: Claim, rows: readonly RowRecord[], work: { journal: Journal; uploads: EvidenceUploads | undefined; evidenceDir: string }): Promise<NewEvidence> {
+export async function newEvidence(
+  found: Claim,
+  rows: readonly RowRecord[],
+  work: { journal: Journal; uploads: EvidenceUploads | undefined; evidenceDir: string },
+): Promise<NewEvidence> {
   const held = heldDocumentation(found);
   const heldSet = new Set(held);
-  const result: NewEvidence = { newFileIds: [], documentation: held, fieldsByRow: new Map(), fileIdsByRow: new Map(), problems: new Map() };
+  const result: NewEvidence = {
+    newFileIds: [],
+    documentation: held,
+    fieldsByRow: new Map(),
+    fileIdsByRow: new Map(),
+    problems: new Map(),
+  };
   const named = rows.filter((row) => row.evidence_json !== null && row.evidence_json !== '[]');
   if (named.length === 0) return result;
   const checked = await checkClaimEvidence(named, work.evidenceDir);
-  const filesByRow = checked.ok ? checked.filesByRow : await checkedRows(named, work.evidenceDir, checked.problems, result);
+  const filesByRow = checked.ok
+    ? checked.filesByRow
+    : await checkedRows(named, work.evidenceDir, checked.problems, result);
   const added = new Set<string>();
   for (const [idx, files] of filesByRow) {
     const row = named.find((candidate) => candidate.idx === idx);
     const reported = (row?.file_ids ?? '').split(';').filter((id) => id !== '');
     if (files.length > 0 && files.length === reported.length && reported.every((id) => heldSet.has(id))) {
       // The row's files as its results line reported them: known by content from now on.
-      files.forEach((file, position) => { work.journal.recordUpload(file.sha256, file.category, reported[position] ?? ''); });
+      files.forEach((file, position) => {
+        work.journal.recordUpload(file.sha256, file.category, reported[position] ?? '');
+      });
       result.fileIdsByRow.set(idx, reported);
       continue;
     }
@@ -48,10 +62,19 @@ export async function newEvidence(found: Claim, rows: readonly RowRecord[], work
       let id: string;
       try {
         // A dry run (no uploads) names a file it would upload by its content, as a dry run's bodies do.
-        id = work.uploads === undefined ? (work.journal.uploadedFileId(file.sha256, file.category) ?? `sha256_${file.sha256.slice(0, 32)}`) : await work.uploads.fileIdFor(file);
+        id =
+          work.uploads === undefined
+            ? (work.journal.uploadedFileId(file.sha256, file.category) ?? `sha256_${file.sha256.slice(0, 32)}`)
+            : await work.uploads.fileIdFor(file);
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        result.problems.set(idx, { outcome: 'rejected', code: error.errors[0]?.code || error.code, message: error.errors[0]?.message || error.serviceMessage, field: `evidence.${file.column}`, httpStatus: error.status });
+        result.problems.set(idx, {
+          outcome: 'rejected',
+          code: error.errors[0]?.code || error.code,
+          message: error.errors[0]?.message || error.serviceMessage,
+          field: `evidence.${file.column}`,
+          httpStatus: error.status,
+        });
         break;
       }
       ids.push(id);
@@ -68,7 +91,12 @@ export async function newEvidence(found: Claim, rows: readonly RowRecord[], work
 }
 
 /** The files of the rows whose evidence checks out; the others' problems recorded as invalid. */
-async function checkedRows(rows: readonly RowRecord[], evidenceDir: string, problems: ReadonlyMap<number, RowProblem>, result: NewEvidence): Promise<Map<number, CheckedFile[]>> {
+async function checkedRows(
+  rows: readonly RowRecord[],
+  evidenceDir: string,
+  problems: ReadonlyMap<number, RowProblem>,
+  result: NewEvidence,
+): Promise<Map<number, CheckedFile[]>> {
   for (const [idx, problem] of problems) result.problems.set(idx, { ...problem, outcome: 'invalid' });
   const usable = rows.filter((row) => !problems.has(row.idx));
   const checked = await checkClaimEvidence(usable, evidenceDir);

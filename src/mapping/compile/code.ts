@@ -41,7 +41,9 @@ export class GeneratedCode {
     const source = `'use strict';\n${bindings}\nreturn function ${name}(${parameter}) {\n${this.lines.join('\n')}\n};`;
     // Code generation, as fast-json-stringify and ajv do: see the class comment for why it is safe.
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const factory = new Function('constants', source) as (constants: readonly unknown[]) => (argument: never) => unknown;
+    const factory = new Function('constants', source) as (
+      constants: readonly unknown[],
+    ) => (argument: never) => unknown;
     return factory(this.constants);
   }
 }

@@ -63,12 +63,18 @@ export function emitField(context: CompileContext, target: FieldTarget): Presenc
   }
   if (spec.trim) code.line(`${text} = ${text}.trim();`);
   if (spec.default !== undefined) code.line(`if (${text} === '') ${text} = ${code.constant(spec.default)};`);
-  if (known.blankReachable) code.line(`if (${text} === '') { ${known.blank.ok ? '' : `${failure} = ${code.constant(known.blank)}; `}break ${label}; }`);
+  if (known.blankReachable)
+    code.line(
+      `if (${text} === '') { ${known.blank.ok ? '' : `${failure} = ${code.constant(known.blank)}; `}break ${label}; }`,
+    );
   emitConversion(context, target, label, text, known.currencyNone);
   code.line('}');
   emitHint(context, target);
   const prefix = idPrefixOf(field, context.mapping);
-  if (prefix !== undefined) code.line(`if (${value} !== undefined) ${value} = ${code.constant(prefixedId)}(${code.constant(prefix)}, ${value});`);
+  if (prefix !== undefined)
+    code.line(
+      `if (${value} !== undefined) ${value} = ${code.constant(prefixedId)}(${code.constant(prefix)}, ${value});`,
+    );
   return known.blankReachable && known.blank.ok ? 'maybe' : 'always';
 }
 
@@ -106,7 +112,10 @@ function compilable(spec: FieldSpec): boolean {
   const sources = [spec.column, spec.template, spec.constant].filter((source) => source !== undefined).length;
   if (sources !== 1) return false;
   if (!['string', 'integer', 'boolean', 'year', 'date', 'amount'].includes(spec.type)) return false;
-  if (spec.type === 'amount') return spec.amount !== undefined && (spec.amount.currency !== undefined || spec.amount.currency_field !== undefined);
+  if (spec.type === 'amount')
+    return (
+      spec.amount !== undefined && (spec.amount.currency !== undefined || spec.amount.currency_field !== undefined)
+    );
   return spec.type !== 'date' || spec.date !== undefined;
 }
 
@@ -124,13 +133,22 @@ function emitDamage(context: CompileContext, target: FieldTarget, label: string)
     const cellText = index === undefined ? "''" : cell(index);
     if (index === undefined && identifierDamage(field, column, '') === undefined) continue;
     const damage = code.variable();
-    code.line(`{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant(field)}, ${code.constant(column)}, ${cellText});`);
-    code.line(`  if (${damage} !== undefined) { ${failure} = { ok: false, code: ${damage}.code, message: ${damage}.message }; break ${label}; } }`);
+    code.line(
+      `{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant(field)}, ${code.constant(column)}, ${cellText});`,
+    );
+    code.line(
+      `  if (${damage} !== undefined) { ${failure} = { ok: false, code: ${damage}.code, message: ${damage}.message }; break ${label}; } }`,
+    );
   }
 }
 
 /** The source text into a new variable; undefined when a column is missing (the field's failure is then set). */
-function emitSource(context: CompileContext, target: FieldTarget, label: string, blank: TransformResult<FieldValue>): string | undefined {
+function emitSource(
+  context: CompileContext,
+  target: FieldTarget,
+  label: string,
+  blank: TransformResult<FieldValue>,
+): string | undefined {
   const { code, columnIndex } = context;
   const { spec, failure } = target;
   const pieces: string[] = [];
@@ -178,16 +196,28 @@ function canBeBlank(spec: FieldSpec, literalText: string): boolean {
 }
 
 /** split → case → enum → type, each ending the field on a failure. */
-function emitConversion(context: CompileContext, target: FieldTarget, label: string, text: string, currencyNone: TransformResult<FieldValue> | undefined): void {
+function emitConversion(
+  context: CompileContext,
+  target: FieldTarget,
+  label: string,
+  text: string,
+  currencyNone: TransformResult<FieldValue> | undefined,
+): void {
   const { code } = context;
   const { spec, value, failure, earlier } = target;
   const result = code.variable();
   const step = (call: string, then: string) => {
     code.line(`{ const ${result} = ${call}; if (!${result}.ok) { ${failure} = ${result}; break ${label}; } ${then} }`);
   };
-  if (spec.split) step(`${code.constant(split)}(${text}, ${code.constant(spec.split.separator)}, ${code.constant(spec.split.index)})`, `${text} = ${result}.value.trim();`);
-  if (spec.case) step(`${code.constant(changeCase)}(${text}, ${code.constant(spec.case)})`, `${text} = ${result}.value;`);
-  if (spec.enum) step(`${code.constant(enumStep({ ...spec, enum: spec.enum }))}(${text})`, `${text} = ${result}.value;`);
+  if (spec.split)
+    step(
+      `${code.constant(split)}(${text}, ${code.constant(spec.split.separator)}, ${code.constant(spec.split.index)})`,
+      `${text} = ${result}.value.trim();`,
+    );
+  if (spec.case)
+    step(`${code.constant(changeCase)}(${text}, ${code.constant(spec.case)})`, `${text} = ${result}.value;`);
+  if (spec.enum)
+    step(`${code.constant(enumStep({ ...spec, enum: spec.enum }))}(${text})`, `${text} = ${result}.value;`);
   if (spec.type === 'string') {
     code.line(`${value} = ${text};`);
     return;
@@ -199,7 +229,8 @@ function emitConversion(context: CompileContext, target: FieldTarget, label: str
     return;
   }
   // rowIndependent gives an amount read in a currency_field its failure, or leaves the field to the interpreter.
-  if (currencyNone === undefined) throw new Error(`compiled mapping: expected the currency failure of ${target.field}, got none`);
+  if (currencyNone === undefined)
+    throw new Error(`compiled mapping: expected the currency failure of ${target.field}, got none`);
   // resolved(target): the case field's value, else the shared one's, of the fields already evaluated.
   const currencyTarget = spec.amount?.currency_field ?? '';
   const candidates = [`case.${currencyTarget}`, `shared.${currencyTarget}`].flatMap((name) => earlier.get(name) ?? []);
@@ -211,7 +242,14 @@ function emitConversion(context: CompileContext, target: FieldTarget, label: str
 
 /** The interpreter's failure for an amount whose currency_field gave no currency (the same for any row). */
 function currencyNoneOf(spec: FieldSpec): TransformResult<FieldValue> | undefined {
-  const probe: FieldSpec = { type: 'amount', amount: spec.amount, constant: '0', trim: false, required: false, enum_case_sensitive: true };
+  const probe: FieldSpec = {
+    type: 'amount',
+    amount: spec.amount,
+    constant: '0',
+    trim: false,
+    required: false,
+    enum_case_sensitive: true,
+  };
   const result = evaluateField(probe, { cells: {}, resolved: nothingResolved });
   return result.ok ? undefined : result;
 }
@@ -225,7 +263,8 @@ function emitHint(context: CompileContext, target: FieldTarget): void {
   const index = columnIndex.get(column);
   // A missing column reads as blank, which is no serial number.
   if (index === undefined) return;
-  const hinted = (result: TransformResult<FieldValue>, cellText: string) => withSerialDateHint(result, spec, { [column]: cellText });
+  const hinted = (result: TransformResult<FieldValue>, cellText: string) =>
+    withSerialDateHint(result, spec, { [column]: cellText });
   code.line(`if (${failure} !== undefined) ${failure} = ${code.constant(hinted)}(${failure}, ${cell(index)});`);
 }
 
@@ -244,7 +283,13 @@ function emitInterpreted(context: CompileContext, target: FieldTarget): Presence
   const interpreted = (raw: readonly string[], values: readonly FieldValue[]) => {
     const cells: Record<string, string> = Object.create(null) as Record<string, string>;
     for (let position = 0; position < header.length; position++) cells[header[position] ?? ''] = raw[position] ?? '';
-    return evaluateMappedField(field, spec, mapping, cells, (name) => valueOf(values, `case.${name}`) ?? valueOf(values, `shared.${name}`));
+    return evaluateMappedField(
+      field,
+      spec,
+      mapping,
+      cells,
+      (name) => valueOf(values, `case.${name}`) ?? valueOf(values, `shared.${name}`),
+    );
   };
   const result = code.variable();
   code.line(`{ const ${result} = ${code.constant(interpreted)}(raw, [${[...earlier.values()].join(', ')}]);`);

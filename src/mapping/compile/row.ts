@@ -15,12 +15,20 @@ export function compileRow(mapping: Mapping, header: readonly string[]): (raw: r
   const code = new GeneratedCode();
   const blankCells: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const column of header) blankCells[column] = '';
-  const context: CompileContext = { code, mapping, header, columnIndex: new Map(header.map((column, index) => [column, index])), blankCells };
+  const context: CompileContext = {
+    code,
+    mapping,
+    header,
+    columnIndex: new Map(header.map((column, index) => [column, index])),
+    blankCells,
+  };
   const plan = planOf(mapping);
   const errors = code.variable();
   code.line(`const ${errors} = [];`);
   const pushError = (field: string, failure: string) => {
-    code.line(`if (${failure} !== undefined) ${errors}.push({ field: ${code.constant(field)}, code: ${failure}.code, message: ${failure}.message });`);
+    code.line(
+      `if (${failure} !== undefined) ${errors}.push({ field: ${code.constant(field)}, code: ${failure}.code, message: ${failure}.message });`,
+    );
   };
 
   // The fields' value variables by field name, in evaluation order, with their presence.
@@ -41,14 +49,18 @@ export function compileRow(mapping: Mapping, header: readonly string[]): (raw: r
   emitArnCheck(code, errors, values);
   const keyValues = emitClaimKey(context, errors);
   const claimId = mapping.claim.id === undefined ? undefined : field('claim.id', mapping.claim.id).value;
-  const customValues = plan.customFields.map(({ name, field: fieldName, spec }) => ({ name, value: field(fieldName, spec).value }));
+  const customValues = plan.customFields.map(({ name, field: fieldName, spec }) => ({
+    name,
+    value: field(fieldName, spec).value,
+  }));
   code.line(`if (${errors}.length > 0) return { ok: false, errors: ${errors} };`);
 
   const shared = emitSection(code, plan.fields, values, presence, 'shared');
   const caseFragment = emitSection(code, plan.fields, values, presence, 'case');
   const customFields = code.variable();
   code.line(`const ${customFields} = {};`);
-  for (const { name, value } of customValues) code.line(`if (${value} !== undefined) ${customFields}${property(name)} = String(${value});`);
+  for (const { name, value } of customValues)
+    code.line(`if (${value} !== undefined) ${customFields}${property(name)} = String(${value});`);
   const evidence = emitEvidence(context);
   const claimIdText = claimId === undefined ? 'undefined' : `${claimId} === undefined ? undefined : String(${claimId})`;
   code.line(
@@ -63,8 +75,12 @@ function emitArnCheck(code: GeneratedCode, errors: string, values: ReadonlyMap<s
   if (arn === undefined) return;
   const network = values.get('shared.card.network');
   const problem = code.variable();
-  code.line(`if (typeof ${arn} === 'string') { const ${problem} = ${code.constant(arnProblem)}(${arn}, ${network === undefined ? 'undefined' : `typeof ${network} === 'string' ? ${network} : undefined`});`);
-  code.line(`  if (${problem} !== undefined) ${errors}.push({ field: ${code.constant('case.transaction.arn')}, code: ${problem}.code, message: ${problem}.message }); }`);
+  code.line(
+    `if (typeof ${arn} === 'string') { const ${problem} = ${code.constant(arnProblem)}(${arn}, ${network === undefined ? 'undefined' : `typeof ${network} === 'string' ? ${network} : undefined`});`,
+  );
+  code.line(
+    `  if (${problem} !== undefined) ${errors}.push({ field: ${code.constant('case.transaction.arn')}, code: ${problem}.code, message: ${problem}.message }); }`,
+  );
 }
 
 /** The key columns' values, trimmed, into variables; a blank one, or a damaged one, is an error. */
@@ -78,15 +94,21 @@ function emitClaimKey(context: CompileContext, errors: string): string[] {
   });
   if (keyValues.length > 0) {
     const blank = claimKeyBlankError(mapping);
-    code.line(`if (${keyValues.map((value) => `${value} === ''`).join(' || ')}) ${errors}.push({ field: ${code.constant(blank.field)}, code: ${code.constant(blank.code)}, message: ${code.constant(blank.message)} });`);
+    code.line(
+      `if (${keyValues.map((value) => `${value} === ''`).join(' || ')}) ${errors}.push({ field: ${code.constant(blank.field)}, code: ${code.constant(blank.code)}, message: ${code.constant(blank.message)} });`,
+    );
   }
   for (const column of mapping.claim.key) {
     const index = columnIndex.get(column);
     // A missing column reads as blank, which no spreadsheet damaged.
     if (index === undefined && identifierDamage('claim.key', column, '') === undefined) continue;
     const damage = code.variable();
-    code.line(`{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant('claim.key')}, ${code.constant(column)}, ${index === undefined ? "''" : cell(index)});`);
-    code.line(`  if (${damage} !== undefined) ${errors}.push({ field: ${code.constant('claim.key')}, code: ${damage}.code, message: ${damage}.message }); }`);
+    code.line(
+      `{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant('claim.key')}, ${code.constant(column)}, ${index === undefined ? "''" : cell(index)});`,
+    );
+    code.line(
+      `  if (${damage} !== undefined) ${errors}.push({ field: ${code.constant('claim.key')}, code: ${damage}.code, message: ${damage}.message }); }`,
+    );
   }
   return keyValues;
 }
@@ -96,7 +118,13 @@ function emitClaimKey(context: CompileContext, errors: string): string[] {
  * each object made when the first value under it is set, so keys come in the same order; a field
  * left out (undefined) stays out. Returns the fragment's variable.
  */
-function emitSection(code: GeneratedCode, fields: readonly PlannedField[], values: ReadonlyMap<string, string>, presence: ReadonlyMap<string, Presence>, section: 'shared' | 'case'): string {
+function emitSection(
+  code: GeneratedCode,
+  fields: readonly PlannedField[],
+  values: ReadonlyMap<string, string>,
+  presence: ReadonlyMap<string, Presence>,
+  section: 'shared' | 'case',
+): string {
   const root = code.variable();
   code.line(`const ${root} = {};`);
   // The variable holding each object below the root, by its path, declared before its first use.
@@ -132,7 +160,8 @@ function emitEvidence(context: CompileContext): string {
     // A missing column reads as blank: no path.
     if (index === undefined) continue;
     const text = code.variable();
-    const entry = (path: string) => `${evidence}.push({ path: ${path}, category: ${code.constant(category)}, column: ${code.constant(column)} });`;
+    const entry = (path: string) =>
+      `${evidence}.push({ path: ${path}, category: ${code.constant(category)}, column: ${code.constant(column)} });`;
     code.line(`{ const ${text} = ${cell(index)}.trim();`);
     if (separator === undefined) {
       code.line(`  if (${text} !== '') ${entry(text)} }`);
@@ -140,7 +169,9 @@ function emitEvidence(context: CompileContext): string {
     }
     const part = code.variable();
     const path = code.variable();
-    code.line(`  if (${text} !== '') for (const ${part} of ${text}.split(${code.constant(separator)})) { const ${path} = ${part}.trim(); if (${path} !== '') ${entry(path)} } }`);
+    code.line(
+      `  if (${text} !== '') for (const ${part} of ${text}.split(${code.constant(separator)})) { const ${path} = ${part}.trim(); if (${path} !== '') ${entry(path)} } }`,
+    );
   }
   return evidence;
 }

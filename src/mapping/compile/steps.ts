@@ -1,6 +1,15 @@
 import type { FieldValue } from '../evaluate-field.js';
 import type { FieldSpec } from '../field-spec.js';
-import { mapEnum, toBoolean, toDateTime, toInteger, toMinorUnits, toYear, defaultTwoDigitWindowStart, type TransformResult } from '../transforms/index.js';
+import {
+  mapEnum,
+  toBoolean,
+  toDateTime,
+  toInteger,
+  toMinorUnits,
+  toYear,
+  defaultTwoDigitWindowStart,
+  type TransformResult,
+} from '../transforms/index.js';
 
 /**
  * The transforms a compiled field calls, with their options worked out once per mapping instead of
@@ -74,5 +83,9 @@ export function amountInCurrencyStep(spec: FieldSpec): (text: string, currency: 
 }
 
 function amountOptions(spec: FieldSpec, currency: string) {
-  return { currency, decimalSeparator: spec.amount?.decimal_separator ?? '.', groupSeparator: spec.amount?.group_separator ?? '' } as const;
+  return {
+    currency,
+    decimalSeparator: spec.amount?.decimal_separator ?? '.',
+    groupSeparator: spec.amount?.group_separator ?? '',
+  } as const;
 }

@@ -17,7 +17,11 @@ export interface Assignment {
 export interface Assignments {
   readonly assigned: readonly Assignment[];
   /** Roles placed outside shared/case: the claim key's candidates by header, case ids, evidence columns. */
-  readonly named: { readonly claimKey: readonly ColumnProfile[]; readonly caseId: readonly ColumnProfile[]; readonly evidence: readonly ColumnProfile[] };
+  readonly named: {
+    readonly claimKey: readonly ColumnProfile[];
+    readonly caseId: readonly ColumnProfile[];
+    readonly evidence: readonly ColumnProfile[];
+  };
   /** Why a column is not where its header or values pointed: kept for the unplaced list. */
   readonly notes: ReadonlyMap<string, string>;
   /** The column the rows' currencies come from, if any. */
@@ -34,7 +38,11 @@ const placedElsewhere = new Set(['claim_key', 'case_id', 'evidence']);
  * currency, card networks the network, 4 digits beside a network the last four). A target goes to
  * one column: the more confident claim wins, the other is noted.
  */
-export function assignRoles(sample: Sample, profiles: readonly ColumnProfile[], preferredDecimal: DecimalSeparator): Assignments {
+export function assignRoles(
+  sample: Sample,
+  profiles: readonly ColumnProfile[],
+  preferredDecimal: DecimalSeparator,
+): Assignments {
   const notes = new Map<string, string>();
   const currencyColumn = findCurrencyColumn(profiles);
   const currencyOfRow = (rowIndex: number): string | undefined => {
@@ -44,7 +52,10 @@ export function assignRoles(sample: Sample, profiles: readonly ColumnProfile[], 
   const context: RoleContext = {
     preferredDecimal,
     currencyOfRow,
-    currencyFieldOf: (amountTarget) => (currencyColumn === undefined && amountTarget === 'dispute.amount' ? 'transaction.currency' : currencyTargetOf(amountTarget)),
+    currencyFieldOf: (amountTarget) =>
+      currencyColumn === undefined && amountTarget === 'dispute.amount'
+        ? 'transaction.currency'
+        : currencyTargetOf(amountTarget),
   };
   const taken = new Map<string, Assignment>();
   const named = { claimKey: [] as ColumnProfile[], caseId: [] as ColumnProfile[], evidence: [] as ColumnProfile[] };
@@ -60,7 +71,8 @@ export function assignRoles(sample: Sample, profiles: readonly ColumnProfile[], 
       notes.set(profile.column, `also looks like ${role}, which ${JSON.stringify(current.profile.column)} fills`);
       return false;
     }
-    if (current !== undefined) notes.set(current.profile.column, `also looks like ${role}, which ${JSON.stringify(profile.column)} fills`);
+    if (current !== undefined)
+      notes.set(current.profile.column, `also looks like ${role}, which ${JSON.stringify(profile.column)} fills`);
     taken.set(role, { role, profile, fields: result.fields, confidence: reason.confidence });
     return true;
   };
@@ -77,7 +89,11 @@ export function assignRoles(sample: Sample, profiles: readonly ColumnProfile[], 
       propose(header.role, profile, { confidence, evidence: [`${how} ${JSON.stringify(profile.column)}`] });
     }
   }
-  const isPlaced = (profile: ColumnProfile) => [...taken.values()].some((assignment) => assignment.profile === profile) || named.claimKey.includes(profile) || named.caseId.includes(profile) || named.evidence.includes(profile);
+  const isPlaced = (profile: ColumnProfile) =>
+    [...taken.values()].some((assignment) => assignment.profile === profile) ||
+    named.claimKey.includes(profile) ||
+    named.caseId.includes(profile) ||
+    named.evidence.includes(profile);
 
   for (const profile of profiles) {
     if (isPlaced(profile)) continue;
@@ -86,24 +102,43 @@ export function assignRoles(sample: Sample, profiles: readonly ColumnProfile[], 
     propose(byValues.role, profile, { confidence: byValues.confidence, evidence: [byValues.evidence] });
   }
   // The only date (or amount) column nobody placed is likely the transaction's: a low guess.
-  for (const [role, kind] of [['transaction.date', 'date'], ['transaction.amount', 'number']] as const) {
+  for (const [role, kind] of [
+    ['transaction.date', 'date'],
+    ['transaction.amount', 'number'],
+  ] as const) {
     if (taken.has(role)) continue;
     const loose = profiles.filter((profile) => !isPlaced(profile) && profile.kind.kind === kind);
     const only = loose[0];
-    if (loose.length === 1 && only !== undefined) propose(role, only, { confidence: 'low', evidence: [`the only ${kind} column no header placed`] });
+    if (loose.length === 1 && only !== undefined)
+      propose(role, only, { confidence: 'low', evidence: [`the only ${kind} column no header placed`] });
   }
-  return { assigned: [...taken.values()].filter((assignment) => !placedElsewhere.has(assignment.role)), named, notes, currencyColumn };
+  return {
+    assigned: [...taken.values()].filter((assignment) => !placedElsewhere.has(assignment.role)),
+    named,
+    notes,
+    currencyColumn,
+  };
 }
 
 function findCurrencyColumn(profiles: readonly ColumnProfile[]): ColumnProfile | undefined {
-  return profiles.find((profile) => profile.header?.role === 'transaction.currency' && profile.kind.kind === 'currency') ?? profiles.find((profile) => profile.kind.kind === 'currency');
+  return (
+    profiles.find((profile) => profile.header?.role === 'transaction.currency' && profile.kind.kind === 'currency') ??
+    profiles.find((profile) => profile.kind.kind === 'currency')
+  );
 }
 
-function roleByValues(profile: ColumnProfile, profiles: readonly ColumnProfile[]): { role: string; confidence: Confidence; evidence: string } | undefined {
+function roleByValues(
+  profile: ColumnProfile,
+  profiles: readonly ColumnProfile[],
+): { role: string; confidence: Confidence; evidence: string } | undefined {
   const example = JSON.stringify(profile.values[0] ?? '');
   switch (profile.kind.kind) {
     case 'arn':
-      return { role: 'transaction.arn', confidence: 'high', evidence: `23-digit values (acquirer reference numbers), e.g. ${example}` };
+      return {
+        role: 'transaction.arn',
+        confidence: 'high',
+        evidence: `23-digit values (acquirer reference numbers), e.g. ${example}`,
+      };
     case 'email':
       return { role: 'cardholder.email', confidence: 'high', evidence: `e-mail addresses, e.g. ${example}` };
     case 'currency':
@@ -116,12 +151,22 @@ function roleByValues(profile: ColumnProfile, profiles: readonly ColumnProfile[]
       // A reason column by its values: labels like "Non reçu", "Ware nicht erhalten" under a
       // header no vocabulary knows.
       if (!isReasonColumn([...new Set(profile.values)])) return undefined;
-      return { role: 'dispute.reason', confidence: 'medium', evidence: `labels that read as dispute reasons, e.g. ${example}` };
+      return {
+        role: 'dispute.reason',
+        confidence: 'medium',
+        evidence: `labels that read as dispute reasons, e.g. ${example}`,
+      };
     case 'four_digits': {
       const neighbours = profiles.filter((other) => Math.abs(other.position - profile.position) === 1);
-      const network = neighbours.find((other) => other.kind.kind === 'network' || other.header?.role === 'card.network');
+      const network = neighbours.find(
+        (other) => other.kind.kind === 'network' || other.header?.role === 'card.network',
+      );
       if (network === undefined) return undefined;
-      return { role: 'card.last4', confidence: 'medium', evidence: `4-digit values beside the card network column ${JSON.stringify(network.column)}, e.g. ${example}` };
+      return {
+        role: 'card.last4',
+        confidence: 'medium',
+        evidence: `4-digit values beside the card network column ${JSON.stringify(network.column)}, e.g. ${example}`,
+      };
     }
     default:
       return undefined;

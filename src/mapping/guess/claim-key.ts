@@ -28,11 +28,21 @@ interface Candidate {
  * groups several disputes). When no value repeats, each row is a claim of its own and a column with
  * distinct values (preferably the named one) is the key.
  */
-export function proposeClaimKey(sample: Sample, candidates: readonly ColumnProfile[], sharedColumns: readonly string[]): ClaimKeyGuess {
+export function proposeClaimKey(
+  sample: Sample,
+  candidates: readonly ColumnProfile[],
+  sharedColumns: readonly string[],
+): ClaimKeyGuess {
   const rowCount = sample.rows.length;
   const scored = candidates
     .filter((profile) => profile.values.length > 0 && profile.blanks <= rowCount * 0.01)
-    .map((profile) => score(sample, profile, sharedColumns.filter((column) => column !== profile.column)));
+    .map((profile) =>
+      score(
+        sample,
+        profile,
+        sharedColumns.filter((column) => column !== profile.column),
+      ),
+    );
   const grouping = scored.filter((candidate) => candidate.groups > 0 && candidate.agreeing === candidate.groups);
   const best = grouping.sort(byPreference)[0];
   if (best !== undefined) {
@@ -52,7 +62,9 @@ export function proposeClaimKey(sample: Sample, candidates: readonly ColumnProfi
       grouping: 'repeats',
     };
   }
-  const unique = scored.filter((candidate) => candidate.distinct === candidate.profile.values.length).sort(byPreference)[0];
+  const unique = scored
+    .filter((candidate) => candidate.distinct === candidate.profile.values.length)
+    .sort(byPreference)[0];
   if (unique !== undefined) {
     return {
       column: unique.profile.column,
@@ -61,7 +73,12 @@ export function proposeClaimKey(sample: Sample, candidates: readonly ColumnProfi
       grouping: 'one_row_per_claim',
     };
   }
-  return { column: undefined, confidence: 'low', evidence: 'no column groups rows into claims and none is distinct on every row', grouping: 'none' };
+  return {
+    column: undefined,
+    confidence: 'low',
+    evidence: 'no column groups rows into claims and none is distinct on every row',
+    grouping: 'none',
+  };
 }
 
 function byPreference(left: Candidate, right: Candidate): number {
@@ -81,11 +98,20 @@ function score(sample: Sample, profile: ColumnProfile, sharedColumns: readonly s
   for (const [value, rows] of rowsByValue) {
     if (rows.length < 2) continue;
     groups++;
-    const differing = sharedColumns.find((column) => new Set(rows.map((row) => (sample.rows[row]?.[column] ?? '').trim())).size > 1);
+    const differing = sharedColumns.find(
+      (column) => new Set(rows.map((row) => (sample.rows[row]?.[column] ?? '').trim())).size > 1,
+    );
     if (differing === undefined) agreeing++;
     else disagreement ??= `${JSON.stringify(value)} differs in ${JSON.stringify(differing)}`;
   }
-  return { profile, named: profile.header?.role === 'claim_key', distinct: rowsByValue.size, groups, agreeing, disagreement };
+  return {
+    profile,
+    named: profile.header?.role === 'claim_key',
+    distinct: rowsByValue.size,
+    groups,
+    agreeing,
+    disagreement,
+  };
 }
 
 /** The numbers a per-file sequence runs through in the sample. */

@@ -7,7 +7,13 @@ export interface AmountReading {
 }
 
 export type AmountGuess =
-  | { readonly kind: 'amount'; readonly reading: AmountReading; readonly confidence: Confidence; readonly evidence: string; readonly wholeNumbersOnly: boolean }
+  | {
+      readonly kind: 'amount';
+      readonly reading: AmountReading;
+      readonly confidence: Confidence;
+      readonly evidence: string;
+      readonly wholeNumbersOnly: boolean;
+    }
   /** Every value reads two ways that give different amounts (only `1,234`): a person decides. */
   | { readonly kind: 'ambiguous'; readonly readings: readonly AmountReading[]; readonly evidence: string };
 
@@ -44,7 +50,10 @@ const unknownCurrency = 'KWD';
  * (3 decimals) it stays ambiguous. `preferredDecimal` orders the readings of whole numbers,
  * which every pair reads alike (`,` for a `;` file, where the decimal comma is usual).
  */
-export function classifyAmount(cells: readonly AmountCell[], preferredDecimal: DecimalSeparator = '.'): AmountGuess | undefined {
+export function classifyAmount(
+  cells: readonly AmountCell[],
+  preferredDecimal: DecimalSeparator = '.',
+): AmountGuess | undefined {
   if (cells.length === 0) return undefined;
   const results = readings.map((reading) => cells.map((cell) => readAs(cell, reading)));
   const counts = results.map((values) => values.filter((value) => value !== undefined).length);
@@ -62,11 +71,15 @@ export function classifyAmount(cells: readonly AmountCell[], preferredDecimal: D
   });
   const wholeNumbersOnly = cells.every((cell) => /^\d+$/.test(cell.text));
   const unread = cells.length - best;
-  const unreadNote = unread === 0 ? '' : `; ${unread} of ${cells.length} cells read no way, e.g. ${JSON.stringify(cells.find((_, position) => classes[0]?.values[position] === undefined)?.text ?? '')}`;
+  const unreadNote =
+    unread === 0
+      ? ''
+      : `; ${unread} of ${cells.length} cells read no way, e.g. ${JSON.stringify(cells.find((_, position) => classes[0]?.values[position] === undefined)?.text ?? '')}`;
 
   if (classes.length > 1) {
     const representatives = classes.map((group) => pick(group.readings, cells, preferredDecimal));
-    const disputed = cells.find((_, position) => new Set(classes.map((group) => group.values[position])).size > 1)?.text ?? '';
+    const disputed =
+      cells.find((_, position) => new Set(classes.map((group) => group.values[position])).size > 1)?.text ?? '';
     return {
       kind: 'ambiguous',
       readings: representatives,
@@ -74,7 +87,11 @@ export function classifyAmount(cells: readonly AmountCell[], preferredDecimal: D
     };
   }
   const reading = pick(classes[0]?.readings ?? [], cells, preferredDecimal);
-  const zeroDecimalCurrencies = cells.every((cell) => cell.currency !== undefined && readAs({ text: '1.5', currency: cell.currency }, { decimal: '.', group: '' }) === undefined);
+  const zeroDecimalCurrencies = cells.every(
+    (cell) =>
+      cell.currency !== undefined &&
+      readAs({ text: '1.5', currency: cell.currency }, { decimal: '.', group: '' }) === undefined,
+  );
   let confidence: Confidence = unread === 0 ? 'high' : 'medium';
   let evidence = `${describeReading(reading)}, e.g. ${JSON.stringify(example(cells, reading))}`;
   if (wholeNumbersOnly && !zeroDecimalCurrencies) {
@@ -89,7 +106,11 @@ export function classifyAmount(cells: readonly AmountCell[], preferredDecimal: D
 /** The amount as "<minor units>@<exponent>" (comparable across readings), or undefined. */
 function readAs(cell: AmountCell, reading: AmountReading): string | undefined {
   const currency = cell.currency ?? unknownCurrency;
-  const result = toMinorUnits(cell.text, { currency, decimalSeparator: reading.decimal, groupSeparator: reading.group });
+  const result = toMinorUnits(cell.text, {
+    currency,
+    decimalSeparator: reading.decimal,
+    groupSeparator: reading.group,
+  });
   return result.ok ? `${result.value}@${currency}` : undefined;
 }
 
@@ -98,11 +119,20 @@ function readAs(cell: AmountCell, reading: AmountReading): string | undefined {
  * preferred decimal, then the conventional pair (decimal `.` groups with `,`, `,` with `.`),
  * which also reads grouped amounts the sample did not happen to show.
  */
-function pick(candidates: readonly AmountReading[], cells: readonly AmountCell[], preferredDecimal: DecimalSeparator): AmountReading {
+function pick(
+  candidates: readonly AmountReading[],
+  cells: readonly AmountCell[],
+  preferredDecimal: DecimalSeparator,
+): AmountReading {
   const seen = (character: string) => character !== '' && cells.some((cell) => cell.text.includes(character));
   const score = (reading: AmountReading) =>
-    (seen(reading.decimal) ? 8 : 0) + (seen(reading.group) ? 4 : 0) + (reading.decimal === preferredDecimal ? 2 : 0) + (readings.indexOf(reading) < 2 ? 1 : 0);
-  return [...candidates].sort((left, right) => score(right) - score(left))[0] ?? { decimal: preferredDecimal, group: '' };
+    (seen(reading.decimal) ? 8 : 0) +
+    (seen(reading.group) ? 4 : 0) +
+    (reading.decimal === preferredDecimal ? 2 : 0) +
+    (readings.indexOf(reading) < 2 ? 1 : 0);
+  return (
+    [...candidates].sort((left, right) => score(right) - score(left))[0] ?? { decimal: preferredDecimal, group: '' }
+  );
 }
 
 export function describeReading(reading: AmountReading | undefined): string {
@@ -118,6 +148,8 @@ function describeMinor(value: string | undefined): string {
 
 /** A cell that shows the reading best: one with its decimal separator, else any. */
 function example(cells: readonly AmountCell[], reading: AmountReading): string {
-  const withBoth = cells.find((cell) => cell.text.includes(reading.decimal) && reading.group !== '' && cell.text.includes(reading.group));
+  const withBoth = cells.find(
+    (cell) => cell.text.includes(reading.decimal) && reading.group !== '' && cell.text.includes(reading.group),
+  );
   return (withBoth ?? cells.find((cell) => cell.text.includes(reading.decimal)) ?? cells[0])?.text ?? '';
 }

@@ -49,7 +49,10 @@ export function classifyDate(values: readonly string[]): DateGuess | undefined {
   }
   const formats = [...byOrder.values()];
   const unread = values.length - best;
-  const unreadNote = unread === 0 ? '' : `; ${unread} of ${values.length} cells read with no format, e.g. ${JSON.stringify(values.find((value) => !reads(value, formats[0] ?? '')) ?? '')}`;
+  const unreadNote =
+    unread === 0
+      ? ''
+      : `; ${unread} of ${values.length} cells read with no format, e.g. ${JSON.stringify(values.find((value) => !reads(value, formats[0] ?? '')) ?? '')}`;
   if (formats.length > 1) {
     return {
       kind: 'ambiguous',
@@ -74,9 +77,17 @@ function candidateFormats(values: readonly string[]): string[] {
     const year = last.length === 4 ? 'yyyy' : 'yy';
     const dateParts: string[][] =
       first.length === 4
-        ? [['yyyy', 'MM', 'dd'], ['yyyy', 'M', 'd']]
+        ? [
+            ['yyyy', 'MM', 'dd'],
+            ['yyyy', 'M', 'd'],
+          ]
         : first.length <= 2
-          ? [['dd', 'MM', year], ['d', 'M', year], ['MM', 'dd', year], ['M', 'd', year]]
+          ? [
+              ['dd', 'MM', year],
+              ['d', 'M', year],
+              ['MM', 'dd', year],
+              ['M', 'd', year],
+            ]
           : [];
     const time = timeSeparator === undefined ? '' : timeFormat(timeSeparator, hour ?? '', seconds, fraction, offset);
     for (const parts of dateParts) formats.add(parts.join(separator) + time);
@@ -84,7 +95,13 @@ function candidateFormats(values: readonly string[]): string[] {
   return [...formats];
 }
 
-function timeFormat(separator: string, hour: string, seconds: string | undefined, fraction: string | undefined, offset: string | undefined): string {
+function timeFormat(
+  separator: string,
+  hour: string,
+  seconds: string | undefined,
+  fraction: string | undefined,
+  offset: string | undefined,
+): string {
   let format = `${separator === 'T' ? "'T'" : ' '}${hour.length === 2 ? 'HH' : 'H'}:mm`;
   if (seconds !== undefined) format += ':ss';
   if (fraction !== undefined) format += `.${'S'.repeat(fraction.length - 1)}`;

@@ -23,7 +23,8 @@ export const isArn = (value: string) => /^\d{23}$/.test(value);
 export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 export const isFourDigits = (value: string) => /^\d{4}$/.test(value);
 /** An ISO 4217 code with a minor unit, in either case (the draft upper-cases it). */
-export const isCurrencyCode = (value: string) => /^[A-Za-z]{3}$/.test(value) && minorUnitExponent(value.toUpperCase()).ok;
+export const isCurrencyCode = (value: string) =>
+  /^[A-Za-z]{3}$/.test(value) && minorUnitExponent(value.toUpperCase()).ok;
 
 /** An expiry `MM/YY` or `MM/YYYY` (also with `-`): the separator, for the draft's split. */
 export function expirySeparator(values: readonly string[]): string | undefined {
@@ -112,22 +113,32 @@ const cardTypeSpellings: Readonly<Record<string, (typeof cardTypes)[number]>> = 
   prepagada: 'prepaid',
 };
 
-const reasonSpellings: Readonly<Record<string, string>> = Object.fromEntries(disputeReasons.map((reason) => [reason, reason]));
+const reasonSpellings: Readonly<Record<string, string>> = Object.fromEntries(
+  disputeReasons.map((reason) => [reason, reason]),
+);
 
 /** Whether a column holds card networks: every value a known spelling, one of them spelled out. */
 export function isNetworkColumn(values: readonly string[]): boolean {
-  return mostly(values, (value) => value.toLowerCase() in networkSpellings) && values.some((value) => value.length >= 4);
+  return (
+    mostly(values, (value) => value.toLowerCase() in networkSpellings) && values.some((value) => value.length >= 4)
+  );
 }
 
 export type KnownValues = 'network' | 'card_type' | 'reason';
-const spellingsOf: Readonly<Record<KnownValues, Readonly<Record<string, string>>>> = { network: networkSpellings, card_type: cardTypeSpellings, reason: reasonSpellings };
+const spellingsOf: Readonly<Record<KnownValues, Readonly<Record<string, string>>>> = {
+  network: networkSpellings,
+  card_type: cardTypeSpellings,
+  reason: reasonSpellings,
+};
 
 /** How many times each distinct value occurs, most frequent first. */
 export function codeCounts(values: readonly string[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
   // Ties in code-unit order, never the locale's: the same draft on every machine.
-  return [...counts].sort((left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0));
+  return [...counts].sort(
+    (left, right) => right[1] - left[1] || (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0),
+  );
 }
 
 /** At most this many distinct codes make a code column: enough for reason codes, not for names. */
@@ -136,7 +147,11 @@ export const maxCodes = 30;
 /** Low cardinality: few distinct, short values, each repeating on average. */
 export function isCodeColumn(values: readonly string[]): boolean {
   const distinct = new Set(values);
-  return distinct.size <= maxCodes && distinct.size * 2 <= values.length && [...distinct].every((value) => value.length <= 40);
+  return (
+    distinct.size <= maxCodes &&
+    distinct.size * 2 <= values.length &&
+    [...distinct].every((value) => value.length <= 40)
+  );
 }
 
 /** An enum drafted for a code column, with the reasons behind its guessed entries. */

@@ -30,12 +30,22 @@ const recordsToSniff = 200;
 export function sniffDialect(text: string, complete = true): DialectGuess {
   const lineEnding = sniffLineEnding(text);
   const quote = sniffQuote(text);
-  const scored = delimiterCandidates.map((delimiter) => ({ delimiter, ...consistency(splitRecords(text, delimiter, quote, recordsToSniff, complete)) }));
+  const scored = delimiterCandidates.map((delimiter) => ({
+    delimiter,
+    ...consistency(splitRecords(text, delimiter, quote, recordsToSniff, complete)),
+  }));
   const best = scored.reduce((left, right) => (right.score > left.score ? right : left));
   const records = splitRecords(text, best.delimiter, quote, recordsToSniff, complete);
   const header = hasHeader(records);
   if (best.score === 0) {
-    return { delimiter: ',', quote, lineEnding, header, confidence: 'low', evidence: 'no candidate delimiter (, ; tab |) splits the lines into several fields: one column?' };
+    return {
+      delimiter: ',',
+      quote,
+      lineEnding,
+      header,
+      confidence: 'low',
+      evidence: 'no candidate delimiter (, ; tab |) splits the lines into several fields: one column?',
+    };
   }
   const confidence: Confidence = best.share === 1 ? 'high' : best.share >= 0.9 ? 'medium' : 'low';
   const evidence = `${describeDelimiter(best.delimiter)} splits ${best.agreeing} of ${best.records} records into ${best.fields} fields`;
@@ -67,7 +77,13 @@ function sniffQuote(text: string): string {
  * text is not `complete` (the head of a larger file), a last record without its line break may
  * be cut short and is left out.
  */
-export function splitRecords(text: string, delimiter: string, quote: string, limit: number, complete = true): string[][] {
+export function splitRecords(
+  text: string,
+  delimiter: string,
+  quote: string,
+  limit: number,
+  complete = true,
+): string[][] {
   const records: string[][] = [];
   let fields: string[] = [];
   let field = '';

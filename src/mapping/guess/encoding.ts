@@ -23,19 +23,38 @@ export class UnsupportedEncodingError extends Error {
  * is not held against UTF-8.
  */
 export function sniffEncoding(head: Uint8Array, complete: boolean): EncodingGuess {
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', confidence: 'high', evidence: 'a UTF-8 byte order mark' };
-  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', confidence: 'high', evidence: 'a UTF-16LE byte order mark' };
-  if (head[0] === 0xfe && head[1] === 0xff) throw new UnsupportedEncodingError('encoding: expected UTF-8, UTF-16LE, windows-1252 or latin1, got a UTF-16BE byte order mark (save the export as UTF-8)');
-  if (looksLikeUtf16Le(head)) return { encoding: 'utf-16le', confidence: 'medium', evidence: 'no byte order mark, but a zero byte after most characters (UTF-16LE)' };
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf)
+    return { encoding: 'utf-8', confidence: 'high', evidence: 'a UTF-8 byte order mark' };
+  if (head[0] === 0xff && head[1] === 0xfe)
+    return { encoding: 'utf-16le', confidence: 'high', evidence: 'a UTF-16LE byte order mark' };
+  if (head[0] === 0xfe && head[1] === 0xff)
+    throw new UnsupportedEncodingError(
+      'encoding: expected UTF-8, UTF-16LE, windows-1252 or latin1, got a UTF-16BE byte order mark (save the export as UTF-8)',
+    );
+  if (looksLikeUtf16Le(head))
+    return {
+      encoding: 'utf-16le',
+      confidence: 'medium',
+      evidence: 'no byte order mark, but a zero byte after most characters (UTF-16LE)',
+    };
 
   const nonAscii = head.reduce((count, byte) => count + (byte >= 0x80 ? 1 : 0), 0);
   const utf8End = complete ? head.length : withoutCutCharacter(head);
   if (isValidUtf8(head.subarray(0, utf8End))) {
-    if (nonAscii === 0) return { encoding: 'utf-8', confidence: 'medium', evidence: `only ASCII bytes in the first ${head.length} (UTF-8 and windows-1252 read them alike)` };
+    if (nonAscii === 0)
+      return {
+        encoding: 'utf-8',
+        confidence: 'medium',
+        evidence: `only ASCII bytes in the first ${head.length} (UTF-8 and windows-1252 read them alike)`,
+      };
     return { encoding: 'utf-8', confidence: 'high', evidence: `${nonAscii} non-ASCII bytes, all valid UTF-8` };
   }
   const examples = notUtf8Examples(head);
-  return { encoding: 'windows-1252', confidence: 'medium', evidence: `bytes such as ${examples} are not UTF-8; windows-1252 reads them as ${describeWindows1252(head)}` };
+  return {
+    encoding: 'windows-1252',
+    confidence: 'medium',
+    evidence: `bytes such as ${examples} are not UTF-8; windows-1252 reads them as ${describeWindows1252(head)}`,
+  };
 }
 
 /** ASCII text in UTF-16LE: most odd bytes are zero, most even ones are not. */
@@ -83,6 +102,8 @@ function notUtf8Examples(head: Uint8Array): string {
 function describeWindows1252(head: Uint8Array): string {
   // Decoded as a stream: Node's one-shot windows-1252 decode reads 0x80-0x9F as C1 controls (src/csv/decode.ts).
   const decoder = new TextDecoder('windows-1252');
-  const characters = [...new Set(decoder.decode(head, { stream: true }) + decoder.decode())].filter((character) => character.charCodeAt(0) >= 0x80).slice(0, 5);
+  const characters = [...new Set(decoder.decode(head, { stream: true }) + decoder.decode())]
+    .filter((character) => character.charCodeAt(0) >= 0x80)
+    .slice(0, 5);
   return characters.map((character) => JSON.stringify(character)).join(' ');
 }

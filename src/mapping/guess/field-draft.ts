@@ -39,7 +39,14 @@ export interface FieldDraft {
  */
 export const placeholderColumn = 'TODO';
 
-export function placeholder(section: 'shared' | 'case', target: string, todo: string, evidence: readonly string[] = [], alternatives?: readonly SpecObject[], column?: string): FieldDraft {
+export function placeholder(
+  section: 'shared' | 'case',
+  target: string,
+  todo: string,
+  evidence: readonly string[] = [],
+  alternatives?: readonly SpecObject[],
+  column?: string,
+): FieldDraft {
   return {
     section,
     target,

@@ -38,11 +38,20 @@ export interface Draft {
 }
 
 const requiredTargets: readonly { target: string; todo: string }[] = [
-  { target: 'card.last4', todo: 'no column with the card\'s last four digits found: write its column' },
-  { target: 'card.network', todo: 'no card network column found: write its column, or { constant: visa } when every card is one network' },
-  { target: 'dispute.reason', todo: 'no dispute reason column found: write its column with an enum, or { constant: fraud } when every dispute has one reason' },
+  { target: 'card.last4', todo: "no column with the card's last four digits found: write its column" },
+  {
+    target: 'card.network',
+    todo: 'no card network column found: write its column, or { constant: visa } when every card is one network',
+  },
+  {
+    target: 'dispute.reason',
+    todo: 'no dispute reason column found: write its column with an enum, or { constant: fraud } when every dispute has one reason',
+  },
   { target: 'transaction.amount', todo: 'no amount column found: write its column with type amount' },
-  { target: 'transaction.currency', todo: 'no currency column found: write its column, or { constant: EUR } when every amount is in one currency' },
+  {
+    target: 'transaction.currency',
+    todo: 'no currency column found: write its column, or { constant: EUR } when every amount is in one currency',
+  },
   { target: 'transaction.date', todo: 'no transaction date column found: write its column with type date' },
 ];
 
@@ -52,35 +61,80 @@ export function guessMapping(input: GuessInput): Draft {
   const profiles = profileColumns(sample, dialect.header);
   const assignments = assignRoles(sample, profiles, dialect.delimiter === ';' ? ',' : '.');
   const fields = completeFields(assignments);
-  const sharedColumns = [...new Set(fields.filter((field) => field.section === 'shared' && field.column !== undefined).map((field) => field.column ?? ''))];
+  const sharedColumns = [
+    ...new Set(
+      fields
+        .filter((field) => field.section === 'shared' && field.column !== undefined)
+        .map((field) => field.column ?? ''),
+    ),
+  ];
   const placedColumns = new Set(fields.map((field) => field.column));
-  const keyCandidates = profiles.filter((profile) => assignments.named.claimKey.includes(profile) || (!placedColumns.has(profile.column) && !assignments.named.evidence.includes(profile)));
+  const keyCandidates = profiles.filter(
+    (profile) =>
+      assignments.named.claimKey.includes(profile) ||
+      (!placedColumns.has(profile.column) && !assignments.named.evidence.includes(profile)),
+  );
   const claimKey = proposeClaimKey(sample, keyCandidates, sharedColumns);
   const keyValues = profiles.find((profile) => profile.column === claimKey.column)?.values;
   const sequence = keyValues === undefined ? undefined : perFileSequence(keyValues, sample.rows.length);
   const caseId = caseIdField(sample, assignments.named.caseId, claimKey);
   const allFields = caseId === undefined ? fields : [...fields, caseId];
-  const evidence = evidenceEntries(assignments.named.evidence, profiles.filter((profile) => !placedColumns.has(profile.column) && profile.column !== claimKey.column && profile.column !== caseId?.column));
+  const evidence = evidenceEntries(
+    assignments.named.evidence,
+    profiles.filter(
+      (profile) =>
+        !placedColumns.has(profile.column) && profile.column !== claimKey.column && profile.column !== caseId?.column,
+    ),
+  );
 
-  const used = new Set<string>([...allFields.map((field) => field.column ?? ''), claimKey.column ?? '', ...evidence.map((entry) => entry.column)]);
-  const unplaced = profiles.filter((profile) => !used.has(profile.column)).map((profile) => ({ column: profile.column, note: unplacedNote(profile, assignments) }));
+  const used = new Set<string>([
+    ...allFields.map((field) => field.column ?? ''),
+    claimKey.column ?? '',
+    ...evidence.map((entry) => entry.column),
+  ]);
+  const unplaced = profiles
+    .filter((profile) => !used.has(profile.column))
+    .map((profile) => ({ column: profile.column, note: unplacedNote(profile, assignments) }));
 
   const yaml = new YamlLines();
   renderHeader(yaml, input);
   renderClaim(yaml, claimKey, sequence);
-  renderSection(yaml, 'shared', allFields.filter((field) => field.section === 'shared'));
-  renderSection(yaml, 'case', allFields.filter((field) => field.section === 'case'));
+  renderSection(
+    yaml,
+    'shared',
+    allFields.filter((field) => field.section === 'shared'),
+  );
+  renderSection(
+    yaml,
+    'case',
+    allFields.filter((field) => field.section === 'case'),
+  );
   renderEvidence(yaml, evidence);
-  yaml.comment('', 'auto files each claim after creating it; none only creates them, chargeback files as a chargeback.');
+  yaml.comment(
+    '',
+    'auto files each claim after creating it; none only creates them, chargeback files as a chargeback.',
+  );
   yaml.add('file_mode: auto');
   renderUnplaced(yaml, unplaced);
 
   const decisions: Decision[] = [
     { subject: 'encoding', decision: encoding.encoding, confidence: encoding.confidence },
-    { subject: 'delimiter', decision: `${describeDelimiter(dialect.delimiter)}, quote ${dialect.quote}, ${dialect.lineEnding} line endings, ${dialect.header ? 'a header line' : 'no header line'}`, confidence: dialect.confidence },
+    {
+      subject: 'delimiter',
+      decision: `${describeDelimiter(dialect.delimiter)}, quote ${dialect.quote}, ${dialect.lineEnding} line endings, ${dialect.header ? 'a header line' : 'no header line'}`,
+      confidence: dialect.confidence,
+    },
     { subject: 'claim.key', decision: claimKey.column ?? 'none found', confidence: claimKey.confidence },
-    ...allFields.map((field) => ({ subject: `${field.section}.${field.target}`, decision: isPlaceholder(field) ? 'TODO' : `column ${JSON.stringify(field.column)}`, confidence: field.confidence })),
-    ...evidence.map((entry) => ({ subject: 'evidence', decision: `column ${JSON.stringify(entry.column)}, ${entry.category}`, confidence: entry.confidence })),
+    ...allFields.map((field) => ({
+      subject: `${field.section}.${field.target}`,
+      decision: isPlaceholder(field) ? 'TODO' : `column ${JSON.stringify(field.column)}`,
+      confidence: field.confidence,
+    })),
+    ...evidence.map((entry) => ({
+      subject: 'evidence',
+      decision: `column ${JSON.stringify(entry.column)}, ${entry.category}`,
+      confidence: entry.confidence,
+    })),
   ];
   return { yaml: yaml.text(), decisions, todos: yaml.todoLines, checks: yaml.checkLines, unplaced };
 }
@@ -92,25 +146,48 @@ function completeFields(assignments: Assignments): FieldDraft[] {
   const currencyField = fields.find((field) => field.target === 'transaction.currency');
   // One currency column often serves both amounts (mappings/generic.yaml does the same).
   if (has('dispute.amount') && !has('dispute.currency') && currencyField?.column !== undefined) {
-    fields.push({ ...currencyField, section: sectionOf('dispute.currency'), target: currencyTargetOf('dispute.amount'), evidence: ['the same currency column as transaction.currency'] });
+    fields.push({
+      ...currencyField,
+      section: sectionOf('dispute.currency'),
+      target: currencyTargetOf('dispute.amount'),
+      evidence: ['the same currency column as transaction.currency'],
+    });
   }
-  for (const { target, todo } of requiredTargets) if (!has(target)) fields.push(placeholder(sectionOf(target), target, todo));
-  const hasReference = fields.some((field) => field.target === 'transaction.arn' || field.target.endsWith('.switch_serial_number'));
+  for (const { target, todo } of requiredTargets)
+    if (!has(target)) fields.push(placeholder(sectionOf(target), target, todo));
+  const hasReference = fields.some(
+    (field) => field.target === 'transaction.arn' || field.target.endsWith('.switch_serial_number'),
+  );
   if (!hasReference) {
-    fields.push(placeholder('case', 'transaction.arn', 'no ARN column (23 digits) found: write its column, or map a switch_serial_number under transaction.network_details instead'));
+    fields.push(
+      placeholder(
+        'case',
+        'transaction.arn',
+        'no ARN column (23 digits) found: write its column, or map a switch_serial_number under transaction.network_details instead',
+      ),
+    );
   }
   return fields;
 }
 
 /** A case id column: itself when distinct on every row, else made unique within its claim by a template. */
-function caseIdField(sample: Sample, candidates: readonly ColumnProfile[], claimKey: ClaimKeyGuess): FieldDraft | undefined {
+function caseIdField(
+  sample: Sample,
+  candidates: readonly ColumnProfile[],
+  claimKey: ClaimKeyGuess,
+): FieldDraft | undefined {
   const profile = candidates[0];
   if (profile === undefined || profile.blanks > 0) return undefined;
   const distinct = new Set(profile.values).size === profile.values.length;
   const keyColumn = claimKey.column;
   if (!distinct && keyColumn === undefined) return undefined;
-  const spec: SpecObject = distinct ? { column: profile.column } : { template: `{${keyColumn ?? ''}}-{${profile.column}}` };
-  const pairsDistinct = distinct || new Set(sample.rows.map((row) => `${row[keyColumn ?? ''] ?? ''}\u0000${row[profile.column] ?? ''}`)).size === sample.rows.length;
+  const spec: SpecObject = distinct
+    ? { column: profile.column }
+    : { template: `{${keyColumn ?? ''}}-{${profile.column}}` };
+  const pairsDistinct =
+    distinct ||
+    new Set(sample.rows.map((row) => `${row[keyColumn ?? ''] ?? ''}\u0000${row[profile.column] ?? ''}`)).size ===
+      sample.rows.length;
   if (!pairsDistinct) return undefined;
   return {
     section: 'case',
@@ -118,29 +195,49 @@ function caseIdField(sample: Sample, candidates: readonly ColumnProfile[], claim
     column: profile.column,
     spec,
     confidence: 'medium',
-    evidence: [`${profile.header?.language ?? 'the'} header names a transaction or case reference; ${distinct ? 'distinct on every row' : `repeats across claims, so prefixed with the claim key ${JSON.stringify(keyColumn)}`}`],
+    evidence: [
+      `${profile.header?.language ?? 'the'} header names a transaction or case reference; ${distinct ? 'distinct on every row' : `repeats across claims, so prefixed with the claim key ${JSON.stringify(keyColumn)}`}`,
+    ],
   };
 }
 
 function renderHeader(yaml: YamlLines, input: GuessInput): void {
   const { encoding, dialect, sample } = input;
   yaml.add(`# yaml-language-server: $schema=${input.schemaPath}`);
-  yaml.comment('', `Draft written by \`bulk-disputes mapping guess\` from ${input.source} (${sample.rows.length} rows read${input.unreadableRows > 0 ? `, ${input.unreadableRows} unreadable` : ''}).`);
-  yaml.comment('', 'TODO lines need a person: until each is done, `import --dry-run` reports the rows they affect as invalid.');
+  yaml.comment(
+    '',
+    `Draft written by \`bulk-disputes mapping guess\` from ${input.source} (${sample.rows.length} rows read${input.unreadableRows > 0 ? `, ${input.unreadableRows} unreadable` : ''}).`,
+  );
+  yaml.comment(
+    '',
+    'TODO lines need a person: until each is done, `import --dry-run` reports the rows they affect as invalid.',
+  );
   yaml.comment('', 'CHECK lines are guesses worth a look. Delete both kinds of comment once done.');
-  yaml.add(`description: ${scalar(`Draft for ${input.source}, guessed from ${sample.rows.length} rows: review the TODO and CHECK comments`)}`);
+  yaml.add(
+    `description: ${scalar(`Draft for ${input.source}, guessed from ${sample.rows.length} rows: review the TODO and CHECK comments`)}`,
+  );
   yaml.add('csv:');
   yaml.comment('  ', `encoding: ${encoding.evidence} (confidence: ${encoding.confidence})`);
   yaml.comment('  ', `delimiter: ${dialect.evidence} (confidence: ${dialect.confidence})`);
-  yaml.comment('  ', `line endings ${dialect.lineEnding} (the reader takes CRLF and LF alike); ${dialect.header ? 'the first line names the columns' : 'no header line: columns are numbered from 1'}`);
-  yaml.add(`  delimiter: ${scalar(dialect.delimiter)}`, `  quote: ${scalar(dialect.quote)}`, `  encoding: ${encoding.encoding}`, `  header: ${dialect.header}`);
+  yaml.comment(
+    '  ',
+    `line endings ${dialect.lineEnding} (the reader takes CRLF and LF alike); ${dialect.header ? 'the first line names the columns' : 'no header line: columns are numbered from 1'}`,
+  );
+  yaml.add(
+    `  delimiter: ${scalar(dialect.delimiter)}`,
+    `  quote: ${scalar(dialect.quote)}`,
+    `  encoding: ${encoding.encoding}`,
+    `  header: ${dialect.header}`,
+  );
 }
 
 function renderClaim(yaml: YamlLines, claimKey: ClaimKeyGuess, sequence: SequenceRange | undefined): void {
   yaml.add('claim:');
   yaml.comment('  ', `key: ${claimKey.evidence} (confidence: ${claimKey.confidence})`);
-  if (claimKey.column === undefined) yaml.todo('  ', 'claim.key', 'name the column (or columns) whose values say which claim a row belongs to');
-  else if (claimKey.confidence === 'low') yaml.check('  ', 'claim.key', `is ${JSON.stringify(claimKey.column)} the dispute reference?`);
+  if (claimKey.column === undefined)
+    yaml.todo('  ', 'claim.key', 'name the column (or columns) whose values say which claim a row belongs to');
+  else if (claimKey.confidence === 'low')
+    yaml.check('  ', 'claim.key', `is ${JSON.stringify(claimKey.column)} the dispute reference?`);
   // A key that restarts in every file gives the next file's claims this file's ids.
   if (sequence !== undefined) {
     yaml.check(
@@ -152,7 +249,11 @@ function renderClaim(yaml: YamlLines, claimKey: ClaimKeyGuess, sequence: Sequenc
   yaml.add(`  key: ${flow([claimKey.column ?? placeholderColumn])}`);
   yaml.comment('  ', 'id: left out, so each claim id derives from the key and a re-run never duplicates a claim');
   // The prefix is stated once per mapping: with a per-file key, each file needs its own (kept for its re-runs).
-  if (sequence !== undefined) yaml.comment('  ', 'id_prefix: SOURCE-2026-03  (this file\'s own name, e.g. source and date: the same for every re-run of this file, another for the next file)');
+  if (sequence !== undefined)
+    yaml.comment(
+      '  ',
+      "id_prefix: SOURCE-2026-03  (this file's own name, e.g. source and date: the same for every re-run of this file, another for the next file)",
+    );
 }
 
 function renderEvidence(yaml: YamlLines, evidence: readonly EvidenceDraft[]): void {
@@ -161,7 +262,9 @@ function renderEvidence(yaml: YamlLines, evidence: readonly EvidenceDraft[]): vo
   for (const entry of evidence) {
     yaml.comment('  ', `${entry.evidence} (confidence: ${entry.confidence})`);
     if (entry.check !== undefined) yaml.check('  ', 'evidence', entry.check);
-    yaml.add(`  - ${flow({ column: entry.column, category: entry.category, ...(entry.separator === undefined ? {} : { separator: entry.separator }) })}`);
+    yaml.add(
+      `  - ${flow({ column: entry.column, category: entry.category, ...(entry.separator === undefined ? {} : { separator: entry.separator }) })}`,
+    );
   }
 }
 

@@ -54,21 +54,24 @@ const exactIndex: ReadonlyMap<string, HeaderMatch> = (() => {
   };
   // The first language to claim a name keeps it ("name" is the cardholder's in every language).
   for (const { language, headers } of vocabularies) {
-    for (const [role, names] of Object.entries(headers)) for (const name of names ?? []) add(foldText(name), { role, language, how: 'exact' });
+    for (const [role, names] of Object.entries(headers))
+      for (const name of names ?? []) add(foldText(name), { role, language, how: 'exact' });
   }
   // Then the same names without their little words, for "fecha operación" beside "fecha de operación".
   for (const { language, headers } of vocabularies) {
-    for (const [role, names] of Object.entries(headers)) for (const name of names ?? []) add(withoutStopWords(foldText(name)), { role, language, how: 'exact' });
+    for (const [role, names] of Object.entries(headers))
+      for (const name of names ?? []) add(withoutStopWords(foldText(name)), { role, language, how: 'exact' });
   }
   return index;
 })();
 
-const keywords: readonly { role: HeaderRole; language: Language; compounds: boolean; words: readonly string[] }[] = keywordOrder.flatMap((role) =>
-  vocabularies.flatMap(({ language, compounds, headerWords }) => {
-    const words = headerWords[role];
-    return words === undefined ? [] : [{ role, language, compounds, words: words.map(foldText) }];
-  }),
-);
+const keywords: readonly { role: HeaderRole; language: Language; compounds: boolean; words: readonly string[] }[] =
+  keywordOrder.flatMap((role) =>
+    vocabularies.flatMap(({ language, compounds, headerWords }) => {
+      const words = headerWords[role];
+      return words === undefined ? [] : [{ role, language, compounds, words: words.map(foldText) }];
+    }),
+  );
 
 /** What a header name says its column holds, if anything. */
 export function matchHeader(name: string): HeaderMatch | undefined {
@@ -79,7 +82,9 @@ export function matchHeader(name: string): HeaderMatch | undefined {
   const padded = ` ${normalised} `;
   for (const { role, language, compounds, words } of keywords) {
     // Whole words in the spaced form; German and Dutch compounds ("Umsatzbetrag") in the squashed one.
-    const found = words.some((word) => padded.includes(` ${word} `) || (compounds && squashed.includes(word.replace(/ /g, ''))));
+    const found = words.some(
+      (word) => padded.includes(` ${word} `) || (compounds && squashed.includes(word.replace(/ /g, ''))),
+    );
     if (found) return { role, language, how: 'keyword' };
   }
   return undefined;

@@ -1,5 +1,18 @@
 import { classifyDate, type DateGuess } from './classify-date.js';
-import { booleanSpelling, codeCounts, expirySeparator, isArn, isCodeColumn, isCurrencyCode, isEmail, isFourDigits, isNetworkColumn, maxCodes, mostly, type BooleanSpelling } from './classify-scalars.js';
+import {
+  booleanSpelling,
+  codeCounts,
+  expirySeparator,
+  isArn,
+  isCodeColumn,
+  isCurrencyCode,
+  isEmail,
+  isFourDigits,
+  isNetworkColumn,
+  maxCodes,
+  mostly,
+  type BooleanSpelling,
+} from './classify-scalars.js';
 import { matchHeader, type HeaderMatch } from './header-names.js';
 import type { ColumnValues, Sample } from './types.js';
 
@@ -34,7 +47,13 @@ export function profileColumns(sample: Sample, hasHeaderLine: boolean): ColumnPr
       values.push(value);
       rowIndexes.push(index);
     });
-    const columnValues: ColumnValues = { column, position, values, rowIndexes, blanks: sample.rows.length - values.length };
+    const columnValues: ColumnValues = {
+      column,
+      position,
+      values,
+      rowIndexes,
+      blanks: sample.rows.length - values.length,
+    };
     return { ...columnValues, header: hasHeaderLine ? matchHeader(column) : undefined, kind: valueKind(values) };
   });
 }
@@ -69,7 +88,9 @@ export function describeValues(profile: ColumnProfile): string {
     case 'boolean':
       return `booleans (${profile.kind.spelling.name})`;
     case 'date':
-      return profile.kind.guess.kind === 'date' ? `dates as ${JSON.stringify(profile.kind.guess.format)}` : `dates, day or month first (${profile.kind.guess.formats.join(' or ')})`;
+      return profile.kind.guess.kind === 'date'
+        ? `dates as ${JSON.stringify(profile.kind.guess.format)}`
+        : `dates, day or month first (${profile.kind.guess.formats.join(' or ')})`;
     case 'four_digits':
       return `4-digit numbers, e.g. ${example}`;
     case 'number':

@@ -1,4 +1,10 @@
-import { issuerAbbreviations, networkCodes, wholeLabelCodes, type DisputeReason, type NetworkCode } from './vocabulary/index.js';
+import {
+  issuerAbbreviations,
+  networkCodes,
+  wholeLabelCodes,
+  type DisputeReason,
+  type NetworkCode,
+} from './vocabulary/index.js';
 
 /** What a reason label's code says, if it holds one. */
 export type CodeReading =

@@ -10,7 +10,12 @@ import { contentWords, similarity, type Word } from './words.js';
  */
 export type ReasonLabelMatch =
   /** `how`: by the label's words, by a network's reason code, or as an issuers' abbreviation. */
-  | { readonly kind: 'placed'; readonly reason: DisputeReason; readonly why: string; readonly how: 'words' | 'code' | 'abbreviation' }
+  | {
+      readonly kind: 'placed';
+      readonly reason: DisputeReason;
+      readonly why: string;
+      readonly how: 'words' | 'code' | 'abbreviation';
+    }
   | { readonly kind: 'undecided'; readonly why: string }
   | { readonly kind: 'unknown' };
 
@@ -57,13 +62,18 @@ const phrases: readonly Phrase[] = vocabularies.flatMap(({ language, reasons }) 
   ),
 );
 
-const phrasesOf = new Map<DisputeReason, readonly Phrase[]>(disputeReasons.map((reason) => [reason, phrases.filter((phrase) => phrase.reason === reason)]));
-const stemsOf = new Map<DisputeReason, ReadonlySet<string>>(disputeReasons.map((reason) => [reason, new Set((phrasesOf.get(reason) ?? []).flatMap((phrase) => phrase.stems))]));
+const phrasesOf = new Map<DisputeReason, readonly Phrase[]>(
+  disputeReasons.map((reason) => [reason, phrases.filter((phrase) => phrase.reason === reason)]),
+);
+const stemsOf = new Map<DisputeReason, ReadonlySet<string>>(
+  disputeReasons.map((reason) => [reason, new Set((phrasesOf.get(reason) ?? []).flatMap((phrase) => phrase.stems))]),
+);
 
 /** A stem's weight: rarer across reasons tells more ("reçu" one reason, "non" many), as in tf-idf. */
 const weightOf: ReadonlyMap<string, number> = (() => {
   const reasonsWith = new Map<string, number>();
-  for (const stems of stemsOf.values()) for (const stem of stems) reasonsWith.set(stem, (reasonsWith.get(stem) ?? 0) + 1);
+  for (const stems of stemsOf.values())
+    for (const stem of stems) reasonsWith.set(stem, (reasonsWith.get(stem) ?? 0) + 1);
   return new Map([...reasonsWith].map(([stem, count]) => [stem, Math.log(1 + disputeReasons.length / count)]));
 })();
 const allStems = [...weightOf.keys()];
@@ -84,9 +94,17 @@ export function matchReasonLabel(label: string): ReasonLabelMatch {
   if (code === undefined) return matchWords(label);
   switch (code.kind) {
     case 'abbreviation':
-      return { kind: 'placed', reason: code.reason, why: `"${code.code}", an issuers' abbreviation: ${code.meaning}`, how: 'abbreviation' };
+      return {
+        kind: 'placed',
+        reason: code.reason,
+        why: `"${code.code}", an issuers' abbreviation: ${code.meaning}`,
+        how: 'abbreviation',
+      };
     case 'several':
-      return { kind: 'undecided', why: `several reason codes (${code.codes.join(', ')}): pick the one these disputes are` };
+      return {
+        kind: 'undecided',
+        why: `several reason codes (${code.codes.join(', ')}): pick the one these disputes are`,
+      };
     case 'code':
       return withCode(code, matchWords(code.rest));
   }
@@ -101,7 +119,10 @@ function withCode(code: Extract<CodeReading, { kind: 'code' }>, words: ReasonLab
     return { kind: 'undecided', why: `${named} covers several reasons (or none): pick the one these disputes are` };
   }
   if (words.kind === 'placed' && words.reason !== code.entry.reason) {
-    return { kind: 'undecided', why: `${named} is ${code.entry.reason}, but its words read as ${words.reason} (${words.why}): pick one` };
+    return {
+      kind: 'undecided',
+      why: `${named} is ${code.entry.reason}, but its words read as ${words.reason} (${words.why}): pick one`,
+    };
   }
   return { kind: 'placed', reason: code.entry.reason, why: named, how: 'code' };
 }
@@ -112,11 +133,16 @@ function matchWords(label: string): ReasonLabelMatch {
   const exact = exactPhrase(words);
   if (exact !== undefined) return exact;
   const weights = words.map((word) => wordWeight(word.stem));
-  const scored = disputeReasons.map((reason) => scoreReason(reason, words, weights)).sort((left, right) => right.score - left.score);
+  const scored = disputeReasons
+    .map((reason) => scoreReason(reason, words, weights))
+    .sort((left, right) => right.score - left.score);
   const [best, second] = scored;
   if (best === undefined || best.score < minimumScore) return { kind: 'unknown' };
   if (second !== undefined && best.score - second.score < minimumLead) {
-    return { kind: 'undecided', why: `reads as ${best.reason} (${describe(best)}) or ${second.reason} (${describe(second)}): pick one` };
+    return {
+      kind: 'undecided',
+      why: `reads as ${best.reason} (${describe(best)}) or ${second.reason} (${describe(second)}): pick one`,
+    };
   }
   const shared = best.shared.map((word) => `"${word}"`).join(', ');
   const why = `${best.phrase.language} "${best.phrase.written}" = ${reasonGloss[best.reason]}, by the words ${shared} (score ${best.score.toFixed(2)})`;
@@ -131,7 +157,12 @@ function exactPhrase(words: readonly Word[]): ReasonLabelMatch | undefined {
   const first = found[0];
   if (first === undefined) return undefined;
   if (reasons.length > 1) return { kind: 'undecided', why: `the words of ${reasons.join(' and of ')}: pick one` };
-  return { kind: 'placed', reason: first.reason, why: `${first.language} "${first.written}" = ${reasonGloss[first.reason]}`, how: 'words' };
+  return {
+    kind: 'placed',
+    reason: first.reason,
+    why: `${first.language} "${first.written}" = ${reasonGloss[first.reason]}`,
+    how: 'words',
+  };
 }
 
 interface ReasonScore {
@@ -147,7 +178,8 @@ function describe(score: ReasonScore): string {
 }
 
 /** How well the best of `labelWords` matches a vocabulary word, or a label word the best of `vocabularyWords`. */
-const bestForVocabularyWord = (vocabularyWord: string, labelWords: readonly string[]): number => Math.max(0, ...labelWords.map((labelWord) => similarity(labelWord, vocabularyWord)));
+const bestForVocabularyWord = (vocabularyWord: string, labelWords: readonly string[]): number =>
+  Math.max(0, ...labelWords.map((labelWord) => similarity(labelWord, vocabularyWord)));
 const bestForLabelWord = (labelWord: string, vocabularyWords: Iterable<string>): number => {
   let top = 0;
   for (const vocabularyWord of vocabularyWords) top = Math.max(top, similarity(labelWord, vocabularyWord));

@@ -63,13 +63,17 @@ export function renderSection(yaml: YamlLines, name: 'shared' | 'case', fields: 
   yaml.add(`${name}:`);
   if (fields.length === 0) yaml.comment('  ', 'nothing placed here');
   for (const field of fields) {
-    const source = field.column === undefined ? 'no column' : `column ${JSON.stringify(field.column)}${isPlaceholder(field) ? ' (undecided)' : ''}`;
+    const source =
+      field.column === undefined
+        ? 'no column'
+        : `column ${JSON.stringify(field.column)}${isPlaceholder(field) ? ' (undecided)' : ''}`;
     yaml.comment('  ', `${source} → ${field.target} (confidence: ${field.confidence})`);
     for (const line of field.evidence) yaml.comment('  ', `  ${line}`);
     if (field.todo !== undefined) yaml.todo('  ', `${name}.${field.target}`, field.todo);
     if (field.check !== undefined) yaml.check('  ', `${name}.${field.target}`, field.check);
     for (const alternative of field.alternatives ?? []) yaml.comment('  ', `${field.target}: ${flow(alternative)}`);
-    if (field.entryChecks === undefined && field.entryNotes === undefined) yaml.add(`  ${field.target}: ${flow(field.spec)}`);
+    if (field.entryChecks === undefined && field.entryNotes === undefined)
+      yaml.add(`  ${field.target}: ${flow(field.spec)}`);
     else renderCommentedEnum(yaml, `${name}.${field.target}`, field);
   }
 }
@@ -85,7 +89,10 @@ function renderCommentedEnum(yaml: YamlLines, path: string, field: FieldDraft): 
   const { enum: table, ...rest } = field.spec;
   for (const [key, value] of Object.entries(rest)) yaml.add(`    ${key}: ${flow(value)}`);
   yaml.add('    enum:');
-  const entries = Object.entries(table as SpecObject).map(([key, value]) => ({ key, text: `      ${scalar(key)}: ${flow(value)}` }));
+  const entries = Object.entries(table as SpecObject).map(([key, value]) => ({
+    key,
+    text: `      ${scalar(key)}: ${flow(value)}`,
+  }));
   // The comments in one column, as far as the entries are short enough to line up.
   const width = Math.min(Math.max(...entries.map((entry) => entry.text.length)), maxAlignedWidth);
   for (const { key, text } of entries) {

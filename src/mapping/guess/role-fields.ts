@@ -2,7 +2,16 @@ import type { DecimalSeparator } from '../transforms/index.js';
 import { caseTargets, requiredCaseTargets, requiredSharedTargets } from '../targets.js';
 import { classifyAmount, describeReading, type AmountReading } from './classify-amount.js';
 import { classifyDate } from './classify-date.js';
-import { booleanEnum, booleanSpelling, enumFor, expirySeparator, isEmail, isFourDigits, mostly, type KnownValues } from './classify-scalars.js';
+import {
+  booleanEnum,
+  booleanSpelling,
+  enumFor,
+  expirySeparator,
+  isEmail,
+  isFourDigits,
+  mostly,
+  type KnownValues,
+} from './classify-scalars.js';
 import { placeholder, type FieldDraft, type SpecObject } from './field-draft.js';
 import { listCodes, type ColumnProfile } from './profile.js';
 import type { Confidence } from './types.js';
@@ -24,10 +33,26 @@ export interface RoleReason {
 
 export type RoleFields = { ok: true; fields: FieldDraft[] } | { ok: false; reason: string };
 
-const amountTargets = new Set(['transaction.amount', 'dispute.amount', 'issuer_evidence.amount_correction.amount', 'issuer_evidence.prior_transaction.amount']);
-const dateTargets = new Set(['transaction.date', 'dispute.date', 'issuer_evidence.cancellation.date', 'issuer_evidence.delivery.expected_date', 'issuer_evidence.delivery.date', 'issuer_evidence.card.lost_date']);
+const amountTargets = new Set([
+  'transaction.amount',
+  'dispute.amount',
+  'issuer_evidence.amount_correction.amount',
+  'issuer_evidence.prior_transaction.amount',
+]);
+const dateTargets = new Set([
+  'transaction.date',
+  'dispute.date',
+  'issuer_evidence.cancellation.date',
+  'issuer_evidence.delivery.expected_date',
+  'issuer_evidence.delivery.date',
+  'issuer_evidence.card.lost_date',
+]);
 const booleanTargets = new Set(['issuer_evidence.card.is_active', 'issuer_evidence.fraud.was_reported']);
-const enumTargets: Readonly<Record<string, KnownValues | undefined>> = { 'card.network': 'network', 'card.type': 'card_type', 'dispute.reason': 'reason' };
+const enumTargets: Readonly<Record<string, KnownValues | undefined>> = {
+  'card.network': 'network',
+  'card.type': 'card_type',
+  'dispute.reason': 'reason',
+};
 const requiredTargets = new Set([...requiredSharedTargets, ...requiredCaseTargets, 'transaction.arn']);
 
 export function sectionOf(target: string): 'shared' | 'case' {
@@ -43,7 +68,12 @@ export function currencyTargetOf(amountTarget: string): string {
  * The draft fields for a column proposed for a role, or why its values do not fit the role
  * (a header "Datum" over amounts is not a date): the orchestrator then looks elsewhere.
  */
-export function fieldsForRole(role: string, profile: ColumnProfile, reason: RoleReason, context: RoleContext): RoleFields {
+export function fieldsForRole(
+  role: string,
+  profile: ColumnProfile,
+  reason: RoleReason,
+  context: RoleContext,
+): RoleFields {
   const column = profile.column;
   const field = (target: string, spec: SpecObject, extra: Partial<FieldDraft> = {}): FieldDraft => ({
     section: sectionOf(target),
@@ -58,15 +88,27 @@ export function fieldsForRole(role: string, profile: ColumnProfile, reason: Role
   if (dateTargets.has(role)) return dateField(role, profile, reason, field);
   if (booleanTargets.has(role)) {
     const spelling = booleanSpelling(profile.values);
-    if (spelling === undefined) return { ok: false, reason: `expected yes/no values, got ${listCodes(profile.values, 5)}` };
-    const spec: SpecObject = spelling.native ? { type: 'boolean' } : { enum: booleanEnum(spelling, profile.values), enum_case_sensitive: false, type: 'boolean' };
-    return { ok: true, fields: [field(role, spec, { evidence: [...reason.evidence, `booleans spelled ${spelling.name}`] })] };
+    if (spelling === undefined)
+      return { ok: false, reason: `expected yes/no values, got ${listCodes(profile.values, 5)}` };
+    const spec: SpecObject = spelling.native
+      ? { type: 'boolean' }
+      : { enum: booleanEnum(spelling, profile.values), enum_case_sensitive: false, type: 'boolean' };
+    return {
+      ok: true,
+      fields: [field(role, spec, { evidence: [...reason.evidence, `booleans spelled ${spelling.name}`] })],
+    };
   }
   if (role in enumTargets) return enumField(role, profile, reason, enumTargets[role], field);
   switch (role) {
     case 'transaction.currency':
-      if (!mostly(profile.values, (value) => /^[A-Za-z]{3}$/.test(value))) return { ok: false, reason: 'expected 3-letter currency codes' };
-      return { ok: true, fields: [field(role, { case: 'upper' }, { evidence: [...reason.evidence, `codes ${listCodes(profile.values, 6)}`] })] };
+      if (!mostly(profile.values, (value) => /^[A-Za-z]{3}$/.test(value)))
+        return { ok: false, reason: 'expected 3-letter currency codes' };
+      return {
+        ok: true,
+        fields: [
+          field(role, { case: 'upper' }, { evidence: [...reason.evidence, `codes ${listCodes(profile.values, 6)}`] }),
+        ],
+      };
     case 'card.last4':
     case 'merchant.category_code':
       if (!mostly(profile.values, isFourDigits)) return { ok: false, reason: 'expected 4 digits' };
@@ -76,17 +118,25 @@ export function fieldsForRole(role: string, profile: ColumnProfile, reason: Role
       return { ok: true, fields: [field(role, {})] };
     case 'issuer_evidence.cardholder_explanation':
       // A "Statement date" or "Comment code" column is no cardholder's words.
-      if (profile.kind.kind !== 'text' && profile.kind.kind !== 'codes') return { ok: false, reason: `expected the cardholder's words, got ${profile.kind.kind} values` };
+      if (profile.kind.kind !== 'text' && profile.kind.kind !== 'codes')
+        return { ok: false, reason: `expected the cardholder's words, got ${profile.kind.kind} values` };
       return { ok: true, fields: [field(role, {})] };
     case 'expiry': {
       const separator = expirySeparator(profile.values);
       if (separator === undefined) return { ok: false, reason: 'expected expiry dates like 09/28' };
-      const evidence = [...reason.evidence, `expiry as MM${separator}YY or MM${separator}YYYY, e.g. ${JSON.stringify(profile.values[0] ?? '')}`];
+      const evidence = [
+        ...reason.evidence,
+        `expiry as MM${separator}YY or MM${separator}YYYY, e.g. ${JSON.stringify(profile.values[0] ?? '')}`,
+      ];
       return {
         ok: true,
         fields: [
           field('card.expiry_month', { split: { separator, index: 0 }, type: 'integer' }, { evidence }),
-          field('card.expiry_year', { split: { separator, index: 1 }, type: 'year' }, { evidence: ['the year of the same cell (two-digit years are 20xx)'] }),
+          field(
+            'card.expiry_year',
+            { split: { separator, index: 1 }, type: 'year' },
+            { evidence: ['the year of the same cell (two-digit years are 20xx)'] },
+          ),
         ],
       };
     }
@@ -101,51 +151,136 @@ export function fieldsForRole(role: string, profile: ColumnProfile, reason: Role
 
 type FieldMaker = (target: string, spec: SpecObject, extra?: Partial<FieldDraft>) => FieldDraft;
 
-function amountField(role: string, profile: ColumnProfile, reason: RoleReason, context: RoleContext, field: FieldMaker): RoleFields {
-  const cells = profile.values.map((text, position) => ({ text, currency: context.currencyOfRow(profile.rowIndexes[position] ?? -1) }));
+function amountField(
+  role: string,
+  profile: ColumnProfile,
+  reason: RoleReason,
+  context: RoleContext,
+  field: FieldMaker,
+): RoleFields {
+  const cells = profile.values.map((text, position) => ({
+    text,
+    currency: context.currencyOfRow(profile.rowIndexes[position] ?? -1),
+  }));
   const guess = classifyAmount(cells, context.preferredDecimal);
-  if (guess === undefined) return { ok: false, reason: `expected amounts, got values like ${JSON.stringify(profile.values[0] ?? '')}` };
+  if (guess === undefined)
+    return { ok: false, reason: `expected amounts, got values like ${JSON.stringify(profile.values[0] ?? '')}` };
   const currency_field = context.currencyFieldOf(role);
-  const spec = (reading: AmountReading): SpecObject => ({ type: 'amount', amount: { currency_field, decimal_separator: reading.decimal, group_separator: reading.group } });
+  const spec = (reading: AmountReading): SpecObject => ({
+    type: 'amount',
+    amount: { currency_field, decimal_separator: reading.decimal, group_separator: reading.group },
+  });
   if (guess.kind === 'ambiguous') {
     const todo = `column ${JSON.stringify(profile.column)}: pick the decimal separator (${guess.readings.map(describeReading).join(', or ')}), then write its column`;
-    const alternatives = guess.readings.map((reading) => ({ column: profile.column, required: true, ...spec(reading) }));
-    return { ok: true, fields: [placeholder(sectionOf(role), role, todo, [...reason.evidence, `amounts, ambiguous: ${guess.evidence}`], alternatives, profile.column)] };
+    const alternatives = guess.readings.map((reading) => ({
+      column: profile.column,
+      required: true,
+      ...spec(reading),
+    }));
+    return {
+      ok: true,
+      fields: [
+        placeholder(
+          sectionOf(role),
+          role,
+          todo,
+          [...reason.evidence, `amounts, ambiguous: ${guess.evidence}`],
+          alternatives,
+          profile.column,
+        ),
+      ],
+    };
   }
   const draft = field(role, spec(guess.reading), { evidence: [...reason.evidence, `amounts, ${guess.evidence}`] });
-  const merged: FieldDraft = guess.confidence === 'high' ? draft : { ...draft, confidence: 'medium', check: `column ${JSON.stringify(profile.column)}: ${guess.evidence}` };
+  const merged: FieldDraft =
+    guess.confidence === 'high'
+      ? draft
+      : { ...draft, confidence: 'medium', check: `column ${JSON.stringify(profile.column)}: ${guess.evidence}` };
   return { ok: true, fields: [merged] };
 }
 
 function dateField(role: string, profile: ColumnProfile, reason: RoleReason, field: FieldMaker): RoleFields {
   const guess = classifyDate(profile.values);
-  if (guess === undefined) return { ok: false, reason: `expected dates, got values like ${JSON.stringify(profile.values[0] ?? '')}` };
+  if (guess === undefined)
+    return { ok: false, reason: `expected dates, got values like ${JSON.stringify(profile.values[0] ?? '')}` };
   if (guess.kind === 'ambiguous') {
     const todo = `column ${JSON.stringify(profile.column)}: day or month first? (${guess.formats.join(' or ')}), then write its column`;
-    const alternatives = guess.formats.map((format) => ({ column: profile.column, required: true, type: 'date', date: { format } }));
-    return { ok: true, fields: [placeholder(sectionOf(role), role, todo, [...reason.evidence, `dates, ambiguous: ${guess.evidence}`], alternatives, profile.column)] };
+    const alternatives = guess.formats.map((format) => ({
+      column: profile.column,
+      required: true,
+      type: 'date',
+      date: { format },
+    }));
+    return {
+      ok: true,
+      fields: [
+        placeholder(
+          sectionOf(role),
+          role,
+          todo,
+          [...reason.evidence, `dates, ambiguous: ${guess.evidence}`],
+          alternatives,
+          profile.column,
+        ),
+      ],
+    };
   }
   const date: SpecObject = guess.needsTimeZone ? { format: guess.format, time_zone: 'UTC' } : { format: guess.format };
   const evidence = [...reason.evidence, `dates, ${guess.evidence}`];
   const problems = [
-    ...(guess.needsTimeZone ? ["times of day without an offset, read as UTC: write the export's time zone (e.g. Europe/Berlin) if it is another"] : []),
+    ...(guess.needsTimeZone
+      ? [
+          "times of day without an offset, read as UTC: write the export's time zone (e.g. Europe/Berlin) if it is another",
+        ]
+      : []),
     ...(guess.confidence === 'high' ? [] : [guess.evidence]),
   ];
   const check = problems.length === 0 ? undefined : `column ${JSON.stringify(profile.column)}: ${problems.join('; ')}`;
   const confidence: Confidence = guess.confidence === 'high' && check === undefined ? reason.confidence : 'medium';
-  return { ok: true, fields: [field(role, { type: 'date', date }, { evidence, confidence, ...(check === undefined ? {} : { check }) })] };
+  return {
+    ok: true,
+    fields: [field(role, { type: 'date', date }, { evidence, confidence, ...(check === undefined ? {} : { check }) })],
+  };
 }
 
-function enumField(role: string, profile: ColumnProfile, reason: RoleReason, known: KnownValues | undefined, field: FieldMaker): RoleFields {
+function enumField(
+  role: string,
+  profile: ColumnProfile,
+  reason: RoleReason,
+  known: KnownValues | undefined,
+  field: FieldMaker,
+): RoleFields {
   const { table, todo, caseOnly, checks, undecided } = enumFor(profile.values, known);
   const codes = `codes ${listCodes(profile.values)}`;
-  if (Object.keys(table).length > 30) return { ok: false, reason: `expected a few codes, got ${Object.keys(table).length} distinct values` };
-  if (caseOnly) return { ok: true, fields: [field(role, { case: 'lower' }, { evidence: [...reason.evidence, `${codes}: the API's own names`] })] };
+  if (Object.keys(table).length > 30)
+    return { ok: false, reason: `expected a few codes, got ${Object.keys(table).length} distinct values` };
+  if (caseOnly)
+    return {
+      ok: true,
+      fields: [field(role, { case: 'lower' }, { evidence: [...reason.evidence, `${codes}: the API's own names`] })],
+    };
   const spec: SpecObject = { enum: table, enum_case_sensitive: false };
   const guessed = Object.keys(checks).length;
-  const evidence = [...reason.evidence, codes, ...(guessed === 0 ? [] : [`${guessed} of ${Object.keys(table).length} labels read from the vocabulary of issuers' and networks' reason names: CHECK each`])];
-  const comments = { ...(guessed === 0 ? {} : { entryChecks: checks }), ...(Object.keys(undecided).length === 0 ? {} : { entryNotes: undecided }) };
-  if (todo.length === 0) return { ok: true, fields: [field(role, spec, { evidence, ...comments, ...(guessed === 0 ? {} : { confidence: 'medium' as const }) })] };
+  const evidence = [
+    ...reason.evidence,
+    codes,
+    ...(guessed === 0
+      ? []
+      : [
+          `${guessed} of ${Object.keys(table).length} labels read from the vocabulary of issuers' and networks' reason names: CHECK each`,
+        ]),
+  ];
+  const comments = {
+    ...(guessed === 0 ? {} : { entryChecks: checks }),
+    ...(Object.keys(undecided).length === 0 ? {} : { entryNotes: undecided }),
+  };
+  if (todo.length === 0)
+    return {
+      ok: true,
+      fields: [
+        field(role, spec, { evidence, ...comments, ...(guessed === 0 ? {} : { confidence: 'medium' as const }) }),
+      ],
+    };
   const message = `column ${JSON.stringify(profile.column)}: write the ${role} value of ${todo.map((code) => JSON.stringify(code)).join(', ')} in its enum`;
   return { ok: true, fields: [field(role, spec, { evidence, ...comments, todo: message, confidence: 'medium' })] };
 }

@@ -20,7 +20,9 @@ export function foldText(text: string): string {
 }
 
 /** Articles, prepositions and conjunctions of every language: they tell no reason or column apart. */
-export const stopWords: ReadonlySet<string> = new Set(vocabularies.flatMap((vocabulary) => vocabulary.stopWords.map(foldText)));
+export const stopWords: ReadonlySet<string> = new Set(
+  vocabularies.flatMap((vocabulary) => vocabulary.stopWords.map(foldText)),
+);
 
 /**
  * A folded word's stem: doubled letters single ("cancelled", "canceled"), British -ise as -ize
@@ -61,7 +63,8 @@ const negations = new Set(['nicht', 'niet', 'kein', 'keine', 'geen']);
 export function similarity(labelWord: string, vocabularyWord: string): number {
   if (labelWord === vocabularyWord) return 1;
   let prefix = 0;
-  while (prefix < labelWord.length && prefix < vocabularyWord.length && labelWord[prefix] === vocabularyWord[prefix]) prefix++;
+  while (prefix < labelWord.length && prefix < vocabularyWord.length && labelWord[prefix] === vocabularyWord[prefix])
+    prefix++;
   const tail = Math.max(labelWord.length, vocabularyWord.length) - prefix;
   // Short words need all but their last letter shared: "Betrag" (amount) is not "Betrug" (fraud).
   const shortTail = Math.min(labelWord.length, vocabularyWord.length) - prefix;

@@ -56,7 +56,10 @@ export function toMinorUnits(text: string, options: AmountOptions): TransformRes
   if (digits.length <= 15) return ok(Number(digits));
   const minorUnits = BigInt(digits);
   if (minorUnits > BigInt(Number.MAX_SAFE_INTEGER)) {
-    return fail('amount_too_large', `amount: expected at most ${Number.MAX_SAFE_INTEGER} minor units, got ${quote(trimmed)}`);
+    return fail(
+      'amount_too_large',
+      `amount: expected at most ${Number.MAX_SAFE_INTEGER} minor units, got ${quote(trimmed)}`,
+    );
   }
   return ok(Number(minorUnits));
 }
@@ -65,13 +68,19 @@ function checkOptions(options: AmountOptions): TransformResult<never> | undefine
   const group = options.groupSeparator ?? '';
   // The options come from a parsed mapping file, so the unions are checked at run time too.
   if (!DECIMAL_SEPARATORS.includes(options.decimalSeparator)) {
-    return fail('options_invalid', `amount.decimalSeparator: expected "." or ",", got ${quote(options.decimalSeparator)}`);
+    return fail(
+      'options_invalid',
+      `amount.decimalSeparator: expected "." or ",", got ${quote(options.decimalSeparator)}`,
+    );
   }
   if (!GROUP_SEPARATORS.includes(group)) {
     return fail('options_invalid', `amount.groupSeparator: expected one of "," "." " " "'" "", got ${quote(group)}`);
   }
   if (group === options.decimalSeparator) {
-    return fail('options_invalid', `amount.groupSeparator: expected a character other than the decimal separator, got ${quote(group)}`);
+    return fail(
+      'options_invalid',
+      `amount.groupSeparator: expected a character other than the decimal separator, got ${quote(group)}`,
+    );
   }
   return undefined;
 }

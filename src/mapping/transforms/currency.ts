@@ -15,7 +15,19 @@ import { fail, ok, quote, type TransformResult } from './result.js';
  * `currency-codes` turns "N.A." into 0, which would silently accept them as whole units.
  */
 const NO_MINOR_UNIT = new Set([
-  'XAG', 'XAU', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XPD', 'XPT', 'XSU', 'XTS', 'XUA', 'XXX',
+  'XAG',
+  'XAU',
+  'XBA',
+  'XBB',
+  'XBC',
+  'XBD',
+  'XDR',
+  'XPD',
+  'XPT',
+  'XSU',
+  'XTS',
+  'XUA',
+  'XXX',
 ]);
 
 /** The ISO 4217 minor-unit exponent of an upper-case alphabetic code: USD 2, JPY 0, KWD 3. */

@@ -34,7 +34,10 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
     return fail('options_invalid', `date.format: expected a pattern with a year, got ${quote(options.format)}`);
   }
   if (!isValidZone(options.timeZone)) {
-    return fail('time_zone_unknown', `date.timeZone: expected an IANA time zone like "Europe/Berlin", got ${quote(options.timeZone)}`);
+    return fail(
+      'time_zone_unknown',
+      `date.timeZone: expected an IANA time zone like "Europe/Berlin", got ${quote(options.timeZone)}`,
+    );
   }
   const trimmed = text.trim();
   if (trimmed === '') return fail('date_empty', `date: expected a date as ${quote(options.format)}, got an empty cell`);
@@ -54,7 +57,8 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
   if (!TIME_TOKENS.test(pattern)) return ok(asWritten.toISO());
 
   const zoned = DateTime.fromFormatParser(trimmed, parser, { zone: options.timeZone, locale });
-  if (!zoned.isValid) return fail('date_format', `date: expected a date as ${quote(options.format)}, got ${quote(trimmed)}`);
+  if (!zoned.isValid)
+    return fail('date_format', `date: expected a date as ${quote(options.format)}, got ${quote(trimmed)}`);
   // Luxon moves a time in a spring-forward gap silently; such a time was never on any clock there.
   if (!OFFSET_TOKENS.test(pattern) && !sameWallClock(asWritten, zoned)) {
     return fail(
@@ -86,7 +90,8 @@ function plainDate(text: string, format: string): string | undefined {
   const day = match[layout.day] ?? '';
   const monthNumber = Number(month);
   const dayNumber = Number(day);
-  if (monthNumber < 1 || monthNumber > 12 || dayNumber < 1 || dayNumber > daysInMonth(Number(year), monthNumber)) return undefined;
+  if (monthNumber < 1 || monthNumber > 12 || dayNumber < 1 || dayNumber > daysInMonth(Number(year), monthNumber))
+    return undefined;
   return `${year}-${month}-${day}T00:00:00.000Z`;
 }
 

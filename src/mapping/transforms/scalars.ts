@@ -64,7 +64,10 @@ export function mapEnum<T>(
   for (const [key, target] of Object.entries(map)) {
     const folded = fold(key);
     if (table.has(folded) && table.get(folded) !== target) {
-      return fail('options_invalid', `enum: expected keys distinct ignoring case, got two spellings of ${quote(folded)}`);
+      return fail(
+        'options_invalid',
+        `enum: expected keys distinct ignoring case, got two spellings of ${quote(folded)}`,
+      );
     }
     table.set(folded, target);
   }

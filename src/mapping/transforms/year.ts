@@ -22,7 +22,10 @@ export const maxWindowStart = 9900;
 export function toYear(value: string, options: YearOptions): TransformResult<number> {
   const start = options.twoDigitWindowStart;
   if (!Number.isSafeInteger(start) || start < minWindowStart || start > maxWindowStart) {
-    return fail('options_invalid', `year.two_digit_window_start: expected a whole number from ${minWindowStart} to ${maxWindowStart}, got ${start}`);
+    return fail(
+      'options_invalid',
+      `year.two_digit_window_start: expected a whole number from ${minWindowStart} to ${maxWindowStart}, got ${start}`,
+    );
   }
   const trimmed = value.trim();
   if (/^[1-9]\d{3}$/.test(trimmed)) return ok(Number(trimmed));

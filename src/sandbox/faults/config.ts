@@ -22,15 +22,25 @@ export const latencySchema = z
   ])
   .describe('milliseconds to wait before handling: fixed, or drawn uniformly from {min, max} inclusive');
 
-const rate = (what: string) => z.number().min(0).max(1).default(0).describe(`chance from 0 to 1 that a request in scope ${what}`);
+const rate = (what: string) =>
+  z.number().min(0).max(1).default(0).describe(`chance from 0 to 1 that a request in scope ${what}`);
 
 const routeScopeSchema = z
   .string()
-  .regex(/^(\*|GET|POST|PUT|DELETE) \/\S*$/, 'expected "METHOD PATTERN" such as "POST /v2/issuer/new_claim" or "* /v2/issuer/claims/{claim_id}"')
+  .regex(
+    /^(\*|GET|POST|PUT|DELETE) \/\S*$/,
+    'expected "METHOD PATTERN" such as "POST /v2/issuer/new_claim" or "* /v2/issuer/claims/{claim_id}"',
+  )
   .describe('a route of the route table, by its pattern; `*` for every method on it');
 
 export const faultConfigSchema = z.strictObject({
-  seed: z.number().int().min(0).max(maxSeed).default(1).describe('seed of the generator: the same seed and requests give the same faults'),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(maxSeed)
+    .default(1)
+    .describe('seed of the generator: the same seed and requests give the same faults'),
   latencyMs: latencySchema.default(0),
   failRate: rate('is answered 503 with Retry-After before handling'),
   dropRate: rate('has its connection reset before handling'),
@@ -40,14 +50,24 @@ export const faultConfigSchema = z.strictObject({
     .int()
     .positive()
     .optional()
-    .describe('requests in scope admitted per second per API key (a token bucket holding one second\'s worth); the rest get 429 with Retry-After: the seconds until the next token, rounded up'),
+    .describe(
+      "requests in scope admitted per second per API key (a token bucket holding one second's worth); the rest get 429 with Retry-After: the seconds until the next token, rounded up",
+    ),
   capacity: z
     .number()
     .int()
     .positive()
     .optional()
-    .describe('requests in scope the service holds at once; the next is answered 503 with Retry-After at once, as a saturated server or load balancer does'),
-  retryAfterSeconds: z.number().int().min(0).max(86_400).default(1).describe('the Retry-After sent with an injected 503 (of --fail-rate or --capacity)'),
+    .describe(
+      'requests in scope the service holds at once; the next is answered 503 with Retry-After at once, as a saturated server or load balancer does',
+    ),
+  retryAfterSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(86_400)
+    .default(1)
+    .describe('the Retry-After sent with an injected 503 (of --fail-rate or --capacity)'),
   routes: z.array(routeScopeSchema).optional().describe('the routes faulted; absent: every service route'),
 });
 
@@ -68,7 +88,10 @@ export function routeScopeMatches(scope: string, route: RouteKey): boolean {
  * The scopes that name no service route: a typo would otherwise leave faults silently off, and
  * a test would pass that injected nothing. Control routes are never faulted, so they do not count.
  */
-export function unknownRouteScopes(scopes: readonly string[], routes: readonly (RouteKey & { control?: boolean })[]): string[] {
+export function unknownRouteScopes(
+  scopes: readonly string[],
+  routes: readonly (RouteKey & { control?: boolean })[],
+): string[] {
   const serviceRoutes = routes.filter((route) => route.control !== true);
   return scopes.filter((scope) => !serviceRoutes.some((route) => routeScopeMatches(scope, route)));
 }
@@ -91,7 +114,9 @@ export function parseLatency(text: string): LatencyMs {
   const latency = max === undefined ? min : { min, max };
   const parsed = latencySchema.safeParse(latency);
   if (!parsed.success) {
-    throw fail(max !== undefined && min > max ? 'MIN no greater than MAX' : `whole milliseconds from 0 to ${maxLatencyMs}`);
+    throw fail(
+      max !== undefined && min > max ? 'MIN no greater than MAX' : `whole milliseconds from 0 to ${maxLatencyMs}`,
+    );
   }
   return parsed.data;
 }
@@ -114,15 +139,40 @@ export interface FaultFlags {
 
 /** Flag, value placeholder and help line for each of FaultFlags, for the CLI to declare. */
 export const faultFlagHelp: readonly { flags: string; description: string }[] = [
-  { flags: '--seed <n>', description: `seed of the fault generator and of the paths of --outcomes, 0 to ${maxSeed}: the same seed and requests replay the same faults, the same seed and case ids the same paths (default 1)` },
+  {
+    flags: '--seed <n>',
+    description: `seed of the fault generator and of the paths of --outcomes, 0 to ${maxSeed}: the same seed and requests replay the same faults, the same seed and case ids the same paths (default 1)`,
+  },
   { flags: '--latency-ms <ms>', description: 'wait before handling: N, or MIN-MAX drawn uniformly (default 0)' },
-  { flags: '--fail-rate <rate>', description: 'chance from 0 to 1 of a 503 with Retry-After, before handling (default 0)' },
-  { flags: '--rate-limit <n>', description: 'requests admitted per second per API key, bursts up to n (token bucket); the rest get 429 with Retry-After, the seconds until the next token rounded up (default: no limit)' },
+  {
+    flags: '--fail-rate <rate>',
+    description: 'chance from 0 to 1 of a 503 with Retry-After, before handling (default 0)',
+  },
+  {
+    flags: '--rate-limit <n>',
+    description:
+      'requests admitted per second per API key, bursts up to n (token bucket); the rest get 429 with Retry-After, the seconds until the next token rounded up (default: no limit)',
+  },
   { flags: '--drop-rate <rate>', description: 'chance from 0 to 1 of a connection reset before handling (default 0)' },
-  { flags: '--drop-after-commit-rate <rate>', description: 'chance from 0 to 1 of a connection reset after the write is committed (default 0)' },
-  { flags: '--capacity <n>', description: 'requests held at once (a saturated server): the next gets 503 with Retry-After at once (default: no limit)' },
-  { flags: '--retry-after-seconds <s>', description: 'Retry-After sent with injected 503s (default 1; a 429 of --rate-limit says when the next token comes)' },
-  { flags: '--fault-route <route>', description: 'fault only this route, e.g. "POST /v2/issuer/new_claim" or "* /v2/issuer/claims/{claim_id}" (repeatable; default: every service route)' },
+  {
+    flags: '--drop-after-commit-rate <rate>',
+    description: 'chance from 0 to 1 of a connection reset after the write is committed (default 0)',
+  },
+  {
+    flags: '--capacity <n>',
+    description:
+      'requests held at once (a saturated server): the next gets 503 with Retry-After at once (default: no limit)',
+  },
+  {
+    flags: '--retry-after-seconds <s>',
+    description:
+      'Retry-After sent with injected 503s (default 1; a 429 of --rate-limit says when the next token comes)',
+  },
+  {
+    flags: '--fault-route <route>',
+    description:
+      'fault only this route, e.g. "POST /v2/issuer/new_claim" or "* /v2/issuer/claims/{claim_id}" (repeatable; default: every service route)',
+  },
 ];
 
 /**
@@ -130,17 +180,26 @@ export const faultFlagHelp: readonly { flags: string; description: string }[] = 
  * to 1, got 2" at the first bad one. With `serviceRoutes` (the route table), a `--fault-route`
  * that names no service route is refused too.
  */
-export function faultConfigFromFlags(flags: FaultFlags, serviceRoutes?: readonly (RouteKey & { control?: boolean })[]): FaultConfig {
-  const routes = flags.faultRoute?.length ? flags.faultRoute.map((scope) => checkedScope(scope, serviceRoutes)) : undefined;
+export function faultConfigFromFlags(
+  flags: FaultFlags,
+  serviceRoutes?: readonly (RouteKey & { control?: boolean })[],
+): FaultConfig {
+  const routes = flags.faultRoute?.length
+    ? flags.faultRoute.map((scope) => checkedScope(scope, serviceRoutes))
+    : undefined;
   const config: FaultConfigInput = {
     seed: optional(flags.seed, (text) => wholeNumber('--seed', text, 0, maxSeed)),
     latencyMs: optional(flags.latencyMs, parseLatency),
     failRate: optional(flags.failRate, (text) => fraction('--fail-rate', text)),
     dropRate: optional(flags.dropRate, (text) => fraction('--drop-rate', text)),
     dropAfterCommitRate: optional(flags.dropAfterCommitRate, (text) => fraction('--drop-after-commit-rate', text)),
-    rateLimitPerSecond: optional(flags.rateLimit, (text) => wholeNumber('--rate-limit', text, 1, Number.MAX_SAFE_INTEGER)),
+    rateLimitPerSecond: optional(flags.rateLimit, (text) =>
+      wholeNumber('--rate-limit', text, 1, Number.MAX_SAFE_INTEGER),
+    ),
     capacity: optional(flags.capacity, (text) => wholeNumber('--capacity', text, 1, Number.MAX_SAFE_INTEGER)),
-    retryAfterSeconds: optional(flags.retryAfterSeconds, (text) => wholeNumber('--retry-after-seconds', text, 0, 86_400)),
+    retryAfterSeconds: optional(flags.retryAfterSeconds, (text) =>
+      wholeNumber('--retry-after-seconds', text, 0, 86_400),
+    ),
     routes,
   };
   // Every value was checked above; the schema fills in the defaults.
@@ -169,10 +228,14 @@ function wholeNumber(flag: string, text: string, min: number, max: number): numb
 function checkedScope(scope: string, serviceRoutes: readonly (RouteKey & { control?: boolean })[] | undefined): string {
   const trimmed = scope.trim().replace(/\s+/g, ' ');
   if (!routeScopeSchema.safeParse(trimmed).success) {
-    throw new Error(`--fault-route: expected "METHOD PATTERN" such as "POST /v2/issuer/new_claim", got ${JSON.stringify(scope)}`);
+    throw new Error(
+      `--fault-route: expected "METHOD PATTERN" such as "POST /v2/issuer/new_claim", got ${JSON.stringify(scope)}`,
+    );
   }
   if (serviceRoutes && unknownRouteScopes([trimmed], serviceRoutes).length > 0) {
-    throw new Error(`--fault-route: expected a service route of the sandbox such as "POST /v2/issuer/new_claim", got ${JSON.stringify(scope)}`);
+    throw new Error(
+      `--fault-route: expected a service route of the sandbox such as "POST /v2/issuer/new_claim", got ${JSON.stringify(scope)}`,
+    );
   }
   return trimmed;
 }

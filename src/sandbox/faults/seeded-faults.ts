@@ -1,6 +1,12 @@
 import { xoroshiro128plus } from 'pure-rand';
 import { TokenBucket } from '../../api/token-bucket.js';
-import { faultConfigSchema, routeScopeMatches, type FaultConfig, type FaultConfigInput, type LatencyMs } from './config.js';
+import {
+  faultConfigSchema,
+  routeScopeMatches,
+  type FaultConfig,
+  type FaultConfigInput,
+  type LatencyMs,
+} from './config.js';
 import type { FaultAction, FaultDecision, FaultInjector, RouteKey } from './fault-injector.js';
 
 /**
@@ -46,7 +52,8 @@ export function createFaultInjector(input: FaultConfigInput): FaultInjector {
       if (places === undefined || decision.action === 'rate-limit') return decision;
       // After the rate limit, before anything else: a service at capacity refuses what it cannot hold.
       const release = places.take();
-      if (release === undefined) return { latencyMs: 0, action: 'over-capacity', retryAfterSeconds: config.retryAfterSeconds };
+      if (release === undefined)
+        return { latencyMs: 0, action: 'over-capacity', retryAfterSeconds: config.retryAfterSeconds };
       return { ...decision, release };
     },
   };
@@ -69,7 +76,8 @@ export function decisionFrom(config: FaultConfig, draws: FaultDraws, rateLimited
   // Retry-After only goes with the answers that carry it (fault-injector.ts). A 429 of the rate
   // limit says when the next token comes, in whole seconds rounded up: a client that honours it is
   // never refused for the same reason twice in a row.
-  if (action === 'rate-limit') return { latencyMs, action, retryAfterSeconds: Math.max(1, Math.ceil(rateLimitedForMs / 1000)) };
+  if (action === 'rate-limit')
+    return { latencyMs, action, retryAfterSeconds: Math.max(1, Math.ceil(rateLimitedForMs / 1000)) };
   return action === 'fail' ? { latencyMs, action, retryAfterSeconds: config.retryAfterSeconds } : { latencyMs, action };
 }
 

@@ -59,7 +59,8 @@ export interface ReceivedUpload {
 /** Accepts the upload or throws one 400 listing every problem found. */
 export async function checkUpload(parts: CollectedParts): Promise<ReceivedUpload> {
   const category = checkCategory(parts.categories);
-  const file = parts.file === undefined ? { issue: fileMissing(parts.fileSentAsPlainField) } : await checkFile(parts.file);
+  const file =
+    parts.file === undefined ? { issue: fileMissing(parts.fileSentAsPlainField) } : await checkFile(parts.file);
   const issues = [...parts.issues];
   if ('issue' in category) issues.push(category.issue);
   if ('issue' in file) issues.push(file.issue);
@@ -87,7 +88,13 @@ function isUploadCategory(value: string): value is UploadCategory {
 
 type CheckedFile = Pick<ReceivedUpload, 'filename' | 'content' | 'contentType' | 'pageCount'>;
 
-async function checkFile({ filename, content }: { filename: string; content: FileContent }): Promise<Checked<CheckedFile>> {
+async function checkFile({
+  filename,
+  content,
+}: {
+  filename: string;
+  content: FileContent;
+}): Promise<Checked<CheckedFile>> {
   if (content.size === 0) return { issue: fileEmpty(filename) };
   // Both read no further than the PDF header window (describeContent: its first 512 bytes).
   const head = contentHead(content, pdfHeaderWindowBytes);

@@ -52,7 +52,10 @@ const maxParts = 6;
 /** Boundaries, part headers and the small fields: what a body may hold beyond its file. */
 const maxOverheadBytes = 64 * 1024;
 
-export async function receiveUpload(request: IncomingMessage, options: ReceiveUploadOptions = {}): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  request: IncomingMessage,
+  options: ReceiveUploadOptions = {},
+): Promise<ReceivedUpload> {
   const maxFileBytes = options.maxFileBytes ?? defaultMaxFileBytes;
   const maxDiscardBytes = options.maxDiscardBytes ?? defaultMaxDiscardBytes;
   const contentType = request.headers['content-type'];
@@ -71,7 +74,11 @@ export function isMultipartFormData(contentType: string | undefined): boolean {
 }
 
 /** Settles exactly once: with the parts, or with a refusal as soon as one is certain. */
-async function collectParts(request: IncomingMessage, maxFileBytes: number, maxDiscardBytes: number): Promise<CollectedParts> {
+async function collectParts(
+  request: IncomingMessage,
+  maxFileBytes: number,
+  maxDiscardBytes: number,
+): Promise<CollectedParts> {
   return new Promise<CollectedParts>((resolve, reject) => {
     const parts: CollectedParts = { categories: [], fileSentAsPlainField: false, issues: [] };
     let parser: busboy.Busboy;
@@ -79,7 +86,13 @@ async function collectParts(request: IncomingMessage, maxFileBytes: number, maxD
       parser = busboy({
         headers: request.headers,
         // busboy's fileSize counts bytes kept; reaching it exactly is already "4.5 MB or more".
-        limits: { fileSize: maxFileBytes, files: maxFileParts, fields: maxFields, fieldSize: maxFieldBytes, parts: maxParts },
+        limits: {
+          fileSize: maxFileBytes,
+          files: maxFileParts,
+          fields: maxFields,
+          fieldSize: maxFieldBytes,
+          parts: maxParts,
+        },
       });
     } catch {
       // busboy checks only the header here: a missing boundary or an unparsable value.

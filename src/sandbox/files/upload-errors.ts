@@ -41,18 +41,29 @@ export function refuseUpload(issues: readonly UploadIssue[]): SandboxHttpError {
 }
 
 export const contentTypeInvalid = (got: string | undefined): UploadIssue =>
-  issue('content_type_invalid', 'content-type', 'multipart/form-data with a boundary', got === undefined ? 'no content-type header' : quote(got));
+  issue(
+    'content_type_invalid',
+    'content-type',
+    'multipart/form-data with a boundary',
+    got === undefined ? 'no content-type header' : quote(got),
+  );
 
 export const multipartMalformed = (reason: string): UploadIssue =>
   issue('multipart_malformed', 'body', 'a well-formed multipart/form-data body', reason);
 
-export const partsTooMany = (got: string): UploadIssue => issue('parts_too_many', 'body', 'the parts file and category only', got);
+export const partsTooMany = (got: string): UploadIssue =>
+  issue('parts_too_many', 'body', 'the parts file and category only', got);
 
 export const bodyTooLarge = (maxBodyBytes: number): UploadIssue =>
   issue('body_too_large', 'body', `at most ${maxBodyBytes.toLocaleString('en-US')} bytes in all`, 'more');
 
 export const parameterUnknown = (name: string | undefined): UploadIssue =>
-  issue('parameter_unknown', name ?? 'body', 'only the parts file and category', name === undefined ? 'a part without a name' : `a part named ${quote(name)}`);
+  issue(
+    'parameter_unknown',
+    name ?? 'body',
+    'only the parts file and category',
+    name === undefined ? 'a part without a name' : `a part named ${quote(name)}`,
+  );
 
 export const categoryMissing = (allowed: readonly string[]): UploadIssue =>
   issue('category_missing', 'category', `one of ${allowed.join(', ')}`, 'no category part');
@@ -61,7 +72,12 @@ export const categoryInvalid = (allowed: readonly string[], got: string): Upload
   issue('category_invalid', 'category', `one of ${allowed.join(', ')}`, got);
 
 export const fileMissing = (sentAsPlainField: boolean): UploadIssue =>
-  issue('file_missing', 'file', 'a file part (a part named file with a filename)', sentAsPlainField ? 'a plain field named file without a filename' : 'no file part');
+  issue(
+    'file_missing',
+    'file',
+    'a file part (a part named file with a filename)',
+    sentAsPlainField ? 'a plain field named file without a filename' : 'no file part',
+  );
 
 export const fileTooMany = (): UploadIssue => issue('file_too_many', 'file', 'one file part', 'more than one');
 
@@ -70,12 +86,23 @@ export const fileEmpty = (filename: string): UploadIssue =>
 
 /** The limit is decimal megabytes: the service's limit is "under 4.5 MB", 4,500,000 bytes. */
 export const fileTooLarge = (maxFileBytes: number): UploadIssue =>
-  issue('file_too_large', 'file', `under ${formatMegabytes(maxFileBytes)}`, `${maxFileBytes.toLocaleString('en-US')} bytes or more`);
+  issue(
+    'file_too_large',
+    'file',
+    `under ${formatMegabytes(maxFileBytes)}`,
+    `${maxFileBytes.toLocaleString('en-US')} bytes or more`,
+  );
 
 export const fileTypeUnsupported = (contentDescription: string, filename: string): UploadIssue =>
-  issue('file_type_unsupported', 'file', 'a JPEG, PNG or PDF file (decided by its content)', `${contentDescription} named ${quote(filename)}`);
+  issue(
+    'file_type_unsupported',
+    'file',
+    'a JPEG, PNG or PDF file (decided by its content)',
+    `${contentDescription} named ${quote(filename)}`,
+  );
 
-export const pdfUnreadable = (reason: string): UploadIssue => issue('pdf_unreadable', 'file', 'a readable PDF document', reason);
+export const pdfUnreadable = (reason: string): UploadIssue =>
+  issue('pdf_unreadable', 'file', 'a readable PDF document', reason);
 
 export const pdfNoPages = (): UploadIssue => issue('pdf_no_pages', 'file', 'at least 1 PDF page', '0');
 

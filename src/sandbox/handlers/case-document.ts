@@ -11,7 +11,11 @@ export type NewClaim = z.output<typeof newClaimBody>;
 export type NewClaimCase = NewClaim['cases'][number];
 
 /** The case as an object: what the text below must equal once serialised (and its fallback). */
-export function caseDocument(body: NewClaim, item: NewClaimCase, ids: { caseId: string; claimId: string; created: string }): Record<string, unknown> {
+export function caseDocument(
+  body: NewClaim,
+  item: NewClaimCase,
+  ids: { caseId: string; claimId: string; created: string },
+): Record<string, unknown> {
   const reason = body.dispute?.reason ?? body.reason;
   return {
     case_id: ids.caseId,
@@ -51,18 +55,28 @@ function withMembers(objectText: string, members: string): string {
  * add a key at the end: a case's own `dispute.date` (…) or `transaction.card`, which the strict
  * schema refuses anyway.
  */
-export function caseDocumentWriter(body: NewClaim, claimId: string, created: string): (item: NewClaimCase, caseId: string) => string {
+export function caseDocumentWriter(
+  body: NewClaim,
+  claimId: string,
+  created: string,
+): (item: NewClaimCase, caseId: string) => string {
   const reason = body.dispute?.reason ?? body.reason;
   const afterId = `,"claim_id":${JSON.stringify(claimId)},"created":${JSON.stringify(created)},"status":"created","closed_reason":null,"review_status":null`;
   const reasonMember = member('reason', reason);
   const cardholderMember = member('cardholder', body.cardholder);
-  const disputeMembers = member('date', body.dispute?.date) + member('raised_by', body.dispute?.raised_by) + reasonMember;
+  const disputeMembers =
+    member('date', body.dispute?.date) + member('raised_by', body.dispute?.raised_by) + reasonMember;
   const cardMember = member('card', body.card);
   const issuerEvidenceMember = member('issuer_evidence', body.issuer_evidence ?? {});
   return (item, caseId) => {
     const dispute = item.dispute ?? {};
     const { transaction } = item;
-    if (Object.hasOwn(dispute, 'date') || Object.hasOwn(dispute, 'raised_by') || Object.hasOwn(dispute, 'reason') || Object.hasOwn(transaction, 'card')) {
+    if (
+      Object.hasOwn(dispute, 'date') ||
+      Object.hasOwn(dispute, 'raised_by') ||
+      Object.hasOwn(dispute, 'reason') ||
+      Object.hasOwn(transaction, 'card')
+    ) {
       return JSON.stringify(caseDocument(body, item, { caseId, claimId, created }));
     }
     return (

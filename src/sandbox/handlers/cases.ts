@@ -20,7 +20,12 @@ export async function retrieveCase(call: HandlerCall): Promise<Reply> {
 }
 
 export async function listCases(call: HandlerCall): Promise<Reply> {
-  const page = pageOf<CaseRow>(call.core.database, call.environment, { table: 'cases', idColumn: 'case_id' }, readPageRequest(call.query));
+  const page = pageOf<CaseRow>(
+    call.core.database,
+    call.environment,
+    { table: 'cases', idColumn: 'case_id' },
+    readPageRequest(call.query),
+  );
   return { status: 200, body: { data: page.rows.map(caseView), has_more: page.hasMore } };
 }
 
@@ -29,7 +34,13 @@ export async function updateCase(call: HandlerCall): Promise<Reply> {
   const body = parseBody(updateCaseBody, await call.json());
   return withCase(call, (row) => {
     if (body.case_id !== undefined && body.case_id !== row.case_id) {
-      throw validationError('request failed validation', [{ code: 'parameter_invalid', details: { field: 'case_id' }, message: `case_id: expected ${row.case_id} (the case in the path), got ${body.case_id}` }]);
+      throw validationError('request failed validation', [
+        {
+          code: 'parameter_invalid',
+          details: { field: 'case_id' },
+          message: `case_id: expected ${row.case_id} (the case in the path), got ${body.case_id}`,
+        },
+      ]);
     }
     const refusal = updateRefusal(caseState(row));
     if (refusal) throw refusal;
@@ -71,7 +82,8 @@ export async function fileCase(call: HandlerCall): Promise<Reply> {
 export async function runWorkflow(call: HandlerCall): Promise<Reply> {
   const { core, environment } = call;
   const reply = withCase(call, (row) => {
-    if (row.unavailable === 1) throw simpleError(503, 'case is temporarily unavailable for filing; retry later', { 'retry-after': '1' });
+    if (row.unavailable === 1)
+      throw simpleError(503, 'case is temporarily unavailable for filing; retry later', { 'retry-after': '1' });
     const refusal = runWorkflowRefusal(caseState(row));
     if (refusal) throw refusal;
     const errors = validateForFiling(core, row);

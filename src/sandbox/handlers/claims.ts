@@ -4,7 +4,16 @@ import { parseBody } from '../http/body.js';
 import { simpleError } from '../http/errors.js';
 import { JsonText, type HandlerCall, type Reply } from '../http/routes.js';
 import { readPageRequest, pageOf } from '../store/pagination.js';
-import { casesOfClaim, deleteInserted, insertCase, insertClaim, saveCase, updateClaim, type ClaimRow, type InsertedRow } from '../store/records.js';
+import {
+  casesOfClaim,
+  deleteInserted,
+  insertCase,
+  insertClaim,
+  saveCase,
+  updateClaim,
+  type ClaimRow,
+  type InsertedRow,
+} from '../store/records.js';
 import { isClosed, withdrawnWithClaim } from '../rules/states.js';
 import { claimSummaryView, claimView } from '../views.js';
 import { caseDocumentWriter } from './case-document.js';
@@ -27,13 +36,29 @@ export async function newClaim(call: HandlerCall): Promise<Reply> {
     const claimId = body.claim_id ?? core.newId('claim');
     const created = core.nowIso();
     const claim: Omit<ClaimRow, 'seq'> = { environment, claim_id: claimId, status: 'open', created, updated: created };
-    inserted.push({ table: 'claims', seq: refusedIfTaken(() => insertClaim(core.database, claim), `claim_id ${claimId} already exists`) });
+    inserted.push({
+      table: 'claims',
+      seq: refusedIfTaken(() => insertClaim(core.database, claim), `claim_id ${claimId} already exists`),
+    });
     const caseText = caseDocumentWriter(body, claimId, created);
     const cases = body.cases.map((item) => {
       const caseId = item.case_id ?? core.newId('case');
       const text = caseText(item, caseId);
-      const row = { environment, case_id: caseId, claim_id: claimId, api_version: 2, status: 'created', filed: 0, workflow_state: null, unavailable: 0, document: text } as const;
-      inserted.push({ table: 'cases', seq: refusedIfTaken(() => insertCase(core.database, row), `case_id ${caseId} already exists`) });
+      const row = {
+        environment,
+        case_id: caseId,
+        claim_id: claimId,
+        api_version: 2,
+        status: 'created',
+        filed: 0,
+        workflow_state: null,
+        unavailable: 0,
+        document: text,
+      } as const;
+      inserted.push({
+        table: 'cases',
+        seq: refusedIfTaken(() => insertCase(core.database, row), `case_id ${caseId} already exists`),
+      });
       inserted.push({ table: 'events', seq: core.recordEvent(environment, 'case.created', caseId, created) });
       // The case as a retrieve shows it: its stored JSON (undefined fields left out).
       return text;
@@ -66,7 +91,11 @@ export async function createClaim(call: HandlerCall): Promise<Reply> {
     insertClaim(core.database, { environment, claim_id: claimId, status: 'open', created, updated: created });
     for (const row of rows) saveCase(core.database, { ...row, claim_id: claimId });
     refreshClaimStatus(core, environment, claimId);
-    const { updated: _updated, ...view } = claimView(requireClaim(core, environment, claimId), casesOfClaim(core.database, environment, claimId), false);
+    const { updated: _updated, ...view } = claimView(
+      requireClaim(core, environment, claimId),
+      casesOfClaim(core.database, environment, claimId),
+      false,
+    );
     return { status: 201, body: view };
   });
 }
@@ -93,7 +122,13 @@ export async function setClaimCases(call: HandlerCall): Promise<Reply> {
     for (const row of rows) saveCase(core.database, { ...row, claim_id: claimId });
     updateClaim(core.database, { ...claim, updated: core.nowIso() });
     refreshClaimStatus(core, environment, claimId);
-    return { status: 200, body: { claim_id: claimId, cases: casesOfClaim(core.database, environment, claimId).map((row) => ({ case_id: row.case_id })) } };
+    return {
+      status: 200,
+      body: {
+        claim_id: claimId,
+        cases: casesOfClaim(core.database, environment, claimId).map((row) => ({ case_id: row.case_id })),
+      },
+    };
   });
 }
 
@@ -105,7 +140,10 @@ export async function fileClaim(call: HandlerCall): Promise<Reply> {
   return core.transaction(() => {
     const claim = requireClaim(core, environment, call.params.claim_id ?? '');
     if (claim.status === 'closed') throw simpleError(400, 'cannot file a claim that is already closed');
-    const results = casesOfClaim(core.database, environment, claim.claim_id).map((row) => ({ case_id: row.case_id, success: fileCaseIfValid(core, row, mode) }));
+    const results = casesOfClaim(core.database, environment, claim.claim_id).map((row) => ({
+      case_id: row.case_id,
+      success: fileCaseIfValid(core, row, mode),
+    }));
     return { status: 202, body: { results } };
   });
 }
@@ -126,11 +164,19 @@ export async function withdrawClaim(call: HandlerCall): Promise<Reply> {
 }
 
 export async function listClaims(call: HandlerCall): Promise<Reply> {
-  const page = pageOf<ClaimRow>(call.core.database, call.environment, { table: 'claims', idColumn: 'claim_id' }, readPageRequest(call.query));
+  const page = pageOf<ClaimRow>(
+    call.core.database,
+    call.environment,
+    { table: 'claims', idColumn: 'claim_id' },
+    readPageRequest(call.query),
+  );
   return { status: 200, body: { data: page.rows.map(claimSummaryView), has_more: page.hasMore } };
 }
 
 export async function retrieveClaim(call: HandlerCall): Promise<Reply> {
   const claim = requireClaim(call.core, call.environment, call.params.claim_id ?? '');
-  return { status: 200, body: claimView(claim, casesOfClaim(call.core.database, call.environment, claim.claim_id), true) };
+  return {
+    status: 200,
+    body: claimView(claim, casesOfClaim(call.core.database, call.environment, claim.claim_id), true),
+  };
 }

@@ -34,7 +34,10 @@ export async function advanceCase(call: HandlerCall): Promise<Reply> {
   return withCase(call, (row) => {
     if (!canAdvance(row.status, body.status)) {
       const allowed = networkMoves[row.status]?.join(', ') ?? 'none (not filed, or already decided)';
-      throw simpleError(400, `cannot advance a case from ${row.status} to ${body.status}: allowed next statuses are ${allowed}`);
+      throw simpleError(
+        400,
+        `cannot advance a case from ${row.status} to ${body.status}: allowed next statuses are ${allowed}`,
+      );
     }
     saveCase(call.core.database, { ...row, status: body.status });
     call.core.recordEvent(row.environment, eventTypeFor(body.status), row.case_id);
@@ -42,7 +45,10 @@ export async function advanceCase(call: HandlerCall): Promise<Reply> {
   });
 }
 
-const clockBody = z.strictObject({ advance_ms: z.number().int().nonnegative().optional(), advance_days: z.number().nonnegative().optional() });
+const clockBody = z.strictObject({
+  advance_ms: z.number().int().nonnegative().optional(),
+  advance_days: z.number().nonnegative().optional(),
+});
 
 /** GET / POST /_sandbox/clock: the sandbox's time, moved forward for filing windows and due dates. */
 export async function moveClock(call: HandlerCall): Promise<Reply> {
@@ -50,7 +56,11 @@ export async function moveClock(call: HandlerCall): Promise<Reply> {
     const body = parseBody(clockBody, await call.json());
     if (!call.core.advanceClock((body.advance_ms ?? 0) + (body.advance_days ?? 0) * dayMs)) {
       throw validationError('request failed validation', [
-        { code: 'parameter_invalid', details: { field: 'advance_ms' }, message: 'clock: expected a move that keeps the sandbox within 100 years of now, got more' },
+        {
+          code: 'parameter_invalid',
+          details: { field: 'advance_ms' },
+          message: 'clock: expected a move that keeps the sandbox within 100 years of now, got more',
+        },
       ]);
     }
     // With --outcomes, the moves the clock has just passed are made before it answers.

@@ -12,7 +12,10 @@ export async function getFaults(call: HandlerCall): Promise<Reply> {
   const config = faultConfigOf(faults);
   // Only code (a test) can install an injector without a configuration; say so rather than guess.
   if (config === undefined) {
-    throw simpleError(409, 'faults: expected an injector made from a configuration, got one set in code; POST /_sandbox/faults replaces it');
+    throw simpleError(
+      409,
+      'faults: expected an injector made from a configuration, got one set in code; POST /_sandbox/faults replaces it',
+    );
   }
   return { status: 200, body: config };
 }
@@ -29,7 +32,13 @@ export async function setFaults(call: HandlerCall): Promise<Reply> {
   const unknown = new Set(unknownRouteScopes(config.routes ?? [], call.routes));
   const errors = (config.routes ?? []).flatMap((scope, index) =>
     unknown.has(scope)
-      ? [{ code: 'parameter_invalid', details: { field: `routes.${index}` }, message: `routes.${index}: expected a service route of the sandbox, got ${JSON.stringify(scope)}` }]
+      ? [
+          {
+            code: 'parameter_invalid',
+            details: { field: `routes.${index}` },
+            message: `routes.${index}: expected a service route of the sandbox, got ${JSON.stringify(scope)}`,
+          },
+        ]
       : [],
   );
   if (errors.length > 0) throw validationError('request failed validation', errors);

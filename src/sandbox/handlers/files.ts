@@ -15,7 +15,11 @@ export async function uploadFile(call: HandlerCall): Promise<Reply> {
   // The test-mode categories exist in the sandbox environment only (docs/sandbox.md, "Files").
   if (environment === 'production' && (testFileCategories as readonly string[]).includes(upload.category)) {
     throw validationError('file upload failed validation', [
-      { code: 'category_invalid', details: { field: 'category' }, message: `category: expected one of ${fileCategories.join(', ')} (test-mode categories need a test_ key), got ${upload.category}` },
+      {
+        code: 'category_invalid',
+        details: { field: 'category' },
+        message: `category: expected one of ${fileCategories.join(', ')} (test-mode categories need a test_ key), got ${upload.category}`,
+      },
     ]);
   }
   // Written before the record that names it, both before the reply: an acknowledged upload survives a kill.

@@ -22,19 +22,33 @@ export function requireCase(core: SandboxCore, environment: Environment, caseId:
  * claim. A missing case is a 400 naming its index; a case owned elsewhere is a 409 (sandbox
  * choice: a case belongs to one claim at a time).
  */
-export function claimableCases(core: SandboxCore, environment: Environment, caseIds: string[], claimId: string): CaseRow[] {
+export function claimableCases(
+  core: SandboxCore,
+  environment: Environment,
+  caseIds: string[],
+  claimId: string,
+): CaseRow[] {
   const rows: CaseRow[] = [];
   const problems = [];
   const seen = new Set<string>();
   for (const [index, caseId] of caseIds.entries()) {
     const field = `case_ids.${index}`;
     if (seen.has(caseId)) {
-      problems.push({ code: 'parameter_invalid', details: { field }, message: `${field}: expected each case once, got ${JSON.stringify(caseId)} again` });
+      problems.push({
+        code: 'parameter_invalid',
+        details: { field },
+        message: `${field}: expected each case once, got ${JSON.stringify(caseId)} again`,
+      });
       continue;
     }
     seen.add(caseId);
     const row = findCase(core.database, environment, caseId);
-    if (!row) problems.push({ code: 'resource_missing', details: { field }, message: `${field}: expected an existing case, got ${JSON.stringify(caseId)}` });
+    if (!row)
+      problems.push({
+        code: 'resource_missing',
+        details: { field },
+        message: `${field}: expected an existing case, got ${JSON.stringify(caseId)}`,
+      });
     else rows.push(row);
   }
   if (problems.length > 0) throw validationError('all cases must exist', problems);

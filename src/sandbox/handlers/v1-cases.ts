@@ -28,7 +28,14 @@ export async function createV1Case(call: HandlerCall): Promise<Reply> {
       review_status: null,
     };
     insertCase(core.database, {
-      environment, case_id: caseId, claim_id: null, api_version: 1, status: 'created', filed: 0, workflow_state: null, unavailable: 0,
+      environment,
+      case_id: caseId,
+      claim_id: null,
+      api_version: 1,
+      status: 'created',
+      filed: 0,
+      workflow_state: null,
+      unavailable: 0,
       document: JSON.stringify(document),
     });
     core.recordEvent(environment, 'case.created', caseId);
@@ -43,10 +50,19 @@ export async function listV1Cases(call: HandlerCall): Promise<Reply> {
   const status = call.query.get('status');
   if (status !== null && !(v1CaseStatuses as readonly string[]).includes(status)) {
     throw validationError('invalid query parameter status', [
-      { code: 'parameter_invalid', details: { field: 'status' }, message: `status: expected one of ${v1CaseStatuses.join(', ')}, got ${JSON.stringify(status)}` },
+      {
+        code: 'parameter_invalid',
+        details: { field: 'status' },
+        message: `status: expected one of ${v1CaseStatuses.join(', ')}, got ${JSON.stringify(status)}`,
+      },
     ]);
   }
   const where = status === null ? 'api_version = 1' : 'api_version = 1 AND status = ?';
-  const page = pageOf<CaseRow>(call.core.database, call.environment, { table: 'cases', idColumn: 'case_id', where, params: status === null ? [] : [status] }, readPageRequest(call.query));
+  const page = pageOf<CaseRow>(
+    call.core.database,
+    call.environment,
+    { table: 'cases', idColumn: 'case_id', where, params: status === null ? [] : [status] },
+    readPageRequest(call.query),
+  );
   return { status: 200, body: { data: page.rows.map(v1CaseView), has_more: page.hasMore } };
 }

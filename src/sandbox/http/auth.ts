@@ -41,13 +41,16 @@ const maxRememberedHeaders = 64;
  * are remembered, and at most `maxRememberedHeaders` of them, so no caller can grow the memory: a
  * header past the limit is decoded every time, as before.
  */
-export function authenticator(keys: ReadonlySet<string>): (authorization: string | undefined) => Caller | SandboxHttpError {
+export function authenticator(
+  keys: ReadonlySet<string>,
+): (authorization: string | undefined) => Caller | SandboxHttpError {
   const accepted = new Map<string, Readonly<Caller>>();
   return (authorization) => {
     const known = authorization === undefined ? undefined : accepted.get(authorization);
     if (known !== undefined) return known;
     const caller = authenticate(authorization, keys);
-    if (authorization !== undefined && !(caller instanceof SandboxHttpError) && accepted.size < maxRememberedHeaders) accepted.set(authorization, Object.freeze(caller));
+    if (authorization !== undefined && !(caller instanceof SandboxHttpError) && accepted.size < maxRememberedHeaders)
+      accepted.set(authorization, Object.freeze(caller));
     return caller;
   };
 }

@@ -22,7 +22,11 @@ export async function readJson(request: IncomingMessage): Promise<unknown> {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw validationError('request body is not valid JSON', [
-      { code: 'json_invalid', details: { field: '' }, message: `body: expected JSON, got a parse error: ${(error as Error).message}` },
+      {
+        code: 'json_invalid',
+        details: { field: '' },
+        message: `body: expected JSON, got a parse error: ${(error as Error).message}`,
+      },
     ]);
   }
 }

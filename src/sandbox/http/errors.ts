@@ -50,7 +50,13 @@ export function schemaError(error: z.ZodError, message = 'request failed validat
         });
       }
       const field = path.join('.');
-      return [{ code: 'parameter_invalid', details: { field }, message: field ? `${field}: ${issue.message}` : issue.message }];
+      return [
+        {
+          code: 'parameter_invalid',
+          details: { field },
+          message: field ? `${field}: ${issue.message}` : issue.message,
+        },
+      ];
     }),
   );
 }

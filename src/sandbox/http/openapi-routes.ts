@@ -48,7 +48,8 @@ const swaggerFiles: Record<string, string> = {
 
 /** Everything the page loads is its own; scripts inline or from elsewhere are refused. */
 const pageHeaders = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
 };
 
@@ -64,7 +65,12 @@ export function servePublicPage(request: IncomingMessage, response: ServerRespon
   if (answer === undefined) return false;
   answer.then(
     ({ type, body }) => {
-      response.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-cache', ...pageHeaders });
+      response.writeHead(200, {
+        'content-type': type,
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-cache',
+        ...pageHeaders,
+      });
       response.end(body);
     },
     (error: unknown) => {
@@ -77,9 +83,12 @@ export function servePublicPage(request: IncomingMessage, response: ServerRespon
 }
 
 function answerFor(path: string, request: IncomingMessage): Promise<Body> | undefined {
-  if (path === openApiPath) return Promise.resolve({ type: 'application/json', body: documentFor(serverUrlOf(request)) });
-  if (path === docsPath || path === `${docsPath}/`) return Promise.resolve({ type: 'text/html; charset=utf-8', body: page });
-  if (path === `${docsPath}/page.js`) return Promise.resolve({ type: 'text/javascript; charset=utf-8', body: pageScript });
+  if (path === openApiPath)
+    return Promise.resolve({ type: 'application/json', body: documentFor(serverUrlOf(request)) });
+  if (path === docsPath || path === `${docsPath}/`)
+    return Promise.resolve({ type: 'text/html; charset=utf-8', body: page });
+  if (path === `${docsPath}/page.js`)
+    return Promise.resolve({ type: 'text/javascript; charset=utf-8', body: pageScript });
   const name = path.startsWith(`${docsPath}/`) ? path.slice(docsPath.length + 1) : undefined;
   const type = name === undefined ? undefined : swaggerFiles[name];
   if (name === undefined || type === undefined) return undefined;
@@ -116,7 +125,13 @@ const swaggerCache = new Map<string, Promise<Buffer>>();
 const builtSwaggerUi = fileURLToPath(new URL('../../../dist/swagger-ui/', import.meta.url));
 
 async function swaggerFolder(): Promise<string> {
-  if (await access(join(builtSwaggerUi, 'swagger-ui-bundle.js')).then(() => true, () => false)) return builtSwaggerUi;
+  if (
+    await access(join(builtSwaggerUi, 'swagger-ui-bundle.js')).then(
+      () => true,
+      () => false,
+    )
+  )
+    return builtSwaggerUi;
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 

@@ -46,7 +46,9 @@ export interface RouteMatch {
 }
 
 /** Compiles the table once; matching is a scan of a few dozen regular expressions. */
-export function routerFor(routes: Route[]): (method: string, path: string) => RouteMatch | 'method-not-allowed' | undefined {
+export function routerFor(
+  routes: Route[],
+): (method: string, path: string) => RouteMatch | 'method-not-allowed' | undefined {
   const compiled = routes.map((route) => {
     const names: string[] = [];
     const source = route.pattern.replace(/\{(\w+)\}/g, (_match, name: string) => {
@@ -62,7 +64,9 @@ export function routerFor(routes: Route[]): (method: string, path: string) => Ro
       if (!match) continue;
       pathMatched = true;
       if (route.method !== method) continue;
-      const params = Object.fromEntries(names.map((name, index) => [name, decodePathSegment(name, match[index + 1] ?? '')]));
+      const params = Object.fromEntries(
+        names.map((name, index) => [name, decodePathSegment(name, match[index + 1] ?? '')]),
+      );
       return { route, params };
     }
     return pathMatched ? 'method-not-allowed' : undefined;
@@ -75,7 +79,11 @@ function decodePathSegment(name: string, segment: string): string {
     return decodeURIComponent(segment);
   } catch {
     throw validationError('invalid path parameter', [
-      { code: 'parameter_invalid', details: { field: name }, message: `${name}: expected a percent-encoded id, got ${JSON.stringify(segment)}` },
+      {
+        code: 'parameter_invalid',
+        details: { field: name },
+        message: `${name}: expected a percent-encoded id, got ${JSON.stringify(segment)}`,
+      },
     ]);
   }
 }

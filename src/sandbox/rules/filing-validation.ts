@@ -17,11 +17,23 @@ type Loose = Record<string, unknown>;
 /** Reasons with a 120-day window from the transaction date, a rule of the service's. */
 const windowDaysByReason: Record<string, number> = { fraud: filingWindowDays, product_not_received: filingWindowDays };
 /** Reasons whose filing needs a receipt of the disputed transaction (sandbox choice, docs/sandbox.md, "Filing validation"). */
-const receiptReasons = new Set(['product_not_as_described', 'credit_not_processed', 'duplicate_charge', 'incorrect_amount', 'canceled_or_returned', 'subscription_canceled']);
+const receiptReasons = new Set([
+  'product_not_as_described',
+  'credit_not_processed',
+  'duplicate_charge',
+  'incorrect_amount',
+  'canceled_or_returned',
+  'subscription_canceled',
+]);
 
-export function filingErrors(caseView: Loose, categoryOf: (fileId: string) => string | undefined, nowMs: number): FilingError[] {
+export function filingErrors(
+  caseView: Loose,
+  categoryOf: (fileId: string) => string | undefined,
+  nowMs: number,
+): FilingError[] {
   const errors: FilingError[] = [];
-  const missing = (field: string, message: string) => errors.push({ code: 'parameter_missing', message, details: { field } });
+  const missing = (field: string, message: string) =>
+    errors.push({ code: 'parameter_missing', message, details: { field } });
   const dispute = (caseView.dispute ?? {}) as Loose;
   const transaction = (caseView.transaction ?? {}) as Loose;
   const evidence = (caseView.issuer_evidence ?? {}) as Loose;
@@ -37,9 +49,16 @@ export function filingErrors(caseView: Loose, categoryOf: (fileId: string) => st
   if (reason === 'fraud') {
     const card = (evidence.card ?? {}) as Loose;
     const fraud = (evidence.fraud ?? {}) as Loose;
-    if (card.is_active !== false) missing('issuer_evidence.card.is_active', 'fraud: the card must be cancelled (issuer_evidence.card.is_active false)');
+    if (card.is_active !== false)
+      missing(
+        'issuer_evidence.card.is_active',
+        'fraud: the card must be cancelled (issuer_evidence.card.is_active false)',
+      );
     if (fraud.was_reported !== true && fraud.submit_report !== true) {
-      missing('issuer_evidence.fraud.was_reported', 'fraud: the fraud must be reported (fraud.was_reported or fraud.submit_report true)');
+      missing(
+        'issuer_evidence.fraud.was_reported',
+        'fraud: the fraud must be reported (fraud.was_reported or fraud.submit_report true)',
+      );
     }
   }
 
@@ -47,7 +66,11 @@ export function filingErrors(caseView: Loose, categoryOf: (fileId: string) => st
   if (reason !== undefined && receiptReasons.has(reason)) {
     const documents = Array.isArray(evidence.documentation) ? (evidence.documentation as string[]) : [];
     if (!documents.some((fileId) => categoryOf(fileId) === 'transaction_receipt')) {
-      errors.push({ code: 'documentation_missing', message: `${reason}: a transaction receipt is required`, details: { file_category: 'transaction_receipt' } });
+      errors.push({
+        code: 'documentation_missing',
+        message: `${reason}: a transaction receipt is required`,
+        details: { file_category: 'transaction_receipt' },
+      });
     }
   }
 
@@ -55,7 +78,11 @@ export function filingErrors(caseView: Loose, categoryOf: (fileId: string) => st
   const windowDays = reason === undefined ? undefined : windowDaysByReason[reason];
   const transactionMs = typeof transaction.date === 'string' ? Date.parse(transaction.date) : Number.NaN;
   if (windowDays !== undefined && transactionMs + windowDays * dayMs < nowMs) {
-    errors.push({ code: 'filing_window_expired', message: `${reason ?? ''}: the ${windowDays}-day filing window from the transaction date has passed`, details: { field: 'transaction.date' } });
+    errors.push({
+      code: 'filing_window_expired',
+      message: `${reason ?? ''}: the ${windowDays}-day filing window from the transaction date has passed`,
+      details: { field: 'transaction.date' },
+    });
   }
   // Product not received: not before the expected delivery date, when one is given.
   const expectedDate = (evidence.delivery as Loose | undefined)?.expected_date;

@@ -10,7 +10,14 @@ export const networkMoves: Record<string, readonly string[]> = {
   arbitration_filed: ['won', 'lost'],
 };
 
-export const advanceTargets = ['chargeback_represented', 'prearb_filed', 'prearb_rebutted', 'arbitration_filed', 'won', 'lost'] as const;
+export const advanceTargets = [
+  'chargeback_represented',
+  'prearb_filed',
+  'prearb_rebutted',
+  'arbitration_filed',
+  'won',
+  'lost',
+] as const;
 
 export function canAdvance(from: string, to: string): boolean {
   return networkMoves[from]?.includes(to) ?? false;

@@ -9,7 +9,8 @@ import { dayMs } from './deadlines.js';
  * order in which cases are filed or requests arrive changes nothing.
  */
 
-export type OutcomeStatus = 'chargeback_represented' | 'prearb_filed' | 'prearb_rebutted' | 'arbitration_filed' | 'won' | 'lost';
+export type OutcomeStatus =
+  'chargeback_represented' | 'prearb_filed' | 'prearb_rebutted' | 'arbitration_filed' | 'won' | 'lost';
 export type OutcomeClosedReason = 'accepted' | 'merchant_credited' | 'rejected' | 'expired';
 
 export interface OutcomeMove {
@@ -44,8 +45,15 @@ export const answerDays = 30;
  * seed would, about once in 100,000 cases). One 32-bit output per value, as the faults draw.
  */
 export function pathDraws(seed: number, caseId: string): () => number {
-  const digest = createHash('sha256').update(`${String(seed)}\u0000${caseId}`).digest();
-  const generator = xoroshiro128plus.fromState([digest.readInt32BE(0), digest.readInt32BE(4), digest.readInt32BE(8), digest.readInt32BE(12)]);
+  const digest = createHash('sha256')
+    .update(`${String(seed)}\u0000${caseId}`)
+    .digest();
+  const generator = xoroshiro128plus.fromState([
+    digest.readInt32BE(0),
+    digest.readInt32BE(4),
+    digest.readInt32BE(8),
+    digest.readInt32BE(12),
+  ]);
   return () => (generator.unsafeNext() >>> 0) / 2 ** 32;
 }
 
@@ -64,8 +72,10 @@ export function outcomePath(seed: number, caseId: string, filedAtMs: number, res
   const shares = outcomeShares.filed;
   const kind = draw();
   if (kind < shares.accepted) return [{ status: 'won', closedReason: 'accepted', atMs: after(5, 30) }];
-  if (kind < shares.accepted + shares.merchantCredited) return [{ status: 'won', closedReason: 'merchant_credited', atMs: after(3, 20) }];
-  if (kind < shares.accepted + shares.merchantCredited + shares.rejected) return [{ status: 'lost', closedReason: 'rejected', atMs: after(10, 40) }];
+  if (kind < shares.accepted + shares.merchantCredited)
+    return [{ status: 'won', closedReason: 'merchant_credited', atMs: after(3, 20) }];
+  if (kind < shares.accepted + shares.merchantCredited + shares.rejected)
+    return [{ status: 'lost', closedReason: 'rejected', atMs: after(10, 40) }];
   if (kind < shares.accepted + shares.merchantCredited + shares.rejected + shares.expired) {
     // The merchant's time to respond runs out at the due date; one already past ends the case at once.
     return [{ status: 'won', closedReason: 'expired', atMs: Math.max(filedAtMs, resolutionDueMs) }];
@@ -76,7 +86,11 @@ export function outcomePath(seed: number, caseId: string, filedAtMs: number, res
 /** The 35% that the merchant represents, and what follows. */
 function representedPath(draw: () => number, after: (minDays: number, maxDays: number) => number): OutcomeMove[] {
   const representedAt = after(10, 30);
-  const represented: OutcomeMove = { status: 'chargeback_represented', atMs: representedAt, resolutionDueMs: representedAt + answerDays * dayMs };
+  const represented: OutcomeMove = {
+    status: 'chargeback_represented',
+    atMs: representedAt,
+    resolutionDueMs: representedAt + answerDays * dayMs,
+  };
   if (draw() < outcomeShares.representedNeedsReview) represented.needsReview = true;
   const next = draw();
   const shares = outcomeShares.represented;
@@ -86,14 +100,26 @@ function representedPath(draw: () => number, after: (minDays: number, maxDays: n
   }
   if (next >= shares.prearb) return [represented, { status: 'lost', closedReason: 'rejected', atMs: after(5, 25) }];
   const prearbAt = after(5, 25);
-  const prearb: OutcomeMove = { status: 'prearb_filed', atMs: prearbAt, resolutionDueMs: prearbAt + answerDays * dayMs };
+  const prearb: OutcomeMove = {
+    status: 'prearb_filed',
+    atMs: prearbAt,
+    resolutionDueMs: prearbAt + answerDays * dayMs,
+  };
   const answer = draw();
-  if (answer < outcomeShares.prearb.accepted) return [represented, prearb, { status: 'won', closedReason: 'accepted', atMs: after(10, 30) }];
-  if (answer < outcomeShares.prearb.accepted + outcomeShares.prearb.rejected) return [represented, prearb, { status: 'lost', closedReason: 'rejected', atMs: after(10, 30) }];
+  if (answer < outcomeShares.prearb.accepted)
+    return [represented, prearb, { status: 'won', closedReason: 'accepted', atMs: after(10, 30) }];
+  if (answer < outcomeShares.prearb.accepted + outcomeShares.prearb.rejected)
+    return [represented, prearb, { status: 'lost', closedReason: 'rejected', atMs: after(10, 30) }];
   const rebutted: OutcomeMove = { status: 'prearb_rebutted', atMs: after(5, 15) };
   const arbitrationAt = after(5, 10);
-  const arbitration: OutcomeMove = { status: 'arbitration_filed', atMs: arbitrationAt, resolutionDueMs: arbitrationAt + answerDays * dayMs };
+  const arbitration: OutcomeMove = {
+    status: 'arbitration_filed',
+    atMs: arbitrationAt,
+    resolutionDueMs: arbitrationAt + answerDays * dayMs,
+  };
   const won = draw() < outcomeShares.arbitrationWon;
-  const decided: OutcomeMove = won ? { status: 'won', closedReason: 'accepted', atMs: after(20, 40) } : { status: 'lost', closedReason: 'rejected', atMs: after(20, 40) };
+  const decided: OutcomeMove = won
+    ? { status: 'won', closedReason: 'accepted', atMs: after(20, 40) }
+    : { status: 'lost', closedReason: 'rejected', atMs: after(20, 40) };
   return [represented, prearb, rebutted, arbitration, decided];
 }

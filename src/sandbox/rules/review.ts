@@ -30,7 +30,8 @@ const evidenceShows: Record<string, (evidence: Loose) => boolean> = {
   product_returned: (evidence) => field(evidence, 'return', 'was_successful') === true,
   product_not_as_described: (evidence) => typeof field(evidence, 'product', 'description') === 'string',
   refund_not_processed: (evidence) => field(evidence, 'refund', 'was_promised') === true,
-  canceled_or_returned: (evidence) => field(evidence, 'cancellation', 'date') !== undefined || field(evidence, 'return', 'date') !== undefined,
+  canceled_or_returned: (evidence) =>
+    field(evidence, 'cancellation', 'date') !== undefined || field(evidence, 'return', 'date') !== undefined,
   subscription_canceled: (evidence) => field(evidence, 'cancellation', 'date') !== undefined,
   correct_amount_documentation: (evidence) => field(evidence, 'amount_correction', 'amount') !== undefined,
   prior_transaction_details: (evidence) => field(evidence, 'prior_transaction', 'arn') !== undefined,
@@ -50,16 +51,24 @@ export function conditionsReview(caseView: Loose, environment: Environment): Con
   const reason = ((caseView.dispute as Loose | undefined)?.reason ?? caseView.reason) as string | undefined;
   const conditions = conditionsByReason[reason ?? 'other'] ?? conditionsByReason.other ?? [];
   const magic = environment === 'sandbox' ? magicWord(evidence, ['invalid_evidence', 'valid_evidence']) : undefined;
-  const met = conditions.filter((condition) => (magic ? magic === 'valid_evidence' : (evidenceShows[condition]?.(evidence) ?? false)));
+  const met = conditions.filter((condition) =>
+    magic ? magic === 'valid_evidence' : (evidenceShows[condition]?.(evidence) ?? false),
+  );
   const notMet = conditions.filter((condition) => !met.includes(condition));
   return { meets_conditions: notMet.length === 0, conditions_met: met, conditions_not_met: notMet };
 }
 
 /** Fraud cases only: who bears the loss. Magic values decide in the sandbox; otherwise the merchant. */
-export function fraudLiability(caseView: Loose, environment: Environment): { liable_party: 'merchant' | 'issuer' } | undefined {
+export function fraudLiability(
+  caseView: Loose,
+  environment: Environment,
+): { liable_party: 'merchant' | 'issuer' } | undefined {
   const reason = ((caseView.dispute as Loose | undefined)?.reason ?? caseView.reason) as string | undefined;
   if (reason !== 'fraud') return undefined;
-  const magic = environment === 'sandbox' ? magicWord((caseView.issuer_evidence ?? {}) as Loose, ['merchant_liable', 'issuer_liable']) : undefined;
+  const magic =
+    environment === 'sandbox'
+      ? magicWord((caseView.issuer_evidence ?? {}) as Loose, ['merchant_liable', 'issuer_liable'])
+      : undefined;
   return { liable_party: magic === 'issuer_liable' ? 'issuer' : 'merchant' };
 }
 
@@ -70,7 +79,10 @@ export interface ReviewedFile {
 }
 
 /** One verdict per attached file; `invalid_document` files are invalid in the sandbox environment. */
-export function documentationReview(files: { id: string; category: string }[], environment: Environment): { files: ReviewedFile[] } {
+export function documentationReview(
+  files: { id: string; category: string }[],
+  environment: Environment,
+): { files: ReviewedFile[] } {
   return {
     files: files.map((file) => ({
       id: file.id,

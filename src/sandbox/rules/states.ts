@@ -19,7 +19,16 @@ export interface Transition {
 }
 
 /** Terminal statuses: v1's `closed` plus outcomes that end a case. */
-const closedStatuses = new Set(['closed', 'won', 'lost', 'accepted', 'rejected', 'expired', 'withdrawn', 'merchant_credited']);
+const closedStatuses = new Set([
+  'closed',
+  'won',
+  'lost',
+  'accepted',
+  'rejected',
+  'expired',
+  'withdrawn',
+  'merchant_credited',
+]);
 
 export function isClosed(status: string): boolean {
   return closedStatuses.has(status);
@@ -41,7 +50,10 @@ export function withdrawCase(state: CaseState): Transition | SandboxHttpError {
   if (state.status === 'created') return { status: 'closed', closedReason: 'withdrawn' };
   if (state.status === 'chargeback_filed') return { status: 'lost', closedReason: 'withdrawn' };
   // Sandbox choice: past chargeback_filed the network process owns the case.
-  return simpleError(400, `cannot withdraw a case in status ${state.status}: only created or chargeback_filed cases can be withdrawn`);
+  return simpleError(
+    400,
+    `cannot withdraw a case in status ${state.status}: only created or chargeback_filed cases can be withdrawn`,
+  );
 }
 
 /** Delete case: only a case that has not been filed. */

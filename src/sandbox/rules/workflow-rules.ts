@@ -14,7 +14,10 @@ const condition = z.strictObject({
   /** Dispute amount, in minor units, strictly above this. */
   amount_over: z.number().int().nonnegative().optional(),
   amount_at_most: z.number().int().nonnegative().optional(),
-  merchant_category_codes: z.array(z.string().regex(/^\d{4}$/)).min(1).optional(),
+  merchant_category_codes: z
+    .array(z.string().regex(/^\d{4}$/))
+    .min(1)
+    .optional(),
   /** Every listed custom field must have exactly this value. */
   custom_fields: z.record(z.string(), z.string()).optional(),
   /** The conditions review's verdict (rules/review.ts). */
@@ -22,7 +25,9 @@ const condition = z.strictObject({
 });
 
 export const workflowRulesSchema = z.strictObject({
-  rules: z.array(z.strictObject({ name: z.string().optional(), when: condition, outcome: z.enum(workflowOutcomes) })).default([]),
+  rules: z
+    .array(z.strictObject({ name: z.string().optional(), when: condition, outcome: z.enum(workflowOutcomes) }))
+    .default([]),
   default: z.enum(workflowOutcomes).default('file_chargeback'),
 });
 
@@ -47,11 +52,21 @@ export function evaluateRules(rules: WorkflowRules, facts: CaseFacts): WorkflowO
 }
 
 function holds(when: z.output<typeof condition>, facts: CaseFacts): boolean {
-  if (when.reason && !(facts.reason !== undefined && (when.reason as readonly string[]).includes(facts.reason))) return false;
+  if (when.reason && !(facts.reason !== undefined && (when.reason as readonly string[]).includes(facts.reason)))
+    return false;
   if (when.amount_over !== undefined && !(facts.amount !== undefined && facts.amount > when.amount_over)) return false;
-  if (when.amount_at_most !== undefined && !(facts.amount !== undefined && facts.amount <= when.amount_at_most)) return false;
-  if (when.merchant_category_codes && !(facts.merchantCategoryCode !== undefined && when.merchant_category_codes.includes(facts.merchantCategoryCode))) return false;
-  if (when.custom_fields && !Object.entries(when.custom_fields).every(([key, value]) => facts.customFields[key] === value)) return false;
+  if (when.amount_at_most !== undefined && !(facts.amount !== undefined && facts.amount <= when.amount_at_most))
+    return false;
+  if (
+    when.merchant_category_codes &&
+    !(facts.merchantCategoryCode !== undefined && when.merchant_category_codes.includes(facts.merchantCategoryCode))
+  )
+    return false;
+  if (
+    when.custom_fields &&
+    !Object.entries(when.custom_fields).every(([key, value]) => facts.customFields[key] === value)
+  )
+    return false;
   if (when.meets_conditions !== undefined && facts.meetsConditions !== when.meets_conditions) return false;
   return true;
 }
@@ -62,7 +77,10 @@ export async function loadRulesFile(path: string): Promise<WorkflowRules> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new Error(`--rules ${path}: expected a readable JSON file, got ${(error as { code?: string }).code ?? 'unreadable'}`, { cause: error });
+    throw new Error(
+      `--rules ${path}: expected a readable JSON file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+      { cause: error },
+    );
   }
   let json: unknown;
   try {

@@ -69,11 +69,13 @@ export function startCheckpoints(database: SandboxDatabase, path: string, option
     database.pragma('wal_autocheckpoint = 1000');
   };
   let exited = false;
-  const exit = new Promise<void>((resolve) => worker.once('exit', () => {
-    exited = true;
-    fallBack(new Error('sandbox WAL checkpoint worker exited'));
-    resolve();
-  }));
+  const exit = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      exited = true;
+      fallBack(new Error('sandbox WAL checkpoint worker exited'));
+      resolve();
+    }),
+  );
 
   const schedule = () => {
     timer = setTimeout(checkpoint, intervalMs);

@@ -23,7 +23,8 @@ export function readPageRequest(query: URLSearchParams): PageRequest {
   let limit = 10;
   if (limitText !== null) {
     limit = /^\d+$/.test(limitText) ? Number(limitText) : Number.NaN;
-    if (!(limit >= 1 && limit <= 100)) throw invalidParameter('limit', `expected an integer from 1 to 100, got ${JSON.stringify(limitText)}`);
+    if (!(limit >= 1 && limit <= 100))
+      throw invalidParameter('limit', `expected an integer from 1 to 100, got ${JSON.stringify(limitText)}`);
   }
   const startingAfter = query.get('starting_after') ?? undefined;
   const endingBefore = query.get('ending_before') ?? undefined;
@@ -42,7 +43,12 @@ export interface PageQuery {
   params?: unknown[];
 }
 
-export function pageOf<Row>(database: SandboxDatabase, environment: string, query: PageQuery, request: PageRequest): Page<Row> {
+export function pageOf<Row>(
+  database: SandboxDatabase,
+  environment: string,
+  query: PageQuery,
+  request: PageRequest,
+): Page<Row> {
   // `+environment`: the page is read along `seq` (the table's rowid), newest first, skipping the
   // other environment's rows. Left to itself SQLite used an index on (environment, claim_id) and
   // sorted the environment's every row for each page: 150 ms a page at 100,000 cases, 0.2 ms
@@ -59,22 +65,37 @@ export function pageOf<Row>(database: SandboxDatabase, environment: string, quer
     const hasMore = rows.length > request.limit;
     return { rows: hasMore ? rows.slice(1) : rows, hasMore };
   }
-  const anchor = request.startingAfter === undefined ? Number.MAX_SAFE_INTEGER : cursorSeq(database, environment, query, 'starting_after', request.startingAfter);
+  const anchor =
+    request.startingAfter === undefined
+      ? Number.MAX_SAFE_INTEGER
+      : cursorSeq(database, environment, query, 'starting_after', request.startingAfter);
   const sql = `SELECT * FROM ${query.table} WHERE ${filter} AND seq < ? ORDER BY seq DESC LIMIT ?`;
   rows = database.prepare(sql).all(...params, anchor, fetch) as Row[];
   const hasMore = rows.length > request.limit;
   return { rows: hasMore ? rows.slice(0, request.limit) : rows, hasMore };
 }
 
-function cursorSeq(database: SandboxDatabase, environment: string, query: PageQuery, field: string, id: string): number {
-  const row = (database.prepare(`SELECT seq FROM ${query.table} WHERE environment = ? AND ${query.idColumn} = ?`).get(environment, id) ??
+function cursorSeq(
+  database: SandboxDatabase,
+  environment: string,
+  query: PageQuery,
+  field: string,
+  id: string,
+): number {
+  const row = (database
+    .prepare(`SELECT seq FROM ${query.table} WHERE environment = ? AND ${query.idColumn} = ?`)
+    .get(environment, id) ??
     (query.table === 'cases'
-      ? database.prepare('SELECT seq FROM deleted_cases WHERE environment = ? AND case_id = ? ORDER BY seq DESC').get(environment, id)
+      ? database
+          .prepare('SELECT seq FROM deleted_cases WHERE environment = ? AND case_id = ? ORDER BY seq DESC')
+          .get(environment, id)
       : undefined)) as { seq: number } | undefined;
   if (!row) throw invalidParameter(field, `expected the id of an existing record, got ${JSON.stringify(id)}`);
   return row.seq;
 }
 
 function invalidParameter(field: string, message: string) {
-  return validationError(`invalid query parameter ${field}`, [{ code: 'parameter_invalid', details: { field }, message: `${field}: ${message}` }]);
+  return validationError(`invalid query parameter ${field}`, [
+    { code: 'parameter_invalid', details: { field }, message: `${field}: ${message}` },
+  ]);
 }

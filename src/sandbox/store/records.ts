@@ -54,14 +54,21 @@ function statement(database: SandboxDatabase, sql: string): Statement {
 }
 
 export function findClaim(database: SandboxDatabase, environment: Environment, claimId: string): ClaimRow | undefined {
-  return statement(database, 'SELECT * FROM claims WHERE environment = ? AND claim_id = ?').get(environment, claimId) as ClaimRow | undefined;
+  return statement(database, 'SELECT * FROM claims WHERE environment = ? AND claim_id = ?').get(
+    environment,
+    claimId,
+  ) as ClaimRow | undefined;
 }
 
 /** Returns the new row's `seq`. */
 export function insertClaim(database: SandboxDatabase, claim: Omit<ClaimRow, 'seq'>): number {
   // Bound by position: better-sqlite3 binds a named object several times slower.
-  return Number(statement(database, 'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)')
-    .run(claim.environment, claim.claim_id, claim.status, claim.created, claim.updated).lastInsertRowid);
+  return Number(
+    statement(
+      database,
+      'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)',
+    ).run(claim.environment, claim.claim_id, claim.status, claim.created, claim.updated).lastInsertRowid,
+  );
 }
 
 /** A row just inserted, by its table and `seq`: what an insert-only unit takes back (SandboxCore.insertOnly). */
@@ -79,27 +86,45 @@ export function updateClaim(database: SandboxDatabase, claim: ClaimRow): void {
 }
 
 export function findCase(database: SandboxDatabase, environment: Environment, caseId: string): CaseRow | undefined {
-  return statement(database, 'SELECT * FROM cases WHERE environment = ? AND case_id = ?').get(environment, caseId) as CaseRow | undefined;
+  return statement(database, 'SELECT * FROM cases WHERE environment = ? AND case_id = ?').get(environment, caseId) as
+    CaseRow | undefined;
 }
 
 export function casesOfClaim(database: SandboxDatabase, environment: Environment, claimId: string): CaseRow[] {
-  return statement(database, 'SELECT * FROM cases WHERE environment = ? AND claim_id = ? ORDER BY seq').all(environment, claimId) as CaseRow[];
+  return statement(database, 'SELECT * FROM cases WHERE environment = ? AND claim_id = ? ORDER BY seq').all(
+    environment,
+    claimId,
+  ) as CaseRow[];
 }
 
 /** Returns the new row's `seq`. */
 export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>): number {
-  return Number(statement(database, 'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(row.environment, row.case_id, row.claim_id, row.api_version, row.status, row.filed, row.workflow_state, row.unavailable, row.document).lastInsertRowid);
+  return Number(
+    statement(
+      database,
+      'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      row.environment,
+      row.case_id,
+      row.claim_id,
+      row.api_version,
+      row.status,
+      row.filed,
+      row.workflow_state,
+      row.unavailable,
+      row.document,
+    ).lastInsertRowid,
+  );
 }
 
 /** Writes back every mutable column; the document is kept in step with the columns. */
 export function saveCase(database: SandboxDatabase, row: CaseRow): void {
   const document = { ...readDocument(row), status: row.status, claim_id: row.claim_id ?? undefined };
-  statement(database, 
-      `UPDATE cases SET claim_id = @claim_id, status = @status, filed = @filed, workflow_state = @workflow_state,
+  statement(
+    database,
+    `UPDATE cases SET claim_id = @claim_id, status = @status, filed = @filed, workflow_state = @workflow_state,
        unavailable = @unavailable, document = @document WHERE seq = @seq`,
-    )
-    .run({ ...row, document: JSON.stringify(document) });
+  ).run({ ...row, document: JSON.stringify(document) });
   row.document = JSON.stringify(document);
 }
 
@@ -115,7 +140,11 @@ export function saveCaseStatus(database: SandboxDatabase, row: CaseRow, status: 
 }
 
 export function deleteCaseRow(database: SandboxDatabase, row: CaseRow): void {
-  statement(database, 'INSERT OR REPLACE INTO deleted_cases (seq, environment, case_id) VALUES (?, ?, ?)').run(row.seq, row.environment, row.case_id);
+  statement(database, 'INSERT OR REPLACE INTO deleted_cases (seq, environment, case_id) VALUES (?, ?, ?)').run(
+    row.seq,
+    row.environment,
+    row.case_id,
+  );
   statement(database, 'DELETE FROM cases WHERE seq = ?').run(row.seq);
 }
 
@@ -138,8 +167,12 @@ export interface EventRow {
 
 /** Returns the new row's `seq`. */
 export function insertEvent(database: SandboxDatabase, event: Omit<EventRow, 'seq'>): number {
-  return Number(statement(database, 'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)')
-    .run(event.environment, event.event_id, event.type, event.case_id, event.created).lastInsertRowid);
+  return Number(
+    statement(
+      database,
+      'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)',
+    ).run(event.environment, event.event_id, event.type, event.case_id, event.created).lastInsertRowid,
+  );
 }
 
 export interface FileRow {
@@ -157,13 +190,14 @@ export interface FileRow {
 /** Content-addressed: the same bytes uploaded twice are stored once. */
 export function insertFile(database: SandboxDatabase, file: Omit<FileRow, 'seq'>, bytes: Buffer): void {
   statement(database, 'INSERT OR IGNORE INTO blobs (sha256, bytes) VALUES (?, ?)').run(file.sha256, bytes);
-  statement(database, 
-      `INSERT INTO files (environment, file_id, category, type, sha256, size, page_count, created)
+  statement(
+    database,
+    `INSERT INTO files (environment, file_id, category, type, sha256, size, page_count, created)
        VALUES (@environment, @file_id, @category, @type, @sha256, @size, @page_count, @created)`,
-    )
-    .run(file);
+  ).run(file);
 }
 
 export function findFile(database: SandboxDatabase, environment: Environment, fileId: string): FileRow | undefined {
-  return statement(database, 'SELECT * FROM files WHERE environment = ? AND file_id = ?').get(environment, fileId) as FileRow | undefined;
+  return statement(database, 'SELECT * FROM files WHERE environment = ? AND file_id = ?').get(environment, fileId) as
+    FileRow | undefined;
 }

@@ -56,8 +56,11 @@ export function recordDelivery(database: SandboxDatabase, row: Omit<DeliveryRow,
 /** Every attempt, oldest first; only those of one event when `eventId` is given. */
 export function listDeliveries(database: SandboxDatabase, eventId?: string): DeliveryRow[] {
   ensureDeliveriesTable(database);
-  if (eventId === undefined) return database.prepare('SELECT * FROM webhook_deliveries ORDER BY seq').all() as DeliveryRow[];
-  return database.prepare('SELECT * FROM webhook_deliveries WHERE event_id = ? ORDER BY seq').all(eventId) as DeliveryRow[];
+  if (eventId === undefined)
+    return database.prepare('SELECT * FROM webhook_deliveries ORDER BY seq').all() as DeliveryRow[];
+  return database
+    .prepare('SELECT * FROM webhook_deliveries WHERE event_id = ? ORDER BY seq')
+    .all(eventId) as DeliveryRow[];
 }
 
 /** A delivery whose last attempt said `retrying`, with its event, to resume after a restart. */

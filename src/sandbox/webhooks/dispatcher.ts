@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { SandboxCore, SandboxEvent } from '../core.js';
 import type { Environment } from '../store/records.js';
 import { ensureDeliveriesTable, pendingRetries, recordDelivery, type DeliveryRow } from './deliveries.js';
-import { defaultRetryScheduleMs, isDelivered, nextStep, validateRetrySchedule, WebhookConfigError, type NextStep } from './schedule.js';
+import {
+  defaultRetryScheduleMs,
+  isDelivered,
+  nextStep,
+  validateRetrySchedule,
+  WebhookConfigError,
+  type NextStep,
+} from './schedule.js';
 import { createSender, type AttemptResult, type Sender } from './send.js';
 import { signatureHeader, signPayload } from './signature.js';
 
@@ -81,7 +88,9 @@ export function startWebhooks(core: SandboxCore, options: WebhookOptions): Webho
       const step = stepAfter(delivery.attempt, config.retryScheduleMs, result);
       record(delivery, result, step.outcome);
       if (step.outcome === 'retrying' && !isClosed()) {
-        core.later(step.delayMs, () => { enqueue({ ...delivery, attempt: delivery.attempt + 1 }); });
+        core.later(step.delayMs, () => {
+          enqueue({ ...delivery, attempt: delivery.attempt + 1 });
+        });
       }
     });
   };
@@ -141,7 +150,9 @@ function resolveOptions(options: WebhookOptions): ResolvedOptions {
   if (options.secret?.length === 0) throw new WebhookConfigError(`webhook secret: expected a non-empty string, got ''`);
   const timeoutMs = options.timeoutMs ?? defaultWebhookTimeoutMs;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) {
-    throw new WebhookConfigError(`webhook timeout: expected a whole number of milliseconds from 1 to 600000, got ${String(timeoutMs)}`);
+    throw new WebhookConfigError(
+      `webhook timeout: expected a whole number of milliseconds from 1 to 600000, got ${String(timeoutMs)}`,
+    );
   }
   return {
     urls,
@@ -171,7 +182,12 @@ function checkUrl(text: string): string {
 
 /** The payload is the service's own event: the environment travels in a header instead. */
 export function webhookPayload(event: SandboxEvent): string {
-  return JSON.stringify({ event_id: event.event_id, created: event.created, type: event.type, data: { case_id: event.data.case_id } });
+  return JSON.stringify({
+    event_id: event.event_id,
+    created: event.created,
+    type: event.type,
+    data: { case_id: event.data.case_id },
+  });
 }
 
 async function attempt(sender: Sender, config: ResolvedOptions, delivery: Delivery): Promise<AttemptResult> {
@@ -203,8 +219,16 @@ function resumePendingRetries(core: SandboxCore, config: ResolvedOptions, enqueu
     // A schedule shortened since: one last attempt now rather than none.
     const delayMs = config.retryScheduleMs[pending.attempt - 1] ?? 0;
     const dueInMs = Math.max(0, Date.parse(pending.at) + delayMs - config.now());
-    const event = { environment: pending.environment, event_id: pending.event_id, type: pending.type, created: pending.created, data: { case_id: pending.case_id } };
-    core.later(dueInMs, () => { enqueue({ event, url: pending.url, attempt: pending.attempt + 1 }); });
+    const event = {
+      environment: pending.environment,
+      event_id: pending.event_id,
+      type: pending.type,
+      created: pending.created,
+      data: { case_id: pending.case_id },
+    };
+    core.later(dueInMs, () => {
+      enqueue({ event, url: pending.url, attempt: pending.attempt + 1 });
+    });
   }
 }
 

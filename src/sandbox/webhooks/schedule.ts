@@ -38,7 +38,10 @@ const unitMs: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000
 export function parseRetrySchedule(text: string): number[] {
   const trimmed = text.trim();
   if (trimmed === 'none') return [];
-  if (trimmed === '') throw new WebhookConfigError(`retry schedule: expected a comma-separated list of waits like 1s,5s,30s (or none), got ''`);
+  if (trimmed === '')
+    throw new WebhookConfigError(
+      `retry schedule: expected a comma-separated list of waits like 1s,5s,30s (or none), got ''`,
+    );
   const delaysMs = trimmed.split(',').map((entry, index) => parseDelay(entry.trim(), index));
   return validateRetrySchedule(delaysMs);
 }
@@ -47,7 +50,9 @@ function parseDelay(entry: string, index: number): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(entry);
   const amount = match?.[1];
   if (match === null || amount === undefined) {
-    throw new WebhookConfigError(`retry schedule entry ${index + 1}: expected a number with an optional unit (ms, s, m, h), like 500 or 5s, got '${entry}'`);
+    throw new WebhookConfigError(
+      `retry schedule entry ${index + 1}: expected a number with an optional unit (ms, s, m, h), like 500 or 5s, got '${entry}'`,
+    );
   }
   return Math.round(Number(amount) * (unitMs[match[2] ?? 'ms'] ?? 1));
 }
@@ -59,7 +64,9 @@ export function validateRetrySchedule(delaysMs: readonly number[]): number[] {
   }
   delaysMs.forEach((delayMs, index) => {
     if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > maxRetryDelayMs) {
-      throw new WebhookConfigError(`retry schedule entry ${index + 1}: expected a whole number of milliseconds from 0 to ${maxRetryDelayMs}, got ${String(delayMs)}`);
+      throw new WebhookConfigError(
+        `retry schedule entry ${index + 1}: expected a whole number of milliseconds from 0 to ${maxRetryDelayMs}, got ${String(delayMs)}`,
+      );
     }
   });
   return [...delaysMs];

@@ -37,15 +37,28 @@ export function createSender(timeoutMs: number): Sender {
       const controller = new AbortController();
       inFlight.add(controller);
       // One budget for the whole attempt: connect, headers and body.
-      const timer = setTimeout(() => { controller.abort(timedOutReason); }, timeoutMs);
+      const timer = setTimeout(() => {
+        controller.abort(timedOutReason);
+      }, timeoutMs);
       try {
-        const response = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: controller.signal });
+        const response = await request(url, {
+          method: 'POST',
+          headers,
+          body,
+          dispatcher: agent,
+          signal: controller.signal,
+        });
         // Always consumed: an unread body holds its pooled connection (undici README).
         await response.body.dump().catch(() => undefined);
-        return { status: response.statusCode, error: isDelivered(response.statusCode) ? null : `receiver answered ${response.statusCode}`, abandoned: false };
+        return {
+          status: response.statusCode,
+          error: isDelivered(response.statusCode) ? null : `receiver answered ${response.statusCode}`,
+          abandoned: false,
+        };
       } catch (error) {
         if (closing) return { status: null, error: 'abandoned: webhooks closed during the attempt', abandoned: true };
-        if (controller.signal.reason === timedOutReason) return { status: null, error: `no answer within ${timeoutMs} ms`, abandoned: false };
+        if (controller.signal.reason === timedOutReason)
+          return { status: null, error: `no answer within ${timeoutMs} ms`, abandoned: false };
         return { status: null, error: describeNetworkError(error), abandoned: false };
       } finally {
         clearTimeout(timer);

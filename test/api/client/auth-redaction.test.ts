@@ -23,18 +23,24 @@ function logSink(): { lines: string[]; stream: Writable } {
 /** A misbehaving service that echoes the credentials it received into its error message. */
 const echoCredentials: Step = (request, response) => {
   const authorization = request.headers.authorization ?? '';
-  json(401, { message: `unknown key ${testApiKey} in ${authorization}`, errors: [{ code: 'bad_key', details: { header: authorization }, message: authorization }] })(
-    request,
-    response,
-  );
+  json(401, {
+    message: `unknown key ${testApiKey} in ${authorization}`,
+    errors: [{ code: 'bad_key', details: { header: authorization }, message: authorization }],
+  })(request, response);
 };
 
 describe('authentication', () => {
   it('sends Authorization: Basic base64(key + ":") on every request', async () => {
-    const server = await startScriptedServer([json(503, { message: 'busy' }), json(200, { data: [], has_more: false })]);
+    const server = await startScriptedServer([
+      json(503, { message: 'busy' }),
+      json(200, { data: [], has_more: false }),
+    ]);
     await clientFor(server.url).claims.list();
 
-    expect(server.requests.map((request) => request.headers.authorization)).toEqual([`Basic ${encodedKey}`, `Basic ${encodedKey}`]);
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+      `Basic ${encodedKey}`,
+      `Basic ${encodedKey}`,
+    ]);
     expect(Buffer.from(encodedKey, 'base64').toString()).toBe(`${testApiKey}:`);
   });
 
@@ -75,7 +81,9 @@ describe('the API key never leaves in an error or a log line', () => {
         response.end(`<html>proxy says ${request.headers.authorization ?? ''} for ${testApiKey}</html>`);
       },
     ]);
-    const error = await clientFor(server.url).claims.retrieve('claim_1').catch((caught: unknown) => caught);
+    const error = await clientFor(server.url)
+      .claims.retrieve('claim_1')
+      .catch((caught: unknown) => caught);
 
     expect(error).toMatchObject({ code: 'CLAIMS_RESPONSE_SHAPE' });
     const everything = [(error as Error).message, (error as Error).stack ?? '', JSON.stringify(error)].join('\n');
@@ -87,7 +95,11 @@ describe('the API key never leaves in an error or a log line', () => {
   it('is censored by the logger wherever a field could carry it', () => {
     const sink = logSink();
     createLogger({ destination: sink.stream }).info(
-      { apiKey: testApiKey, request: { headers: { authorization: `Basic ${encodedKey}` } }, config: { api_key: testApiKey } },
+      {
+        apiKey: testApiKey,
+        request: { headers: { authorization: `Basic ${encodedKey}` } },
+        config: { api_key: testApiKey },
+      },
       'configured',
     );
     expect(sink.lines.join('')).not.toContain(testApiKey);

@@ -20,7 +20,12 @@ function arrivals(times: number[], answer: (index: number) => Step): (index: num
 }
 
 function realClient(baseUrl: string, options: { maxRps?: number; concurrency?: number } = {}): ClaimsClient {
-  return new ClaimsClient({ baseUrl, apiKey: testApiKey, concurrency: options.concurrency ?? 16, maxRps: options.maxRps });
+  return new ClaimsClient({
+    baseUrl,
+    apiKey: testApiKey,
+    concurrency: options.concurrency ?? 16,
+    maxRps: options.maxRps,
+  });
 }
 
 describe('pacing through a real server', () => {
@@ -56,7 +61,11 @@ describe('pacing through a real server', () => {
 
   it('a 429 with Retry-After: 1 holds every request of the job for a second, including ones started after it', async () => {
     const times: number[] = [];
-    const server = await startScriptedServer(arrivals(times, (index) => (index === 0 ? json(429, { message: 'slow down' }, { 'retry-after': '1' }) : json(200, page))));
+    const server = await startScriptedServer(
+      arrivals(times, (index) =>
+        index === 0 ? json(429, { message: 'slow down' }, { 'retry-after': '1' }) : json(200, page),
+      ),
+    );
     const client = realClient(server.url);
     let throttledAtMs = 0;
     const others: Promise<unknown>[] = [];

@@ -80,12 +80,23 @@ describe('Pacing: --max-rps', () => {
     await time.run();
     expect(await Promise.all(waits)).toEqual([0, 0, 0, 300]);
     expect(pacing.stats()).toEqual({
-      maxRps: undefined, requests: 0, answered429: 0, answered503: 0, caseUnavailable: 0, failed: 0, retriesHeldBack: 0, pauses: 0, downPauses: 0, pausedMs: 0, waitedForToken: 0, sendingMs: 0,
+      maxRps: undefined,
+      requests: 0,
+      answered429: 0,
+      answered503: 0,
+      caseUnavailable: 0,
+      failed: 0,
+      retriesHeldBack: 0,
+      pauses: 0,
+      downPauses: 0,
+      pausedMs: 0,
+      waitedForToken: 0,
+      sendingMs: 0,
     });
   });
 });
 
-describe('Pacing: a 429\'s Retry-After pauses the whole job', () => {
+describe("Pacing: a 429's Retry-After pauses the whole job", () => {
   it('a 429 with Retry-After: 2 holds every attempt, new ones and retries, until it ends', async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
@@ -122,10 +133,34 @@ describe('Pacing: a 429\'s Retry-After pauses the whole job', () => {
   });
 
   it.each([
-    { name: 'a Retry-After over the cap is shortened to it', status: 429, retryAfter: '3600', capMs: 30_000, letGoAt: 30_000 },
-    { name: 'an HTTP-date Retry-After is read against the clock', status: 429, retryAfter: 'Thu, 01 Jan 1970 00:00:04 GMT', capMs: 60_000, letGoAt: 4000 },
-    { name: 'a single 503 with Retry-After pauses nothing (its own retry waits for it)', status: 503, retryAfter: '5', capMs: 60_000, letGoAt: 0 },
-    { name: 'a 429 without Retry-After pauses nothing (its own retry backs off)', status: 429, retryAfter: undefined, capMs: 60_000, letGoAt: 0 },
+    {
+      name: 'a Retry-After over the cap is shortened to it',
+      status: 429,
+      retryAfter: '3600',
+      capMs: 30_000,
+      letGoAt: 30_000,
+    },
+    {
+      name: 'an HTTP-date Retry-After is read against the clock',
+      status: 429,
+      retryAfter: 'Thu, 01 Jan 1970 00:00:04 GMT',
+      capMs: 60_000,
+      letGoAt: 4000,
+    },
+    {
+      name: 'a single 503 with Retry-After pauses nothing (its own retry waits for it)',
+      status: 503,
+      retryAfter: '5',
+      capMs: 60_000,
+      letGoAt: 0,
+    },
+    {
+      name: 'a 429 without Retry-After pauses nothing (its own retry backs off)',
+      status: 429,
+      retryAfter: undefined,
+      capMs: 60_000,
+      letGoAt: 0,
+    },
     { name: 'Retry-After: 0 pauses nothing', status: 503, retryAfter: '0', capMs: 60_000, letGoAt: 0 },
     { name: 'an unreadable Retry-After pauses nothing', status: 429, retryAfter: 'soon', capMs: 60_000, letGoAt: 0 },
     { name: 'a Retry-After on another status pauses nothing', status: 500, retryAfter: '5', capMs: 60_000, letGoAt: 0 },
@@ -145,7 +180,8 @@ describe('Pacing: refusals pause the job only when the service accepts nothing',
     const pacing = pacingOn(time, undefined);
     await attempt(pacing, time);
     // 1 refusal in 4: something accepted all along.
-    for (let index = 0; index < 40; index++) pacing.afterAttempt('POST', '/v2/issuer/new_claim', index % 4 === 3 ? 503 : 201, '2');
+    for (let index = 0; index < 40; index++)
+      pacing.afterAttempt('POST', '/v2/issuer/new_claim', index % 4 === 3 ? 503 : 201, '2');
     expect(pacing.stats()).toMatchObject({ answered503: 10, pauses: 0, downPauses: 0 });
     // A burst of refusals within the second after the last accepted answer: a service at its capacity, not down.
     const kinds = Array.from({ length: 12 }, () => pacing.afterAttempt('POST', '/v2/issuer/new_claim', 503, '2'));
@@ -176,7 +212,9 @@ describe('Pacing: refusals pause the job only when the service accepts nothing',
     const pacing = pacingOn(time, undefined);
     await attempt(pacing, time);
     await time.run(5000);
-    const kinds = Array.from({ length: 30 }, () => pacing.afterAttempt('POST', '/v2/issuer/cases/case_1/run_workflow', 503, '3', true));
+    const kinds = Array.from({ length: 30 }, () =>
+      pacing.afterAttempt('POST', '/v2/issuer/cases/case_1/run_workflow', 503, '3', true),
+    );
     expect(new Set(kinds)).toEqual(new Set(['case-unavailable']));
     expect(pacing.stats()).toMatchObject({ answered503: 30, caseUnavailable: 30, pauses: 0 });
   });
@@ -187,7 +225,11 @@ describe('Pacing: refusals pause the job only when the service accepts nothing',
     const parked: number[] = [];
     pacing.onParked((count) => parked.push(count));
     const first = attempt(pacing, time);
-    const retries = [pacing.beforeAttempt(1000, 'case-unavailable'), pacing.beforeAttempt(500, 'refused'), pacing.beforeAttempt(200, 'rate-limited')];
+    const retries = [
+      pacing.beforeAttempt(1000, 'case-unavailable'),
+      pacing.beforeAttempt(500, 'refused'),
+      pacing.beforeAttempt(200, 'rate-limited'),
+    ];
     expect(parked).toEqual([1, 2]);
     await time.run();
     await Promise.all(retries);
@@ -263,12 +305,60 @@ describe('Pacing: listeners', () => {
     stop();
     pacing.afterAttempt('GET', '/v2/issuer/claims/CLM-1', 200, undefined);
     expect(heard).toEqual([
-      { method: 'POST', path: '/v2/issuer/new_claim', status: 201, throttled: false, kind: 'accepted', retryAfterMs: undefined, pausedJob: false },
-      { method: 'POST', path: '/v2/issuer/new_claim', status: 429, throttled: true, kind: 'rate-limited', retryAfterMs: 10_000, pausedJob: true },
-      { method: 'GET', path: '/v2/issuer/claims/CLM-1', status: 503, throttled: true, kind: 'refused', retryAfterMs: undefined, pausedJob: false },
-      { method: 'GET', path: '/v2/issuer/claims/CLM-1', status: undefined, throttled: false, kind: 'failed', retryAfterMs: undefined, pausedJob: false },
-      { method: 'POST', path: '/v2/issuer/claims/CLM-1/file', status: 503, throttled: true, kind: 'case-unavailable', retryAfterMs: 1000, pausedJob: false },
+      {
+        method: 'POST',
+        path: '/v2/issuer/new_claim',
+        status: 201,
+        throttled: false,
+        kind: 'accepted',
+        retryAfterMs: undefined,
+        pausedJob: false,
+      },
+      {
+        method: 'POST',
+        path: '/v2/issuer/new_claim',
+        status: 429,
+        throttled: true,
+        kind: 'rate-limited',
+        retryAfterMs: 10_000,
+        pausedJob: true,
+      },
+      {
+        method: 'GET',
+        path: '/v2/issuer/claims/CLM-1',
+        status: 503,
+        throttled: true,
+        kind: 'refused',
+        retryAfterMs: undefined,
+        pausedJob: false,
+      },
+      {
+        method: 'GET',
+        path: '/v2/issuer/claims/CLM-1',
+        status: undefined,
+        throttled: false,
+        kind: 'failed',
+        retryAfterMs: undefined,
+        pausedJob: false,
+      },
+      {
+        method: 'POST',
+        path: '/v2/issuer/claims/CLM-1/file',
+        status: 503,
+        throttled: true,
+        kind: 'case-unavailable',
+        retryAfterMs: 1000,
+        pausedJob: false,
+      },
     ]);
-    expect(pacing.stats()).toMatchObject({ requests: 6, answered429: 1, answered503: 2, caseUnavailable: 1, failed: 1, pauses: 1, pausedMs: 10_000 });
+    expect(pacing.stats()).toMatchObject({
+      requests: 6,
+      answered429: 1,
+      answered503: 2,
+      caseUnavailable: 1,
+      failed: 1,
+      pauses: 1,
+      pausedMs: 10_000,
+    });
   });
 });

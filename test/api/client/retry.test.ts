@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError } from '../../../src/api/errors.js';
+import {
+  AuthenticationError,
+  ClaimsHttpError,
+  ClaimsNetworkError,
+  OutcomeUnknownError,
+} from '../../../src/api/errors.js';
 import { clientFor, recordSleeps } from '../../helpers/client.js';
 import { json, resetAfterReceiving, startScriptedServer } from '../../helpers/scripted-server.js';
 
@@ -11,7 +16,11 @@ describe('client retries through a real server', () => {
   it('503, 503, then 202 succeeds on the third attempt after the policy delays', async () => {
     const server = await startScriptedServer([unavailable, unavailable, json(202, claim)]);
     const sleeps = recordSleeps();
-    const client = clientFor(server.url, { sleep: sleeps.sleep, random: () => 0.5, retry: { baseDelayMs: 400, maxDelayMs: 10_000 } });
+    const client = clientFor(server.url, {
+      sleep: sleeps.sleep,
+      random: () => 0.5,
+      retry: { baseDelayMs: 400, maxDelayMs: 10_000 },
+    });
 
     const result = await client.claims.create(createBody);
 
@@ -22,7 +31,10 @@ describe('client retries through a real server', () => {
   });
 
   it('waits as long as Retry-After: 2 says', async () => {
-    const server = await startScriptedServer([json(503, { message: 'busy' }, { 'retry-after': '2' }), json(200, claim)]);
+    const server = await startScriptedServer([
+      json(503, { message: 'busy' }, { 'retry-after': '2' }),
+      json(200, claim),
+    ]);
     const sleeps = recordSleeps();
     const client = clientFor(server.url, { sleep: sleeps.sleep });
 
@@ -55,25 +67,43 @@ describe('client retries through a real server', () => {
 
   it('does not retry 401 and reports an authentication error', async () => {
     const server = await startScriptedServer([json(401, { message: 'invalid API key' }), json(200, claim)]);
-    const error = await clientFor(server.url).claims.retrieve('claim_1').catch((caught: unknown) => caught);
+    const error = await clientFor(server.url)
+      .claims.retrieve('claim_1')
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error).toMatchObject({ code: 'CLAIMS_AUTHENTICATION', status: 401, attempts: 1, method: 'GET', path: '/v2/issuer/claims/claim_1', serviceMessage: 'invalid API key' });
+    expect(error).toMatchObject({
+      code: 'CLAIMS_AUTHENTICATION',
+      status: 401,
+      attempts: 1,
+      method: 'GET',
+      path: '/v2/issuer/claims/claim_1',
+      serviceMessage: 'invalid API key',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
   it('reports a create whose connection reset after sending as outcome-unknown, sent once', async () => {
     const server = await startScriptedServer([resetAfterReceiving, json(201, claim)]);
-    const error = await clientFor(server.url).claims.createWithCases(newClaim()).catch((caught: unknown) => caught);
+    const error = await clientFor(server.url)
+      .claims.createWithCases(newClaim())
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(OutcomeUnknownError);
-    expect(error).toMatchObject({ code: 'CLAIMS_OUTCOME_UNKNOWN', attempts: 1, stoppedBy: 'outcome-unknown', path: '/v2/issuer/new_claim' });
+    expect(error).toMatchObject({
+      code: 'CLAIMS_OUTCOME_UNKNOWN',
+      attempts: 1,
+      stoppedBy: 'outcome-unknown',
+      path: '/v2/issuer/new_claim',
+    });
     expect(server.requests).toHaveLength(1);
   });
 
   it('reports a create answered 500 as outcome-unknown, sent once', async () => {
     const server = await startScriptedServer([json(500, { message: 'internal error' }), json(201, claim)]);
-    const error = await clientFor(server.url).claims.create(createBody).catch((caught: unknown) => caught);
+    const error = await clientFor(server.url)
+      .claims.create(createBody)
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(error).toMatchObject({ status: 500, attempts: 1 });
@@ -81,7 +111,12 @@ describe('client retries through a real server', () => {
   });
 
   it('retries a read whose connection reset, and a safe write answered 502', async () => {
-    const server = await startScriptedServer([resetAfterReceiving, json(200, claim), json(502, { message: 'bad gateway' }), json(200, claim)]);
+    const server = await startScriptedServer([
+      resetAfterReceiving,
+      json(200, claim),
+      json(502, { message: 'bad gateway' }),
+      json(200, claim),
+    ]);
     const client = clientFor(server.url);
 
     expect((await client.claims.retrieve('claim_1')).attempts).toBe(2);
@@ -90,11 +125,20 @@ describe('client retries through a real server', () => {
 
   it('stops after maxAttempts and says so', async () => {
     const server = await startScriptedServer(() => unavailable);
-    const error = await clientFor(server.url, { retry: { maxAttempts: 3 } }).claims.list().catch((caught: unknown) => caught);
+    const error = await clientFor(server.url, { retry: { maxAttempts: 3 } })
+      .claims.list()
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(ClaimsHttpError);
-    expect(error).toMatchObject({ code: 'CLAIMS_UNAVAILABLE', status: 503, attempts: 3, stoppedBy: 'attempts-exhausted' });
-    expect((error as Error).message).toBe('GET /v2/issuer/claims: 503: service unavailable (3 attempts, attempts-exhausted)');
+    expect(error).toMatchObject({
+      code: 'CLAIMS_UNAVAILABLE',
+      status: 503,
+      attempts: 3,
+      stoppedBy: 'attempts-exhausted',
+    });
+    expect((error as Error).message).toBe(
+      'GET /v2/issuer/claims: 503: service unavailable (3 attempts, attempts-exhausted)',
+    );
     expect(server.requests).toHaveLength(3);
   });
 
@@ -120,10 +164,17 @@ describe('client retries through a real server', () => {
   it('retries a create whose connection was refused: nothing was sent', async () => {
     const server = await startScriptedServer([]);
     const closedUrl = server.url.replace(/:\d+$/, ':1');
-    const error = await clientFor(closedUrl, { retry: { maxAttempts: 2 } }).claims.create(createBody).catch((caught: unknown) => caught);
+    const error = await clientFor(closedUrl, { retry: { maxAttempts: 2 } })
+      .claims.create(createBody)
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(ClaimsNetworkError);
-    expect(error).toMatchObject({ code: 'CLAIMS_NETWORK', networkCode: 'ECONNREFUSED', attempts: 2, stoppedBy: 'attempts-exhausted' });
+    expect(error).toMatchObject({
+      code: 'CLAIMS_NETWORK',
+      networkCode: 'ECONNREFUSED',
+      attempts: 2,
+      stoppedBy: 'attempts-exhausted',
+    });
   });
 });
 

@@ -21,7 +21,11 @@ async function startDroppingServer(): Promise<{ url: string; connections: () => 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   onTestFinished(async () => {
     for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   });
   return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections };
 }
@@ -29,7 +33,9 @@ async function startDroppingServer(): Promise<{ url: string; connections: () => 
 describe('was the request sent? decided by the phase that failed', () => {
   it('a reset during the TLS handshake is "not sent": a create is retried, never outcome-unknown', async () => {
     const server = await startDroppingServer();
-    const error = await clientFor(server.url, { retry: { maxAttempts: 3 } }).claims.create(createBody).catch((caught: unknown) => caught);
+    const error = await clientFor(server.url, { retry: { maxAttempts: 3 } })
+      .claims.create(createBody)
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(ClaimsNetworkError);
     expect(error).toMatchObject({ attempts: 3, stoppedBy: 'attempts-exhausted' });
@@ -90,6 +96,8 @@ describe('input checked at the door', () => {
   });
 
   it('a bad retry policy is a ClaimsConfigError, like every other bad option', () => {
-    expect(() => new ClaimsClient({ baseUrl: 'http://127.0.0.1:1', apiKey: testApiKey, retry: { maxAttempts: 0 } })).toThrow(ClaimsConfigError);
+    expect(
+      () => new ClaimsClient({ baseUrl: 'http://127.0.0.1:1', apiKey: testApiKey, retry: { maxAttempts: 0 } }),
+    ).toThrow(ClaimsConfigError);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError, ResponseShapeError } from '../../../src/api/errors.js';
+import {
+  ClaimsHttpError,
+  ClaimsNetworkError,
+  OutcomeUnknownError,
+  ResponseShapeError,
+} from '../../../src/api/errors.js';
 import { clientFor } from '../../helpers/client.js';
 import { delayed, json, startScriptedServer, type Step } from '../../helpers/scripted-server.js';
 
@@ -45,30 +50,65 @@ describe('timeouts', () => {
 
 describe('answers that are not what the document says', () => {
   it.each([
-    ['a body that is not JSON', (_request, response) => response.end('<html>gateway</html>'), '', 'expected a JSON body, got "<html>gateway</html>"'],
+    [
+      'a body that is not JSON',
+      (_request, response) => response.end('<html>gateway</html>'),
+      '',
+      'expected a JSON body, got "<html>gateway</html>"',
+    ],
     ['a page without has_more', json(200, { data: [] }), 'has_more', 'expected boolean'],
-    ['a claim id that is a number', json(200, { data: [{ claim_id: 5, created: '2026-11-01T10:00:00Z', status: 'open' }], has_more: false }), 'data.0.claim_id', 'expected string'],
-  ] satisfies [string, Step, string, string][])('%s is a ResponseShapeError naming the field', async (_name, step, path, message) => {
-    const server = await startScriptedServer([step]);
-    const error = await clientFor(server.url).claims.list().catch((caught: unknown) => caught);
+    [
+      'a claim id that is a number',
+      json(200, { data: [{ claim_id: 5, created: '2026-11-01T10:00:00Z', status: 'open' }], has_more: false }),
+      'data.0.claim_id',
+      'expected string',
+    ],
+  ] satisfies [string, Step, string, string][])(
+    '%s is a ResponseShapeError naming the field',
+    async (_name, step, path, message) => {
+      const server = await startScriptedServer([step]);
+      const error = await clientFor(server.url)
+        .claims.list()
+        .catch((caught: unknown) => caught);
 
-    expect(error).toBeInstanceOf(ResponseShapeError);
-    expect(error).toMatchObject({ code: 'CLAIMS_RESPONSE_SHAPE', status: 200, issues: [{ path, message: expect.stringContaining(message) as unknown }] });
-  });
+      expect(error).toBeInstanceOf(ResponseShapeError);
+      expect(error).toMatchObject({
+        code: 'CLAIMS_RESPONSE_SHAPE',
+        status: 200,
+        issues: [{ path, message: expect.stringContaining(message) as unknown }],
+      });
+    },
+  );
 });
 
 describe('error bodies', () => {
   it('reads the validation shape into message and errors[]', async () => {
     const body = {
       message: 'case failed validation',
-      errors: [{ code: 'documentation_missing', details: { file_category: 'transaction_receipt' }, message: 'a transaction receipt is required' }],
+      errors: [
+        {
+          code: 'documentation_missing',
+          details: { file_category: 'transaction_receipt' },
+          message: 'a transaction receipt is required',
+        },
+      ],
     };
     const server = await startScriptedServer([json(400, body)]);
-    const error = await clientFor(server.url).cases.runWorkflow('case_1').catch((caught: unknown) => caught);
+    const error = await clientFor(server.url)
+      .cases.runWorkflow('case_1')
+      .catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(ClaimsHttpError);
-    expect(error).toMatchObject({ code: 'CLAIMS_INVALID_REQUEST', status: 400, serviceMessage: 'case failed validation', errors: body.errors, attempts: 1 });
-    expect((error as Error).message).toBe('POST /v2/issuer/cases/case_1/run_workflow: 400: case failed validation [documentation_missing] (1 attempt)');
+    expect(error).toMatchObject({
+      code: 'CLAIMS_INVALID_REQUEST',
+      status: 400,
+      serviceMessage: 'case failed validation',
+      errors: body.errors,
+      attempts: 1,
+    });
+    expect((error as Error).message).toBe(
+      'POST /v2/issuer/cases/case_1/run_workflow: 400: case failed validation [documentation_missing] (1 attempt)',
+    );
   });
 
   it.each([
@@ -77,7 +117,9 @@ describe('error bodies', () => {
     [403, { message: 'key lacks permission' }, 'CLAIMS_PERMISSION', 'key lacks permission'],
   ])('reads the simple shape: %i', async (status, body, code, serviceMessage) => {
     const server = await startScriptedServer([json(status, body)]);
-    const error = await clientFor(server.url).claims.withdraw('claim_1').catch((caught: unknown) => caught);
+    const error = await clientFor(server.url)
+      .claims.withdraw('claim_1')
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code, status, serviceMessage, errors: [] });
   });
 

@@ -3,14 +3,24 @@ import { clientFor } from '../../helpers/client.js';
 import { json, startScriptedServer, type Step } from '../../helpers/scripted-server.js';
 
 const pngBytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2048, 7)]);
-const storedFile = { id: 'file_1', category: 'transaction_receipt', created: '2026-11-01T10:00:00Z', type: 'image/png' };
+const storedFile = {
+  id: 'file_1',
+  category: 'transaction_receipt',
+  created: '2026-11-01T10:00:00Z',
+  type: 'image/png',
+};
 
 describe('multipart upload', () => {
   it('sends identical bytes when retried on 503', async () => {
     const server = await startScriptedServer([json(503, { message: 'busy' }), json(200, storedFile)]);
     const client = clientFor(server.url);
 
-    const result = await client.files.upload({ category: 'transaction_receipt', filename: 'receipt "1".png', contentType: 'image/png', content: pngBytes });
+    const result = await client.files.upload({
+      category: 'transaction_receipt',
+      filename: 'receipt "1".png',
+      contentType: 'image/png',
+      content: pngBytes,
+    });
 
     expect(result).toMatchObject({ attempts: 2, data: storedFile });
     const [first, second] = server.requests;
@@ -20,15 +30,24 @@ describe('multipart upload', () => {
 
   it('encodes the category and the file part as RFC 7578 multipart', async () => {
     const server = await startScriptedServer([json(200, storedFile)]);
-    await clientFor(server.url).files.upload({ category: 'transaction_receipt', filename: 'receipt "1".png', contentType: 'image/png', content: pngBytes });
+    await clientFor(server.url).files.upload({
+      category: 'transaction_receipt',
+      filename: 'receipt "1".png',
+      contentType: 'image/png',
+      content: pngBytes,
+    });
 
     const request = server.requests[0];
     const boundary = /boundary=(.+)$/.exec(request?.headers['content-type'] ?? '')?.[1] ?? '';
     expect(boundary).toMatch(/^bulk-disputes-[0-9a-f]{32}$/);
     const body = request?.body ?? Buffer.alloc(0);
     const text = body.toString('latin1');
-    expect(text).toContain(`--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\ntransaction_receipt\r\n`);
-    expect(text).toContain('Content-Disposition: form-data; name="file"; filename="receipt %221%22.png"\r\nContent-Type: image/png\r\n\r\n');
+    expect(text).toContain(
+      `--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\ntransaction_receipt\r\n`,
+    );
+    expect(text).toContain(
+      'Content-Disposition: form-data; name="file"; filename="receipt %221%22.png"\r\nContent-Type: image/png\r\n\r\n',
+    );
     expect(body.includes(pngBytes)).toBe(true);
     expect(text.endsWith(`--${boundary}--\r\n`)).toBe(true);
   });
@@ -41,7 +60,11 @@ describe('multipart upload', () => {
       contentType: 'image/png',
       content: pngBytes,
     });
-    await expect(upload).rejects.toMatchObject({ code: 'CLAIMS_REQUEST_INVALID', attempts: 0, issues: [{ path: 'category' }] });
+    await expect(upload).rejects.toMatchObject({
+      code: 'CLAIMS_REQUEST_INVALID',
+      attempts: 0,
+      issues: [{ path: 'category' }],
+    });
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -93,7 +116,8 @@ describe('pagination', () => {
   it('walks from ending_before towards newer records, oldest first', async () => {
     const server = await startScriptedServer(() => eventList());
     const ids: string[] = [];
-    for await (const event of clientFor(server.url).events.listAll({ limit: 4, ending_before: 'event_15' })) ids.push(event.event_id);
+    for await (const event of clientFor(server.url).events.listAll({ limit: 4, ending_before: 'event_15' }))
+      ids.push(event.event_id);
 
     expect(ids).toEqual(Array.from({ length: 10 }, (_, index) => `event_${String(16 + index)}`));
     expect(server.requests.map((request) => request.url)).toEqual([

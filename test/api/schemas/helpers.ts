@@ -32,7 +32,8 @@ export function edit(value: unknown, path: Path, replacement: unknown): unknown 
   const copy = structuredClone(value);
   let container: unknown = copy;
   for (const step of path.slice(0, -1)) {
-    if (!isContainer(container) || !(step in container)) throw new Error(`edit: no ${String(step)} in ${path.join('.')}`);
+    if (!isContainer(container) || !(step in container))
+      throw new Error(`edit: no ${String(step)} in ${path.join('.')}`);
     container = container[step];
   }
   const last = path.at(-1);
@@ -78,7 +79,8 @@ export function issuePaths(schema: z.ZodType, input: unknown): PropertyKey[][] {
 /** Parse or fail the test with zod's own explanation. */
 export function parseOk<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
   const result = schema.safeParse(input);
-  if (!result.success) throw new Error(`expected a successful parse, got:\n${JSON.stringify(result.error.issues, null, 2)}`);
+  if (!result.success)
+    throw new Error(`expected a successful parse, got:\n${JSON.stringify(result.error.issues, null, 2)}`);
   return result.data;
 }
 

@@ -16,7 +16,12 @@ import { chars, edit, fixture, issuePaths } from './helpers.js';
 
 describe('identifiers: claim_id, case_id, program_id at most 126 characters', () => {
   it.each([
-    ['createClaimBody claim_id', createClaimBody, (id: string) => ({ case_ids: ['CASE-1'], claim_id: id }), ['claim_id']],
+    [
+      'createClaimBody claim_id',
+      createClaimBody,
+      (id: string) => ({ case_ids: ['CASE-1'], claim_id: id }),
+      ['claim_id'],
+    ],
     ['createClaimBody case_ids item', createClaimBody, (id: string) => ({ case_ids: ['CASE-1', id] }), ['case_ids', 1]],
     ['setClaimCasesBody case_ids item', setClaimCasesBody, (id: string) => ({ case_ids: [id] }), ['case_ids', 0]],
     ['updateCaseBody case_id', updateCaseBody, (id: string) => ({ case_id: id }), ['case_id']],
@@ -48,15 +53,26 @@ describe('case_ids: at least 1 element (create claim, set claim cases)', () => {
   });
 });
 
-const fieldsOf = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`field_${index}`, 'value']));
+const fieldsOf = (count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, index) => [`field_${index}`, 'value']));
 
 describe('custom fields: 25 keys, keys <= 50, values <= 250; null only on update', () => {
   const newClaim = fixture('new-claim-body');
   const holders = [
     ['updateCaseBody', updateCaseBody, (fields: unknown) => ({ custom_fields: fields }), ['custom_fields']],
     ['caseSchema', caseSchema, (fields: unknown) => ({ case_id: 'CASE-1', custom_fields: fields }), ['custom_fields']],
-    ['newClaimBody case', newClaimBody, (fields: unknown) => edit(newClaim, ['cases', 0, 'custom_fields'], fields), ['cases', 0, 'custom_fields']],
-    ['v1CreateCaseBody', v1CreateCaseBody, (fields: unknown) => edit(fixture('v1-create-case-body'), ['custom_fields'], fields), ['custom_fields']],
+    [
+      'newClaimBody case',
+      newClaimBody,
+      (fields: unknown) => edit(newClaim, ['cases', 0, 'custom_fields'], fields),
+      ['cases', 0, 'custom_fields'],
+    ],
+    [
+      'v1CreateCaseBody',
+      v1CreateCaseBody,
+      (fields: unknown) => edit(fixture('v1-create-case-body'), ['custom_fields'], fields),
+      ['custom_fields'],
+    ],
   ] as const;
 
   it.each(holders)('%s: 25 keys accepted, 26 refused', (_name, schema, build, path) => {
@@ -78,9 +94,12 @@ describe('custom fields: 25 keys, keys <= 50, values <= 250; null only on update
     expect(issuePaths(schema, build({ branch: 4 }))).toEqual([[...path, 'branch']]);
   });
 
-  it.each(holders.filter(([name]) => name !== 'updateCaseBody'))('%s: null is refused', (_name, schema, build, path) => {
-    expect(issuePaths(schema, build({ branch: null }))).toEqual([[...path, 'branch']]);
-  });
+  it.each(holders.filter(([name]) => name !== 'updateCaseBody'))(
+    '%s: null is refused',
+    (_name, schema, build, path) => {
+      expect(issuePaths(schema, build({ branch: null }))).toEqual([[...path, 'branch']]);
+    },
+  );
 
   it('updateCaseBody: null removes a key, so it is accepted', () => {
     expect(updateCaseBody.parse({ custom_fields: { branch: null, agent: 'mkovacs' } })).toEqual({
@@ -114,7 +133,9 @@ describe('list queries: limit 1..100, one cursor at most', () => {
     expect(schema.safeParse({ limit: 25, starting_after: 'evt_1PQw2kR8n3dZa1' }).success).toBe(true);
     expect(schema.safeParse({ ending_before: 'evt_1PQx7rT2m9cVb4' }).success).toBe(true);
     const both = schema.safeParse({ starting_after: 'evt_1PQw2kR8n3dZa1', ending_before: 'evt_1PQx7rT2m9cVb4' });
-    expect(both.error?.issues.map((issue) => issue.message)).toEqual(['expected starting_after or ending_before, not both']);
+    expect(both.error?.issues.map((issue) => issue.message)).toEqual([
+      'expected starting_after or ending_before, not both',
+    ]);
     expect(schema.safeParse({ cursor: 'evt_1' }).success).toBe(false);
   });
 

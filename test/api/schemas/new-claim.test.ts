@@ -45,7 +45,11 @@ describe('newClaimBody: the document-shaped body', () => {
     const minimal = {
       card: { last4: '4242', network: 'visa' },
       dispute: { reason: 'fraud' },
-      cases: [{ transaction: { amount: 12999, currency: 'USD', date: '2024-04-02T16:45:00Z', arn: '74537604129001234567891' } }],
+      cases: [
+        {
+          transaction: { amount: 12999, currency: 'USD', date: '2024-04-02T16:45:00Z', arn: '74537604129001234567891' },
+        },
+      ],
     };
     expect(issuesOf(newClaimBody, minimal)).toEqual([]);
   });
@@ -68,27 +72,92 @@ interface Refusal {
 
 const refusals: Refusal[] = [
   { name: 'cases is empty', path: ['cases'], value: [], issueAt: ['cases'] },
-  { name: 'a case lacks transaction.arn and any switch_serial_number', path: ['cases', 1, 'transaction', 'arn'], value: REMOVE, issueAt: ['cases', 1, 'transaction', 'arn'] },
+  {
+    name: 'a case lacks transaction.arn and any switch_serial_number',
+    path: ['cases', 1, 'transaction', 'arn'],
+    value: REMOVE,
+    issueAt: ['cases', 1, 'transaction', 'arn'],
+  },
   { name: 'card.last4 is missing', path: ['card', 'last4'], value: REMOVE, issueAt: ['card', 'last4'] },
   { name: 'card.last4 is not 4 digits', path: ['card', 'last4'], value: '42', issueAt: ['card', 'last4'] },
   { name: 'card.network is missing', path: ['card', 'network'], value: REMOVE, issueAt: ['card', 'network'] },
   { name: 'the card is missing', path: ['card'], value: REMOVE, issueAt: ['card'] },
   { name: 'no reason anywhere', path: ['dispute', 'reason'], value: REMOVE, issueAt: ['dispute', 'reason'] },
   { name: 'claim_id has 127 characters', path: ['claim_id'], value: chars(127), issueAt: ['claim_id'] },
-  { name: 'a case_id has 127 characters', path: ['cases', 0, 'case_id'], value: chars(127), issueAt: ['cases', 0, 'case_id'] },
-  { name: 'a dispute amount is not an integer', path: ['cases', 0, 'dispute', 'amount'], value: 129.99, issueAt: ['cases', 0, 'dispute', 'amount'] },
-  { name: 'a transaction amount is a decimal string', path: ['cases', 0, 'transaction', 'amount'], value: '129.99', issueAt: ['cases', 0, 'transaction', 'amount'] },
-  { name: 'a case_id repeats an earlier one', path: ['cases', 1, 'case_id'], value: 'CASE-2024-000184-1', issueAt: ['cases', 1, 'case_id'] },
+  {
+    name: 'a case_id has 127 characters',
+    path: ['cases', 0, 'case_id'],
+    value: chars(127),
+    issueAt: ['cases', 0, 'case_id'],
+  },
+  {
+    name: 'a dispute amount is not an integer',
+    path: ['cases', 0, 'dispute', 'amount'],
+    value: 129.99,
+    issueAt: ['cases', 0, 'dispute', 'amount'],
+  },
+  {
+    name: 'a transaction amount is a decimal string',
+    path: ['cases', 0, 'transaction', 'amount'],
+    value: '129.99',
+    issueAt: ['cases', 0, 'transaction', 'amount'],
+  },
+  {
+    name: 'a case_id repeats an earlier one',
+    path: ['cases', 1, 'case_id'],
+    value: 'CASE-2024-000184-1',
+    issueAt: ['cases', 1, 'case_id'],
+  },
   { name: 'reason and dispute.reason disagree', path: ['reason'], value: 'other', issueAt: ['reason'] },
-  { name: 'the dispute reason is unknown', path: ['dispute', 'reason'], value: 'buyers_remorse', issueAt: ['dispute', 'reason'] },
+  {
+    name: 'the dispute reason is unknown',
+    path: ['dispute', 'reason'],
+    value: 'buyers_remorse',
+    issueAt: ['dispute', 'reason'],
+  },
   { name: 'the top-level reason is unknown', path: ['reason'], value: 'buyers_remorse', issueAt: ['reason'] },
-  { name: 'raised_by is not a documented value', path: ['dispute', 'raised_by'], value: 'merchant', issueAt: ['dispute', 'raised_by'] },
-  { name: 'a transaction has no date', path: ['cases', 0, 'transaction', 'date'], value: REMOVE, issueAt: ['cases', 0, 'transaction', 'date'] },
-  { name: 'a transaction date has no time zone', path: ['cases', 0, 'transaction', 'date'], value: '2024-04-02T16:45:00', issueAt: ['cases', 0, 'transaction', 'date'] },
-  { name: 'a transaction has no currency', path: ['cases', 1, 'transaction', 'currency'], value: REMOVE, issueAt: ['cases', 1, 'transaction', 'currency'] },
-  { name: 'a currency is lower case', path: ['cases', 1, 'dispute', 'currency'], value: 'usd', issueAt: ['cases', 1, 'dispute', 'currency'] },
-  { name: 'the transaction system is unknown', path: ['cases', 0, 'transaction', 'system'], value: 'triple_message', issueAt: ['cases', 0, 'transaction', 'system'] },
-  { name: 'a documentation file id is not a string', path: ['issuer_evidence', 'documentation', 0], value: 17, issueAt: ['issuer_evidence', 'documentation', 0] },
+  {
+    name: 'raised_by is not a documented value',
+    path: ['dispute', 'raised_by'],
+    value: 'merchant',
+    issueAt: ['dispute', 'raised_by'],
+  },
+  {
+    name: 'a transaction has no date',
+    path: ['cases', 0, 'transaction', 'date'],
+    value: REMOVE,
+    issueAt: ['cases', 0, 'transaction', 'date'],
+  },
+  {
+    name: 'a transaction date has no time zone',
+    path: ['cases', 0, 'transaction', 'date'],
+    value: '2024-04-02T16:45:00',
+    issueAt: ['cases', 0, 'transaction', 'date'],
+  },
+  {
+    name: 'a transaction has no currency',
+    path: ['cases', 1, 'transaction', 'currency'],
+    value: REMOVE,
+    issueAt: ['cases', 1, 'transaction', 'currency'],
+  },
+  {
+    name: 'a currency is lower case',
+    path: ['cases', 1, 'dispute', 'currency'],
+    value: 'usd',
+    issueAt: ['cases', 1, 'dispute', 'currency'],
+  },
+  {
+    name: 'the transaction system is unknown',
+    path: ['cases', 0, 'transaction', 'system'],
+    value: 'triple_message',
+    issueAt: ['cases', 0, 'transaction', 'system'],
+  },
+  {
+    name: 'a documentation file id is not a string',
+    path: ['issuer_evidence', 'documentation', 0],
+    value: 17,
+    issueAt: ['issuer_evidence', 'documentation', 0],
+  },
 ];
 
 describe('newClaimBody refuses, at the right path, when', () => {
@@ -112,7 +181,9 @@ describe('newClaimBody refuses, at the right path, when', () => {
     ['an evidence sub-object', ['issuer_evidence', 'delivery'], 'carrier'],
   ])('an unknown key appears at %s (strict)', (_where, objectPath, key) => {
     const extended = edit(body, [...objectPath, key], 'surprise');
-    expect(issuesOf(newClaimBody, extended)).toMatchObject([{ code: 'unrecognized_keys', path: objectPath, keys: [key] }]);
+    expect(issuesOf(newClaimBody, extended)).toMatchObject([
+      { code: 'unrecognized_keys', path: objectPath, keys: [key] },
+    ]);
   });
 
   it('the issuer_evidence carries a sub-object the document does not list', () => {

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { updateCaseBody } from '../../../src/api/schemas/case.js';
-import { createClaimBody, fileBody, newClaimBody, newClaimCaseSchema, setClaimCasesBody } from '../../../src/api/schemas/claim.js';
+import {
+  createClaimBody,
+  fileBody,
+  newClaimBody,
+  newClaimCaseSchema,
+  setClaimCasesBody,
+} from '../../../src/api/schemas/claim.js';
 import { checkedParse, precompiledCheck, precompiledSafeParse } from '../../../src/api/schemas/precompiled.js';
 import { fixture } from './helpers.js';
 
@@ -17,7 +23,25 @@ const seed = Number(process.env.BULK_DISPUTES_SEED ?? Date.now() % 2 ** 31);
 
 /** Values that break, or just pass, the rules of the wire schemas' fields. */
 const oddValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(undefined, null, '', 'x', 'USD', 'usd', 'EUR1', '4242', '424', 'visa', 'fraud', 'nope', '2026-03-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-03-01', 'a@b.co', 'not-an-email'),
+  fc.constantFrom(
+    undefined,
+    null,
+    '',
+    'x',
+    'USD',
+    'usd',
+    'EUR1',
+    '4242',
+    '424',
+    'visa',
+    'fraud',
+    'nope',
+    '2026-03-01T00:00:00Z',
+    '2026-02-30T00:00:00Z',
+    '2026-03-01',
+    'a@b.co',
+    'not-an-email',
+  ),
   fc.constantFrom(0, -1, 1, 12, 13, 31, 32, 1970, 2199, 2200, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53),
   fc.constantFrom(true, false, [], {}, ['x'], { unknown: 1 }, 'x'.repeat(126), 'x'.repeat(127), 'x'.repeat(251)),
   fc.string({ maxLength: 8 }),
@@ -62,7 +86,10 @@ function mutationsOf(value: unknown): fc.Arbitrary<Mutation[]> {
   const mutation = fc.oneof(
     fc.record({ path: fc.constantFrom(...paths), change: fc.record({ value: oddValue }) }),
     fc.record({ path: fc.constantFrom(...paths), change: fc.constant({ remove: true as const }) }),
-    fc.record({ path: fc.tuple(fc.constantFrom(...paths), extraKey).map(([path, key]) => [...path.slice(0, -1), key]), change: fc.record({ value: oddValue }) }),
+    fc.record({
+      path: fc.tuple(fc.constantFrom(...paths), extraKey).map(([path, key]) => [...path.slice(0, -1), key]),
+      change: fc.record({ value: oddValue }),
+    }),
   );
   return fc.array(mutation, { minLength: 0, maxLength: 3 });
 }
@@ -80,7 +107,10 @@ function expectAgreement(schema: z.ZodType, value: unknown): void {
 }
 
 const newClaim = fixture('new-claim-body') as Record<string, unknown>;
-const withCustomFields = { ...newClaim, cases: (newClaim.cases as object[]).map((item) => ({ ...item, custom_fields: { ref: 'A-1', note: '' } })) };
+const withCustomFields = {
+  ...newClaim,
+  cases: (newClaim.cases as object[]).map((item) => ({ ...item, custom_fields: { ref: 'A-1', note: '' } })),
+};
 
 describe('precompiledSafeParse agrees with zod', () => {
   it.each([
@@ -89,7 +119,15 @@ describe('precompiledSafeParse agrees with zod', () => {
     ['create claim', createClaimBody, { case_ids: ['c1', 'c2'], claim_id: 'CLM-1' }],
     ['set claim cases', setClaimCasesBody, { case_ids: ['c1'] }],
     ['file', fileBody, { file_mode: 'auto' }],
-    ['update case', updateCaseBody, { reason: 'fraud', custom_fields: { a: null, b: 'x' }, transaction: { amount: 5, network_details: { visa: { cvv_check: 'M' } } } }],
+    [
+      'update case',
+      updateCaseBody,
+      {
+        reason: 'fraud',
+        custom_fields: { a: null, b: 'x' },
+        transaction: { amount: 5, network_details: { visa: { cvv_check: 'M' } } },
+      },
+    ],
   ] as const)('on %s bodies mutated at random (fast-check)', (_name, schema, valid) => {
     expectAgreement(schema, valid);
     fc.assert(
@@ -111,11 +149,26 @@ describe('precompiled nodes', () => {
     ['a loose object', z.looseObject({ a: z.string() }), [{ a: 'x', b: 1 }, {}]],
     ['an exhaustive enum record', z.record(z.enum(['a', 'b']), z.number()), [{ a: 1, b: 2 }, { a: 1 }]],
     ['a partial enum record', z.partialRecord(z.enum(['a', 'b']), z.number()), [{ a: 1 }, { c: 1 }, {}, []]],
-    ['a nullable optional field', z.strictObject({ a: z.number().int().nullable().optional() }), [{}, { a: null }, { a: undefined }, { a: 1.5 }]],
+    [
+      'a nullable optional field',
+      z.strictObject({ a: z.number().int().nullable().optional() }),
+      [{}, { a: null }, { a: undefined }, { a: 1.5 }],
+    ],
     ['a required field absent or undefined', z.strictObject({ a: z.unknown() }), [{}, { a: undefined }, { a: 1 }]],
     ['an array with bounds', z.array(z.string().max(2)).min(1).max(2), [[], ['a'], ['a', 'b', 'c'], ['abc'], 'a']],
-    ['an array with a swapped prototype', z.array(z.string()).refine((items) => items.every((item) => item !== 'x')), [Object.setPrototypeOf(['a'], {}), Object.setPrototypeOf(['x'], null)]],
-    ['a refined object', z.strictObject({ a: z.number(), b: z.number() }).refine((value) => value.a < value.b), [{ a: 1, b: 2 }, { a: 2, b: 1 }]],
+    [
+      'an array with a swapped prototype',
+      z.array(z.string()).refine((items) => items.every((item) => item !== 'x')),
+      [Object.setPrototypeOf(['a'], {}), Object.setPrototypeOf(['x'], null)],
+    ],
+    [
+      'a refined object',
+      z.strictObject({ a: z.number(), b: z.number() }).refine((value) => value.a < value.b),
+      [
+        { a: 1, b: 2 },
+        { a: 2, b: 1 },
+      ],
+    ],
     ['numbers', z.number().int().min(1), [1, 0, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1']],
     ['a literal', z.literal('x'), ['x', 'y']],
   ] as const)('%s', (_name, schema, values) => {
@@ -123,16 +176,38 @@ describe('precompiled nodes', () => {
   });
 
   it('keeps each answer its own when the same compiled checks run again and again', () => {
-    const check = precompiledCheck(z.strictObject({ code: z.string().regex(/^[A-Z]{3}$/).max(3), amount: z.number().int().min(0) }));
-    const values = [{ code: 'USD', amount: 1 }, { code: 'usd', amount: 1 }, { code: 'USD', amount: -1 }, { code: 'EUR', amount: 2 }, { code: 'EURO', amount: 2 }, { code: 'GBP', amount: 0 }];
+    const check = precompiledCheck(
+      z.strictObject({
+        code: z
+          .string()
+          .regex(/^[A-Z]{3}$/)
+          .max(3),
+        amount: z.number().int().min(0),
+      }),
+    );
+    const values = [
+      { code: 'USD', amount: 1 },
+      { code: 'usd', amount: 1 },
+      { code: 'USD', amount: -1 },
+      { code: 'EUR', amount: 2 },
+      { code: 'EURO', amount: 2 },
+      { code: 'GBP', amount: 0 },
+    ];
     expect(values.map(check)).toEqual([true, false, false, true, false, true]);
   });
 
   it('agrees with zod when a refinement checks a value against its own schema (a check run inside itself)', () => {
     type Node = { name: string; child?: unknown };
-    const refined = z.strictObject({ name: z.string().min(1), child: z.unknown().optional() }).refine((node: Node) => node.child === undefined || refinedCheck(node.child));
+    const refined = z
+      .strictObject({ name: z.string().min(1), child: z.unknown().optional() })
+      .refine((node: Node) => node.child === undefined || refinedCheck(node.child));
     const refinedCheck = precompiledCheck(refined);
-    for (const value of [{ name: 'a', child: { name: 'b', child: { name: 'c' } } }, { name: 'a', child: { name: '' } }, { name: 'a', child: { name: 'b', child: { name: '' } } }, { name: 'a' }]) {
+    for (const value of [
+      { name: 'a', child: { name: 'b', child: { name: 'c' } } },
+      { name: 'a', child: { name: '' } },
+      { name: 'a', child: { name: 'b', child: { name: '' } } },
+      { name: 'a' },
+    ]) {
       expect(refinedCheck(value)).toBe(refined.safeParse(value).success);
       expect(checkedParse(refined, value).success).toBe(refined.safeParse(value).success);
     }

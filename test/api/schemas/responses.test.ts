@@ -41,10 +41,19 @@ describe('claim with cases (POST /v2/issuer/new_claim response)', () => {
   it('gives the merged dispute, the shared card inside each transaction and the visa network details', () => {
     const parsed = parseOk(claimResponse, claim);
     const [first, second] = parsed.cases ?? [];
-    expect(first?.dispute).toEqual({ amount: 12999, currency: 'USD', date: '2024-05-14T09:30:00Z', raised_by: 'cardholder', reason: 'product_not_received' });
+    expect(first?.dispute).toEqual({
+      amount: 12999,
+      currency: 'USD',
+      date: '2024-05-14T09:30:00Z',
+      raised_by: 'cardholder',
+      reason: 'product_not_received',
+    });
     expect(first?.reason).toBe(first?.dispute?.reason);
     expect(second?.transaction?.card).toEqual(at(claim, ['cases', 0, 'transaction', 'card']));
-    expect(second?.transaction?.network_details?.visa).toMatchObject({ transaction_id: '584102937499871', cvv_check: 'pass' });
+    expect(second?.transaction?.network_details?.visa).toMatchObject({
+      transaction_id: '584102937499871',
+      cvv_check: 'pass',
+    });
     expect(parsed.cases?.map((item) => item.status)).toEqual(['created', 'created']);
   });
 
@@ -57,10 +66,18 @@ describe('claim with cases (POST /v2/issuer/new_claim response)', () => {
 
 describe('claim from existing cases (POST /v2/issuer/claims, PUT .../cases)', () => {
   it('reads cases that hold only case_id, strictly and tolerantly, without inventing a reason', () => {
-    const created = { claim_id: 'CLM-2024-000190', created: '2024-05-22T09:00:00Z', status: 'open', cases: [{ case_id: 'CASE-2024-000177-1' }] };
+    const created = {
+      claim_id: 'CLM-2024-000190',
+      created: '2024-05-22T09:00:00Z',
+      status: 'open',
+      cases: [{ case_id: 'CASE-2024-000177-1' }],
+    };
     expect(parseOk(claimSchema, created)).toEqual(created);
     expect(parseOk(claimResponse, created)).toEqual(created);
-    const replaced = { claim_id: 'CLM-2024-000190', cases: [{ case_id: 'CASE-2024-000171-1' }, { case_id: 'CASE-2024-000177-1' }] };
+    const replaced = {
+      claim_id: 'CLM-2024-000190',
+      cases: [{ case_id: 'CASE-2024-000171-1' }, { case_id: 'CASE-2024-000177-1' }],
+    };
     expect(parseOk(claimSchema, replaced)).toEqual(replaced);
   });
 });
@@ -96,7 +113,10 @@ describe('GET /v2/issuer/claims and GET /v2/issuer/cases list pages', () => {
   it('prefers dispute.reason, the newer place, when the two disagree', () => {
     const [filed] = parseOk(listPage(caseResponse), fixture('cases-page')).data;
     const disagreeing = { ...filed, reason: 'fraud', dispute: { ...filed?.dispute, reason: 'duplicate_charge' } };
-    expect(parseOk(caseResponse, disagreeing)).toMatchObject({ reason: 'duplicate_charge', dispute: { reason: 'duplicate_charge' } });
+    expect(parseOk(caseResponse, disagreeing)).toMatchObject({
+      reason: 'duplicate_charge',
+      dispute: { reason: 'duplicate_charge' },
+    });
   });
 });
 
@@ -117,11 +137,26 @@ describe('case review result (GET /v2/issuer/cases/{case_id}/review)', () => {
   });
 
   it('reads filing_errors with the documented codes and details', () => {
-    const failing = edit(complete, ['filing_errors'], [
-      { code: 'parameter_missing', message: 'expected issuer_evidence.fraud.was_reported, got nothing', details: { field: 'issuer_evidence.fraud.was_reported' } },
-      { code: 'documentation_missing', message: 'expected a transaction_receipt, got none', details: { file_category: 'transaction_receipt' } },
+    const failing = edit(
+      complete,
+      ['filing_errors'],
+      [
+        {
+          code: 'parameter_missing',
+          message: 'expected issuer_evidence.fraud.was_reported, got nothing',
+          details: { field: 'issuer_evidence.fraud.was_reported' },
+        },
+        {
+          code: 'documentation_missing',
+          message: 'expected a transaction_receipt, got none',
+          details: { file_category: 'transaction_receipt' },
+        },
+      ],
+    );
+    expect(parseOk(caseReviewSchema, failing).filing_errors?.map((error) => error.code)).toEqual([
+      'parameter_missing',
+      'documentation_missing',
     ]);
-    expect(parseOk(caseReviewSchema, failing).filing_errors?.map((error) => error.code)).toEqual(['parameter_missing', 'documentation_missing']);
   });
 
   it('refuses a review without status, and a meets_conditions that is not a boolean', () => {
@@ -164,13 +199,18 @@ describe('error bodies (as the service documents them)', () => {
     expect(parseOk(validationErrorSchema, validation)).toEqual(validation);
     const parsed = parseOk(errorBodyResponse, validation);
     expect(parsed.message).toBe('case failed validation');
-    expect(parsed.errors?.[0]).toMatchObject({ code: 'documentation_missing', details: { file_category: 'transaction_receipt' } });
+    expect(parsed.errors?.[0]).toMatchObject({
+      code: 'documentation_missing',
+      details: { file_category: 'transaction_receipt' },
+    });
   });
 
   it('keeps the two shapes apart when strict', () => {
     expect(simpleErrorSchema.safeParse(validation).success).toBe(false);
     expect(issuePaths(validationErrorSchema, simple)).toEqual([['errors']]);
-    expect(issuePaths(validationErrorSchema, edit(validation, ['errors', 0, 'code'], REMOVE))).toEqual([['errors', 0, 'code']]);
+    expect(issuePaths(validationErrorSchema, edit(validation, ['errors', 0, 'code'], REMOVE))).toEqual([
+      ['errors', 0, 'code'],
+    ]);
   });
 
   it('refuses, even tolerantly, a message that is not a string', () => {
@@ -200,7 +240,12 @@ describe('events, files and small answers', () => {
   });
 
   it('reads the file-claim results and the success answer', () => {
-    const results = { results: [{ case_id: 'CASE-2024-000184-1', success: true }, { case_id: 'CASE-2024-000184-2', success: false }] };
+    const results = {
+      results: [
+        { case_id: 'CASE-2024-000184-1', success: true },
+        { case_id: 'CASE-2024-000184-2', success: false },
+      ],
+    };
     expect(parseOk(fileClaimResultResponse, results)).toEqual(results);
     expect(parseOk(successResponse, { success: true })).toEqual({ success: true });
     expect(issuePaths(successResponse, { success: 'true' })).toEqual([['success']]);

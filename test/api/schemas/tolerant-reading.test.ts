@@ -110,7 +110,13 @@ describe('types and required fields are still enforced', () => {
     ['case_id missing in a case', claimResponse, claim, ['cases', 1, 'case_id'], REMOVE],
     ['an amount as a string', claimResponse, claim, ['cases', 0, 'transaction', 'amount'], '129.99'],
     ['cases not an array', claimResponse, claim, ['cases'], { case_id: 'CASE-2024-000184-1' }],
-    ['a boolean evidence field as a string', caseResponse, listedCase, ['issuer_evidence', 'fraud', 'was_reported'], 'yes'],
+    [
+      'a boolean evidence field as a string',
+      caseResponse,
+      listedCase,
+      ['issuer_evidence', 'fraud', 'was_reported'],
+      'yes',
+    ],
     ['a status that is a number', caseResponse, listedCase, ['status'], 3],
     ['an event without created', eventResponse, event, ['created'], REMOVE],
   ] as const)('%s fails', (_name, schema, resource, path, value) => {

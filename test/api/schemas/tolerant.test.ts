@@ -19,22 +19,82 @@ interface Row {
 const strictIntPair = z.strictObject({ a: z.number().int(), b: z.number().int() });
 
 const accepted: Row[] = [
-  { name: 'an unknown key is kept', strict: z.strictObject({ id: z.string() }), input: { id: 'a', extra: [1, { x: true }] }, output: { id: 'a', extra: [1, { x: true }] } },
-  { name: 'a nested unknown key is kept', strict: z.strictObject({ card: z.strictObject({ last4: z.string() }) }), input: { card: { last4: '4242', bin: '424242' } }, output: { card: { last4: '4242', bin: '424242' } } },
-  { name: 'an enum opens to any string', strict: z.strictObject({ status: z.enum(['open', 'filed']) }), input: { status: 'archived' }, output: { status: 'archived' } },
-  { name: 'an optional field may be null', strict: z.strictObject({ note: z.string().optional() }), input: { note: null }, output: { note: null } },
-  { name: 'an optional object may be null', strict: z.strictObject({ card: z.strictObject({ last4: z.string() }).optional() }), input: { card: null }, output: { card: null } },
-  { name: 'a defaulted field may be null', strict: z.strictObject({ limit: z.number().default(10) }), input: { limit: null }, output: { limit: null } },
-  { name: 'an email format opens to any string', strict: z.strictObject({ email: z.email() }), input: { email: 'not-an-email' }, output: { email: 'not-an-email' } },
-  { name: 'a date-time format opens to any string', strict: z.strictObject({ at: z.iso.datetime() }), input: { at: '2024-05-20' }, output: { at: '2024-05-20' } },
-  { name: 'string length limits drop', strict: z.strictObject({ id: z.string().max(3) }), input: { id: 'abcdef' }, output: { id: 'abcdef' } },
+  {
+    name: 'an unknown key is kept',
+    strict: z.strictObject({ id: z.string() }),
+    input: { id: 'a', extra: [1, { x: true }] },
+    output: { id: 'a', extra: [1, { x: true }] },
+  },
+  {
+    name: 'a nested unknown key is kept',
+    strict: z.strictObject({ card: z.strictObject({ last4: z.string() }) }),
+    input: { card: { last4: '4242', bin: '424242' } },
+    output: { card: { last4: '4242', bin: '424242' } },
+  },
+  {
+    name: 'an enum opens to any string',
+    strict: z.strictObject({ status: z.enum(['open', 'filed']) }),
+    input: { status: 'archived' },
+    output: { status: 'archived' },
+  },
+  {
+    name: 'an optional field may be null',
+    strict: z.strictObject({ note: z.string().optional() }),
+    input: { note: null },
+    output: { note: null },
+  },
+  {
+    name: 'an optional object may be null',
+    strict: z.strictObject({ card: z.strictObject({ last4: z.string() }).optional() }),
+    input: { card: null },
+    output: { card: null },
+  },
+  {
+    name: 'a defaulted field may be null',
+    strict: z.strictObject({ limit: z.number().default(10) }),
+    input: { limit: null },
+    output: { limit: null },
+  },
+  {
+    name: 'an email format opens to any string',
+    strict: z.strictObject({ email: z.email() }),
+    input: { email: 'not-an-email' },
+    output: { email: 'not-an-email' },
+  },
+  {
+    name: 'a date-time format opens to any string',
+    strict: z.strictObject({ at: z.iso.datetime() }),
+    input: { at: '2024-05-20' },
+    output: { at: '2024-05-20' },
+  },
+  {
+    name: 'string length limits drop',
+    strict: z.strictObject({ id: z.string().max(3) }),
+    input: { id: 'abcdef' },
+    output: { id: 'abcdef' },
+  },
   { name: 'number checks drop', strict: strictIntPair, input: { a: 1.5, b: -2 }, output: { a: 1.5, b: -2 } },
   { name: 'array elements are loosened', strict: z.array(z.enum(['a'])), input: ['a', 'b'], output: ['a', 'b'] },
   { name: 'array length limits drop', strict: z.array(z.string()).min(1), input: [], output: [] },
-  { name: 'record values are loosened and keys opened', strict: z.partialRecord(z.enum(['visa']), z.strictObject({ id: z.string() })), input: { jcb: { id: 'j', more: 1 } }, output: { jcb: { id: 'j', more: 1 } } },
-  { name: 'union options are loosened', strict: z.union([z.strictObject({ kind: z.literal('a') }), z.number().int()]), input: { kind: 'z', extra: 1 }, output: { kind: 'z', extra: 1 } },
+  {
+    name: 'record values are loosened and keys opened',
+    strict: z.partialRecord(z.enum(['visa']), z.strictObject({ id: z.string() })),
+    input: { jcb: { id: 'j', more: 1 } },
+    output: { jcb: { id: 'j', more: 1 } },
+  },
+  {
+    name: 'union options are loosened',
+    strict: z.union([z.strictObject({ kind: z.literal('a') }), z.number().int()]),
+    input: { kind: 'z', extra: 1 },
+    output: { kind: 'z', extra: 1 },
+  },
   { name: 'a string literal opens to any string', strict: z.literal('v2'), input: 'v3', output: 'v3' },
-  { name: 'a transform runs on the loosened input', strict: z.strictObject({ n: z.number().int() }).transform((value) => value.n * 2), input: { n: 1.5 }, output: 3 },
+  {
+    name: 'a transform runs on the loosened input',
+    strict: z.strictObject({ n: z.number().int() }).transform((value) => value.n * 2),
+    input: { n: 1.5 },
+    output: 3,
+  },
 ];
 
 const refused: Omit<Row, 'output'>[] = [
@@ -97,7 +157,9 @@ describe('tolerant(): unsupported schemas fail loudly when the reading is derive
     ['tuple', z.tuple([z.string(), z.number()])],
     ['intersection', z.intersection(z.strictObject({ a: z.string() }), z.strictObject({ b: z.string() }))],
   ])('%s', (_name, schema) => {
-    expect(() => tolerant(schema)).toThrow(/^tolerant\(\): unsupported schema type: expected a plain resource schema, got \w+$/);
+    expect(() => tolerant(schema)).toThrow(
+      /^tolerant\(\): unsupported schema type: expected a plain resource schema, got \w+$/,
+    );
   });
 
   it('names the unsupported type', () => {

@@ -81,7 +81,9 @@ describe('v1CreateCaseBody (POST /v1/issuer/cases)', () => {
     ['an unknown top-level key', [], 'notes', 'x'],
   ])('refuses %s (v1 evidence uses flat names; strict)', (_name, objectPath, key, value) => {
     const changed = edit(body, [...objectPath, key], value);
-    expect(issuesOf(v1CreateCaseBody, changed)).toMatchObject([{ code: 'unrecognized_keys', path: objectPath, keys: [key] }]);
+    expect(issuesOf(v1CreateCaseBody, changed)).toMatchObject([
+      { code: 'unrecognized_keys', path: objectPath, keys: [key] },
+    ]);
   });
 
   it('accepts the other flat v1 evidence names of the document', () => {
@@ -111,7 +113,11 @@ describe('v1 case as returned', () => {
       [['closed_reason'], 'merchant_credited'],
       [['chargeback_due_date'], null],
     ]);
-    expect(parseOk(v1CaseSchema, closed)).toMatchObject({ status: 'closed', closed_reason: 'merchant_credited', chargeback_due_date: null });
+    expect(parseOk(v1CaseSchema, closed)).toMatchObject({
+      status: 'closed',
+      closed_reason: 'merchant_credited',
+      chargeback_due_date: null,
+    });
   });
 
   it('strictly refuses a status outside the v1 enumeration, which the client keeps', () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { classifyAmount } from '../../../src/mapping/guess/classify-amount.js';
 import { classifyDate } from '../../../src/mapping/guess/classify-date.js';
-import { booleanEnum, booleanSpelling, enumFor, expirySeparator, isNetworkColumn } from '../../../src/mapping/guess/classify-scalars.js';
+import {
+  booleanEnum,
+  booleanSpelling,
+  enumFor,
+  expirySeparator,
+  isNetworkColumn,
+} from '../../../src/mapping/guess/classify-scalars.js';
 import { toDateTime, toMinorUnits } from '../../../src/mapping/transforms/index.js';
 
 /** The per-column classifiers of `mapping guess` on plain values. */
@@ -26,7 +32,14 @@ describe('classifyAmount: decimal and grouping separators', () => {
     const guess = classifyAmount(cells(values, currency));
     expect(guess).toMatchObject({ kind: 'amount', reading: { decimal, group }, confidence: 'high' });
     // The guess is one the amount transform reads every value with.
-    for (const text of values) expect(toMinorUnits(text, { currency: currency ?? 'KWD', decimalSeparator: decimal as ',' | '.', groupSeparator: group as ',' })).toMatchObject({ ok: true });
+    for (const text of values)
+      expect(
+        toMinorUnits(text, {
+          currency: currency ?? 'KWD',
+          decimalSeparator: decimal as ',' | '.',
+          groupSeparator: group as ',',
+        }),
+      ).toMatchObject({ ok: true });
   });
 
   it.each([
@@ -42,7 +55,11 @@ describe('classifyAmount: decimal and grouping separators', () => {
   });
 
   it('whole numbers: amounts in JPY with confidence, in EUR with a note about minor units', () => {
-    expect(classifyAmount(cells(['38500', '1200'], 'JPY'))).toMatchObject({ kind: 'amount', confidence: 'high', wholeNumbersOnly: true });
+    expect(classifyAmount(cells(['38500', '1200'], 'JPY'))).toMatchObject({
+      kind: 'amount',
+      confidence: 'high',
+      wholeNumbersOnly: true,
+    });
     const euros = classifyAmount(cells(['1999', '500'], 'EUR'));
     expect(euros).toMatchObject({ kind: 'amount', confidence: 'medium', wholeNumbersOnly: true });
     expect(euros?.kind === 'amount' && euros.evidence).toContain('type: integer');
@@ -54,7 +71,9 @@ describe('classifyAmount: decimal and grouping separators', () => {
   });
 
   it('a few bad cells lower the confidence and are named; mostly text is no amount', () => {
-    const guess = classifyAmount(cells(['12,50', '3,99', '7,00', '1.234,00', '5,55', '6,66', '8,88', '9,99', '10,10', 'n/a'], 'EUR'));
+    const guess = classifyAmount(
+      cells(['12,50', '3,99', '7,00', '1.234,00', '5,55', '6,66', '8,88', '9,99', '10,10', 'n/a'], 'EUR'),
+    );
     expect(guess).toMatchObject({ kind: 'amount', confidence: 'medium', reading: { decimal: ',' } });
     expect(guess?.evidence).toContain('1 of 10 cells read no way, e.g. "n/a"');
     expect(classifyAmount(cells(['abc', 'def', '12.00'], 'EUR'))).toBeUndefined();
@@ -80,15 +99,21 @@ describe('classifyDate: formats', () => {
     for (const value of values) expect(toDateTime(value, { format, timeZone: 'UTC' }).ok).toBe(true);
   });
 
-  it('a time without an offset needs the export\'s time zone; with Z or an offset it does not', () => {
+  it("a time without an offset needs the export's time zone; with Z or an offset it does not", () => {
     expect(classifyDate(['2026-03-15 10:20'])).toMatchObject({ hasTime: true, needsTimeZone: true });
     expect(classifyDate(['2026-03-15T10:20:30Z'])).toMatchObject({ hasTime: true, needsTimeZone: false });
     expect(classifyDate(['2026-03-15'])).toMatchObject({ hasTime: false, needsTimeZone: false });
   });
 
   it('says which value decided day-first or month-first', () => {
-    expect(classifyDate(['01.02.2026', '13.02.2026'])).toMatchObject({ format: 'dd.MM.yyyy', evidence: expect.stringContaining('"13.02.2026" has a day above 12') as unknown });
-    expect(classifyDate(['02/01/2026', '02/13/2026'])).toMatchObject({ format: 'MM/dd/yyyy', evidence: expect.stringContaining('"02/13/2026"') as unknown });
+    expect(classifyDate(['01.02.2026', '13.02.2026'])).toMatchObject({
+      format: 'dd.MM.yyyy',
+      evidence: expect.stringContaining('"13.02.2026" has a day above 12') as unknown,
+    });
+    expect(classifyDate(['02/01/2026', '02/13/2026'])).toMatchObject({
+      format: 'MM/dd/yyyy',
+      evidence: expect.stringContaining('"02/13/2026"') as unknown,
+    });
   });
 
   it.each([
@@ -127,7 +152,7 @@ describe('booleans, expiry, networks, code columns', () => {
     expect(booleanSpelling(values)).toBeUndefined();
   });
 
-  it('a non-native spelling gets an enum to the words type boolean reads, in the column\'s case', () => {
+  it("a non-native spelling gets an enum to the words type boolean reads, in the column's case", () => {
     const spelling = booleanSpelling(['J', 'N']);
     expect(spelling && booleanEnum(spelling, ['J', 'N'])).toEqual({ J: 'yes', JA: 'yes', N: 'no', NEIN: 'no' });
     const french = booleanSpelling(['oui', 'non']);
@@ -149,15 +174,28 @@ describe('booleans, expiry, networks, code columns', () => {
   });
 
   it('enums: known spellings mapped, the rest TODO, one entry per spelling ignoring case', () => {
-    expect(enumFor(['VISA', 'MC', 'Visa', 'JCB', 'MC'], 'network')).toEqual({ table: { MC: 'mastercard', VISA: 'visa', JCB: 'TODO' }, todo: ['JCB'], caseOnly: false, checks: {}, undecided: {} });
+    expect(enumFor(['VISA', 'MC', 'Visa', 'JCB', 'MC'], 'network')).toEqual({
+      table: { MC: 'mastercard', VISA: 'visa', JCB: 'TODO' },
+      todo: ['JCB'],
+      caseOnly: false,
+      checks: {},
+      undecided: {},
+    });
     expect(enumFor(['visa', 'VISA', 'amex'], 'network')).toMatchObject({ todo: [], caseOnly: true });
     // Reasons: the API's own names as they are; the vocabulary's readings each with why.
     const reasons = enumFor(['FR', 'R7', 'fraud', 'Counterfeit'], 'reason');
-    expect(reasons).toMatchObject({ table: { Counterfeit: 'TODO', FR: 'fraud', fraud: 'fraud', R7: 'TODO' }, todo: ['Counterfeit', 'R7'], caseOnly: false });
+    expect(reasons).toMatchObject({
+      table: { Counterfeit: 'TODO', FR: 'fraud', fraud: 'fraud', R7: 'TODO' },
+      todo: ['Counterfeit', 'R7'],
+      caseOnly: false,
+    });
     expect(Object.keys(reasons.checks)).toEqual(['FR']);
     expect(reasons.checks.FR).toContain('abbreviation');
     expect(Object.keys(reasons.undecided)).toEqual(['Counterfeit']);
     expect(reasons.undecided.Counterfeit).toMatch(/product_counterfeit .* or fraud/);
-    expect(enumFor(['Kredit', 'Débit', 'Prepaid'], 'card_type')).toMatchObject({ table: { Kredit: 'credit', Débit: 'debit', Prepaid: 'prepaid' }, todo: [] });
+    expect(enumFor(['Kredit', 'Débit', 'Prepaid'], 'card_type')).toMatchObject({
+      table: { Kredit: 'credit', Débit: 'debit', Prepaid: 'prepaid' },
+      todo: [],
+    });
   });
 });

@@ -29,7 +29,12 @@ export interface GeneratedDispute {
 }
 
 /** A reason code of the exports → the API's reason: what a person writes into the draft's TODOs. */
-export const reasonOfCode: Readonly<Record<string, string>> = { FR: 'fraud', NR: 'product_not_received', DUP: 'duplicate_charge', CNP: 'credit_not_processed' };
+export const reasonOfCode: Readonly<Record<string, string>> = {
+  FR: 'fraud',
+  NR: 'product_not_received',
+  DUP: 'duplicate_charge',
+  CNP: 'credit_not_processed',
+};
 
 /** Small deterministic generator (a linear congruential one): the same exports on every run. */
 function random(seed: number): () => number {
@@ -40,7 +45,14 @@ function random(seed: number): () => number {
   };
 }
 
-const merchants = ['Larkspur Electronics', 'Café Lumière', 'Müller & Söhne', 'Ñandú Viajes', 'Sakuragawa Folio', 'Nordlicht GmbH'];
+const merchants = [
+  'Larkspur Electronics',
+  'Café Lumière',
+  'Müller & Söhne',
+  'Ñandú Viajes',
+  'Sakuragawa Folio',
+  'Nordlicht GmbH',
+];
 const names = ['Maya Lindqvist', 'Jürgen Weiß', 'Élodie Brûlé', 'Iñigo Peña', 'Sam Carter'];
 const networks = ['VISA', 'MC', 'AMEX'];
 
@@ -49,7 +61,11 @@ const networks = ['VISA', 'MC', 'AMEX'];
  * Amounts span 1 to 25,000 major units, so some are grouped (1.234,56); days span 1 to 28, so
  * day-first and month-first dates are told apart.
  */
-export function generateDisputes(count: number, currencies: readonly string[], exponentOf: (currency: string) => number): GeneratedDispute[] {
+export function generateDisputes(
+  count: number,
+  currencies: readonly string[],
+  exponentOf: (currency: string) => number,
+): GeneratedDispute[] {
   const next = random(count * 7919 + currencies.length);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   return Array.from({ length: count }, (_, index) => {
@@ -64,14 +80,26 @@ export function generateDisputes(count: number, currencies: readonly string[], e
       network: pick(networks),
       expiry: { month: 1 + Math.floor(next() * 12), year: 2027 + Math.floor(next() * 5) },
       cardholder: name,
-      email: `${name.split(' ')[0]?.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase() ?? 'x'}${index}@example.com`,
+      email: `${
+        name
+          .split(' ')[0]
+          ?.normalize('NFD')
+          .replace(/\p{Diacritic}/gu, '')
+          .toLowerCase() ?? 'x'
+      }${index}@example.com`,
       fraudReported: next() < 0.5,
       cardActive: next() < 0.5,
       cases: Array.from({ length: caseCount }, (_, caseIndex) => ({
         // Major units 1..25,000 with random minor digits: grouped and ungrouped values both occur.
         amountMinor: Math.floor((1 + next() * (next() < 0.3 ? 25_000 : 900)) * 10 ** exponent),
         currency,
-        date: { year: 2026, month: 1 + Math.floor(next() * 12), day: 1 + Math.floor(next() * 28), hour: Math.floor(next() * 24), minute: Math.floor(next() * 60) },
+        date: {
+          year: 2026,
+          month: 1 + Math.floor(next() * 12),
+          day: 1 + Math.floor(next() * 28),
+          hour: Math.floor(next() * 24),
+          minute: Math.floor(next() * 60),
+        },
         arn: `7${String(index).padStart(6, '0')}${String(caseIndex).padStart(2, '0')}${String(Math.floor(next() * 1e14)).padStart(14, '0')}`,
         merchant: pick(merchants),
       })),
@@ -105,10 +133,22 @@ export function rowsOf(disputes: readonly GeneratedDispute[]): ExportRow[] {
 }
 
 /** The export's bytes: header line, then `rows`, and `extraLines` (already formatted cells) after them. */
-export function renderExport(layout: ExportLayout, rows: readonly ExportRow[], extraLines: readonly (readonly string[])[] = []): Buffer {
-  const quote = (cell: string) => (cell.includes(layout.delimiter) || cell.includes('"') || /[\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
-  const lines = [layout.columns.map((column) => column.header), ...rows.map((row) => layout.columns.map((column) => column.cell(row))), ...extraLines];
-  const text = lines.map((cells) => cells.map(quote).join(layout.delimiter)).join(layout.lineEnding) + layout.lineEnding;
+export function renderExport(
+  layout: ExportLayout,
+  rows: readonly ExportRow[],
+  extraLines: readonly (readonly string[])[] = [],
+): Buffer {
+  const quote = (cell: string) =>
+    cell.includes(layout.delimiter) || cell.includes('"') || /[\r\n]/.test(cell)
+      ? `"${cell.replace(/"/g, '""')}"`
+      : cell;
+  const lines = [
+    layout.columns.map((column) => column.header),
+    ...rows.map((row) => layout.columns.map((column) => column.cell(row))),
+    ...extraLines,
+  ];
+  const text =
+    lines.map((cells) => cells.map(quote).join(layout.delimiter)).join(layout.lineEnding) + layout.lineEnding;
   switch (layout.encoding) {
     case 'utf-8':
       return Buffer.concat([layout.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text, 'utf8')]);
@@ -121,7 +161,18 @@ export function renderExport(layout: ExportLayout, rows: readonly ExportRow[], e
 
 /** Text to windows-1252 bytes (Node has no encoder for it): Latin-1 letters are their code points, € is 0x80. */
 function windows1252(text: string): Buffer {
-  const special: Readonly<Record<string, number>> = { '€': 0x80, '‚': 0x82, '„': 0x84, '…': 0x85, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '–': 0x96, '—': 0x97 };
+  const special: Readonly<Record<string, number>> = {
+    '€': 0x80,
+    '‚': 0x82,
+    '„': 0x84,
+    '…': 0x85,
+    '‘': 0x91,
+    '’': 0x92,
+    '“': 0x93,
+    '”': 0x94,
+    '–': 0x96,
+    '—': 0x97,
+  };
   const bytes: number[] = [];
   for (const character of text) {
     const code = character.charCodeAt(0);

@@ -7,7 +7,14 @@ import { csvDialectSchema } from '../../../src/csv/dialect.js';
 import { readRows } from '../../../src/csv/read-rows.js';
 import { runCli } from '../../helpers/cli.js';
 import { temporaryFolder } from '../../helpers/temporary-folder.js';
-import { generateDisputes, reasonOfCode, renderExport, rowsOf, type ExportLayout, type GeneratedDispute } from './exports.js';
+import {
+  generateDisputes,
+  reasonOfCode,
+  renderExport,
+  rowsOf,
+  type ExportLayout,
+  type GeneratedDispute,
+} from './exports.js';
 import { exponents, frenchLayout, germanLayout, spanishLayout, usLayout } from './layouts.js';
 
 /**
@@ -38,7 +45,25 @@ const cases: Case[] = [
     csv: { delimiter: ';', encoding: 'utf-8' },
     amount: { decimal_separator: ',', group_separator: '.' },
     dateFormat: 'dd.MM.yyyy',
-    badLines: [['D-9001', 'FR', 'VISA', '4417', '09/28', 'Anna Bad', 'anna@example.com', '12,3,4', 'EUR', '03.04.2026', '74492156302000184799901', 'Händler', 'J', 'N', 'Team Nord']],
+    badLines: [
+      [
+        'D-9001',
+        'FR',
+        'VISA',
+        '4417',
+        '09/28',
+        'Anna Bad',
+        'anna@example.com',
+        '12,3,4',
+        'EUR',
+        '03.04.2026',
+        '74492156302000184799901',
+        'Händler',
+        'J',
+        'N',
+        'Team Nord',
+      ],
+    ],
     checks: ['"12,3,4"'],
   },
   {
@@ -48,7 +73,25 @@ const cases: Case[] = [
     csv: { delimiter: ',', encoding: 'utf-8' },
     amount: { decimal_separator: '.', group_separator: ',' },
     dateFormat: 'MM/dd/yyyy',
-    badLines: [['D-9001', 'T1', 'FR', 'Visa', '4417', '09/2028', 'Bad Date', 'bad@example.com', '02/30/2026', '12.00', '12.00', 'USD', '74492156302000184799901', 'Shop', 'Y']],
+    badLines: [
+      [
+        'D-9001',
+        'T1',
+        'FR',
+        'Visa',
+        '4417',
+        '09/2028',
+        'Bad Date',
+        'bad@example.com',
+        '02/30/2026',
+        '12.00',
+        '12.00',
+        'USD',
+        '74492156302000184799901',
+        'Shop',
+        'Y',
+      ],
+    ],
     checks: ['"02/30/2026"'],
   },
   {
@@ -58,7 +101,23 @@ const cases: Case[] = [
     csv: { delimiter: '\t', encoding: 'windows-1252' },
     amount: { decimal_separator: ',', group_separator: ' ' },
     dateFormat: 'dd/MM/yyyy',
-    badLines: [['D-9001', 'FR', 'Visa', '4417', '09/28', 'Zoé', 'zoe@example.com', '15/03/2026', 'n/a', 'EUR', '74492156302000184799901', 'Café', 'O']],
+    badLines: [
+      [
+        'D-9001',
+        'FR',
+        'Visa',
+        '4417',
+        '09/28',
+        'Zoé',
+        'zoe@example.com',
+        '15/03/2026',
+        'n/a',
+        'EUR',
+        '74492156302000184799901',
+        'Café',
+        'O',
+      ],
+    ],
     checks: ['"n/a"'],
   },
   {
@@ -69,7 +128,23 @@ const cases: Case[] = [
     amount: { decimal_separator: '.', group_separator: ',' },
     dateFormat: 'yyyy-MM-dd HH:mm:ss',
     // 12.5 JPY has a fraction JPY does not have.
-    badLines: [['D-9001', 'FR', 'VISA', '4417', '09/28', 'Iñigo', 'inigo@example.com', '2026-03-15 10:00:00', '12.5', 'JPY', '74492156302000184799901', 'Tienda', 'S']],
+    badLines: [
+      [
+        'D-9001',
+        'FR',
+        'VISA',
+        '4417',
+        '09/28',
+        'Iñigo',
+        'inigo@example.com',
+        '2026-03-15 10:00:00',
+        '12.5',
+        'JPY',
+        '74492156302000184799901',
+        'Tienda',
+        'S',
+      ],
+    ],
     checks: ['time zone', '"12.5"'],
   },
 ];
@@ -77,7 +152,8 @@ const cases: Case[] = [
 /** Fills what the draft leaves to a person: the API reason of each reason code. */
 function fillTodos(yamlText: string): string {
   const document = parseDocument(yamlText);
-  const reasonEnum = document.getIn(['shared', 'dispute.reason', 'enum']) as { items: { key: { value: string }; value: { value: string } }[] } | undefined;
+  const reasonEnum = document.getIn(['shared', 'dispute.reason', 'enum']) as
+    { items: { key: { value: string }; value: { value: string } }[] } | undefined;
   for (const item of reasonEnum?.items ?? []) {
     const meaning = reasonOfCode[item.key.value];
     if (meaning !== undefined) item.value.value = meaning;
@@ -90,7 +166,9 @@ async function outcomesIn(file: string, layout: ExportLayout): Promise<string[]>
   const outcomes: string[] = [];
   const dialect = csvDialectSchema.parse({ delimiter: layout.delimiter, encoding: layout.encoding });
   for await (const row of readRows(createReadStream(file), dialect)) {
-    outcomes.push('error' in row ? `unreadable ${row.error.code}` : `${row.cells.outcome ?? ''} ${row.cells.error_code ?? ''}`);
+    outcomes.push(
+      'error' in row ? `unreadable ${row.error.code}` : `${row.cells.outcome ?? ''} ${row.cells.error_code ?? ''}`,
+    );
   }
   return outcomes;
 }
@@ -104,7 +182,11 @@ describe('mapping guess on generated exports', () => {
   for (const testCase of cases) {
     it(testCase.name, async () => {
       const folder = await temporaryFolder('bulk-disputes-guess-');
-      const disputes: GeneratedDispute[] = generateDisputes(60, testCase.currencies, (currency) => exponents[currency] ?? 2);
+      const disputes: GeneratedDispute[] = generateDisputes(
+        60,
+        testCase.currencies,
+        (currency) => exponents[currency] ?? 2,
+      );
       const rows = rowsOf(disputes);
       const input = join(folder, 'export.csv');
       await writeFile(input, renderExport(testCase.layout, rows, testCase.badLines));
@@ -128,12 +210,17 @@ describe('mapping guess on generated exports', () => {
         } else if (column.expected === 'claim.key') {
           expect(mapping.claim.key).toEqual([column.header]);
         } else if (column.expected === 'case.case_id') {
-          expect(targetOf(draft, column.expected)).toEqual({ template: `{${testCase.layout.columns[0]?.header ?? ''}}-{${column.header}}` });
+          expect(targetOf(draft, column.expected)).toEqual({
+            template: `{${testCase.layout.columns[0]?.header ?? ''}}-{${column.header}}`,
+          });
         } else {
           expect(targetOf(draft, column.expected)?.column, `${column.header} → ${column.expected}`).toBe(column.header);
         }
       }
-      expect(targetOf(draft, 'case.transaction.amount')?.amount).toEqual({ currency_field: 'transaction.currency', ...testCase.amount });
+      expect(targetOf(draft, 'case.transaction.amount')?.amount).toEqual({
+        currency_field: 'transaction.currency',
+        ...testCase.amount,
+      });
       expect(targetOf(draft, 'case.transaction.date')?.date).toMatchObject({ format: testCase.dateFormat });
       expect(targetOf(draft, 'shared.card.expiry_year')).toMatchObject({ split: { index: 1 }, type: 'year' });
       expect(targetOf(draft, 'shared.issuer_evidence.fraud.was_reported')).toMatchObject({ type: 'boolean' });
@@ -143,11 +230,19 @@ describe('mapping guess on generated exports', () => {
       expect(todoComments).toHaveLength(1);
       expect(todoComments[0]).toContain('dispute.reason');
       expect(todoComments[0]).toContain('value of "CNP" in its enum');
-      expect(guess.stderr).toMatch(/needs a person \(1 TODO in .*draft\.yaml\):\n {2}line \d+ {2}shared\.dispute\.reason: /);
+      expect(guess.stderr).toMatch(
+        /needs a person \(1 TODO in .*draft\.yaml\):\n {2}line \d+ {2}shared\.dispute\.reason: /,
+      );
       // The codes the vocabulary reads are in the enum, each with its CHECK at the end of its line.
       const reasonEntries = draftText.split('\n').filter((line) => /^ {6}(FR|NR|DUP|CNP): /.test(line));
-      expect(reasonEntries.map((line) => (line.split('#')[0] ?? '').trim()).sort()).toEqual(['CNP: TODO', 'DUP: duplicate_charge', 'FR: fraud', 'NR: product_not_received']);
-      for (const line of reasonEntries.filter((entry) => !entry.includes('TODO'))) expect(line).toContain("   # CHECK: \"");
+      expect(reasonEntries.map((line) => (line.split('#')[0] ?? '').trim()).sort()).toEqual([
+        'CNP: TODO',
+        'DUP: duplicate_charge',
+        'FR: fraud',
+        'NR: product_not_received',
+      ]);
+      for (const line of reasonEntries.filter((entry) => !entry.includes('TODO')))
+        expect(line).toContain('   # CHECK: "');
       // Other CHECKs: the bad cell of each export is named, and the Spanish date-times' time zone.
       const checkComments = draftText.split('\n').filter((line) => line.trimStart().startsWith('# CHECK:'));
       expect(checkComments).toHaveLength(testCase.checks.length);
@@ -162,16 +257,44 @@ describe('mapping guess on generated exports', () => {
 
       const results = join(folder, 'results.csv');
       const payloads = join(folder, 'payloads.jsonl');
-      const run = await runCli(['--log-level', 'silent', 'import', input, '--mapping', filled, '--results', results, '--payloads', payloads, '--dry-run']);
+      const run = await runCli([
+        '--log-level',
+        'silent',
+        'import',
+        input,
+        '--mapping',
+        filled,
+        '--results',
+        results,
+        '--payloads',
+        payloads,
+        '--dry-run',
+      ]);
       expect(run.exitCode, run.stderr).toBe(1);
       const outcomes = await outcomesIn(results, testCase.layout);
-      expect(outcomes).toEqual([...rows.map(() => 'valid '), ...testCase.badLines.map(() => expect.stringMatching(/^invalid /) as unknown as string)]);
+      expect(outcomes).toEqual([
+        ...rows.map(() => 'valid '),
+        ...testCase.badLines.map(() => expect.stringMatching(/^invalid /) as unknown as string),
+      ]);
 
       // Amounts read to the right minor units, claims grouped as generated.
-      const bodies = (await readFile(payloads, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { cases: { transaction: { arn: string; amount: number; currency: string } }[] });
+      const bodies = (await readFile(payloads, 'utf8'))
+        .trim()
+        .split('\n')
+        .map(
+          (line) => JSON.parse(line) as { cases: { transaction: { arn: string; amount: number; currency: string } }[] },
+        );
       expect(bodies).toHaveLength(disputes.length);
-      const amountByArn = new Map(bodies.flatMap((body) => body.cases.map((item) => [item.transaction.arn, `${item.transaction.amount} ${item.transaction.currency}`] as const)));
-      expect(Object.fromEntries(amountByArn)).toEqual(Object.fromEntries(rows.map(({ item }) => [item.arn, `${item.amountMinor} ${item.currency}`])));
+      const amountByArn = new Map(
+        bodies.flatMap((body) =>
+          body.cases.map(
+            (item) => [item.transaction.arn, `${item.transaction.amount} ${item.transaction.currency}`] as const,
+          ),
+        ),
+      );
+      expect(Object.fromEntries(amountByArn)).toEqual(
+        Object.fromEntries(rows.map(({ item }) => [item.arn, `${item.amountMinor} ${item.currency}`])),
+      );
     });
   }
 });

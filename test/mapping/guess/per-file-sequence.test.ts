@@ -10,7 +10,8 @@ import { parseMapping } from '../../../src/mapping/load.js';
  * ids. `mapping guess` says so, with what to do about it.
  */
 
-const numbers = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, index) => String(first + index));
+const numbers = (first: number, last: number) =>
+  Array.from({ length: last - first + 1 }, (_, index) => String(first + index));
 
 describe('perFileSequence', () => {
   it('a run of small numbers from 1 is a per-file sequence, in any order, with gaps or repeats', () => {
@@ -34,7 +35,10 @@ describe('perFileSequence', () => {
 });
 
 function sampleOf(columns: string[], rows: string[][]): Sample {
-  return { columns, rows: rows.map((cells) => Object.fromEntries(columns.map((column, position) => [column, cells[position] ?? '']))) };
+  return {
+    columns,
+    rows: rows.map((cells) => Object.fromEntries(columns.map((column, position) => [column, cells[position] ?? '']))),
+  };
 }
 
 function guess(sample: Sample): Draft {
@@ -65,10 +69,15 @@ describe('mapping guess on a per-file sequence key', () => {
     );
     const lines = draft.yaml.split('\n');
     expect(lines[(keyCheck?.line ?? 0) - 1]).toBe(`  # CHECK: ${keyCheck?.message ?? ''}`);
-    expect(lines).toContain('  # id_prefix: SOURCE-2026-03  (this file\'s own name, e.g. source and date: the same for every re-run of this file, another for the next file)');
+    expect(lines).toContain(
+      "  # id_prefix: SOURCE-2026-03  (this file's own name, e.g. source and date: the same for every re-run of this file, another for the next file)",
+    );
     // The hint is a comment: the draft lints as it is, and with the hint uncommented.
     expect(parseMapping(draft.yaml, 'draft.yaml').claim).toMatchObject({ key: ['Dispute No'] });
-    expect(parseMapping(draft.yaml.replace('# id_prefix: SOURCE-2026-03  (', 'id_prefix: SOURCE-2026-03  # ('), 'draft.yaml').claim.id_prefix).toBe('SOURCE-2026-03');
+    expect(
+      parseMapping(draft.yaml.replace('# id_prefix: SOURCE-2026-03  (', 'id_prefix: SOURCE-2026-03  # ('), 'draft.yaml')
+        .claim.id_prefix,
+    ).toBe('SOURCE-2026-03');
   });
 
   it.each([

@@ -10,20 +10,52 @@ const latin = (bytes: number[]) => new Uint8Array(bytes);
 
 describe('sniffEncoding', () => {
   it.each([
-    { name: 'UTF-8 byte order mark', bytes: latin([0xef, 0xbb, 0xbf, 0x61, 0x3b, 0x62]), encoding: 'utf-8', confidence: 'high' },
-    { name: 'UTF-16LE byte order mark', bytes: latin([0xff, 0xfe, 0x61, 0x00]), encoding: 'utf-16le', confidence: 'high' },
-    { name: 'UTF-16LE without a mark', bytes: new Uint8Array(Buffer.from('Betrag;Währung\r\n12,50;EUR\r\n', 'utf16le')), encoding: 'utf-16le', confidence: 'medium' },
-    { name: 'valid UTF-8 with umlauts', bytes: utf8('Händler;Währung\nMüller;EUR\n'), encoding: 'utf-8', confidence: 'high' },
+    {
+      name: 'UTF-8 byte order mark',
+      bytes: latin([0xef, 0xbb, 0xbf, 0x61, 0x3b, 0x62]),
+      encoding: 'utf-8',
+      confidence: 'high',
+    },
+    {
+      name: 'UTF-16LE byte order mark',
+      bytes: latin([0xff, 0xfe, 0x61, 0x00]),
+      encoding: 'utf-16le',
+      confidence: 'high',
+    },
+    {
+      name: 'UTF-16LE without a mark',
+      bytes: new Uint8Array(Buffer.from('Betrag;Währung\r\n12,50;EUR\r\n', 'utf16le')),
+      encoding: 'utf-16le',
+      confidence: 'medium',
+    },
+    {
+      name: 'valid UTF-8 with umlauts',
+      bytes: utf8('Händler;Währung\nMüller;EUR\n'),
+      encoding: 'utf-8',
+      confidence: 'high',
+    },
     { name: 'ASCII only', bytes: utf8('a,b\n1,2\n'), encoding: 'utf-8', confidence: 'medium' },
     // "Müller" in windows-1252: 0xFC alone is not UTF-8.
-    { name: 'windows-1252 ü', bytes: latin([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a]), encoding: 'windows-1252', confidence: 'medium' },
-    { name: 'windows-1252 €', bytes: latin([0x31, 0x32, 0x20, 0x80, 0x0a]), encoding: 'windows-1252', confidence: 'medium' },
+    {
+      name: 'windows-1252 ü',
+      bytes: latin([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a]),
+      encoding: 'windows-1252',
+      confidence: 'medium',
+    },
+    {
+      name: 'windows-1252 €',
+      bytes: latin([0x31, 0x32, 0x20, 0x80, 0x0a]),
+      encoding: 'windows-1252',
+      confidence: 'medium',
+    },
   ])('$name: $encoding', ({ bytes, encoding, confidence }) => {
     expect(sniffEncoding(bytes, true)).toMatchObject({ encoding, confidence });
   });
 
   it('names the bytes that are not UTF-8 and what windows-1252 makes of them', () => {
-    expect(sniffEncoding(latin([0x4d, 0xfc, 0x6c, 0x80]), true).evidence).toBe('bytes such as 0xFC 0x80 are not UTF-8; windows-1252 reads them as "ü" "€"');
+    expect(sniffEncoding(latin([0x4d, 0xfc, 0x6c, 0x80]), true).evidence).toBe(
+      'bytes such as 0xFC 0x80 are not UTF-8; windows-1252 reads them as "ü" "€"',
+    );
   });
 
   it('a UTF-8 character cut at the end of a partial head is not held against UTF-8', () => {
@@ -39,7 +71,11 @@ describe('sniffEncoding', () => {
 
 describe('sniffDialect', () => {
   it.each([
-    { text: 'Betrag;Währung;Datum\r\n1.234,56;EUR;15.03.2026\r\n12,50;EUR;01.02.2026\r\n', delimiter: ';', lineEnding: 'CRLF' },
+    {
+      text: 'Betrag;Währung;Datum\r\n1.234,56;EUR;15.03.2026\r\n12,50;EUR;01.02.2026\r\n',
+      delimiter: ';',
+      lineEnding: 'CRLF',
+    },
     { text: 'Amount,Currency\n"1,234.56",USD\n12.50,USD\n', delimiter: ',', lineEnding: 'LF' },
     { text: 'Montant\tDevise\n1 234,56\tEUR\n', delimiter: '\t', lineEnding: 'LF' },
     { text: 'Importe|Moneda\n38,500|JPY\n1,234.567|KWD\n', delimiter: '|', lineEnding: 'LF' },
@@ -55,7 +91,7 @@ describe('sniffDialect', () => {
     expect(sniffDialect('a,,c\n1,2,3\n').header).toBe(false);
   });
 
-  it("single quotes when the file uses no double quotes", () => {
+  it('single quotes when the file uses no double quotes', () => {
     expect(sniffDialect("'name';'amount'\n'A; B';'12,50'\n")).toMatchObject({ quote: "'", delimiter: ';' });
   });
 
@@ -81,7 +117,7 @@ describe('header names in English, German, French and Spanish', () => {
     ['Kartennummer (letzte 4)', 'card.last4', 'exact'],
     ['4 derniers chiffres', 'card.last4', 'exact'],
     ['Últimos 4', 'card.last4', 'exact'],
-    ["Date de l’opération", 'transaction.date', 'exact'],
+    ['Date de l’opération', 'transaction.date', 'exact'],
     ['Umsatzbetrag', 'transaction.amount', 'exact'],
     ['Importe disputado', 'dispute.amount', 'exact'],
     ['Montant contesté', 'dispute.amount', 'exact'],

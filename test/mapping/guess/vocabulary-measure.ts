@@ -12,7 +12,16 @@ import { runCli } from '../../helpers/cli.js';
  */
 
 export const fixtureFolder = fileURLToPath(new URL('./fixtures/', import.meta.url));
-export const fixtureNames = ['english', 'french', 'german', 'spanish', 'italian', 'dutch', 'portuguese', 'network-codes'] as const;
+export const fixtureNames = [
+  'english',
+  'french',
+  'german',
+  'spanish',
+  'italian',
+  'dutch',
+  'portuguese',
+  'network-codes',
+] as const;
 
 interface Expected {
   readonly language: string;
@@ -43,7 +52,11 @@ export interface Measurement {
   readonly draft: string;
 }
 
-type DraftJs = { claim: { key: string[] }; shared: Record<string, Record<string, unknown>>; case: Record<string, Record<string, unknown>> };
+type DraftJs = {
+  claim: { key: string[] };
+  shared: Record<string, Record<string, unknown>>;
+  case: Record<string, Record<string, unknown>>;
+};
 
 export async function measure(name: string): Promise<Measurement> {
   const expected = JSON.parse(await readFile(join(fixtureFolder, `${name}.expected.json`), 'utf8')) as Expected;
@@ -57,10 +70,16 @@ export async function measure(name: string): Promise<Measurement> {
   const labels = Object.entries(expected.labels).map(([label, want]): LabelOutcome => {
     const got = table[label];
     const verdict = got === undefined || got === 'TODO' ? 'todo' : got === want ? 'correct' : 'wrong';
-    const line = lines.find((text) => text.trimStart().startsWith(`${JSON.stringify(label)}:`) || text.trimStart().startsWith(`${label}:`));
+    const line = lines.find(
+      (text) => text.trimStart().startsWith(`${JSON.stringify(label)}:`) || text.trimStart().startsWith(`${label}:`),
+    );
     return { label, expected: want, got, verdict, check: line?.split('# CHECK: ')[1] };
   });
-  const headers = Object.entries(expected.headers).map(([header, target]) => ({ header, expected: target, placed: placedAt(mapping, target, header) }));
+  const headers = Object.entries(expected.headers).map(([header, target]) => ({
+    header,
+    expected: target,
+    placed: placedAt(mapping, target, header),
+  }));
   return {
     name,
     language: expected.language,
@@ -82,7 +101,8 @@ function placedAt(mapping: DraftJs, target: string, header: string): boolean {
 
 /** One line per export: "french  labels placed right 11/11 (100%), wrong 0; headers 11/11 (100%)". */
 export function summarise(measurement: Measurement): string {
-  const share = (count: number, total: number) => `${count}/${total} (${Math.round((100 * count) / Math.max(total, 1))}%)`;
+  const share = (count: number, total: number) =>
+    `${count}/${total} (${Math.round((100 * count) / Math.max(total, 1))}%)`;
   const placedHeaders = measurement.headers.filter((header) => header.placed).length;
   return `${measurement.name.padEnd(14)} labels placed right ${share(measurement.correct, measurement.placeable)}, wrong ${measurement.wrong}; headers ${share(placedHeaders, measurement.headers.length)}`;
 }

@@ -24,9 +24,11 @@ describe('mapping guess on held-out exports in seven languages', () => {
       expect(wrong, 'labels placed on the wrong reason').toEqual([]);
       expect(measurement.correct / measurement.placeable, summarise(measurement)).toBeGreaterThanOrEqual(0.8);
       // A label no reason can be told from stays a person's decision.
-      for (const outcome of measurement.labels.filter((item) => item.expected === null)) expect(outcome.got, outcome.label).toBe('TODO');
+      for (const outcome of measurement.labels.filter((item) => item.expected === null))
+        expect(outcome.got, outcome.label).toBe('TODO');
       // Never silently: each placed label says why at the end of its line.
-      for (const outcome of measurement.labels.filter((item) => item.verdict === 'correct')) expect(outcome.check, outcome.label).toMatch(/\S/);
+      for (const outcome of measurement.labels.filter((item) => item.verdict === 'correct'))
+        expect(outcome.check, outcome.label).toMatch(/\S/);
       expect(measurement.headers.filter((header) => !header.placed)).toEqual([]);
       expect(() => parseMapping(measurement.draft, `${name}.yaml`)).not.toThrow();
     });
@@ -63,7 +65,10 @@ describe('header names', () => {
   it('little words, "Nº" and word glue do not hide a header', () => {
     expect(matchHeader('Fecha operación')).toMatchObject({ role: 'transaction.date', how: 'exact' });
     expect(matchHeader('Nº processo')).toMatchObject({ role: 'claim_key', language: 'Portuguese' });
-    expect(matchHeader('Aussage des Karteninhabers')).toMatchObject({ role: 'issuer_evidence.cardholder_explanation', how: 'keyword' });
+    expect(matchHeader('Aussage des Karteninhabers')).toMatchObject({
+      role: 'issuer_evidence.cardholder_explanation',
+      how: 'keyword',
+    });
     expect(matchHeader('Transactiebedrag (EUR)')).toMatchObject({ role: 'transaction.amount', language: 'Dutch' });
     // The cardholder's name stays the cardholder's name.
     expect(matchHeader('Nome do titular')).toMatchObject({ role: 'cardholder.name' });
@@ -72,13 +77,24 @@ describe('header names', () => {
 
 describe('the vocabulary', () => {
   it('seven languages, each with words for every v2 reason', () => {
-    expect(vocabularies.map((vocabulary) => vocabulary.language)).toEqual(['English', 'German', 'French', 'Spanish', 'Italian', 'Dutch', 'Portuguese']);
-    for (const vocabulary of vocabularies) expect(Object.keys(vocabulary.reasons).sort(), vocabulary.language).toEqual([...disputeReasons].sort());
+    expect(vocabularies.map((vocabulary) => vocabulary.language)).toEqual([
+      'English',
+      'German',
+      'French',
+      'Spanish',
+      'Italian',
+      'Dutch',
+      'Portuguese',
+    ]);
+    for (const vocabulary of vocabularies)
+      expect(Object.keys(vocabulary.reasons).sort(), vocabulary.language).toEqual([...disputeReasons].sort());
   });
 
   it('every reason phrase keeps a word once little words are dropped', () => {
     for (const vocabulary of vocabularies) {
-      for (const phrases of Object.values(vocabulary.reasons)) for (const phrase of phrases) expect(contentWords(phrase), `${vocabulary.language} "${phrase}"`).not.toEqual([]);
+      for (const phrases of Object.values(vocabulary.reasons))
+        for (const phrase of phrases)
+          expect(contentWords(phrase), `${vocabulary.language} "${phrase}"`).not.toEqual([]);
     }
   });
 
@@ -88,7 +104,13 @@ describe('the vocabulary', () => {
       for (const [role, names] of Object.entries(vocabulary.headers)) {
         for (const name of names ?? []) {
           const folded = foldText(name);
-          for (const key of [folded, folded.split(' ').filter((word) => !stopWords.has(word)).join(' ')]) {
+          for (const key of [
+            folded,
+            folded
+              .split(' ')
+              .filter((word) => !stopWords.has(word))
+              .join(' '),
+          ]) {
             expect(roleOf.get(key) ?? role, `${vocabulary.language} "${name}"`).toBe(role);
             roleOf.set(key, role);
           }

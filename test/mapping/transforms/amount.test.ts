@@ -26,9 +26,18 @@ describe('toMinorUnits: locale amounts', () => {
 
   it('uses exponent 0 for JPY', () => {
     expect(toMinorUnits('1234', { currency: 'JPY', decimalSeparator: '.' })).toEqual({ ok: true, value: 1234 });
-    expect(toMinorUnits('1,234', { currency: 'JPY', decimalSeparator: '.', groupSeparator: ',' })).toEqual({ ok: true, value: 1234 });
-    expect(toMinorUnits('12.5', { currency: 'JPY', decimalSeparator: '.' })).toMatchObject({ ok: false, code: 'amount_precision' });
-    expect(toMinorUnits('12.0', { currency: 'JPY', decimalSeparator: '.' })).toMatchObject({ ok: false, code: 'amount_precision' });
+    expect(toMinorUnits('1,234', { currency: 'JPY', decimalSeparator: '.', groupSeparator: ',' })).toEqual({
+      ok: true,
+      value: 1234,
+    });
+    expect(toMinorUnits('12.5', { currency: 'JPY', decimalSeparator: '.' })).toMatchObject({
+      ok: false,
+      code: 'amount_precision',
+    });
+    expect(toMinorUnits('12.0', { currency: 'JPY', decimalSeparator: '.' })).toMatchObject({
+      ok: false,
+      code: 'amount_precision',
+    });
   });
 });
 
@@ -56,14 +65,25 @@ describe('toMinorUnits', () => {
       code: 'amount_precision',
       message: 'amount: expected at most 2 fraction digits for USD, got "9.999"',
     });
-    expect(toMinorUnits('1.2345', { currency: 'KWD', decimalSeparator: '.' })).toMatchObject({ code: 'amount_precision' });
+    expect(toMinorUnits('1.2345', { currency: 'KWD', decimalSeparator: '.' })).toMatchObject({
+      code: 'amount_precision',
+    });
   });
 
   it('accepts each group separator only in groups of three', () => {
     expect(toMinorUnits('1,234,567.89', { ...usd, groupSeparator: ',' })).toEqual({ ok: true, value: 123456789 });
-    expect(toMinorUnits("1'234.50", { currency: 'CHF', decimalSeparator: '.', groupSeparator: "'" })).toEqual({ ok: true, value: 123450 });
-    expect(toMinorUnits('1 234,50', { currency: 'EUR', decimalSeparator: ',', groupSeparator: ' ' })).toEqual({ ok: true, value: 123450 });
-    expect(toMinorUnits('1\u202F234,50', { currency: 'EUR', decimalSeparator: ',', groupSeparator: ' ' })).toEqual({ ok: true, value: 123450 });
+    expect(toMinorUnits("1'234.50", { currency: 'CHF', decimalSeparator: '.', groupSeparator: "'" })).toEqual({
+      ok: true,
+      value: 123450,
+    });
+    expect(toMinorUnits('1 234,50', { currency: 'EUR', decimalSeparator: ',', groupSeparator: ' ' })).toEqual({
+      ok: true,
+      value: 123450,
+    });
+    expect(toMinorUnits('1\u202F234,50', { currency: 'EUR', decimalSeparator: ',', groupSeparator: ' ' })).toEqual({
+      ok: true,
+      value: 123450,
+    });
     expect(toMinorUnits('1234,50', eur)).toEqual({ ok: true, value: 123450 });
     for (const text of ['1.23.4', '12.34,00', '1.2345,00', '.234,00', '1..234,00', '1.234.', '1.234,5,6']) {
       expect(toMinorUnits(text, eur), text).toMatchObject({ ok: false, code: 'amount_format' });

@@ -10,12 +10,36 @@ const run = promisify(execFile);
 /** Cases whose output must not depend on the host: checked in-process and in child processes. */
 const HOST_INDEPENDENT: readonly { text: string; options: DateOptions; expected: string }[] = [
   { text: '2026-03-15', options: { format: 'yyyy-MM-dd', timeZone: 'UTC' }, expected: '2026-03-15T00:00:00.000Z' },
-  { text: '2026-03-15', options: { format: 'yyyy-MM-dd', timeZone: 'Pacific/Kiritimati' }, expected: '2026-03-15T00:00:00.000Z' },
-  { text: '2026-03-15', options: { format: 'yyyy-MM-dd', timeZone: 'America/Los_Angeles' }, expected: '2026-03-15T00:00:00.000Z' },
-  { text: '15.03.2026', options: { format: 'dd.MM.yyyy', timeZone: 'Pacific/Pago_Pago' }, expected: '2026-03-15T00:00:00.000Z' },
-  { text: '15 Mar 2026', options: { format: 'dd MMM yyyy', timeZone: 'Asia/Tokyo' }, expected: '2026-03-15T00:00:00.000Z' },
-  { text: '2026-03-15 00:30', options: { format: 'yyyy-MM-dd HH:mm', timeZone: 'Pacific/Kiritimati' }, expected: '2026-03-14T10:30:00.000Z' },
-  { text: '2026-03-15 23:30', options: { format: 'yyyy-MM-dd HH:mm', timeZone: 'America/Los_Angeles' }, expected: '2026-03-16T06:30:00.000Z' },
+  {
+    text: '2026-03-15',
+    options: { format: 'yyyy-MM-dd', timeZone: 'Pacific/Kiritimati' },
+    expected: '2026-03-15T00:00:00.000Z',
+  },
+  {
+    text: '2026-03-15',
+    options: { format: 'yyyy-MM-dd', timeZone: 'America/Los_Angeles' },
+    expected: '2026-03-15T00:00:00.000Z',
+  },
+  {
+    text: '15.03.2026',
+    options: { format: 'dd.MM.yyyy', timeZone: 'Pacific/Pago_Pago' },
+    expected: '2026-03-15T00:00:00.000Z',
+  },
+  {
+    text: '15 Mar 2026',
+    options: { format: 'dd MMM yyyy', timeZone: 'Asia/Tokyo' },
+    expected: '2026-03-15T00:00:00.000Z',
+  },
+  {
+    text: '2026-03-15 00:30',
+    options: { format: 'yyyy-MM-dd HH:mm', timeZone: 'Pacific/Kiritimati' },
+    expected: '2026-03-14T10:30:00.000Z',
+  },
+  {
+    text: '2026-03-15 23:30',
+    options: { format: 'yyyy-MM-dd HH:mm', timeZone: 'America/Los_Angeles' },
+    expected: '2026-03-16T06:30:00.000Z',
+  },
 ];
 
 describe('toDateTime: a date-only value never shifts with the time zone', () => {
@@ -80,21 +104,26 @@ describe('toDateTime', () => {
   it('reads times in the given zone, across DST, and outputs UTC with Z', () => {
     expect(toDateTime('15.01.2026 10:00', berlinTime)).toEqual({ ok: true, value: '2026-01-15T09:00:00.000Z' });
     expect(toDateTime('15.07.2026 10:00', berlinTime)).toEqual({ ok: true, value: '2026-07-15T08:00:00.000Z' });
-    expect(toDateTime("2026-03-15T10:00:00", { format: "yyyy-MM-dd'T'HH:mm:ss", timeZone: 'UTC' })).toEqual({
+    expect(toDateTime('2026-03-15T10:00:00', { format: "yyyy-MM-dd'T'HH:mm:ss", timeZone: 'UTC' })).toEqual({
       ok: true,
       value: '2026-03-15T10:00:00.000Z',
     });
   });
 
   it('honours an offset written in the text over the zone', () => {
-    expect(toDateTime('2026-03-15 10:00 +02:00', { format: 'yyyy-MM-dd HH:mm ZZ', timeZone: 'America/New_York' })).toEqual({
+    expect(
+      toDateTime('2026-03-15 10:00 +02:00', { format: 'yyyy-MM-dd HH:mm ZZ', timeZone: 'America/New_York' }),
+    ).toEqual({
       ok: true,
       value: '2026-03-15T08:00:00.000Z',
     });
   });
 
   it('rejects a local time skipped by daylight saving instead of moving it', () => {
-    expect(toDateTime('29.03.2026 02:30', berlinTime)).toMatchObject({ ok: false, code: 'date_nonexistent_local_time' });
+    expect(toDateTime('29.03.2026 02:30', berlinTime)).toMatchObject({
+      ok: false,
+      code: 'date_nonexistent_local_time',
+    });
   });
 
   it('trims, and rejects empty cells', () => {
@@ -130,11 +159,19 @@ describe('toDateTime', () => {
       code: 'time_zone_unknown',
       message: 'date.timeZone: expected an IANA time zone like "Europe/Berlin", got "Mars/Olympus_Mons"',
     });
-    expect(toDateTime('2026-03-15', { format: 'yyyy-MM-dd', timeZone: '' })).toMatchObject({ code: 'time_zone_unknown' });
+    expect(toDateTime('2026-03-15', { format: 'yyyy-MM-dd', timeZone: '' })).toMatchObject({
+      code: 'time_zone_unknown',
+    });
   });
 
   it('rejects a format without a year, which would be filled from the clock', () => {
-    expect(toDateTime('15.03', { format: 'dd.MM', timeZone: 'UTC' })).toMatchObject({ ok: false, code: 'options_invalid' });
-    expect(toDateTime('15.03', { format: "dd.MM 'year'", timeZone: 'UTC' })).toMatchObject({ ok: false, code: 'options_invalid' });
+    expect(toDateTime('15.03', { format: 'dd.MM', timeZone: 'UTC' })).toMatchObject({
+      ok: false,
+      code: 'options_invalid',
+    });
+    expect(toDateTime('15.03', { format: "dd.MM 'year'", timeZone: 'UTC' })).toMatchObject({
+      ok: false,
+      code: 'options_invalid',
+    });
   });
 });

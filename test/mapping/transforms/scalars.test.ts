@@ -22,15 +22,21 @@ describe('toInteger', () => {
     for (const text of ['', ' ', '12.0', '1e3', '0x10', '1,000', 'twelve', '١٢']) {
       expect(toInteger(text), text).toMatchObject({ ok: false, code: 'integer_invalid' });
     }
-    expect(toInteger('12.5')).toEqual({ ok: false, code: 'integer_invalid', message: 'integer: expected a whole number, got "12.5"' });
+    expect(toInteger('12.5')).toEqual({
+      ok: false,
+      code: 'integer_invalid',
+      message: 'integer: expected a whole number, got "12.5"',
+    });
     expect(toInteger('9007199254740992')).toMatchObject({ ok: false, code: 'integer_out_of_range' });
   });
 });
 
 describe('toBoolean', () => {
   it('accepts yes/no/y/n/1/0/true/false in any case', () => {
-    for (const text of ['yes', 'YES', 'y', 'Y', '1', 'true', 'True', ' TRUE ']) expect(toBoolean(text), text).toEqual({ ok: true, value: true });
-    for (const text of ['no', 'No', 'n', 'N', '0', 'false', 'FALSE']) expect(toBoolean(text), text).toEqual({ ok: true, value: false });
+    for (const text of ['yes', 'YES', 'y', 'Y', '1', 'true', 'True', ' TRUE '])
+      expect(toBoolean(text), text).toEqual({ ok: true, value: true });
+    for (const text of ['no', 'No', 'n', 'N', '0', 'false', 'FALSE'])
+      expect(toBoolean(text), text).toEqual({ ok: true, value: false });
   });
 
   it('rejects anything else', () => {
@@ -67,7 +73,10 @@ describe('mapEnum', () => {
 
   it('ignores case when asked', () => {
     expect(mapEnum('pnr', reasons, { caseSensitive: false })).toEqual({ ok: true, value: 'product_not_received' });
-    expect(mapEnum('x', { A: 1, a: 2 }, { caseSensitive: false })).toMatchObject({ ok: false, code: 'options_invalid' });
+    expect(mapEnum('x', { A: 1, a: 2 }, { caseSensitive: false })).toMatchObject({
+      ok: false,
+      code: 'options_invalid',
+    });
   });
 
   it('makes an unmapped value a row error listing the expected keys', () => {

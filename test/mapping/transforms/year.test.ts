@@ -30,13 +30,24 @@ describe('toYear', () => {
     for (const text of ['2x', '123', '8', '20288', '-28', '+28', '28.0', '0028', '２８', '', 'MM']) {
       expect(toYear(text, thisCentury), text).toMatchObject({ ok: false, code: 'year_invalid' });
     }
-    expect(toYear('2x', thisCentury)).toEqual({ ok: false, code: 'year_invalid', message: 'year: expected a two-digit (28) or four-digit (2028) year, got "2x"' });
-    expect(toYear('123', thisCentury)).toEqual({ ok: false, code: 'year_invalid', message: 'year: expected a two-digit (28) or four-digit (2028) year, got "123"' });
+    expect(toYear('2x', thisCentury)).toEqual({
+      ok: false,
+      code: 'year_invalid',
+      message: 'year: expected a two-digit (28) or four-digit (2028) year, got "2x"',
+    });
+    expect(toYear('123', thisCentury)).toEqual({
+      ok: false,
+      code: 'year_invalid',
+      message: 'year: expected a two-digit (28) or four-digit (2028) year, got "123"',
+    });
   });
 
   it('refuses a window start that would not give four-digit years', () => {
     for (const start of [999, 9901, 2000.5, Number.NaN]) {
-      expect(toYear('28', { twoDigitWindowStart: start }), String(start)).toMatchObject({ ok: false, code: 'options_invalid' });
+      expect(toYear('28', { twoDigitWindowStart: start }), String(start)).toMatchObject({
+        ok: false,
+        code: 'options_invalid',
+      });
     }
   });
 });
@@ -49,12 +60,21 @@ describe('type year in a field spec', () => {
     const year = (column: string) => ({ column, split: { separator: '/', index: 1 }, type: 'year' });
     expect(evaluate(year('expiry_short'))).toEqual({ ok: true, value: 2028 });
     expect(evaluate(year('expiry_long'))).toEqual({ ok: true, value: 2028 });
-    expect(evaluate(year('expiry_bad'))).toMatchObject({ ok: false, code: 'year_invalid', message: expect.stringContaining('got "2x"') as string });
+    expect(evaluate(year('expiry_bad'))).toMatchObject({
+      ok: false,
+      code: 'year_invalid',
+      message: expect.stringContaining('got "2x"') as string,
+    });
   });
 
   it('takes the window start from the year section', () => {
-    expect(evaluate({ constant: '49', type: 'year', year: { two_digit_window_start: 1950 } })).toEqual({ ok: true, value: 2049 });
-    expect(fieldSpecSchema.safeParse({ column: 'y', type: 'year', year: { two_digit_window_start: 50 } }).success).toBe(false);
+    expect(evaluate({ constant: '49', type: 'year', year: { two_digit_window_start: 1950 } })).toEqual({
+      ok: true,
+      value: 2049,
+    });
+    expect(fieldSpecSchema.safeParse({ column: 'y', type: 'year', year: { two_digit_window_start: 50 } }).success).toBe(
+      false,
+    );
     expect(fieldSpecSchema.safeParse({ column: 'y', type: 'year', year: { pivot: 50 } }).success).toBe(false);
   });
 });

@@ -18,7 +18,9 @@ export interface ControlResponse {
  * a real sandbox: the faults it sets are the ones that sandbox's routes meet. Closed when the
  * test ends.
  */
-export async function startControlServer(core: SandboxCore): Promise<(method: 'GET' | 'POST', body?: unknown) => Promise<ControlResponse>> {
+export async function startControlServer(
+  core: SandboxCore,
+): Promise<(method: 'GET' | 'POST', body?: unknown) => Promise<ControlResponse>> {
   const server = createServer((request, response) => {
     const handler = request.method === 'POST' ? setFaults : getFaults;
     const call: HandlerCall = {
@@ -35,16 +37,29 @@ export async function startControlServer(core: SandboxCore): Promise<(method: 'G
         if (error instanceof SandboxHttpError) return { status: error.status, body: error.body };
         return { status: 500, body: { message: String(error) } };
       })
-      .then((reply) => {
-        response.writeHead(reply.status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(reply.body));
-      }, () => response.destroy());
+      .then(
+        (reply) => {
+          response.writeHead(reply.status, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(reply.body));
+        },
+        () => response.destroy(),
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(async () => new Promise<void>((resolve) => server.close(() => { resolve(); })));
+  onTestFinished(
+    async () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
+  );
   const { port } = server.address() as AddressInfo;
   return async (method, body) => {
-    const response = await fetch(`http://127.0.0.1:${port}/faults`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`http://127.0.0.1:${port}/faults`, {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: await response.json() };
   };
 }

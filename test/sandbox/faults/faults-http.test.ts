@@ -18,9 +18,13 @@ describe('faults over HTTP', () => {
 
   it('rate-limit 2: the third request in the same second is 429 with Retry-After; the next second admits again', async () => {
     let clockMs = Math.floor(Date.now() / 1000) * 1000 + 100;
-    const sandbox = await startTestSandbox({ now: () => clockMs, faults: createFaultInjector({ rateLimitPerSecond: 2 }) });
+    const sandbox = await startTestSandbox({
+      now: () => clockMs,
+      faults: createFaultInjector({ rateLimitPerSecond: 2 }),
+    });
     const statuses: number[] = [];
-    for (let index = 0; index < 3; index += 1) statuses.push((await sandbox.request('GET', '/v2/issuer/claims')).status);
+    for (let index = 0; index < 3; index += 1)
+      statuses.push((await sandbox.request('GET', '/v2/issuer/claims')).status);
     expect(statuses).toEqual([200, 200, 429]);
     const limited = await sandbox.request('GET', '/v2/issuer/claims');
     expect(limited.status).toBe(429);
@@ -30,7 +34,9 @@ describe('faults over HTTP', () => {
   });
 
   it('capacity 2: with two requests in progress the third is answered 503 at once, with Retry-After; a place freed takes the next', async () => {
-    const sandbox = await startTestSandbox({ faults: createFaultInjector({ capacity: 2, latencyMs: 400, retryAfterSeconds: 3 }) });
+    const sandbox = await startTestSandbox({
+      faults: createFaultInjector({ capacity: 2, latencyMs: 400, retryAfterSeconds: 3 }),
+    });
     const held = [sandbox.request('GET', '/v2/issuer/claims'), sandbox.request('GET', '/v2/issuer/claims')];
     // Both are in progress (waiting their latency) before the third arrives.
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -67,7 +73,10 @@ describe('faults over HTTP', () => {
 
   it('faults only the routes in scope', async () => {
     const sandbox = await startTestSandbox({
-      faults: createFaultInjector({ failRate: 1, routes: ['POST /v2/issuer/new_claim', '* /v2/issuer/claims/{claim_id}'] }),
+      faults: createFaultInjector({
+        failRate: 1,
+        routes: ['POST /v2/issuer/new_claim', '* /v2/issuer/claims/{claim_id}'],
+      }),
     });
     expect((await sandbox.request('POST', '/v2/issuer/new_claim', fraudClaim('claim_scoped'))).status).toBe(503);
     expect((await sandbox.request('GET', '/v2/issuer/claims/claim_scoped')).status).toBe(503);

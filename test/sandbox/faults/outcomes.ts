@@ -19,7 +19,14 @@ export async function outcomeOf(sandbox: TestSandbox, method: string, path: stri
 
 /** What the server makes of each action, for a request whose handler answers `handledStatus`. */
 export function expectedOutcome(action: FaultAction, handledStatus: number): Outcome {
-  const outcomes: Record<FaultAction, Outcome> = { none: handledStatus, fail: 503, 'over-capacity': 503, 'rate-limit': 429, drop: 'reset', 'drop-after-commit': 'reset' };
+  const outcomes: Record<FaultAction, Outcome> = {
+    none: handledStatus,
+    fail: 503,
+    'over-capacity': 503,
+    'rate-limit': 429,
+    drop: 'reset',
+    'drop-after-commit': 'reset',
+  };
   return outcomes[action];
 }
 

@@ -15,14 +15,18 @@ const otherTestKey = 'test_sandbox_key_0002';
 
 async function statuses(sandbox: TestSandbox, count: number, key = sandboxKey): Promise<number[]> {
   const seen: number[] = [];
-  for (let index = 0; index < count; index += 1) seen.push((await sandbox.request('GET', '/v2/issuer/claims', undefined, key)).status);
+  for (let index = 0; index < count; index += 1)
+    seen.push((await sandbox.request('GET', '/v2/issuer/claims', undefined, key)).status);
   return seen;
 }
 
 describe('sandbox rate limit, per API key', () => {
   it('over the rate: 429 with Retry-After in whole seconds and a JSON error body; a token later, admitted again', async () => {
     let clockMs = Date.parse('2026-11-20T12:00:00.000Z');
-    const sandbox = await startTestSandbox({ now: () => clockMs, faults: createFaultInjector({ rateLimitPerSecond: 4 }) });
+    const sandbox = await startTestSandbox({
+      now: () => clockMs,
+      faults: createFaultInjector({ rateLimitPerSecond: 4 }),
+    });
 
     expect(await statuses(sandbox, 4)).toEqual([200, 200, 200, 200]);
     const limited = await sandbox.request('GET', '/v2/issuer/claims');
@@ -30,7 +34,9 @@ describe('sandbox rate limit, per API key', () => {
     // The next token is 250 ms away: rounded up to 1 s.
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(limited.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(simpleErrorSchema.parse(limited.body).message).toBe('too many requests: over the rate limit for this API key; retry after 1 s');
+    expect(simpleErrorSchema.parse(limited.body).message).toBe(
+      'too many requests: over the rate limit for this API key; retry after 1 s',
+    );
     // Writes are refused before they are handled: nothing is created.
     expect((await sandbox.request('POST', '/v2/issuer/new_claim', { claim_id: 'not-handled' })).status).toBe(429);
 
@@ -43,7 +49,11 @@ describe('sandbox rate limit, per API key', () => {
 
   it('two API keys have buckets of their own, and test and live keys stay apart', async () => {
     const clockMs = Date.parse('2026-11-20T12:00:00.000Z');
-    const sandbox = await startTestSandbox({ apiKeys: [sandboxKey, otherTestKey, liveKey], now: () => clockMs, faults: createFaultInjector({ rateLimitPerSecond: 2 }) });
+    const sandbox = await startTestSandbox({
+      apiKeys: [sandboxKey, otherTestKey, liveKey],
+      now: () => clockMs,
+      faults: createFaultInjector({ rateLimitPerSecond: 2 }),
+    });
 
     expect(await statuses(sandbox, 3, sandboxKey)).toEqual([200, 200, 429]);
     // The first key spent its allowance; the second test key and the live key have theirs whole.
@@ -65,7 +75,8 @@ describe('sandbox rate limit, per API key', () => {
     expect((await sandbox.request('GET', '/_sandbox/faults')).body).toMatchObject({ rateLimitPerSecond: 3 });
     expect(await statuses(sandbox, 4)).toEqual([200, 200, 200, 429]);
     // Control routes are how faults are turned off: never limited.
-    for (let index = 0; index < 5; index += 1) expect((await sandbox.request('GET', '/_sandbox/faults')).status).toBe(200);
+    for (let index = 0; index < 5; index += 1)
+      expect((await sandbox.request('GET', '/_sandbox/faults')).status).toBe(200);
 
     // A bad value is refused with the validation shape, naming the field; the limit in force stays.
     const refused = await sandbox.request('POST', '/_sandbox/faults', { rateLimitPerSecond: 0 });
@@ -84,11 +95,24 @@ describe('sandbox rate limit, per API key', () => {
   });
 
   it('bulk-disputes sandbox --rate-limit: a real process limits each key, and POST /_sandbox/faults changes it while it runs', async () => {
-    const { url } = await startSandboxProcess(['--db', ':memory:', '--api-key', sandboxKey, '--api-key', otherTestKey, '--control', '--rate-limit', '3']);
+    const { url } = await startSandboxProcess([
+      '--db',
+      ':memory:',
+      '--api-key',
+      sandboxKey,
+      '--api-key',
+      otherTestKey,
+      '--control',
+      '--rate-limit',
+      '3',
+    ]);
     const get = async (path: string, key = sandboxKey, body?: unknown) => {
       const response = await fetch(`${url}${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };

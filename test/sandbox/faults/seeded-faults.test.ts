@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { faultConfigSchema } from '../../../src/sandbox/faults/config.js';
-import { actionFrom, createFaultInjector, decisionFrom, faultConfigOf, latencyFrom, rateLimiter } from '../../../src/sandbox/faults/seeded-faults.js';
+import {
+  actionFrom,
+  createFaultInjector,
+  decisionFrom,
+  faultConfigOf,
+  latencyFrom,
+  rateLimiter,
+} from '../../../src/sandbox/faults/seeded-faults.js';
 
 const newClaim = { method: 'POST', pattern: '/v2/issuer/new_claim' };
 const listClaims = { method: 'GET', pattern: '/v2/issuer/claims' };
@@ -10,7 +17,13 @@ const noDraws = { drop: 0.5, fail: 0.5, dropAfterCommit: 0.5, latency: 0.5 };
 describe('createFaultInjector', () => {
   it('decides the same sequence for the same seed, and another for another seed', () => {
     const decide = (seed: number) => {
-      const injector = createFaultInjector({ seed, failRate: 0.3, dropRate: 0.1, dropAfterCommitRate: 0.2, latencyMs: { min: 0, max: 100 } });
+      const injector = createFaultInjector({
+        seed,
+        failRate: 0.3,
+        dropRate: 0.1,
+        dropAfterCommitRate: 0.2,
+        latencyMs: { min: 0, max: 100 },
+      });
       return Array.from({ length: 200 }, () => injector.decide(newClaim, 0));
     };
     expect(decide(42)).toEqual(decide(42));
@@ -44,13 +57,21 @@ describe('createFaultInjector', () => {
 
   it('a `*` scope covers every method of its pattern, and nothing else', () => {
     const injector = createFaultInjector({ failRate: 1, routes: ['* /v2/issuer/cases/{case_id}'] });
-    for (const method of ['GET', 'PUT', 'DELETE']) expect(injector.decide({ method, pattern: '/v2/issuer/cases/{case_id}' }, 0).action).toBe('fail');
+    for (const method of ['GET', 'PUT', 'DELETE'])
+      expect(injector.decide({ method, pattern: '/v2/issuer/cases/{case_id}' }, 0).action).toBe('fail');
     expect(injector.decide({ method: 'POST', pattern: '/v2/issuer/cases/{case_id}/file' }, 0).action).toBe('none');
   });
 
   it('keeps the configuration it was made from, defaults filled in', () => {
     const injector = createFaultInjector({ failRate: 0.25 });
-    expect(faultConfigOf(injector)).toEqual({ seed: 1, latencyMs: 0, failRate: 0.25, dropRate: 0, dropAfterCommitRate: 0, retryAfterSeconds: 1 });
+    expect(faultConfigOf(injector)).toEqual({
+      seed: 1,
+      latencyMs: 0,
+      failRate: 0.25,
+      dropRate: 0,
+      dropAfterCommitRate: 0,
+      retryAfterSeconds: 1,
+    });
     expect(faultConfigOf({ decide: () => ({ latencyMs: 0, action: 'none' }) })).toBeUndefined();
   });
 
@@ -94,9 +115,16 @@ describe('decision rules', () => {
     { waitMs: 1000, seconds: 1 },
     { waitMs: 1001, seconds: 2 },
     { waitMs: 2500, seconds: 3 },
-  ])('a rate-limited request $waitMs ms before its next token: 429 with Retry-After $seconds', ({ waitMs, seconds }) => {
-    expect(decisionFrom(config({ retryAfterSeconds: 7, latencyMs: 5 }), noDraws, waitMs)).toEqual({ latencyMs: 5, action: 'rate-limit', retryAfterSeconds: seconds });
-  });
+  ])(
+    'a rate-limited request $waitMs ms before its next token: 429 with Retry-After $seconds',
+    ({ waitMs, seconds }) => {
+      expect(decisionFrom(config({ retryAfterSeconds: 7, latencyMs: 5 }), noDraws, waitMs)).toEqual({
+        latencyMs: 5,
+        action: 'rate-limit',
+        retryAfterSeconds: seconds,
+      });
+    },
+  );
 
   it('draws latency uniformly over the whole range, ends included', () => {
     expect(latencyFrom(30, 0.7)).toBe(30);
@@ -111,24 +139,50 @@ describe('decision rules', () => {
   // answer is 0 (admitted) or the ms until the caller's next token (refused, nothing taken).
   it.each([
     {
-      name: 'a full bucket admits a second\'s worth at once, then says when the next token comes',
+      name: "a full bucket admits a second's worth at once, then says when the next token comes",
       perSecond: 2,
-      calls: [[1000, 'a', 0], [1000, 'a', 0], [1000, 'a', 500], [1000, 'a', 500]],
+      calls: [
+        [1000, 'a', 0],
+        [1000, 'a', 0],
+        [1000, 'a', 500],
+        [1000, 'a', 500],
+      ],
     },
     {
       name: 'a refused request takes nothing: the wait shrinks as the clock moves',
       perSecond: 2,
-      calls: [[0, 'a', 0], [0, 'a', 0], [250, 'a', 250], [400, 'a', 100], [500, 'a', 0], [500, 'a', 500]],
+      calls: [
+        [0, 'a', 0],
+        [0, 'a', 0],
+        [250, 'a', 250],
+        [400, 'a', 100],
+        [500, 'a', 0],
+        [500, 'a', 500],
+      ],
     },
     {
-      name: 'a quiet spell refills the bucket up to one second\'s worth, no more',
+      name: "a quiet spell refills the bucket up to one second's worth, no more",
       perSecond: 2,
-      calls: [[0, 'a', 0], [0, 'a', 0], [60_000, 'a', 0], [60_000, 'a', 0], [60_000, 'a', 500]],
+      calls: [
+        [0, 'a', 0],
+        [0, 'a', 0],
+        [60_000, 'a', 0],
+        [60_000, 'a', 0],
+        [60_000, 'a', 500],
+      ],
     },
     {
       name: 'each API key has its own bucket',
       perSecond: 1,
-      calls: [[0, 'a', 0], [0, 'a', 1000], [0, 'b', 0], [0, 'b', 1000], [0, 'test_x', 0], [0, 'live_x', 0], [500, 'a', 500]],
+      calls: [
+        [0, 'a', 0],
+        [0, 'a', 1000],
+        [0, 'b', 0],
+        [0, 'b', 1000],
+        [0, 'test_x', 0],
+        [0, 'live_x', 0],
+        [500, 'a', 500],
+      ],
     },
     {
       name: 'a steady pace at the rate is always admitted',
@@ -143,17 +197,30 @@ describe('decision rules', () => {
     {
       name: 'a clock moved back adds nothing, and counts on from there',
       perSecond: 2,
-      calls: [[5000, 'a', 0], [5000, 'a', 0], [1000, 'a', 500], [1500, 'a', 0]],
+      calls: [
+        [5000, 'a', 0],
+        [5000, 'a', 0],
+        [1000, 'a', 500],
+        [1500, 'a', 0],
+      ],
     },
     {
       name: 'a fractional wait is rounded up to the next whole millisecond',
       perSecond: 3,
-      calls: [[0, 'a', 0], [0, 'a', 0], [0, 'a', 0], [0, 'a', 334]],
+      calls: [
+        [0, 'a', 0],
+        [0, 'a', 0],
+        [0, 'a', 0],
+        [0, 'a', 334],
+      ],
     },
-  ] as { name: string; perSecond: number; calls: (readonly [number, string, number])[] }[])('rateLimiter: $name', ({ perSecond, calls }) => {
-    const admit = rateLimiter(perSecond);
-    expect(calls.map(([nowMs, apiKey]) => admit(nowMs, apiKey))).toEqual(calls.map(([, , waitMs]) => waitMs));
-  });
+  ] as { name: string; perSecond: number; calls: (readonly [number, string, number])[] }[])(
+    'rateLimiter: $name',
+    ({ perSecond, calls }) => {
+      const admit = rateLimiter(perSecond);
+      expect(calls.map(([nowMs, apiKey]) => admit(nowMs, apiKey))).toEqual(calls.map(([, , waitMs]) => waitMs));
+    },
+  );
 
   it('no rate limit admits everything', () => {
     const admit = rateLimiter(undefined);
@@ -162,7 +229,10 @@ describe('decision rules', () => {
 
   it('the injector counts each API key apart, and a request without a key against its own bucket', () => {
     const injector = createFaultInjector({ rateLimitPerSecond: 1 });
-    const actions = (apiKey: string | undefined) => [injector.decide(newClaim, 0, apiKey).action, injector.decide(newClaim, 0, apiKey).action];
+    const actions = (apiKey: string | undefined) => [
+      injector.decide(newClaim, 0, apiKey).action,
+      injector.decide(newClaim, 0, apiKey).action,
+    ];
     expect(actions('test_key_one')).toEqual(['none', 'rate-limit']);
     expect(actions('test_key_two')).toEqual(['none', 'rate-limit']);
     expect(actions('live_key_one')).toEqual(['none', 'rate-limit']);
@@ -172,7 +242,9 @@ describe('decision rules', () => {
 
   it('keeps actual rates near the configured ones', () => {
     const injector = createFaultInjector({ seed: 3, failRate: 0.3 });
-    const fails = Array.from({ length: 2000 }, () => injector.decide(newClaim, 0)).filter((decision) => decision.action === 'fail').length;
+    const fails = Array.from({ length: 2000 }, () => injector.decide(newClaim, 0)).filter(
+      (decision) => decision.action === 'fail',
+    ).length;
     expect(fails / 2000).toBeGreaterThan(0.25);
     expect(fails / 2000).toBeLessThan(0.35);
   });

@@ -9,7 +9,13 @@ import { pdfBytes, pngBytes } from './fixtures.js';
 /** The pure decisions, with parts as plain values: no server, no stream. */
 
 function parts(overrides: Partial<CollectedParts> = {}): CollectedParts {
-  return { categories: [{ value: 'other', truncated: false }], file: { filename: 'a.png', content: fileContent([pngBytes()]) }, fileSentAsPlainField: false, issues: [], ...overrides };
+  return {
+    categories: [{ value: 'other', truncated: false }],
+    file: { filename: 'a.png', content: fileContent([pngBytes()]) },
+    fileSentAsPlainField: false,
+    issues: [],
+    ...overrides,
+  };
 }
 
 async function refusalOf(collected: CollectedParts): Promise<SandboxHttpError> {
@@ -39,7 +45,10 @@ describe('checkUpload', () => {
     const inBytes = (bytes: Buffer) => fileContent(Array.from(bytes, (byte) => Buffer.from([byte])));
     const png = pngBytes();
     const whole = await checkUpload(parts({ file: { filename: 'x.png', content: fileContent([png]) } }));
-    expect(await checkUpload(parts({ file: { filename: 'x.png', content: inBytes(png) } }))).toMatchObject({ contentType: 'image/png', sha256: whole.sha256 });
+    expect(await checkUpload(parts({ file: { filename: 'x.png', content: inBytes(png) } }))).toMatchObject({
+      contentType: 'image/png',
+      sha256: whole.sha256,
+    });
     const pdf = await pdfBytes(3);
     expect(await checkUpload(parts({ file: { filename: 'a.pdf', content: inBytes(pdf) } }))).toMatchObject({
       contentType: 'application/pdf',
@@ -52,12 +61,25 @@ describe('checkUpload', () => {
   });
 
   it('reports the page count of an accepted PDF', async () => {
-    expect(await checkUpload(parts({ file: { filename: 'a.pdf', content: fileContent([await pdfBytes(2)]) } }))).toMatchObject({ contentType: 'application/pdf', pageCount: 2 });
+    expect(
+      await checkUpload(parts({ file: { filename: 'a.pdf', content: fileContent([await pdfBytes(2)]) } })),
+    ).toMatchObject({ contentType: 'application/pdf', pageCount: 2 });
   });
 
   it.each([
-    ['two categories', [{ value: 'other', truncated: false }, { value: 'unknown', truncated: false }], 'category: expected one of counterfeit_evidence, merchant_correspondence, other, prior_transaction_receipt, refund_promise, transaction_receipt, unknown, valid_document, invalid_document, got 2 category parts'],
-    ['a category cut at the field size', [{ value: 'o'.repeat(1024), truncated: true }], /got a value too long to be a category$/],
+    [
+      'two categories',
+      [
+        { value: 'other', truncated: false },
+        { value: 'unknown', truncated: false },
+      ],
+      'category: expected one of counterfeit_evidence, merchant_correspondence, other, prior_transaction_receipt, refund_promise, transaction_receipt, unknown, valid_document, invalid_document, got 2 category parts',
+    ],
+    [
+      'a category cut at the field size',
+      [{ value: 'o'.repeat(1024), truncated: true }],
+      /got a value too long to be a category$/,
+    ],
     ['a category that differs only in case', [{ value: 'Other', truncated: false }], /got "Other"$/],
   ])('refuses %s', async (_name, categories, message) => {
     const error = await refusalOf(parts({ categories }));
@@ -69,22 +91,39 @@ describe('checkUpload', () => {
   it('refuses a PDF without pages', async () => {
     const bytes = Buffer.from(await (await PDFDocument.create()).save({ addDefaultPage: false }));
     const error = await refusalOf(parts({ file: { filename: 'blank.pdf', content: fileContent([bytes]) } }));
-    expect(error.body).toEqual({ message: 'file: expected at least 1 PDF page, got 0', errors: [{ code: 'pdf_no_pages', details: { field: 'file' }, message: 'file: expected at least 1 PDF page, got 0' }] });
+    expect(error.body).toEqual({
+      message: 'file: expected at least 1 PDF page, got 0',
+      errors: [
+        { code: 'pdf_no_pages', details: { field: 'file' }, message: 'file: expected at least 1 PDF page, got 0' },
+      ],
+    });
   });
 
-  it('lists every problem in one answer, the parser\'s first, and joins them in the message', async () => {
+  it("lists every problem in one answer, the parser's first, and joins them in the message", async () => {
     const error = await refusalOf({
       categories: [],
       file: { filename: 'a.gif', content: fileContent([Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1')]) },
       fileSentAsPlainField: false,
-      issues: [{ code: 'parameter_unknown', details: { field: 'purpose' }, message: 'purpose: expected only the parts file and category, got a part named "purpose"' }],
+      issues: [
+        {
+          code: 'parameter_unknown',
+          details: { field: 'purpose' },
+          message: 'purpose: expected only the parts file and category, got a part named "purpose"',
+        },
+      ],
     });
-    expect(error.body.message).toMatch(/^purpose: .*; category: .*; file: expected a JPEG, PNG or PDF file \(decided by its content\), got binary bytes starting 47 49 46 38 39 61 01 00 named "a.gif"$/);
-    expect(error.body).toMatchObject({ errors: [{ code: 'parameter_unknown' }, { code: 'category_missing' }, { code: 'file_type_unsupported' }] });
+    expect(error.body.message).toMatch(
+      /^purpose: .*; category: .*; file: expected a JPEG, PNG or PDF file \(decided by its content\), got binary bytes starting 47 49 46 38 39 61 01 00 named "a.gif"$/,
+    );
+    expect(error.body).toMatchObject({
+      errors: [{ code: 'parameter_unknown' }, { code: 'category_missing' }, { code: 'file_type_unsupported' }],
+    });
   });
 
   it('quotes a hostile filename short and escaped', async () => {
-    const error = await refusalOf(parts({ file: { filename: `${'"\n'.repeat(100)}.png`, content: fileContent([Buffer.from('hello')]) } }));
+    const error = await refusalOf(
+      parts({ file: { filename: `${'"\n'.repeat(100)}.png`, content: fileContent([Buffer.from('hello')]) } }),
+    );
     expect(error.body.message).toMatch(/named "(\\"\\n){50}…"$/);
   });
 });

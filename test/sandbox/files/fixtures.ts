@@ -36,10 +36,17 @@ function pngChunk(type: string, data: Buffer): Buffer {
  * end of block": bits 00, padded with ones to 0x3f.
  */
 export function jpegBytes(): Buffer {
-  const marker = (code: number, payload: number[]) => [0xff, code, (payload.length + 2) >> 8, (payload.length + 2) & 0xff, ...payload];
+  const marker = (code: number, payload: number[]) => [
+    0xff,
+    code,
+    (payload.length + 2) >> 8,
+    (payload.length + 2) & 0xff,
+    ...payload,
+  ];
   const oneCodeTable = (tableClassAndId: number) => [tableClassAndId, 1, ...new Array<number>(15).fill(0), 0x00];
   return Buffer.from([
-    0xff, 0xd8, // SOI
+    0xff,
+    0xd8, // SOI
     ...marker(0xe0, [0x4a, 0x46, 0x49, 0x46, 0x00, 1, 1, 0, 0, 1, 0, 1, 0, 0]), // APP0 JFIF
     ...marker(0xdb, [0x00, ...new Array<number>(64).fill(1)]), // DQT 0
     ...marker(0xc0, [8, 0, 8, 0, 8, 1, 1, 0x11, 0]), // SOF0: 8 bits, 8×8, 1 component
@@ -47,7 +54,8 @@ export function jpegBytes(): Buffer {
     ...marker(0xc4, oneCodeTable(0x10)), // DHT AC 0: the code 0 means end of block
     ...marker(0xda, [1, 1, 0x00, 0, 63, 0]), // SOS
     0x3f,
-    0xff, 0xd9, // EOI
+    0xff,
+    0xd9, // EOI
   ]);
 }
 

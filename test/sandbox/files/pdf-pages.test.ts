@@ -10,20 +10,24 @@ async function pdfWithExtraKids(addKids: (rootRef: PDFRef, kids: PDFArray) => vo
   const document = await PDFDocument.create();
   document.addPage();
   const rootRef = document.catalog.get(PDFName.of('Pages'));
-  if (!(rootRef instanceof PDFRef)) throw new Error('fixture: expected the page tree root as a reference, got something else');
+  if (!(rootRef instanceof PDFRef))
+    throw new Error('fixture: expected the page tree root as a reference, got something else');
   addKids(rootRef, document.catalog.Pages().Kids());
   return document.save();
 }
 
 describe('countPdfPages', () => {
-  it.each([1, 3, 5, 6, 40])('counts %i pages kept in object streams behind a cross-reference stream', async (pageCount) => {
-    const bytes = await pdfBytes(pageCount);
-    // No page dictionary in plain sight: a text scan for "/Type /Page" would find none.
-    expect(latin1(bytes)).toContain('/Type /ObjStm');
-    expect(latin1(bytes)).toContain('/Type /XRef');
-    expect(latin1(bytes)).not.toMatch(/\/Type\s*\/Page\b/);
-    expect(await countPdfPages(bytes)).toBe(pageCount);
-  });
+  it.each([1, 3, 5, 6, 40])(
+    'counts %i pages kept in object streams behind a cross-reference stream',
+    async (pageCount) => {
+      const bytes = await pdfBytes(pageCount);
+      // No page dictionary in plain sight: a text scan for "/Type /Page" would find none.
+      expect(latin1(bytes)).toContain('/Type /ObjStm');
+      expect(latin1(bytes)).toContain('/Type /XRef');
+      expect(latin1(bytes)).not.toMatch(/\/Type\s*\/Page\b/);
+      expect(await countPdfPages(bytes)).toBe(pageCount);
+    },
+  );
 
   it('counts pages of a classic PDF with an xref table', async () => {
     const document = await PDFDocument.create();
@@ -38,7 +42,7 @@ describe('countPdfPages', () => {
     expect(await countPdfPages(bytes)).toBe(2);
   });
 
-  it('counts 0 for a PDF without pages; refusing it is the caller\'s decision', async () => {
+  it("counts 0 for a PDF without pages; refusing it is the caller's decision", async () => {
     const bytes = await (await PDFDocument.create()).save({ addDefaultPage: false });
     expect(await countPdfPages(bytes)).toBe(0);
   });
@@ -46,7 +50,10 @@ describe('countPdfPages', () => {
   it.each([
     ['only a header', '%PDF-'],
     ['a header and garbage', '%PDF-1.7\nthis is not a PDF at all\n'],
-    ['a catalog without a page tree', '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n'],
+    [
+      'a catalog without a page tree',
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+    ],
   ])('refuses %s as unreadable', async (_name, text) => {
     const counting = countPdfPages(Buffer.from(text, 'latin1'));
     await expect(counting).rejects.toBeInstanceOf(PdfUnreadableError);
@@ -57,7 +64,9 @@ describe('countPdfPages', () => {
     const bytes = await pdfWithExtraKids((rootRef, kids) => {
       kids.push(rootRef);
     });
-    await expect(countPdfPages(bytes)).rejects.toMatchObject({ reason: 'a page tree that reaches the same node twice' });
+    await expect(countPdfPages(bytes)).rejects.toMatchObject({
+      reason: 'a page tree that reaches the same node twice',
+    });
   });
 
   it('refuses a page tree that lists one subtree many times, instead of walking it each time', async () => {
@@ -67,6 +76,8 @@ describe('countPdfPages', () => {
     });
     // pdf-lib's own walk visits the shared page every time; nested, that grows exponentially.
     expect((await PDFDocument.load(bytes)).getPageCount()).toBe(1001);
-    await expect(countPdfPages(bytes)).rejects.toMatchObject({ reason: 'a page tree that reaches the same node twice' });
+    await expect(countPdfPages(bytes)).rejects.toMatchObject({
+      reason: 'a page tree that reaches the same node twice',
+    });
   });
 });

@@ -12,7 +12,11 @@ import { postUpload, startUploadServer } from './upload-server.js';
 const fileBytes = 50_000_000;
 const chunk = Buffer.alloc(64 * 1024, 0x41);
 const mebibyte = 1024 * 1024;
-const head = [partHead({ name: 'category' }), Buffer.from('other\r\n'), partHead({ name: 'file', filename: 'huge.png', contentType: 'image/png' })];
+const head = [
+  partHead({ name: 'category' }),
+  Buffer.from('other\r\n'),
+  partHead({ name: 'file', filename: 'huge.png', contentType: 'image/png' }),
+];
 const declaredBytes = head.reduce((total, piece) => total + piece.length, 0) + fileBytes + bodyTail.length;
 
 /** The body, piece by piece, telling `onPiece` each time the client's socket takes one. */
@@ -23,7 +27,8 @@ function* fiftyMegabyteUpload(onPiece: (bytes: number) => void): Generator<Buffe
   };
   for (const piece of head) yield take(piece);
   // The same chunk again and again: the client allocates nothing per chunk.
-  for (let sent = 0; sent < fileBytes; sent += chunk.length) yield take(chunk.subarray(0, Math.min(chunk.length, fileBytes - sent)));
+  for (let sent = 0; sent < fileBytes; sent += chunk.length)
+    yield take(chunk.subarray(0, Math.min(chunk.length, fileBytes - sent)));
   yield take(bodyTail);
 }
 
@@ -68,7 +73,11 @@ it('refuses a 50 MB upload with 400 while memory stays flat', async () => {
   record();
   clearInterval(sampler);
 
-  const growth = { rss: peak.rss - baseline.rss, external: peak.external - baseline.external, arrayBuffers: peak.arrayBuffers - baseline.arrayBuffers };
+  const growth = {
+    rss: peak.rss - baseline.rss,
+    external: peak.external - baseline.external,
+    arrayBuffers: peak.arrayBuffers - baseline.arrayBuffers,
+  };
   const mib = (bytes: number) => `${(bytes / mebibyte).toFixed(1)} MiB`;
   console.log(
     `50 MB upload (${declaredBytes} bytes declared): answered ${answer.status} after ${answeredMs.toFixed(0)} ms; ` +

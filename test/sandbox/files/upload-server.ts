@@ -13,7 +13,9 @@ import { multipartContentType } from './multipart.js';
  * sandbox's files handler will: 200 with what was received, or the refusal's status and body.
  * Closed when the test that started it finishes.
  */
-export async function startUploadServer(options: ReceiveUploadOptions = {}): Promise<{ url: string; answers: { status: number; body: unknown }[] }> {
+export async function startUploadServer(
+  options: ReceiveUploadOptions = {},
+): Promise<{ url: string; answers: { status: number; body: unknown }[] }> {
   const sockets = new Set<Socket>();
   /** Every answer the handler gave, in order, including those no client stayed to read. */
   const answers: { status: number; body: unknown }[] = [];
@@ -42,7 +44,11 @@ export async function startUploadServer(options: ReceiveUploadOptions = {}): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   onTestFinished(async () => {
     for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, answers };
 }
@@ -107,7 +113,11 @@ async function readAnswer(socket: Socket): Promise<{ status: number; body: unkno
     socket.on('data', onData);
     socket.on('error', () => undefined); // reported through `sent`
     socket.on('close', () => {
-      reject(new Error(`answer: expected a complete HTTP response, got ${received.length} bytes before the connection closed`));
+      reject(
+        new Error(
+          `answer: expected a complete HTTP response, got ${received.length} bytes before the connection closed`,
+        ),
+      );
     });
   });
 }

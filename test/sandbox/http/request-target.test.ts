@@ -12,10 +12,11 @@ const outcome = (read: () => { pathname: string; query: URLSearchParams }) => {
     return { error: (error as { code?: string }).code };
   }
 };
-const asUrlReadsIt = (target: string) => outcome(() => {
-  const url = new URL(target, 'http://sandbox');
-  return { pathname: url.pathname, query: url.searchParams };
-});
+const asUrlReadsIt = (target: string) =>
+  outcome(() => {
+    const url = new URL(target, 'http://sandbox');
+    return { pathname: url.pathname, query: url.searchParams };
+  });
 const asRead = (target: string) => outcome(() => requestTarget(target));
 
 describe('requestTarget', () => {
@@ -41,7 +42,10 @@ describe('requestTarget', () => {
   });
 
   it('reads any target as the URL parser does', () => {
-    const characters = fc.oneof(fc.constantFrom(...'/?&=+#%._~-aZ09 "\'<>\\@:;\u00e9\u0000\u007f'.split('')), fc.constantFrom('%2e', '%2F', '%41', '..', '//', '??'));
+    const characters = fc.oneof(
+      fc.constantFrom(...'/?&=+#%._~-aZ09 "\'<>\\@:;\u00e9\u0000\u007f'.split('')),
+      fc.constantFrom('%2e', '%2F', '%41', '..', '//', '??'),
+    );
     fc.assert(
       fc.property(fc.array(characters, { maxLength: 24 }), (parts) => {
         const target = `/${parts.join('')}`;

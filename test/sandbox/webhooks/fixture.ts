@@ -15,10 +15,18 @@ export interface WebhookSandbox extends TestSandbox {
  * to it, with waits short enough for a test. The webhooks close before the sandbox does:
  * onTestFinished runs in reverse order of registration.
  */
-export async function startWebhookSandbox(script: Step[] | ((index: number) => Step), options: Partial<WebhookOptions> = {}): Promise<WebhookSandbox> {
+export async function startWebhookSandbox(
+  script: Step[] | ((index: number) => Step),
+  options: Partial<WebhookOptions> = {},
+): Promise<WebhookSandbox> {
   const receiver = await startScriptedServer(script);
   const sandbox = await startTestSandbox();
-  const webhooks = startWebhooks(sandbox.sandbox.core, { urls: [receiver.url], secret, retryScheduleMs: [10, 10, 10], ...options });
+  const webhooks = startWebhooks(sandbox.sandbox.core, {
+    urls: [receiver.url],
+    secret,
+    retryScheduleMs: [10, 10, 10],
+    ...options,
+  });
   onTestFinished(async () => webhooks.close());
   return { ...sandbox, receiver, webhooks };
 }

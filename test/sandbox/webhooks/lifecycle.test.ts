@@ -15,7 +15,9 @@ describe('webhooks: start, stop, restart', () => {
   it('closes promptly with an attempt in flight, records it as interrupted, and sends nothing after', async () => {
     const { client, receiver, sandbox, webhooks } = await startWebhookSandbox(() => delayed(10_000, ok));
     await client.claims.createWithCases(fraudClaim('claim_slow'));
-    await eventually(() => { expect(receiver.requests).toHaveLength(1); });
+    await eventually(() => {
+      expect(receiver.requests).toHaveLength(1);
+    });
 
     const started = Date.now();
     await webhooks.close();
@@ -39,14 +41,22 @@ describe('webhooks: start, stop, restart', () => {
     const first = await startTestSandbox({ db });
     const before = startWebhooks(first.sandbox.core, { urls: [receiver.url], retryScheduleMs: [1000] });
     await first.client.claims.createWithCases(fraudClaim('claim_restart'));
-    await eventually(() => { expect(listDeliveries(first.sandbox.core.database)).toHaveLength(1); });
+    await eventually(() => {
+      expect(listDeliveries(first.sandbox.core.database)).toHaveLength(1);
+    });
     await before.close();
     await first.sandbox.close();
 
     const second = await startTestSandbox({ db });
-    const after = startWebhooks(second.sandbox.core, { urls: [receiver.url], secret: before.secret, retryScheduleMs: [1000] });
+    const after = startWebhooks(second.sandbox.core, {
+      urls: [receiver.url],
+      secret: before.secret,
+      retryScheduleMs: [1000],
+    });
     onTestFinished(async () => after.close());
-    await eventually(() => { expect(listDeliveries(second.sandbox.core.database).at(-1)?.outcome).toBe('delivered'); });
+    await eventually(() => {
+      expect(listDeliveries(second.sandbox.core.database).at(-1)?.outcome).toBe('delivered');
+    });
     expect(listDeliveries(second.sandbox.core.database)).toMatchObject([
       { attempt: 1, status: 500, outcome: 'retrying' },
       { attempt: 2, status: 200, outcome: 'delivered' },
@@ -69,7 +79,9 @@ describe('webhooks: start, stop, restart', () => {
     onTestFinished(async () => webhooks.close());
     sandbox.core.database.exec('DROP TABLE webhook_deliveries');
     await client.claims.createWithCases(fraudClaim('claim_unrecorded'));
-    await eventually(() => { expect(errors).toHaveLength(1); });
+    await eventually(() => {
+      expect(errors).toHaveLength(1);
+    });
     expect(String(errors[0])).toMatch(/no such table: webhook_deliveries/);
     expect(receiver.requests).toHaveLength(1);
   });
@@ -79,8 +91,14 @@ describe('webhooks: start, stop, restart', () => {
     [{ urls: ['localhost:3000/hooks'] }, "webhook url: expected an http or https URL, got 'localhost:3000/hooks'"],
     [{ urls: ['not a url'] }, "webhook url: expected an absolute http(s) URL, got 'not a url'"],
     [{ urls: ['http://127.0.0.1:9'], secret: '' }, "webhook secret: expected a non-empty string, got ''"],
-    [{ urls: ['http://127.0.0.1:9'], timeoutMs: 0 }, 'webhook timeout: expected a whole number of milliseconds from 1 to 600000, got 0'],
-    [{ urls: ['http://127.0.0.1:9'], retryScheduleMs: [-5] }, 'retry schedule entry 1: expected a whole number of milliseconds from 0 to 86400000, got -5'],
+    [
+      { urls: ['http://127.0.0.1:9'], timeoutMs: 0 },
+      'webhook timeout: expected a whole number of milliseconds from 1 to 600000, got 0',
+    ],
+    [
+      { urls: ['http://127.0.0.1:9'], retryScheduleMs: [-5] },
+      'retry schedule entry 1: expected a whole number of milliseconds from 0 to 86400000, got -5',
+    ],
   ])('refuses unusable options: %j', async (options, message) => {
     const { sandbox } = await startTestSandbox();
     expect(() => startWebhooks(sandbox.core, options)).toThrow(new WebhookConfigError(message));

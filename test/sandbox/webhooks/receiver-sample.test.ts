@@ -13,7 +13,10 @@ function verifyWebhook(secret: string, header: string | undefined, rawBody: Buff
   const t = Number(fields.find(([key]) => key === 't')?.[1]);
   if (!(Math.abs(Date.now() / 1000 - t) <= toleranceSeconds)) return false; // too old: a replay
   const expected = createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest();
-  return fields.some(([key, value = '']) => key === 'v1' && /^[0-9a-f]{64}$/.test(value) && timingSafeEqual(Buffer.from(value, 'hex'), expected));
+  return fields.some(
+    ([key, value = '']) =>
+      key === 'v1' && /^[0-9a-f]{64}$/.test(value) && timingSafeEqual(Buffer.from(value, 'hex'), expected),
+  );
 }
 
 describe('the docs/sandbox.md receiver snippet', () => {
@@ -28,8 +31,13 @@ describe('the docs/sandbox.md receiver snippet', () => {
     const { client } = await startWebhookSandbox(() => receiver);
     await client.claims.createWithCases(fraudClaim('claim_sample'));
     await client.claims.file('claim_sample', { file_mode: 'chargeback' });
-    await eventually(() => { expect(seen).toHaveLength(2); });
-    expect(seen).toEqual([{ type: 'case.created', verified: true }, { type: 'case.chargeback_filed', verified: true }]);
+    await eventually(() => {
+      expect(seen).toHaveLength(2);
+    });
+    expect(seen).toEqual([
+      { type: 'case.created', verified: true },
+      { type: 'case.chargeback_filed', verified: true },
+    ]);
 
     const body = Buffer.from('{"event_id":"event_x"}');
     const stale = Math.floor(Date.now() / 1000) - 301;

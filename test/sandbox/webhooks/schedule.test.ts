@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRetryScheduleMs, isDelivered, nextStep, parseRetrySchedule, validateRetrySchedule, WebhookConfigError } from '../../../src/sandbox/webhooks/schedule.js';
+import {
+  defaultRetryScheduleMs,
+  isDelivered,
+  nextStep,
+  parseRetrySchedule,
+  validateRetrySchedule,
+  WebhookConfigError,
+} from '../../../src/sandbox/webhooks/schedule.js';
 
 describe('retry schedule', () => {
   it.each([
@@ -25,8 +32,12 @@ describe('retry schedule', () => {
 
   it('checks schedules given as numbers the same way', () => {
     expect(validateRetrySchedule([10, 10, 10])).toEqual([10, 10, 10]);
-    expect(() => validateRetrySchedule([10, 1.5])).toThrow('retry schedule entry 2: expected a whole number of milliseconds from 0 to 86400000, got 1.5');
-    expect(() => validateRetrySchedule(Array.from({ length: 101 }, () => 1))).toThrow('retry schedule: expected at most 100 retries, got 101');
+    expect(() => validateRetrySchedule([10, 1.5])).toThrow(
+      'retry schedule entry 2: expected a whole number of milliseconds from 0 to 86400000, got 1.5',
+    );
+    expect(() => validateRetrySchedule(Array.from({ length: 101 }, () => 1))).toThrow(
+      'retry schedule: expected at most 100 retries, got 101',
+    );
     try {
       validateRetrySchedule([-1]);
       expect.unreachable();

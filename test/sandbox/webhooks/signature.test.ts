@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseSignatureHeader, signatureHeader, signPayload, verifySignature } from '../../../src/sandbox/webhooks/signature.js';
+import {
+  parseSignatureHeader,
+  signatureHeader,
+  signPayload,
+  verifySignature,
+} from '../../../src/sandbox/webhooks/signature.js';
 
 // Computed outside the code under test: printf '1700000000.{"a":1}' | openssl dgst -sha256 -hmac whsec_test
 const knownBody = '{"a":1}';

@@ -11,7 +11,15 @@ import type { LanguageVocabulary } from './types.js';
  * Every language `mapping guess` knows, in the order their header names are tried: a name two
  * languages share keeps the first language's role.
  */
-export const vocabularies: readonly LanguageVocabulary[] = [english, german, french, spanish, italian, dutch, portuguese];
+export const vocabularies: readonly LanguageVocabulary[] = [
+  english,
+  german,
+  french,
+  spanish,
+  italian,
+  dutch,
+  portuguese,
+];
 
 export { issuerAbbreviations, networkCodes, wholeLabelCodes, type NetworkCode } from './network-codes.js';
 export type { DisputeReason, HeaderRole, Language, LanguageVocabulary } from './types.js';

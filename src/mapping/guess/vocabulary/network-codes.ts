@@ -13,9 +13,21 @@ export interface NetworkCode {
 }
 
 const visa = (name: string, reason: DisputeReason | undefined): NetworkCode => ({ network: 'Visa', name, reason });
-const mastercard = (name: string, reason: DisputeReason | undefined): NetworkCode => ({ network: 'Mastercard', name, reason });
-const amex = (name: string, reason: DisputeReason | undefined): NetworkCode => ({ network: 'American Express', name, reason });
-const discover = (name: string, reason: DisputeReason | undefined): NetworkCode => ({ network: 'Discover', name, reason });
+const mastercard = (name: string, reason: DisputeReason | undefined): NetworkCode => ({
+  network: 'Mastercard',
+  name,
+  reason,
+});
+const amex = (name: string, reason: DisputeReason | undefined): NetworkCode => ({
+  network: 'American Express',
+  name,
+  reason,
+});
+const discover = (name: string, reason: DisputeReason | undefined): NetworkCode => ({
+  network: 'Discover',
+  name,
+  reason,
+});
 
 /** Keyed by the code in upper case. Visa Claims Resolution codes keep their dots. */
 export const networkCodes: Readonly<Record<string, NetworkCode>> = {
@@ -108,7 +120,9 @@ export const wholeLabelCodes: Readonly<Record<string, NetworkCode>> = {
  * present (fraud) at one issuer and credit not processed at the next; CR (credit? card?) and
  * NA (not available?) likewise.
  */
-export const issuerAbbreviations: Readonly<Record<string, { readonly reason: DisputeReason; readonly meaning: string }>> = {
+export const issuerAbbreviations: Readonly<
+  Record<string, { readonly reason: DisputeReason; readonly meaning: string }>
+> = {
   FR: { reason: 'fraud', meaning: 'fraud' },
   FRD: { reason: 'fraud', meaning: 'fraud' },
   NR: { reason: 'product_not_received', meaning: 'not received' },
