@@ -44,7 +44,11 @@ export function writtenDialectOf(
 /** A dialect as a short phrase for messages: `";", quote '"', CRLF, utf-8 with BOM`. */
 export function describeDialect(dialect: WrittenDialect): string {
   const delimiter = dialect.delimiter === '\t' ? 'tab' : JSON.stringify(dialect.delimiter);
-  return `delimiter ${delimiter}, quote ${JSON.stringify(dialect.quote)}, ${dialect.lineEnding === '\r\n' ? 'CRLF' : 'LF'}, ${dialect.encoding}${dialect.byteOrderMark ? ' with BOM' : ''}`;
+  return (
+    `delimiter ${delimiter}, quote ${JSON.stringify(dialect.quote)}, ` +
+    `${dialect.lineEnding === '\r\n' ? 'CRLF' : 'LF'}, ` +
+    `${dialect.encoding}${dialect.byteOrderMark ? ' with BOM' : ''}`
+  );
 }
 
 export function sameDialect(left: WrittenDialect, right: WrittenDialect): boolean {

@@ -48,7 +48,9 @@ export function readHeader(values: readonly string[], line: number): string[] {
       throw new CsvFormatError(
         'csv_line_endings',
         line,
-        `header: expected lines ending in LF or CRLF, got a lone CR in column ${column} (${JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name)}); save the file with Windows or Unix line endings`,
+        `header: expected lines ending in LF or CRLF, got a lone CR in column ${column} ` +
+          `(${JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name)}); save the file with Windows ` +
+          `or Unix line endings`,
       );
     }
     const earlier = firstColumnByName.get(name);

@@ -102,11 +102,17 @@ function sentenceFor(kind: ResourceKind, file: string | undefined, action: strin
     case 'quota':
       return `disk quota exceeded ${action} ${shown}: nothing was lost; free some space (or ask for a larger quota) and ${again}`;
     case 'permission':
-      return `permission denied ${action} ${shown}: nothing was lost; ${action === 'reading' ? 'let this user read it' : `let this user write to ${folder} (or choose another path)`} and ${again}`;
+      return (
+        `permission denied ${action} ${shown}: nothing was lost; ` +
+        `${action === 'reading' ? 'let this user read it' : `let this user write to ${folder} (or choose another path)`} and ${again}`
+      );
     case 'read-only':
       return `read-only file system ${action} ${shown}: nothing was lost; choose a path on a writable disk (or remount it writable) and ${again}`;
     case 'vanished':
-      return `${shown} vanished while the command ran (it or its folder was moved or deleted): nothing was lost; put it or its folder back (or check the path) and ${again}`;
+      return (
+        `${shown} vanished while the command ran (it or its folder was moved or deleted): nothing was lost; ` +
+        `put it or its folder back (or check the path) and ${again}`
+      );
     case 'not-a-folder':
       return `a file stands in the way of ${shown} (a folder on its path is a file): nothing was lost; choose another path (or move that file) and ${again}`;
     case 'disk-error':

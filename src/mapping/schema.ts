@@ -27,7 +27,9 @@ const idPrefixSchema = z
   .string({ error: (issue) => `${idPrefixExpected}, got ${idPrefixGot(issue.input)}` })
   .regex(idPrefixPattern, { error: (issue) => `${idPrefixExpected}, got ${idPrefixGot(issue.input)}` })
   .describe(
-    'prefixes every claim and case id the mapping makes, e.g. the source\'s name or the year ("visa-2026"), so two sources or years whose keys overlap never share an id; changes every id: set it before the first run',
+    "prefixes every claim and case id the mapping makes, e.g. the source's name or the year " +
+      '("visa-2026"), so two sources or years whose keys overlap never share an id; changes every id: set ' +
+      'it before the first run',
   );
 
 export const mappingSchema = z

@@ -38,7 +38,11 @@ export function identifierDamage(field: string, column: string, cell: string): D
   if (scientific.test(text)) {
     return {
       code: 'spreadsheet_damaged',
-      message: `column "${column}": expected the value as written, got ${JSON.stringify(text)}, a number in scientific notation: a spreadsheet saved the cell as a number and dropped its last digits, which cannot be recovered from this file; take the value from the original export (or open it with the column typed as text) and run again`,
+      message:
+        `column "${column}": expected the value as written, got ${JSON.stringify(text)}, a number in ` +
+        `scientific notation: a spreadsheet saved the cell as a number and dropped its last digits, which ` +
+        `cannot be recovered from this file; take the value from the original export (or open it with the ` +
+        `column typed as text) and run again`,
     };
   }
   const width = fixedWidth[field];
@@ -46,7 +50,10 @@ export function identifierDamage(field: string, column: string, cell: string): D
     const padded = text.padStart(width.digits, '0');
     return {
       code: 'leading_zeros_dropped',
-      message: `column "${column}": expected ${width.what}, got ${JSON.stringify(text)} (${text.length} digits): a spreadsheet may have dropped its leading zeros (was it ${padded}?); check the original export and write the cell as text`,
+      message:
+        `column "${column}": expected ${width.what}, got ${JSON.stringify(text)} (${text.length} digits): a ` +
+        `spreadsheet may have dropped its leading zeros (was it ${padded}?); check the original export and ` +
+        `write the cell as text`,
     };
   }
   return undefined;
@@ -72,7 +79,9 @@ export function arnProblem(
       : `${JSON.stringify(arn)}, with characters other than digits`;
     return {
       code: 'arn_invalid',
-      message: `arn: expected the 23 digits of a ${network} acquirer reference number, got ${got}; check the original export (a spreadsheet may have rounded or reformatted it)`,
+      message:
+        `arn: expected the 23 digits of a ${network} acquirer reference number, got ${got}; check the ` +
+        `original export (a spreadsheet may have rounded or reformatted it)`,
     };
   }
   if (/^\d+$/.test(arn)) return undefined;
@@ -94,5 +103,9 @@ export function serialDateHint(cell: string): string | undefined {
   const serial = Math.floor(Number(text.replace(',', '.')));
   if (serial < 10_000 || serial > 80_000) return undefined;
   const date = new Date((serial - serialEpochOffsetDays) * dayMs).toISOString().slice(0, 10);
-  return `${JSON.stringify(text)} looks like a spreadsheet's serial number for ${date}: the spreadsheet saved the date as a number; write the date as the mapping's format says (or format the column as text before saving)`;
+  return (
+    `${JSON.stringify(text)} looks like a spreadsheet's serial number for ${date}: the spreadsheet saved ` +
+    `the date as a number; write the date as the mapping's format says (or format the column as text ` +
+    `before saving)`
+  );
 }

@@ -91,7 +91,8 @@ function checkContext(options: ConnectionOptions): void {
     if (/BAD_DECRYPT|bad decrypt|mac verify|INTERRUPTED_OR_CANCELLED|bad password|unable to decrypt/i.test(text)) {
       throw new ConnectionSetupError(
         'CLAIMS_TLS_CLIENT_KEY_PASSPHRASE',
-        'client key: expected the passphrase that decrypts it, got a wrong or missing one (set CLAIMS_CLIENT_KEY_PASSPHRASE or CLAIMS_CLIENT_KEY_PASSPHRASE_FILE)',
+        'client key: expected the passphrase that decrypts it, got a wrong or missing one (set ' +
+          'CLAIMS_CLIENT_KEY_PASSPHRASE or CLAIMS_CLIENT_KEY_PASSPHRASE_FILE)',
         { cause: error },
       );
     }

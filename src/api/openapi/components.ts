@@ -48,7 +48,10 @@ export type JsonSchema = Record<string, unknown>;
 
 /** How filed cases move on in the sandbox (docs/sandbox.md, "Outcomes"): said where case statuses and events are described. */
 const outcomesNote =
-  "A filed case moves on only by hand (the sandbox's control prefix), unless the sandbox runs with `--outcomes`: then it plays the card networks, moving each filed case on its clock along a path seeded by `--seed` and the case id (representment, pre-arbitration and arbitration each set `resolution_due_date` 30 days on).";
+  "A filed case moves on only by hand (the sandbox's control prefix), unless the sandbox runs with " +
+  '`--outcomes`: then it plays the card networks, moving each filed case on its clock along a path ' +
+  'seeded by `--seed` and the case id (representment, pre-arbitration and arbitration each set ' +
+  '`resolution_due_date` 30 days on).';
 
 /** Refinements have no JSON Schema form: what they check is said in words instead. */
 const components: [z.ZodType, string, Metadata][] = [
@@ -124,14 +127,16 @@ const components: [z.ZodType, string, Metadata][] = [
     'Case',
     decided(
       'A version 2 case. `reason` and `dispute.reason` are both returned, filled from whichever was given.',
-      `The reason in both places; \`resolution_due_date\` is the transaction date plus 120 days; generated ids are \`case_\` and 24 hex digits. ${outcomesNote}`,
+      `The reason in both places; \`resolution_due_date\` is the transaction date plus 120 days; generated ` +
+        `ids are \`case_\` and 24 hex digits. ${outcomesNote}`,
     ),
   ],
   [
     updateCaseBody,
     'CaseUpdate',
     decided(
-      'The case fields to change; nested objects merge field by field, a `null` custom field removes the key. `case_id`, when given, must be the case in the path.',
+      'The case fields to change; nested objects merge field by field, a `null` custom field removes the ' +
+        'key. `case_id`, when given, must be the case in the path.',
       'The effect of an update (merge, not replace) is not shown.',
     ),
   ],
@@ -171,14 +176,17 @@ const components: [z.ZodType, string, Metadata][] = [
     'NewClaimCase',
     decided(
       'One case of a new_claim: its own amounts, merchant and transaction.',
-      'Required: transaction amount, currency, date, and `transaction.arn` or a `network_details.<network>.switch_serial_number`. `custom_fields` and `program_id` per case are our addition.',
+      'Required: transaction amount, currency, date, and `transaction.arn` or a ' +
+        '`network_details.<network>.switch_serial_number`. `custom_fields` and `program_id` per case are our ' +
+        'addition.',
     ),
   ],
   [
     newClaimBody,
     'NewClaim',
     decided(
-      'A claim and all its cases: shared fields once, per-case fields in `cases`. The reason goes in `dispute.reason` or at the top level (both: they must agree); case ids are unique within the body.',
+      'A claim and all its cases: shared fields once, per-case fields in `cases`. The reason goes in ' +
+        '`dispute.reason` or at the top level (both: they must agree); case ids are unique within the body.',
       'Required fields of this body are not shown: the sandbox requires `cases` (at least 1), `card.last4`, `card.network` and the reason.',
     ),
   ],
@@ -204,7 +212,9 @@ const components: [z.ZodType, string, Metadata][] = [
     'CaseReview',
     decided(
       'The review of a case. While `processing` the data is incomplete, so every part is optional.',
-      'The inner shape of `documentation_review` (one verdict per attached file), the workflow outcomes beyond `file_chargeback` (`queue`, `hold`, `flag_for_review`), `fraud_liability` and the `filing_window_expired` code are ours.',
+      'The inner shape of `documentation_review` (one verdict per attached file), the workflow outcomes ' +
+        'beyond `file_chargeback` (`queue`, `hold`, `flag_for_review`), `fraud_liability` and the ' +
+        '`filing_window_expired` code are ours.',
     ),
   ],
   [

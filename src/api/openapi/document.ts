@@ -24,13 +24,17 @@ export const openApiDocumentPath = new URL('../../../openapi/claims-service.json
 export const defaultServerUrl = 'http://127.0.0.1:4010';
 
 const description = [
-  'The Issuer Chargeback Claims Service (version 2, claims-based, and the version 1 case endpoints), as its interface document describes it and as `bulk-disputes sandbox` serves it.',
+  'The Issuer Chargeback Claims Service (version 2, claims-based, and the version 1 case endpoints), as ' +
+    'its interface document describes it and as `bulk-disputes sandbox` serves it.',
   '',
   'Generated from the zod wire schemas that the bulk-disputes TypeScript client and the sandbox both use: do not edit by hand.',
   '',
-  `Where the interface document says "not shown", the answer is marked: \`${publicReferenceExtension}: true\` when the service's public reference gives it, \`${decisionExtension}: true\` when the sandbox decided it. The description of each marked part says which.`,
+  `Where the interface document says "not shown", the answer is marked: \`${publicReferenceExtension}: ` +
+    `true\` when the service's public reference gives it, \`${decisionExtension}: true\` when the sandbox ` +
+    `decided it. The description of each marked part says which.`,
   '',
-  'Responses are described as the sandbox sends them. Read them tolerantly: the production service may add fields and enum values (a new status, event type or reason) at any time.',
+  'Responses are described as the sandbox sends them. Read them tolerantly: the production service may ' +
+    'add fields and enum values (a new status, event type or reason) at any time.',
 ].join('\n');
 
 export function openApiDocument(serverUrl = defaultServerUrl): Record<string, unknown> {
@@ -160,7 +164,9 @@ function webhooks(): Record<string, unknown> {
         summary: 'An event about a case, POSTed to each `--webhook-url`',
         ...decided(
           'The sandbox POSTs every event to the URLs given at start-up. Answer 2xx within 10 s, or the delivery is retried on `--webhook-retry-schedule`.',
-          'Webhook registration, signing and retries are not shown. The payload is the public reference\'s; the signature (`bulk-disputes-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`) is ours (docs/sandbox.md, "Webhooks").',
+          "Webhook registration, signing and retries are not shown. The payload is the public reference's; the " +
+            'signature (`bulk-disputes-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`) is ' +
+            'ours (docs/sandbox.md, "Webhooks").',
         ),
         security: [],
         parameters: [

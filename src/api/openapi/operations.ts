@@ -114,7 +114,8 @@ export const operations: Operation[] = [
     tag: 'Claims',
     summary: 'Withdraw every case of a claim',
     about: said(
-      'Withdraws all cases of the claim: unfiled cases close, filed cases are lost, both with `closed_reason: withdrawn`. No body. 400 when the claim is already closed.',
+      'Withdraws all cases of the claim: unfiled cases close, filed cases are lost, both with ' +
+        '`closed_reason: withdrawn`. No body. 400 when the claim is already closed.',
     ),
     success: { status: 202, schema: 'Success', about: said('Accepted, `success: true`.') },
     errors: [...byId],
@@ -187,7 +188,8 @@ export const operations: Operation[] = [
     summary: 'Withdraw a case',
     about: decided(
       'Withdraws a case, allowed only in `created` or `chargeback_filed`. No body. 400 when the case is already closed.',
-      'The next state is not shown: a `created` case becomes `closed`, a `chargeback_filed` one `lost`, both with `closed_reason: withdrawn`, as a claim withdrawal does.',
+      'The next state is not shown: a `created` case becomes `closed`, a `chargeback_filed` one `lost`, ' +
+        'both with `closed_reason: withdrawn`, as a claim withdrawal does.',
     ),
     success: {
       status: 202,

@@ -45,7 +45,8 @@ export function sharedResponses(): Record<string, unknown> {
   return {
     BadRequest: response(
       decided(
-        'Refused. The simple shape for a refusal by state (e.g. "cannot withdraw a case that is already closed"); the validation shape, one item per problem, for a body, query or path that does not match.',
+        'Refused. The simple shape for a refusal by state (e.g. "cannot withdraw a case that is already ' +
+          'closed"); the validation shape, one item per problem, for a body, query or path that does not match.',
         'Error bodies for malformed requests are not shown: the validation shape, naming each field at fault in `details.field`.',
       ),
       eitherShape,
@@ -69,7 +70,8 @@ export function sharedResponses(): Record<string, unknown> {
     CaseUnavailable: response(
       {
         description:
-          'The case is temporarily unavailable for filing ("case is temporarily unavailable for filing; retry later"), or the service is (see ServiceUnavailable).',
+          'The case is temporarily unavailable for filing ("case is temporarily unavailable for filing; retry ' +
+          'later"), or the service is (see ServiceUnavailable).',
       },
       simple,
       { 'Retry-After': retryAfter },
@@ -163,7 +165,8 @@ export function securitySchemes(): Record<string, unknown> {
       type: 'http',
       scheme: 'basic',
       description:
-        'HTTP Basic with the API key as the user name and an empty password: `Authorization: Basic base64("<API_KEY>:")`. Keys that start with `test_` reach the sandbox environment.',
+        'HTTP Basic with the API key as the user name and an empty password: `Authorization: Basic ' +
+        'base64("<API_KEY>:")`. Keys that start with `test_` reach the sandbox environment.',
     },
   };
 }

@@ -64,7 +64,9 @@ export function compileRow(mapping: Mapping, header: readonly string[]): (raw: r
   const evidence = emitEvidence(context);
   const claimIdText = claimId === undefined ? 'undefined' : `${claimId} === undefined ? undefined : String(${claimId})`;
   code.line(
-    `return { ok: true, row: { claimKey: JSON.stringify([${keyValues.join(', ')}]), claimId: ${claimIdText}, shared: ${shared}, case: ${caseFragment}, customFields: ${customFields}, evidence: ${evidence} } };`,
+    `return { ok: true, row: { claimKey: JSON.stringify([${keyValues.join(', ')}]), claimId: ` +
+      `${claimIdText}, shared: ${shared}, case: ${caseFragment}, customFields: ${customFields}, evidence: ` +
+      `${evidence} } };`,
   );
   return code.build('mapCompiled', 'raw') as (raw: readonly string[]) => RowMapping;
 }
@@ -76,10 +78,12 @@ function emitArnCheck(code: GeneratedCode, errors: string, values: ReadonlyMap<s
   const network = values.get('shared.card.network');
   const problem = code.variable();
   code.line(
-    `if (typeof ${arn} === 'string') { const ${problem} = ${code.constant(arnProblem)}(${arn}, ${network === undefined ? 'undefined' : `typeof ${network} === 'string' ? ${network} : undefined`});`,
+    `if (typeof ${arn} === 'string') { const ${problem} = ${code.constant(arnProblem)}(${arn}, ` +
+      `${network === undefined ? 'undefined' : `typeof ${network} === 'string' ? ${network} : undefined`});`,
   );
   code.line(
-    `  if (${problem} !== undefined) ${errors}.push({ field: ${code.constant('case.transaction.arn')}, code: ${problem}.code, message: ${problem}.message }); }`,
+    `  if (${problem} !== undefined) ${errors}.push({ field: ${code.constant('case.transaction.arn')}, ` +
+      `code: ${problem}.code, message: ${problem}.message }); }`,
   );
 }
 
@@ -95,7 +99,9 @@ function emitClaimKey(context: CompileContext, errors: string): string[] {
   if (keyValues.length > 0) {
     const blank = claimKeyBlankError(mapping);
     code.line(
-      `if (${keyValues.map((value) => `${value} === ''`).join(' || ')}) ${errors}.push({ field: ${code.constant(blank.field)}, code: ${code.constant(blank.code)}, message: ${code.constant(blank.message)} });`,
+      `if (${keyValues.map((value) => `${value} === ''`).join(' || ')}) ${errors}.push({ field: ` +
+        `${code.constant(blank.field)}, code: ${code.constant(blank.code)}, message: ` +
+        `${code.constant(blank.message)} });`,
     );
   }
   for (const column of mapping.claim.key) {
@@ -104,7 +110,8 @@ function emitClaimKey(context: CompileContext, errors: string): string[] {
     if (index === undefined && identifierDamage('claim.key', column, '') === undefined) continue;
     const damage = code.variable();
     code.line(
-      `{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant('claim.key')}, ${code.constant(column)}, ${index === undefined ? "''" : cell(index)});`,
+      `{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant('claim.key')}, ` +
+        `${code.constant(column)}, ${index === undefined ? "''" : cell(index)});`,
     );
     code.line(
       `  if (${damage} !== undefined) ${errors}.push({ field: ${code.constant('claim.key')}, code: ${damage}.code, message: ${damage}.message }); }`,
@@ -170,7 +177,8 @@ function emitEvidence(context: CompileContext): string {
     const part = code.variable();
     const path = code.variable();
     code.line(
-      `  if (${text} !== '') for (const ${part} of ${text}.split(${code.constant(separator)})) { const ${path} = ${part}.trim(); if (${path} !== '') ${entry(path)} } }`,
+      `  if (${text} !== '') for (const ${part} of ${text}.split(${code.constant(separator)})) { const ` +
+        `${path} = ${part}.trim(); if (${path} !== '') ${entry(path)} } }`,
     );
   }
   return evidence;

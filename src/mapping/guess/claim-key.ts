@@ -49,7 +49,10 @@ export function proposeClaimKey(
     return {
       column: best.profile.column,
       confidence: best.named ? 'high' : 'medium',
-      evidence: `${best.named ? 'the header names a dispute reference; ' : ''}${best.distinct} distinct values in ${best.profile.values.length} rows, the rows of each agree on the ${sharedColumns.length} claim-level columns`,
+      evidence:
+        `${best.named ? 'the header names a dispute reference; ' : ''}${best.distinct} distinct values in ` +
+        `${best.profile.values.length} rows, the rows of each agree on the ${sharedColumns.length} ` +
+        `claim-level columns`,
       grouping: 'repeats',
     };
   }
@@ -58,7 +61,9 @@ export function proposeClaimKey(
     return {
       column: named.profile.column,
       confidence: 'low',
-      evidence: `the header names a dispute reference, but ${named.groups - named.agreeing} of its ${named.groups} repeated values have rows that disagree (${named.disagreement ?? ''}): check those rows`,
+      evidence:
+        `the header names a dispute reference, but ${named.groups - named.agreeing} of its ${named.groups} ` +
+        `repeated values have rows that disagree (${named.disagreement ?? ''}): check those rows`,
       grouping: 'repeats',
     };
   }
@@ -69,7 +74,9 @@ export function proposeClaimKey(
     return {
       column: unique.profile.column,
       confidence: unique.named ? 'medium' : 'low',
-      evidence: `no column's values repeat with agreeing rows; ${JSON.stringify(unique.profile.column)} is distinct on every row, so each row becomes a claim of its own`,
+      evidence:
+        `no column's values repeat with agreeing rows; ${JSON.stringify(unique.profile.column)} is distinct ` +
+        `on every row, so each row becomes a claim of its own`,
       grouping: 'one_row_per_claim',
     };
   }

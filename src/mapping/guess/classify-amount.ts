@@ -74,16 +74,21 @@ export function classifyAmount(
   const unreadNote =
     unread === 0
       ? ''
-      : `; ${unread} of ${cells.length} cells read no way, e.g. ${JSON.stringify(cells.find((_, position) => classes[0]?.values[position] === undefined)?.text ?? '')}`;
+      : `; ${unread} of ${cells.length} cells read no way, e.g. ` +
+        JSON.stringify(cells.find((_, position) => classes[0]?.values[position] === undefined)?.text ?? '');
 
   if (classes.length > 1) {
     const representatives = classes.map((group) => pick(group.readings, cells, preferredDecimal));
     const disputed =
       cells.find((_, position) => new Set(classes.map((group) => group.values[position])).size > 1)?.text ?? '';
+    const disputedAt = cells.findIndex((cell) => cell.text === disputed);
     return {
       kind: 'ambiguous',
       readings: representatives,
-      evidence: `${JSON.stringify(disputed)} reads as ${classes.map((group, index) => `${describeMinor(group.values[cells.findIndex((cell) => cell.text === disputed)])} with ${describeReading(representatives[index])}`).join(' or as ')}, and no cell tells which${unreadNote}`,
+      evidence:
+        `${JSON.stringify(disputed)} reads as ` +
+        `${classes.map((group, index) => `${describeMinor(group.values[disputedAt])} with ${describeReading(representatives[index])}`).join(' or as ')}, ` +
+        `and no cell tells which${unreadNote}`,
     };
   }
   const reading = pick(classes[0]?.readings ?? [], cells, preferredDecimal);

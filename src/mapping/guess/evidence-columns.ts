@@ -55,10 +55,14 @@ export function evidenceEntries(named: readonly ColumnProfile[], others: readonl
         category: category ?? 'other',
         separator,
         confidence: category === undefined ? 'low' : 'medium',
-        evidence: `column ${JSON.stringify(profile.column)}: ${how}, e.g. ${example}${separator === undefined ? '' : `, several separated by ${JSON.stringify(separator)}`}`,
+        evidence:
+          `column ${JSON.stringify(profile.column)}: ${how}, e.g. ` +
+          `${example}${separator === undefined ? '' : `, several separated by ${JSON.stringify(separator)}`}`,
         ...(category === undefined
           ? {
-              check: `category of ${JSON.stringify(profile.column)}: other was written; pick the one that fits (transaction_receipt, merchant_correspondence, refund_promise, …)`,
+              check:
+                `category of ${JSON.stringify(profile.column)}: other was written; pick the one that fits ` +
+                `(transaction_receipt, merchant_correspondence, refund_promise, …)`,
             }
           : {}),
       };

@@ -121,7 +121,9 @@ export function guessMapping(input: GuessInput): Draft {
     { subject: 'encoding', decision: encoding.encoding, confidence: encoding.confidence },
     {
       subject: 'delimiter',
-      decision: `${describeDelimiter(dialect.delimiter)}, quote ${dialect.quote}, ${dialect.lineEnding} line endings, ${dialect.header ? 'a header line' : 'no header line'}`,
+      decision:
+        `${describeDelimiter(dialect.delimiter)}, quote ${dialect.quote}, ${dialect.lineEnding} line endings, ` +
+        (dialect.header ? 'a header line' : 'no header line'),
       confidence: dialect.confidence,
     },
     { subject: 'claim.key', decision: claimKey.column ?? 'none found', confidence: claimKey.confidence },
@@ -196,7 +198,10 @@ function caseIdField(
     spec,
     confidence: 'medium',
     evidence: [
-      `${profile.header?.language ?? 'the'} header names a transaction or case reference; ${distinct ? 'distinct on every row' : `repeats across claims, so prefixed with the claim key ${JSON.stringify(keyColumn)}`}`,
+      `${profile.header?.language ?? 'the'} header names a transaction or case reference; ` +
+        (distinct
+          ? 'distinct on every row'
+          : `repeats across claims, so prefixed with the claim key ${JSON.stringify(keyColumn)}`),
     ],
   };
 }
@@ -206,7 +211,8 @@ function renderHeader(yaml: YamlLines, input: GuessInput): void {
   yaml.add(`# yaml-language-server: $schema=${input.schemaPath}`);
   yaml.comment(
     '',
-    `Draft written by \`bulk-disputes mapping guess\` from ${input.source} (${sample.rows.length} rows read${input.unreadableRows > 0 ? `, ${input.unreadableRows} unreadable` : ''}).`,
+    `Draft written by \`bulk-disputes mapping guess\` from ${input.source} (${sample.rows.length} rows ` +
+      `read${input.unreadableRows > 0 ? `, ${input.unreadableRows} unreadable` : ''}).`,
   );
   yaml.comment(
     '',
@@ -221,7 +227,8 @@ function renderHeader(yaml: YamlLines, input: GuessInput): void {
   yaml.comment('  ', `delimiter: ${dialect.evidence} (confidence: ${dialect.confidence})`);
   yaml.comment(
     '  ',
-    `line endings ${dialect.lineEnding} (the reader takes CRLF and LF alike); ${dialect.header ? 'the first line names the columns' : 'no header line: columns are numbered from 1'}`,
+    `line endings ${dialect.lineEnding} (the reader takes CRLF and LF alike); ` +
+      (dialect.header ? 'the first line names the columns' : 'no header line: columns are numbered from 1'),
   );
   yaml.add(
     `  delimiter: ${scalar(dialect.delimiter)}`,
@@ -243,7 +250,10 @@ function renderClaim(yaml: YamlLines, claimKey: ClaimKeyGuess, sequence: Sequenc
     yaml.check(
       '  ',
       'claim.key',
-      `${JSON.stringify(claimKey.column)} looks like a per-file sequence (${sequence.first} to ${sequence.last}) that restarts in every file, so two files' claims would meet at one claim id: key on a column unique across files (or add one that tells files apart, e.g. a batch date), or give each file its own claim.id_prefix (below)`,
+      `${JSON.stringify(claimKey.column)} looks like a per-file sequence (${sequence.first} to ` +
+        `${sequence.last}) that restarts in every file, so two files' claims would meet at one claim id: key ` +
+        `on a column unique across files (or add one that tells files apart, e.g. a batch date), or give each ` +
+        `file its own claim.id_prefix (below)`,
     );
   }
   yaml.add(`  key: ${flow([claimKey.column ?? placeholderColumn])}`);

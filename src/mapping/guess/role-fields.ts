@@ -171,7 +171,9 @@ function amountField(
     amount: { currency_field, decimal_separator: reading.decimal, group_separator: reading.group },
   });
   if (guess.kind === 'ambiguous') {
-    const todo = `column ${JSON.stringify(profile.column)}: pick the decimal separator (${guess.readings.map(describeReading).join(', or ')}), then write its column`;
+    const todo =
+      `column ${JSON.stringify(profile.column)}: pick the decimal separator ` +
+      `(${guess.readings.map(describeReading).join(', or ')}), then write its column`;
     const alternatives = guess.readings.map((reading) => ({
       column: profile.column,
       required: true,

@@ -51,7 +51,8 @@ export const faultConfigSchema = z.strictObject({
     .positive()
     .optional()
     .describe(
-      "requests in scope admitted per second per API key (a token bucket holding one second's worth); the rest get 429 with Retry-After: the seconds until the next token, rounded up",
+      "requests in scope admitted per second per API key (a token bucket holding one second's worth); the " +
+        'rest get 429 with Retry-After: the seconds until the next token, rounded up',
     ),
   capacity: z
     .number()
@@ -141,7 +142,9 @@ export interface FaultFlags {
 export const faultFlagHelp: readonly { flags: string; description: string }[] = [
   {
     flags: '--seed <n>',
-    description: `seed of the fault generator and of the paths of --outcomes, 0 to ${maxSeed}: the same seed and requests replay the same faults, the same seed and case ids the same paths (default 1)`,
+    description:
+      `seed of the fault generator and of the paths of --outcomes, 0 to ${maxSeed}: the same seed and ` +
+      `requests replay the same faults, the same seed and case ids the same paths (default 1)`,
   },
   { flags: '--latency-ms <ms>', description: 'wait before handling: N, or MIN-MAX drawn uniformly (default 0)' },
   {
@@ -151,7 +154,8 @@ export const faultFlagHelp: readonly { flags: string; description: string }[] = 
   {
     flags: '--rate-limit <n>',
     description:
-      'requests admitted per second per API key, bursts up to n (token bucket); the rest get 429 with Retry-After, the seconds until the next token rounded up (default: no limit)',
+      'requests admitted per second per API key, bursts up to n (token bucket); the rest get 429 with ' +
+      'Retry-After, the seconds until the next token rounded up (default: no limit)',
   },
   { flags: '--drop-rate <rate>', description: 'chance from 0 to 1 of a connection reset before handling (default 0)' },
   {

@@ -102,7 +102,8 @@ export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>)
   return Number(
     statement(
       database,
-      'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, ' +
+        'unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ).run(
       row.environment,
       row.case_id,
