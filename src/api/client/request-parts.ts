@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { RequestInvalidError } from '../errors.js';
 import { checkedParse } from '../schemas/precompiled.js';
 import { identifier } from '../schemas/primitives.js';
-import { issuesOf, type HttpMethod, type RequestBody } from './transport.js';
+import { issuesOf } from './response-body.js';
+import type { HttpMethod, RequestBody } from './transport.js';
 
 /**
  * Builds the parts of a request strictly, before anything is sent: a body or query that breaks

@@ -7,9 +7,7 @@ import {
   ClaimsHttpError,
   ClaimsNetworkError,
   OutcomeUnknownError,
-  ResponseShapeError,
   type RequestContext,
-  type SchemaIssue,
 } from '../errors.js';
 import { decideRetry, type AttemptOutcome, type StopReason } from '../retry-policy.js';
 import { errorBodyResponse } from '../schemas/errors.js';
@@ -18,6 +16,7 @@ import { Pacing } from './pacing.js';
 import { basicAuthorization, redactorFor, type Redactor } from './redact.js';
 import { classifyFailure } from '../network/classify-failure.js';
 import { collectResponse } from './collect-response.js';
+import { excerpt, parseBody, safeJson } from './response-body.js';
 import { createDispatcher, failedWhileConnecting } from '../network/dispatcher.js';
 import { proxySecrets, type Route } from '../network/proxy-route.js';
 import { probe, type ProbeResult } from '../network/probe.js';
@@ -258,40 +257,6 @@ function describeAttempt(request: ApiRequest<unknown>, outcome: Attempt): object
   return outcome.type === 'response'
     ? { method: request.method, path: request.path, status: outcome.status }
     : { method: request.method, path: request.path, networkCode: outcome.code };
-}
-
-/** An empty body reads as `undefined`: only a schema that expects no body accepts it. */
-function parseBody<Data>(status: number, text: string, schema: z.ZodType<Data>, context: RequestContext): Data {
-  const json = text.trim() === '' ? undefined : safeJson(text);
-  if (json === undefined && text.trim() !== '') {
-    throw new ResponseShapeError(
-      status,
-      [{ path: '', message: `expected a JSON body, got ${JSON.stringify(excerpt(text))}` }],
-      context,
-    );
-  }
-  const parsed = schema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const issues =
-    json === undefined ? [{ path: '', message: 'expected a JSON body, got an empty one' }] : issuesOf(parsed.error);
-  throw new ResponseShapeError(status, issues, context);
-}
-
-export function issuesOf(error: z.ZodError): SchemaIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 
 function queryString(query: ApiRequest<unknown>['query']): string {
