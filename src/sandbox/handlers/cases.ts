@@ -6,12 +6,11 @@ import type { HandlerCall, Reply } from '../http/routes.js';
 import { applyWithdrawal, caseState, fileCaseIfValid, validateForFiling, workflowOutcomeOf } from '../lifecycle.js';
 import { conditionsReview, documentationReview, fraudLiability } from '../rules/review.js';
 import { deleteRefusal, runWorkflowRefusal, updateRefusal, withdrawCase } from '../rules/states.js';
-import { pageOf, readPageRequest } from '../store/pagination.js';
 import { deleteCaseRow, findFile, readDocument, saveCase, writeDocument, type CaseRow } from '../store/records.js';
 import { caseView } from '../views.js';
 import { finishWorkflow } from '../workflow.js';
 import { mergeCaseUpdate } from './case-update.js';
-import { requireCase, withCase } from './shared.js';
+import { listReply, requireCase, withCase } from './shared.js';
 
 /** /v2/issuer/cases: each change is one transaction around the lookup (`withCase`). */
 
@@ -20,13 +19,7 @@ export async function retrieveCase(call: HandlerCall): Promise<Reply> {
 }
 
 export async function listCases(call: HandlerCall): Promise<Reply> {
-  const page = pageOf<CaseRow>(
-    call.core.database,
-    call.environment,
-    { table: 'cases', idColumn: 'case_id' },
-    readPageRequest(call.query),
-  );
-  return { status: 200, body: { data: page.rows.map(caseView), has_more: page.hasMore } };
+  return listReply<CaseRow>(call, { table: 'cases', idColumn: 'case_id' }, caseView);
 }
 
 /** PUT /v2/issuer/cases/{case_id}: merges the given fields; answers the updated case. */

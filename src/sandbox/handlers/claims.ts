@@ -3,7 +3,6 @@ import { applyWithdrawal, caseState, fileCaseIfValid, refreshClaimStatus } from 
 import { parseBody } from '../http/body.js';
 import { simpleError } from '../http/errors.js';
 import { JsonText, type HandlerCall, type Reply } from '../http/routes.js';
-import { readPageRequest, pageOf } from '../store/pagination.js';
 import {
   casesOfClaim,
   deleteInserted,
@@ -17,7 +16,7 @@ import {
 import { isClosed, withdrawnWithClaim } from '../rules/states.js';
 import { claimSummaryView, claimView } from '../views.js';
 import { caseDocumentWriter } from './case-document.js';
-import { claimableCases, refuseExistingClaim, requireClaim } from './shared.js';
+import { claimableCases, listReply, refuseExistingClaim, requireClaim } from './shared.js';
 
 /**
  * POST /v2/issuer/new_claim: shared fields merged into each case, the card into `transaction`.
@@ -164,13 +163,7 @@ export async function withdrawClaim(call: HandlerCall): Promise<Reply> {
 }
 
 export async function listClaims(call: HandlerCall): Promise<Reply> {
-  const page = pageOf<ClaimRow>(
-    call.core.database,
-    call.environment,
-    { table: 'claims', idColumn: 'claim_id' },
-    readPageRequest(call.query),
-  );
-  return { status: 200, body: { data: page.rows.map(claimSummaryView), has_more: page.hasMore } };
+  return listReply<ClaimRow>(call, { table: 'claims', idColumn: 'claim_id' }, claimSummaryView);
 }
 
 export async function retrieveClaim(call: HandlerCall): Promise<Reply> {

@@ -1,6 +1,7 @@
 import type { SandboxCore } from '../core.js';
 import { simpleError, validationError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
+import { pageOf, readPageRequest, type PageQuery } from '../store/pagination.js';
 import { findCase, findClaim, type CaseRow, type ClaimRow, type Environment } from '../store/records.js';
 
 /** Lookups with the document's exact 404 messages, and checks shared by several handlers. */
@@ -69,4 +70,11 @@ export function refuseExistingClaim(core: SandboxCore, environment: Environment,
 
 export function refuseExistingCase(core: SandboxCore, environment: Environment, caseId: string): void {
   if (findCase(core.database, environment, caseId)) throw simpleError(409, `case_id ${caseId} already exists`);
+}
+
+/** A list endpoint's answer: one page of the environment's rows, each shown as `view` shows it. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the row type is the table's, named by the caller as for pageOf
+export function listReply<Row>(call: HandlerCall, query: PageQuery, view: (row: Row) => unknown): Reply {
+  const page = pageOf<Row>(call.core.database, call.environment, query, readPageRequest(call.query));
+  return { status: 200, body: { data: page.rows.map(view), has_more: page.hasMore } };
 }

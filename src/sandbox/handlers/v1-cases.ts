@@ -5,10 +5,9 @@ import { parseBody } from '../http/body.js';
 import { validationError } from '../http/errors.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
 import { resolutionDueDate } from '../rules/deadlines.js';
-import { pageOf, readPageRequest } from '../store/pagination.js';
 import { insertCase, type CaseRow } from '../store/records.js';
 import { v1CaseView } from '../views.js';
-import { refuseExistingCase, requireCase } from './shared.js';
+import { listReply, refuseExistingCase, requireCase } from './shared.js';
 
 /** POST /v1/issuer/cases: one case, no claim; `file` files it on creation. */
 export async function createV1Case(call: HandlerCall): Promise<Reply> {
@@ -58,11 +57,6 @@ export async function listV1Cases(call: HandlerCall): Promise<Reply> {
     ]);
   }
   const where = status === null ? 'api_version = 1' : 'api_version = 1 AND status = ?';
-  const page = pageOf<CaseRow>(
-    call.core.database,
-    call.environment,
-    { table: 'cases', idColumn: 'case_id', where, params: status === null ? [] : [status] },
-    readPageRequest(call.query),
-  );
-  return { status: 200, body: { data: page.rows.map(v1CaseView), has_more: page.hasMore } };
+  const params = status === null ? [] : [status];
+  return listReply<CaseRow>(call, { table: 'cases', idColumn: 'case_id', where, params }, v1CaseView);
 }
