@@ -179,19 +179,13 @@ function amountField(
       required: true,
       ...spec(reading),
     }));
-    return {
-      ok: true,
-      fields: [
-        placeholder(
-          sectionOf(role),
-          role,
-          todo,
-          [...reason.evidence, `amounts, ambiguous: ${guess.evidence}`],
-          alternatives,
-          profile.column,
-        ),
-      ],
-    };
+    return ambiguousField(
+      role,
+      profile,
+      todo,
+      [...reason.evidence, `amounts, ambiguous: ${guess.evidence}`],
+      alternatives,
+    );
   }
   const draft = field(role, spec(guess.reading), { evidence: [...reason.evidence, `amounts, ${guess.evidence}`] });
   const merged: FieldDraft =
@@ -213,19 +207,13 @@ function dateField(role: string, profile: ColumnProfile, reason: RoleReason, fie
       type: 'date',
       date: { format },
     }));
-    return {
-      ok: true,
-      fields: [
-        placeholder(
-          sectionOf(role),
-          role,
-          todo,
-          [...reason.evidence, `dates, ambiguous: ${guess.evidence}`],
-          alternatives,
-          profile.column,
-        ),
-      ],
-    };
+    return ambiguousField(
+      role,
+      profile,
+      todo,
+      [...reason.evidence, `dates, ambiguous: ${guess.evidence}`],
+      alternatives,
+    );
   }
   const date: SpecObject = guess.needsTimeZone ? { format: guess.format, time_zone: 'UTC' } : { format: guess.format };
   const evidence = [...reason.evidence, `dates, ${guess.evidence}`];
@@ -285,4 +273,15 @@ function enumField(
     };
   const message = `column ${JSON.stringify(profile.column)}: write the ${role} value of ${todo.map((code) => JSON.stringify(code)).join(', ')} in its enum`;
   return { ok: true, fields: [field(role, spec, { evidence, ...comments, todo: message, confidence: 'medium' })] };
+}
+
+/** A column read more than one way: a placeholder to choose from, its readings as the alternatives. */
+function ambiguousField(
+  role: string,
+  profile: ColumnProfile,
+  todo: string,
+  evidence: string[],
+  alternatives: Parameters<typeof placeholder>[4],
+): RoleFields {
+  return { ok: true, fields: [placeholder(sectionOf(role), role, todo, evidence, alternatives, profile.column)] };
 }
