@@ -74,21 +74,19 @@ export const mappingSchema = z
       .describe('filing after creation, unless --file-mode says otherwise'),
   })
   .superRefine((mapping, context) => {
-    for (const target of requiredSharedTargets) {
-      if (mapping.shared[target] === undefined)
-        context.addIssue({
-          code: 'custom',
-          message: `expected a source for ${target} (new_claim needs it), got none`,
-          path: ['shared'],
-        });
-    }
-    for (const target of requiredCaseTargets) {
-      if (mapping.case[target] === undefined)
-        context.addIssue({
-          code: 'custom',
-          message: `expected a source for ${target} (new_claim needs it), got none`,
-          path: ['case'],
-        });
+    const required: [string, readonly string[], Readonly<Record<string, unknown>>][] = [
+      ['shared', requiredSharedTargets, mapping.shared],
+      ['case', requiredCaseTargets, mapping.case],
+    ];
+    for (const [section, targets, sources] of required) {
+      for (const target of targets) {
+        if (sources[target] === undefined)
+          context.addIssue({
+            code: 'custom',
+            message: `expected a source for ${target} (new_claim needs it), got none`,
+            path: [section],
+          });
+      }
     }
     const hasReference =
       mapping.case['transaction.arn'] !== undefined ||
