@@ -21,6 +21,7 @@ import { collectResponse } from './collect-response.js';
 import { createDispatcher, failedWhileConnecting } from '../network/dispatcher.js';
 import { proxySecrets, type Route } from '../network/proxy-route.js';
 import { probe, type ProbeResult } from '../network/probe.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -242,8 +243,8 @@ const undiciNetworkCodes = new Set([
  * timeout errors, HTTP parser errors, and whatever failed while connecting.
  */
 function networkErrorCode(error: unknown, whileConnecting: boolean): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return whileConnecting ? 'ECONNECT' : undefined;
+  const code = codeOf(error);
+  if (code === undefined) return whileConnecting ? 'ECONNECT' : undefined;
   if (whileConnecting || /^E[A-Z]+$/.test(code) || code.startsWith('HPE_') || undiciNetworkCodes.has(code)) return code;
   return undefined;
 }
