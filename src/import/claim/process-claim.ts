@@ -10,7 +10,7 @@ import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './ev
 import { fileClaim, type FilingResult } from './file.js';
 import { isRefusal, settle, submitClaim } from './submit.js';
 import { claimOwnership, intendedFromRows, withdrawnRefusal } from './identity.js';
-import { applyFixes, recordDryRunFixes } from '../update/apply-fixes.js';
+import { applyFixes, recordDryRunFixes } from './apply-fixes.js';
 
 export interface ClaimWork {
   journal: Journal;
