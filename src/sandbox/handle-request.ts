@@ -99,7 +99,12 @@ async function injectBeforeHandling(fault: FaultDecision, request: IncomingMessa
   return false;
 }
 
-export function writeJson(response: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+export function writeJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>,
+): void {
   if (response.headersSent) {
     response.destroy();
     return;
