@@ -1,5 +1,6 @@
 import type { StopReason } from './retry-policy.js';
 import type { ErrorBody } from './schemas/errors.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /**
  * Errors of the API client. Each has a stable `CLAIMS_*` code and its context in fields
@@ -16,8 +17,7 @@ export interface RequestContext {
   stoppedBy?: StopReason | undefined;
 }
 
-export abstract class ClaimsError extends Error {
-  abstract readonly code: string;
+export abstract class ClaimsError extends CodedError {
   readonly method: string;
   readonly path: string;
   readonly attempts: number;
@@ -129,7 +129,7 @@ export class RequestInvalidError extends ClaimsError {
 }
 
 /** The client's own configuration is unusable (base URL, API key, timeouts). */
-export class ClaimsConfigError extends Error {
+export class ClaimsConfigError extends CodedError {
   readonly code = 'CLAIMS_CONFIG';
   constructor(message: string) {
     super(message);

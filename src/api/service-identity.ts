@@ -1,3 +1,5 @@
+import { CodedError } from '../errors/coded-error.js';
+
 /**
  * Which service a job was run against: the base URL as the user gave it, normalised,
  * or the embedded sandbox's data file, and the key's environment. A journal or an export bookmark
@@ -13,7 +15,7 @@ export type ServiceIdentity =
   | { readonly kind: 'embedded-sandbox'; readonly db: string; readonly environment: KeyEnvironment };
 
 /** The error's message names both services and the ways out; the CLI maps it to exit 2 (nothing sent). */
-export class ServiceMismatchError extends Error {
+export class ServiceMismatchError extends CodedError {
   readonly code = 'SERVICE_MISMATCH';
   override readonly name = 'ServiceMismatchError';
 }

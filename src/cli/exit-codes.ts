@@ -14,6 +14,7 @@ import { ExportStateError } from '../export/state.js';
 import { JournalMismatchError } from '../import/journal/schema.js';
 import { MappingError } from '../mapping/load.js';
 import { resourceFailure } from '../files/resource-failure.js';
+import { CodedError, codeOf } from '../errors/coded-error.js';
 
 /** The documented exit codes (docs/exit-codes.md). */
 export const ExitCode = {
@@ -36,7 +37,7 @@ export const ExitCode = {
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** A bad flag, a missing setting, a file that cannot be read: stops before anything is sent. */
-export class UsageError extends Error {
+export class UsageError extends CodedError {
   readonly code = 'USAGE';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -49,7 +50,7 @@ export class UsageError extends Error {
  * at its next write and the program ends quietly, as ripgrep does, with the exit code the command
  * had so far: 0 for help, reports and exports.
  */
-export class OutputClosedError extends Error {
+export class OutputClosedError extends CodedError {
   readonly code = 'OUTPUT_CLOSED';
   constructor(options?: { cause?: unknown }) {
     super('stdout: expected a reader, got a closed pipe', options);
@@ -99,8 +100,8 @@ export function describeFailure(error: unknown): string {
   const resource = resourceFailure(error);
   if (resource !== undefined) return `${resource.code}: ${resource.message}`;
   if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+    const code = codeOf(error);
+    return code === undefined ? error.message : `${code}: ${error.message}`;
   }
   return String(error);
 }

@@ -4,6 +4,7 @@ import { prettyLogLine } from '../logging/pretty.js';
 import type { Progress } from '../progress/progress.js';
 import type { CliIo } from './context.js';
 import { describeFailure, exitCodeFor } from './exit-codes.js';
+import { codeOf } from '../errors/coded-error.js';
 
 export const logFormats = ['json', 'pretty'] as const;
 export type LogFormat = (typeof logFormats)[number];
@@ -51,14 +52,14 @@ export function logOutput(options: {
     format,
     fatal(error) {
       // A known failure is its code and message; only the unforeseen deserve a stack.
-      const known = typeof (error as { code?: unknown }).code === 'string';
+      const code = codeOf(error);
       if (format === 'pretty') {
-        if (!known) logger.debug({ err: error }, 'the failure below, with its stack');
+        if (code === undefined) logger.debug({ err: error }, 'the failure below, with its stack');
         progress.interrupt(() => io.stderr.write(`bulk-disputes: ${describeFailure(error)}\n`));
         return;
       }
       // Written whatever --log-level says: it is the run's answer, not a log line.
-      const fields = known ? { code: (error as { code: string }).code } : { err: error };
+      const fields = code === undefined ? { err: error } : { code };
       createLogger({ level: 'error', destination: { write } }).error(
         { ...fields, exitCode: exitCodeFor(error) },
         describeFailure(error),

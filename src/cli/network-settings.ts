@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { NetworkOptions } from '../api/client/config.js';
 import { UsageError } from './exit-codes.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /**
  * The way to the service from inside a bank's network, from flags and the
@@ -89,7 +90,7 @@ async function readNamed(file: { value: string; from: string }, expected: string
     return await readFile(file.value);
   } catch (error) {
     throw new UsageError(
-      `${file.from} ${file.value}: expected a readable file holding ${expected}, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+      `${file.from} ${file.value}: expected a readable file holding ${expected}, got ${codeOf(error) ?? 'unreadable'}`,
       { cause: error },
     );
   }

@@ -1,5 +1,6 @@
 import { resourceFailure } from '../files/resource-failure.js';
 import { OutputClosedError } from './exit-codes.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /** A reader that has gone: the pipe closed under a write, or the stream was torn down. */
 const closedCodes = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END']);
@@ -31,7 +32,7 @@ export function commandOutput(stream: NodeJS.WriteStream): CommandOutput {
     // `errored` is set during the write that failed; the 'error' event comes a tick later.
     const error = failure ?? stream.errored ?? undefined;
     if (error === undefined) return;
-    if (closedCodes.has(String((error as { code?: unknown }).code))) throw new OutputClosedError({ cause: error });
+    if (closedCodes.has(String(codeOf(error)))) throw new OutputClosedError({ cause: error });
     throw resourceFailure(error, 'stdout') ?? error;
   };
   return {

@@ -3,6 +3,7 @@ import { UsageError } from './exit-codes.js';
 import { positiveNumber } from './flags.js';
 import type { NetworkOptions } from '../api/client/config.js';
 import { resolveNetwork, type NetworkFlags } from './network-settings.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /**
  * Where the service and the key come from: flags and the environment, never a key as a flag
@@ -44,7 +45,7 @@ async function readKeyFile(path: string): Promise<string> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const reason = (error as { code?: string }).code ?? 'unreadable';
+    const reason = codeOf(error) ?? 'unreadable';
     throw new UsageError(`--api-key-file ${path}: expected a readable file holding the API key, got ${reason}`, {
       cause: error,
     });

@@ -1,3 +1,5 @@
+import { CodedError } from '../errors/coded-error.js';
+
 /** Codes of run-level CSV failures: the whole file cannot be read as declared. */
 export type CsvFormatErrorCode =
   | 'csv_empty'
@@ -22,7 +24,7 @@ export interface CsvRowError {
 }
 
 /** Thrown when the file as a whole cannot be read: row failures are values, run failures are thrown. */
-export class CsvFormatError extends Error {
+export class CsvFormatError extends CodedError {
   override readonly name = 'CsvFormatError';
   readonly code: CsvFormatErrorCode;
   /** 1-based physical line where the problem starts. */

@@ -1,5 +1,6 @@
-import { finished, pipeline, type Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import { pipeline, type Readable } from 'node:stream';
+import { bufferedBatches } from './buffered-batches.js';
+import { CsvError, parse, type Parser } from 'csv-parse';
 import { createDecoder } from './decode.js';
 import type { CsvDialect } from './dialect.js';
 import { CsvFormatError, type CsvRowError } from './errors.js';
@@ -131,6 +132,109 @@ async function* readBatches<R>(
   options: ReadRowsOptions,
   shape: RowShape<R>,
 ): AsyncGenerator<R[]> {
+  const parser = openParser(input, dialect, options);
+  const assembler = new RowAssembler(dialect, options, shape);
+  try {
+    for await (const outputs of bufferedBatches<ParserOutput>(parser, mostPerBatch)) {
+      const rows: R[] = [];
+      // The records before a run failure are still handed over first, as when they came one by one.
+      let failure: { error: unknown } | undefined;
+      try {
+        for (const output of outputs) assembler.take(output, rows);
+      } catch (error) {
+        failure = { error };
+      }
+      if (rows.length > 0) yield rows;
+      if (failure !== undefined) throw failure.error;
+    }
+  } catch (error) {
+    if (error instanceof CsvFormatError) throw error;
+    if (error instanceof CsvError) throw runFailure(error.code, assembler.nextLine, error);
+    throw error;
+  } finally {
+    parser.destroy();
+  }
+  if (assembler.header === undefined) {
+    throw new CsvFormatError('csv_empty', 1, 'input: expected a header line, got an empty file');
+  }
+}
+
+/**
+ * The parser's outputs as rows, in order: lines counted, the header read from the first record, a
+ * record the parser skipped reported as a row failure (or the run's), blank lines held back.
+ */
+class RowAssembler<R> {
+  header: string[] | undefined;
+  nextLine = 1;
+  private index = 0;
+  private previousSkippedRaw: string | undefined;
+  // Blank lines are reported only once a record follows them: the blank lines editors and
+  // exporters leave at the end of a file are not rows, and must not fail every run.
+  private blankLines: R[] = [];
+
+  constructor(
+    private readonly dialect: CsvDialect,
+    private readonly options: ReadRowsOptions,
+    private readonly shape: RowShape<R>,
+  ) {}
+
+  take(output: ParserOutput, rows: R[]): void {
+    if ('skipped' in output) {
+      this.takeSkipped(output.skipped, rows);
+      return;
+    }
+    this.previousSkippedRaw = undefined;
+    const line = this.nextLine;
+    this.nextLine += countLineBreaks(output.record) + 1;
+    // csv-parse makes a new array for every record: no copy of it is needed.
+    const values = this.dialect.trim ? output.record.map((value) => value.trim()) : output.record;
+    if (this.header === undefined) {
+      this.header = this.dialect.header
+        ? readHeader(this.options.renameHeader?.(values) ?? values, line)
+        : numberedHeader(values.length);
+      this.options.onHeader?.(this.header);
+      if (this.dialect.header) return;
+    }
+    if (isBlankLine(this.header, values)) {
+      this.blankLines.push(this.shape.row(this.header, values, line, this.index++));
+      return;
+    }
+    this.flushBlankLines(rows);
+    rows.push(this.shape.row(this.header, values, line, this.index++));
+  }
+
+  private takeSkipped({ code, message, raw }: SkippedRecord['skipped'], rows: R[]): void {
+    if (continuesSkippedRecord(this.previousSkippedRaw, raw)) {
+      this.nextLine += countLineBreaks([raw]) - countLineBreaks([this.previousSkippedRaw ?? '']);
+      this.previousSkippedRaw = raw;
+      return;
+    }
+    const line = this.nextLine;
+    if (!recoverableParserCodes.has(code) || this.header === undefined) {
+      throw runFailure(code, line, new Error(message));
+    }
+    this.nextLine += countLineBreaks([raw]) + 1;
+    this.previousSkippedRaw = raw;
+    this.flushBlankLines(rows);
+    rows.push(
+      this.shape.failure(line, this.index++, {
+        code: 'csv_quote',
+        message: `record: expected quotes only around a whole field, got a stray ${this.dialect.quote}`,
+      }),
+    );
+  }
+
+  private flushBlankLines(rows: R[]): void {
+    for (const blank of this.blankLines) rows.push(blank);
+    this.blankLines = [];
+  }
+}
+
+/**
+ * csv-parse for the dialect, fed by the decoded input: every record raw and in order, a record it
+ * skips pushed in its place as a `SkippedRecord`.
+ */
+function openParser(input: Readable, dialect: CsvDialect, options: ReadRowsOptions): Parser {
   const parser = parse({
     delimiter: dialect.delimiter,
     quote: dialect.quote,
@@ -154,121 +258,5 @@ async function* readBatches<R>(
   // pipeline destroys every stage on the first error and on an early `break` of the caller.
   const observer = options.onLayout === undefined ? undefined : { quote: dialect.quote, onLayout: options.onLayout };
   pipeline(input, createDecoder(dialect.encoding, observer), parser, () => undefined);
-  // csv-parse makes a new array for every record: no copy of it is needed.
-  const clean = (values: string[]): string[] => (dialect.trim ? values.map((value) => value.trim()) : values);
-
-  let header: string[] | undefined;
-  let nextLine = 1;
-  let index = 0;
-  let previousSkippedRaw: string | undefined;
-  // Blank lines are reported only once a record follows them: the blank lines editors and
-  // exporters leave at the end of a file are not rows, and must not fail every run.
-  let blankLines: R[] = [];
-  const flushBlankLines = (rows: R[]): void => {
-    for (const blank of blankLines) rows.push(blank);
-    blankLines = [];
-  };
-  const take = (output: ParserOutput, rows: R[]): void => {
-    if ('skipped' in output) {
-      const { code, raw } = output.skipped;
-      if (continuesSkippedRecord(previousSkippedRaw, raw)) {
-        nextLine += countLineBreaks([raw]) - countLineBreaks([previousSkippedRaw ?? '']);
-        previousSkippedRaw = raw;
-        return;
-      }
-      const line = nextLine;
-      if (!recoverableParserCodes.has(code) || header === undefined) {
-        throw runFailure(code, line, new Error(output.skipped.message));
-      }
-      nextLine += countLineBreaks([raw]) + 1;
-      previousSkippedRaw = raw;
-      flushBlankLines(rows);
-      rows.push(
-        shape.failure(line, index++, {
-          code: 'csv_quote',
-          message: `record: expected quotes only around a whole field, got a stray ${dialect.quote}`,
-        }),
-      );
-      return;
-    }
-    previousSkippedRaw = undefined;
-    const line = nextLine;
-    nextLine += countLineBreaks(output.record) + 1;
-    const values = clean(output.record);
-    if (header === undefined) {
-      header = dialect.header
-        ? readHeader(options.renameHeader?.(values) ?? values, line)
-        : numberedHeader(values.length);
-      options.onHeader?.(header);
-      if (dialect.header) return;
-    }
-    if (isBlankLine(header, values)) {
-      blankLines.push(shape.row(header, values, line, index++));
-      return;
-    }
-    flushBlankLines(rows);
-    rows.push(shape.row(header, values, line, index++));
-  };
-  try {
-    for await (const outputs of bufferedBatches<ParserOutput>(parser, mostPerBatch)) {
-      const rows: R[] = [];
-      // The records before a run failure are still handed over first, as when they came one by one.
-      let failure: { error: unknown } | undefined;
-      try {
-        for (const output of outputs) take(output, rows);
-      } catch (error) {
-        failure = { error };
-      }
-      if (rows.length > 0) yield rows;
-      if (failure !== undefined) throw failure.error;
-    }
-  } catch (error) {
-    if (error instanceof CsvFormatError) throw error;
-    if (error instanceof CsvError) throw runFailure(error.code, nextLine, error);
-    throw error;
-  } finally {
-    parser.destroy();
-  }
-  if (header === undefined) {
-    throw new CsvFormatError('csv_empty', 1, 'input: expected a header line, got an empty file');
-  }
-}
-
-/**
- * The objects a readable stream holds, all those buffered at once (at most `most`), else waiting
- * for more: Node's own async iterator, which hands them over one await at a time. Ends at the
- * stream's end, throws its error; the caller destroys the stream.
- */
-async function* bufferedBatches<T>(stream: Readable, most: number): AsyncGenerator<T[]> {
-  let wake = (): void => undefined;
-  const onReadable = (): void => {
-    wake();
-  };
-  // undefined while the stream runs; null once it ended; its error if it failed.
-  let ended: Error | null | undefined;
-  stream.on('readable', onReadable);
-  const stopWatching = finished(stream, { writable: false }, (error) => {
-    ended = error ?? null;
-    wake();
-  });
-  try {
-    for (;;) {
-      const batch: T[] = [];
-      while (batch.length < most && !stream.destroyed) {
-        const item = stream.read() as T | null;
-        if (item === null) break;
-        batch.push(item);
-      }
-      if (batch.length > 0) yield batch;
-      else if (ended === null) return;
-      else if (ended !== undefined) throw ended;
-      else
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-    }
-  } finally {
-    stream.off('readable', onReadable);
-    stopWatching();
-  }
+  return parser;
 }

@@ -9,12 +9,13 @@ import {
 } from '../api/service-identity.js';
 import type { ExportResource } from './columns.js';
 import { resourceFailure } from '../files/resource-failure.js';
+import { CodedError, codeOf } from '../errors/coded-error.js';
 
 /**
  * A state file that cannot be used: unreadable, not ours, or another list's. The run stops before
  * anything is exported (the CLI maps it to exit 2, usage).
  */
-export class ExportStateError extends Error {
+export class ExportStateError extends CodedError {
   readonly code = 'EXPORT_STATE';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -45,9 +46,9 @@ export async function readState(file: string, resource: ExportResource): Promise
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    if (codeOf(error) === 'ENOENT') return undefined;
     throw new ExportStateError(
-      `--state ${file}: expected a readable state file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+      `--state ${file}: expected a readable state file, got ${codeOf(error) ?? 'unreadable'}`,
       { cause: error },
     );
   }

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import Database from 'better-sqlite3';
+import { CodedError } from '../errors/coded-error.js';
 
 /**
  * The machine, not the job, refused a file: the disk is full, the user may not write there, the
@@ -9,7 +10,7 @@ import Database from 'better-sqlite3';
  * The code stays the system's (ENOSPC, SQLITE_FULL, ...), so a log search still finds it; the CLI
  * maps it to exit 3 (run the same command again).
  */
-export class ResourceFailure extends Error {
+export class ResourceFailure extends CodedError {
   readonly code: string;
   constructor(
     readonly kind: ResourceKind,

@@ -7,6 +7,7 @@ import { CircuitBreaker } from './breaker.js';
 import { PrepareAhead, type ClaimAhead } from './claim/prepare-ahead.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
 import type { RowProblem } from './journal/journal.js';
+import { codeOf } from '../errors/coded-error.js';
 
 export interface ProcessOptions extends ClaimWork {
   /** The most claims in flight; fewer while the service throttles. */
@@ -104,7 +105,7 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
     // Only an unavailable service counts towards stopping the run; a refused upload does not.
     if (isServiceDown(error)) breaker.failed((error as Error).message);
     logger.warn(
-      { claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message },
+      { claimId: claim.claim_id, code: codeOf(error), error: (error as Error).message },
       'claim failed; the next run retries it',
     );
   };
@@ -153,12 +154,11 @@ function isServiceDown(error: unknown): boolean {
 
 /** Errors of the client (it has already retried what it safely could), as opposed to our own bugs or disk. */
 function isRemoteFailure(error: unknown): boolean {
-  return (
-    typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('CLAIMS_')
-  );
+  return codeOf(error)?.startsWith('CLAIMS_') === true;
 }
 
 function problemOf(error: unknown): RowProblem {
   const status = error instanceof ClaimsHttpError ? error.status : (error as { status?: number }).status;
-  return { code: (error as { code: string }).code, message: (error as Error).message, httpStatus: status };
+  // Only remote failures get here (isRemoteFailure), and each carries a CLAIMS_ code.
+  return { code: codeOf(error) ?? '', message: (error as Error).message, httpStatus: status };
 }

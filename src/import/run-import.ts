@@ -36,6 +36,7 @@ import {
 import { fieldColumns } from '../mapping/source-columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
+import { codeOf } from '../errors/coded-error.js';
 
 export interface ImportOptions {
   input: string;
@@ -107,7 +108,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       {
         field: '',
         line: undefined,
-        message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+        message: `expected a readable mapping file, got ${codeOf(error) ?? 'unreadable'}`,
       },
     ]);
   });

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { mappingSchema, type Mapping } from './schema.js';
+import { CodedError, codeOf } from '../errors/coded-error.js';
 
 export interface MappingIssue {
   /** Dot-path in the mapping, e.g. `shared.dispute.reason.enum`. */
@@ -12,7 +13,7 @@ export interface MappingIssue {
 }
 
 /** A mapping that cannot be used: the run stops before anything is read or sent (exit code 2). */
-export class MappingError extends Error {
+export class MappingError extends CodedError {
   readonly code = 'MAPPING_INVALID';
   constructor(
     readonly file: string,
@@ -40,7 +41,7 @@ export async function loadMapping(file: string): Promise<Mapping> {
       {
         field: '',
         line: undefined,
-        message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+        message: `expected a readable mapping file, got ${codeOf(error) ?? 'unreadable'}`,
       },
     ]);
   }

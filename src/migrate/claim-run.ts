@@ -8,6 +8,7 @@ import { CircuitBreaker } from '../import/breaker.js';
 import { isRefusal, settle } from '../import/claim/submit.js';
 import { migratedClaimId } from './group.js';
 import type { MigrateJournal, MigrateRow, Problem } from './journal.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /** What one migration claim needs of the run's options. */
 export interface ClaimRunOptions {
@@ -201,9 +202,9 @@ function problemOf(error: unknown): Problem {
         : error.serviceMessage || error.message;
     return { code, message, httpStatus: error.status };
   }
-  const code = (error as { code?: unknown }).code;
+  const code = codeOf(error);
   return {
-    code: typeof code === 'string' ? code : 'internal_error',
+    code: code ?? 'internal_error',
     message: error instanceof Error ? error.message : String(error),
     httpStatus: (error as { status?: number }).status,
   };

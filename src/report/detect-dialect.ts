@@ -4,6 +4,7 @@ import type { CsvDialect, CsvEncoding } from '../csv/dialect.js';
 import { legacyStatusColumns, statusColumns } from '../import/results/columns.js';
 import { migrateColumns } from '../migrate/results.js';
 import { withdrawColumns } from '../withdraw-journal/columns.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /**
  * A results CSV's dialect, told by the file itself: the import writes its results in the input's
@@ -86,7 +87,7 @@ function readsWith(text: string, delimiter: string, quote: string, complete: boo
     return true;
   } catch (error) {
     // A sample cut inside a quoted cell that holds a line break.
-    return !complete && (error as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED';
+    return !complete && codeOf(error) === 'CSV_QUOTE_NOT_CLOSED';
   }
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { MappingError } from '../mapping/load.js';
 import { ReviewJobError } from './job-types.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /** The mapping an import is reviewed with, and its text. */
 export interface JobMapping {
@@ -36,7 +37,7 @@ export async function jobMapping(
   try {
     text = await readFile(recorded.file, 'utf8');
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
+    const code = codeOf(error);
     throw ask(
       code === 'ENOENT' || code === 'ENOTDIR'
         ? `the mapping recorded at ${recorded.file} is gone`
@@ -57,7 +58,7 @@ async function readMapping(file: string): Promise<string> {
       {
         field: '',
         line: undefined,
-        message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+        message: `expected a readable mapping file, got ${codeOf(error) ?? 'unreadable'}`,
       },
     ]);
   });

@@ -2,6 +2,7 @@ import type { WrittenDialect } from '../csv/layout.js';
 import type { ResultRecord } from '../import/journal/journal.js';
 import type { Mapping } from '../mapping/schema.js';
 import type { Summary } from '../report/summarise.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * What a job under review is, whichever job wrote it: the shapes job.ts opens and import-job.ts,
@@ -119,6 +120,6 @@ export type ReadOnlyReviewJob = MigrateReviewJob | WithdrawReviewJob | TrackRevi
 
 export type ReviewJob = ImportReviewJob | ReadOnlyReviewJob;
 
-export class ReviewJobError extends Error {
+export class ReviewJobError extends CodedError {
   readonly code = 'REVIEW_JOB';
 }

@@ -7,6 +7,7 @@ import { ReviewJobError, type ReviewJob } from './job-types.js';
 import { openMigrateJob } from './migrate-job.js';
 import { openTrackJob } from './track-job.js';
 import { openWithdrawJob } from './withdraw-job.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /**
  * The job under review: one import's journal, its shards' journals (merged by line, as
@@ -52,7 +53,7 @@ async function journalKindOf(file: string): Promise<'import' | 'migrate-v1' | 'w
       database.close();
     }
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const code = codeOf(error);
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
       throw new JournalBusyError(`journal ${file}: expected no run using it, got one (review it when the run ends)`, {
         cause: error,

@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { hintFor } from '../import/results/hints.js';
 import { evidenceFiles } from './evidence-files.js';
-import type { ReviewJob } from './job-types.js';
+import type { ImportReviewJob, ReviewJob } from './job-types.js';
 import { reviewPage } from './page.js';
 import { RowViews, type RowQuery } from './row-views.js';
 import { saveFixes } from './save-fixes.js';
@@ -62,40 +62,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       .send(reviewPage(job));
   });
 
-  app.get('/api/overview', async () => {
-    const { summary } = job;
-    const toFix = new Map<string, number>();
-    for (const row of job.rows) toFix.set(row.errorCode, (toFix.get(row.errorCode) ?? 0) + 1);
-    return {
-      kind: job.kind,
-      journals: job.journals,
-      service: job.service,
-      rows: summary.rows,
-      claims: summary.claims,
-      outcomes: summary.byOutcome.map(([outcome, count]) => ({ outcome, count })),
-      errors: summary.topErrors.map((error) => ({ ...error, hint: hint(error.code) })),
-      mixedClaims: summary.mixedClaims,
-      mixedClaimsTotal: summary.mixedClaimsTotal,
-      toFix: job.rows.length,
-      edited: edits.size,
-      codes: [...toFix]
-        .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
-        .map(([code, count]) => ({ code, count, hint: hint(code) })),
-      fixOutcomes: job.fixOutcomes ?? null,
-      columns: job.columns,
-      evidence:
-        job.kind === 'import'
-          ? job.mapping.evidence.map(({ column, category, separator }) => ({
-              column,
-              category,
-              separator: separator ?? '',
-            }))
-          : [],
-      retry: job.kind === 'import' ? undefined : job.retryCommand,
-      retryNote: job.kind === 'import' ? undefined : job.retryNote,
-      summaryText: job.kind === 'track' ? job.summaryText : undefined,
-    };
-  });
+  app.get('/api/overview', async () => overview(job, edits, hint));
 
   app.get('/api/rows', async (request) => views.list(request.query as RowQuery));
 
@@ -104,66 +71,9 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     return { files: await evidenceFiles(options.evidenceDir, typeof q === 'string' ? q : '') };
   });
 
-  const cellsBody = {
-    type: 'object',
-    required: ['cells'],
-    properties: { cells: { type: 'object', additionalProperties: { type: 'string' } } },
-  } as const;
-  const notEditable = 'no row to fix at that line';
+  if (job.kind === 'import') addFixRoutes(app, { job, store, edits, views, options });
 
-  if (job.kind === 'import') {
-    app.post('/api/rows/:line/check', { schema: { body: cellsBody } }, async (request, reply) => {
-      const row = views.editable((request.params as { line: string }).line);
-      if (row === undefined) return reply.code(404).send({ message: notEditable });
-      return views.check(job, row, { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells });
-    });
-
-    app.put('/api/rows/:line', { schema: { body: cellsBody } }, async (request, reply) => {
-      const row = views.editable((request.params as { line: string }).line);
-      if (row === undefined) return reply.code(404).send({ message: notEditable });
-      const cells = { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells };
-      store.save(row.line, cells);
-      edits.set(row.line, cells);
-      // The other rows of the claim are checked again: a conflict shows on both.
-      return {
-        ...(await views.view(row)),
-        siblings: await Promise.all(
-          views
-            .siblingsOf(row)
-            .map(async (other) => ({ line: other.line, check: await views.check(job, other, views.cellsOf(other)) })),
-        ),
-      };
-    });
-
-    app.delete('/api/rows/:line', async (request, reply) => {
-      const row = views.editable((request.params as { line: string }).line);
-      if (row === undefined) return reply.code(404).send({ message: notEditable });
-      store.discard(row.line);
-      edits.delete(row.line);
-      return views.view(row);
-    });
-
-    app.post('/api/save', async (_request, reply) => {
-      if (edits.size === 0) return reply.code(409).send({ message: 'nothing to save: no row edited yet' });
-      return saveFixes(job, edits, options.fixFormat ?? job.inputKind, options.evidenceDir);
-    });
-  }
-
-  app.post('/api/send', async (_request, reply) => {
-    if (options.sender === undefined)
-      return reply.code(404).send({
-        message: 'sending is off: start review with --send (and the service set as for import) to send from the page',
-      });
-    if (edits.size === 0) return reply.code(409).send({ message: 'nothing to send: no row edited yet' });
-    if (!options.sender.start(edits)) return reply.code(409).send({ message: 'a send is running already' });
-    return reply.code(202).send(options.sender.state());
-  });
-
-  app.get('/api/send', async (_request, reply) => {
-    if (options.sender === undefined)
-      return reply.code(404).send({ message: 'sending is off: start review with --send' });
-    return options.sender.state();
-  });
+  addSendRoutes(app, options.sender, edits);
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address() as AddressInfo;
@@ -176,4 +86,115 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     token,
     close: async () => app.close(),
   };
+}
+
+type Edits = Map<number, Record<string, string>>;
+
+interface FixContext {
+  readonly job: ImportReviewJob;
+  readonly store: ReviewStore;
+  readonly edits: Edits;
+  readonly views: RowViews;
+  readonly options: ReviewServerOptions;
+}
+
+/** The page's overview: counts, the errors with their hints, what the job lets the page do. */
+function overview(job: ReviewJob, edits: Edits, hint: (code: string) => string | undefined) {
+  const { summary } = job;
+  const toFix = new Map<string, number>();
+  for (const row of job.rows) toFix.set(row.errorCode, (toFix.get(row.errorCode) ?? 0) + 1);
+  return {
+    kind: job.kind,
+    journals: job.journals,
+    service: job.service,
+    rows: summary.rows,
+    claims: summary.claims,
+    outcomes: summary.byOutcome.map(([outcome, count]) => ({ outcome, count })),
+    errors: summary.topErrors.map((error) => ({ ...error, hint: hint(error.code) })),
+    mixedClaims: summary.mixedClaims,
+    mixedClaimsTotal: summary.mixedClaimsTotal,
+    toFix: job.rows.length,
+    edited: edits.size,
+    codes: [...toFix]
+      .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
+      .map(([code, count]) => ({ code, count, hint: hint(code) })),
+    fixOutcomes: job.fixOutcomes ?? null,
+    columns: job.columns,
+    evidence:
+      job.kind === 'import'
+        ? job.mapping.evidence.map(({ column, category, separator }) => ({
+            column,
+            category,
+            separator: separator ?? '',
+          }))
+        : [],
+    retry: job.kind === 'import' ? undefined : job.retryCommand,
+    retryNote: job.kind === 'import' ? undefined : job.retryNote,
+    summaryText: job.kind === 'track' ? job.summaryText : undefined,
+  };
+}
+
+/** The routes that check, save and discard a row's fixes, and write the fix file: an import's only. */
+function addFixRoutes(app: FastifyInstance, context: FixContext): void {
+  const { job, store, edits, views, options } = context;
+  const cellsBody = {
+    type: 'object',
+    required: ['cells'],
+    properties: { cells: { type: 'object', additionalProperties: { type: 'string' } } },
+  } as const;
+  const notEditable = 'no row to fix at that line';
+
+  app.post('/api/rows/:line/check', { schema: { body: cellsBody } }, async (request, reply) => {
+    const row = views.editable((request.params as { line: string }).line);
+    if (row === undefined) return reply.code(404).send({ message: notEditable });
+    return views.check(job, row, { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells });
+  });
+
+  app.put('/api/rows/:line', { schema: { body: cellsBody } }, async (request, reply) => {
+    const row = views.editable((request.params as { line: string }).line);
+    if (row === undefined) return reply.code(404).send({ message: notEditable });
+    const cells = { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells };
+    store.save(row.line, cells);
+    edits.set(row.line, cells);
+    // The other rows of the claim are checked again: a conflict shows on both.
+    return {
+      ...(await views.view(row)),
+      siblings: await Promise.all(
+        views
+          .siblingsOf(row)
+          .map(async (other) => ({ line: other.line, check: await views.check(job, other, views.cellsOf(other)) })),
+      ),
+    };
+  });
+
+  app.delete('/api/rows/:line', async (request, reply) => {
+    const row = views.editable((request.params as { line: string }).line);
+    if (row === undefined) return reply.code(404).send({ message: notEditable });
+    store.discard(row.line);
+    edits.delete(row.line);
+    return views.view(row);
+  });
+
+  app.post('/api/save', async (_request, reply) => {
+    if (edits.size === 0) return reply.code(409).send({ message: 'nothing to save: no row edited yet' });
+    return saveFixes(job, edits, options.fixFormat ?? job.inputKind, options.evidenceDir);
+  });
+}
+
+/** Sending the fixes from the page (`--send`), and its progress. */
+function addSendRoutes(app: FastifyInstance, sender: FixSender | undefined, edits: Edits): void {
+  app.post('/api/send', async (_request, reply) => {
+    if (sender === undefined)
+      return reply.code(404).send({
+        message: 'sending is off: start review with --send (and the service set as for import) to send from the page',
+      });
+    if (edits.size === 0) return reply.code(409).send({ message: 'nothing to send: no row edited yet' });
+    if (!sender.start(edits)) return reply.code(409).send({ message: 'a send is running already' });
+    return reply.code(202).send(sender.state());
+  });
+
+  app.get('/api/send', async (_request, reply) => {
+    if (sender === undefined) return reply.code(404).send({ message: 'sending is off: start review with --send' });
+    return sender.state();
+  });
 }

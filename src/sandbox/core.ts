@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { noFaults, type FaultInjector } from './faults/fault-injector.js';
 import { OutcomeSchedule } from './outcomes.js';
 import { defaultWorkflowRules, type WorkflowRules } from './rules/workflow-rules.js';
 import { blobStoreFor, type BlobStore } from './store/blobs.js';
 import type { SandboxDatabase } from './store/database.js';
+import { IdSource, type IdPrefix } from './store/ids.js';
 import { insertEvent, type Environment } from './store/records.js';
 
-export type IdPrefix = 'claim' | 'case' | 'file' | 'event';
+export type { IdPrefix } from './store/ids.js';
 
 /** An event as the service lists it and as webhooks deliver it (docs/sandbox.md, "Events"). */
 export interface SandboxEvent {
@@ -28,16 +28,6 @@ interface OpenGroup {
   /** Set when a unit's writes could not be taken back alone (`insertOnly`): the group is rolled back, not committed. */
   failure?: Error;
 }
-
-/**
- * A generated id's 24 hex digits: 14 of a sequence that follows the clock (1,024 a millisecond,
- * exact in a double until the year 2249), then 10 random (5 bytes). `newId` draws the random
- * bytes of 256 ids at once.
- */
-const sequenceDigits = 14;
-const sequencePerMs = 1024;
-const randomIdBytes = 5;
-const randomPoolIds = 256;
 
 /** How far the control prefix may move the clock in all: 100 years. */
 export const maxClockOffsetMs = 100 * 365 * 24 * 60 * 60 * 1000;
@@ -88,11 +78,7 @@ export class SandboxCore {
   private readonly eventListeners: EventListener[] = [];
   /** One better-sqlite3 transaction function for every call: making one costs more than running it. */
   private readonly runInTransaction: <Result>(work: () => Result) => Result;
-  /** Random bytes not yet used by `newId`, from `randomOffset` on. */
-  private randomPool = Buffer.alloc(0);
-  private randomOffset = 0;
-  /** The last generated id's sequence (see `newId`). */
-  private idSequence = 0;
+  private readonly ids = new IdSource();
   /** The last `nowIso()`, and the millisecond it is for. */
   private isoMs = Number.NaN;
   private iso = '';
@@ -140,25 +126,9 @@ export class SandboxCore {
     return true;
   }
 
-  /**
-   * `claim_…`, `case_…`, `event_…`: 24 hex digits, as generated ids look in the document. Ids in
-   * the order they are made: a new one lands at the end of its table's UNIQUE index rather than on
-   * a random page of it, so a group commit of new_claims writes one index page instead of one per
-   * event (37% fewer WAL pages a request, measured; each is written again by the checkpoint). The
-   * sequence only ever grows within a process and starts from the clock, so ids stay unique across
-   * restarts; the random digits cover a clock set back.
-   */
+  /** A new id of the service's shape, in the order made (store/ids.ts). */
   newId(prefix: IdPrefix): string {
-    this.idSequence = Math.max(this.idSequence + 1, Date.now() * sequencePerMs);
-    // Taken from a pool of random bytes drawn 256 ids at a time: one randomBytes call per id cost a
-    // syscall and a fifth of a new_claim's handler.
-    if (this.randomOffset === this.randomPool.length) {
-      this.randomPool = randomBytes(randomPoolIds * randomIdBytes);
-      this.randomOffset = 0;
-    }
-    const random = this.randomPool.toString('hex', this.randomOffset, this.randomOffset + randomIdBytes);
-    this.randomOffset += randomIdBytes;
-    return `${prefix}_${this.idSequence.toString(16).padStart(sequenceDigits, '0')}${random}`;
+    return this.ids.next(prefix);
   }
 
   /**

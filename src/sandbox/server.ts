@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
-import type { FaultDecision, FaultInjector } from './faults/fault-injector.js';
+import type { FaultInjector } from './faults/fault-injector.js';
 import type { WorkflowRules } from './rules/workflow-rules.js';
 import { startWebhooks, type WebhookOptions, type Webhooks } from './webhooks/dispatcher.js';
 import { resumeInterruptedWorkflows } from './workflow.js';
 import { authenticator } from './http/auth.js';
-import { readJson } from './http/body.js';
-import { SandboxHttpError, simpleError } from './http/errors.js';
-import { requestTarget } from './http/request-target.js';
 import { servePublicPage } from './http/openapi-routes.js';
-import { JsonText, routerFor } from './http/routes.js';
+import { routerFor } from './http/routes.js';
+import { handleRequest, writeJson, type RequestContext } from './handle-request.js';
 import { routes } from './route-table.js';
 import { blobStoreFor } from './store/blobs.js';
 import { startCheckpoints } from './store/checkpoints.js';
@@ -69,6 +67,64 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const generatedKey = options.apiKeys?.length ? undefined : `test_${randomBytes(16).toString('hex')}`;
   const apiKeys = options.apiKeys?.length ? options.apiKeys : [generatedKey ?? ''];
   const authenticate = authenticator(new Set(apiKeys));
+  const { core, closeStore } = openStore(options);
+  // Subscribed before the server listens, so no event can go unannounced.
+  let webhooks: Webhooks | undefined;
+  try {
+    webhooks = options.webhooks?.urls.length ? startWebhooks(core, options.webhooks) : undefined;
+  } catch (error) {
+    core.close();
+    await closeStore();
+    throw error;
+  }
+  const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
+  const context: RequestContext = { core, route, authenticate };
+
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    // The OpenAPI document and its page need no key: answered before authentication.
+    if (servePublicPage(request, response)) return;
+    void handleRequest(context, request, response).catch((error: unknown) => {
+      options.logger?.error({ err: error, method: request.method, url: request.url }, 'sandbox request failed');
+      writeJson(response, 500, { message: 'internal error' });
+    });
+  };
+  const server = serverFor(options, listener);
+  try {
+    await listen(server, options);
+  } catch (error) {
+    await webhooks?.close();
+    core.close();
+    await closeStore();
+    throw error;
+  }
+  // Only a sandbox that is up may finish evaluations a restart interrupted.
+  resumeInterruptedWorkflows(core);
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+
+  return {
+    url: `${options.tls === undefined ? 'http' : 'https'}://${host}:${address.port}`,
+    webhookSecret: webhooks?.secret,
+    apiKeys,
+    generatedKey,
+    core,
+    close: async () => {
+      closing ??= closeGracefully(server, async () => {
+        // A catch-up of --outcomes writes to the database: it stops at the end of its batch.
+        await core.outcomes?.close();
+        // Webhook attempts are recorded in the database: they stop before it closes.
+        await webhooks?.close();
+        core.close();
+        await closeStore();
+      });
+      return closing;
+    },
+  };
+}
+
+/** The database, its checkpoints (for a file) and the core over them. */
+function openStore(options: SandboxOptions): { core: SandboxCore; closeStore: () => Promise<void> } {
   const database = openDatabase(options.db ?? ':memory:');
   const onBackgroundError = (error: unknown) => options.logger?.error({ err: error }, 'sandbox background work failed');
   const checkpoints =
@@ -91,25 +147,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     afterCommit: checkpoints?.afterCommit,
     outcomes: options.outcomes,
   });
-  // Subscribed before the server listens, so no event can go unannounced.
-  let webhooks: Webhooks | undefined;
-  try {
-    webhooks = options.webhooks?.urls.length ? startWebhooks(core, options.webhooks) : undefined;
-  } catch (error) {
-    core.close();
-    await closeStore();
-    throw error;
-  }
-  const route = routerFor(routes.filter((candidate) => options.control === true || candidate.control !== true));
+  return { core, closeStore };
+}
 
-  const listener = (request: IncomingMessage, response: ServerResponse) => {
-    // The OpenAPI document and its page need no key: answered before authentication.
-    if (servePublicPage(request, response)) return;
-    void handle(request, response).catch((error: unknown) => {
-      options.logger?.error({ err: error, method: request.method, url: request.url }, 'sandbox request failed');
-      writeJson(response, 500, { message: 'internal error' });
-    });
-  };
+/** An HTTP server, or HTTPS with `tls` (mutual TLS with a client CA), with its timeouts set. */
+function serverFor(options: SandboxOptions, listener: RequestListener): Server {
   const tls = options.tls;
   const server: Server =
     tls === undefined
@@ -122,127 +164,22 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
           },
           listener,
         );
-
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // A request admitted under --capacity holds its place until its answer is written.
-    let release: (() => void) | undefined;
-    try {
-      const caller = authenticate(request.headers.authorization);
-      if (caller instanceof SandboxHttpError) throw caller;
-      const { environment } = caller;
-      const { pathname, query } = requestTarget(request.url ?? '/');
-      const match = route(request.method ?? 'GET', pathname);
-      if (match === undefined) throw simpleError(404, `no such route: ${request.method ?? ''} ${pathname}`);
-      if (match === 'method-not-allowed')
-        throw simpleError(405, `method ${request.method ?? ''} not allowed on ${pathname}`);
-      // Control routes are never faulted: they are how faults are turned off.
-      const fault =
-        match.route.control === true ? undefined : core.faults.decide(match.route, core.now(), caller.apiKey);
-      release = fault?.release;
-      // No fault (nearly every request) costs no await.
-      if (
-        fault !== undefined &&
-        (fault.latencyMs > 0 || fault.action !== 'none') &&
-        (await injectBeforeHandling(fault, request))
-      )
-        return;
-      // With --outcomes, the moves the clock has passed are made first: every request sees them.
-      // Nothing due (nearly every request): no await.
-      const due = core.outcomes?.applyDue();
-      if (due !== undefined) await due;
-      // `json` bound rather than an async arrow around readJson: returning a promise from an async function costs another and two microtask turns.
-      const reply = await match.route.handler({
-        core,
-        environment,
-        params: match.params,
-        query,
-        request,
-        json: readJson.bind(undefined, request),
-        routes,
-      });
-      // No answer before what it says is durable (group commit: SandboxCore.transaction).
-      await core.committed();
-      if (fault?.action === 'drop-after-commit') {
-        request.socket.resetAndDestroy();
-        return;
-      }
-      writeJson(response, reply.status, reply.body);
-    } catch (error) {
-      if (!(error instanceof SandboxHttpError)) throw error;
-      // A refusal may have read what another request of this turn wrote: it waits too.
-      await core.committed();
-      writeJson(response, error.status, error.body, error.headers);
-    } finally {
-      release?.();
-    }
-  }
-
   if (options.onConnection !== undefined) server.on('connection', options.onConnection);
   // A client that opens a request and goes silent must not hold a connection for Node's default
   // 300 s: headers within 10 s, the whole request (a 4.5 MB upload included) within 60 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    await webhooks?.close();
-    core.close();
-    await closeStore();
-    throw error;
-  }
-  // Only a sandbox that is up may finish evaluations a restart interrupted.
-  resumeInterruptedWorkflows(core);
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  let closing: Promise<void> | undefined;
-
-  return {
-    url: `${tls === undefined ? 'http' : 'https'}://${host}:${address.port}`,
-    webhookSecret: webhooks?.secret,
-    apiKeys,
-    generatedKey,
-    core,
-    close: async () => {
-      closing ??= closeGracefully(server, async () => {
-        // A catch-up of --outcomes writes to the database: it stops at the end of its batch.
-        await core.outcomes?.close();
-        // Webhook attempts are recorded in the database: they stop before it closes.
-        await webhooks?.close();
-        core.close();
-        await closeStore();
-      });
-      return closing;
-    },
-  };
+  return server;
 }
 
-/** Carries out a fault that strikes before the handler runs; true when the request is done with. */
-async function injectBeforeHandling(fault: FaultDecision, request: IncomingMessage): Promise<boolean> {
-  // A saturated server or load balancer refuses at once; the others wait their latency first.
-  if (fault.latencyMs > 0 && fault.action !== 'over-capacity')
-    await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
-  const retryAfter = { 'retry-after': String(fault.retryAfterSeconds ?? 1) };
-  if (fault.action === 'over-capacity')
-    throw simpleError(503, 'service temporarily unavailable: every place is taken; retry later', retryAfter);
-  if (fault.action === 'fail')
-    throw simpleError(503, 'service temporarily unavailable (injected fault); retry later', retryAfter);
-  if (fault.action === 'rate-limit')
-    throw simpleError(
-      429,
-      `too many requests: over the rate limit for this API key; retry after ${retryAfter['retry-after']} s`,
-      retryAfter,
-    );
-  if (fault.action === 'drop') {
-    request.socket.resetAndDestroy();
-    return true;
-  }
-  return false;
+async function listen(server: Server, options: SandboxOptions): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /**
@@ -262,21 +199,4 @@ async function closeGracefully(server: Server, closeStore: () => Promise<void>, 
   await closed;
   clearTimeout(force);
   await closeStore();
-}
-
-function writeJson(response: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
-  const length = Buffer.byteLength(text);
-  // A success has no extra headers: no object to spread them from.
-  response.writeHead(
-    status,
-    headers === undefined
-      ? { 'content-type': 'application/json', 'content-length': length }
-      : { 'content-type': 'application/json', 'content-length': length, ...headers },
-  );
-  response.end(text);
 }

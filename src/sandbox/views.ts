@@ -1,4 +1,4 @@
-import { v1CaseToV2 } from '../api/v1-to-v2.js';
+import { v1CaseToV2 } from './v1-to-v2.js';
 import { readDocument, type CaseDocument, type CaseRow, type ClaimRow } from './store/records.js';
 
 /** The resources as the API returns them, built from stored rows. */

@@ -22,6 +22,7 @@ import { readWorkbookRows } from '../workbook/read-rows.js';
 import { sourceShape } from '../withdraw/source-bytes.js';
 import { sourceError, WithdrawSourceError } from '../withdraw/source-error.js';
 import { tableLayout, type TableLayout } from '../withdraw/table-layout.js';
+import { codeOf } from '../errors/coded-error.js';
 
 export type TrackSourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
 
@@ -152,7 +153,7 @@ function readTables(
 
 function journalError(file: string, error: unknown): unknown {
   if (error instanceof NotResultsError) return sourceError(file, error.message, error);
-  const code = (error as { code?: unknown }).code;
+  const code = codeOf(error);
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
     return new JournalBusyError(`journal ${file}: expected no run writing it, got one (track it when the run ends)`, {
       cause: error,

@@ -12,6 +12,7 @@ import { importJournalTargets } from './import-journal-source.js';
 import { sourceError, sourceKinds } from './source-error.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from './source-targets.js';
 import type { WithdrawTarget } from '../withdraw-journal/target.js';
+import { codeOf } from '../errors/coded-error.js';
 
 export interface JournalRead {
   readonly kind: 'import-journal' | 'migrate-journal';
@@ -109,7 +110,7 @@ export function migrateJournalTargets(
 /** What went wrong reading a journal, as the run must tell it: busy (exit 3), or a source that is no journal (exit 2). */
 function journalError(file: string, error: unknown): unknown {
   if (error instanceof NotResultsError) return sourceError(file, error.message, error);
-  const code = (error as { code?: unknown }).code;
+  const code = codeOf(error);
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
     return new JournalBusyError(`journal ${file}: expected no run using it, got one (withdraw when the run ends)`, {
       cause: error,

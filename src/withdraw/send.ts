@@ -4,6 +4,7 @@ import { ConnectionSetupError } from '../api/network/setup-error.js';
 import { isRefusal } from '../import/claim/submit.js';
 import type { WithdrawJournal, WithdrawLine } from '../withdraw-journal/journal.js';
 import type { PendingRequest } from './plan.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /** A request's lines as it left them; `final` false: it failed on the service's side, for the next run. */
 export interface SentOutcome {
@@ -64,7 +65,7 @@ export async function sendRequest(
         attempts,
       };
     }
-    const code = (error as { code?: string }).code ?? 'failed';
+    const code = codeOf(error) ?? 'failed';
     const message = error instanceof Error ? error.message : String(error);
     return {
       lines: request.lines.map((line) => ({

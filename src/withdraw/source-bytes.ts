@@ -8,6 +8,7 @@ import { sniffEncoding, UnsupportedEncodingError } from '../mapping/guess/encodi
 import { detectResultsDialect, sampleBytes } from '../report/detect-dialect.js';
 import { isMigrateHeader } from '../report/read-results.js';
 import { sourceError, sourceKinds } from './source-error.js';
+import { codeOf } from '../errors/coded-error.js';
 
 /**
  * What a source is, by its bytes, never its name: a SQLite database (a journal), an .xlsx workbook
@@ -41,11 +42,7 @@ async function headOf(file: string): Promise<{ head: Buffer; complete: boolean }
       `expected ${sourceKinds}, got ${found.isDirectory() ? 'a folder' : 'something other than a file'}`,
     );
   const handle = await open(file, 'r').catch((error: unknown) => {
-    throw sourceError(
-      file,
-      `expected a file this user can read, got ${(error as { code?: string }).code ?? String(error)}`,
-      error,
-    );
+    throw sourceError(file, `expected a file this user can read, got ${codeOf(error) ?? String(error)}`, error);
   });
   try {
     const head = Buffer.alloc(sampleBytes);

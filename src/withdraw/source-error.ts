@@ -1,9 +1,11 @@
+import { CodedError } from '../errors/coded-error.js';
+
 /**
  * A source `withdraw` cannot read: missing, damaged, of no kind it knows, or without the column it
  * needs. Thrown before any request, in one line that names the file and what was expected; the CLI
  * exits 2 (nothing sent).
  */
-export class WithdrawSourceError extends Error {
+export class WithdrawSourceError extends CodedError {
   readonly code = 'WITHDRAW_SOURCE';
   override readonly name = 'WithdrawSourceError';
 }

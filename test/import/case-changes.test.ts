@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caseAsSent, caseChanges, mappingFieldOf } from '../../src/import/update/case-changes.js';
+import { caseAsSent, caseChanges, mappingFieldOf } from '../../src/import/claim/case-changes.js';
 
 /** What a fed-back row changes in a case the service holds, decided without a request. */
 

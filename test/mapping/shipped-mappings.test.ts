@@ -6,7 +6,7 @@ import { crc32 } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { newClaimBody } from '../../src/api/schemas/claim.js';
-import { v1ReasonToV2 } from '../../src/api/v1-to-v2.js';
+import { v1ReasonToV2 } from '../../src/sandbox/v1-to-v2.js';
 import { readRows } from '../../src/csv/read-rows.js';
 import { loadMapping } from '../../src/mapping/load.js';
 import { mapRow, type MappedRow } from '../../src/mapping/map-row.js';

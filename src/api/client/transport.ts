@@ -20,6 +20,7 @@ import { excerpt, parseBody, safeJson } from './response-body.js';
 import { createDispatcher, failedWhileConnecting } from '../network/dispatcher.js';
 import { proxySecrets, type Route } from '../network/proxy-route.js';
 import { probe, type ProbeResult } from '../network/probe.js';
+import { networkErrorCode } from './network-error-code.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -224,27 +225,6 @@ export class Transport {
     const ErrorClass = outcome.status === 401 || outcome.status === 403 ? AuthenticationError : ClaimsHttpError;
     return new ErrorClass(outcome.status, body, fallback, context);
   }
-}
-
-/** undici's codes for a connection that broke or went silent after the request was sent. */
-const undiciNetworkCodes = new Set([
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-]);
-
-/**
- * The code of a network failure, or undefined for anything else (a bug, a closed pool), which
- * is thrown as it is. An allowlist: system errors (`ECONNRESET`, ...), undici's socket and
- * timeout errors, HTTP parser errors, and whatever failed while connecting.
- */
-function networkErrorCode(error: unknown, whileConnecting: boolean): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return whileConnecting ? 'ECONNECT' : undefined;
-  if (whileConnecting || /^E[A-Z]+$/.test(code) || code.startsWith('HPE_') || undiciNetworkCodes.has(code)) return code;
-  return undefined;
 }
 
 function toOutcome(attempt: Attempt): AttemptOutcome {

@@ -4,6 +4,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type PeerCertificate } from 'node:tls';
 import type { Route } from './proxy-route.js';
 import type { ResolvedTls } from './tls-material.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 export interface ServerCertificate {
   readonly subject: string;
@@ -61,7 +62,7 @@ export async function probe(target: URL, route: Route, tls: ResolvedTls, timeout
       socket = await connectDirect(host, port, timeoutMs);
     }
   } catch (error) {
-    return { failure: (error as { code?: string }).code ?? (error as Error).message };
+    return { failure: codeOf(error) ?? (error as Error).message };
   }
   const proxyStatus = route.kind === 'proxy' ? 200 : undefined;
   if (target.protocol !== 'https:') {

@@ -1,3 +1,5 @@
+import { CodedError } from '../../errors/coded-error.js';
+
 /**
  * The network between the job and the service is set up wrongly: the server's
  * certificate is not trusted, the service wants a client certificate it did not get, the proxy
@@ -35,7 +37,7 @@ const categories: Record<SetupCode, SetupCategory> = {
   CLAIMS_PROXY_UNREACHABLE: 'proxy',
 };
 
-export class ConnectionSetupError extends Error {
+export class ConnectionSetupError extends CodedError {
   readonly code: SetupCode;
   readonly category: SetupCategory;
   /** The request that met it, when one did (`GET /v2/issuer/claims`); empty when found before sending. */

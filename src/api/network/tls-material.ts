@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type ConnectionOptions } from 'node:tls';
 import { ConnectionSetupError } from './setup-error.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 /**
  * What the client presents and trusts over TLS, as contents (the CLI reads the files):
@@ -80,7 +81,7 @@ function checkContext(options: ConnectionOptions): void {
   try {
     createSecureContext(options);
   } catch (error) {
-    const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message}`;
+    const text = `${codeOf(error) ?? ''} ${(error as Error).message}`;
     if (/KEY_VALUES_MISMATCH|key values mismatch/i.test(text)) {
       throw new ConnectionSetupError(
         'CLAIMS_TLS_CLIENT_KEY_MISMATCH',

@@ -19,6 +19,7 @@ import {
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatGuessSummary } from './mapping-guess-output.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 interface GuessFlags {
   out?: string;
@@ -111,10 +112,9 @@ interface ReadSample {
 /** Sniffs the head, then streams the first `maxRows` records with what was sniffed. */
 async function readSample(path: string, maxRows: number): Promise<ReadSample> {
   const handle = await open(path, 'r').catch((error: unknown) => {
-    throw new UsageError(
-      `${path}: expected a readable CSV file, got ${(error as { code?: string }).code ?? String(error)}`,
-      { cause: error },
-    );
+    throw new UsageError(`${path}: expected a readable CSV file, got ${codeOf(error) ?? String(error)}`, {
+      cause: error,
+    });
   });
   try {
     const head = new Uint8Array(headBytes);

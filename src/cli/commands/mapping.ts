@@ -19,6 +19,7 @@ import {
   unreadableRecordJson,
   type ExplainedRecord,
 } from './mapping-output.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 interface ExplainFlags {
   line: number;
@@ -146,10 +147,9 @@ function lineNumber(value: string): number {
 /** The record that starts at `line`, read with the mapping's dialect; any other line is a usage error naming what it is. */
 async function findRecord(input: string, mapping: Mapping, { line, sheet }: ExplainFlags): Promise<CsvRow> {
   const handle = await open(input, 'r').catch((error: unknown) => {
-    throw new UsageError(
-      `${input}: expected a readable CSV or .xlsx file, got ${(error as { code?: string }).code ?? String(error)}`,
-      { cause: error },
-    );
+    throw new UsageError(`${input}: expected a readable CSV or .xlsx file, got ${codeOf(error) ?? String(error)}`, {
+      cause: error,
+    });
   });
   let previous: CsvRow | undefined;
   // A workbook is read by name (exceljs opens it); the handle only proved it readable.

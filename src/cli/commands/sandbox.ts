@@ -9,6 +9,7 @@ import { loadRulesFile } from '../../sandbox/rules/workflow-rules.js';
 import { defaultRetryScheduleMs, parseRetrySchedule, WebhookConfigError } from '../../sandbox/webhooks/schedule.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { collect, integer } from '../flags.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 /** `--tls-cert`, `--tls-key`, `--client-ca` read: HTTPS, and mutual TLS with a client CA. */
 async function sandboxTls(
@@ -23,10 +24,9 @@ async function sandboxTls(
     throw new UsageError('--tls-cert and --tls-key: expected both, got one');
   const read = async (file: string, flag: string) =>
     readFile(file).catch((error: unknown) => {
-      throw new UsageError(
-        `${flag} ${file}: expected a readable PEM file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
-        { cause: error },
-      );
+      throw new UsageError(`${flag} ${file}: expected a readable PEM file, got ${codeOf(error) ?? 'unreadable'}`, {
+        cause: error,
+      });
     });
   return {
     cert: await read(flags.tlsCert, '--tls-cert'),

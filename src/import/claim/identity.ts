@@ -19,7 +19,7 @@ import type { RowProblem, RowRecord } from '../journal/journal.js';
  *
  * A fed-back row whose results line named this very case (its `reported_case_id`) is proven by
  * that line and the card: its other differences are the fixes the person made, applied next as an
- * update (update/apply-fixes.ts).
+ * update (src/import/claim/apply-fixes.ts).
  *
  * Pure: the rows as the journal holds them, the claim as retrieved.
  */

@@ -1,5 +1,6 @@
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { CodedError, codeOf } from '../../errors/coded-error.js';
 
 export type JournalDatabase = Database.Database;
 
@@ -78,12 +79,12 @@ export function createRowIndexes(database: JournalDatabase): void {
 }
 
 /** The journal belongs to another job: refused unless `--restart` (docs/import.md, "Resume"). */
-export class JournalMismatchError extends Error {
+export class JournalMismatchError extends CodedError {
   readonly code = 'JOURNAL_MISMATCH';
 }
 
 /** Another process has the journal open: two runs of one job would race each other's claims. */
-export class JournalBusyError extends Error {
+export class JournalBusyError extends CodedError {
   readonly code = 'JOURNAL_BUSY';
 }
 
@@ -102,7 +103,7 @@ export function openLockedDatabase(file: string): JournalDatabase {
     database.exec('BEGIN IMMEDIATE; COMMIT;');
   } catch (error) {
     database.close();
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+    if (codeOf(error) === 'SQLITE_BUSY') {
       throw new JournalBusyError(
         `journal ${file}: expected no other run using it, got one (an overlapping run of the same job?)`,
         { cause: error },

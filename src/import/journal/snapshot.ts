@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { NotResultsError } from '../results/not-results-error.js';
 import { copyForReading } from './results-copy.js';
 import { JournalBusyError } from './schema.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 /**
  * Reading a job's journal (an import's, migrate-v1's or withdraw's) without disturbing its run:
@@ -30,7 +31,7 @@ export async function snapshotOf(file: string): Promise<{ database: Database.Dat
     return { database, folder };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
-    const code = (error as { code?: string }).code;
+    const code = codeOf(error);
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
       throw new JournalBusyError(
         `journal ${file}: expected no run using it, got one (report on it when the run ends)`,

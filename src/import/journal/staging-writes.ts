@@ -1,6 +1,7 @@
 import type { StagedRowRecord } from './records.js';
 import { createRowIndexes, rowIndexNames, type JournalDatabase } from './schema.js';
 import type { JournalStatements } from './statements.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 export interface NewClaim {
   claimKey: string;
@@ -123,7 +124,7 @@ function refusedAsDuplicate(insert: () => void): boolean {
     insert();
     return true;
   } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
+    if (codeOf(error) === 'SQLITE_CONSTRAINT_UNIQUE') return false;
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { describeService, sameService, type ServiceIdentity } from '../../api/service-identity.js';
 import { describeDialect, sameDialect, type WrittenDialect } from '../../csv/layout.js';
 import type { Shard } from '../ids.js';
+import { CodedError } from '../../errors/coded-error.js';
 
 /**
  * The decisions of `merge-results`, with no files: whether n shard journals are one job split n
@@ -34,7 +35,7 @@ export interface ShardJob {
 }
 
 /** The shards cannot be merged into one results CSV; the message says which file and why. */
-export class MergeRefusedError extends Error {
+export class MergeRefusedError extends CodedError {
   readonly code = 'MERGE_REFUSED';
   override readonly name = 'MergeRefusedError';
 }

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import Tinypool from 'tinypool';
 import { plainLayout, type FileLayout } from '../../csv/layout.js';
-import { readRecordBatches } from '../../csv/read-rows.js';
+import { readRecordBatches, type ReadRowsOptions } from '../../csv/read-rows.js';
 import type { CsvRecord, CsvRow } from '../../csv/records.js';
 import { columnReadings } from '../../workbook/column-readings.js';
 import { readWorkbookRows } from '../../workbook/read-rows.js';
@@ -89,29 +89,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   // Fewer checkpoints while staging: each one syncs the file, and staging writes the whole input
   // (measured on 200,000 rows of journal inserts: 10–25% less time). Restored below.
   options.journal.database.pragma(`wal_autocheckpoint = ${stagingCheckpointPages}`);
-  const workerData: StageWorkerData = { mapping: options.mapping, shard: options.shard };
-  const pool =
-    workerThreads === 0
-      ? undefined
-      : new Tinypool({
-          filename: workerFile().href,
-          minThreads: workerThreads,
-          maxThreads: workerThreads,
-          workerData,
-          resourceLimits: workerHeap,
-        });
-  const preparedHere = new BatchPreparer(options.mapping, options.shard);
-  let atWorker = 0;
-  // Runs synchronously up to the worker's answer: a batch prepared here is ready when this returns.
-  const prepare = async (task: PrepareTask): Promise<PreparedRow[]> => {
-    if (pool === undefined || atWorker >= workerQueue) return preparedHere.prepare(task);
-    atWorker++;
-    try {
-      return (await pool.run(task)) as PreparedRow[];
-    } finally {
-      atWorker--;
-    }
-  };
+  const preparer = batchPreparer(options);
   const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0 };
   const onHeader = (names: readonly string[]) => {
     seen.header = names;
@@ -139,7 +117,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     const task: PrepareTask = { seen, records };
     records = [];
     textLength = 0;
-    const prepared = prepare(task);
+    const prepared = preparer.prepare(task);
     // Awaited in order below; until then a failure must not count as unhandled.
     prepared.catch(() => undefined);
     inFlight.push({ rowsRead, prepared });
@@ -147,17 +125,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   };
   try {
     const hooks = { onHeader, onLayout, renameHeader: renameStatusColumns };
-    const input = options.input;
-    const batches =
-      'workbook' in input
-        ? workbookRecords(
-            readWorkbookRows(input.workbook, {
-              sheet: input.sheet,
-              readings: columnReadings(options.mapping),
-              ...hooks,
-            }),
-          )
-        : readRecordBatches(input, options.mapping.csv, hooks);
+    const batches = inputBatches(options, hooks);
     // One await per batch the parser has ready, not per row.
     for await (const batch of batches) {
       for (const record of batch) {
@@ -174,9 +142,65 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     });
   } finally {
     options.journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
-    await pool?.destroy();
+    await preparer.destroy();
   }
   return { sourceColumns: seen.header.slice(seen.statusCount), resultsInput: seen.resultsInput, rowsRead, layout };
+}
+
+/**
+ * Who prepares a batch: the worker, unless it already holds `workerQueue` batches (or there is no
+ * second core), then this thread.
+ */
+function batchPreparer(options: StageOptions): {
+  prepare(task: PrepareTask): Promise<PreparedRow[]>;
+  destroy(): Promise<void>;
+} {
+  const workerData: StageWorkerData = { mapping: options.mapping, shard: options.shard };
+  const pool =
+    workerThreads === 0
+      ? undefined
+      : new Tinypool({
+          filename: workerFile().href,
+          minThreads: workerThreads,
+          maxThreads: workerThreads,
+          workerData,
+          resourceLimits: workerHeap,
+        });
+  const preparedHere = new BatchPreparer(options.mapping, options.shard);
+  let atWorker = 0;
+  // Runs synchronously up to the worker's answer: a batch prepared here is ready when this returns.
+  const prepare = async (task: PrepareTask): Promise<PreparedRow[]> => {
+    if (pool === undefined || atWorker >= workerQueue) return preparedHere.prepare(task);
+    atWorker++;
+    try {
+      return (await pool.run(task)) as PreparedRow[];
+    } finally {
+      atWorker--;
+    }
+  };
+  return {
+    prepare,
+    destroy: async () => {
+      await pool?.destroy();
+    },
+  };
+}
+
+/** The input's records in batches: a CSV's as the parser has them ready, a workbook's row by row. */
+function inputBatches(
+  options: StageOptions,
+  hooks: Pick<ReadRowsOptions, 'onHeader' | 'onLayout' | 'renameHeader'>,
+): AsyncIterable<CsvRecord[]> {
+  const input = options.input;
+  return 'workbook' in input
+    ? workbookRecords(
+        readWorkbookRows(input.workbook, {
+          sheet: input.sheet,
+          readings: columnReadings(options.mapping),
+          ...hooks,
+        }),
+      )
+    : readRecordBatches(input, options.mapping.csv, hooks);
 }
 
 /** A workbook's rows as the CSV reader's batches of records, one row each (exceljs reads row by row). */

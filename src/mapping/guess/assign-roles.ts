@@ -45,18 +45,7 @@ export function assignRoles(
 ): Assignments {
   const notes = new Map<string, string>();
   const currencyColumn = findCurrencyColumn(profiles);
-  const currencyOfRow = (rowIndex: number): string | undefined => {
-    const code = (sample.rows[rowIndex]?.[currencyColumn?.column ?? ''] ?? '').trim().toUpperCase();
-    return currencyColumn !== undefined && isCurrencyCode(code) ? code : undefined;
-  };
-  const context: RoleContext = {
-    preferredDecimal,
-    currencyOfRow,
-    currencyFieldOf: (amountTarget) =>
-      currencyColumn === undefined && amountTarget === 'dispute.amount'
-        ? 'transaction.currency'
-        : currencyTargetOf(amountTarget),
-  };
+  const context = roleContext(sample, currencyColumn, preferredDecimal);
   const taken = new Map<string, Assignment>();
   const named = { claimKey: [] as ColumnProfile[], caseId: [] as ColumnProfile[], evidence: [] as ColumnProfile[] };
 
@@ -117,6 +106,26 @@ export function assignRoles(
     named,
     notes,
     currencyColumn,
+  };
+}
+
+/** What judging a column for a role needs: the decimal separator expected, and where amounts' currencies are. */
+function roleContext(
+  sample: Sample,
+  currencyColumn: ColumnProfile | undefined,
+  preferredDecimal: DecimalSeparator,
+): RoleContext {
+  const currencyOfRow = (rowIndex: number): string | undefined => {
+    const code = (sample.rows[rowIndex]?.[currencyColumn?.column ?? ''] ?? '').trim().toUpperCase();
+    return currencyColumn !== undefined && isCurrencyCode(code) ? code : undefined;
+  };
+  return {
+    preferredDecimal,
+    currencyOfRow,
+    currencyFieldOf: (amountTarget) =>
+      currencyColumn === undefined && amountTarget === 'dispute.amount'
+        ? 'transaction.currency'
+        : currencyTargetOf(amountTarget),
   };
 }
 

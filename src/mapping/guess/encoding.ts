@@ -1,5 +1,6 @@
 import type { CsvEncoding } from '../../csv/dialect.js';
 import type { Confidence } from './types.js';
+import { CodedError } from '../../errors/coded-error.js';
 
 export interface EncodingGuess {
   readonly encoding: CsvEncoding;
@@ -9,7 +10,7 @@ export interface EncodingGuess {
 }
 
 /** A byte order mark of an encoding the reader cannot take: the command stops on it. */
-export class UnsupportedEncodingError extends Error {
+export class UnsupportedEncodingError extends CodedError {
   readonly code = 'CSV_ENCODING_UNSUPPORTED';
 }
 

@@ -57,7 +57,7 @@ const requiredTargets: readonly { target: string; todo: string }[] = [
 
 /** A draft mapping for a sample of an export, with what was decided and what needs a person. */
 export function guessMapping(input: GuessInput): Draft {
-  const { sample, dialect, encoding } = input;
+  const { sample, dialect } = input;
   const profiles = profileColumns(sample, dialect.header);
   const assignments = assignRoles(sample, profiles, dialect.delimiter === ';' ? ',' : '.');
   const fields = completeFields(assignments);
@@ -117,7 +117,18 @@ export function guessMapping(input: GuessInput): Draft {
   yaml.add('file_mode: auto');
   renderUnplaced(yaml, unplaced);
 
-  const decisions: Decision[] = [
+  const decisions = decisionsOf(input, claimKey, allFields, evidence);
+  return { yaml: yaml.text(), decisions, todos: yaml.todoLines, checks: yaml.checkLines, unplaced };
+}
+
+/** What was decided, field by field, with how sure each decision is: the command's table. */
+function decisionsOf(
+  { encoding, dialect }: GuessInput,
+  claimKey: ClaimKeyGuess,
+  allFields: readonly FieldDraft[],
+  evidence: readonly EvidenceDraft[],
+): Decision[] {
+  return [
     { subject: 'encoding', decision: encoding.encoding, confidence: encoding.confidence },
     {
       subject: 'delimiter',
@@ -138,7 +149,6 @@ export function guessMapping(input: GuessInput): Draft {
       confidence: entry.confidence,
     })),
   ];
-  return { yaml: yaml.text(), decisions, todos: yaml.todoLines, checks: yaml.checkLines, unplaced };
 }
 
 /** The assigned fields, plus a currency for every amount, plus a placeholder for each required target left. */

@@ -112,40 +112,13 @@ async function collectParts(
       setImmediate(() => parser.destroy());
       outcome();
     };
-    const refuse = (...issues: Parameters<typeof refuseUpload>[0]): void => {
+    const refuse: Refuse = (...issues) => {
       settle(() => {
         reject(refuseUpload(issues));
       });
     };
 
-    let fileParts = 0;
-    parser.on('file', (name, stream, info) => {
-      stream.on('error', () => undefined); // the parser's own error or destruction reports it
-      if (name === 'file' && ++fileParts > 1) {
-        refuse(fileTooMany());
-        return;
-      }
-      if (name !== 'file') {
-        if (name === 'category') parts.categories.push({ value: '', truncated: false, sentAsFile: true });
-        else parts.issues.push(parameterUnknown(name));
-        stream.resume();
-        return;
-      }
-      // Hashed as it arrives: one pass, and nothing left to hash once the body has ended.
-      const content = new ContentCollector();
-      stream.on('data', (piece: Buffer) => {
-        content.add(piece);
-      });
-      // Refuse at once: waiting for the end of the body would let the client set the pace.
-      stream.on('limit', () => {
-        refuse(fileTooLarge(maxFileBytes));
-      });
-      // busboy leaves the filename out when the part is a file only by its octet-stream type.
-      const filename: string | undefined = info.filename;
-      stream.on('end', () => {
-        parts.file = { filename: filename ?? '', content: content.finish() };
-      });
-    });
+    parser.on('file', filePartReader(parts, refuse, maxFileBytes));
     parser.on('field', (name, value, info) => {
       if (name === 'category') parts.categories.push({ value, truncated: info.valueTruncated });
       else if (name === 'file') parts.fileSentAsPlainField = true;
@@ -169,19 +142,61 @@ async function collectParts(
         resolve(parts);
       });
     });
-    // A client that goes away mid-body: nobody will read the answer, but the promise must end.
-    const cutOff = () => {
-      if (!request.complete) refuse(multipartMalformed('a connection closed before the body ended'));
-    };
-    request.on('error', cutOff);
-    request.on('close', cutOff);
-    // Junk around the parts (preamble, epilogue) is not covered by the file limit.
-    let bodyBytes = 0;
-    request.on('data', (chunk: Buffer) => {
-      bodyBytes += chunk.length;
-      if (bodyBytes > maxFileBytes + maxOverheadBytes) refuse(bodyTooLarge(maxFileBytes + maxOverheadBytes));
-    });
+    watchBody(request, refuse, maxFileBytes);
     request.pipe(parser);
+  });
+}
+
+type Refuse = (...issues: Parameters<typeof refuseUpload>[0]) => void;
+
+/**
+ * The handler of busboy's file parts: one `file` part, kept and hashed as it arrives, refused at
+ * once past the size limit; a `category` sent as a file is noted, any other part named.
+ */
+function filePartReader(parts: CollectedParts, refuse: Refuse, maxFileBytes: number): busboy.BusboyEvents['file'] {
+  let fileParts = 0;
+  return (name, stream, info) => {
+    stream.on('error', () => undefined); // the parser's own error or destruction reports it
+    if (name === 'file' && ++fileParts > 1) {
+      refuse(fileTooMany());
+      return;
+    }
+    if (name !== 'file') {
+      if (name === 'category') parts.categories.push({ value: '', truncated: false, sentAsFile: true });
+      else parts.issues.push(parameterUnknown(name));
+      stream.resume();
+      return;
+    }
+    // Hashed as it arrives: one pass, and nothing left to hash once the body has ended.
+    const content = new ContentCollector();
+    stream.on('data', (piece: Buffer) => {
+      content.add(piece);
+    });
+    // Refuse at once: waiting for the end of the body would let the client set the pace.
+    stream.on('limit', () => {
+      refuse(fileTooLarge(maxFileBytes));
+    });
+    // busboy leaves the filename out when the part is a file only by its octet-stream type.
+    const filename: string | undefined = info.filename;
+    stream.on('end', () => {
+      parts.file = { filename: filename ?? '', content: content.finish() };
+    });
+  };
+}
+
+/** Watches the request itself: a client gone mid-body, or a body too large around its parts. */
+function watchBody(request: IncomingMessage, refuse: Refuse, maxFileBytes: number): void {
+  // A client that goes away mid-body: nobody will read the answer, but the promise must end.
+  const cutOff = () => {
+    if (!request.complete) refuse(multipartMalformed('a connection closed before the body ended'));
+  };
+  request.on('error', cutOff);
+  request.on('close', cutOff);
+  // Junk around the parts (preamble, epilogue) is not covered by the file limit.
+  let bodyBytes = 0;
+  request.on('data', (chunk: Buffer) => {
+    bodyBytes += chunk.length;
+    if (bodyBytes > maxFileBytes + maxOverheadBytes) refuse(bodyTooLarge(maxFileBytes + maxOverheadBytes));
   });
 }
 

@@ -17,6 +17,7 @@ import { isClosed, withdrawnWithClaim } from '../rules/states.js';
 import { claimSummaryView, claimView } from '../views.js';
 import { caseDocumentWriter } from './case-document.js';
 import { claimableCases, listReply, refuseExistingClaim, requireClaim } from './shared.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 /**
  * POST /v2/issuer/new_claim: shared fields merged into each case, the card into `transaction`.
@@ -73,7 +74,7 @@ function refusedIfTaken<Result>(insert: () => Result, message: string): Result {
   try {
     return insert();
   } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw simpleError(409, message);
+    if (codeOf(error) === 'SQLITE_CONSTRAINT_UNIQUE') throw simpleError(409, message);
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { disputeReasons, workflowOutcomes } from '../../api/schemas/known-values.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 /**
  * Workflow rules: what `file_mode: auto` and `run_workflow` do with a case. The first rule whose
@@ -77,10 +78,9 @@ export async function loadRulesFile(path: string): Promise<WorkflowRules> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new Error(
-      `--rules ${path}: expected a readable JSON file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
-      { cause: error },
-    );
+    throw new Error(`--rules ${path}: expected a readable JSON file, got ${codeOf(error) ?? 'unreadable'}`, {
+      cause: error,
+    });
   }
   let json: unknown;
   try {

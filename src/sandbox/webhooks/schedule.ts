@@ -1,3 +1,5 @@
+import { CodedError } from '../../errors/coded-error.js';
+
 /**
  * When a webhook delivery is tried again: an answer other than 2xx is retried on a configurable
  * schedule. Pure: parsing, validation and the decision after each attempt.
@@ -8,7 +10,7 @@
  */
 
 /** The webhook options cannot be used (a bad URL, schedule or timeout). Thrown by startWebhooks. */
-export class WebhookConfigError extends Error {
+export class WebhookConfigError extends CodedError {
   readonly code = 'WEBHOOK_CONFIG';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { isDelivered } from './schedule.js';
+import { codeOf } from '../../errors/coded-error.js';
 
 /**
  * The HTTP edge of the webhooks: one POST, whose result is a value, never a throw. Everything
@@ -76,7 +77,7 @@ export function createSender(timeoutMs: number): Sender {
 /** `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`, or the message alone when no code. */
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
+  const code = codeOf(error);
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return typeof code === 'string' ? `${code}: ${error.message}${cause}` : `${error.message}${cause}`;
+  return code === undefined ? `${error.message}${cause}` : `${code}: ${error.message}${cause}`;
 }

@@ -1,9 +1,11 @@
-import type { disputeReasons, v1DisputeReasons } from './schemas/known-values.js';
+import type { disputeReasons, v1DisputeReasons } from '../api/schemas/known-values.js';
 
 /**
  * A version 1 case read as version 2: flat transaction and evidence names become the v2 nested
- * ones (docs/interface.md). Pure; used by the sandbox's v2 views of v1 cases and
- * by the v1 migration. v1's `resolution{...}` has no v2 counterpart and is left out.
+ * ones (docs/interface.md). Pure; used only by the sandbox's v2 views of v1 cases (views.ts):
+ * migrate-v1 does not convert cases, and a v1-shaped CSV goes through the import with
+ * mappings/v1-cases.yaml, whose reasons a test holds to the table below. v1's `resolution{...}`
+ * has no v2 counterpart and is left out.
  */
 
 type V1Reason = (typeof v1DisputeReasons)[number];

@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { Case, CaseUpdate } from '../../api/schemas/case.js';
 import type { Claim } from '../../api/schemas/claim.js';
-import { isRefusal } from '../claim/submit.js';
-import type { EvidenceUploads } from '../claim/evidence.js';
+import { isRefusal } from './submit.js';
+import type { EvidenceUploads } from './evidence.js';
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { caseAsSent, caseChanges } from './case-changes.js';
 import { newEvidence, type NewEvidence } from './new-evidence.js';
@@ -23,8 +23,8 @@ const closedStatuses = new Set(['closed', 'withdrawn']);
 
 /**
  * Feed-back that reaches the service: a claim it already holds, with the rows fed back now. Each
- * row's case is compared with the case as retrieved (update/case-changes.ts) and its evidence
- * with the claim's documentation (update/new-evidence.ts):
+ * row's case is compared with the case as retrieved (case-changes.ts) and its evidence
+ * with the claim's documentation (new-evidence.ts):
  * - a case not yet filed gets what changed in one `PUT /v2/issuer/cases/{case_id}` (a new file
  *   goes to every case of the claim: documentation is the claim's), and its row lists the fields
  *   in `changed_fields`; the filing that follows files it again;

@@ -1,6 +1,6 @@
 import type { Claim } from '../../api/schemas/claim.js';
-import { isRefusal } from '../claim/submit.js';
-import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from '../claim/evidence.js';
+import { isRefusal } from './submit.js';
+import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 
 /** What the fed-back rows of a claim the service holds add to its documentation. */

@@ -25,7 +25,7 @@ export interface CaseChanges {
 
 /**
  * The case as a new_claim body makes it (what the sandbox stores, and what a retrieve shows),
- * without `issuer_evidence.documentation`: files are compared by content, not by id (update/evidence.ts).
+ * without `issuer_evidence.documentation`: files are compared by content, not by id (new-evidence.ts).
  */
 export function caseAsSent(shared: Json, caseBody: Json): Json {
   const sharedDispute = (shared.dispute ?? {}) as Json;

@@ -1,0 +1,247 @@
+import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
+import type { CheckedBody } from '../../api/client/request-parts.js';
+import type { Claim, newClaimBody } from '../../api/schemas/claim.js';
+import type { ClaimWork } from './claim-work.js';
+import { claimWire, type ClaimWire } from './wire-body.js';
+import type { PreparedClaim } from './prepare-ahead.js';
+import { checkClaimEvidence, type CheckedFile } from './evidence.js';
+import { uploadEvidence } from './upload-evidence.js';
+import { settle, submitClaim } from './submit.js';
+import { claimOwnership, intendedFromRows, withdrawnRefusal } from './identity.js';
+import { applyFixes, recordDryRunFixes } from './apply-fixes.js';
+
+/** What the create left: the claim exists in the service (see createOnce). */
+interface Created {
+  /** Found, not made now. */
+  existing: boolean;
+  /** Nothing is to be filed, and the claim was recorded done with its creation. */
+  done: boolean;
+  /** The claim as retrieved a moment ago, when it was found. */
+  found?: Claim;
+}
+
+/** A claim whose id is known: every claim that gets as far as the service. */
+type NamedClaim = ClaimRecord & { claim_id: string };
+
+/**
+ * Evidence, then the create, unless something stops the claim first. Set when the claim exists
+ * in the service afterwards; undefined when it is held back, refused, or only checked (dry run).
+ */
+export async function createOnce(
+  claim: ClaimRecord,
+  prepared: PreparedClaim,
+  work: ClaimWork,
+): Promise<Created | undefined> {
+  const { journal } = work;
+  const { rows } = prepared;
+  const key = claim.claim_key;
+  const blocked = blockers(rows);
+  if (blocked.length > 0 || claim.claim_id === null) {
+    holdBack(journal, key, blocked);
+    return undefined;
+  }
+  const named = { ...claim, claim_id: claim.claim_id };
+  const held =
+    claim.sent === 1 && work.client === undefined && work.reader !== undefined
+      ? await settle(work.reader, named.claim_id)
+      : undefined;
+  if (held !== undefined) {
+    if (!provenOurs(held, claim, rows, journal)) return undefined;
+    await recordDryRunFixes(held, named, rows, work);
+    journal.setStep(key, 'valid');
+    return undefined;
+  }
+  // Reported created by an earlier run (or this journal): a retrieve settles it before any
+  // file is uploaded or create sent.
+  const found = claim.sent === 1 && work.client !== undefined ? await settle(work.client, named.claim_id) : undefined;
+  if (found !== undefined) return adoptFound(found, named, rows, work);
+  return createNew(named, prepared, work);
+}
+
+/** A claim the service holds under our id: adopted only when proven ours, its fed-back fixes applied. */
+async function adoptFound(
+  found: Claim,
+  named: NamedClaim,
+  rows: readonly RowRecord[],
+  work: ClaimWork,
+): Promise<Created | undefined> {
+  const { journal } = work;
+  const key = named.claim_key;
+  // Another dispute under our id (a key that met another file's) is never adopted nor updated.
+  if (!provenOurs(found, named, rows, journal)) return undefined;
+  // Fixes fed back reach the claim before it is filed again; an unchanged claim gets no request.
+  if (work.client !== undefined && work.uploads !== undefined)
+    await applyFixes(found, named, rows, { ...work, client: work.client, uploads: work.uploads });
+  const done = recordCreated(
+    journal,
+    key,
+    named.claim_id,
+    journal.rowsOf(key),
+    new Set((found.cases ?? []).map((item) => item.case_id)),
+    { attempts: 0, finish: work.fileMode === 'none' },
+  );
+  return { existing: true, done, found };
+}
+
+/** A claim the service does not hold: its evidence checked and uploaded, then new_claim (or, in a dry run, only checked). */
+async function createNew(named: NamedClaim, prepared: PreparedClaim, work: ClaimWork): Promise<Created | undefined> {
+  const { journal } = work;
+  const { rows, wire } = prepared;
+  const key = named.claim_key;
+  // Prepared ahead: no row names a file, so there is nothing to check or upload.
+  const checked =
+    wire === undefined
+      ? await checkClaimEvidence(rows, work.evidenceDir)
+      : { ok: true as const, filesByRow: new Map<number, CheckedFile[]>() };
+  if (!checked.ok) {
+    journal.transaction(() => {
+      for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
+    });
+    holdBack(
+      journal,
+      key,
+      rows.filter((row) => checked.problems.has(row.idx)),
+    );
+    return undefined;
+  }
+  if (work.client === undefined || work.uploads === undefined) {
+    await checkOnly(named, prepared, checked.filesByRow, work);
+    return undefined;
+  }
+  const fileIds = await uploadEvidence(journal, key, rows, checked.filesByRow, work.uploads);
+  if (fileIds === undefined) return undefined;
+  const body = wire ?? claimWire(named, rows, fileIds, work.stagedHere === true);
+  const wireBody = checkOrReject(journal, key, rows, body.check);
+  if (wireBody === undefined) return undefined;
+  await work.onPayload?.(body.body);
+  const outcome = await submitClaim(work.client, journal, key, body, rows, wireBody);
+  if (outcome.kind === 'rejected') {
+    journal.transaction(() => {
+      for (const row of rows)
+        journal.setRowOutcome(row.idx, 'rejected', outcome.rowProblems.get(row.idx) ?? outcome.claimProblem);
+      journal.setClaimProblem(key, outcome.claimProblem, 'rejected');
+    });
+    return undefined;
+  }
+  const done = recordCreated(journal, key, named.claim_id, rows, outcome.caseIds, {
+    attempts: outcome.attempts,
+    finish: work.fileMode === 'none',
+  });
+  return { existing: outcome.existing, done };
+}
+
+/** A dry run's claim: its body built and checked, given to `--payloads`, recorded valid; nothing sent. */
+async function checkOnly(
+  named: NamedClaim,
+  { rows, wire }: PreparedClaim,
+  filesByRow: Map<number, CheckedFile[]>,
+  work: ClaimWork,
+): Promise<void> {
+  const { journal } = work;
+  // Dry run: file ids are not known; each file is named by its content's hash instead.
+  const placeholders = new Map(
+    [...filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]),
+  );
+  const body = wire ?? claimWire(named, rows, placeholders, work.stagedHere === true);
+  if (checkOrReject(journal, named.claim_key, rows, body.check) === undefined) return;
+  await work.onPayload?.(body.body);
+  journal.setStep(named.claim_key, 'valid');
+}
+
+/**
+ * Whether a claim found under the claim's id holds the rows' transactions (identity.ts) and is
+ * still open to them (not withdrawn); when not, every row says so (`claim_key_taken`,
+ * `claim_withdrawn`) and the claim is refused, left as it is.
+ */
+function provenOurs(found: Claim, claim: ClaimRecord, rows: readonly RowRecord[], journal: Journal): boolean {
+  const ownership = claimOwnership(found, intendedFromRows(rows, claim.shared_json), rows);
+  // Ours but withdrawn: nothing is updated or filed on it, nor reported so.
+  const refusal = ownership.ours ? withdrawnRefusal(found, rows) : ownership;
+  if (refusal === undefined) return true;
+  journal.transaction(() => {
+    for (const [idx, problem] of refusal.problems) journal.setRowOutcome(idx, 'rejected', problem);
+    journal.setClaimProblem(claim.claim_key, refusal.claimProblem, 'rejected');
+  });
+  return false;
+}
+
+/**
+ * The claim exists: rows whose case it lacks (a claim created earlier without them) are refused.
+ * One transaction, with the create's `attempts`; with `finish` (nothing is filed) the claim's
+ * other cases are created and the claim done in it too, as fileCases would record them next
+ * (no remote call comes between, so nothing is lost by skipping the `created` step). Returns
+ * whether the claim is done.
+ */
+function recordCreated(
+  journal: Journal,
+  key: string,
+  claimId: string,
+  rows: readonly RowRecord[],
+  caseIds: ReadonlySet<string>,
+  options: { attempts: number; finish: boolean },
+): boolean {
+  const outcomes: { idx: number; outcome: string; problem: Partial<RowProblem> }[] = [];
+  for (const row of rows) {
+    if (row.case_id === null) continue;
+    if (!caseIds.has(row.case_id)) {
+      // The interface creates cases only with their claim (new_claim) or as version 1 cases: a case
+      // cannot be added to a claim the service holds (docs/import.md, "Fixing and feeding back").
+      outcomes.push({
+        idx: row.idx,
+        outcome: 'rejected',
+        problem: {
+          code: 'claim_exists_without_case',
+          message: `case ${row.case_id}: expected in claim ${claimId}, got that claim at the service without it (created earlier); a case cannot be added to an existing claim: give the row a claim key of its own to send it as a new claim`,
+        },
+      });
+    } else if (options.finish && row.outcome === null) {
+      outcomes.push({ idx: row.idx, outcome: 'created', problem: { httpStatus: 201 } });
+    }
+  }
+  journal.recordStep(key, {
+    step: options.finish ? 'done' : 'created',
+    httpStatus: 201,
+    attempts: options.attempts,
+    rows: outcomes,
+  });
+  return options.finish;
+}
+
+/** Rows already invalid: the claim is not sent without them. */
+function blockers(rows: readonly RowRecord[]): RowRecord[] {
+  return rows.filter((row) => row.outcome === 'invalid');
+}
+
+/** The claim waits for its invalid rows to be fixed: its other rows say which lines to fix. */
+function holdBack(journal: Journal, key: string, blocked: readonly RowRecord[]): void {
+  const lines = blocked.map((row) => row.line);
+  const which = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;
+  journal.setClaimProblem(
+    key,
+    {
+      code: 'claim_incomplete',
+      message: `claim not sent: ${which} of this claim ${lines.length === 1 ? 'is' : 'are'} invalid; fix and run again`,
+    },
+    'invalid',
+  );
+}
+
+/** The body checked against the wire schema, ready to send; or undefined, its problems recorded and the claim held back. */
+function checkOrReject(
+  journal: Journal,
+  key: string,
+  rows: readonly RowRecord[],
+  result: ClaimWire['check'],
+): CheckedBody<typeof newClaimBody> | undefined {
+  if (result.ok) return result.checked;
+  const { problems } = result;
+  journal.transaction(() => {
+    for (const [idx, problem] of problems) journal.setRowOutcome(idx, 'invalid', problem);
+  });
+  holdBack(
+    journal,
+    key,
+    rows.filter((row) => problems.has(row.idx)),
+  );
+  return undefined;
+}
