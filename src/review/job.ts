@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { isSqlite } from '../files/file-kind.js';
-import { isTrackJournalTables } from '../track-journal/journal.js';
-import { JournalBusyError } from '../import/journal/schema.js';
+import { isTrackJournalTables } from '../job-files/track/journal.js';
+import { JournalBusyError } from '../journal/open.js';
 import { openImportJob } from './import-job.js';
 import { ReviewJobError, type ReviewJob } from './job-types.js';
 import { openMigrateJob } from './migrate-job.js';

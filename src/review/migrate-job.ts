@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
-import type { MigrateRow } from '../migrate/journal.js';
-import { migrateOutcomeOf } from '../migrate/results.js';
-import { expectStaged, metaOf, snapshotOf } from '../import/journal/snapshot.js';
-import { expectMigrateFormat, serviceOf } from '../report/read-journal.js';
-import { migrateLine } from '../report/read-results.js';
-import { Summariser } from '../report/summarise.js';
+import type { MigrateRow } from '../job-files/migrate/journal.js';
+import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
+import { expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
+import { expectMigrateFormat, serviceOf } from '../job-files/read-journal.js';
+import { migrateLine } from '../job-files/read-results.js';
+import { Summariser } from '../job-files/summarise.js';
 import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 
 /** What a migrated case's row shows. */

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { NetworkOptions } from '../api/client/config.js';
 import type { ServiceIdentity } from '../api/service-identity.js';
-import { Progress } from '../import/progress.js';
-import { runImport } from '../import/run-import.js';
+import { Progress } from '../progress/progress.js';
+import { runImport } from '../import/index.js';
 import type { ImportReviewJob } from './job-types.js';
 import { saveFixes } from './save-fixes.js';
 

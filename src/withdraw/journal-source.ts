@@ -1,17 +1,18 @@
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
-import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
-import { serviceMetaKey } from '../import/journal/service-binding.js';
-import { migratedClaimId } from '../migrate/group.js';
-import type { MigrateRow } from '../migrate/journal.js';
-import { migrateOutcomeOf } from '../migrate/results.js';
-import { expectFormat, expectStaged, metaOf } from '../import/journal/snapshot.js';
-import { NotResultsError } from '../import/results/not-results-error.js';
-import { expectMigrateFormat } from '../report/read-journal.js';
+import { JournalBusyError } from '../journal/open.js';
+import { journalFormat } from '../job-files/import/schema.js';
+import { serviceMetaKey } from '../journal/service-binding.js';
+import { migratedClaimId } from '../job-files/migrate/group.js';
+import type { MigrateRow } from '../job-files/migrate/journal.js';
+import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
+import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
+import { NotResultsError } from '../files/not-results-error.js';
+import { expectMigrateFormat } from '../job-files/read-journal.js';
 import { importJournalTargets } from './import-journal-source.js';
-import { sourceError, sourceKinds } from './source-error.js';
-import { claimKeyWanted, outcomeWanted, type TargetFilter } from './source-targets.js';
-import type { WithdrawTarget } from '../withdraw-journal/target.js';
+import { sourceError, sourceKinds } from '../job-files/source-error.js';
+import { claimKeyWanted, outcomeWanted, type TargetFilter } from '../job-files/target-filter.js';
+import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
 export interface JournalRead {
   readonly kind: 'import-journal' | 'migrate-journal';

@@ -1,14 +1,14 @@
 import type { ServiceIdentity } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
-import { maybeCreatedOutcomes } from '../import/results/columns.js';
+import { maybeCreatedOutcomes } from '../job-files/import/columns.js';
 import { readJournalSource } from './journal-source.js';
-import { sourceShape } from './source-bytes.js';
-import { WithdrawSourceError } from './source-error.js';
+import { sourceShape } from '../job-files/source-bytes.js';
+import { WithdrawSourceError } from '../job-files/source-error.js';
 import { TargetMerger } from './source-targets.js';
 import { readTableSource } from './table-source.js';
-import type { WithdrawTarget } from '../withdraw-journal/target.js';
+import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
-export { WithdrawSourceError } from './source-error.js';
+export { WithdrawSourceError } from '../job-files/source-error.js';
 
 /**
  * What `bulk-disputes withdraw <source...>` takes back, read from its sources: an import's journal
@@ -18,7 +18,7 @@ export { WithdrawSourceError } from './source-error.js';
  */
 
 // The target is the journal's vocabulary too: it lives in target.ts, below both (no circle).
-export type { WithdrawTarget } from '../withdraw-journal/target.js';
+export type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
 export type SourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
 

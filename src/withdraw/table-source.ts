@@ -3,12 +3,12 @@ import type { WrittenDialect } from '../csv/layout.js';
 import { CsvFormatError } from '../csv/errors.js';
 import { readRows } from '../csv/read-rows.js';
 import type { CsvRow } from '../csv/records.js';
-import { restore } from '../import/results/neutralise.js';
+import { restore } from '../csv/neutralise.js';
 import { readWorkbookRows } from '../workbook/read-rows.js';
-import { sourceError, WithdrawSourceError } from './source-error.js';
-import type { TargetFilter } from './source-targets.js';
-import type { WithdrawTarget } from '../withdraw-journal/target.js';
-import { tableLayout, tableLine, type LayoutProblem, type TableLayout } from './table-layout.js';
+import { sourceError, WithdrawSourceError } from '../job-files/source-error.js';
+import type { TargetFilter } from '../job-files/target-filter.js';
+import type { WithdrawTarget } from '../job-files/withdraw/target.js';
+import { tableLayout, tableLine, type LayoutProblem, type TableLayout } from '../job-files/table-layout.js';
 
 /** Where a table source's lines go: targets to the merger, unusable lines to `skipped`. */
 export interface TableSink {

@@ -9,7 +9,7 @@ import { prepareClaim, type ClaimAhead, type PreparedClaim } from './prepare-ahe
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
 import { isRefusal, settle, submitClaim } from './submit.js';
-import { claimOwnership, intendedFromRows, withdrawnRefusal } from './identity.js';
+import { claimOwnership, intendedFromRows, withdrawnRefusal } from '../../job-files/claims/identity.js';
 import { applyFixes, recordDryRunFixes } from '../update/apply-fixes.js';
 
 export interface ClaimWork {

@@ -1,12 +1,21 @@
 import { GroupCommit } from './group-commit.js';
-import { journalFormat, openJournalDatabase, type JournalDatabase } from './schema.js';
-import type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, SentBefore, StepChange } from './records.js';
-import { readResultRecords } from './result-records.js';
-import { serviceMetaKey } from './service-binding.js';
+import { type JournalDatabase } from '../../journal/open.js';
+import { journalFormat, openJournalDatabase } from '../../job-files/import/schema.js';
+import type {
+  ClaimRecord,
+  ClaimStep,
+  ResultRecord,
+  RowProblem,
+  RowRecord,
+  SentBefore,
+  StepChange,
+} from '../../job-files/import/records.js';
+import { readResultRecords } from '../../job-files/import/result-records.js';
+import { serviceMetaKey } from '../../journal/service-binding.js';
 import { prepareStatements } from './statements.js';
 import { prepareSendingStatements, type SendingStatements } from './sending-statements.js';
-import { outcomeOf } from '../results/row-outcome.js';
-import type { Outcome } from '../results/columns.js';
+import { outcomeOf } from '../../job-files/import/row-outcome.js';
+import type { Outcome } from '../../job-files/import/columns.js';
 import { StagingWrites } from './staging-writes.js';
 
 // The records are the journal's vocabulary: its users import them from here, beside the class.
@@ -19,9 +28,9 @@ export type {
   SentBefore,
   StagedRowRecord,
   StepChange,
-} from './records.js';
-export { finalSteps } from './records.js';
-export { readResultRecordAt, readResultRecords } from './result-records.js';
+} from '../../job-files/import/records.js';
+export { finalSteps } from '../../job-files/import/records.js';
+export { readResultRecordAt, readResultRecords } from '../../job-files/import/result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
 export class Journal {

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { JournalDatabase } from './schema.js';
+import type { JournalDatabase } from '../../journal/open.js';
 
 /**
  * Every statement of the Journal, prepared once: preparing costs more than running. What the
