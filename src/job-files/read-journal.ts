@@ -14,6 +14,7 @@ import { migrateJournalFormat, type MigrateRow } from './migrate/journal.js';
 import { migrateOutcomeOf } from './migrate/columns.js';
 import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat } from './withdraw/journal.js';
 import { migrateLine, withdrawLine, type ResultLine } from './read-results.js';
+import { journalKindOf, tablesOf } from '../journal/kind.js';
 
 /**
  * The lines a job journal (an import's, migrate-v1's or withdraw's) would write to its results
@@ -25,17 +26,14 @@ import { migrateLine, withdrawLine, type ResultLine } from './read-results.js';
 export async function* readJournal(file: string, onService?: (service: string) => void): AsyncGenerator<ResultLine> {
   const { database, folder } = await snapshotOf(file);
   try {
-    const tables = new Set(
-      (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-        (row) => row.name,
-      ),
-    );
-    if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
+    const tables = tablesOf(database);
+    const kind = journalKindOf(tables);
+    if (kind === 'import') {
       expectFormat(database, 'format', journalFormat, 'an import journal');
       expectStaged(database, '1');
       onService?.(serviceOf(database));
       for (const record of readResultRecords(database)) yield importLine(record);
-    } else if (tables.has('meta') && tables.has('cases')) {
+    } else if (kind === 'migrate-v1') {
       expectMigrateFormat(database);
       expectStaged(database, 'complete');
       onService?.(serviceOf(database));
@@ -53,7 +51,7 @@ export async function* readJournal(file: string, onService?: (service: string) =
           errorMessage: message,
         });
       }
-    } else if (tables.has('meta') && tables.has('withdraw_targets') && tables.has('withdraw_lines')) {
+    } else if (kind === 'withdraw') {
       expectJsonFormat(database, 'fingerprint', withdrawJournalFormat, 'a withdraw journal');
       expectStaged(database, '1');
       onService?.(serviceOf(database));

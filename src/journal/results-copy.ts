@@ -1,5 +1,6 @@
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { journalKindOf, tablesOf } from './kind.js';
 
 /** What results are read from (result-records.ts): the rows' and claims' status, not the mapped cases. */
 const rowColumns = [
@@ -38,12 +39,8 @@ const claimColumns = [
 export function copyForReading(file: string, copy: string): void {
   const source = new Database(file, { fileMustExist: true, timeout: 1000 });
   try {
-    const tables = new Set(
-      (source.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-        (row) => row.name,
-      ),
-    );
-    if (!tables.has('meta') || !tables.has('rows') || !tables.has('claims')) {
+    const tables = tablesOf(source);
+    if (journalKindOf(tables) !== 'import') {
       source.prepare('VACUUM INTO ?').run(copy);
       return;
     }

@@ -23,6 +23,7 @@ import { readWorkbookRows } from '../workbook/read-rows.js';
 import { sourceShape } from '../job-files/source-bytes.js';
 import { sourceError, WithdrawSourceError } from '../job-files/source-error.js';
 import { tableLayout, type TableLayout } from '../job-files/table-layout.js';
+import { journalKindOf, tablesOf } from '../journal/kind.js';
 
 export type TrackSourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
 
@@ -102,13 +103,10 @@ function readTables(
   job: string,
   add: (row: TrackRow) => void,
 ): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
-  const tables = new Set(
-    (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (row) => row.name,
-    ),
-  );
+  const tables = tablesOf(database);
   const service = parseService(metaOf(database)(serviceMetaKey));
-  if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
+  const kind = journalKindOf(tables);
+  if (kind === 'import') {
     expectFormat(database, 'format', journalFormat, 'an import journal');
     expectStaged(database, '1');
     for (const record of readResultRecords(database)) {
@@ -126,7 +124,7 @@ function readTables(
     }
     return { kind: 'import-journal', service };
   }
-  if (tables.has('meta') && tables.has('cases')) {
+  if (kind === 'migrate-v1') {
     expectMigrateFormat(database);
     expectStaged(database, 'complete');
     for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {

@@ -13,6 +13,7 @@ import { importJournalTargets } from './import-journal-source.js';
 import { sourceError, sourceKinds } from '../job-files/source-error.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from '../job-files/target-filter.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
+import { journalKindOf, tablesOf } from '../journal/kind.js';
 
 export interface JournalRead {
   readonly kind: 'import-journal' | 'migrate-journal';
@@ -49,18 +50,15 @@ function readTables(
   filter: TargetFilter,
   seenKeys: Set<string>,
 ): JournalRead {
-  const tables = new Set(
-    (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (row) => row.name,
-    ),
-  );
+  const tables = tablesOf(database);
   const service = () => parseService(metaOf(database)(serviceMetaKey));
-  if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
+  const kind = journalKindOf(tables);
+  if (kind === 'import') {
     expectFormat(database, 'format', journalFormat, 'an import journal');
     expectStaged(database, '1');
     return { kind: 'import-journal', service: service(), targets: importJournalTargets(database, filter, seenKeys) };
   }
-  if (tables.has('meta') && tables.has('cases')) {
+  if (kind === 'migrate-v1') {
     expectMigrateFormat(database);
     expectStaged(database, 'complete');
     return { kind: 'migrate-journal', service: service(), targets: migrateJournalTargets(database, filter, seenKeys) };

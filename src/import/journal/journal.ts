@@ -1,5 +1,5 @@
+import { JobJournal } from '../../journal/job-journal.js';
 import { GroupCommit } from './group-commit.js';
-import { type JournalDatabase } from '../../journal/open.js';
 import { journalFormat, openJournalDatabase } from '../../job-files/import/schema.js';
 import type {
   ClaimRecord,
@@ -11,7 +11,6 @@ import type {
   StepChange,
 } from '../../job-files/import/records.js';
 import { readResultRecords } from '../../job-files/import/result-records.js';
-import { serviceMetaKey } from '../../journal/service-binding.js';
 import { prepareStatements } from './statements.js';
 import { prepareSendingStatements, type SendingStatements } from './sending-statements.js';
 import { outcomeOf } from '../../job-files/import/row-outcome.js';
@@ -33,8 +32,7 @@ export { finalSteps } from '../../job-files/import/records.js';
 export { readResultRecordAt, readResultRecords } from '../../job-files/import/result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
-export class Journal {
-  readonly database: JournalDatabase;
+export class Journal extends JobJournal {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** What the sending phase runs for every claim (sending-statements.ts). */
   private readonly sending: SendingStatements;
@@ -46,7 +44,7 @@ export class Journal {
   readonly staging: StagingWrites;
 
   constructor(file: string) {
-    this.database = openJournalDatabase(file);
+    super(openJournalDatabase(file));
     this.statements = prepareStatements(this.database);
     this.sending = prepareSendingStatements(this.database);
     this.staging = new StagingWrites(this.statements);
@@ -59,14 +57,6 @@ export class Journal {
     this.group.flush();
   }
 
-  meta(key: string): string | undefined {
-    return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.statements.setMeta.run(key, value);
-  }
-
   /**
    * Forgets the job: a journal restarted for a new input, mapping or flags. The uploads and the
    * claim ids ever sent are kept (the same service still has them) unless `forgetService`: a
@@ -75,8 +65,9 @@ export class Journal {
    */
   reset(options: { forgetService?: boolean } = {}): void {
     this.transaction(() => {
-      this.database.exec(`DELETE FROM rows; DELETE FROM claims; DELETE FROM meta WHERE key <> '${serviceMetaKey}';`);
-      if (options.forgetService === true) this.database.exec('DELETE FROM uploads; DELETE FROM sent_claims;');
+      this.empty(['rows', 'claims', ...(options.forgetService === true ? ['uploads', 'sent_claims'] : [])], {
+        meta: true,
+      });
       this.setMeta('format', journalFormat);
     });
   }
@@ -205,9 +196,9 @@ export class Journal {
     return this.statements.counts.get() as { rows: number; claims: number };
   }
 
-  close(): void {
+  override close(): void {
     this.group.flush();
-    this.database.close();
+    super.close();
   }
 
   /**

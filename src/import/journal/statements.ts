@@ -14,8 +14,6 @@ export function prepareStatements(database: JournalDatabase): JournalStatements 
 export type JournalStatements = { readonly [Name in keyof typeof statementSql]: Statement };
 
 const statementSql = {
-  getMeta: 'SELECT value FROM meta WHERE key = ?',
-  setMeta: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   getClaim: 'SELECT * FROM claims WHERE claim_key = ?',
   getClaimById: 'SELECT * FROM claims WHERE claim_id = ?',
   insertClaim:

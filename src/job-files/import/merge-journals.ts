@@ -18,6 +18,7 @@ import {
   writeResultRecords,
   type ResultsSummary,
 } from './write-results.js';
+import { journalKindOf, tablesOf } from '../../journal/kind.js';
 
 /**
  * `merge-results`: the journals of one import split with `--shard i/n`, checked to be exactly the n
@@ -116,12 +117,8 @@ interface Fingerprint {
 }
 
 function shardJobOf(database: Database.Database, file: string): ShardJob {
-  const tables = new Set(
-    (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (row) => row.name,
-    ),
-  );
-  if (!tables.has('rows') || !tables.has('claims'))
+  const tables = tablesOf(database);
+  if (journalKindOf(tables) !== 'import')
     throw new MergeRefusedError(
       `${file}: expected an import's journal (tables meta, rows and claims), got another SQLite database`,
     );

@@ -1,6 +1,4 @@
-import type Database from 'better-sqlite3';
-import { openLockedDatabase } from '../../journal/open.js';
-import { serviceMetaKey } from '../../journal/service-binding.js';
+import { JobJournal, openJobDatabase } from '../../journal/job-journal.js';
 
 /** Bumped when the table changes: an older journal is refused rather than misread. */
 export const migrateJournalFormat = '1';
@@ -59,24 +57,9 @@ CREATE INDEX IF NOT EXISTS cases_by_group ON cases (group_key, idx);
 `;
 
 /** The migration's job journal: the exclusive lock and WAL settings of the import's (src/journal/open.ts). */
-export class MigrateJournal {
-  readonly database: Database.Database;
-
+export class MigrateJournal extends JobJournal {
   constructor(file: string) {
-    const database = openLockedDatabase(file);
-    database.exec(schema);
-    this.database = database;
-  }
-
-  meta(key: string): string | undefined {
-    return (this.database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
-      ?.value;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.database
-      .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-      .run(key, value);
+    super(openJobDatabase(file, schema));
   }
 
   /**
@@ -84,7 +67,7 @@ export class MigrateJournal {
    * service the journal belongs to (service-binding.ts records it).
    */
   reset(): void {
-    this.database.exec(`DELETE FROM cases; DELETE FROM meta WHERE key <> '${serviceMetaKey}';`);
+    this.empty(['cases'], { meta: true });
   }
 
   /** One page of the listing, in one transaction. */
@@ -145,9 +128,5 @@ export class MigrateJournal {
 
   *rows(): Generator<MigrateRow> {
     yield* this.database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>;
-  }
-
-  close(): void {
-    this.database.close();
   }
 }

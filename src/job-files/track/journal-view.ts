@@ -4,17 +4,11 @@ import { isSqlite } from '../../files/file-kind.js';
 import { serviceMetaKey } from '../../journal/service-binding.js';
 import { metaOf, snapshotOf } from '../../journal/snapshot.js';
 import { serviceOf } from '../read-journal.js';
-import {
-  dueWithinKey,
-  isTrackJournalTables,
-  rowsWithStatesSql,
-  sourcesKey,
-  type RowWithState,
-  type TrackSourcesRecord,
-} from './journal.js';
+import { dueWithinKey, rowsWithStatesSql, sourcesKey, type RowWithState, type TrackSourcesRecord } from './journal.js';
 import { statusLineOf, type StatusLine, type WorkItem } from './status.js';
 import type { TrackSummary } from './summary.js';
 import { TrackTally } from './tally.js';
+import { journalKindOf, tablesOf } from '../../journal/kind.js';
 
 /** The `--due-within` of a journal whose runs did not record theirs: track's default. */
 export const defaultDueWithinDays = 7;
@@ -46,12 +40,8 @@ export async function viewTrackJournal(
   if (!(await isSqlite(file))) return undefined;
   const { database, folder } = await snapshotOf(file);
   try {
-    const tables = new Set(
-      (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-        (row) => row.name,
-      ),
-    );
-    if (!isTrackJournalTables(tables)) return undefined;
+    const tables = tablesOf(database);
+    if (journalKindOf(tables) !== 'track') return undefined;
     const meta = metaOf(database);
     const recorded = Number(meta(dueWithinKey));
     // Not recorded (a journal of an earlier version): NaN, so track's default.

@@ -1,5 +1,4 @@
-import type Database from 'better-sqlite3';
-import { openLockedDatabase } from '../../journal/open.js';
+import { JobJournal, openJobDatabase } from '../../journal/job-journal.js';
 
 /** Bumped when the tables change: an older track journal is refused rather than misread. */
 export const trackJournalFormat = '1';
@@ -89,11 +88,6 @@ export type TrackRow = Omit<TrackRowRecord, 'seq'>;
 export const rowsWithStatesSql =
   "SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing, c.decided_at FROM track_rows r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> '' ORDER BY r.source, r.line, r.seq";
 
-/** A track journal is told by its tables, as every journal is. */
-export function isTrackJournalTables(tables: ReadonlySet<string>): boolean {
-  return tables.has('meta') && tables.has('track_rows') && tables.has('track_cases');
-}
-
 /** A row with the last state read of its case (null columns: no case, or not read yet). */
 export interface RowWithState extends TrackRowRecord {
   state: string | null;
@@ -104,19 +98,13 @@ export interface RowWithState extends TrackRowRecord {
   decided_at: string | null;
 }
 
-export class TrackJournal {
-  readonly database: Database.Database;
+export class TrackJournal extends JobJournal {
   private readonly statements;
 
   constructor(file: string) {
-    this.database = openLockedDatabase(file);
-    this.database.exec(schema);
+    super(openJobDatabase(file, schema));
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {
-      getMeta: prepare('SELECT value FROM meta WHERE key = ?'),
-      setMeta: prepare(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      ),
       insertRow: prepare(
         'INSERT INTO track_rows (source, job, line, claim_key, claim_id, case_id, note) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -144,23 +132,12 @@ export class TrackJournal {
       startRun: prepare('INSERT INTO track_runs (started, kind) VALUES (?, ?)'),
       endRun: prepare('UPDATE track_runs SET ended = ?, requests = ? WHERE run = ?'),
       completedRuns: prepare('SELECT count(*) AS n FROM track_runs WHERE ended IS NOT NULL'),
-      reset: prepare('DELETE FROM track_rows'),
-      resetCases: prepare('DELETE FROM track_cases'),
     };
-  }
-
-  meta(key: string): string | undefined {
-    return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.statements.setMeta.run(key, value);
   }
 
   /** Everything the sources named is forgotten (the cursor and the service stay with the caller). */
   reset(): void {
-    this.statements.reset.run();
-    this.statements.resetCases.run();
+    this.empty(['track_rows', 'track_cases'], { meta: false });
   }
 
   addRow(row: TrackRow): void {
@@ -254,9 +231,5 @@ export class TrackJournal {
 
   transaction<T>(work: () => T): T {
     return this.database.transaction(work)();
-  }
-
-  close(): void {
-    this.database.close();
   }
 }

@@ -1,6 +1,4 @@
-import type Database from 'better-sqlite3';
-import { openLockedDatabase } from '../../journal/open.js';
-import { serviceMetaKey } from '../../journal/service-binding.js';
+import { JobJournal, openJobDatabase } from '../../journal/job-journal.js';
 import type { WithdrawTarget } from './target.js';
 
 /** Bumped when the tables change: an older withdraw journal is refused rather than misread. */
@@ -78,19 +76,13 @@ export interface WithdrawLine {
   attempts: number;
 }
 
-export class WithdrawJournal {
-  readonly database: Database.Database;
+export class WithdrawJournal extends JobJournal {
   private readonly statements;
 
   constructor(file: string) {
-    this.database = openLockedDatabase(file);
-    this.database.exec(schema);
+    super(openJobDatabase(file, schema));
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {
-      getMeta: prepare('SELECT value FROM meta WHERE key = ?'),
-      setMeta: prepare(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      ),
       insertTarget: prepare(
         'INSERT INTO withdraw_targets (seq, claim_id, claim_key, case_ids, proof) VALUES (?, ?, ?, ?, ?)',
       ),
@@ -108,14 +100,6 @@ export class WithdrawJournal {
     };
   }
 
-  meta(key: string): string | undefined {
-    return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.statements.setMeta.run(key, value);
-  }
-
   /** Whether a withdrawal or delete was ever sent: the journal then holds the service's data. */
   anySent(): boolean {
     return this.statements.anySent.get() !== undefined;
@@ -127,12 +111,9 @@ export class WithdrawJournal {
 
   /** Forgets the job (a --restart, or staging again): what was sent is kept, so it is still settled, never sent twice. */
   reset(options: { forgetSent?: boolean } = {}): void {
-    this.database.transaction(() => {
-      this.database.exec(
-        `DELETE FROM withdraw_targets; DELETE FROM withdraw_lines; DELETE FROM meta WHERE key <> '${serviceMetaKey}';`,
-      );
-      if (options.forgetSent === true) this.database.exec('DELETE FROM withdraw_sent;');
-    })();
+    this.empty(['withdraw_targets', 'withdraw_lines', ...(options.forgetSent === true ? ['withdraw_sent'] : [])], {
+      meta: true,
+    });
   }
 
   stage(targets: readonly WithdrawTarget[]): void {
@@ -209,10 +190,6 @@ export class WithdrawJournal {
       httpStatus: String(row.http_status),
       attempts: Number(row.attempts),
     }));
-  }
-
-  close(): void {
-    this.database.close();
   }
 }
 
