@@ -10,7 +10,7 @@ import { NotResultsError } from '../files/not-results-error.js';
 import { rowResult } from './import/row-outcome.js';
 import { displayKey } from './import/write-results.js';
 import { okOutcomes } from './import/columns.js';
-import { migrateJournalFormat, type MigrateRow } from './migrate/journal.js';
+import { expectMigrateFormat, migrateRowsOf } from './migrate/journal.js';
 import { migrateOutcomeOf } from './migrate/columns.js';
 import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat } from './withdraw/journal.js';
 import { migrateLine, withdrawLine, type ResultLine } from './read-results.js';
@@ -38,9 +38,7 @@ export async function* readJournal(file: string, onService?: (service: string) =
       expectStaged(database, 'complete');
       onService?.(serviceOf(database));
       let position = 0;
-      for (const row of database
-        .prepare('SELECT * FROM cases ORDER BY idx')
-        .iterate() as IterableIterator<MigrateRow>) {
+      for (const row of migrateRowsOf(database)) {
         const { outcome, code, message } = migrateOutcomeOf(row);
         yield migrateLine(++position, {
           caseId: row.case_id,
@@ -109,9 +107,4 @@ export function importLine(record: ResultRecord): ResultLine {
     // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done.
     ok: okOutcomes.includes(result.outcome) && result.errorCode === '',
   };
-}
-
-/** migrate-v1 records its format inside the `settings` JSON. */
-export function expectMigrateFormat(database: Database.Database): void {
-  expectJsonFormat(database, 'settings', migrateJournalFormat, 'a migrate-v1 journal');
 }

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
-import type { MigrateRow } from '../job-files/migrate/journal.js';
+import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
 import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import { expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
-import { expectMigrateFormat, serviceOf } from '../job-files/read-journal.js';
+import { serviceOf } from '../job-files/read-journal.js';
 import { migrateLine } from '../job-files/read-results.js';
 import { Summariser } from '../job-files/summarise.js';
 import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
@@ -25,7 +25,7 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
     const entries: RowEntry[] = [];
     const cells = new Map<number, Record<string, string>>();
     let position = 0;
-    for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+    for (const row of migrateRowsOf(database)) {
       const { outcome, code, message } = migrateOutcomeOf(row);
       const line = migrateLine(++position, {
         caseId: row.case_id,

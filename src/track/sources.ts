@@ -16,12 +16,11 @@ import { NotResultsError } from '../files/not-results-error.js';
 import { rowResult } from '../job-files/import/row-outcome.js';
 import { displayKey } from '../job-files/import/write-results.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
-import type { MigrateRow } from '../job-files/migrate/journal.js';
-import { expectMigrateFormat } from '../job-files/read-journal.js';
+import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
 import type { TrackRow } from '../job-files/track/journal.js';
 import { readWorkbookRows } from '../workbook/read-rows.js';
 import { sourceShape } from '../job-files/source-bytes.js';
-import { sourceError, WithdrawSourceError } from '../job-files/source-error.js';
+import { sourceError, SourceError } from '../job-files/source-error.js';
 import { tableLayout, type TableLayout } from '../job-files/table-layout.js';
 import { journalKindOf, tablesOf } from '../journal/kind.js';
 
@@ -127,7 +126,7 @@ function readTables(
   if (kind === 'migrate-v1') {
     expectMigrateFormat(database);
     expectStaged(database, 'complete');
-    for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+    for (const row of migrateRowsOf(database)) {
       const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;
       // A case keeps its id when it migrates: the version 2 case is the same case.
       add({
@@ -222,7 +221,7 @@ async function readTable(
 }
 
 function usable(file: string, layout: TableLayout | { problem: string } | undefined): TableLayout {
-  if (layout === undefined) throw new WithdrawSourceError(`source ${file}: expected a header row, got none`);
+  if (layout === undefined) throw new SourceError(`source ${file}: expected a header row, got none`);
   if ('problem' in layout) throw sourceError(file, `${layout.problem}; name the column holding the ids with --column`);
   return layout;
 }

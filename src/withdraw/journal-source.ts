@@ -4,11 +4,10 @@ import { JournalBusyError } from '../journal/open.js';
 import { journalFormat } from '../job-files/import/schema.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
-import type { MigrateRow } from '../job-files/migrate/journal.js';
+import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
 import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
 import { NotResultsError } from '../files/not-results-error.js';
-import { expectMigrateFormat } from '../job-files/read-journal.js';
 import { importJournalTargets } from './import-journal-source.js';
 import { sourceError, sourceKinds } from '../job-files/source-error.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from '../job-files/target-filter.js';
@@ -79,7 +78,7 @@ export function migrateJournalTargets(
   seenKeys: Set<string>,
 ): WithdrawTarget[] {
   const groups = new Map<string, { target: WithdrawTarget; proof: string[]; named: boolean }>();
-  for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+  for (const row of migrateRowsOf(database)) {
     if (!['migrated', 'submitting', 'failed'].includes(row.step)) continue;
     let group = groups.get(row.group_key);
     if (group === undefined) {

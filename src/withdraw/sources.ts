@@ -3,12 +3,10 @@ import type { WrittenDialect } from '../csv/layout.js';
 import { maybeCreatedOutcomes } from '../job-files/import/columns.js';
 import { readJournalSource } from './journal-source.js';
 import { sourceShape } from '../job-files/source-bytes.js';
-import { WithdrawSourceError } from '../job-files/source-error.js';
+import { SourceError } from '../job-files/source-error.js';
 import { TargetMerger } from './source-targets.js';
 import { readTableSource } from './table-source.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
-
-export { WithdrawSourceError } from '../job-files/source-error.js';
 
 /**
  * What `bulk-disputes withdraw <source...>` takes back, read from its sources: an import's journal
@@ -54,7 +52,7 @@ export interface SourceOptions {
 
 /**
  * The sources, in argument order, into one list of claims to take back. Throws
- * `WithdrawSourceError` at the first source that cannot be read (before any request: exit 2),
+ * `SourceError` at the first source that cannot be read (before any request: exit 2),
  * and `JournalBusyError` for a journal a run is using.
  */
 export async function readSources(files: readonly string[], options: SourceOptions): Promise<SourcesRead> {
@@ -102,7 +100,7 @@ const takenBackOutcomes: readonly string[] = [...maybeCreatedOutcomes, 'migrated
 function checkOutcomes(outcomes: readonly string[]): void {
   const other = outcomes.find((outcome) => !takenBackOutcomes.includes(outcome));
   if (other !== undefined)
-    throw new WithdrawSourceError(
+    throw new SourceError(
       `--outcome: expected one of ${takenBackOutcomes.join(', ')} (the outcomes of claims a job created), got ${JSON.stringify(other)}`,
     );
 }

@@ -5,7 +5,7 @@ import { readRows } from '../csv/read-rows.js';
 import type { CsvRow } from '../csv/records.js';
 import { restore } from '../csv/neutralise.js';
 import { readWorkbookRows } from '../workbook/read-rows.js';
-import { sourceError, WithdrawSourceError } from '../job-files/source-error.js';
+import { sourceError, SourceError } from '../job-files/source-error.js';
 import type { TargetFilter } from '../job-files/target-filter.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 import { tableLayout, tableLine, type LayoutProblem, type TableLayout } from '../job-files/table-layout.js';
@@ -22,7 +22,7 @@ export type TableShape = { readonly kind: 'csv'; readonly dialect: WrittenDialec
  * The lines of a results file or a list, CSV or workbook, read row by row: a results file is
  * typically what a person kept after filtering it in a spreadsheet, so every line present is meant;
  * a line that names nothing usable is told, never dropped in silence. Returns the kind of table it
- * was. Throws `WithdrawSourceError` when the file cannot be read as a table at all.
+ * was. Throws `SourceError` when the file cannot be read as a table at all.
  */
 export async function readTableSource(
   file: string,
@@ -65,7 +65,7 @@ export async function readTableSource(
 
 /** The layout, once the header has been read; a table that cannot serve what was asked is refused. */
 function usable(file: string, layout: TableLayout | LayoutProblem | undefined, filter: TargetFilter): TableLayout {
-  if (layout === undefined) throw new WithdrawSourceError(`source ${file}: expected a header row, got none`);
+  if (layout === undefined) throw new SourceError(`source ${file}: expected a header row, got none`);
   if ('problem' in layout) throw sourceError(file, `${layout.problem}; name the column holding the ids with --column`);
   // A filter a source cannot apply would take back more than was asked: refused, not ignored.
   if ((filter.outcomes?.length ?? 0) > 0 && !layout.has.has('outcome'))

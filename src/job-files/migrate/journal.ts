@@ -1,4 +1,6 @@
+import type Database from 'better-sqlite3';
 import { JobJournal, openJobDatabase } from '../../journal/job-journal.js';
+import { expectJsonFormat } from '../../journal/snapshot.js';
 
 /** Bumped when the table changes: an older journal is refused rather than misread. */
 export const migrateJournalFormat = '1';
@@ -129,4 +131,17 @@ export class MigrateJournal extends JobJournal {
   *rows(): Generator<MigrateRow> {
     yield* this.database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>;
   }
+}
+
+/** migrate-v1 records its format inside the `settings` JSON. */
+export function expectMigrateFormat(database: Database.Database): void {
+  expectJsonFormat(database, 'settings', migrateJournalFormat, 'a migrate-v1 journal');
+}
+
+/**
+ * A migrate-v1 journal's cases in listing order, from a connection the reader opened itself (a
+ * private copy): how the report, withdraw, track and the review read a migration.
+ */
+export function migrateRowsOf(database: Database.Database): IterableIterator<MigrateRow> {
+  return database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>;
 }
