@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { DetectedDialect } from './detect-dialect.js';
+import type { DetectedDialect } from './results-dialect.js';
 import { readRows } from '../csv/read-rows.js';
 import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from './import/columns.js';
 import { restore } from '../csv/neutralise.js';
@@ -55,7 +55,7 @@ export function resultsHeader(kind: ResultsKind, header: readonly string[]): rea
 
 /**
  * The lines of a results CSV (the import's, migrate-v1's or withdraw's), streamed: one at a time,
- * in file order, in the dialect the file was written in (detect-dialect.ts). Throws
+ * in file order, in the dialect the file was written in (results-dialect.ts). Throws
  * `NotResultsError` when the header is none of these, and `CsvFormatError` when the file cannot
  * be read as CSV at all.
  */

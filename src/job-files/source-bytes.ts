@@ -1,11 +1,12 @@
 import { open, stat } from 'node:fs/promises';
 import type { CsvEncoding } from '../csv/dialect.js';
 import { LineEndingProbe, type WrittenDialect } from '../csv/layout.js';
+import { fileKindOf } from '../files/file-kind.js';
 import { describeContent } from '../files/sniff.js';
 import { isResultsHeader } from './import/columns.js';
-import { sniffDialect, splitRecords } from '../mapping/guess/dialect.js';
-import { sniffEncoding, UnsupportedEncodingError } from '../mapping/guess/encoding.js';
-import { detectResultsDialect, sampleBytes } from './detect-dialect.js';
+import { sniffDialect, splitRecords } from '../csv/sniff-dialect.js';
+import { decodeSample, sniffEncoding, UnsupportedEncodingError } from '../csv/sniff-encoding.js';
+import { detectResultsDialect, sampleBytes } from './results-dialect.js';
 import { isMigrateHeader } from './read-results.js';
 import { sourceError, sourceKinds } from './source-error.js';
 
@@ -16,17 +17,12 @@ import { sourceError, sourceKinds } from './source-error.js';
 export type SourceShape =
   { readonly kind: 'sqlite' } | { readonly kind: 'xlsx' } | { readonly kind: 'csv'; readonly dialect: WrittenDialect };
 
-const sqliteMagic = Buffer.from('SQLite format 3\0', 'latin1');
-/** Office Open XML is a zip: its first entry's local header. */
-const zipMagic = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-/** The old binary Office format (.xls), which only a spreadsheet reads. */
-const compoundFileMagic = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-
 export async function sourceShape(file: string): Promise<SourceShape> {
   const { head, complete } = await headOf(file);
-  if (startsWith(head, sqliteMagic)) return { kind: 'sqlite' };
-  if (startsWith(head, zipMagic)) return { kind: 'xlsx' };
-  if (startsWith(head, compoundFileMagic))
+  const kind = fileKindOf(head);
+  if (kind === 'sqlite') return { kind: 'sqlite' };
+  if (kind === 'zip') return { kind: 'xlsx' };
+  if (kind === 'xls')
     throw sourceError(file, `expected ${sourceKinds}, got an old Excel .xls workbook (save it as .xlsx or CSV)`);
   if (head.length === 0) throw sourceError(file, `expected ${sourceKinds}, got an empty file`);
   return { kind: 'csv', dialect: csvDialectOf(file, head, complete) };
@@ -85,15 +81,4 @@ function encodingOf(file: string, head: Buffer, complete: boolean): CsvEncoding 
     if (error instanceof UnsupportedEncodingError) throw sourceError(file, error.message, error);
     throw error;
   }
-}
-
-/** The sample as text, its byte order mark dropped; a character cut by the sample's end does not count. */
-function decodeSample(head: Buffer, encoding: CsvEncoding, complete: boolean): string {
-  // Streamed: Node's one-shot windows-1252 decode reads 0x80-0x9F as C1 controls (src/csv/decode.ts).
-  const decoder = new TextDecoder(encoding === 'latin1' ? 'windows-1252' : encoding);
-  return decoder.decode(head, { stream: true }) + (complete ? decoder.decode() : '');
-}
-
-function startsWith(head: Buffer, magic: Buffer): boolean {
-  return head.length >= magic.length && head.subarray(0, magic.length).equals(magic);
 }

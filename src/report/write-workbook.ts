@@ -12,7 +12,7 @@ import { errorCellFill, errorColumns, outcomeFills } from '../job-files/import/r
 import { migrateOutcomeFills } from '../job-files/migrate/columns.js';
 import { withdrawOkOutcomes, withdrawOutcomes } from '../job-files/withdraw/columns.js';
 import { writeSheet, type CellMark, type SheetLine } from '../workbook/write-sheet.js';
-import { detectFileDialect } from '../job-files/detect-dialect.js';
+import { detectFileDialect } from '../job-files/results-dialect.js';
 import { resultsKindOf } from '../job-files/read-results.js';
 
 const fills: Readonly<Record<string, string>> = { ...outcomeFills, ...migrateOutcomeFills };

@@ -1,4 +1,5 @@
-import type { Confidence } from './types.js';
+import { parse } from 'csv-parse/sync';
+import type { Confidence } from './confidence.js';
 
 export type LineEnding = 'CRLF' | 'LF' | 'CR';
 
@@ -152,4 +153,25 @@ function hasHeader(records: string[][]): boolean {
   const names = (records[0] ?? []).map((cell) => cell.trim());
   if (names.some((name) => name === '' || looksLikeData.test(name))) return false;
   return new Set(names).size === names.length;
+}
+
+/**
+ * The quote a sample reads with when its delimiter is known (a results file's, from its header):
+ * `"` unless only `'` reads, every record as wide as the header.
+ */
+export function quoteThatReads(text: string, delimiter: string, complete: boolean): string {
+  return quoteCandidates.find((candidate) => readsWith(text, delimiter, candidate, complete)) ?? '"';
+}
+
+/** Whether the sample reads as CSV with this quote, every record as wide as the header. */
+function readsWith(text: string, delimiter: string, quote: string, complete: boolean): boolean {
+  // An incomplete sample ends mid-record: only its whole lines are read.
+  const sample = complete ? text : text.slice(0, text.lastIndexOf('\n') + 1);
+  try {
+    parse(sample, { delimiter, quote, escape: quote, record_delimiter: ['\r\n', '\n'], relax_column_count: false });
+    return true;
+  } catch (error) {
+    // A sample cut inside a quoted cell that holds a line break.
+    return !complete && (error as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED';
+  }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sniffDialect } from '../../../src/mapping/guess/dialect.js';
-import { sniffEncoding, UnsupportedEncodingError } from '../../../src/mapping/guess/encoding.js';
-import { matchHeader, normaliseHeader } from '../../../src/mapping/guess/header-names.js';
+import { sniffDialect } from '../../src/csv/sniff-dialect.js';
+import { sniffEncoding, UnsupportedEncodingError } from '../../src/csv/sniff-encoding.js';
+import { matchHeader, normaliseHeader } from '../../src/mapping/guess/header-names.js';
 
 /** Encoding and dialect sniffing from bytes and text, and the header-name dictionary. */
 

@@ -1,5 +1,5 @@
-import type { CsvEncoding } from '../../csv/dialect.js';
-import type { Confidence } from './types.js';
+import type { CsvEncoding } from './dialect.js';
+import type { Confidence } from './confidence.js';
 
 export interface EncodingGuess {
   readonly encoding: CsvEncoding;
@@ -106,4 +106,29 @@ function describeWindows1252(head: Uint8Array): string {
     .filter((character) => character.charCodeAt(0) >= 0x80)
     .slice(0, 5);
   return characters.map((character) => JSON.stringify(character)).join(' ');
+}
+
+/**
+ * The encoding alone, for a reader that must not stop on it (the report telling a results file's
+ * dialect): a byte order mark no reader takes is read as windows-1252, and the file is then
+ * refused for its header, as any file not ours is.
+ */
+export function encodingOf(head: Uint8Array, complete: boolean): CsvEncoding {
+  try {
+    return sniffEncoding(head, complete).encoding;
+  } catch (error) {
+    if (error instanceof UnsupportedEncodingError) return 'windows-1252';
+    throw error;
+  }
+}
+
+/**
+ * A sample's bytes as text, its byte order mark dropped; a character cut by the sample's end does
+ * not count. Decoded as a stream: Node's one-shot windows-1252 decode reads 0x80-0x9F as C1
+ * controls (src/csv/decode.ts), which would tell text from binary content wrongly.
+ */
+export function decodeSample(head: Uint8Array, encoding: CsvEncoding, complete: boolean): string {
+  if (encoding === 'latin1') return Buffer.from(head).toString('latin1');
+  const decoder = new TextDecoder(encoding);
+  return decoder.decode(head, { stream: true }) + (complete ? decoder.decode() : '');
 }
