@@ -1,4 +1,4 @@
-import { readWorkbookRows } from '../workbook/read-rows.js';
+import { tableRows } from './read-table.js';
 import {
   resultLine,
   resultsHeader,
@@ -21,12 +21,10 @@ export async function* readResultsWorkbook(file: string): AsyncGenerator<ResultL
   let kind = undefined as ResultsKind | undefined;
   let header: readonly string[] = [];
   // The header is refused by the loop: the workbook reader takes an error thrown in its callback for an unreadable workbook.
-  const rows = readWorkbookRows(file, {
-    renameHeader: (names) => {
-      header = names;
-      kind = resultsKindOf(names);
-      return kind === undefined ? names : resultsHeader(kind, names);
-    },
+  const { rows, text } = tableRows({ file, shape: { kind: 'xlsx' } }, (names) => {
+    header = names;
+    kind = resultsKindOf(names);
+    return kind === undefined ? names : resultsHeader(kind, names);
   });
   let position = 0;
   for await (const row of rows) {
@@ -35,7 +33,7 @@ export async function* readResultsWorkbook(file: string): AsyncGenerator<ResultL
       yield { kind: 'unreadable', line: row.line, code: row.error.code, message: row.error.message };
       continue;
     }
-    yield resultLine(kind, row.cells, ++position, (cell) => cell);
+    yield resultLine(kind, row.cells, ++position, text);
   }
   // A sheet with a header and no rows.
   if (kind === undefined) throwNotResults('a results workbook', header);

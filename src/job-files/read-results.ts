@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { DetectedDialect } from './results-dialect.js';
-import { readRows } from '../csv/read-rows.js';
 import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from './import/columns.js';
-import { restore } from '../csv/neutralise.js';
+import { tableRows } from './read-table.js';
 import { NotResultsError } from '../files/not-results-error.js';
-import { migrateColumns } from './migrate/columns.js';
+import { isMigrateHeader, migrateColumns } from './migrate/columns.js';
 import { withdrawColumns, withdrawOkOutcomes } from './withdraw/columns.js';
 
 /**
@@ -63,14 +62,11 @@ export async function* readResults(
   input: Readable,
   written: DetectedDialect,
 ): AsyncGenerator<ResultLine | UnreadableLine> {
-  const dialect = { ...written, header: true, trim: false };
   // Set by the header callback, hence the cast: control flow cannot see it change.
   let kind = 'import' as ResultsKind;
-  const rows = readRows(input, dialect, {
-    renameHeader: (header) => {
-      kind = resultsKindOf(header) ?? throwNotResults('a results CSV', header);
-      return resultsHeader(kind, header);
-    },
+  const { rows, text } = tableRows({ stream: input, dialect: written }, (header) => {
+    kind = resultsKindOf(header) ?? throwNotResults('a results CSV', header);
+    return resultsHeader(kind, header);
   });
   let position = 0;
   for await (const row of rows) {
@@ -79,7 +75,7 @@ export async function* readResults(
       continue;
     }
     // Cells were neutralised against formulas when written: read as the journal holds them.
-    yield resultLine(kind, row.cells, ++position, restore);
+    yield resultLine(kind, row.cells, ++position, text);
   }
 }
 
@@ -193,11 +189,6 @@ export function withdrawLine(
 /** withdraw's columns first; columns a person added after them are ignored. */
 export function isWithdrawHeader(header: readonly string[]): boolean {
   return withdrawColumns.every((name, index) => header[index] === name);
-}
-
-/** migrate-v1's columns first; columns staff added after them are ignored. */
-export function isMigrateHeader(header: readonly string[]): boolean {
-  return migrateColumns.every((name, index) => header[index] === name);
 }
 
 /** The header is none of our results files': `what` says which kind of file was read. */

@@ -7,7 +7,7 @@ import { isResultsHeader } from './import/columns.js';
 import { sniffDialect, splitRecords } from '../csv/sniff-dialect.js';
 import { decodeSample, sniffEncoding, UnsupportedEncodingError } from '../csv/sniff-encoding.js';
 import { detectResultsDialect, sampleBytes } from './results-dialect.js';
-import { isMigrateHeader } from './read-results.js';
+import { isMigrateHeader } from './migrate/columns.js';
 import { sourceError, sourceKinds } from './source-error.js';
 
 /**

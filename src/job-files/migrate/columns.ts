@@ -35,3 +35,8 @@ export const migrateOutcomeFills: Record<MigrateOutcome, string> = {
   failed: 'FFF8CBAD',
   rejected: 'FFFFC7CE',
 };
+
+/** migrate-v1's columns first; columns staff added after them are ignored. */
+export function isMigrateHeader(header: readonly string[]): boolean {
+  return migrateColumns.every((name, index) => header[index] === name);
+}
