@@ -1,7 +1,7 @@
 import { outcomes } from './import/columns.js';
 import { migrateOutcomes } from './migrate/columns.js';
 import { withdrawOutcomes } from './withdraw/columns.js';
-import type { ResultLine, UnreadableLine } from './read-results.js';
+import type { ResultLine, UnreadableLine } from './read/read-results.js';
 
 /** At most this many failed rows are kept for the HTML table; the rest are only counted. */
 export const maxFailedRows = 5000;

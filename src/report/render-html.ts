@@ -1,7 +1,7 @@
 import { hintFor } from '../job-files/hints.js';
 import { escapeHtml } from '../job-files/html.js';
 import { claimLabel } from './render-text.js';
-import type { ResultLine } from '../job-files/read-results.js';
+import type { ResultLine } from '../job-files/read/read-results.js';
 import { maxFailedRows, type Summary } from '../job-files/summarise.js';
 
 const failedColumns: readonly (readonly [string, (row: ResultLine) => string])[] = [

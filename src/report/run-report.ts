@@ -3,10 +3,10 @@ import type { CsvEncoding } from '../csv/dialect.js';
 import { CsvFormatError } from '../csv/errors.js';
 import { isSqlite, isZip } from '../files/file-kind.js';
 import { NotResultsError } from '../files/not-results-error.js';
-import { detectFileDialect } from '../job-files/results-dialect.js';
-import { readJournal } from '../job-files/read-journal.js';
-import { readResults } from '../job-files/read-results.js';
-import { readResultsWorkbook } from '../job-files/read-results-workbook.js';
+import { detectFileDialect } from '../job-files/read/results-dialect.js';
+import { readJournal } from '../job-files/read/read-journal.js';
+import { readResults } from '../job-files/read/read-results.js';
+import { readResultsWorkbook } from '../job-files/read/read-results-workbook.js';
 import { Summariser, type Summary } from '../job-files/summarise.js';
 
 export type ReportSource = 'results CSV' | 'results workbook' | 'journal';

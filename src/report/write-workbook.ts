@@ -12,8 +12,8 @@ import { errorCellFill, errorColumns, outcomeFills } from '../job-files/import/r
 import { migrateOutcomeFills } from '../job-files/migrate/columns.js';
 import { withdrawOkOutcomes, withdrawOutcomes } from '../job-files/withdraw/columns.js';
 import { writeSheet, type CellMark, type SheetLine } from '../workbook/write-sheet.js';
-import { detectFileDialect } from '../job-files/results-dialect.js';
-import { resultsKindOf } from '../job-files/read-results.js';
+import { detectFileDialect } from '../job-files/read/results-dialect.js';
+import { resultsKindOf } from '../job-files/read/read-results.js';
 
 const fills: Readonly<Record<string, string>> = { ...outcomeFills, ...migrateOutcomeFills };
 /** A withdraw job's outcomes as its own workbook colours them (src/withdraw/results.ts): done green, the rest red. */

@@ -8,7 +8,7 @@ import { openShardJournals, type OpenShards } from '../job-files/import/merge-jo
 import { inputKindKey, resultsDialectKey } from '../job-files/import/write-results.js';
 import { parseMapping } from '../mapping/load.js';
 import { metaOf } from '../journal/snapshot.js';
-import { importLine } from '../job-files/read-journal.js';
+import { importLine } from '../job-files/read/read-journal.js';
 import { Summariser, type Summary } from '../job-files/summarise.js';
 import { outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 import { jobMapping } from './job-mapping.js';

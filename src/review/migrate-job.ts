@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
 import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import { expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
-import { serviceOf } from '../job-files/read-journal.js';
-import { migrateLine } from '../job-files/read-results.js';
+import { serviceOf } from '../job-files/read/read-journal.js';
+import { migrateLine } from '../job-files/read/read-results.js';
 import { Summariser } from '../job-files/summarise.js';
 import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 

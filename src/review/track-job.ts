@@ -1,4 +1,4 @@
-import type { ResultLine } from '../job-files/read-results.js';
+import type { ResultLine } from '../job-files/read/read-results.js';
 import { Summariser } from '../job-files/summarise.js';
 import { defaultDueWithinDays, viewTrackJournal, type TrackView } from '../job-files/track/journal-view.js';
 import {

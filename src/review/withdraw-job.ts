@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import { parseService } from '../api/service-identity.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
-import { serviceOf } from '../job-files/read-journal.js';
-import { withdrawLine } from '../job-files/read-results.js';
+import { serviceOf } from '../job-files/read/read-journal.js';
+import { withdrawLine } from '../job-files/read/read-results.js';
 import { Summariser } from '../job-files/summarise.js';
 import {
   linesWithUnsettled,

@@ -14,9 +14,9 @@ import { displayKey } from '../job-files/import/write-results.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
 import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
 import type { TrackRow } from '../job-files/track/journal.js';
-import { sourceShape } from '../job-files/source-bytes.js';
-import { sourceError } from '../job-files/source-error.js';
-import { readSourceTable, type TableShape } from '../job-files/read-table.js';
+import { sourceShape } from '../job-files/read/source-bytes.js';
+import { sourceError } from '../job-files/read/source-error.js';
+import { readSourceTable, type TableShape } from '../job-files/read/read-table.js';
 import { journalKindOf, tablesOf } from '../journal/kind.js';
 
 export type TrackSourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { readResultRecords } from '../job-files/import/result-records.js';
 import { rowResult } from '../job-files/import/row-outcome.js';
 import { displayKey } from '../job-files/import/write-results.js';
-import { claimKeyWanted, outcomeWanted, storedKeyForms, type TargetFilter } from '../job-files/target-filter.js';
+import { claimKeyWanted, outcomeWanted, storedKeyForms, type TargetFilter } from '../job-files/read/target-filter.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
 type ImportProof = Extract<NonNullable<WithdrawTarget['proof']>, { kind: 'import' }>;

@@ -9,8 +9,8 @@ import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
 import { NotResultsError } from '../files/not-results-error.js';
 import { importJournalTargets } from './import-journal-source.js';
-import { sourceError, sourceKinds } from '../job-files/source-error.js';
-import { claimKeyWanted, outcomeWanted, type TargetFilter } from '../job-files/target-filter.js';
+import { sourceError, sourceKinds } from '../job-files/read/source-error.js';
+import { claimKeyWanted, outcomeWanted, type TargetFilter } from '../job-files/read/target-filter.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 import { journalKindOf, tablesOf } from '../journal/kind.js';
 

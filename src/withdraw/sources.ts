@@ -2,8 +2,8 @@ import type { ServiceIdentity } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
 import { maybeCreatedOutcomes } from '../job-files/import/columns.js';
 import { readJournalSource } from './journal-source.js';
-import { sourceShape } from '../job-files/source-bytes.js';
-import { SourceError } from '../job-files/source-error.js';
+import { sourceShape } from '../job-files/read/source-bytes.js';
+import { SourceError } from '../job-files/read/source-error.js';
 import { TargetMerger } from './source-targets.js';
 import { readTableSource } from './table-source.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
@@ -46,7 +46,7 @@ export interface SourceOptions {
   outcomes?: readonly string[];
   /** Only these claims, by their key as the results show it (or a one-column key's value). */
   claimKeys?: readonly string[];
-  /** A list's header holding the ids: case ids when its name says `case`, else claim ids (table-layout.ts). */
+  /** A list's header holding the ids: case ids when its name says `case`, else claim ids (src/job-files/read/table-layout.ts). */
   column?: string;
 }
 

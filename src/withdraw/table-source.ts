@@ -1,9 +1,9 @@
 import { CsvFormatError } from '../csv/errors.js';
-import { readSourceTable, type TableShape } from '../job-files/read-table.js';
-import { sourceError } from '../job-files/source-error.js';
-import type { TargetFilter } from '../job-files/target-filter.js';
+import { readSourceTable, type TableShape } from '../job-files/read/read-table.js';
+import { sourceError } from '../job-files/read/source-error.js';
+import type { TargetFilter } from '../job-files/read/target-filter.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
-import { tableLine, type TableLayout } from '../job-files/table-layout.js';
+import { tableLine, type TableLayout } from '../job-files/read/table-layout.js';
 
 /** Where a table source's lines go: targets to the merger, unusable lines to `skipped`. */
 export interface TableSink {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { readSources, type SourcesRead, type WithdrawTarget } from '../../src/withdraw/sources.js';
-import { SourceError } from '../../src/job-files/source-error.js';
+import { SourceError } from '../../src/job-files/read/source-error.js';
 import { fraudClaim, sandboxKey, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import {
   csvOf,

@@ -3,7 +3,7 @@ import { parseService, type ServiceIdentity } from '../../api/service-identity.j
 import { isSqlite } from '../../files/file-kind.js';
 import { serviceMetaKey } from '../../journal/service-binding.js';
 import { metaOf, snapshotOf } from '../../journal/snapshot.js';
-import { serviceOf } from '../read-journal.js';
+import { serviceOf } from '../read/read-journal.js';
 import { dueWithinKey, rowsWithStatesSql, sourcesKey, type RowWithState, type TrackSourcesRecord } from './journal.js';
 import { statusLineOf, type StatusLine, type WorkItem } from './status.js';
 import type { TrackSummary } from './summary.js';

@@ -1,7 +1,7 @@
-import { renameStatusColumns, isResultsHeader, statusCell } from './import/columns.js';
-import { isMigrateHeader, migrateColumns } from './migrate/columns.js';
-import { identifierDamage } from '../mapping/spreadsheet-damage.js';
-import type { WithdrawTarget } from './withdraw/target.js';
+import { renameStatusColumns, isResultsHeader, statusCell } from '../import/columns.js';
+import { isMigrateHeader, migrateColumns } from '../migrate/columns.js';
+import { identifierDamage } from '../../mapping/spreadsheet-damage.js';
+import type { WithdrawTarget } from '../withdraw/target.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from './target-filter.js';
 
 /**

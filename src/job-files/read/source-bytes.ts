@@ -1,13 +1,13 @@
 import { open, stat } from 'node:fs/promises';
-import type { CsvEncoding } from '../csv/dialect.js';
-import { LineEndingProbe, type WrittenDialect } from '../csv/layout.js';
-import { fileKindOf } from '../files/file-kind.js';
-import { describeContent } from '../files/sniff.js';
-import { isResultsHeader } from './import/columns.js';
-import { sniffDialect, splitRecords } from '../csv/sniff-dialect.js';
-import { decodeSample, sniffEncoding, UnsupportedEncodingError } from '../csv/sniff-encoding.js';
+import type { CsvEncoding } from '../../csv/dialect.js';
+import { LineEndingProbe, type WrittenDialect } from '../../csv/layout.js';
+import { fileKindOf } from '../../files/file-kind.js';
+import { describeContent } from '../../files/sniff.js';
+import { isResultsHeader } from '../import/columns.js';
+import { sniffDialect, splitRecords } from '../../csv/sniff-dialect.js';
+import { decodeSample, sniffEncoding, UnsupportedEncodingError } from '../../csv/sniff-encoding.js';
 import { detectResultsDialect, sampleBytes } from './results-dialect.js';
-import { isMigrateHeader } from './migrate/columns.js';
+import { isMigrateHeader } from '../migrate/columns.js';
 import { sourceError, sourceKinds } from './source-error.js';
 
 /**

@@ -1,10 +1,10 @@
 import { open } from 'node:fs/promises';
-import type { CsvDialect, CsvEncoding } from '../csv/dialect.js';
-import { quoteThatReads } from '../csv/sniff-dialect.js';
-import { decodeSample, encodingOf } from '../csv/sniff-encoding.js';
-import { legacyStatusColumns, statusColumns } from './import/columns.js';
-import { migrateColumns } from './migrate/columns.js';
-import { withdrawColumns } from './withdraw/columns.js';
+import type { CsvDialect, CsvEncoding } from '../../csv/dialect.js';
+import { quoteThatReads } from '../../csv/sniff-dialect.js';
+import { decodeSample, encodingOf } from '../../csv/sniff-encoding.js';
+import { legacyStatusColumns, statusColumns } from '../import/columns.js';
+import { migrateColumns } from '../migrate/columns.js';
+import { withdrawColumns } from '../withdraw/columns.js';
 
 /**
  * A results CSV's dialect, told by the file itself: the import writes its results in the input's

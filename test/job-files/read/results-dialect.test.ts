@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { encodeText } from '../../src/csv/encode.js';
-import { legacyStatusColumns, statusColumns } from '../../src/job-files/import/columns.js';
-import { migrateColumns } from '../../src/job-files/migrate/columns.js';
-import { detectResultsDialect } from '../../src/job-files/results-dialect.js';
-import { encodingOf } from '../../src/csv/sniff-encoding.js';
+import { encodeText } from '../../../src/csv/encode.js';
+import { legacyStatusColumns, statusColumns } from '../../../src/job-files/import/columns.js';
+import { migrateColumns } from '../../../src/job-files/migrate/columns.js';
+import { detectResultsDialect } from '../../../src/job-files/read/results-dialect.js';
+import { encodingOf } from '../../../src/csv/sniff-encoding.js';
 
 /**
  * `report` reads a results CSV in the dialect it was written in, told nothing: the

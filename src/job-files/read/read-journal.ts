@@ -1,20 +1,20 @@
 import { rm } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
-import { describeService, parseService } from '../api/service-identity.js';
-import { journalFormat } from './import/schema.js';
-import { serviceMetaKey } from '../journal/service-binding.js';
-import { readResultRecords } from './import/result-records.js';
-import type { ResultRecord } from './import/records.js';
-import { expectFormat, expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
-import { NotResultsError } from '../files/not-results-error.js';
-import { rowResult } from './import/row-outcome.js';
-import { displayKey } from './import/write-results.js';
-import { okOutcomes } from './import/columns.js';
-import { expectMigrateFormat, migrateRowsOf } from './migrate/journal.js';
-import { migrateOutcomeOf } from './migrate/columns.js';
-import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat } from './withdraw/journal.js';
+import { describeService, parseService } from '../../api/service-identity.js';
+import { journalFormat } from '../import/schema.js';
+import { serviceMetaKey } from '../../journal/service-binding.js';
+import { readResultRecords } from '../import/result-records.js';
+import type { ResultRecord } from '../import/records.js';
+import { expectFormat, expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../../journal/snapshot.js';
+import { NotResultsError } from '../../files/not-results-error.js';
+import { rowResult } from '../import/row-outcome.js';
+import { displayKey } from '../import/write-results.js';
+import { okOutcomes } from '../import/columns.js';
+import { expectMigrateFormat, migrateRowsOf } from '../migrate/journal.js';
+import { migrateOutcomeOf } from '../migrate/columns.js';
+import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat } from '../withdraw/journal.js';
 import { migrateLine, withdrawLine, type ResultLine } from './read-results.js';
-import { journalKindOf, tablesOf } from '../journal/kind.js';
+import { journalKindOf, tablesOf } from '../../journal/kind.js';
 
 /**
  * The lines a job journal (an import's, migrate-v1's or withdraw's) would write to its results

@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { CsvDialect } from '../csv/dialect.js';
-import type { WrittenDialect } from '../csv/layout.js';
-import { restore } from '../csv/neutralise.js';
-import { readRows, type ReadRowsOptions } from '../csv/read-rows.js';
-import type { CsvRow } from '../csv/records.js';
-import { readWorkbookRows } from '../workbook/read-rows.js';
+import type { CsvDialect } from '../../csv/dialect.js';
+import type { WrittenDialect } from '../../csv/layout.js';
+import { restore } from '../../csv/neutralise.js';
+import { readRows, type ReadRowsOptions } from '../../csv/read-rows.js';
+import type { CsvRow } from '../../csv/records.js';
+import { readWorkbookRows } from '../../workbook/read-rows.js';
 import { sourceError, SourceError } from './source-error.js';
 import { tableLayout, type LayoutProblem, type Role, type TableLayout } from './table-layout.js';
 

@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { DetectedDialect } from './results-dialect.js';
-import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from './import/columns.js';
+import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from '../import/columns.js';
 import { tableRows } from './read-table.js';
-import { NotResultsError } from '../files/not-results-error.js';
-import { isMigrateHeader, migrateColumns } from './migrate/columns.js';
-import { withdrawColumns, withdrawOkOutcomes } from './withdraw/columns.js';
+import { NotResultsError } from '../../files/not-results-error.js';
+import { isMigrateHeader, migrateColumns } from '../migrate/columns.js';
+import { withdrawColumns, withdrawOkOutcomes } from '../withdraw/columns.js';
 
 /**
  * The status cells of one results line that the report reads (docs/import.md, "The results CSV"):

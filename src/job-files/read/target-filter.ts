@@ -1,4 +1,4 @@
-import { displayKey } from './import/write-results.js';
+import { displayKey } from '../import/write-results.js';
 
 /** What the filters (`--outcome`, claim keys) leave of a line: whether it is wanted. */
 export interface TargetFilter {
