@@ -1,9 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
-import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import { expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
-import { serviceOf } from '../job-files/read/read-journal.js';
-import { migrateLine } from '../job-files/read/read-results.js';
+import { migrateRowLine, serviceOf } from '../job-files/read/read-journal.js';
 import { Summariser } from '../job-files/summarise.js';
 import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 
@@ -26,15 +24,8 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
     const cells = new Map<number, Record<string, string>>();
     let position = 0;
     for (const row of migrateRowsOf(database)) {
-      const { outcome, code, message } = migrateOutcomeOf(row);
-      const line = migrateLine(++position, {
-        caseId: row.case_id,
-        claimId: row.claim_id,
-        groupKey: row.group_key,
-        outcome,
-        errorCode: code,
-        errorMessage: message,
-      });
+      const line = migrateRowLine(++position, row);
+      const { outcome, errorCode: code, errorMessage: message } = line;
       summariser.add(line);
       entries.push({
         line: position,

@@ -10,7 +10,7 @@ import { NotResultsError } from '../../files/not-results-error.js';
 import { rowResult } from '../import/row-outcome.js';
 import { displayKey } from '../import/write-results.js';
 import { okOutcomes } from '../import/columns.js';
-import { expectMigrateFormat, migrateRowsOf } from '../migrate/journal.js';
+import { expectMigrateFormat, migrateRowsOf, type MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/columns.js';
 import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat } from '../withdraw/journal.js';
 import { migrateLine, withdrawLine, type ResultLine } from './read-results.js';
@@ -38,17 +38,7 @@ export async function* readJournal(file: string, onService?: (service: string) =
       expectStaged(database, 'complete');
       onService?.(serviceOf(database));
       let position = 0;
-      for (const row of migrateRowsOf(database)) {
-        const { outcome, code, message } = migrateOutcomeOf(row);
-        yield migrateLine(++position, {
-          caseId: row.case_id,
-          claimId: row.claim_id,
-          groupKey: row.group_key,
-          outcome,
-          errorCode: code,
-          errorMessage: message,
-        });
-      }
+      for (const row of migrateRowsOf(database)) yield migrateRowLine(++position, row);
     } else if (kind === 'withdraw') {
       expectJsonFormat(database, 'fingerprint', withdrawJournalFormat, 'a withdraw journal');
       expectStaged(database, '1');
@@ -107,4 +97,17 @@ export function importLine(record: ResultRecord): ResultLine {
     // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done.
     ok: okOutcomes.includes(result.outcome) && result.errorCode === '',
   };
+}
+
+/** One v1 case of a migration's journal as a results line (its outcome as the results file would say it). */
+export function migrateRowLine(position: number, row: MigrateRow): ResultLine {
+  const { outcome, code, message } = migrateOutcomeOf(row);
+  return migrateLine(position, {
+    caseId: row.case_id,
+    claimId: row.claim_id,
+    groupKey: row.group_key,
+    outcome,
+    errorCode: code,
+    errorMessage: message,
+  });
 }
