@@ -11,7 +11,7 @@ import {
 import { ServiceMismatchError } from '../api/service-identity.js';
 import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-error.js';
 import { ExportStateError } from '../export/state.js';
-import { JournalMismatchError } from '../import/journal/schema.js';
+import { JournalMismatchError } from '../journal/open.js';
 import { MappingError } from '../mapping/load.js';
 import { resourceFailure } from '../files/resource-failure.js';
 import { CodedError, codeOf } from '../errors/coded-error.js';

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { ClaimsClient } from '../api/client/index.js';
-import { neutralise } from '../import/results/neutralise.js';
+import { neutralise } from '../csv/neutralise.js';
 import type { ExportResource } from './columns.js';
 import { flatten } from './flatten.js';
 import { csvWriteOptions } from '../csv/write-options.js';

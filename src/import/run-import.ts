@@ -16,15 +16,16 @@ import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import type { Mapping } from '../mapping/schema.js';
 import type { ClaimBody } from './claim/body.js';
 import { EvidenceUploads } from './claim/evidence.js';
-import type { Shard } from './ids.js';
-import { evidenceDirKey, journalFormat, JournalMismatchError, mappingFileKey } from './journal/schema.js';
+import type { Shard } from '../job-files/claims/ids.js';
+import { JournalMismatchError } from '../journal/open.js';
+import { evidenceDirKey, journalFormat, mappingFileKey } from '../job-files/import/schema.js';
 import { Journal } from './journal/journal.js';
-import { bindService } from './journal/service-binding.js';
+import { bindService } from '../journal/service-binding.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
-import { outcomes } from './results/columns.js';
+import { outcomes } from '../job-files/import/columns.js';
 import {
   fieldColumnsKey,
   inputKindKey,
@@ -32,7 +33,7 @@ import {
   resultsFormatOf,
   writeResults,
   type ResultsSummary,
-} from './results/write-results.js';
+} from '../job-files/import/write-results.js';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';

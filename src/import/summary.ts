@@ -1,6 +1,6 @@
 import type { ImportReport } from './run-import.js';
 import { formatThrottling, throttlingWorthTelling } from '../rate/follow-throttling.js';
-import { outcomes } from './results/columns.js';
+import { outcomes } from '../job-files/import/columns.js';
 import { formatPhases } from '../progress/phases.js';
 import { ConnectionSetupError } from '../api/network/setup-error.js';
 

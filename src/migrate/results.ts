@@ -1,40 +1,19 @@
-import { writeCsvFile } from '../import/results/write-csv-file.js';
-import type { MigrateJournal, MigrateRow } from './journal.js';
+import { writeCsvFile } from '../csv/write-csv-file.js';
+import type { MigrateJournal } from '../job-files/migrate/journal.js';
+import {
+  migrateColumns,
+  migrateOutcomeFills,
+  migrateOutcomeOf,
+  type MigrateOutcome,
+} from '../job-files/migrate/columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
-
-export const migrateColumns = [
-  'case_id',
-  'claim_id',
-  'group_key',
-  'outcome',
-  'error_code',
-  'error_message',
-  'http_status',
-] as const;
-export const migrateOutcomes = ['migrated', 'skipped', 'failed', 'rejected', 'valid'] as const;
-export type MigrateOutcome = (typeof migrateOutcomes)[number];
 
 export interface MigrateSummary {
   cases: number;
   byOutcome: Record<MigrateOutcome, number>;
   claims: number;
   allOk: boolean;
-}
-
-/** A case whose claim the run never settled (it stopped early) counts as failed, resumable. */
-export function migrateOutcomeOf(row: MigrateRow): { outcome: MigrateOutcome; code: string; message: string } {
-  switch (row.step) {
-    case 'staged':
-    case 'submitting':
-      return {
-        outcome: 'failed',
-        code: 'not_finished',
-        message: "the run stopped before this case's claim was settled; run the same command again",
-      };
-    default:
-      return { outcome: row.step, code: row.error_code ?? '', message: row.error_message ?? '' };
-  }
 }
 
 /**
@@ -80,13 +59,6 @@ export async function writeMigrateResults(journal: MigrateJournal, file: string)
 }
 
 const outcomeColumn = migrateColumns.indexOf('outcome');
-export const migrateOutcomeFills: Record<MigrateOutcome, string> = {
-  migrated: 'FFC6EFCE',
-  valid: 'FFE2EFDA',
-  skipped: 'FFEDEDED',
-  failed: 'FFF8CBAD',
-  rejected: 'FFFFC7CE',
-};
 
 /** The line that proves nothing was lost: source = migrated + skipped + failed + rejected. */
 export function formatMigrateSummary(summary: MigrateSummary, dryRun: boolean): string {

@@ -3,16 +3,17 @@ import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
 import type { NetworkOptions } from '../api/client/config.js';
 import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
-import { bindService } from '../import/journal/service-binding.js';
+import { bindService } from '../journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
-import { JournalMismatchError } from '../import/journal/schema.js';
+import { JournalMismatchError } from '../journal/open.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
 import { ClaimRun } from './claim-run.js';
-import { groupKeyOf, migratedClaimId } from './group.js';
-import { MigrateJournal, migrateJournalFormat, type StagedCase } from './journal.js';
-import { migrateOutcomeOf, migrateOutcomes, writeMigrateResults, type MigrateSummary } from './results.js';
+import { groupKeyOf, migratedClaimId } from '../job-files/migrate/group.js';
+import { MigrateJournal, migrateJournalFormat, type StagedCase } from '../job-files/migrate/journal.js';
+import { writeMigrateResults, type MigrateSummary } from './results.js';
+import { migrateOutcomeOf, migrateOutcomes } from '../job-files/migrate/columns.js';
 import { namingFile } from '../files/resource-failure.js';
 
 export interface MigrateOptions {

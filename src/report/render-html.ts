@@ -1,12 +1,8 @@
-import { hintFor } from '../import/results/hints.js';
+import { hintFor } from '../job-files/hints.js';
+import { escapeHtml } from '../job-files/html.js';
 import { claimLabel } from './render-text.js';
-import type { ResultLine } from './read-results.js';
-import { maxFailedRows, type Summary } from './summarise.js';
-
-/** Every character HTML gives a meaning to, in text and in quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
+import type { ResultLine } from '../job-files/read/read-results.js';
+import { maxFailedRows, type Summary } from '../job-files/summarise.js';
 
 const failedColumns: readonly (readonly [string, (row: ResultLine) => string])[] = [
   ['line', (row) => row.line],

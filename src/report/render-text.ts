@@ -1,5 +1,5 @@
-import { hintFor } from '../import/results/hints.js';
-import type { Summary } from './summarise.js';
+import { hintFor } from '../job-files/hints.js';
+import type { Summary } from '../job-files/summarise.js';
 
 /** The report on stdout: counts, the top errors with their fix hints, claims with mixed outcomes. */
 export function renderText(summary: Summary, source: string, service?: string): string {

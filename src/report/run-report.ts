@@ -2,12 +2,12 @@ import { createReadStream } from 'node:fs';
 import type { CsvEncoding } from '../csv/dialect.js';
 import { CsvFormatError } from '../csv/errors.js';
 import { isSqlite, isZip } from '../files/file-kind.js';
-import { NotResultsError } from '../import/results/not-results-error.js';
-import { detectFileDialect } from './detect-dialect.js';
-import { readJournal } from './read-journal.js';
-import { readResults } from './read-results.js';
-import { readResultsWorkbook } from './read-results-workbook.js';
-import { Summariser, type Summary } from './summarise.js';
+import { NotResultsError } from '../files/not-results-error.js';
+import { detectFileDialect } from '../job-files/read/results-dialect.js';
+import { readJournal } from '../job-files/read/read-journal.js';
+import { readResults } from '../job-files/read/read-results.js';
+import { readResultsWorkbook } from '../job-files/read/read-results-workbook.js';
+import { Summariser, type Summary } from '../job-files/summarise.js';
 
 export type ReportSource = 'results CSV' | 'results workbook' | 'journal';
 

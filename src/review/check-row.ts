@@ -2,7 +2,7 @@ import { explainRow } from '../mapping/explain.js';
 import { evidenceOf } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
-import { prepareRow, WireCheck } from '../import/stage/prepare.js';
+import { prepareRow, WireCheck } from '../job-files/import/prepare.js';
 import { checkEvidence } from '../evidence/index.js';
 
 /** One problem of a row, with the source columns a reviewer edits to fix it. */

@@ -1,7 +1,7 @@
 import { mapCells } from '../mapping/compile/index.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
-import { firstDifference } from '../import/wire-fields.js';
+import { firstDifference } from '../job-files/claims/wire-fields.js';
 import type { CellProblem } from './check-row.js';
 
 /** One row of a claim, as the review has it now (edited or not). */

@@ -1,4 +1,4 @@
-import { derivedClaimId } from '../import/ids.js';
+import { derivedClaimId } from '../job-files/claims/ids.js';
 import { mapCells } from '../mapping/compile/index.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
@@ -17,7 +17,7 @@ export function keyStillTaken(row: RowEntry, cells: Readonly<Record<string, stri
   const mapped = mapCells(cells, mapping);
   // A row that does not map shows its own problems; its claim id is not known.
   if (!mapped.ok) return [];
-  // As staging derives it (src/import/stage/prepare.ts).
+  // As staging derives it (src/job-files/import/prepare.ts).
   const claimId = mapped.row.claimId ?? derivedClaimId(mapped.row.claimKey, mapping.claim.id_prefix);
   if (claimId !== row.claimId) return [];
   const columnsOf = fieldColumns(mapping);

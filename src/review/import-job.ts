@@ -1,14 +1,15 @@
 import { describeService } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
-import { readResultRecordAt, readResultRecords, type ResultRecord } from '../import/journal/journal.js';
-import { evidenceDirKey, mappingFileKey } from '../import/journal/schema.js';
-import { mergeByLine, MergeRefusedError } from '../import/results/merge.js';
-import { openShardJournals, type OpenShards } from '../import/results/merge-journals.js';
-import { inputKindKey, resultsDialectKey } from '../import/results/write-results.js';
+import { readResultRecordAt, readResultRecords } from '../job-files/import/result-records.js';
+import type { ResultRecord } from '../job-files/import/records.js';
+import { evidenceDirKey, mappingFileKey } from '../job-files/import/schema.js';
+import { mergeByLine, MergeRefusedError } from '../job-files/import/merge.js';
+import { openShardJournals, type OpenShards } from '../job-files/import/merge-journals.js';
+import { inputKindKey, resultsDialectKey } from '../job-files/import/write-results.js';
 import { parseMapping } from '../mapping/load.js';
-import { metaOf } from '../import/journal/snapshot.js';
-import { importLine } from '../report/read-journal.js';
-import { Summariser, type Summary } from '../report/summarise.js';
+import { metaOf } from '../journal/snapshot.js';
+import { importLine } from '../job-files/read/read-journal.js';
+import { Summariser, type Summary } from '../job-files/summarise.js';
 import { outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 import { jobMapping } from './job-mapping.js';
 

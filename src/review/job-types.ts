@@ -1,7 +1,7 @@
 import type { WrittenDialect } from '../csv/layout.js';
-import type { ResultRecord } from '../import/journal/journal.js';
+import type { ResultRecord } from '../job-files/import/records.js';
 import type { Mapping } from '../mapping/schema.js';
-import type { Summary } from '../report/summarise.js';
+import type { Summary } from '../job-files/summarise.js';
 import { CodedError } from '../errors/coded-error.js';
 
 /*
@@ -47,7 +47,7 @@ interface JobBase {
   readonly entries: readonly RowEntry[];
   /** The rows to fix, with their cells. */
   readonly rows: readonly ReviewRow[];
-  /** The report's figures (report/summarise.ts): the overview shows what `report` shows. */
+  /** The report's figures (src/job-files/summarise.ts): the overview shows what `report` shows. */
   readonly summary: Summary;
   /** Claims whose rows ended differently. */
   readonly mixedClaims: ReadonlySet<string>;

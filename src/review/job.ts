@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { isSqlite } from '../files/file-kind.js';
-import { isTrackJournalTables } from '../track-journal/journal.js';
-import { JournalBusyError } from '../import/journal/schema.js';
+import { JournalBusyError } from '../journal/open.js';
 import { openImportJob } from './import-job.js';
 import { ReviewJobError, type ReviewJob } from './job-types.js';
 import { openMigrateJob } from './migrate-job.js';
 import { openTrackJob } from './track-job.js';
 import { openWithdrawJob } from './withdraw-job.js';
+import { journalKindOf, tablesOf, type JournalKind } from '../journal/kind.js';
 import { codeOf } from '../errors/coded-error.js';
 
 /**
@@ -18,7 +18,7 @@ import { codeOf } from '../errors/coded-error.js';
 export async function openReviewJob(journals: readonly string[], mappingFile: string | undefined): Promise<ReviewJob> {
   const [first, ...others] = journals;
   if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
-  const kind = await journalKindOf(first);
+  const kind = await jobOfJournal(first);
   if (kind === 'migrate-v1' || kind === 'withdraw' || kind === 'track') {
     if (others.length > 0)
       throw new ReviewJobError(
@@ -34,21 +34,18 @@ export async function openReviewJob(journals: readonly string[], mappingFile: st
 }
 
 /**
- * Which job a journal is, by its tables: a migrate-v1 journal has `cases`, a withdraw journal
- * `withdraw_lines`, a track journal `track_rows` and `track_cases`; a SQLite file that is none
+ * Which job a journal is, by its tables (src/journal/kind.ts); a SQLite file that is none
  * of the kinds is refused here, naming what it holds. Anything else (not SQLite, or not there) is left to the import's checks, which say what it is.
  * The file is open only while its table names are read: a run holds its journal exclusively, and
  * one doing so is told, not guessed at.
  */
-async function journalKindOf(file: string): Promise<'import' | 'migrate-v1' | 'withdraw' | 'track' | undefined> {
+async function jobOfJournal(file: string): Promise<JournalKind | undefined> {
   if (!(await isSqlite(file).catch(() => false))) return undefined;
   let tables: Set<string>;
   try {
     const database = new Database(file, { readonly: true, fileMustExist: true, timeout: 1000 });
     try {
-      tables = new Set(
-        database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
-      );
+      tables = tablesOf(database);
     } finally {
       database.close();
     }
@@ -60,10 +57,8 @@ async function journalKindOf(file: string): Promise<'import' | 'migrate-v1' | 'w
       });
     return undefined;
   }
-  if (tables.has('meta') && tables.has('cases')) return 'migrate-v1';
-  if (tables.has('meta') && tables.has('withdraw_lines')) return 'withdraw';
-  if (isTrackJournalTables(tables)) return 'track';
-  if (tables.has('meta') && tables.has('rows') && tables.has('claims')) return 'import';
+  const kind = journalKindOf(tables);
+  if (kind !== undefined) return kind;
   throw new ReviewJobError(
     `expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ${tables.size === 0 ? 'no tables' : [...tables].join(', ')}`,
   );

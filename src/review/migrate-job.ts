@@ -1,10 +1,8 @@
 import { rm } from 'node:fs/promises';
-import type { MigrateRow } from '../migrate/journal.js';
-import { migrateOutcomeOf } from '../migrate/results.js';
-import { expectStaged, metaOf, snapshotOf } from '../import/journal/snapshot.js';
-import { expectMigrateFormat, serviceOf } from '../report/read-journal.js';
-import { migrateLine } from '../report/read-results.js';
-import { Summariser } from '../report/summarise.js';
+import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
+import { expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
+import { migrateRowLine, serviceOf } from '../job-files/read/read-journal.js';
+import { Summariser } from '../job-files/summarise.js';
 import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 
 /** What a migrated case's row shows. */
@@ -25,16 +23,9 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
     const entries: RowEntry[] = [];
     const cells = new Map<number, Record<string, string>>();
     let position = 0;
-    for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
-      const { outcome, code, message } = migrateOutcomeOf(row);
-      const line = migrateLine(++position, {
-        caseId: row.case_id,
-        claimId: row.claim_id,
-        groupKey: row.group_key,
-        outcome,
-        errorCode: code,
-        errorMessage: message,
-      });
+    for (const row of migrateRowsOf(database)) {
+      const line = migrateRowLine(++position, row);
+      const { outcome, errorCode: code, errorMessage: message } = line;
       summariser.add(line);
       entries.push({
         line: position,

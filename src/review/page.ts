@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { escapeHtml } from '../report/render-html.js';
+import { escapeHtml } from '../job-files/html.js';
 import type { ReviewJob } from './job-types.js';
 import { pageScript } from './page-script.js';
 

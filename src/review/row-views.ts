@@ -1,5 +1,5 @@
 import { fieldColumns } from '../mapping/source-columns.js';
-import { hintFor } from '../import/results/hints.js';
+import { hintFor } from '../job-files/hints.js';
 import { checkRowWithEvidence, type RowCheck } from './check-row.js';
 import { claimConflicts } from './claim-conflicts.js';
 import { keyStillTaken } from './claim-key-taken.js';

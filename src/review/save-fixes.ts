@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { plainDialect, writtenDialectOf } from '../csv/layout.js';
-import { writeResultRecords } from '../import/results/write-results.js';
+import { writeResultRecords } from '../job-files/import/write-results.js';
 import type { ImportReviewJob } from './job-types.js';
 
 export interface SavedFixes {

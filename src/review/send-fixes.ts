@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { NetworkOptions } from '../api/client/config.js';
 import type { ServiceIdentity } from '../api/service-identity.js';
 import { Progress } from '../progress/progress.js';
-import { runImport } from '../import/run-import.js';
+import { runImport } from '../import/index.js';
 import type { ImportReviewJob } from './job-types.js';
 import { saveFixes } from './save-fixes.js';
 

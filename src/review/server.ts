@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { hintFor } from '../import/results/hints.js';
+import { hintFor } from '../job-files/hints.js';
 import { evidenceFiles } from './evidence-files.js';
 import type { ImportReviewJob, ReviewJob } from './job-types.js';
 import { reviewPage } from './page.js';

@@ -1,8 +1,14 @@
-import type { ResultLine } from '../report/read-results.js';
-import { Summariser } from '../report/summarise.js';
-import { defaultDueWithinDays, viewTrackJournal, type TrackView } from '../track/journal-view.js';
-import { statusCells, statusColumns, type StatusLine, type WorkItem, type WorkReason } from '../track/status.js';
-import { formatTrackSummary } from '../track/summary.js';
+import type { ResultLine } from '../job-files/read/read-results.js';
+import { Summariser } from '../job-files/summarise.js';
+import { defaultDueWithinDays, viewTrackJournal, type TrackView } from '../job-files/track/journal-view.js';
+import {
+  statusCells,
+  statusColumns,
+  type StatusLine,
+  type WorkItem,
+  type WorkReason,
+} from '../job-files/track/status.js';
+import { formatTrackSummary } from '../job-files/track/summary.js';
 import { ReviewJobError, type ReviewRow, type RowEntry, type TrackReviewJob } from './job-types.js';
 import { shellWord } from './shell-word.js';
 

@@ -1,16 +1,16 @@
 import { rm } from 'node:fs/promises';
 import { parseService } from '../api/service-identity.js';
-import { serviceMetaKey } from '../import/journal/service-binding.js';
-import { expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../import/journal/snapshot.js';
-import { serviceOf } from '../report/read-journal.js';
-import { withdrawLine } from '../report/read-results.js';
-import { Summariser } from '../report/summarise.js';
+import { serviceMetaKey } from '../journal/service-binding.js';
+import { expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
+import { serviceOf } from '../job-files/read/read-journal.js';
+import { withdrawLine } from '../job-files/read/read-results.js';
+import { Summariser } from '../job-files/summarise.js';
 import {
   linesWithUnsettled,
   WithdrawJournal,
   withdrawJournalFormat,
   type WithdrawLine,
-} from '../withdraw-journal/journal.js';
+} from '../job-files/withdraw/journal.js';
 import type { ReviewRow, RowEntry, WithdrawReviewJob } from './job-types.js';
 import { shellWord } from './shell-word.js';
 

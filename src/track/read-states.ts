@@ -1,8 +1,8 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClaimsClient } from '../api/client/index.js';
 import { ClaimsHttpError } from '../api/errors.js';
-import type { TrackJournal } from '../track-journal/journal.js';
-import { caseStateOf, finalStatuses, serialiseState } from './case-state.js';
+import type { TrackJournal } from '../job-files/track/journal.js';
+import { caseStateOf, finalStatuses, serialiseState } from '../job-files/track/case-state.js';
 
 /** The requests of a run, by kind: what the closing record and the bench count. */
 export interface TrackRequests {

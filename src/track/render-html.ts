@@ -1,6 +1,12 @@
-import { escapeHtml } from '../report/render-html.js';
-import { majorUnits, whyText, type WorkItem } from './status.js';
-import { formatAmounts, recoveryRates, type OutcomeGroup, type Tally, type TrackSummary } from './summary.js';
+import { escapeHtml } from '../job-files/html.js';
+import { majorUnits, whyText, type WorkItem } from '../job-files/track/status.js';
+import {
+  formatAmounts,
+  recoveryRates,
+  type OutcomeGroup,
+  type Tally,
+  type TrackSummary,
+} from '../job-files/track/summary.js';
 
 /** The rows of the worklist the page shows; the worklist file has them all. */
 const worklistRowsShown = 500;

@@ -1,4 +1,4 @@
-import { whyText, type WorkItem } from './status.js';
+import { whyText, type WorkItem } from '../job-files/track/status.js';
 
 /** Shown on the worklist's first lines, this many; the file has them all. */
 const worklistShown = 20;

@@ -12,23 +12,30 @@ import {
   type ServiceIdentity,
 } from '../api/service-identity.js';
 import { CircuitBreaker, isFatalFailure, judgeFailure } from '../import/breaker.js';
-import { bindService } from '../import/journal/service-binding.js';
-import { writeCsvFile } from '../import/results/write-csv-file.js';
-import { writeFileAtomic } from '../report/write-file.js';
+import { bindService } from '../journal/service-binding.js';
+import { writeCsvFile } from '../csv/write-csv-file.js';
+import { writeFileAtomic } from '../files/write-file.js';
 import { namingFile } from '../files/resource-failure.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import type { Progress } from '../progress/progress.js';
 import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
 import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
-import { dueWithinKey, sourcesKey, TrackJournal, trackJournalFormat } from '../track-journal/journal.js';
+import { dueWithinKey, sourcesKey, TrackJournal, trackJournalFormat } from '../job-files/track/journal.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbook/write-sheet.js';
 import { StateReader, TrackStopped, type TrackRequests } from './read-states.js';
 import { renderTrackHtml } from './render-html.js';
 import { jobName, readTrackSources } from './sources.js';
-import { statusCells, statusColumns, statusLineOf, whyText, majorUnits, type WorkItem } from './status.js';
-import { TrackTally } from './tally.js';
-import type { TrackSummary } from './summary.js';
+import {
+  statusCells,
+  statusColumns,
+  statusLineOf,
+  whyText,
+  majorUnits,
+  type WorkItem,
+} from '../job-files/track/status.js';
+import { TrackTally } from '../job-files/track/tally.js';
+import type { TrackSummary } from '../job-files/track/summary.js';
 
 export interface TrackOptions {
   sources: readonly string[];

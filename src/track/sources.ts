@@ -1,27 +1,23 @@
-import { createReadStream } from 'node:fs';
 import { basename, extname } from 'node:path';
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
 import { CsvFormatError } from '../csv/errors.js';
 import type { WrittenDialect } from '../csv/layout.js';
-import { readRows } from '../csv/read-rows.js';
-import type { CsvRow } from '../csv/records.js';
-import { readResultRecords } from '../import/journal/result-records.js';
-import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
-import { serviceMetaKey } from '../import/journal/service-binding.js';
-import { expectFormat, expectStaged, metaOf } from '../import/journal/snapshot.js';
-import { restore } from '../import/results/neutralise.js';
-import { NotResultsError } from '../import/results/not-results-error.js';
-import { rowResult } from '../import/results/row-outcome.js';
-import { displayKey } from '../import/results/write-results.js';
-import { migratedClaimId } from '../migrate/group.js';
-import type { MigrateRow } from '../migrate/journal.js';
-import { expectMigrateFormat } from '../report/read-journal.js';
-import type { TrackRow } from '../track-journal/journal.js';
-import { readWorkbookRows } from '../workbook/read-rows.js';
-import { sourceShape } from '../withdraw/source-bytes.js';
-import { sourceError, WithdrawSourceError } from '../withdraw/source-error.js';
-import { tableLayout, type TableLayout } from '../withdraw/table-layout.js';
+import { readResultRecords } from '../job-files/import/result-records.js';
+import { JournalBusyError } from '../journal/open.js';
+import { journalFormat } from '../job-files/import/schema.js';
+import { serviceMetaKey } from '../journal/service-binding.js';
+import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
+import { NotResultsError } from '../files/not-results-error.js';
+import { rowResult } from '../job-files/import/row-outcome.js';
+import { displayKey } from '../job-files/import/write-results.js';
+import { migratedClaimId } from '../job-files/migrate/group.js';
+import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
+import type { TrackRow } from '../job-files/track/journal.js';
+import { sourceShape } from '../job-files/read/source-bytes.js';
+import { sourceError } from '../job-files/read/source-error.js';
+import { readSourceTable, type TableShape } from '../job-files/read/read-table.js';
+import { journalKindOf, tablesOf } from '../journal/kind.js';
 import { codeOf } from '../errors/coded-error.js';
 
 export type TrackSourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
@@ -102,13 +98,10 @@ function readTables(
   job: string,
   add: (row: TrackRow) => void,
 ): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
-  const tables = new Set(
-    (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (row) => row.name,
-    ),
-  );
+  const tables = tablesOf(database);
   const service = parseService(metaOf(database)(serviceMetaKey));
-  if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
+  const kind = journalKindOf(tables);
+  if (kind === 'import') {
     expectFormat(database, 'format', journalFormat, 'an import journal');
     expectStaged(database, '1');
     for (const record of readResultRecords(database)) {
@@ -126,10 +119,10 @@ function readTables(
     }
     return { kind: 'import-journal', service };
   }
-  if (tables.has('meta') && tables.has('cases')) {
+  if (kind === 'migrate-v1') {
     expectMigrateFormat(database);
     expectStaged(database, 'complete');
-    for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+    for (const row of migrateRowsOf(database)) {
       const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;
       // A case keeps its id when it migrates: the version 2 case is the same case.
       add({
@@ -175,20 +168,9 @@ async function readTable(
   at: { source: number; job: string },
   add: (row: TrackRow) => void,
 ): Promise<'results' | 'list'> {
-  let layout: TableLayout | { problem: string } | undefined;
-  const renameHeader = (names: readonly string[]) => {
-    layout = tableLayout(names, column);
-    return 'header' in layout ? layout.header : names;
-  };
-  const rows: AsyncGenerator<CsvRow> =
-    dialect === undefined
-      ? readWorkbookRows(file, { renameHeader })
-      : readRows(createReadStream(file), { ...dialect, header: true, trim: false }, { renameHeader });
-  // A results CSV's cells were neutralised against formulas when written; a workbook's are as written.
-  const text = dialect === undefined ? (cell: string) => cell : restore;
+  const shape: TableShape = dialect === undefined ? { kind: 'xlsx' } : { kind: 'csv', dialect };
   try {
-    for await (const row of rows) {
-      const known = usable(file, layout);
+    return await readSourceTable(file, shape, column, (row) => {
       if ('error' in row) {
         add({
           ...at,
@@ -198,10 +180,13 @@ async function readTable(
           case_id: '',
           note: `unreadable line: ${row.error.message}`,
         });
-        continue;
+        return;
       }
-      const cell = (role: 'claimId' | 'caseId' | 'claimKey') => text(known.cell(row.cells, role)).trim();
-      const [claimId, caseId, claimKey] = [cell('claimId'), cell('caseId'), cell('claimKey')];
+      const [claimId, caseId, claimKey] = [
+        row.cell('claimId').trim(),
+        row.cell('caseId').trim(),
+        row.cell('claimKey').trim(),
+      ];
       add({
         ...at,
         line: row.line,
@@ -210,8 +195,7 @@ async function readTable(
         case_id: caseId,
         note: claimId === '' && caseId === '' ? 'no claim or case id on this line' : '',
       });
-    }
-    return usable(file, layout).kind;
+    });
   } catch (error) {
     if (error instanceof CsvFormatError)
       throw sourceError(
@@ -221,10 +205,4 @@ async function readTable(
       );
     throw error;
   }
-}
-
-function usable(file: string, layout: TableLayout | { problem: string } | undefined): TableLayout {
-  if (layout === undefined) throw new WithdrawSourceError(`source ${file}: expected a header row, got none`);
-  if ('problem' in layout) throw sourceError(file, `${layout.problem}; name the column holding the ids with --column`);
-  return layout;
 }

@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
-import { readResultRecords } from '../import/journal/result-records.js';
-import { rowResult } from '../import/results/row-outcome.js';
-import { displayKey } from '../import/results/write-results.js';
-import { claimKeyWanted, outcomeWanted, storedKeyForms, type TargetFilter } from './source-targets.js';
-import type { WithdrawTarget } from '../withdraw-journal/target.js';
+import { readResultRecords } from '../job-files/import/result-records.js';
+import { rowResult } from '../job-files/import/row-outcome.js';
+import { displayKey } from '../job-files/import/write-results.js';
+import { claimKeyWanted, outcomeWanted, storedKeyForms, type TargetFilter } from '../job-files/read/target-filter.js';
+import type { WithdrawTarget } from '../job-files/withdraw/target.js';
+import { tablesOf } from '../journal/kind.js';
 
 type ImportProof = Extract<NonNullable<WithdrawTarget['proof']>, { kind: 'import' }>;
 type ProofCase = ImportProof['cases'][number];
@@ -17,7 +18,7 @@ type ProofCase = ImportProof['cases'][number];
  * claims are `rejected`, and their ids are another dispute's.
  */
 function eligibleClaims(database: Database.Database): string {
-  const everSent = hasTable(database, 'sent_claims')
+  const everSent = tablesOf(database).has('sent_claims')
     ? " OR (step IN ('staged', 'submitting') AND claim_id IN (SELECT claim_id FROM sent_claims))"
     : '';
   return `claim_id IS NOT NULL AND (step IN ('created', 'filing', 'done') OR (step = 'submitting' AND sent = 1)${everSent})`;
@@ -104,10 +105,6 @@ function transactionsOf(
 function last4Of(sharedJson: string): string | undefined {
   const last4 = objectAt(parseObject(sharedJson), 'card').last4;
   return typeof last4 === 'string' ? last4 : typeof last4 === 'number' ? String(last4) : undefined;
-}
-
-function hasTable(database: Database.Database, name: string): boolean {
-  return database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
 function parseObject(text: string): Record<string, unknown> {

@@ -1,17 +1,18 @@
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
-import { JournalBusyError, journalFormat } from '../import/journal/schema.js';
-import { serviceMetaKey } from '../import/journal/service-binding.js';
-import { migratedClaimId } from '../migrate/group.js';
-import type { MigrateRow } from '../migrate/journal.js';
-import { migrateOutcomeOf } from '../migrate/results.js';
-import { expectFormat, expectStaged, metaOf } from '../import/journal/snapshot.js';
-import { NotResultsError } from '../import/results/not-results-error.js';
-import { expectMigrateFormat } from '../report/read-journal.js';
+import { JournalBusyError } from '../journal/open.js';
+import { journalFormat } from '../job-files/import/schema.js';
+import { serviceMetaKey } from '../journal/service-binding.js';
+import { migratedClaimId } from '../job-files/migrate/group.js';
+import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
+import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
+import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
+import { NotResultsError } from '../files/not-results-error.js';
 import { importJournalTargets } from './import-journal-source.js';
-import { sourceError, sourceKinds } from './source-error.js';
-import { claimKeyWanted, outcomeWanted, type TargetFilter } from './source-targets.js';
-import type { WithdrawTarget } from '../withdraw-journal/target.js';
+import { sourceError, sourceKinds } from '../job-files/read/source-error.js';
+import { claimKeyWanted, outcomeWanted, type TargetFilter } from '../job-files/read/target-filter.js';
+import type { WithdrawTarget } from '../job-files/withdraw/target.js';
+import { journalKindOf, tablesOf } from '../journal/kind.js';
 import { codeOf } from '../errors/coded-error.js';
 
 export interface JournalRead {
@@ -49,18 +50,15 @@ function readTables(
   filter: TargetFilter,
   seenKeys: Set<string>,
 ): JournalRead {
-  const tables = new Set(
-    (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (row) => row.name,
-    ),
-  );
+  const tables = tablesOf(database);
   const service = () => parseService(metaOf(database)(serviceMetaKey));
-  if (tables.has('meta') && tables.has('rows') && tables.has('claims')) {
+  const kind = journalKindOf(tables);
+  if (kind === 'import') {
     expectFormat(database, 'format', journalFormat, 'an import journal');
     expectStaged(database, '1');
     return { kind: 'import-journal', service: service(), targets: importJournalTargets(database, filter, seenKeys) };
   }
-  if (tables.has('meta') && tables.has('cases')) {
+  if (kind === 'migrate-v1') {
     expectMigrateFormat(database);
     expectStaged(database, 'complete');
     return { kind: 'migrate-journal', service: service(), targets: migrateJournalTargets(database, filter, seenKeys) };
@@ -81,7 +79,7 @@ export function migrateJournalTargets(
   seenKeys: Set<string>,
 ): WithdrawTarget[] {
   const groups = new Map<string, { target: WithdrawTarget; proof: string[]; named: boolean }>();
-  for (const row of database.prepare('SELECT * FROM cases ORDER BY idx').iterate() as IterableIterator<MigrateRow>) {
+  for (const row of migrateRowsOf(database)) {
     if (!['migrated', 'submitting', 'failed'].includes(row.step)) continue;
     let group = groups.get(row.group_key);
     if (group === undefined) {

@@ -1,8 +1,8 @@
 import type { Claim } from '../api/schemas/claim.js';
-import { proveOwnClaim } from '../import/claim/identity.js';
-import { keyTaken } from '../migrate/claim-run.js';
-import type { SentAction, WithdrawLine } from '../withdraw-journal/journal.js';
-import type { WithdrawTarget } from '../withdraw-journal/target.js';
+import { proveOwnClaim } from '../job-files/claims/identity.js';
+import { keyTaken } from '../job-files/migrate/key-taken.js';
+import type { SentAction, WithdrawLine } from '../job-files/withdraw/journal.js';
+import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
 /**
  * What taking one claim back means, decided from the claim as a retrieve shows it (the service's

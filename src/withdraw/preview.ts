@@ -1,6 +1,6 @@
 import type { Claim } from '../api/schemas/claim.js';
 import type { ClaimPlan } from './plan.js';
-import type { WithdrawTarget } from '../withdraw-journal/target.js';
+import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
 /**
  * What a withdraw run is about to do, before anything is sent: the dry run's list, and what a

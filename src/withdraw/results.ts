@@ -1,8 +1,8 @@
-import { writeCsvFile } from '../import/results/write-csv-file.js';
+import { writeCsvFile } from '../csv/write-csv-file.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
-import { withdrawColumns, withdrawOkOutcomes, withdrawOutcomes } from '../withdraw-journal/columns.js';
-import type { WithdrawLine } from '../withdraw-journal/journal.js';
+import { withdrawColumns, withdrawOkOutcomes, withdrawOutcomes } from '../job-files/withdraw/columns.js';
+import type { WithdrawLine } from '../job-files/withdraw/journal.js';
 
 export interface WithdrawSummary {
   cases: number;

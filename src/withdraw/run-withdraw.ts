@@ -17,8 +17,8 @@ import {
 import type { Claim } from '../api/schemas/claim.js';
 import { CircuitBreaker, judgeFailure } from '../import/breaker.js';
 import { settle } from '../import/claim/submit.js';
-import { JournalMismatchError } from '../import/journal/schema.js';
-import { bindService } from '../import/journal/service-binding.js';
+import { JournalMismatchError } from '../journal/open.js';
+import { bindService } from '../journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
@@ -29,7 +29,7 @@ import {
   WithdrawJournal,
   type TargetRecord,
   type WithdrawLine,
-} from '../withdraw-journal/journal.js';
+} from '../job-files/withdraw/journal.js';
 import { planClaim, type ClaimPlan, type Scope } from './plan.js';
 import { previewOf, type WithdrawPreview } from './preview.js';
 import { writeWithdrawResults, type WithdrawResultsFormat, type WithdrawSummary } from './results.js';

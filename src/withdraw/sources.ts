@@ -1,14 +1,12 @@
 import type { ServiceIdentity } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
-import { maybeCreatedOutcomes } from '../import/results/columns.js';
+import { maybeCreatedOutcomes } from '../job-files/import/columns.js';
 import { readJournalSource } from './journal-source.js';
-import { sourceShape } from './source-bytes.js';
-import { WithdrawSourceError } from './source-error.js';
+import { sourceShape } from '../job-files/read/source-bytes.js';
+import { SourceError } from '../job-files/read/source-error.js';
 import { TargetMerger } from './source-targets.js';
 import { readTableSource } from './table-source.js';
-import type { WithdrawTarget } from '../withdraw-journal/target.js';
-
-export { WithdrawSourceError } from './source-error.js';
+import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
 /**
  * What `bulk-disputes withdraw <source...>` takes back, read from its sources: an import's journal
@@ -18,7 +16,7 @@ export { WithdrawSourceError } from './source-error.js';
  */
 
 // The target is the journal's vocabulary too: it lives in target.ts, below both (no circle).
-export type { WithdrawTarget } from '../withdraw-journal/target.js';
+export type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
 export type SourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
 
@@ -48,13 +46,13 @@ export interface SourceOptions {
   outcomes?: readonly string[];
   /** Only these claims, by their key as the results show it (or a one-column key's value). */
   claimKeys?: readonly string[];
-  /** A list's header holding the ids: case ids when its name says `case`, else claim ids (table-layout.ts). */
+  /** A list's header holding the ids: case ids when its name says `case`, else claim ids (src/job-files/read/table-layout.ts). */
   column?: string;
 }
 
 /**
  * The sources, in argument order, into one list of claims to take back. Throws
- * `WithdrawSourceError` at the first source that cannot be read (before any request: exit 2),
+ * `SourceError` at the first source that cannot be read (before any request: exit 2),
  * and `JournalBusyError` for a journal a run is using.
  */
 export async function readSources(files: readonly string[], options: SourceOptions): Promise<SourcesRead> {
@@ -102,7 +100,7 @@ const takenBackOutcomes: readonly string[] = [...maybeCreatedOutcomes, 'migrated
 function checkOutcomes(outcomes: readonly string[]): void {
   const other = outcomes.find((outcome) => !takenBackOutcomes.includes(outcome));
   if (other !== undefined)
-    throw new WithdrawSourceError(
+    throw new SourceError(
       `--outcome: expected one of ${takenBackOutcomes.join(', ')} (the outcomes of claims a job created), got ${JSON.stringify(other)}`,
     );
 }

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ClaimsClient } from '../../src/api/client/index.js';
-import { statusColumns } from '../../src/import/results/columns.js';
+import { statusColumns } from '../../src/job-files/import/columns.js';
 import { testApiKey } from '../helpers/client.js';
 import { readResults } from './e2e-fixtures.js';
 import { startImportProcess, type ImportExit } from '../helpers/import-process.js';

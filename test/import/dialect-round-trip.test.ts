@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { statusColumns } from '../../src/import/results/columns.js';
+import { statusColumns } from '../../src/job-files/import/columns.js';
 import { sandboxKey } from '../helpers/sandbox.js';
 import {
   bytesIn,

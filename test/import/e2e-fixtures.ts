@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { onTestFinished } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { statusColumns } from '../../src/import/results/columns.js';
+import { statusColumns } from '../../src/job-files/import/columns.js';
 import { genericColumns } from './generate.js';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { derivedCaseId, derivedClaimId, inShard } from '../../src/import/ids.js';
+import { derivedCaseId, derivedClaimId, inShard } from '../../src/job-files/claims/ids.js';
 import { Journal, type RowRecord } from '../../src/import/journal/journal.js';
 import { stageRows } from '../../src/import/stage/index.js';
 import { parseMapping } from '../../src/mapping/load.js';

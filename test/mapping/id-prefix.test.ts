@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatLintSummary } from '../../src/cli/commands/mapping-output.js';
-import { derivedClaimId } from '../../src/import/ids.js';
+import { derivedClaimId } from '../../src/job-files/claims/ids.js';
 import { explainRow } from '../../src/mapping/explain.js';
 import { MappingError, parseMapping } from '../../src/mapping/load.js';
 import { mapRow, type MappedRow } from '../../src/mapping/map-row.js';

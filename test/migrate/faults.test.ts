@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { pino } from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Progress } from '../../src/progress/progress.js';
-import { groupKeyOf, migratedClaimId } from '../../src/migrate/group.js';
+import { groupKeyOf, migratedClaimId } from '../../src/job-files/migrate/group.js';
 import { runMigrate } from '../../src/migrate/run-migrate.js';
 import type { FaultAction, FaultInjector } from '../../src/sandbox/faults/fault-injector.js';
 import { runCli } from '../helpers/cli.js';

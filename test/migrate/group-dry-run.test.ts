@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { groupKeyOf, migratedClaimId, parseGroupBy } from '../../src/migrate/group.js';
+import { groupKeyOf, migratedClaimId, parseGroupBy } from '../../src/job-files/migrate/group.js';
 import { runCli } from '../helpers/cli.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { claimsWithCases, v1Case } from './fixtures.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { ClaimsClient } from '../../src/api/client/index.js';
-import { migratedClaimId } from '../../src/migrate/group.js';
+import { migratedClaimId } from '../../src/job-files/migrate/group.js';
 import { runBin } from '../helpers/cli.js';
 import { testApiKey } from '../helpers/client.js';
 import { fraudClaim } from '../helpers/sandbox.js';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { statusColumns } from '../../src/import/results/columns.js';
+import { statusColumns } from '../../src/job-files/import/columns.js';
 import { readResults, type ResultRow } from '../import/e2e-fixtures.js';
 import { startImportProcess } from '../helpers/import-process.js';
 import { cliBin } from '../helpers/sandbox-process.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { legacyStatusColumns } from '../../src/import/results/columns.js';
+import { legacyStatusColumns } from '../../src/job-files/import/columns.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

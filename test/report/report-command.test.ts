@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/import/results/hints.js';
+import { hintFor } from '../../src/job-files/hints.js';
 import { runCli } from '../helpers/cli.js';
 import { failedLines, temporaryFolder, writeResultsCsv } from './fixture.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openLockedDatabase } from '../../src/import/journal/schema.js';
+import { openLockedDatabase } from '../../src/journal/open.js';
 import { runCli } from '../helpers/cli.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { v1Case } from '../migrate/fixtures.js';

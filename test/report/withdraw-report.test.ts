@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/import/results/hints.js';
+import { hintFor } from '../../src/job-files/hints.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { csvOf, fraudRow, genericMapping, makeWorkspace, runCli, type Workspace } from '../import/e2e-fixtures.js';
 

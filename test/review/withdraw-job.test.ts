@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { JournalBusyError } from '../../src/import/journal/schema.js';
+import { JournalBusyError } from '../../src/journal/open.js';
 import { openReviewJob } from '../../src/review/job.js';
-import { WithdrawJournal } from '../../src/withdraw-journal/journal.js';
+import { WithdrawJournal } from '../../src/job-files/withdraw/journal.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { csvOf, duplicateChargeRow, fraudRow, genericMapping, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
 import {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { readSources, WithdrawSourceError, type SourcesRead, type WithdrawTarget } from '../../src/withdraw/sources.js';
+import { readSources, type SourcesRead, type WithdrawTarget } from '../../src/withdraw/sources.js';
+import { SourceError } from '../../src/job-files/read/source-error.js';
 import { fraudClaim, sandboxKey, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import {
   csvOf,
@@ -102,8 +103,8 @@ export async function refusal(files: readonly string[], options = {}): Promise<s
     () => undefined,
     (failure: unknown) => failure,
   );
-  expect(error).toBeInstanceOf(WithdrawSourceError);
-  const message = (error as WithdrawSourceError).message;
+  expect(error).toBeInstanceOf(SourceError);
+  const message = (error as SourceError).message;
   expect(message).not.toContain('\n');
   return message;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { JournalBusyError, openLockedDatabase } from '../../src/import/journal/schema.js';
+import { JournalBusyError, openLockedDatabase } from '../../src/journal/open.js';
 import { readSources } from '../../src/withdraw/sources.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';

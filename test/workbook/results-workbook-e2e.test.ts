@@ -2,7 +2,7 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { statusColumns } from '../../src/import/results/columns.js';
+import { statusColumns } from '../../src/job-files/import/columns.js';
 import { startServiceBehindDoor } from '../helpers/service-doors.js';
 import { saveAsWithSoffice, soffice, sofficeRequired } from '../helpers/soffice.js';
 import {

@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Shard } from '../../import/ids.js';
+import type { Shard } from '../../job-files/claims/ids.js';
 import { describeService } from '../../api/service-identity.js';
 import { idPrefixExpected, idPrefixPattern } from '../../mapping/schema.js';
 import { runImport } from '../../import/run-import.js';

@@ -1,9 +1,9 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
-import { mergeShardJournals } from '../../import/results/merge-journals.js';
-import { outcomes } from '../../import/results/columns.js';
-import { MergeRefusedError } from '../../import/results/merge.js';
+import { mergeShardJournals } from '../../job-files/import/merge-journals.js';
+import { outcomes } from '../../job-files/import/columns.js';
+import { MergeRefusedError } from '../../job-files/import/merge.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 

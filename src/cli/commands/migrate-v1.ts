@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { describeService } from '../../api/service-identity.js';
-import { parseGroupBy } from '../../migrate/group.js';
+import { parseGroupBy } from '../../job-files/migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
 import { formatPhases } from '../../progress/phases.js';
 import { runMigrate } from '../../migrate/run-migrate.js';

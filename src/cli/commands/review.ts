@@ -146,7 +146,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       import('../../review/job-types.js'),
       import('../../review/store.js'),
       import('../../review/server.js'),
-      import('../../import/results/not-results-error.js'),
+      import('../../files/not-results-error.js'),
     ]);
   const job: ReviewJob = await openReviewJob(journals, flags.mapping).catch((error: unknown) => {
     if (error instanceof ReviewJobError || error instanceof NotResultsError)

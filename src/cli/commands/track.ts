@@ -8,7 +8,7 @@ import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-thro
 import { runTrack } from '../../track/run-track.js';
 import { formatWorklist } from '../../track/render-text.js';
 import { jobName } from '../../track/sources.js';
-import { formatTrackSummary, recoveryRates } from '../../track/summary.js';
+import { formatTrackSummary, recoveryRates } from '../../job-files/track/summary.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import {

@@ -1,7 +1,7 @@
 import { CheckedBody } from '../../api/client/request-parts.js';
 import { newClaimBody, type NewClaimBody } from '../../api/schemas/claim.js';
 import type { ClaimRecord, RowProblem, RowRecord } from '../journal/journal.js';
-import { wireFieldToMappingField } from '../wire-fields.js';
+import { wireFieldToMappingField } from '../../job-files/claims/wire-fields.js';
 
 export type ClaimBody = NewClaimBody & { claim_id: string };
 

@@ -7,7 +7,7 @@ import type { PreparedClaim } from './prepare-ahead.js';
 import { checkClaimEvidence, type CheckedFile } from './evidence.js';
 import { uploadEvidence } from './upload-evidence.js';
 import { settle, submitClaim } from './submit.js';
-import { claimOwnership, intendedFromRows, withdrawnRefusal } from './identity.js';
+import { claimOwnership, intendedFromRows, withdrawnRefusal } from '../../job-files/claims/identity.js';
 import { applyFixes, recordDryRunFixes } from './apply-fixes.js';
 
 /** What the create left: the claim exists in the service (see createOnce). */

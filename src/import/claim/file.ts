@@ -4,7 +4,7 @@ import { OutcomeUnknownError } from '../../api/errors.js';
 import type { Claim } from '../../api/schemas/claim.js';
 import type { CaseReview } from '../../api/schemas/resources.js';
 import type { RowProblem } from '../journal/journal.js';
-import { caseFieldToMappingField } from '../wire-fields.js';
+import { caseFieldToMappingField } from '../../job-files/claims/wire-fields.js';
 import { isRefusal, settle } from './submit.js';
 
 export type FileMode = 'auto' | 'chargeback';

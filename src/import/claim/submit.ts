@@ -5,8 +5,8 @@ import { ClaimsHttpError, OutcomeUnknownError } from '../../api/errors.js';
 import type { CheckedBody } from '../../api/client/request-parts.js';
 import type { Claim, NewClaimBody, newClaimBody } from '../../api/schemas/claim.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
-import { wireFieldToMappingField } from '../wire-fields.js';
-import { claimOwnership, intendedFromBody, withdrawnRefusal } from './identity.js';
+import { wireFieldToMappingField } from '../../job-files/claims/wire-fields.js';
+import { claimOwnership, intendedFromBody, withdrawnRefusal } from '../../job-files/claims/identity.js';
 import { ClaimWire } from './wire-body.js';
 
 /** What creating a claim came to, for the claim's rows. */

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { JournalDatabase } from './schema.js';
+import type { JournalDatabase } from '../../journal/open.js';
 
 /**
  * Group commit for the sending phase (docs/decisions/0004-group-commit-while-sending.md). A commit costs about 60 µs here, and each claim made two (its

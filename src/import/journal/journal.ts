@@ -1,12 +1,20 @@
+import { JobJournal } from '../../journal/job-journal.js';
 import { GroupCommit } from './group-commit.js';
-import { journalFormat, openJournalDatabase, type JournalDatabase } from './schema.js';
-import type { ClaimRecord, ClaimStep, ResultRecord, RowProblem, RowRecord, SentBefore, StepChange } from './records.js';
-import { readResultRecords } from './result-records.js';
-import { serviceMetaKey } from './service-binding.js';
+import { journalFormat, openJournalDatabase } from '../../job-files/import/schema.js';
+import type {
+  ClaimRecord,
+  ClaimStep,
+  ResultRecord,
+  RowProblem,
+  RowRecord,
+  SentBefore,
+  StepChange,
+} from '../../job-files/import/records.js';
+import { readResultRecords } from '../../job-files/import/result-records.js';
 import { prepareStatements } from './statements.js';
 import { prepareSendingStatements, type SendingStatements } from './sending-statements.js';
-import { outcomeOf } from '../results/row-outcome.js';
-import type { Outcome } from '../results/columns.js';
+import { outcomeOf } from '../../job-files/import/row-outcome.js';
+import type { Outcome } from '../../job-files/import/columns.js';
 import { StagingWrites } from './staging-writes.js';
 
 // The records are the journal's vocabulary: its users import them from here, beside the class.
@@ -19,13 +27,12 @@ export type {
   SentBefore,
   StagedRowRecord,
   StepChange,
-} from './records.js';
-export { finalSteps } from './records.js';
-export { readResultRecordAt, readResultRecords } from './result-records.js';
+} from '../../job-files/import/records.js';
+export { finalSteps } from '../../job-files/import/records.js';
+export { readResultRecordAt, readResultRecords } from '../../job-files/import/result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
-export class Journal {
-  readonly database: JournalDatabase;
+export class Journal extends JobJournal {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** What the sending phase runs for every claim (sending-statements.ts). */
   private readonly sending: SendingStatements;
@@ -37,7 +44,7 @@ export class Journal {
   readonly staging: StagingWrites;
 
   constructor(file: string) {
-    this.database = openJournalDatabase(file);
+    super(openJournalDatabase(file));
     this.statements = prepareStatements(this.database);
     this.sending = prepareSendingStatements(this.database);
     this.staging = new StagingWrites(this.statements);
@@ -50,14 +57,6 @@ export class Journal {
     this.group.flush();
   }
 
-  meta(key: string): string | undefined {
-    return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.statements.setMeta.run(key, value);
-  }
-
   /**
    * Forgets the job: a journal restarted for a new input, mapping or flags. The uploads and the
    * claim ids ever sent are kept (the same service still has them) unless `forgetService`: a
@@ -66,8 +65,9 @@ export class Journal {
    */
   reset(options: { forgetService?: boolean } = {}): void {
     this.transaction(() => {
-      this.database.exec(`DELETE FROM rows; DELETE FROM claims; DELETE FROM meta WHERE key <> '${serviceMetaKey}';`);
-      if (options.forgetService === true) this.database.exec('DELETE FROM uploads; DELETE FROM sent_claims;');
+      this.empty(['rows', 'claims', ...(options.forgetService === true ? ['uploads', 'sent_claims'] : [])], {
+        meta: true,
+      });
       this.setMeta('format', journalFormat);
     });
   }
@@ -196,9 +196,9 @@ export class Journal {
     return this.statements.counts.get() as { rows: number; claims: number };
   }
 
-  close(): void {
+  override close(): void {
     this.group.flush();
-    this.database.close();
+    super.close();
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import type { ClaimRecord, RowRecord } from './records.js';
-import type { JournalDatabase } from './schema.js';
+import type { ClaimRecord, RowRecord } from '../../job-files/import/records.js';
+import type { JournalDatabase } from '../../journal/open.js';
 
 /**
  * The statements the sending phase runs for every claim, shaped for what they cost: claims and

@@ -1,5 +1,6 @@
-import type { StagedRowRecord } from './records.js';
-import { createRowIndexes, rowIndexNames, type JournalDatabase } from './schema.js';
+import type { StagedRowRecord } from '../../job-files/import/records.js';
+import { type JournalDatabase } from '../../journal/open.js';
+import { createRowIndexes, rowIndexNames } from '../../job-files/import/schema.js';
 import type { JournalStatements } from './statements.js';
 import { codeOf } from '../../errors/coded-error.js';
 

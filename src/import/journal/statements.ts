@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { JournalDatabase } from './schema.js';
+import type { JournalDatabase } from '../../journal/open.js';
 
 /**
  * Every statement of the Journal, prepared once: preparing costs more than running. What the
@@ -14,8 +14,6 @@ export function prepareStatements(database: JournalDatabase): JournalStatements 
 export type JournalStatements = { readonly [Name in keyof typeof statementSql]: Statement };
 
 const statementSql = {
-  getMeta: 'SELECT value FROM meta WHERE key = ?',
-  setMeta: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   getClaim: 'SELECT * FROM claims WHERE claim_key = ?',
   getClaimById: 'SELECT * FROM claims WHERE claim_id = ?',
   insertClaim:

@@ -1,8 +1,8 @@
-import { derivedCaseId } from '../ids.js';
+import { derivedCaseId } from '../../job-files/claims/ids.js';
 import type { ClaimRecord, Journal, RowProblem } from '../journal/journal.js';
 import { indexStagedRows } from '../journal/staging-writes.js';
-import { firstDifference } from '../wire-fields.js';
-import type { PreparedRow } from './prepare.js';
+import { firstDifference } from '../../job-files/claims/wire-fields.js';
+import type { PreparedRow } from '../../job-files/import/prepare.js';
 import { StagedClaims, type StagingClaim } from './staged-claims.js';
 
 /**

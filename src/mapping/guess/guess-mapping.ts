@@ -1,7 +1,7 @@
 import { assignRoles, type Assignments } from './assign-roles.js';
 import { perFileSequence, proposeClaimKey, type ClaimKeyGuess, type SequenceRange } from './claim-key.js';
-import { describeDelimiter, type DialectGuess } from './dialect.js';
-import type { EncodingGuess } from './encoding.js';
+import { describeDelimiter, type DialectGuess } from '../../csv/sniff-dialect.js';
+import type { EncodingGuess } from '../../csv/sniff-encoding.js';
 import { isPlaceholder, placeholder, placeholderColumn, type FieldDraft, type SpecObject } from './field-draft.js';
 import { describeValues, profileColumns, type ColumnProfile } from './profile.js';
 import { flow, renderSection, scalar, YamlLines } from './render-yaml.js';

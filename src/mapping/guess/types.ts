@@ -3,8 +3,8 @@
  * the file and writing the draft are the command's job.
  */
 
-/** How sure a guess is: `high` needs no look, `medium` deserves one, `low` is a hint. */
-export type Confidence = 'high' | 'medium' | 'low';
+// How sure a guess is: the CSV sniffers (src/csv) say it too.
+export type { Confidence } from '../../csv/confidence.js';
 
 /** The first rows of an export, as read with the sniffed dialect. */
 export interface Sample {

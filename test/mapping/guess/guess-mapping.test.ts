@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { proposeClaimKey } from '../../../src/mapping/guess/claim-key.js';
-import type { DialectGuess } from '../../../src/mapping/guess/dialect.js';
+import type { DialectGuess } from '../../../src/csv/sniff-dialect.js';
 import { guessMapping, type Draft } from '../../../src/mapping/guess/guess-mapping.js';
 import { profileColumns } from '../../../src/mapping/guess/profile.js';
 import type { Sample } from '../../../src/mapping/guess/types.js';

@@ -1,0 +1,146 @@
+import { rm } from 'node:fs/promises';
+import type Database from 'better-sqlite3';
+import { plainDialect, type WrittenDialect } from '../../csv/layout.js';
+import { isSqlite } from '../../files/file-kind.js';
+import type { Shard } from '../claims/ids.js';
+import { readResultRecords } from './result-records.js';
+import type { ResultRecord } from './records.js';
+import { journalFormat } from './schema.js';
+import { expectFormat, expectStaged, metaOf, snapshotOf } from '../../journal/snapshot.js';
+import { serviceMetaKey } from '../../journal/service-binding.js';
+import { parseService } from '../../api/service-identity.js';
+import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from './merge.js';
+import { NotResultsError } from '../../files/not-results-error.js';
+import {
+  fieldColumnsKey,
+  resultsDialectKey,
+  resultsFormatOf,
+  writeResultRecords,
+  type ResultsSummary,
+} from './write-results.js';
+import { journalKindOf, tablesOf } from '../../journal/kind.js';
+
+/**
+ * `merge-results`: the journals of one import split with `--shard i/n`, checked to be exactly the n
+ * parts of one job (merge.ts says why journals), and their rows written as one results CSV in input
+ * order and in the shards' dialect, by the same code that writes an import's results: the merge
+ * reads as the unsharded import would have written it (but for each shard's own `attempts` and
+ * evidence `file_ids`).
+ */
+
+export interface MergeReport {
+  summary: ResultsSummary;
+  /** In shard order. */
+  shards: readonly ShardJob[];
+}
+
+/** One shard's journal, open on a private copy. */
+export interface OpenShard {
+  readonly job: ShardJob;
+  readonly database: Database.Database;
+  readonly folder: string;
+}
+
+/** The journals of one job, checked to be exactly its n parts, in shard order; close them when done. */
+export interface OpenShards {
+  readonly shards: readonly OpenShard[];
+  close(): Promise<void>;
+}
+
+export async function mergeShardJournals(files: readonly string[], out: string): Promise<MergeReport> {
+  const opened = await openShardJournals(files);
+  const sources: { file: string; rows: IterableIterator<ResultRecord> }[] = [];
+  try {
+    const [first] = opened.shards;
+    if (first === undefined) throw new MergeRefusedError('expected at least one shard, got none');
+    for (const { job, database } of opened.shards) sources.push({ file: job.file, rows: readResultRecords(database) });
+    const summary = await writeResultRecords(
+      mergeByLine(sources),
+      first.job.sourceColumns,
+      out,
+      resultsFormatOf(out, first.job.dialect, first.job.fieldColumns),
+    );
+    return { summary, shards: opened.shards.map((shard) => shard.job) };
+  } finally {
+    // A refusal in mid-merge leaves statements open: a connection closes only once they end.
+    for (const { rows } of sources) rows.return?.();
+    await opened.close();
+  }
+}
+
+/**
+ * Each journal read from a private copy (src/journal/snapshot.ts: a run starting on one meanwhile is
+ * not blocked), checked with `checkShards`; also what `review` reads a job from.
+ */
+export async function openShardJournals(files: readonly string[]): Promise<OpenShards> {
+  const opened: OpenShard[] = [];
+  const close = async () => {
+    for (const { database, folder } of opened) {
+      database.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  };
+  try {
+    for (const file of files) opened.push(await openShard(file));
+    const order = checkShards(opened.map((shard) => shard.job));
+    return { shards: order.map((job) => opened.find((shard) => shard.job === job) as OpenShard), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function openShard(file: string): Promise<OpenShard> {
+  if (!(await isSqlite(file))) {
+    throw new MergeRefusedError(
+      `${file}: expected a shard's journal (the --journal of its import), got a file that is not one; a results CSV does not record its input, mapping or shard, so a missing or foreign shard could not be told`,
+    );
+  }
+  const { database, folder } = await snapshotOf(file);
+  try {
+    return { job: shardJobOf(database, file), database, folder };
+  } catch (error) {
+    database.close();
+    await rm(folder, { recursive: true, force: true });
+    if (error instanceof NotResultsError) throw new MergeRefusedError(`${file}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** The journal's fingerprint, as run-import.ts records it. */
+interface Fingerprint {
+  input: string;
+  mapping: string;
+  fileMode: string;
+  shard: Shard | null;
+  dryRun: boolean;
+}
+
+function shardJobOf(database: Database.Database, file: string): ShardJob {
+  const tables = tablesOf(database);
+  if (journalKindOf(tables) !== 'import')
+    throw new MergeRefusedError(
+      `${file}: expected an import's journal (tables meta, rows and claims), got another SQLite database`,
+    );
+  expectFormat(database, 'format', journalFormat, 'an import journal');
+  expectStaged(database, '1');
+  const meta = metaOf(database);
+  const fingerprint = JSON.parse(meta('fingerprint') ?? '{}') as Partial<Fingerprint>;
+  if (typeof fingerprint.input !== 'string' || typeof fingerprint.mapping !== 'string')
+    throw new MergeRefusedError(`${file}: expected a journal that records its input and mapping, got none recorded`);
+  const recordedDialect = meta(resultsDialectKey);
+  return {
+    file,
+    inputSha256: fingerprint.input,
+    mappingSha256: fingerprint.mapping,
+    fileMode: String(fingerprint.fileMode),
+    dryRun: fingerprint.dryRun === true,
+    shard: fingerprint.shard ?? undefined,
+    sourceColumns: JSON.parse(meta('source_columns') ?? '[]') as string[],
+    // A journal staged before the dialect was recorded wrote its results plain.
+    dialect: recordedDialect === undefined ? plainDialect : (JSON.parse(recordedDialect) as WrittenDialect),
+    service: parseService(meta(serviceMetaKey)),
+    // A journal staged before they were recorded: a results workbook without its error cells marked.
+    fieldColumns: JSON.parse(meta(fieldColumnsKey) ?? '{}') as Record<string, string[]>,
+  };
+}

@@ -1,0 +1,220 @@
+import { newClaimBody, newClaimCaseSchema } from '../../api/schemas/claim.js';
+import { precompiledSafeParse } from '../../api/schemas/precompiled.js';
+import type { CsvRowError } from '../../csv/errors.js';
+import { compileMapping } from '../../mapping/compile/index.js';
+import type { MappedRow } from '../../mapping/map-row.js';
+import type { Mapping } from '../../mapping/schema.js';
+import { derivedClaimId } from '../claims/ids.js';
+import type { RowProblem } from './records.js';
+import { maybeCreatedOutcomes, statusCell } from './columns.js';
+import { restore } from '../../csv/neutralise.js';
+import { wireFieldToMappingField } from '../claims/wire-fields.js';
+
+/**
+ * The part of staging that needs no journal: one record of the input, mapped and checked against
+ * the wire schema, to what the journal stores of it. It depends on no other row, so it runs in the
+ * staging worker thread while the main thread writes the journal.
+ */
+
+/** A row ready for the journal: mapped and checked, or with the problem that stops it. */
+export interface PreparedRow {
+  idx: number;
+  line: number;
+  /** JSON array of the record's cells, unchanged (a results file's: its source columns, restored). */
+  source: string;
+  claimKey: string | undefined;
+  problem?: RowProblem | undefined;
+  mapped?: MappedForJournal | undefined;
+  /** An earlier run reported the row's claim as created (a results file fed back in). */
+  reportedCreated: boolean;
+  /** Such a row's `file_ids`: the files its case has at the service, to tell a newly named file from them. */
+  reportedFileIds?: string | undefined;
+  /** Such a row's `case_id`, when its results line reported it on the claim id the row maps to now. */
+  reportedCaseId?: string | undefined;
+}
+
+/** What the journal needs of a mapped row, already serialised (plain strings cross threads cheaply). */
+export interface MappedForJournal {
+  /** The mapped claim id, or the one derived from the key. */
+  claimId: string;
+  /** The mapped case id; undefined to derive one from the row's place in its claim. */
+  caseId: string | undefined;
+  sharedJson: string;
+  caseJson: string;
+  evidenceJson: string;
+}
+
+/** What the header said: set by the reader before the first row. */
+export interface HeaderSeen {
+  header: readonly string[];
+  /** The input is one of our results files, fixed and fed back in. */
+  resultsInput: boolean;
+  /** Its status columns before the source columns: today's, or a legacy file's fewer (0 when not a results file). */
+  statusCount: number;
+}
+
+/**
+ * A record as read: its cells in header order (a CsvRow, or a record as it crosses to a staging
+ * worker). Mapped by index through the compiled mapping, without a header-keyed copy.
+ */
+export interface ReadRecord {
+  line: number;
+  index: number;
+  raw?: readonly string[] | undefined;
+  error?: CsvRowError | undefined;
+}
+
+export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSeen, wireCheck: WireCheck): PreparedRow {
+  const { resultsInput, statusCount } = seen;
+  const compiled = compileMapping(mapping, seen.header);
+  const base = { idx: record.index, line: record.line, reportedCreated: false };
+  if (record.error !== undefined) {
+    const raw = record.raw ?? [];
+    // A row of the wrong width still names its claim, which must not be sent without it.
+    const claimKey = compiled.claimKey(resultsInput ? raw.map(restore) : raw);
+    return {
+      ...base,
+      source: JSON.stringify(raw.slice(statusCount)),
+      claimKey,
+      problem: { code: record.error.code, message: record.error.message },
+    };
+  }
+  let raw = record.raw ?? [];
+  let status: Record<string, string> = {};
+  let reportedCreated = false;
+  let reportedFileIds: string | undefined;
+  if (resultsInput) {
+    raw = raw.map(restore);
+    status = statusCellsOf(seen, raw);
+    reportedCreated =
+      statusCell(status, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(status, 'outcome'));
+    if (reportedCreated && statusCell(status, 'file_ids') !== '') reportedFileIds = statusCell(status, 'file_ids');
+  }
+  const source = JSON.stringify(resultsInput ? raw.slice(statusCount) : raw);
+  const claimKey = compiled.claimKey(raw);
+  const result = compiled.map(raw);
+  if (!result.ok) {
+    const [first, ...rest] = result.errors;
+    const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((error) => error.field).join(', ')})`;
+    return {
+      ...base,
+      source,
+      claimKey,
+      reportedCreated,
+      problem: {
+        code: first?.code ?? 'invalid',
+        message: `${first?.message ?? 'invalid'}${more}`,
+        field: first?.field,
+      },
+    };
+  }
+  const { row } = result;
+  const caseBody = caseOf(row);
+  const sharedJson = JSON.stringify(row.shared);
+  const problem = wireCheck.problem(row, sharedJson, caseBody);
+  if (problem) return { ...base, source, claimKey, reportedCreated, problem };
+  const mapped: MappedForJournal = {
+    claimId: row.claimId ?? derivedClaimId(row.claimKey, mapping.claim.id_prefix),
+    caseId: typeof row.case.case_id === 'string' ? row.case.case_id : undefined,
+    sharedJson,
+    caseJson: JSON.stringify(caseBody),
+    evidenceJson: JSON.stringify(row.evidence),
+  };
+  const reportedClaimId = statusCell(status, 'claim_id');
+  if (reportedCreated && reportedClaimId !== mapped.claimId)
+    return {
+      ...base,
+      source,
+      claimKey: row.claimKey,
+      reportedCreated: false,
+      problem: claimIdChanged(reportedClaimId, mapped.claimId),
+    };
+  // The results line proves which case is this row's: its differences are fixes.
+  const reportedCaseId = reportedCreated ? statusCell(status, 'case_id') || undefined : undefined;
+  // Spelled out rather than spread from `base`: the one object every mapped row makes, and the
+  // spread showed in staging's profile.
+  return {
+    idx: record.index,
+    line: record.line,
+    reportedCreated,
+    source,
+    claimKey: row.claimKey,
+    reportedFileIds,
+    reportedCaseId,
+    mapped,
+  };
+}
+
+/**
+ * A fed-back row reported on a claim the service may hold, which maps to another claim id now:
+ * its key cells or the mapping's ids changed (a key edited, `claim.id_prefix` added). Sent, it
+ * would make a second claim of the same dispute; held back instead.
+ */
+function claimIdChanged(reported: string, now: string): RowProblem {
+  return {
+    code: 'claim_id_changed',
+    field: 'claim.key',
+    message:
+      `claim id: expected ${reported}, the claim the results reported this row on, got ${now} from the key and mapping now; ` +
+      "sending it would make a second claim of this dispute: feed it back with the mapping the results were made with and the key unchanged, or clear the row's claim_id cell to send it as a new claim",
+  };
+}
+
+/** A results file's status cells (restored), by their header names, as statusCell reads them. */
+function statusCellsOf(seen: HeaderSeen, raw: readonly string[]): Record<string, string> {
+  const status: Record<string, string> = {};
+  for (let position = 0; position < seen.statusCount; position++)
+    status[seen.header[position] ?? ''] = raw[position] ?? '';
+  return status;
+}
+
+/** The row's entry of new_claim.cases (its id is added when staged: it may depend on its place). */
+function caseOf(row: MappedRow): Record<string, unknown> {
+  const caseBody: Record<string, unknown> = { ...row.case };
+  if (Object.keys(row.customFields).length > 0) caseBody.custom_fields = row.customFields;
+  return caseBody;
+}
+
+/**
+ * The strict wire schema on the claim this row alone would make; its errors name mapping fields.
+ *
+ * Most of the check's cost is the claim-level part (card, cardholder, dispute, issuer evidence),
+ * which the rows of one claim repeat. Once a row's whole body has passed, a later row with the
+ * same claim id and the same shared fields is checked on its case alone: the claim-level fields
+ * and refinements passed with those very values (the JSON of a mapped fragment determines it: its
+ * values are strings, finite numbers and booleans), and the body's only check across cases
+ * (duplicate case ids) cannot fail with one case. So the first issue, if any, is the case's own,
+ * at the same path (`cases.0.…`) and with the same message as in the whole body.
+ */
+const parseBody = precompiledSafeParse(newClaimBody);
+const parseCase = precompiledSafeParse(newClaimCaseSchema);
+
+export class WireCheck {
+  /** `[claim id]` + shared JSON of bodies that passed whole; bounded, as memory is one batch. */
+  private readonly passed = new Set<string>();
+
+  problem(row: MappedRow, sharedJson: string, caseBody: Record<string, unknown>): RowProblem | undefined {
+    const sharedKey = `${JSON.stringify([row.claimId ?? null])}${sharedJson}`;
+    const caseItem = { case_id: 'placeholder', ...caseBody };
+    if (this.passed.has(sharedKey)) {
+      const parsed = parseCase(caseItem);
+      return parsed.success ? undefined : schemaProblem(parsed.error.issues, ['cases', 0]);
+    }
+    const parsed = parseBody({ ...row.shared, claim_id: row.claimId, cases: [caseItem] });
+    if (!parsed.success) return schemaProblem(parsed.error.issues, []);
+    // Rows of a claim are usually near each other; forgetting now and then costs a full check.
+    if (this.passed.size >= 4096) this.passed.clear();
+    this.passed.add(sharedKey);
+    return undefined;
+  }
+}
+
+function schemaProblem(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  prefix: readonly PropertyKey[],
+): RowProblem | undefined {
+  const [issue] = issues;
+  if (issue === undefined) return undefined;
+  const field = wireFieldToMappingField([...prefix, ...issue.path].map(String));
+  return { code: 'schema_invalid', message: `${field}: ${issue.message}`, field };
+}

@@ -1,0 +1,184 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { stringify as stringifyBatch } from 'csv-stringify/sync';
+import { createEncoder } from '../../csv/encode.js';
+import type { WrittenDialect } from '../../csv/layout.js';
+import type { ResultRecord } from './records.js';
+import { okOutcomes, statusColumns, type Outcome } from './columns.js';
+import { writeResultsWorkbook } from './results-workbook.js';
+import { isWorkbookFile } from '../../workbook/read-rows.js';
+import { neutralise } from '../../csv/neutralise.js';
+import { rowResult, type ResultLine, type RowResult } from './row-outcome.js';
+import { csvWriteOptionsFor } from '../../csv/write-options.js';
+
+/** The journal's meta key for the results CSV's dialect (a JSON `WrittenDialect`), recorded at staging. */
+export const resultsDialectKey = 'results_dialect';
+/** The journal's meta key for the mapping's `fieldColumns` (JSON), recorded at staging: a results workbook's error cells. */
+export const fieldColumnsKey = 'field_columns';
+/** What the input was, `csv` or `xlsx` (`review` writes a workbook's fixes as a workbook). */
+export const inputKindKey = 'input_kind';
+
+export interface ResultsSummary {
+  rows: number;
+  byOutcome: Partial<Record<Outcome, number>>;
+  byErrorCode: Map<string, number>;
+  /** Every row ended ok (filed, created, or valid in a dry run). */
+  allOk: boolean;
+  /** Rows whose case the service held and this job updated (or, in a dry run, would): `changed_fields` set. */
+  changed: number;
+}
+
+/**
+ * The format of a results file: CSV in the input's dialect, or a workbook, whose `fieldColumns` (a
+ * mapping's `fieldColumns`) say which source cell an `error_field` names.
+ */
+export type ResultsFormat =
+  | { readonly kind: 'csv'; readonly dialect: WrittenDialect }
+  | { readonly kind: 'xlsx'; readonly fieldColumns?: Readonly<Record<string, readonly string[]>> | undefined };
+
+/** A results file's format from its name: `.xlsx` is a workbook, anything else CSV in the dialect given. */
+export function resultsFormatOf(
+  file: string,
+  dialect: WrittenDialect,
+  fieldColumns?: Readonly<Record<string, readonly string[]>>,
+): ResultsFormat {
+  return isWorkbookFile(file) ? { kind: 'xlsx', fieldColumns } : { kind: 'csv', dialect };
+}
+
+/**
+ * The results file (docs/import.md, "The results CSV"): one line per input row in input order, the
+ * status columns, then the source columns unchanged. A CSV is written in the input's dialect: its
+ * delimiter, quote, line ending, byte order mark and encoding, so that the fixed file reads back
+ * through the same mapping, every cell safe to open in a spreadsheet; a workbook as text cells
+ * (src/job-files/import/results-workbook.ts). The journal is the import's (anything that lists its
+ * result records in input order).
+ */
+export async function writeResults(
+  journal: { results(): Iterable<ResultRecord> },
+  sourceColumns: readonly string[],
+  file: string,
+  format: ResultsFormat,
+): Promise<ResultsSummary> {
+  return writeResultRecords(journal.results(), sourceColumns, file, format);
+}
+
+/**
+ * The results file from journal records in input order (one journal's, or several shards' merged:
+ * src/job-files/import/merge.ts). Written to a temporary file and renamed, so a reader never sees
+ * half a file.
+ */
+export async function writeResultRecords(
+  records: Iterable<ResultRecord>,
+  sourceColumns: readonly string[],
+  file: string,
+  format: ResultsFormat,
+): Promise<ResultsSummary> {
+  const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true, changed: 0 };
+  const lines = resultLines(records, sourceColumns, summary);
+  if (format.kind === 'xlsx') await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {});
+  else await writeResultsCsv(file, sourceColumns, lines, format.dialect);
+  return summary;
+}
+
+function* resultLines(
+  records: Iterable<ResultRecord>,
+  sourceColumns: readonly string[],
+  summary: ResultsSummary,
+): Generator<ResultLine> {
+  for (const record of records) {
+    const result = rowResult(record);
+    summary.rows++;
+    summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
+    if (result.errorCode !== '')
+      summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
+    if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
+    if ((record.changed_fields ?? '') !== '') summary.changed++;
+    yield { result, cells: [...statusCells(record, result), ...sourceCells(record, sourceColumns)] };
+  }
+}
+
+async function writeResultsCsv(
+  file: string,
+  sourceColumns: readonly string[],
+  lines: Iterable<ResultLine>,
+  dialect: WrittenDialect,
+): Promise<void> {
+  // A name no other run picks, even one with the same pid in another container.
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const utf8 = dialect.encoding === 'utf-8';
+  const text = function* (): Generator<string> {
+    // UTF-8 is csv-stringify's own output (its `bom` option writes the mark): no second stage that
+    // turns each record's bytes into text and back. Other encodings go through the encoder.
+    let batch: string[][] = [[...statusColumns, ...sourceColumns]];
+    let first = true;
+    const stringified = () => {
+      const written = stringifyBatch(batch, {
+        ...csvWriteOptionsFor(dialect),
+        bom: first && utf8 && dialect.byteOrderMark,
+      });
+      first = false;
+      batch = [];
+      return written;
+    };
+    for (const line of lines) {
+      batch.push(line.cells.map(neutralise));
+      if (batch.length >= batchRecords) yield stringified();
+    }
+    yield stringified();
+  };
+  try {
+    // Pulled by the file's stream: a batch is made when there is room for it (flat memory); a
+    // failing disk rejects the pipeline, and ending the generator ends the journal's iterator.
+    // Cardholder names and e-mails: readable by the owner only, like the journal.
+    if (utf8) await pipeline(Readable.from(text()), createWriteStream(temporary, { mode: 0o600 }));
+    else
+      await pipeline(
+        Readable.from(text()),
+        createEncoder(dialect.encoding, dialect.byteOrderMark),
+        createWriteStream(temporary, { mode: 0o600 }),
+      );
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Records stringified together, one write each: a stream write per record through csv-stringify's
+ * transform cost more than the record itself (a resumed finished import of 100,000 rows spent 64%
+ * of its time writing the results). The same bytes: every batch ends in the record delimiter, as
+ * the stream's records do.
+ */
+const batchRecords = 500;
+
+function statusCells(record: ResultRecord, result: RowResult): string[] {
+  return [
+    String(record.line),
+    record.claim_key === null ? '' : displayKey(record.claim_key),
+    record.claim_id ?? '',
+    record.case_id ?? '',
+    result.outcome,
+    result.errorCode,
+    result.errorMessage,
+    result.errorField,
+    result.httpStatus === null ? '' : String(result.httpStatus),
+    record.attempts === null ? '' : String(record.attempts),
+    record.file_ids ?? '',
+    record.changed_fields ?? '',
+  ];
+}
+
+/** The record's cells under the source header; a record of the wrong width is cut or padded to it. */
+function sourceCells(record: ResultRecord, sourceColumns: readonly string[]): string[] {
+  const source = JSON.parse(record.source) as string[];
+  return sourceColumns.map((_, position) => source[position] ?? '');
+}
+
+/** Keys are stored as JSON arrays of the key columns' values; people read them joined. */
+export function displayKey(claimKey: string): string {
+  return (JSON.parse(claimKey) as string[]).join('|');
+}
