@@ -23,7 +23,7 @@ import { bindService } from './journal/service-binding.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
-import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
+import { senderNotices } from '../progress/service-notices.js';
 import { outcomes } from './results/columns.js';
 import {
   fieldColumnsKey,
@@ -291,8 +291,6 @@ async function sendClaims(
     const final = journal.finalOutcomeCounts();
     for (const outcome of outcomes) progress.count(outcome, final.get(outcome) ?? 0);
   }
-  const stopShowingWaits =
-    client === undefined ? undefined : progress === undefined ? undefined : showServiceWaits(client, progress);
   // Fewer checkpoints while sending: each claim commits a few pages about once, so SQLite's default
   // (1000 pages) checkpointed every ~150 claims, and each checkpoint syncs the file on the event
   // loop, holding every answer in flight (strace of the sending phase's journal writes, 6,400
@@ -316,7 +314,7 @@ async function sendClaims(
         if (counting) for (const outcome of journal.outcomesOf(claimKey)) progress.count(outcome);
         progress?.update(++done);
       },
-      onBreaker: progress === undefined ? undefined : showBreaker(progress),
+      notices: senderNotices(progress),
       onPayload:
         payloads === undefined
           ? undefined
@@ -333,7 +331,6 @@ async function sendClaims(
     return processed;
   } finally {
     journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
-    stopShowingWaits?.();
     await client?.close();
     await reader?.close();
     if (payloads !== undefined) {

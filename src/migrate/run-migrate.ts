@@ -1,4 +1,3 @@
-import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ClaimsClient } from '../api/client/index.js';
 import type { NetworkOptions } from '../api/client/config.js';
@@ -6,9 +5,10 @@ import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { bindService } from '../import/journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
-import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
+import { senderNotices } from '../progress/service-notices.js';
 import { JournalMismatchError } from '../import/journal/schema.js';
-import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
+import type { ThrottlingSummary } from '../rate/follow-throttling.js';
+import { Sender } from '../rate/sender.js';
 import { ClaimRun } from './claim-run.js';
 import { groupKeyOf, migratedClaimId } from './group.js';
 import { MigrateJournal, migrateJournalFormat, type StagedCase } from './journal.js';
@@ -89,66 +89,76 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
   });
   // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
   // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
-  const limit = pLimit(options.concurrency);
-  const apply = (next: number) => {
-    limit.concurrency = next;
-  };
-  const follower = followThrottling({ client, concurrency: options.concurrency, apply, logger: options.logger });
-  const { progress } = options;
-  const stopShowingWaits = progress === undefined ? undefined : showServiceWaits(client, progress);
+  const sender = new Sender({
+    client,
+    concurrency: options.concurrency,
+    breakerThreshold: options.breakerThreshold ?? 10,
+    logger: options.logger,
+    stopRequested: options.stopRequested,
+    notices: senderNotices(options.progress),
+  });
   const phases = new PhaseTimer();
   try {
     phases.next('staging');
     await stageAll(journal, client, options);
     phases.next('sending');
-    const run = new ClaimRun(journal, client, options);
+    const run = new ClaimRun(journal, client, options, sender);
     const queue = journal.pendingGroups();
-    let started = 0;
-    let done = 0;
-    const stop = () => run.breaker.open || (options.stopRequested?.() ?? false);
-    progress?.begin({ label: 'sending', unit: 'claims', total: queue.length });
-    for (const outcome of migrateOutcomes) progress?.count(outcome, 0);
-    const breakerShown = progress === undefined ? undefined : showBreaker(progress);
-    await Promise.all(
-      queue.map(async (groupKey) =>
-        limit(async () => {
-          // Queued before a stop: not started, left for the next run.
-          if (stop()) return;
-          started++;
-          await run.migrate(groupKey);
-          // The running counts, per v1 case: read only for a terminal.
-          if (progress?.enabled === true)
-            for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
-          progress?.update(++done);
-          breakerShown?.(run.breaker);
-        }),
-      ),
-    );
-    progress?.done();
+    const started = await sendGroups(queue, run, journal, sender, options.progress);
+    options.progress?.done();
     phases.next('results');
-    const throttling = follower.stop();
+    const throttling = sender.finish();
     options.logger.info({ throttling }, 'sending paced');
     // A full disk while writing the results names them: the journal holds everything.
     const summary = await writeMigrateResults(journal, options.resultsFile).catch(
       namingFile(options.resultsFile, { resumes: true }),
     );
-    const stoppedEarly = started < queue.length || run.breaker.open;
+    const stoppedEarly = started < queue.length || sender.breaker.open;
     return {
       summary,
-      abortedBecause: stoppedEarly ? (run.breaker.why ?? 'stop requested') : undefined,
-      fatal: run.fatal,
+      abortedBecause: stoppedEarly ? (sender.breaker.why ?? 'stop requested') : undefined,
+      fatal: sender.fatal,
       claimsCreated: run.created,
       claimsAdopted: run.adopted,
       throttling,
       phases: phases.end(),
     };
   } finally {
-    stopShowingWaits?.();
-    follower.stop();
+    sender.finish();
     options.progress?.done();
     journal.close();
     await client.close();
   }
+}
+
+/** Each claim of the queue migrated once, as many at once as the sender allows. Returns how many were started. */
+async function sendGroups(
+  queue: readonly string[],
+  run: ClaimRun,
+  journal: MigrateJournal,
+  sender: Sender,
+  progress: Progress | undefined,
+): Promise<number> {
+  let started = 0;
+  let done = 0;
+  progress?.begin({ label: 'sending', unit: 'claims', total: queue.length });
+  for (const outcome of migrateOutcomes) progress?.count(outcome, 0);
+  await Promise.all(
+    queue.map(async (groupKey) =>
+      sender.limit(async () => {
+        // Queued before a stop: not started, left for the next run.
+        if (sender.stopping) return;
+        started++;
+        await run.migrate(groupKey);
+        // The running counts, per v1 case: read only for a terminal.
+        if (progress?.enabled === true)
+          for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
+        progress?.update(++done);
+        sender.showBreaker();
+      }),
+    ),
+  );
+  return started;
 }
 
 /** Lists the v1 cases into the journal once; a staging cut short starts over (nothing was sent). */

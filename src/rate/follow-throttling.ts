@@ -24,7 +24,7 @@ export interface ThrottleFollower {
   stop(): ThrottlingSummary;
 }
 
-interface FollowOptions {
+export interface FollowOptions {
   client: {
     onAttempt(listener: AttemptListener): () => void;
     onParked(listener: ParkedListener): () => void;

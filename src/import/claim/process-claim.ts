@@ -8,7 +8,8 @@ import { claimWire, type ClaimWire } from './wire-body.js';
 import { prepareClaim, type ClaimAhead, type PreparedClaim } from './prepare-ahead.js';
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import { fileClaim, type FilingResult } from './file.js';
-import { isRefusal, settle, submitClaim } from './submit.js';
+import { isRefusal, settle } from '../../api/client/settle.js';
+import { submitClaim } from './submit.js';
 import { claimOwnership, intendedFromRows, withdrawnRefusal } from './identity.js';
 import { applyFixes, recordDryRunFixes } from '../update/apply-fixes.js';
 
