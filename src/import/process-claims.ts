@@ -60,7 +60,7 @@ async function processAll(
   options: ProcessOptions,
   sender: Sender<FollowedClient | undefined>,
 ): Promise<string | undefined> {
-  const { journal, logger } = options;
+  const { journal } = options;
   const window = options.concurrency * 2;
   const running = new Set<Promise<void>>();
 
@@ -78,7 +78,7 @@ async function processAll(
       sender.succeeded();
     } catch (error) {
       try {
-        recordFailure(claim, error);
+        recordFailure(claim, error, options, sender);
       } catch (bookkeeping) {
         // The journal itself failed (disk full, say): nothing more can be recorded.
         sender.stopFor(bookkeeping);
@@ -90,21 +90,6 @@ async function processAll(
       sender.showBreaker();
     }
   };
-  const recordFailure = (claim: Parameters<typeof processClaim>[0], error: unknown) => {
-    if (isFatalFailure(error) || !isRemoteFailure(error)) {
-      // A refused key, a network set up wrongly or a local failure (the journal's disk): nothing else can succeed.
-      sender.stopFor(error);
-      return;
-    }
-    journal.setClaimProblem(claim.claim_key, problemOf(error));
-    // Only an unavailable service counts towards stopping the run; a refused upload does not.
-    if (isServiceDown(error)) sender.breaker.failed((error as Error).message);
-    logger.warn(
-      { claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message },
-      'claim failed; the next run retries it',
-    );
-  };
-
   // Woken when a task ends, so the puller waits on one promise, not a race over the whole window
   // (which would hang a reaction on every task in flight for every claim pulled).
   let wakePuller: (() => void) | undefined;
@@ -141,6 +126,27 @@ async function processAll(
   if (sender.fatal !== undefined) throw sender.fatal as Error;
   const unfinished = journal.pendingCount() > 0;
   return sender.breaker.why ?? (sender.stopRequested && unfinished ? 'stopped by a signal' : undefined);
+}
+
+/** A claim that failed: recorded for the next run, and counted by the breaker when the service is at fault. */
+function recordFailure(
+  claim: Parameters<typeof processClaim>[0],
+  error: unknown,
+  { journal, logger }: ProcessOptions,
+  sender: Sender<FollowedClient | undefined>,
+): void {
+  if (isFatalFailure(error) || !isRemoteFailure(error)) {
+    // A refused key, a network set up wrongly or a local failure (the journal's disk): nothing else can succeed.
+    sender.stopFor(error);
+    return;
+  }
+  journal.setClaimProblem(claim.claim_key, problemOf(error));
+  // Only an unavailable service counts towards stopping the run; a refused upload does not.
+  if (isServiceDown(error)) sender.breaker.failed((error as Error).message);
+  logger.warn(
+    { claimId: claim.claim_id, code: (error as { code?: string }).code, error: (error as Error).message },
+    'claim failed; the next run retries it',
+  );
 }
 
 /** The service is not answering usefully: down, overloaded, or the outcome is unknown. */

@@ -1,30 +1,24 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { finished, pipeline } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
-import { ClaimsClient } from '../api/client/index.js';
 import type { NetworkOptions } from '../api/client/config.js';
 import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
-import { jobResourceFailure, namingFile, resourceFailure } from '../files/resource-failure.js';
+import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import type { Mapping } from '../mapping/schema.js';
-import type { ClaimBody } from './claim/body.js';
-import { EvidenceUploads } from './claim/evidence.js';
 import type { Shard } from './ids.js';
 import { evidenceDirKey, journalFormat, JournalMismatchError, mappingFileKey } from './journal/schema.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from './journal/service-binding.js';
-import { processClaims, type ProcessSummary } from './process-claims.js';
+import { sendClaims } from './send-claims.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
-import { senderNotices } from '../progress/service-notices.js';
-import { outcomes } from './results/columns.js';
 import {
   fieldColumnsKey,
   inputKindKey,
@@ -102,31 +96,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // Staging starts with reading the mapping and hashing the input.
   const phases = new PhaseTimer();
   phases.next('staging');
-  const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
-    throw new MappingError(options.mappingFile, [
-      {
-        field: '',
-        line: undefined,
-        message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
-      },
-    ]);
-  });
-  const parsed = parseMapping(mappingText, options.mappingFile);
-  const mapping =
-    options.idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: options.idPrefix } };
+  const { mappingText, mapping } = await readMapping(options);
   const fileMode = options.fileMode ?? mapping.file_mode;
-  const fingerprint = JSON.stringify({
-    format: journalFormat,
-    input: await sha256Of(options.input),
-    mapping: createHash('sha256').update(mappingText).digest('hex'),
-    fileMode,
-    shard: options.shard ?? null,
-    dryRun: options.dryRun,
-    // Another sheet of the same workbook is another input (absent for CSV: fingerprints of older journals hold).
-    sheet: options.sheet,
-    // Absent without the flag: fingerprints of journals made before it hold.
-    idPrefix: options.idPrefix,
-  });
+  const fingerprint = await fingerprintOf(options, mappingText, fileMode);
   const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
   const journalFile = options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite');
   const journal = openJournal(journalFile);
@@ -136,30 +108,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     journal.setMeta(mappingFileKey, resolve(options.mappingFile));
     const resuming = journal.meta('staged') === '1';
     if (!resuming) {
-      const input = isWorkbookFile(options.input) ? undefined : createReadStream(options.input);
-      // The share of the file read, from its size: a CSV's bytes read so far cost nothing to ask (a workbook's rows only).
-      const sizeBytes = input === undefined ? 0 : (await stat(options.input)).size;
-      options.progress?.begin({ label: 'staging', unit: 'rows' });
-      const staged = await stageRows({
-        input: input ?? { workbook: options.input, sheet: options.sheet },
-        mapping,
-        journal,
-        shard: options.shard,
-        onProgress: (rows) =>
-          options.progress?.staged(
-            rows,
-            'rows',
-            input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes,
-          ),
-      });
-      journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
-      // What the results CSV is written in, kept for a resumed run and for merge-results.
-      journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
-      // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
-      journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
-      journal.setMeta(inputKindKey, isWorkbookFile(options.input) ? 'xlsx' : 'csv');
-      journal.setMeta('staged', '1');
-      options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
+      await stageInput(journal, mapping, options);
     } else {
       phases.rename('resuming');
       options.logger.info({ journal: options.journalFile }, 'resuming from the journal');
@@ -179,17 +128,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     }
     options.progress?.done();
     phases.next('results');
-    // The last turn's group commit, before the results read the journal statement by statement.
-    journal.flush();
-    const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
-    const format = resultsFormatOf(
-      options.resultsFile,
-      resultsDialectOf(journal.meta(resultsDialectKey), mapping),
-      fieldColumns(mapping),
-    );
-    const summary = await writeResults(journal, sourceColumns, options.resultsFile, format).catch((error: unknown) => {
-      throw jobResourceFailure(error, { journal: journalFile, file: options.resultsFile });
-    });
+    const summary = await writeImportResults(journal, journalFile, mapping, options);
     return {
       summary,
       claims: journal.counts().claims,
@@ -208,6 +147,92 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     journal.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
   }
+}
+
+/** The mapping file, read and checked, with `--id-prefix` applied; its text too, for the fingerprint. */
+async function readMapping(options: ImportOptions): Promise<{ mappingText: string; mapping: Mapping }> {
+  const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
+    throw new MappingError(options.mappingFile, [
+      {
+        field: '',
+        line: undefined,
+        message: `expected a readable mapping file, got ${(error as { code?: string }).code ?? 'unreadable'}`,
+      },
+    ]);
+  });
+  const parsed = parseMapping(mappingText, options.mappingFile);
+  const mapping =
+    options.idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: options.idPrefix } };
+  return { mappingText, mapping };
+}
+
+/** What ties a journal to its job: the input's and the mapping's bytes, and the flags that change what is sent. */
+async function fingerprintOf(
+  options: ImportOptions,
+  mappingText: string,
+  fileMode: Mapping['file_mode'],
+): Promise<string> {
+  return JSON.stringify({
+    format: journalFormat,
+    input: await sha256Of(options.input),
+    mapping: createHash('sha256').update(mappingText).digest('hex'),
+    fileMode,
+    shard: options.shard ?? null,
+    dryRun: options.dryRun,
+    // Another sheet of the same workbook is another input (absent for CSV: fingerprints of older journals hold).
+    sheet: options.sheet,
+    // Absent without the flag: fingerprints of journals made before it hold.
+    idPrefix: options.idPrefix,
+  });
+}
+
+/** Every row of the input into the journal, grouped by claim; what the results need of the input recorded beside them. */
+async function stageInput(journal: Journal, mapping: Mapping, options: ImportOptions): Promise<void> {
+  const input = isWorkbookFile(options.input) ? undefined : createReadStream(options.input);
+  // The share of the file read, from its size: a CSV's bytes read so far cost nothing to ask (a workbook's rows only).
+  const sizeBytes = input === undefined ? 0 : (await stat(options.input)).size;
+  options.progress?.begin({ label: 'staging', unit: 'rows' });
+  const staged = await stageRows({
+    input: input ?? { workbook: options.input, sheet: options.sheet },
+    mapping,
+    journal,
+    shard: options.shard,
+    onProgress: (rows) =>
+      options.progress?.staged(
+        rows,
+        'rows',
+        input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes,
+      ),
+  });
+  journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
+  // What the results CSV is written in, kept for a resumed run and for merge-results.
+  journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
+  // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
+  journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
+  journal.setMeta(inputKindKey, isWorkbookFile(options.input) ? 'xlsx' : 'csv');
+  journal.setMeta('staged', '1');
+  options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
+}
+
+/** The results file, from the journal alone: every input row once, in the input's dialect or as a workbook. */
+async function writeImportResults(
+  journal: Journal,
+  journalFile: string,
+  mapping: Mapping,
+  options: ImportOptions,
+): Promise<ResultsSummary> {
+  // The last turn's group commit, before the results read the journal statement by statement.
+  journal.flush();
+  const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
+  const format = resultsFormatOf(
+    options.resultsFile,
+    resultsDialectOf(journal.meta(resultsDialectKey), mapping),
+    fieldColumns(mapping),
+  );
+  const summary = await writeResults(journal, sourceColumns, options.resultsFile, format).catch((error: unknown) => {
+    throw jobResourceFailure(error, { journal: journalFile, file: options.resultsFile });
+  });
+  return summary;
 }
 
 /**
@@ -246,97 +271,6 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
     // Nothing is sent before staging completes, so a half-staged journal is simply staged again.
     journal.reset();
     journal.setMeta('fingerprint', fingerprint);
-  }
-}
-
-/** SQLite's default, and the sending phase's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
-const defaultCheckpointPages = 1000;
-const sendingCheckpointPages = 10_000;
-
-async function sendClaims(
-  journal: Journal,
-  options: ImportOptions & { fileMode: Mapping['file_mode'] },
-  resuming: boolean,
-): Promise<ProcessSummary> {
-  const connect = (service: NonNullable<ImportOptions['service']>) =>
-    new ClaimsClient({
-      baseUrl: service.baseUrl,
-      apiKey: service.apiKey,
-      concurrency: options.concurrency,
-      maxRps: options.maxRps,
-      logger: options.logger,
-      network: service.network,
-    });
-  const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
-  // A dry run given a service reads from it, to compare a feed-back with what it holds.
-  const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;
-  // A resumed job adds the claims it sends now to the bodies written before.
-  // Bodies hold cardholder details: readable by the owner only.
-  const payloadsFile = options.payloadsFile ?? '';
-  const payloads =
-    options.payloadsFile === undefined
-      ? undefined
-      : createWriteStream(payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
-  let payloadsFailed: Error | undefined;
-  payloads?.on('error', (error) => {
-    payloadsFailed ??= resourceFailure(error, payloadsFile, { resumes: true }) ?? error;
-  });
-  const total = journal.pendingCount();
-  let done = 0;
-  const { progress } = options;
-  progress?.begin({ label: options.dryRun ? 'checking' : 'sending', unit: 'claims', total });
-  // Counted for the terminal only: two reads of the journal per claim.
-  const counting = progress?.enabled === true;
-  if (counting) {
-    const final = journal.finalOutcomeCounts();
-    for (const outcome of outcomes) progress.count(outcome, final.get(outcome) ?? 0);
-  }
-  // Fewer checkpoints while sending: each claim commits a few pages about once, so SQLite's default
-  // (1000 pages) checkpointed every ~150 claims, and each checkpoint syncs the file on the event
-  // loop, holding every answer in flight (strace of the sending phase's journal writes, 6,400
-  // claims on this machine: 88 syncs in 414 ms, 13 in 161 ms). Restored below, as staging does.
-  journal.database.pragma(`wal_autocheckpoint = ${sendingCheckpointPages}`);
-  try {
-    const processed = await processClaims({
-      journal,
-      client,
-      reader,
-      uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
-      evidenceDir: options.evidenceDir,
-      fileMode: options.fileMode,
-      // Staged by this process, not an earlier run: bodies are spliced from the rows' JSON (claim/wire-body.ts).
-      stagedHere: !resuming,
-      concurrency: options.concurrency,
-      breakerThreshold: options.breakerThreshold ?? 5,
-      logger: options.logger,
-      stopRequested: options.stopRequested,
-      onClaimDone: (claimKey) => {
-        if (counting) for (const outcome of journal.outcomesOf(claimKey)) progress.count(outcome);
-        progress?.update(++done);
-      },
-      notices: senderNotices(progress),
-      onPayload:
-        payloads === undefined
-          ? undefined
-          : async (body: ClaimBody) => {
-              if (payloadsFailed !== undefined) throw payloadsFailed;
-              if (!payloads.write(`${JSON.stringify(body)}\n`)) await once(payloads, 'drain');
-            },
-    });
-    if (processed.abortedBecause !== undefined)
-      options.logger.error(
-        { reason: processed.abortedBecause },
-        'run stopped early; run the same command again to continue',
-      );
-    return processed;
-  } finally {
-    journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
-    await client?.close();
-    await reader?.close();
-    if (payloads !== undefined) {
-      payloads.end();
-      await finished(payloads).catch(namingFile(payloadsFile, { resumes: true }));
-    }
   }
 }
 
