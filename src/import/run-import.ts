@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
-import type { NetworkOptions } from '../api/client/config.js';
-import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
+import { identityOf, type ServiceTarget } from '../api/service-target.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
 import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
@@ -57,9 +56,7 @@ export interface ImportOptions {
    * it; by default the base URL and the key's environment (the CLI passes the embedded sandbox's
    * data file).
    */
-  service:
-    | { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined }
-    | undefined;
+  service: ServiceTarget | undefined;
   logger: Logger;
   progress?: Progress | undefined;
   stopRequested?: () => boolean;
@@ -247,17 +244,13 @@ function resultsDialectOf(recorded: string | undefined, mapping: Mapping): Writt
 function prepareJournal(journal: Journal, fingerprint: string, options: ImportOptions): void {
   // Before the fingerprint: a journal of another service is refused whatever else changed.
   if (options.service !== undefined) {
-    const binding = bindService(
-      journal,
-      options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey),
-      {
-        file: options.journalFile ?? 'journal',
-        restart: options.restart,
-        holdsJob: journal.meta('fingerprint') !== undefined,
-        holdsServiceData: journal.holdsServiceData(),
-        logger: options.logger,
-      },
-    );
+    const binding = bindService(journal, identityOf(options.service), {
+      file: options.journalFile ?? 'journal',
+      restart: options.restart,
+      holdsJob: journal.meta('fingerprint') !== undefined,
+      holdsServiceData: journal.holdsServiceData(),
+      logger: options.logger,
+    });
     if (binding === 'forget') journal.reset({ forgetService: true });
   }
   const recorded = journal.meta('fingerprint');

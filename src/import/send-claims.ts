@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import { ClaimsClient } from '../api/client/index.js';
+import { clientOf, type ServiceTarget } from '../api/service-target.js';
 import type { Mapping } from '../mapping/schema.js';
 import { namingFile, resourceFailure } from '../files/resource-failure.js';
 import { senderNotices } from '../progress/service-notices.js';
@@ -21,15 +21,7 @@ export async function sendClaims(
   options: ImportOptions & { fileMode: Mapping['file_mode'] },
   resuming: boolean,
 ): Promise<ProcessSummary> {
-  const connect = (service: NonNullable<ImportOptions['service']>) =>
-    new ClaimsClient({
-      baseUrl: service.baseUrl,
-      apiKey: service.apiKey,
-      concurrency: options.concurrency,
-      maxRps: options.maxRps,
-      logger: options.logger,
-      network: service.network,
-    });
+  const connect = (service: ServiceTarget) => clientOf(service, options);
   const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
   // A dry run given a service reads from it, to compare a feed-back with what it holds.
   const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
+import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
-import type { NetworkOptions } from '../api/client/config.js';
-import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { bindService } from '../import/journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
@@ -17,12 +16,7 @@ import { namingFile } from '../files/resource-failure.js';
 
 export interface MigrateOptions {
   /** Where to migrate; `identity` names it in the journal, by default the base URL and the key's environment. */
-  service: {
-    baseUrl: string;
-    apiKey: string;
-    identity?: ServiceIdentity | undefined;
-    network?: NetworkOptions | undefined;
-  };
+  service: ServiceTarget;
   journalFile: string;
   resultsFile: string;
   groupBy: readonly string[];
@@ -63,30 +57,19 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
   const journal = new MigrateJournal(options.journalFile);
   try {
     // Before the listing, the first request: a journal of another service is refused.
-    const binding = bindService(
-      journal,
-      options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey),
-      {
-        file: options.journalFile,
-        restart: options.restart,
-        holdsJob: journal.meta('settings') !== undefined,
-        holdsServiceData: journal.meta('staged') === 'complete',
-        logger: options.logger,
-      },
-    );
+    const binding = bindService(journal, identityOf(options.service), {
+      file: options.journalFile,
+      restart: options.restart,
+      holdsJob: journal.meta('settings') !== undefined,
+      holdsServiceData: journal.meta('staged') === 'complete',
+      logger: options.logger,
+    });
     if (binding === 'forget') journal.reset();
   } catch (error) {
     journal.close();
     throw error;
   }
-  const client = new ClaimsClient({
-    baseUrl: options.service.baseUrl,
-    apiKey: options.service.apiKey,
-    concurrency: options.concurrency,
-    maxRps: options.maxRps,
-    logger: options.logger,
-    network: options.service.network,
-  });
+  const client = clientOf(options.service, options);
   // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
   // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
   const sender = new Sender({

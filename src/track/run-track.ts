@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
+import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
-import type { NetworkOptions } from '../api/client/config.js';
-import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { isFatalFailure } from '../rate/breaker.js';
 import { bindService } from '../import/journal/service-binding.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
@@ -21,12 +20,7 @@ export interface TrackOptions {
   /** Every case of the key's environment, with or without sources. */
   all: boolean;
   column?: string | undefined;
-  service: {
-    baseUrl: string;
-    apiKey: string;
-    identity?: ServiceIdentity | undefined;
-    network?: NetworkOptions | undefined;
-  };
+  service: ServiceTarget;
   journalFile: string;
   statusFile: string;
   /** Undefined: the worklist is a sheet of the status workbook (the status file must be .xlsx). */
@@ -76,7 +70,7 @@ const cursorKey = 'events_cursor';
  * the summary, from the journal. Stopped early, the next run goes on where this one stopped.
  */
 export async function runTrack(options: TrackOptions): Promise<TrackReport> {
-  const current = options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey);
+  const current = identityOf(options.service);
   const journal = new TrackJournal(options.journalFile);
   let client: ClaimsClient | undefined;
   const phases = new PhaseTimer();
@@ -96,14 +90,7 @@ export async function runTrack(options: TrackOptions): Promise<TrackReport> {
         journal.setMeta(sourcesKey, '');
       });
     const format = await stageSources(journal, current, options);
-    client = new ClaimsClient({
-      baseUrl: options.service.baseUrl,
-      apiKey: options.service.apiKey,
-      concurrency: options.concurrency,
-      maxRps: options.maxRps,
-      logger: options.logger,
-      network: options.service.network,
-    });
+    client = clientOf(options.service, options);
     return await readAndWrite(journal, client, options, phases, format);
   } finally {
     options.progress?.done();

@@ -3,12 +3,11 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
+import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
-import type { NetworkOptions } from '../api/client/config.js';
 import {
   compareService,
   describeService,
-  serviceAt,
   ServiceMismatchError,
   type ServiceIdentity,
 } from '../api/service-identity.js';
@@ -33,12 +32,7 @@ export interface WithdrawOptions {
   sourceOptions: SourceOptions;
   scope: Scope;
   deleteUnfiled: boolean;
-  service: {
-    baseUrl: string;
-    apiKey: string;
-    identity?: ServiceIdentity | undefined;
-    network?: NetworkOptions | undefined;
-  };
+  service: ServiceTarget;
   journalFile: string;
   resultsFile: string;
   dryRun: boolean;
@@ -76,7 +70,7 @@ export interface WithdrawReport {
  * results written from the journal. Run again, it continues and, once done, sends nothing.
  */
 export async function runWithdraw(options: WithdrawOptions): Promise<WithdrawReport> {
-  const current = options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey);
+  const current = identityOf(options.service);
   const journal = new WithdrawJournal(options.journalFile);
   let client: ClaimsClient | undefined;
   const phases = new PhaseTimer();
@@ -91,14 +85,7 @@ export async function runWithdraw(options: WithdrawOptions): Promise<WithdrawRep
     });
     if (binding === 'forget') journal.reset({ forgetSent: true });
     const format = await stageOnce(journal, current, options);
-    client = new ClaimsClient({
-      baseUrl: options.service.baseUrl,
-      apiKey: options.service.apiKey,
-      concurrency: options.concurrency,
-      maxRps: options.maxRps,
-      logger: options.logger,
-      network: options.service.network,
-    });
+    client = clientOf(options.service, options);
     return await planAndSend(journal, client, current, options, format, phases);
   } finally {
     options.progress?.done();
