@@ -37,14 +37,7 @@ const pageSize = 200;
  * answers adds one back, up to `concurrency` (rate/adaptive-concurrency.ts).
  */
 export async function processClaims(options: ProcessOptions): Promise<ProcessSummary> {
-  const sender = new Sender<FollowedClient | undefined>({
-    client: options.client,
-    concurrency: options.concurrency,
-    breakerThreshold: options.breakerThreshold,
-    logger: options.logger,
-    stopRequested: options.stopRequested,
-    notices: options.notices,
-  });
+  const sender = new Sender<FollowedClient | undefined>(options);
   let abortedBecause: string | undefined;
   let throttling: ThrottlingSummary | undefined;
   try {

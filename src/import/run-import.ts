@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Logger } from 'pino';
+import type { SendingOptions } from '../rate/sender.js';
 import { identityOf, type ServiceTarget } from '../api/service-target.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
@@ -30,7 +30,7 @@ import { fieldColumns } from '../mapping/source-columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
 
-export interface ImportOptions {
+export interface ImportOptions extends SendingOptions {
   input: string;
   /** A workbook input's sheet (default: its first). */
   sheet?: string | undefined;
@@ -43,9 +43,6 @@ export interface ImportOptions {
   idPrefix?: string | undefined;
   /** Overrides the mapping's `file_mode`. */
   fileMode?: Mapping['file_mode'] | undefined;
-  concurrency: number;
-  /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
-  maxRps?: number | undefined;
   dryRun: boolean;
   payloadsFile?: string | undefined;
   shard?: Shard | undefined;
@@ -57,10 +54,7 @@ export interface ImportOptions {
    * data file).
    */
   service: ServiceTarget | undefined;
-  logger: Logger;
   progress?: Progress | undefined;
-  stopRequested?: () => boolean;
-  breakerThreshold?: number;
   /**
    * Called once the journal holds every row, staged now or by an earlier run, before anything is
    * sent: the CLI lets V8's young generation grow from here (heap-tuning.ts says why).

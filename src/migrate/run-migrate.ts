@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
 import { bindService } from '../import/journal/service-binding.js';
@@ -7,29 +6,21 @@ import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
 import { JournalMismatchError } from '../import/journal/schema.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
-import { Sender } from '../rate/sender.js';
+import { Sender, type SendingOptions } from '../rate/sender.js';
 import { ClaimRun } from './claim-run.js';
 import { groupKeyOf, migratedClaimId } from './group.js';
 import { MigrateJournal, migrateJournalFormat, type StagedCase } from './journal.js';
 import { migrateOutcomeOf, migrateOutcomes, writeMigrateResults, type MigrateSummary } from './results.js';
 import { namingFile } from '../files/resource-failure.js';
 
-export interface MigrateOptions {
+export interface MigrateOptions extends SendingOptions {
   /** Where to migrate; `identity` names it in the journal, by default the base URL and the key's environment. */
   service: ServiceTarget;
   journalFile: string;
   resultsFile: string;
   groupBy: readonly string[];
   dryRun: boolean;
-  /** The most claims in flight; fewer while the service throttles. */
-  concurrency: number;
-  /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
-  maxRps?: number | undefined;
   restart: boolean;
-  logger: Logger;
-  stopRequested?: () => boolean;
-  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
-  breakerThreshold?: number;
   /** The terminal's progress bar (silent when stderr is not a terminal). */
   progress?: Progress | undefined;
 }
@@ -73,11 +64,9 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
   // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
   // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
   const sender = new Sender({
+    ...options,
     client,
-    concurrency: options.concurrency,
     breakerThreshold: options.breakerThreshold ?? 10,
-    logger: options.logger,
-    stopRequested: options.stopRequested,
     notices: senderNotices(options.progress),
   });
   const phases = new PhaseTimer();

@@ -1,4 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
+import type { Logger } from 'pino';
 import { CircuitBreaker, judgeFailure } from './breaker.js';
 import {
   followThrottling,
@@ -6,6 +7,19 @@ import {
   type ThrottleFollower,
   type ThrottlingSummary,
 } from './follow-throttling.js';
+
+/** What a job that sends or reads many (import, migrate-v1, withdraw, track) is given for its pace. */
+export interface SendingOptions {
+  /** The most claims in flight; fewer while the service throttles. */
+  concurrency: number;
+  /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
+  maxRps?: number | undefined;
+  logger: Logger;
+  /** Checked between claims: true stops pulling more (Ctrl-C, SIGTERM). */
+  stopRequested?: (() => boolean) | undefined;
+  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3); each job has its default. */
+  breakerThreshold?: number | undefined;
+}
 
 /** The client a sender follows: what it answers, and its requests on the wire. */
 export type FollowedClient = FollowOptions['client'];

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
 import { isFatalFailure } from '../rate/breaker.js';
@@ -7,7 +6,7 @@ import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import type { Progress } from '../progress/progress.js';
 import { senderNotices } from '../progress/service-notices.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
-import { Sender } from '../rate/sender.js';
+import { Sender, type SendingOptions } from '../rate/sender.js';
 import { dueWithinKey, sourcesKey, TrackJournal } from '../track-journal/journal.js';
 import { StateReader, TrackStopped, type TrackRequests } from './read-states.js';
 import { stageSources } from './stage-sources.js';
@@ -15,7 +14,7 @@ import type { WorkItem } from './status.js';
 import { writeFiles } from './write-files.js';
 import type { TrackSummary } from './summary.js';
 
-export interface TrackOptions {
+export interface TrackOptions extends SendingOptions {
   sources: readonly string[];
   /** Every case of the key's environment, with or without sources. */
   all: boolean;
@@ -31,18 +30,13 @@ export interface TrackOptions {
   serviceName?: string | undefined;
   /** CSV dialect of the files written (the first source's); a workbook ignores it. */
   csvFormat?: { delimiter?: string | undefined; quote?: string | undefined } | undefined;
-  concurrency: number;
-  maxRps?: number | undefined;
   restart: boolean;
   /** Read every case again, whatever the events say. */
   full: boolean;
   dueWithinDays: number;
   /** The time days left are counted from (ms); default the machine's clock. */
   asOf?: number | undefined;
-  logger: Logger;
-  stopRequested?: () => boolean;
   progress?: Progress | undefined;
-  breakerThreshold?: number;
 }
 
 export type RunKind = 'first' | 'incremental' | 'full';
@@ -108,11 +102,9 @@ async function readAndWrite(
 ): Promise<TrackReport> {
   const { progress } = options;
   const sender = new Sender({
+    ...options,
     client,
-    concurrency: options.concurrency,
     breakerThreshold: options.breakerThreshold ?? 5,
-    logger: options.logger,
-    stopRequested: options.stopRequested,
     notices: senderNotices(progress),
   });
   const firstEver = journal.completedRuns() === 0;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Logger } from 'pino';
 import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
 import {
@@ -17,7 +16,7 @@ import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
-import { Sender } from '../rate/sender.js';
+import { Sender, type SendingOptions } from '../rate/sender.js';
 import { linesWithUnsettled, withdrawJournalFormat, WithdrawJournal } from '../withdraw-journal/journal.js';
 import type { Scope } from './plan.js';
 import { planTargets } from './plan-targets.js';
@@ -27,7 +26,7 @@ import { sendPlans, settleDryRun } from './send-plans.js';
 import { readSources, type SourceOptions } from './sources.js';
 import { namingFile } from '../files/resource-failure.js';
 
-export interface WithdrawOptions {
+export interface WithdrawOptions extends SendingOptions {
   sources: readonly string[];
   sourceOptions: SourceOptions;
   scope: Scope;
@@ -36,12 +35,7 @@ export interface WithdrawOptions {
   journalFile: string;
   resultsFile: string;
   dryRun: boolean;
-  concurrency: number;
-  maxRps?: number | undefined;
   restart: boolean;
-  logger: Logger;
-  stopRequested?: () => boolean;
-  breakerThreshold?: number;
   progress?: Progress | undefined;
   /**
    * Asked once every claim is planned and before anything is sent: the CLI asks a person on a
@@ -157,11 +151,9 @@ async function planAndSend(
   phases: PhaseTimer,
 ): Promise<WithdrawReport> {
   const sender = new Sender({
+    ...options,
     client,
-    concurrency: options.concurrency,
     breakerThreshold: options.breakerThreshold ?? 5,
-    logger: options.logger,
-    stopRequested: options.stopRequested,
     notices: senderNotices(options.progress),
   });
   const ending = async (preview: WithdrawPreview, declined: boolean, stoppedEarly: boolean) =>

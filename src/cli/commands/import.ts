@@ -7,7 +7,7 @@ import { idPrefixExpected, idPrefixPattern } from '../../mapping/schema.js';
 import { runImport } from '../../import/run-import.js';
 import { letYoungGenerationGrow, letYoungGenerationGrowForWorkbooks } from '../heap-tuning.js';
 import type { ServiceTarget } from '../../api/service-target.js';
-import { resolveNetwork, type NetworkFlags } from '../network-settings.js';
+import { resolveNetwork } from '../network-settings.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
@@ -21,9 +21,10 @@ import {
   serviceTarget,
   stopOnSignal,
   usesEmbeddedSandbox,
+  type JobFlags,
 } from './service-target.js';
 
-interface ImportFlags extends NetworkFlags {
+interface ImportFlags extends JobFlags {
   mapping: string;
   results?: string;
   resultsFormat?: 'csv' | 'xlsx';
@@ -31,17 +32,10 @@ interface ImportFlags extends NetworkFlags {
   journal?: string;
   evidenceDir?: string;
   fileMode?: 'none' | 'auto' | 'chargeback';
-  concurrency: number;
-  maxRps?: number;
   dryRun: boolean;
   payloads?: string;
-  baseUrl?: string;
-  apiKeyFile?: string;
   shard?: Shard;
   idPrefix?: string;
-  restart: boolean;
-  sandboxDb: string;
-  sandboxClock?: Date;
 }
 
 const helpText = `

@@ -16,20 +16,14 @@ import {
 } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
-import { addServiceOptions, runAgainstService, sandboxNamePart } from './service-target.js';
+import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
 
-interface MigrateFlags {
+interface MigrateFlags extends JobFlags {
   groupBy?: string[];
   results?: string;
   resultsFormat?: ResultsFormat;
   journal?: string;
   dryRun: boolean;
-  concurrency: number;
-  maxRps?: number;
-  baseUrl?: string;
-  apiKeyFile?: string;
-  restart: boolean;
-  sandboxDb: string;
 }
 
 const helpText = `
@@ -112,19 +106,15 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   // Checked before anything is sent, like the flag itself (exit 2).
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   // A full disk, a refused or read-only folder: in words naming the journal or the file.
-  return runAgainstService(flags, context, 'migrating the v1 cases of', journalFile, async (service, stopRequested) => {
+  const doing = 'migrating the v1 cases of';
+  return runAgainstService(flags, context, { doing, journalFile, maxRps }, async (job) => {
+    const { service } = job;
     const report = await runMigrate({
-      service,
+      ...job,
       journalFile,
       resultsFile,
       groupBy: flags.groupBy ?? [],
       dryRun: flags.dryRun,
-      concurrency: flags.concurrency,
-      maxRps,
-      restart: flags.restart,
-      logger,
-      stopRequested,
-      progress: context.progress,
     });
     logger.info(
       {

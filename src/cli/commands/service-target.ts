@@ -24,6 +24,13 @@ export interface ChosenService {
   embedded?: EmbeddedSandbox;
 }
 
+/** The flags of a job that sends or reads many (import, migrate-v1, withdraw, track): its service, its pace, its journal's restart. */
+export interface JobFlags extends ServiceTargetFlags {
+  concurrency: number;
+  maxRps?: number | undefined;
+  restart: boolean;
+}
+
 /** Where the help of `--base-url` and `--api-key-file` differs from a job's (check, review --send), and which sandbox flags there are. */
 export interface ServiceOptionsHelp {
   baseUrl?: string;
@@ -61,24 +68,37 @@ function sandboxClockOf(value: string): Date {
   return date;
 }
 
+/** What a job against its service is run with, from its flags and the CLI's context. */
+export interface JobSetUp {
+  service: ChosenService['service'];
+  concurrency: number;
+  maxRps: number | undefined;
+  restart: boolean;
+  logger: CliContext['logger'];
+  /** Set by Ctrl-C or SIGTERM. */
+  stopRequested: () => boolean;
+  progress: CliContext['progress'];
+}
+
 /**
  * A job against its service (migrate-v1, withdraw, track): the service chosen as `serviceTarget`
  * says, a stop asked for by Ctrl-C or SIGTERM, and the embedded sandbox closed at the end. A full
  * disk or a refused folder is told in words naming the journal or the file.
  */
 export async function runAgainstService<Result>(
-  flags: ServiceTargetFlags,
+  flags: JobFlags,
   context: CliContext,
-  doing: string,
-  journalFile: string,
-  job: (service: ChosenService['service'], stopRequested: () => boolean) => Promise<Result>,
+  job: { doing: string; journalFile: string; maxRps: number | undefined },
+  run: (setUp: JobSetUp) => Promise<Result>,
 ): Promise<Result> {
-  const { service, embedded } = await serviceTarget(flags, context, doing);
+  const { service, embedded } = await serviceTarget(flags, context, job.doing);
   const stopRequested = stopOnSignal(context);
   try {
-    return await job(service, stopRequested);
+    const { concurrency, restart } = flags;
+    const { logger, progress } = context;
+    return await run({ service, concurrency, maxRps: job.maxRps, restart, logger, stopRequested, progress });
   } catch (error) {
-    throw jobResourceFailure(error, { journal: journalFile });
+    throw jobResourceFailure(error, { journal: job.journalFile });
   } finally {
     await embedded?.close();
   }

@@ -13,9 +13,9 @@ import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
-import { addServiceOptions, runAgainstService, sandboxNamePart } from './service-target.js';
+import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
 
-interface TrackFlags {
+interface TrackFlags extends JobFlags {
   all: boolean;
   column?: string;
   results?: string;
@@ -26,12 +26,6 @@ interface TrackFlags {
   dueWithin: number;
   asOf?: Date;
   full: boolean;
-  concurrency: number;
-  maxRps?: number;
-  baseUrl?: string;
-  apiKeyFile?: string;
-  restart: boolean;
-  sandboxDb: string;
 }
 
 const helpText = `
@@ -115,26 +109,21 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
   for (const source of sources) await requireFile(source, 'source', 'a readable journal, results file or list');
   const { statusFile, worklistFile, htmlFile, journalFile } = await filesOf(sources, flags, io.env);
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
-  return runAgainstService(flags, context, 'tracking at', journalFile, async (service, stopRequested) => {
+  return runAgainstService(flags, context, { doing: 'tracking at', journalFile, maxRps }, async (job) => {
+    const { service } = job;
     const report = await runTrack({
+      ...job,
       sources,
       all: flags.all,
       column: flags.column,
-      service,
       journalFile,
       statusFile,
       worklistFile,
       htmlFile,
       serviceName: describeService(service.identity),
-      concurrency: flags.concurrency,
-      maxRps,
-      restart: flags.restart,
       full: flags.full,
       dueWithinDays: flags.dueWithin,
       asOf: flags.asOf?.getTime(),
-      logger,
-      stopRequested,
-      progress: context.progress,
     });
     logger.info(
       {

@@ -11,9 +11,15 @@ import { addPacingOptions, collect, resultsFileName, resultsFormatOption, type R
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
-import { addServiceOptions, runAgainstService, sandboxNamePart, usesEmbeddedSandbox } from './service-target.js';
+import {
+  addServiceOptions,
+  runAgainstService,
+  sandboxNamePart,
+  usesEmbeddedSandbox,
+  type JobFlags,
+} from './service-target.js';
 
-interface WithdrawFlags {
+interface WithdrawFlags extends JobFlags {
   scope: 'claim' | 'case';
   deleteUnfiled: boolean;
   outcome: string[];
@@ -24,12 +30,6 @@ interface WithdrawFlags {
   journal?: string;
   dryRun: boolean;
   yes: boolean;
-  concurrency: number;
-  maxRps?: number;
-  baseUrl?: string;
-  apiKeyFile?: string;
-  restart: boolean;
-  sandboxDb: string;
 }
 
 const helpText = `
@@ -117,22 +117,17 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
       'withdraw with a live key: expected --yes (or a terminal to confirm on), got neither; nothing was sent. Try --dry-run first to see what would happen',
     );
   // A full disk, a refused or read-only folder: in words naming the journal or the file.
-  return runAgainstService(flags, context, 'withdrawing from', journalFile, async (service, stopRequested) => {
+  return runAgainstService(flags, context, { doing: 'withdrawing from', journalFile, maxRps }, async (job) => {
+    const { service } = job;
     const report = await runWithdraw({
+      ...job,
       sources,
       sourceOptions: { outcomes: nonEmpty(flags.outcome), claimKeys: nonEmpty(flags.claimKey), column: flags.column },
       scope: flags.scope,
       deleteUnfiled: flags.deleteUnfiled,
-      service,
       journalFile,
       resultsFile,
       dryRun: flags.dryRun,
-      concurrency: flags.concurrency,
-      maxRps,
-      restart: flags.restart,
-      logger,
-      stopRequested,
-      progress: context.progress,
       confirm: live ? async (preview) => confirmOnTerminal(preview, context) : undefined,
     });
     logger.info(
