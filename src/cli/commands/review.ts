@@ -132,13 +132,7 @@ async function senderFor(
 const readOnlyJobNames = { 'migrate-v1': 'migration', withdraw: 'withdraw job', track: 'track' } as const;
 
 async function runReview(journals: string[], flags: ReviewFlags, context: CliContext): Promise<void> {
-  for (const journal of journals) {
-    const found = await stat(journal).catch(() => undefined);
-    if (found?.isFile() !== true)
-      throw new UsageError(
-        `journal ${journal}: expected a job's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`,
-      );
-  }
+  await requireJournals(journals);
   const [first = ''] = journals;
   // Loaded when it runs, not by every command of the CLI.
   const [{ openReviewJob }, { ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] =
@@ -198,14 +192,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       },
       'review started',
     );
-    if (flags.open)
-      spawn(
-        process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open',
-        [server.url],
-        { detached: true, stdio: 'ignore' },
-      )
-        .on('error', () => undefined)
-        .unref();
+    if (flags.open) openInBrowser(server.url);
     await new Promise<void>((stopped) => {
       context.io.onStop?.(() => {
         void server.close().finally(() => {
@@ -217,4 +204,24 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
   } finally {
     await job.close();
   }
+}
+
+async function requireJournals(journals: readonly string[]): Promise<void> {
+  for (const journal of journals) {
+    const found = await stat(journal).catch(() => undefined);
+    if (found?.isFile() !== true)
+      throw new UsageError(
+        `journal ${journal}: expected a job's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`,
+      );
+  }
+}
+
+/** The page in the default browser, left to run on its own; a machine without one is not an error. */
+function openInBrowser(url: string): void {
+  spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [url], {
+    detached: true,
+    stdio: 'ignore',
+  })
+    .on('error', () => undefined)
+    .unref();
 }
