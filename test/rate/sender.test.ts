@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/api/errors.js';
 import type { CircuitBreaker } from '../../src/rate/breaker.js';
-import { Sender, type FollowedClient } from '../../src/rate/sender.js';
+import { Sender, type FollowedClient, type SenderOptions } from '../../src/rate/sender.js';
 import { clientFor } from '../helpers/client.js';
 import { json, startScriptedServer } from '../helpers/scripted-server.js';
 
@@ -14,6 +14,17 @@ import { json, startScriptedServer } from '../helpers/scripted-server.js';
 
 const logger = pino({ level: 'silent' });
 const tooMany = json(429, { message: 'too many requests' });
+
+/** A sender with nothing to follow (a dry run's), as the jobs make one. */
+function dryRunSender(options: Partial<SenderOptions<undefined>> = {}): Sender<FollowedClient | undefined> {
+  return new Sender<FollowedClient | undefined>({
+    client: undefined,
+    concurrency: 2,
+    breakerThreshold: 2,
+    logger,
+    ...options,
+  });
+}
 
 describe('Sender', () => {
   it("follows the service: a 429 halves the claims in flight, and finish sums up once, the wire's limit lifted", async () => {
@@ -47,24 +58,14 @@ describe('Sender', () => {
     const showWaits = (_client: FollowedClient) => {
       throw new Error('expected no notices without a client');
     };
-    const sender = new Sender<FollowedClient | undefined>({
-      client: undefined,
-      concurrency: 2,
-      breakerThreshold: 5,
-      logger,
-      notices: { showWaits, showBreaker: () => undefined },
-    });
+    const sender = dryRunSender({ notices: { showWaits, showBreaker: () => undefined } });
     expect(sender.finish()).toBeUndefined();
   });
 
   it('a refused key stops it at once and is its fatal error; other failures count towards the breaker', () => {
     let stopAsked = false;
     const shown: CircuitBreaker[] = [];
-    const sender = new Sender<FollowedClient | undefined>({
-      client: undefined,
-      concurrency: 2,
-      breakerThreshold: 2,
-      logger,
+    const sender = dryRunSender({
       stopRequested: () => stopAsked,
       notices: { showWaits: () => () => undefined, showBreaker: (breaker) => shown.push(breaker) },
     });
@@ -86,13 +87,7 @@ describe('Sender', () => {
     sender.stopFor(new Error('a later error'));
     expect(sender.fatal).toBe(refused);
 
-    const signalled = new Sender<FollowedClient | undefined>({
-      client: undefined,
-      concurrency: 2,
-      breakerThreshold: 2,
-      logger,
-      stopRequested: () => stopAsked,
-    });
+    const signalled = dryRunSender({ stopRequested: () => stopAsked });
     stopAsked = true;
     expect([signalled.stopping, signalled.stopRequested]).toEqual([true, true]);
   });
