@@ -52,69 +52,7 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
     applied = next;
     options.apply(next);
   };
-  const warned = { rateLimited: false, overloaded: false };
-  const listener: AttemptListener = (report) => {
-    // Built only for the answers that are logged: not an object per accepted answer.
-    const logged = () => ({
-      status: report.status,
-      method: report.method,
-      path: report.path,
-      retryAfterMs: report.retryAfterMs,
-      concurrency: controller.limit,
-      maxConcurrency: controller.max,
-    });
-    switch (report.kind) {
-      case 'rate-limited': {
-        const cut = controller.rateLimited(now());
-        if (cut) applyLimit();
-        // The first 429 at warn (even with nothing left to cut), every later cut at debug: not a line a second.
-        if (!warned.rateLimited)
-          options.logger.warn(
-            logged(),
-            'rate limited (429): claims in flight cut on each 429, growing back one at a time after a run of successes',
-          );
-        else if (cut) options.logger.debug(logged(), 'rate limited: fewer claims in flight');
-        warned.rateLimited = true;
-        return;
-      }
-      case 'refused':
-      case 'failed': {
-        const before = controller.limit;
-        const cut = controller.refused(now());
-        if (controller.limit === before) return;
-        applyLimit();
-        if (!cut) options.logger.debug(logged(), 'refusals came with the last step up: one claim fewer in flight');
-        else if (!warned.overloaded)
-          options.logger.warn(
-            logged(),
-            'the service is overloaded (many recent requests refused): fewer claims in flight',
-          );
-        else options.logger.debug(logged(), 'overloaded: fewer claims in flight');
-        if (cut) warned.overloaded = true;
-        return;
-      }
-      // That case's state, not the service's: its retry waits parked.
-      case 'case-unavailable':
-        return;
-      case 'accepted': {
-        if (report.status !== undefined && report.status >= 500) return;
-        const before = controller.limit;
-        controller.succeeded(now());
-        if (controller.limit === before) return;
-        applyLimit();
-        if (controller.limit > before)
-          options.logger.debug(
-            { concurrency: controller.limit, maxConcurrency: controller.max },
-            'no refusals for a while: one more claim in flight',
-          );
-        else
-          options.logger.debug(
-            { concurrency: controller.limit, maxConcurrency: controller.max },
-            'refusals came with the last step up: one claim fewer in flight',
-          );
-      }
-    }
-  };
+  const listener = answersHeard(controller, applyLimit, options.logger, now);
   const unsubscribe = options.client.onAttempt(listener);
   const stopParked = options.client.onParked((count) => {
     parked = count;
@@ -130,6 +68,78 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
       options.client.limitOnWire(Number.POSITIVE_INFINITY);
       return { ...options.client.pacing(), concurrency: controller.stats(now()) };
     },
+  };
+}
+
+/**
+ * Each answer the client reports, told to the controller by its kind; each change of the limit
+ * applied, and logged: the first 429 and the first cut for overload at warn, the rest at debug.
+ */
+function answersHeard(
+  controller: AdaptiveConcurrency,
+  applyLimit: () => void,
+  logger: FollowOptions['logger'],
+  now: () => number,
+): AttemptListener {
+  const warned = { rateLimited: false, overloaded: false };
+  return (report) => {
+    // Built only for the answers that are logged: not an object per accepted answer.
+    const logged = () => ({
+      status: report.status,
+      method: report.method,
+      path: report.path,
+      retryAfterMs: report.retryAfterMs,
+      concurrency: controller.limit,
+      maxConcurrency: controller.max,
+    });
+    switch (report.kind) {
+      case 'rate-limited': {
+        const cut = controller.rateLimited(now());
+        if (cut) applyLimit();
+        // The first 429 at warn (even with nothing left to cut), every later cut at debug: not a line a second.
+        if (!warned.rateLimited)
+          logger.warn(
+            logged(),
+            'rate limited (429): claims in flight cut on each 429, growing back one at a time after a run of successes',
+          );
+        else if (cut) logger.debug(logged(), 'rate limited: fewer claims in flight');
+        warned.rateLimited = true;
+        return;
+      }
+      case 'refused':
+      case 'failed': {
+        const before = controller.limit;
+        const cut = controller.refused(now());
+        if (controller.limit === before) return;
+        applyLimit();
+        if (!cut) logger.debug(logged(), 'refusals came with the last step up: one claim fewer in flight');
+        else if (!warned.overloaded)
+          logger.warn(logged(), 'the service is overloaded (many recent requests refused): fewer claims in flight');
+        else logger.debug(logged(), 'overloaded: fewer claims in flight');
+        if (cut) warned.overloaded = true;
+        return;
+      }
+      // That case's state, not the service's: its retry waits parked.
+      case 'case-unavailable':
+        return;
+      case 'accepted': {
+        if (report.status !== undefined && report.status >= 500) return;
+        const before = controller.limit;
+        controller.succeeded(now());
+        if (controller.limit === before) return;
+        applyLimit();
+        if (controller.limit > before)
+          logger.debug(
+            { concurrency: controller.limit, maxConcurrency: controller.max },
+            'no refusals for a while: one more claim in flight',
+          );
+        else
+          logger.debug(
+            { concurrency: controller.limit, maxConcurrency: controller.max },
+            'refusals came with the last step up: one claim fewer in flight',
+          );
+      }
+    }
   };
 }
 
