@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { UsageError } from './exit-codes.js';
 
@@ -16,6 +16,20 @@ export function integer(flag: string, min: number, max: number) {
 /** `--max-rps`'s help line: import, export and migrate-v1 all take it. */
 export const maxRpsHelp =
   'requests per second for the whole job, retries and uploads included (default: CLAIMS_MAX_RPS, else no limit; 0.5 is one every 2 s)';
+
+/** `--concurrency` of import and migrate-v1. */
+export const claimsInFlightHelp =
+  'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes';
+
+/**
+ * A sender's pace: `--concurrency` (its help names what is in flight; absent for a sender that is
+ * not concurrent, export) and `--max-rps`.
+ */
+export function addPacingOptions(command: Command, concurrencyHelp: string | undefined): Command {
+  if (concurrencyHelp !== undefined)
+    command.option('--concurrency <n>', concurrencyHelp, integer('--concurrency', 1, 256), 8);
+  return command.option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'));
+}
 
 /** A positive decimal such as 45 or 0.5 (`--max-rps`); the same words for the flag and its variable. */
 export function positiveNumber(flag: string) {

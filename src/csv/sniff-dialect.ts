@@ -1,3 +1,4 @@
+import { codeOf } from '../errors/coded-error.js';
 import { parse } from 'csv-parse/sync';
 import type { Confidence } from './confidence.js';
 
@@ -172,6 +173,6 @@ function readsWith(text: string, delimiter: string, quote: string, complete: boo
     return true;
   } catch (error) {
     // A sample cut inside a quoted cell that holds a line break.
-    return !complete && (error as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED';
+    return !complete && codeOf(error) === 'CSV_QUOTE_NOT_CLOSED';
   }
 }

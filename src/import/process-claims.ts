@@ -1,9 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import pLimit, { type LimitFunction } from 'p-limit';
-import { AuthenticationError, ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError } from '../api/errors.js';
-import { ConnectionSetupError } from '../api/network/setup-error.js';
-import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
-import { CircuitBreaker } from './breaker.js';
+import { ClaimsHttpError, ClaimsNetworkError, OutcomeUnknownError } from '../api/errors.js';
+import { isFatalFailure } from '../rate/breaker.js';
+import type { ThrottlingSummary } from '../rate/follow-throttling.js';
+import { Sender, type FollowedClient, type SenderNotices } from '../rate/sender.js';
 import { PrepareAhead, type ClaimAhead } from './claim/prepare-ahead.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
 import type { RowProblem } from './journal/journal.js';
@@ -18,8 +17,8 @@ export interface ProcessOptions extends ClaimWork {
   stopRequested?: () => boolean;
   /** After each claim this run worked on, whatever became of it (the progress line counts its rows). */
   onClaimDone?: (claimKey: string) => void;
-  /** After each claim: the breaker, to show how near the run is to stopping. */
-  onBreaker?: (breaker: CircuitBreaker) => void;
+  /** The service's waits and the breaker on the progress line, how near the run is to stopping. */
+  notices?: SenderNotices | undefined;
 }
 
 export interface ProcessSummary {
@@ -39,77 +38,52 @@ const pageSize = 200;
  * answers adds one back, up to `concurrency` (rate/adaptive-concurrency.ts).
  */
 export async function processClaims(options: ProcessOptions): Promise<ProcessSummary> {
-  const limit = pLimit(options.concurrency);
-  // p-limit applies a lower concurrency to the claims it starts next; those in flight finish.
-  const apply = (next: number) => {
-    limit.concurrency = next;
-  };
-  const follower =
-    options.client === undefined
-      ? undefined
-      : followThrottling({ client: options.client, concurrency: options.concurrency, apply, logger: options.logger });
+  const sender = new Sender<FollowedClient | undefined>(options);
   let abortedBecause: string | undefined;
   let throttling: ThrottlingSummary | undefined;
   try {
-    abortedBecause = await processAll(options, limit);
+    abortedBecause = await processAll(options, sender);
   } finally {
-    throttling = follower?.stop();
+    throttling = sender.finish();
     if (throttling !== undefined) options.logger.info({ throttling }, 'sending paced');
   }
   return { abortedBecause, throttling };
 }
 
-async function processAll(options: ProcessOptions, limit: LimitFunction): Promise<string | undefined> {
-  const { journal, logger } = options;
-  const breaker = new CircuitBreaker(options.breakerThreshold);
+async function processAll(
+  options: ProcessOptions,
+  sender: Sender<FollowedClient | undefined>,
+): Promise<string | undefined> {
+  const { journal } = options;
   const window = options.concurrency * 2;
   const running = new Set<Promise<void>>();
-  let fatal: unknown;
 
-  const stopping = () => breaker.open || options.stopRequested?.() === true;
   // The claims waiting in the window are prepared while the claims in flight wait on the network.
   const prepareAhead = new PrepareAhead(journal, options.stagedHere === true);
   // Never rejects: whatever happens to one claim is recorded, so every task settles before the end.
   const run = async (claim: Parameters<typeof processClaim>[0], ahead: ClaimAhead) => {
     // Queued in p-limit before a stop: not started at all, left for the next run.
-    if (stopping()) {
+    if (sender.stopping) {
       ahead.drop();
       return;
     }
     try {
       await processClaim(claim, options, ahead);
-      breaker.succeeded();
+      sender.succeeded();
     } catch (error) {
       try {
-        recordFailure(claim, error);
+        recordFailure(claim, error, options, sender);
       } catch (bookkeeping) {
         // The journal itself failed (disk full, say): nothing more can be recorded.
-        fatal ??= bookkeeping;
-        breaker.trip((bookkeeping as Error).message);
+        sender.stopFor(bookkeeping);
       }
     } finally {
       // Whatever the claim's step was, the pump has nothing more to do for it.
       ahead.drop();
       options.onClaimDone?.(claim.claim_key);
-      options.onBreaker?.(breaker);
+      sender.showBreaker();
     }
   };
-  const recordFailure = (claim: Parameters<typeof processClaim>[0], error: unknown) => {
-    if (error instanceof AuthenticationError || error instanceof ConnectionSetupError || !isRemoteFailure(error)) {
-      // A refused key, a network set up wrongly or a local failure (the journal's disk): nothing else can succeed.
-      fatal ??= error;
-      breaker.trip((error as Error).message);
-      return;
-    }
-    journal.setClaimProblem(claim.claim_key, problemOf(error));
-    // Only an unavailable service counts towards stopping the run; a refused upload does not.
-    if (isServiceDown(error)) breaker.failed((error as Error).message);
-    logger.warn(
-      { claimId: claim.claim_id, code: codeOf(error), error: (error as Error).message },
-      'claim failed; the next run retries it',
-    );
-  };
-
   // Woken when a task ends, so the puller waits on one promise, not a race over the whole window
   // (which would hang a reaction on every task in flight for every claim pulled).
   let wakePuller: (() => void) | undefined;
@@ -132,18 +106,41 @@ async function processAll(options: ProcessOptions, limit: LimitFunction): Promis
     for (const claim of page) {
       after = claim.first_idx;
       while (running.size >= window) await someTaskEnded();
-      if (stopping()) break pulling;
+      if (sender.stopping) break pulling;
       const ahead = prepareAhead.schedule(claim);
-      const task: Promise<void> = limit(async () => run(claim, ahead)).finally(() => {
-        taskEnded(task);
-      });
+      const task: Promise<void> = sender
+        .limit(async () => run(claim, ahead))
+        .finally(() => {
+          taskEnded(task);
+        });
       running.add(task);
     }
   }
   await Promise.allSettled(running);
-  if (fatal !== undefined) throw fatal as Error;
+  if (sender.fatal !== undefined) throw sender.fatal as Error;
   const unfinished = journal.pendingCount() > 0;
-  return breaker.why ?? (options.stopRequested?.() === true && unfinished ? 'stopped by a signal' : undefined);
+  return sender.breaker.why ?? (sender.stopRequested && unfinished ? 'stopped by a signal' : undefined);
+}
+
+/** A claim that failed: recorded for the next run, and counted by the breaker when the service is at fault. */
+function recordFailure(
+  claim: Parameters<typeof processClaim>[0],
+  error: unknown,
+  { journal, logger }: ProcessOptions,
+  sender: Sender<FollowedClient | undefined>,
+): void {
+  if (isFatalFailure(error) || !isRemoteFailure(error)) {
+    // A refused key, a network set up wrongly or a local failure (the journal's disk): nothing else can succeed.
+    sender.stopFor(error);
+    return;
+  }
+  journal.setClaimProblem(claim.claim_key, problemOf(error));
+  // Only an unavailable service counts towards stopping the run; a refused upload does not.
+  if (isServiceDown(error)) sender.breaker.failed((error as Error).message);
+  logger.warn(
+    { claimId: claim.claim_id, code: codeOf(error), error: (error as Error).message },
+    'claim failed; the next run retries it',
+  );
 }
 
 /** The service is not answering usefully: down, overloaded, or the outcome is unknown. */

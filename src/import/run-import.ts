@@ -1,31 +1,24 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { finished, pipeline } from 'node:stream/promises';
-import type { Logger } from 'pino';
-import { ClaimsClient } from '../api/client/index.js';
-import type { NetworkOptions } from '../api/client/config.js';
-import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
+import { pipeline } from 'node:stream/promises';
+import type { SendingOptions } from '../rate/sender.js';
+import { identityOf, type ServiceTarget } from '../api/service-target.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
-import { jobResourceFailure, namingFile, resourceFailure } from '../files/resource-failure.js';
+import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import type { Mapping } from '../mapping/schema.js';
-import type { ClaimBody } from './claim/body.js';
-import { EvidenceUploads } from './claim/evidence.js';
 import type { Shard } from '../job-files/claims/ids.js';
-import { JournalMismatchError } from '../journal/open.js';
 import { evidenceDirKey, journalFormat, mappingFileKey } from '../job-files/import/schema.js';
+import { JournalMismatchError } from '../journal/open.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from '../journal/service-binding.js';
-import { processClaims, type ProcessSummary } from './process-claims.js';
+import { sendClaims } from './send-claims.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
-import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
-import { outcomes } from '../job-files/import/columns.js';
 import {
   fieldColumnsKey,
   inputKindKey,
@@ -39,7 +32,7 @@ import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
 import { codeOf } from '../errors/coded-error.js';
 
-export interface ImportOptions {
+export interface ImportOptions extends SendingOptions {
   input: string;
   /** A workbook input's sheet (default: its first). */
   sheet?: string | undefined;
@@ -52,9 +45,6 @@ export interface ImportOptions {
   idPrefix?: string | undefined;
   /** Overrides the mapping's `file_mode`. */
   fileMode?: Mapping['file_mode'] | undefined;
-  concurrency: number;
-  /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
-  maxRps?: number | undefined;
   dryRun: boolean;
   payloadsFile?: string | undefined;
   shard?: Shard | undefined;
@@ -65,13 +55,8 @@ export interface ImportOptions {
    * it; by default the base URL and the key's environment (the CLI passes the embedded sandbox's
    * data file).
    */
-  service:
-    | { baseUrl: string; apiKey: string; identity?: ServiceIdentity | undefined; network?: NetworkOptions | undefined }
-    | undefined;
-  logger: Logger;
+  service: ServiceTarget | undefined;
   progress?: Progress | undefined;
-  stopRequested?: () => boolean;
-  breakerThreshold?: number;
   /**
    * Called once the journal holds every row, staged now or by an earlier run, before anything is
    * sent: the CLI lets V8's young generation grow from here (heap-tuning.ts says why).
@@ -104,31 +89,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // Staging starts with reading the mapping and hashing the input.
   const phases = new PhaseTimer();
   phases.next('staging');
-  const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
-    throw new MappingError(options.mappingFile, [
-      {
-        field: '',
-        line: undefined,
-        message: `expected a readable mapping file, got ${codeOf(error) ?? 'unreadable'}`,
-      },
-    ]);
-  });
-  const parsed = parseMapping(mappingText, options.mappingFile);
-  const mapping =
-    options.idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: options.idPrefix } };
+  const { mappingText, mapping } = await readMapping(options);
   const fileMode = options.fileMode ?? mapping.file_mode;
-  const fingerprint = JSON.stringify({
-    format: journalFormat,
-    input: await sha256Of(options.input),
-    mapping: createHash('sha256').update(mappingText).digest('hex'),
-    fileMode,
-    shard: options.shard ?? null,
-    dryRun: options.dryRun,
-    // Another sheet of the same workbook is another input (absent for CSV: fingerprints of older journals hold).
-    sheet: options.sheet,
-    // Absent without the flag: fingerprints of journals made before it hold.
-    idPrefix: options.idPrefix,
-  });
+  const fingerprint = await fingerprintOf(options, mappingText, fileMode);
   const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
   const journalFile = options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite');
   const journal = openJournal(journalFile);
@@ -138,30 +101,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     journal.setMeta(mappingFileKey, resolve(options.mappingFile));
     const resuming = journal.meta('staged') === '1';
     if (!resuming) {
-      const input = isWorkbookFile(options.input) ? undefined : createReadStream(options.input);
-      // The share of the file read, from its size: a CSV's bytes read so far cost nothing to ask (a workbook's rows only).
-      const sizeBytes = input === undefined ? 0 : (await stat(options.input)).size;
-      options.progress?.begin({ label: 'staging', unit: 'rows' });
-      const staged = await stageRows({
-        input: input ?? { workbook: options.input, sheet: options.sheet },
-        mapping,
-        journal,
-        shard: options.shard,
-        onProgress: (rows) =>
-          options.progress?.staged(
-            rows,
-            'rows',
-            input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes,
-          ),
-      });
-      journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
-      // What the results CSV is written in, kept for a resumed run and for merge-results.
-      journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
-      // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
-      journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
-      journal.setMeta(inputKindKey, isWorkbookFile(options.input) ? 'xlsx' : 'csv');
-      journal.setMeta('staged', '1');
-      options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
+      await stageInput(journal, mapping, options);
     } else {
       phases.rename('resuming');
       options.logger.info({ journal: options.journalFile }, 'resuming from the journal');
@@ -181,17 +121,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     }
     options.progress?.done();
     phases.next('results');
-    // The last turn's group commit, before the results read the journal statement by statement.
-    journal.flush();
-    const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
-    const format = resultsFormatOf(
-      options.resultsFile,
-      resultsDialectOf(journal.meta(resultsDialectKey), mapping),
-      fieldColumns(mapping),
-    );
-    const summary = await writeResults(journal, sourceColumns, options.resultsFile, format).catch((error: unknown) => {
-      throw jobResourceFailure(error, { journal: journalFile, file: options.resultsFile });
-    });
+    const summary = await writeImportResults(journal, journalFile, mapping, options);
     return {
       summary,
       claims: journal.counts().claims,
@@ -212,6 +142,92 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   }
 }
 
+/** The mapping file, read and checked, with `--id-prefix` applied; its text too, for the fingerprint. */
+async function readMapping(options: ImportOptions): Promise<{ mappingText: string; mapping: Mapping }> {
+  const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
+    throw new MappingError(options.mappingFile, [
+      {
+        field: '',
+        line: undefined,
+        message: `expected a readable mapping file, got ${codeOf(error) ?? 'unreadable'}`,
+      },
+    ]);
+  });
+  const parsed = parseMapping(mappingText, options.mappingFile);
+  const mapping =
+    options.idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: options.idPrefix } };
+  return { mappingText, mapping };
+}
+
+/** What ties a journal to its job: the input's and the mapping's bytes, and the flags that change what is sent. */
+async function fingerprintOf(
+  options: ImportOptions,
+  mappingText: string,
+  fileMode: Mapping['file_mode'],
+): Promise<string> {
+  return JSON.stringify({
+    format: journalFormat,
+    input: await sha256Of(options.input),
+    mapping: createHash('sha256').update(mappingText).digest('hex'),
+    fileMode,
+    shard: options.shard ?? null,
+    dryRun: options.dryRun,
+    // Another sheet of the same workbook is another input (absent for CSV: fingerprints of older journals hold).
+    sheet: options.sheet,
+    // Absent without the flag: fingerprints of journals made before it hold.
+    idPrefix: options.idPrefix,
+  });
+}
+
+/** Every row of the input into the journal, grouped by claim; what the results need of the input recorded beside them. */
+async function stageInput(journal: Journal, mapping: Mapping, options: ImportOptions): Promise<void> {
+  const input = isWorkbookFile(options.input) ? undefined : createReadStream(options.input);
+  // The share of the file read, from its size: a CSV's bytes read so far cost nothing to ask (a workbook's rows only).
+  const sizeBytes = input === undefined ? 0 : (await stat(options.input)).size;
+  options.progress?.begin({ label: 'staging', unit: 'rows' });
+  const staged = await stageRows({
+    input: input ?? { workbook: options.input, sheet: options.sheet },
+    mapping,
+    journal,
+    shard: options.shard,
+    onProgress: (rows) =>
+      options.progress?.staged(
+        rows,
+        'rows',
+        input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes,
+      ),
+  });
+  journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
+  // What the results CSV is written in, kept for a resumed run and for merge-results.
+  journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
+  // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
+  journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
+  journal.setMeta(inputKindKey, isWorkbookFile(options.input) ? 'xlsx' : 'csv');
+  journal.setMeta('staged', '1');
+  options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
+}
+
+/** The results file, from the journal alone: every input row once, in the input's dialect or as a workbook. */
+async function writeImportResults(
+  journal: Journal,
+  journalFile: string,
+  mapping: Mapping,
+  options: ImportOptions,
+): Promise<ResultsSummary> {
+  // The last turn's group commit, before the results read the journal statement by statement.
+  journal.flush();
+  const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
+  const format = resultsFormatOf(
+    options.resultsFile,
+    resultsDialectOf(journal.meta(resultsDialectKey), mapping),
+    fieldColumns(mapping),
+  );
+  const summary = await writeResults(journal, sourceColumns, options.resultsFile, format).catch((error: unknown) => {
+    throw jobResourceFailure(error, { journal: journalFile, file: options.resultsFile });
+  });
+  return summary;
+}
+
 /**
  * The dialect recorded at staging. A journal staged before it was recorded gets its mapping's
  * delimiter, quote and encoding with LF and no mark, near enough to what it wrote then.
@@ -224,17 +240,13 @@ function resultsDialectOf(recorded: string | undefined, mapping: Mapping): Writt
 function prepareJournal(journal: Journal, fingerprint: string, options: ImportOptions): void {
   // Before the fingerprint: a journal of another service is refused whatever else changed.
   if (options.service !== undefined) {
-    const binding = bindService(
-      journal,
-      options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey),
-      {
-        file: options.journalFile ?? 'journal',
-        restart: options.restart,
-        holdsJob: journal.meta('fingerprint') !== undefined,
-        holdsServiceData: journal.holdsServiceData(),
-        logger: options.logger,
-      },
-    );
+    const binding = bindService(journal, identityOf(options.service), {
+      file: options.journalFile ?? 'journal',
+      restart: options.restart,
+      holdsJob: journal.meta('fingerprint') !== undefined,
+      holdsServiceData: journal.holdsServiceData(),
+      logger: options.logger,
+    });
     if (binding === 'forget') journal.reset({ forgetService: true });
   }
   const recorded = journal.meta('fingerprint');
@@ -248,100 +260,6 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
     // Nothing is sent before staging completes, so a half-staged journal is simply staged again.
     journal.reset();
     journal.setMeta('fingerprint', fingerprint);
-  }
-}
-
-/** SQLite's default, and the sending phase's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
-const defaultCheckpointPages = 1000;
-const sendingCheckpointPages = 10_000;
-
-async function sendClaims(
-  journal: Journal,
-  options: ImportOptions & { fileMode: Mapping['file_mode'] },
-  resuming: boolean,
-): Promise<ProcessSummary> {
-  const connect = (service: NonNullable<ImportOptions['service']>) =>
-    new ClaimsClient({
-      baseUrl: service.baseUrl,
-      apiKey: service.apiKey,
-      concurrency: options.concurrency,
-      maxRps: options.maxRps,
-      logger: options.logger,
-      network: service.network,
-    });
-  const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
-  // A dry run given a service reads from it, to compare a feed-back with what it holds.
-  const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;
-  // A resumed job adds the claims it sends now to the bodies written before.
-  // Bodies hold cardholder details: readable by the owner only.
-  const payloadsFile = options.payloadsFile ?? '';
-  const payloads =
-    options.payloadsFile === undefined
-      ? undefined
-      : createWriteStream(payloadsFile, { flags: resuming ? 'a' : 'w', mode: 0o600 });
-  let payloadsFailed: Error | undefined;
-  payloads?.on('error', (error) => {
-    payloadsFailed ??= resourceFailure(error, payloadsFile, { resumes: true }) ?? error;
-  });
-  const total = journal.pendingCount();
-  let done = 0;
-  const { progress } = options;
-  progress?.begin({ label: options.dryRun ? 'checking' : 'sending', unit: 'claims', total });
-  // Counted for the terminal only: two reads of the journal per claim.
-  const counting = progress?.enabled === true;
-  if (counting) {
-    const final = journal.finalOutcomeCounts();
-    for (const outcome of outcomes) progress.count(outcome, final.get(outcome) ?? 0);
-  }
-  const stopShowingWaits =
-    client === undefined ? undefined : progress === undefined ? undefined : showServiceWaits(client, progress);
-  // Fewer checkpoints while sending: each claim commits a few pages about once, so SQLite's default
-  // (1000 pages) checkpointed every ~150 claims, and each checkpoint syncs the file on the event
-  // loop, holding every answer in flight (strace of the sending phase's journal writes, 6,400
-  // claims on this machine: 88 syncs in 414 ms, 13 in 161 ms). Restored below, as staging does.
-  journal.database.pragma(`wal_autocheckpoint = ${sendingCheckpointPages}`);
-  try {
-    const processed = await processClaims({
-      journal,
-      client,
-      reader,
-      uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
-      evidenceDir: options.evidenceDir,
-      fileMode: options.fileMode,
-      // Staged by this process, not an earlier run: bodies are spliced from the rows' JSON (claim/wire-body.ts).
-      stagedHere: !resuming,
-      concurrency: options.concurrency,
-      breakerThreshold: options.breakerThreshold ?? 5,
-      logger: options.logger,
-      stopRequested: options.stopRequested,
-      onClaimDone: (claimKey) => {
-        if (counting) for (const outcome of journal.outcomesOf(claimKey)) progress.count(outcome);
-        progress?.update(++done);
-      },
-      onBreaker: progress === undefined ? undefined : showBreaker(progress),
-      onPayload:
-        payloads === undefined
-          ? undefined
-          : async (body: ClaimBody) => {
-              if (payloadsFailed !== undefined) throw payloadsFailed;
-              if (!payloads.write(`${JSON.stringify(body)}\n`)) await once(payloads, 'drain');
-            },
-    });
-    if (processed.abortedBecause !== undefined)
-      options.logger.error(
-        { reason: processed.abortedBecause },
-        'run stopped early; run the same command again to continue',
-      );
-    return processed;
-  } finally {
-    journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
-    stopShowingWaits?.();
-    await client?.close();
-    await reader?.close();
-    if (payloads !== undefined) {
-      payloads.end();
-      await finished(payloads).catch(namingFile(payloadsFile, { resumes: true }));
-    }
   }
 }
 

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ClaimsClient } from '../api/client/index.js';
-import { ConnectionSetupError } from '../api/network/setup-error.js';
-import { AuthenticationError, ClaimsHttpError, OutcomeUnknownError } from '../api/errors.js';
-import { CircuitBreaker } from '../import/breaker.js';
-import { isRefusal, settle } from '../import/claim/submit.js';
+import { ClaimsHttpError, OutcomeUnknownError } from '../api/errors.js';
+import { isFatalFailure } from '../rate/breaker.js';
+import type { Sender } from '../rate/sender.js';
+import { isRefusal, settle } from '../api/client/settle.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
 import type { MigrateJournal, MigrateRow, Problem } from '../job-files/migrate/journal.js';
 import { keyTaken } from '../job-files/migrate/key-taken.js';
@@ -14,8 +14,6 @@ import { codeOf } from '../errors/coded-error.js';
 export interface ClaimRunOptions {
   dryRun: boolean;
   logger: Logger;
-  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
-  breakerThreshold?: number | undefined;
 }
 
 /** A create may be sent again after this many settles that found nothing. */
@@ -27,8 +25,6 @@ const settleDelayMs = 1000;
  * outcome or a 409 settled with a retrieve first, so that no claim is ever created twice.
  */
 export class ClaimRun {
-  readonly breaker: CircuitBreaker;
-  fatal: unknown;
   created = 0;
   adopted = 0;
 
@@ -36,9 +32,9 @@ export class ClaimRun {
     private readonly journal: MigrateJournal,
     private readonly client: ClaimsClient,
     private readonly options: ClaimRunOptions,
-  ) {
-    this.breaker = new CircuitBreaker(options.breakerThreshold ?? 10);
-  }
+    /** The job's sender: its breaker counts each claim, and a fatal error stops it. */
+    private readonly sender: Sender,
+  ) {}
 
   async migrate(groupKey: string): Promise<void> {
     const rows = this.journal.groupRows(groupKey);
@@ -71,7 +67,7 @@ export class ClaimRun {
         this.journal.addAttempts(groupKey, attempts);
         this.journal.setGroupStep(groupKey, 'migrated');
         this.created++;
-        this.breaker.succeeded();
+        this.sender.succeeded();
         return;
       } catch (error) {
         this.journal.addAttempts(groupKey, (error as { attempts?: number }).attempts ?? 1);
@@ -95,7 +91,7 @@ export class ClaimRun {
           // A refusal of a resend may be the service's way of saying the first send worked.
           if (sends > 1 && (await this.settled(groupKey, claimId, rows, error.status))) return;
           this.journal.setGroupStep(groupKey, 'rejected', problemOf(error));
-          this.breaker.succeeded();
+          this.sender.succeeded();
           return;
         }
         throw error;
@@ -118,7 +114,7 @@ export class ClaimRun {
     const taken = keyTaken(found, rows, httpStatus);
     if (taken !== undefined) {
       this.journal.setGroupStep(groupKey, 'rejected', taken);
-      this.breaker.succeeded();
+      this.sender.succeeded();
       this.options.logger.warn(
         { groupKey, claimId },
         "another claim holds this group's claim id: refused, left as it is",
@@ -127,7 +123,7 @@ export class ClaimRun {
     }
     this.journal.setGroupStep(groupKey, 'migrated');
     this.adopted++;
-    this.breaker.succeeded();
+    this.sender.succeeded();
     return true;
   }
 
@@ -145,15 +141,14 @@ export class ClaimRun {
   }
 
   private failed(groupKey: string, error: unknown): void {
-    if (error instanceof AuthenticationError || error instanceof ConnectionSetupError) {
+    if (isFatalFailure(error)) {
       // Left as it stands (submitting settles next run); the run stops.
-      this.fatal ??= error;
-      this.breaker.trip(error.message);
+      this.sender.stopFor(error);
       return;
     }
     const problem = problemOf(error);
     this.journal.setGroupStep(groupKey, 'failed', problem);
-    this.breaker.failed(`${problem.code}: ${problem.message}`);
+    this.sender.breaker.failed(`${problem.code}: ${problem.message}`);
     this.options.logger.warn(
       { groupKey, code: problem.code, error: problem.message },
       'claim failed; the next run tries it again',

@@ -1,14 +1,12 @@
-import pLimit from 'p-limit';
-import type { Logger } from 'pino';
+import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
-import type { NetworkOptions } from '../api/client/config.js';
-import { serviceAt, type ServiceIdentity } from '../api/service-identity.js';
 import { bindService } from '../journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
-import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
+import { senderNotices } from '../progress/service-notices.js';
 import { JournalMismatchError } from '../journal/open.js';
-import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
+import type { ThrottlingSummary } from '../rate/follow-throttling.js';
+import { Sender, type SendingOptions } from '../rate/sender.js';
 import { ClaimRun } from './claim-run.js';
 import { groupKeyOf, migratedClaimId } from '../job-files/migrate/group.js';
 import { MigrateJournal, migrateJournalFormat, type StagedCase } from '../job-files/migrate/journal.js';
@@ -16,27 +14,14 @@ import { writeMigrateResults, type MigrateSummary } from './results.js';
 import { migrateOutcomeOf, migrateOutcomes } from '../job-files/migrate/columns.js';
 import { namingFile } from '../files/resource-failure.js';
 
-export interface MigrateOptions {
+export interface MigrateOptions extends SendingOptions {
   /** Where to migrate; `identity` names it in the journal, by default the base URL and the key's environment. */
-  service: {
-    baseUrl: string;
-    apiKey: string;
-    identity?: ServiceIdentity | undefined;
-    network?: NetworkOptions | undefined;
-  };
+  service: ServiceTarget;
   journalFile: string;
   resultsFile: string;
   groupBy: readonly string[];
   dryRun: boolean;
-  /** The most claims in flight; fewer while the service throttles. */
-  concurrency: number;
-  /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
-  maxRps?: number | undefined;
   restart: boolean;
-  logger: Logger;
-  stopRequested?: () => boolean;
-  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
-  breakerThreshold?: number;
   /** The terminal's progress bar (silent when stderr is not a terminal). */
   progress?: Progress | undefined;
 }
@@ -64,92 +49,89 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
   const journal = new MigrateJournal(options.journalFile);
   try {
     // Before the listing, the first request: a journal of another service is refused.
-    const binding = bindService(
-      journal,
-      options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey),
-      {
-        file: options.journalFile,
-        restart: options.restart,
-        holdsJob: journal.meta('settings') !== undefined,
-        holdsServiceData: journal.meta('staged') === 'complete',
-        logger: options.logger,
-      },
-    );
+    const binding = bindService(journal, identityOf(options.service), {
+      file: options.journalFile,
+      restart: options.restart,
+      holdsJob: journal.meta('settings') !== undefined,
+      holdsServiceData: journal.meta('staged') === 'complete',
+      logger: options.logger,
+    });
     if (binding === 'forget') journal.reset();
   } catch (error) {
     journal.close();
     throw error;
   }
-  const client = new ClaimsClient({
-    baseUrl: options.service.baseUrl,
-    apiKey: options.service.apiKey,
-    concurrency: options.concurrency,
-    maxRps: options.maxRps,
-    logger: options.logger,
-    network: options.service.network,
-  });
+  const client = clientOf(options.service, options);
   // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
   // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
-  const limit = pLimit(options.concurrency);
-  const apply = (next: number) => {
-    limit.concurrency = next;
-  };
-  const follower = followThrottling({ client, concurrency: options.concurrency, apply, logger: options.logger });
-  const { progress } = options;
-  const stopShowingWaits = progress === undefined ? undefined : showServiceWaits(client, progress);
+  const sender = new Sender({
+    ...options,
+    client,
+    breakerThreshold: options.breakerThreshold ?? 10,
+    notices: senderNotices(options.progress),
+  });
   const phases = new PhaseTimer();
   try {
     phases.next('staging');
     await stageAll(journal, client, options);
     phases.next('sending');
-    const run = new ClaimRun(journal, client, options);
+    const run = new ClaimRun(journal, client, options, sender);
     const queue = journal.pendingGroups();
-    let started = 0;
-    let done = 0;
-    const stop = () => run.breaker.open || (options.stopRequested?.() ?? false);
-    progress?.begin({ label: 'sending', unit: 'claims', total: queue.length });
-    for (const outcome of migrateOutcomes) progress?.count(outcome, 0);
-    const breakerShown = progress === undefined ? undefined : showBreaker(progress);
-    await Promise.all(
-      queue.map(async (groupKey) =>
-        limit(async () => {
-          // Queued before a stop: not started, left for the next run.
-          if (stop()) return;
-          started++;
-          await run.migrate(groupKey);
-          // The running counts, per v1 case: read only for a terminal.
-          if (progress?.enabled === true)
-            for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
-          progress?.update(++done);
-          breakerShown?.(run.breaker);
-        }),
-      ),
-    );
-    progress?.done();
+    const started = await sendGroups(queue, run, journal, sender, options.progress);
+    options.progress?.done();
     phases.next('results');
-    const throttling = follower.stop();
+    const throttling = sender.finish();
     options.logger.info({ throttling }, 'sending paced');
     // A full disk while writing the results names them: the journal holds everything.
     const summary = await writeMigrateResults(journal, options.resultsFile).catch(
       namingFile(options.resultsFile, { resumes: true }),
     );
-    const stoppedEarly = started < queue.length || run.breaker.open;
+    const stoppedEarly = started < queue.length || sender.breaker.open;
     return {
       summary,
-      abortedBecause: stoppedEarly ? (run.breaker.why ?? 'stop requested') : undefined,
-      fatal: run.fatal,
+      abortedBecause: stoppedEarly ? (sender.breaker.why ?? 'stop requested') : undefined,
+      fatal: sender.fatal,
       claimsCreated: run.created,
       claimsAdopted: run.adopted,
       throttling,
       phases: phases.end(),
     };
   } finally {
-    stopShowingWaits?.();
-    follower.stop();
+    sender.finish();
     options.progress?.done();
     journal.close();
     await client.close();
   }
+}
+
+/** Each claim of the queue migrated once, as many at once as the sender allows. Returns how many were started. */
+async function sendGroups(
+  queue: readonly string[],
+  run: ClaimRun,
+  journal: MigrateJournal,
+  sender: Sender,
+  progress: Progress | undefined,
+): Promise<number> {
+  let started = 0;
+  let done = 0;
+  progress?.begin({ label: 'sending', unit: 'claims', total: queue.length });
+  for (const outcome of migrateOutcomes) progress?.count(outcome, 0);
+  await Promise.all(
+    queue.map(async (groupKey) =>
+      sender.limit(async () => {
+        // Queued before a stop: not started, left for the next run.
+        if (sender.stopping) return;
+        started++;
+        await run.migrate(groupKey);
+        // The running counts, per v1 case: read only for a terminal.
+        if (progress?.enabled === true)
+          for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
+        progress?.update(++done);
+        sender.showBreaker();
+      }),
+    ),
+  );
+  return started;
 }
 
 /** Lists the v1 cases into the journal once; a staging cut short starts over (nothing was sent). */

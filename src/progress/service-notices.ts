@@ -43,7 +43,21 @@ export function showServiceWaits(
   });
 }
 
-/** What the progress line reads of a breaker (import/breaker.ts). */
+/**
+ * The notices a sender (rate/sender.ts) shows on the progress line: the service's waits while it
+ * sends, and its breaker. Undefined without a progress line.
+ */
+export function senderNotices(progress: Progress | undefined):
+  | {
+      showWaits: (client: { onAttempt(listener: AttemptListener): () => void }) => () => void;
+      showBreaker: (breaker: BreakerReading) => void;
+    }
+  | undefined {
+  if (progress === undefined) return undefined;
+  return { showWaits: (client) => showServiceWaits(client, progress), showBreaker: showBreaker(progress) };
+}
+
+/** What the progress line reads of a breaker (rate/breaker.ts). */
 export interface BreakerReading {
   readonly recentFailures: number;
   readonly recentClaims: number;

@@ -24,7 +24,7 @@ export interface ThrottleFollower {
   stop(): ThrottlingSummary;
 }
 
-interface FollowOptions {
+export interface FollowOptions {
   client: {
     onAttempt(listener: AttemptListener): () => void;
     onParked(listener: ParkedListener): () => void;
@@ -52,7 +52,7 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
     applied = next;
     options.apply(next);
   };
-  const listener = attemptListener(controller, applyLimit, options.logger, now);
+  const listener = answersHeard(controller, applyLimit, options.logger, now);
   const unsubscribe = options.client.onAttempt(listener);
   const stopParked = options.client.onParked((count) => {
     parked = count;
@@ -72,10 +72,10 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
 }
 
 /**
- * How each answer the client reports moves the limit (`applyLimit` after every change) and what
- * is logged of it: the first 429 and the first overload at warn, the rest at debug.
+ * Each answer the client reports, told to the controller by its kind; each change of the limit
+ * applied, and logged: the first 429 and the first cut for overload at warn, the rest at debug.
  */
-function attemptListener(
+function answersHeard(
   controller: AdaptiveConcurrency,
   applyLimit: () => void,
   logger: FollowOptions['logger'],

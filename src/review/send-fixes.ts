@@ -1,17 +1,13 @@
 import type { Logger } from 'pino';
-import type { NetworkOptions } from '../api/client/config.js';
 import type { ServiceIdentity } from '../api/service-identity.js';
+import type { ServiceTarget } from '../api/service-target.js';
 import { Progress } from '../progress/progress.js';
 import { runImport } from '../import/index.js';
 import type { ImportReviewJob } from './job-types.js';
 import { saveFixes } from './save-fixes.js';
 
-export interface SendTarget {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-  readonly identity: ServiceIdentity;
-  readonly network?: NetworkOptions | undefined;
-}
+/** The job's service, named as its journal names it. */
+export type SendTarget = Readonly<ServiceTarget & { identity: ServiceIdentity }>;
 
 export interface SendState {
   readonly status: 'idle' | 'running' | 'done' | 'failed';

@@ -1,8 +1,9 @@
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClaimsClient } from '../api/client/index.js';
 import { ClaimsHttpError } from '../api/errors.js';
+import type { Sender } from '../rate/sender.js';
 import type { TrackJournal } from '../job-files/track/journal.js';
 import { caseStateOf, finalStatuses, serialiseState } from '../job-files/track/case-state.js';
+import { walkList } from './walk-list.js';
 
 /** The requests of a run, by kind: what the closing record and the bench count. */
 export interface TrackRequests {
@@ -18,8 +19,6 @@ export const noRequests = (): TrackRequests => ({ casePages: 0, caseReads: 0, cl
 const pageSize = 100;
 /** Below this many cases, one retrieve each costs fewer requests than walking pages of the list. */
 const listWorthFrom = 2 * pageSize;
-/** A walk of the list that finds none of ours on this many pages in a row has left the job's part of the list. */
-const emptyPagesBeforeStop = 2;
 /** Retrieves queued at once: enough to keep every place busy, few enough to hold in memory. */
 const retrieveChunk = 2000;
 /** Answers saved in one transaction, at most. */
@@ -32,12 +31,11 @@ export interface ReaderOptions {
   /** When this run started (ISO 8601): the time a case first read decided is taken to be decided, without an event saying when. */
   runStartedAt: string;
   concurrency: number;
-  /** The limit's concurrency follows the service (429, 503): the caller's follower sets it. */
-  limit?: LimitFunction;
-  stopRequested: () => boolean;
-  /** A read that failed after its retries: counted by the caller's breaker; the case stays to be read. */
-  onFailure: (error: unknown) => void;
-  onSuccess: () => void;
+  /**
+   * Holds the reads in flight to a limit that follows the service (429, 503); a read that failed
+   * after its retries counts towards its breaker (the case stays to be read); its stop check ends the run.
+   */
+  sender: Sender;
   onProgress?: (read: number) => void;
 }
 
@@ -51,12 +49,9 @@ export interface ReaderOptions {
  */
 export class StateReader {
   readonly requests = noRequests();
-  private readonly limit: LimitFunction;
   private read = 0;
 
-  constructor(private readonly options: ReaderOptions) {
-    this.limit = options.limit ?? pLimit(options.concurrency);
-  }
+  constructor(private readonly options: ReaderOptions) {}
 
   /** The newest event's id now: where the next run's walk of the events starts ('' when there is none yet). */
   async newestEventId(): Promise<string> {
@@ -82,11 +77,11 @@ export class StateReader {
       cursor === '' ? { limit: pageSize } : { limit: pageSize, ending_before: cursor };
     const towardsNewer = cursor !== '';
     for (;;) {
-      if (this.options.stopRequested()) throw new TrackStopped();
+      if (this.options.sender.stopping) throw new TrackStopped();
       this.requests.eventPages++;
       let page;
       try {
-        page = (await this.limit(async () => client.events.list(next))).data;
+        page = (await this.options.sender.limit(async () => client.events.list(next))).data;
       } catch (error) {
         if (cursor !== '' && error instanceof ClaimsHttpError && error.status === 400) return undefined;
         throw error;
@@ -130,7 +125,20 @@ export class StateReader {
    */
   async readStale(options: { walk: boolean }): Promise<void> {
     const stale = this.options.journal.staleCases();
-    if (options.walk && stale.length >= listWorthFrom) await this.walkList(stale);
+    if (options.walk && stale.length >= listWorthFrom)
+      await walkList(stale, {
+        client: this.options.client,
+        sender: this.options.sender,
+        concurrency: this.options.concurrency,
+        requests: this.requests,
+        pageSize,
+        saveFound: (found) => {
+          this.options.journal.transaction(() => {
+            for (const listed of found) this.save(listed.case_id, listed);
+          });
+          this.progressed(found.length);
+        },
+      });
     await this.retrieveEach(this.options.journal.staleCases());
   }
 
@@ -142,8 +150,8 @@ export class StateReader {
     for (const row of rows) byClaim.set(row.claim_id, [...(byClaim.get(row.claim_id) ?? []), row]);
     await Promise.all(
       [...byClaim].map(async ([claimId, claimRows]) =>
-        this.limit(async () => {
-          if (this.options.stopRequested()) return;
+        this.options.sender.limit(async () => {
+          if (this.options.sender.stopping) return;
           this.requests.claimReads++;
           try {
             const claim = (await client.claims.retrieve(claimId)).data as { cases?: unknown[] };
@@ -164,7 +172,7 @@ export class StateReader {
               for (const found of cases)
                 if (typeof found.status === 'string') this.save(found.case_id as string, found);
             });
-            this.options.onSuccess();
+            this.options.sender.succeeded();
           } catch (error) {
             if (error instanceof ClaimsHttpError && error.status === 404) {
               journal.transaction(() => {
@@ -172,7 +180,7 @@ export class StateReader {
               });
               return;
             }
-            this.options.onFailure(error);
+            this.failed(error);
           }
         }),
       ),
@@ -184,10 +192,10 @@ export class StateReader {
     const { client, journal } = this.options;
     let cursor: string | undefined;
     for (;;) {
-      if (this.options.stopRequested()) throw new TrackStopped();
+      if (this.options.sender.stopping) throw new TrackStopped();
       this.requests.casePages++;
       const page = (
-        await this.limit(async () =>
+        await this.options.sender.limit(async () =>
           client.cases.list(cursor === undefined ? { limit: pageSize } : { limit: pageSize, starting_after: cursor }),
         )
       ).data;
@@ -202,77 +210,6 @@ export class StateReader {
       if (!page.has_more || oldest === undefined) return;
       cursor = oldest.case_id;
     }
-  }
-
-  /**
-   * The list walked in parts at once. The list is newest first and a job's cases were created in
-   * about the order of its rows, so the cases are cut into as many runs of the sources' order as
-   * walks go at once, and each walk starts after the newest case of its run and goes towards
-   * older ones. A walk stops once every case of its run is found, where another walk started (that
-   * part is that walk's), at the end of the list, or after pages with none of ours. Nothing is assumed: a
-   * case no walk found is retrieved after.
-   */
-  private async walkList(wanted: readonly string[]): Promise<void> {
-    const { journal } = this.options;
-    const walks = Math.max(1, Math.min(this.options.concurrency, Math.floor(wanted.length / (5 * pageSize))));
-    const span = Math.ceil(wanted.length / walks);
-    // The newest case of each run: the last in the sources' order.
-    const starts = Array.from(
-      { length: walks },
-      (_, walk) => wanted[Math.min(wanted.length, (walk + 1) * span) - 1],
-    ).filter((id): id is string => id !== undefined);
-    const startSet = new Set(starts);
-    const left = new Set(wanted);
-    // Each walk's own run of cases: once all of them are found, the walk is done. A case's run is
-    // its place in the sources' order divided by the span: one lookup, not one per walk.
-    const runOf = new Map(wanted.map((caseId, position) => [caseId, Math.floor(position / span)]));
-    const runLeft = starts.map((_, walk) => Math.min(span, wanted.length - walk * span));
-    await Promise.all(
-      starts.map(async (start, walk) => {
-        // The walk's start is read by the walk above it, or retrieved: not counted as its own.
-        runLeft[walk] = (runLeft[walk] ?? 1) - 1;
-        let cursor = start;
-        let emptyPages = 0;
-        for (;;) {
-          if (this.options.stopRequested() || left.size === 0) return;
-          this.requests.casePages++;
-          let page;
-          try {
-            page = (
-              await this.limit(async () => this.options.client.cases.list({ limit: pageSize, starting_after: cursor }))
-            ).data;
-            this.options.onSuccess();
-          } catch (error) {
-            // The walk ends; its cases are retrieved one by one after.
-            this.options.onFailure(error);
-            return;
-          }
-          const reachedAnother = page.data.some((found) => found.case_id !== start && startSet.has(found.case_id));
-          const found = page.data.filter((listed) => left.has(listed.case_id));
-          for (const listed of found) {
-            left.delete(listed.case_id);
-            const run = runOf.get(listed.case_id);
-            if (run !== undefined && listed.case_id !== starts[run]) runLeft[run] = (runLeft[run] ?? 1) - 1;
-          }
-          const ours = found.length;
-          journal.transaction(() => {
-            for (const listed of found) this.save(listed.case_id, listed);
-          });
-          this.progressed(ours);
-          emptyPages = ours === 0 ? emptyPages + 1 : 0;
-          const oldest = page.data.at(-1);
-          if (
-            (runLeft[walk] ?? 0) <= 0 ||
-            reachedAnother ||
-            !page.has_more ||
-            oldest === undefined ||
-            emptyPages >= emptyPagesBeforeStop
-          )
-            return;
-          cursor = oldest.case_id;
-        }
-      }),
-    );
   }
 
   private async retrieveEach(caseIds: readonly string[]): Promise<void> {
@@ -293,7 +230,7 @@ export class StateReader {
       });
     };
     // A chunk at a time: a promise per case of 100,000 at once would hold them all in memory.
-    for (let start = 0; start < caseIds.length && !this.options.stopRequested(); start += retrieveChunk) {
+    for (let start = 0; start < caseIds.length && !this.options.sender.stopping; start += retrieveChunk) {
       await this.retrieveChunk(caseIds.slice(start, start + retrieveChunk), batch, flush);
     }
     flush();
@@ -307,17 +244,17 @@ export class StateReader {
     const { client } = this.options;
     await Promise.all(
       caseIds.map(async (caseId) =>
-        this.limit(async () => {
-          if (this.options.stopRequested()) return;
+        this.options.sender.limit(async () => {
+          if (this.options.sender.stopping) return;
           this.requests.caseReads++;
           try {
             const found = (await client.cases.retrieve(caseId)).data as Record<string, unknown>;
             batch.push({ caseId, state: found });
-            this.options.onSuccess();
+            this.options.sender.succeeded();
           } catch (error) {
             if (error instanceof ClaimsHttpError && error.status === 404) batch.push({ caseId, state: undefined });
             else {
-              this.options.onFailure(error);
+              this.failed(error);
               return;
             }
           }
@@ -335,6 +272,12 @@ export class StateReader {
       final: finalStatuses.has(state.status),
       at: this.options.runStartedAt,
     });
+  }
+
+  /** A read that failed after its retries: the breaker counts it, and shows it. */
+  private failed(error: unknown): void {
+    this.options.sender.failed(error);
+    this.options.sender.showBreaker();
   }
 
   private progressed(count: number): void {

@@ -1,53 +1,25 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import pLimit from 'p-limit';
-import type { Logger } from 'pino';
+import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
-import type { NetworkOptions } from '../api/client/config.js';
-import {
-  compareService,
-  describeService,
-  serviceAt,
-  ServiceMismatchError,
-  type ServiceIdentity,
-} from '../api/service-identity.js';
-import { CircuitBreaker, isFatalFailure, judgeFailure } from '../import/breaker.js';
+import { isFatalFailure } from '../rate/breaker.js';
 import { bindService } from '../journal/service-binding.js';
-import { writeCsvFile } from '../csv/write-csv-file.js';
-import { writeFileAtomic } from '../files/write-file.js';
-import { namingFile } from '../files/resource-failure.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import type { Progress } from '../progress/progress.js';
-import { showBreaker, showServiceWaits } from '../progress/service-notices.js';
-import { followThrottling, type ThrottlingSummary } from '../rate/follow-throttling.js';
-import { dueWithinKey, sourcesKey, TrackJournal, trackJournalFormat } from '../job-files/track/journal.js';
-import { isWorkbookFile } from '../workbook/read-rows.js';
-import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbook/write-sheet.js';
+import { senderNotices } from '../progress/service-notices.js';
+import type { ThrottlingSummary } from '../rate/follow-throttling.js';
+import { Sender, type SendingOptions } from '../rate/sender.js';
+import { dueWithinKey, sourcesKey, TrackJournal } from '../job-files/track/journal.js';
 import { StateReader, TrackStopped, type TrackRequests } from './read-states.js';
-import { renderTrackHtml } from './render-html.js';
-import { jobName, readTrackSources } from './sources.js';
-import {
-  statusCells,
-  statusColumns,
-  statusLineOf,
-  whyText,
-  majorUnits,
-  type WorkItem,
-} from '../job-files/track/status.js';
-import { TrackTally } from '../job-files/track/tally.js';
+import { stageSources } from './stage-sources.js';
+import type { WorkItem } from '../job-files/track/status.js';
+import { writeFiles } from './write-files.js';
 import type { TrackSummary } from '../job-files/track/summary.js';
 
-export interface TrackOptions {
+export interface TrackOptions extends SendingOptions {
   sources: readonly string[];
   /** Every case of the key's environment, with or without sources. */
   all: boolean;
   column?: string | undefined;
-  service: {
-    baseUrl: string;
-    apiKey: string;
-    identity?: ServiceIdentity | undefined;
-    network?: NetworkOptions | undefined;
-  };
+  service: ServiceTarget;
   journalFile: string;
   statusFile: string;
   /** Undefined: the worklist is a sheet of the status workbook (the status file must be .xlsx). */
@@ -58,18 +30,13 @@ export interface TrackOptions {
   serviceName?: string | undefined;
   /** CSV dialect of the files written (the first source's); a workbook ignores it. */
   csvFormat?: { delimiter?: string | undefined; quote?: string | undefined } | undefined;
-  concurrency: number;
-  maxRps?: number | undefined;
   restart: boolean;
   /** Read every case again, whatever the events say. */
   full: boolean;
   dueWithinDays: number;
   /** The time days left are counted from (ms); default the machine's clock. */
   asOf?: number | undefined;
-  logger: Logger;
-  stopRequested?: () => boolean;
   progress?: Progress | undefined;
-  breakerThreshold?: number;
 }
 
 export type RunKind = 'first' | 'incremental' | 'full';
@@ -97,7 +64,7 @@ const cursorKey = 'events_cursor';
  * the summary, from the journal. Stopped early, the next run goes on where this one stopped.
  */
 export async function runTrack(options: TrackOptions): Promise<TrackReport> {
-  const current = options.service.identity ?? serviceAt(options.service.baseUrl, options.service.apiKey);
+  const current = identityOf(options.service);
   const journal = new TrackJournal(options.journalFile);
   let client: ClaimsClient | undefined;
   const phases = new PhaseTimer();
@@ -117,69 +84,12 @@ export async function runTrack(options: TrackOptions): Promise<TrackReport> {
         journal.setMeta(sourcesKey, '');
       });
     const format = await stageSources(journal, current, options);
-    client = new ClaimsClient({
-      baseUrl: options.service.baseUrl,
-      apiKey: options.service.apiKey,
-      concurrency: options.concurrency,
-      maxRps: options.maxRps,
-      logger: options.logger,
-      network: options.service.network,
-    });
+    client = clientOf(options.service, options);
     return await readAndWrite(journal, client, options, phases, format);
   } finally {
     options.progress?.done();
     journal.close();
     await client?.close();
-  }
-}
-
-/** The sources' rows, read again only when a source or the flags changed since the last run (the states read stay). */
-async function stageSources(
-  journal: TrackJournal,
-  current: ServiceIdentity,
-  options: TrackOptions,
-): Promise<TrackReport['format']> {
-  const signature = JSON.stringify({
-    format: trackJournalFormat,
-    all: options.all,
-    column: options.column ?? null,
-    sources: await Promise.all(
-      options.sources.map(async (source) => {
-        const found = await stat(source);
-        return [resolve(source), found.size, found.mtimeMs];
-      }),
-    ),
-  });
-  if (journal.meta(sourcesKey) === signature)
-    return JSON.parse(journal.meta('format') ?? '{}') as TrackReport['format'];
-  // One transaction for the whole read: a crash leaves the rows of before, never half of them.
-  journal.database.exec('BEGIN');
-  try {
-    journal.database.exec('DELETE FROM track_rows');
-    const read = await readTrackSources(options.sources, options.column, (row) => {
-      journal.addRow(row);
-    });
-    for (const { file, service } of read.services) {
-      if (service !== undefined && compareService(service, current).kind === 'other') {
-        throw new ServiceMismatchError(
-          `${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its cases are that service's, so nothing was read`,
-        );
-      }
-    }
-    const format: TrackReport['format'] =
-      read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
-    // Cases no source names any more are forgotten (with --all, every case is named).
-    if (!options.all)
-      journal.database.exec(
-        "DELETE FROM track_cases WHERE case_id NOT IN (SELECT case_id FROM track_rows WHERE case_id <> '')",
-      );
-    journal.setMeta(sourcesKey, signature);
-    journal.setMeta('format', JSON.stringify(format));
-    journal.database.exec('COMMIT');
-    return format;
-  } catch (error) {
-    journal.database.exec('ROLLBACK');
-    throw error;
   }
 }
 
@@ -191,18 +101,12 @@ async function readAndWrite(
   format: TrackReport['format'],
 ): Promise<TrackReport> {
   const { progress } = options;
-  const stopShowingWaits = progress === undefined ? undefined : showServiceWaits(client, progress);
-  const breakerShown = progress === undefined ? undefined : showBreaker(progress);
-  const limit = pLimit(options.concurrency);
-  const follower = followThrottling({
+  const sender = new Sender({
+    ...options,
     client,
-    concurrency: options.concurrency,
-    apply: (next) => (limit.concurrency = next),
-    logger: options.logger,
+    breakerThreshold: options.breakerThreshold ?? 5,
+    notices: senderNotices(progress),
   });
-  const breaker = new CircuitBreaker(options.breakerThreshold ?? 5);
-  let fatal: unknown;
-  const stop = () => breaker.open || (options.stopRequested?.() ?? false);
   const firstEver = journal.completedRuns() === 0;
   const kind: RunKind = firstEver ? 'first' : options.full ? 'full' : 'incremental';
   const runStartedAt = new Date().toISOString();
@@ -215,41 +119,23 @@ async function readAndWrite(
     run,
     runStartedAt,
     concurrency: options.concurrency,
-    limit,
-    stopRequested: stop,
-    onFailure: (error) => {
-      judgeFailure(breaker, error, (fatalError) => (fatal ??= fatalError));
-      breakerShown?.(breaker);
-    },
-    onSuccess: () => {
-      breaker.succeeded();
-    },
+    sender,
     onProgress: (read) => progress?.update(read),
   });
-  let abortedBecause: string | undefined;
   try {
     phases.next('reading the service');
     await readService(journal, reader, options, kind);
   } catch (error) {
-    if (isFatalFailure(error)) fatal ??= error;
+    if (isFatalFailure(error)) sender.fatal ??= error;
     else if (!(error instanceof TrackStopped)) {
-      fatal ??= error;
+      sender.fatal ??= error;
       options.logger.error({ err: error }, 'track: reading the service failed');
     }
   } finally {
-    stopShowingWaits?.();
+    sender.stopShowingWaits();
   }
-  const throttling = follower.stop();
-  if (journal.staleCount() > 0 || stop() || fatal !== undefined)
-    abortedBecause =
-      breaker.why ??
-      (options.stopRequested?.() === true
-        ? 'stop requested'
-        : fatal === undefined
-          ? `${journal.staleCount()} cases could not be read`
-          : fatal instanceof Error
-            ? fatal.message
-            : 'the service could not be read');
+  const throttling = sender.finish();
+  const abortedBecause = whyStopped(journal, sender);
   progress?.done();
   phases.next('writing');
   const written = await writeFiles(journal, run, options, format);
@@ -260,7 +146,24 @@ async function readAndWrite(
   };
   // A run that stopped early is not a finished one: the next is again a first run until one ends.
   if (abortedBecause === undefined) journal.endRun(run, new Date().toISOString(), requests);
+  const { fatal } = sender;
   return { kind, ...written, requests, throttling, abortedBecause, fatal, phases: phases.end(), format };
+}
+
+/** Why the run stopped before reading every case, when it did. */
+function whyStopped(journal: TrackJournal, sender: Sender): string | undefined {
+  const { fatal } = sender;
+  if (journal.staleCount() === 0 && !sender.stopping && fatal === undefined) return undefined;
+  return (
+    sender.breaker.why ??
+    (sender.stopRequested
+      ? 'stop requested'
+      : fatal === undefined
+        ? `${journal.staleCount()} cases could not be read`
+        : fatal instanceof Error
+          ? fatal.message
+          : 'the service could not be read')
+  );
 }
 
 async function readService(
@@ -325,99 +228,4 @@ async function readStates(
   await reader.expandClaims();
   options.progress?.begin({ label: 'reading cases', unit: 'cases', total: journal.staleCount() });
   await reader.readStale({ walk });
-}
-
-async function writeFiles(
-  journal: TrackJournal,
-  run: number,
-  options: TrackOptions,
-  format: TrackReport['format'],
-): Promise<{ summary: TrackSummary; worklist: WorkItem[] }> {
-  const asOf = options.asOf ?? Date.now();
-  const tally = new TrackTally(options.dueWithinDays);
-  const lines = function* (): Generator<SheetLine> {
-    for (const row of journal.rowsWithStates()) {
-      const line = statusLineOf(row, run, asOf);
-      tally.add(line);
-      yield { cells: statusCells(line) };
-    }
-  };
-  const worklistLines = (worklist: readonly WorkItem[]) => worklist.map((item) => ({ cells: worklistCells(item) }));
-  let worklist: WorkItem[] = [];
-  if (options.worklistFile === undefined) {
-    // One workbook, the worklist its second sheet: known once every status line is written.
-    const sheets: SheetOf[] = [
-      { options: { sheetName: 'status', header: statusColumns }, lines },
-      {
-        options: { sheetName: 'worklist', header: worklistColumns },
-        lines: () => worklistLines((worklist = tally.worklist())),
-      },
-    ];
-    await writeSheets(options.statusFile, sheets).catch(namingFile(options.statusFile, { resumes: true }));
-  } else {
-    await writeTable(options.statusFile, 'status', statusColumns, lines(), format).catch(
-      namingFile(options.statusFile, { resumes: true }),
-    );
-    worklist = tally.worklist();
-    await writeTable(options.worklistFile, 'worklist', worklistColumns, worklistLines(worklist), format).catch(
-      namingFile(options.worklistFile, { resumes: true }),
-    );
-  }
-  const summary = tally.summary;
-  if (options.htmlFile !== undefined) {
-    const page = renderTrackHtml(summary, worklist, {
-      title: options.all ? 'every case' : options.sources.map((source) => jobName(source)).join(', '),
-      service: options.serviceName ?? '',
-      asOf: new Date(asOf).toISOString(),
-    });
-    await writeFileAtomic(options.htmlFile, page).catch(namingFile(options.htmlFile, { resumes: true }));
-  }
-  return { summary, worklist };
-}
-
-export const worklistColumns = [
-  'case_id',
-  'why',
-  'resolution_due_date',
-  'days_left',
-  'status',
-  'review_status',
-  'amount',
-  'currency',
-  'reason',
-  'claim_id',
-  'claim_key',
-  'job',
-  'line',
-] as const;
-
-export function worklistCells(item: WorkItem): string[] {
-  const { line } = item;
-  const state = line.state;
-  return [
-    line.caseId,
-    whyText[item.why],
-    state?.resolutionDueDate ?? '',
-    line.daysLeft === undefined ? '' : String(line.daysLeft),
-    state?.status ?? '',
-    state?.reviewStatus ?? '',
-    state === undefined ? '' : majorUnits(state.amount, state.currency),
-    state?.currency ?? '',
-    state?.reason ?? '',
-    line.claimId,
-    line.claimKey,
-    line.job,
-    String(line.line),
-  ];
-}
-
-async function writeTable(
-  file: string,
-  sheetName: string,
-  header: readonly string[],
-  lines: Iterable<SheetLine>,
-  format: TrackReport['format'],
-): Promise<void> {
-  if (isWorkbookFile(file)) await writeSheet(file, { sheetName, header }, lines);
-  else await writeCsvFile(file, header, lines, format);
 }

@@ -1,7 +1,7 @@
 import type { ClaimsClient } from '../api/client/index.js';
 import { AuthenticationError, ClaimsHttpError } from '../api/errors.js';
 import { ConnectionSetupError } from '../api/network/setup-error.js';
-import { isRefusal } from '../import/claim/submit.js';
+import { isRefusal } from '../api/client/settle.js';
 import type { WithdrawJournal, WithdrawLine } from '../job-files/withdraw/journal.js';
 import type { PendingRequest } from './plan.js';
 import { codeOf } from '../errors/coded-error.js';

@@ -15,18 +15,10 @@ import { describe, expect, it } from 'vitest';
 const jobs = new Set(['import', 'report', 'withdraw', 'track', 'review', 'migrate', 'export']);
 
 /**
- * The imports from one job into another that the plan allows: the review runs the import (its
- * entry point) to send a reviewer's fixes. The breaker and the settling of a create are still the
- * import's until they move below the jobs (to src/rate and src/api/client); until then the other
- * senders reach those two files here.
+ * The one import from one job into another that the plan allows: the review runs the import (its
+ * entry point) to send a reviewer's fixes.
  */
-const allowedAcrossJobs: readonly { from: string; to: string }[] = [
-  { from: 'review', to: 'src/import/index.ts' },
-  ...['migrate', 'withdraw', 'track'].flatMap((from) => [
-    { from, to: 'src/import/breaker.ts' },
-    { from, to: 'src/import/claim/submit.ts' },
-  ]),
-];
+const allowedAcrossJobs: readonly { from: string; to: string }[] = [{ from: 'review', to: 'src/import/index.ts' }];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const page = await readFile(join(root, 'docs', 'architecture.md'), 'utf8');

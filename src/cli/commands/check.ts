@@ -4,7 +4,8 @@ import { ClaimsHttpError, ResponseShapeError } from '../../api/errors.js';
 import { ExitCode, UsageError, type ExitCodeValue } from '../exit-codes.js';
 import type { CliContext } from '../context.js';
 import { describeProxy } from '../../api/network/proxy-route.js';
-import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
+import type { NetworkFlags } from '../network-settings.js';
+import { addServiceOptions } from './service-target.js';
 import { environmentOf, resolveServiceSettings } from '../settings.js';
 
 interface CheckFlags extends NetworkFlags {
@@ -20,13 +21,11 @@ const expiryWarningDays = 30;
  * accepted, before a nightly job depends on both. Exit 0 when it does, 3 when refused or down.
  */
 export function checkCommand(context: CliContext): Command {
-  return addNetworkOptions(
-    new Command('check')
-      .description(
-        'check that the service answers and accepts the API key (one read, nothing written); print the route, TLS and certificates',
-      )
-      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL)')
-      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)'),
+  return addServiceOptions(
+    new Command('check').description(
+      'check that the service answers and accepts the API key (one read, nothing written); print the route, TLS and certificates',
+    ),
+    { baseUrl: 'service base address (default: CLAIMS_BASE_URL)', sandbox: false },
   )
     .addHelpText('after', checkHelp)
     .action(async (flags: CheckFlags) => {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
-import { ClaimsClient } from '../../api/client/index.js';
+import { clientOf } from '../../api/service-target.js';
 import {
   defaultColumns,
   exportResources,
@@ -14,13 +14,13 @@ import { runExport } from '../../export/run-export.js';
 import { checkStateService, readState, writeState, type ExportState } from '../../export/state.js';
 import { describeService, type ServiceIdentity } from '../../api/service-identity.js';
 import type { CliContext } from '../context.js';
-import { addNetworkOptions } from '../network-settings.js';
 import { UsageError } from '../exit-codes.js';
-import { formatThrottling, pacingSummary, throttlingWorthTelling } from '../../rate/follow-throttling.js';
-import { maxRpsHelp, positiveNumber } from '../flags.js';
+import { pacingSummary } from '../../rate/follow-throttling.js';
+import { addPacingOptions } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
-import { serviceTarget } from './service-target.js';
-import { formatPhases, PhaseTimer } from '../../progress/phases.js';
+import { writeSummaryTail } from './job-ending.js';
+import { addServiceOptions, serviceTarget } from './service-target.js';
+import { PhaseTimer } from '../../progress/phases.js';
 import { showServiceWaits } from '../../progress/service-notices.js';
 
 interface ExportFlags {
@@ -61,26 +61,22 @@ service a --state file of its own, or --restart to export everything from it.
 
 /** `bulk-disputes export`: one list of the service to a spreadsheet-safe CSV, optionally incremental. */
 export function exportCommand(context: CliContext): Command {
-  return addNetworkOptions(
-    new Command('export')
-      .description('export cases, claims or events to CSV; --state makes it incremental for a nightly job')
-      .argument('<resource>', `what to export: ${exportResources.join(', ')}`)
-      .requiredOption('--out <file>', 'the CSV to write (through a temporary file and a rename); - for stdout')
-      .option('--columns <list>', 'comma-separated dot-path columns (default: a set per resource, see below)')
-      .option(
-        '--state <file>',
-        "bookmark file: export only what is newer than the last run's newest record, then move the bookmark",
-      )
-      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-      .option(
-        '--restart',
-        'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service',
-        false,
-      )
-      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db'),
-  )
+  const command = new Command('export')
+    .description('export cases, claims or events to CSV; --state makes it incremental for a nightly job')
+    .argument('<resource>', `what to export: ${exportResources.join(', ')}`)
+    .requiredOption('--out <file>', 'the CSV to write (through a temporary file and a rename); - for stdout')
+    .option('--columns <list>', 'comma-separated dot-path columns (default: a set per resource, see below)')
+    .option(
+      '--state <file>',
+      "bookmark file: export only what is newer than the last run's newest record, then move the bookmark",
+    );
+  addPacingOptions(command, undefined);
+  command.option(
+    '--restart',
+    'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service',
+    false,
+  );
+  return addServiceOptions(command)
     .addHelpText('after', helpText)
     .action(async (resource: string, flags: ExportFlags) => {
       await runExportCommand(resource, flags, context);
@@ -108,13 +104,7 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
 
   const { service, embedded } = await serviceTarget(flags, context, 'exporting from');
-  const client = new ClaimsClient({
-    baseUrl: service.baseUrl,
-    apiKey: service.apiKey,
-    maxRps,
-    logger,
-    network: service.network,
-  });
+  const client = clientOf(service, { maxRps, logger });
   try {
     // Checked before the first page is read: another service's bookmark would skip this one's records.
     const state =
@@ -164,8 +154,7 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
       `exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`,
     );
     // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run.
-    if (throttlingWorthTelling(throttling)) io.stderr.write(`${formatThrottling(throttling).join('\n')}\n`);
-    io.stderr.write(`${formatPhases(phases.end())}\n`);
+    writeSummaryTail(io, { throttling, phases: phases.end() });
   } finally {
     await client.close();
     await embedded?.close();

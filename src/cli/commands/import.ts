@@ -6,17 +6,25 @@ import { describeService } from '../../api/service-identity.js';
 import { idPrefixExpected, idPrefixPattern } from '../../mapping/schema.js';
 import { runImport } from '../../import/run-import.js';
 import { letYoungGenerationGrow, letYoungGenerationGrowForWorkbooks } from '../heap-tuning.js';
-import type { NetworkOptions } from '../../api/client/config.js';
-import { addNetworkOptions, resolveNetwork, type NetworkFlags } from '../network-settings.js';
+import type { ServiceTarget } from '../../api/service-target.js';
+import { resolveNetwork } from '../network-settings.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
-import { ExitCode, UsageError } from '../exit-codes.js';
-import { integer, maxRpsHelp, positiveNumber, resultsFileName, resultsFormatOption } from '../flags.js';
+import { UsageError } from '../exit-codes.js';
+import { addPacingOptions, claimsInFlightHelp, resultsFileName, resultsFormatOption } from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
-import { sandboxNamePart, serviceTarget, stopOnSignal, usesEmbeddedSandbox } from './service-target.js';
+import { jobExitCode } from './job-ending.js';
+import {
+  addServiceOptions,
+  sandboxNamePart,
+  serviceTarget,
+  stopOnSignal,
+  usesEmbeddedSandbox,
+  type JobFlags,
+} from './service-target.js';
 
-interface ImportFlags extends NetworkFlags {
+interface ImportFlags extends JobFlags {
   mapping: string;
   results?: string;
   resultsFormat?: 'csv' | 'xlsx';
@@ -24,17 +32,10 @@ interface ImportFlags extends NetworkFlags {
   journal?: string;
   evidenceDir?: string;
   fileMode?: 'none' | 'auto' | 'chargeback';
-  concurrency: number;
-  maxRps?: number;
   dryRun: boolean;
   payloads?: string;
-  baseUrl?: string;
-  apiKeyFile?: string;
   shard?: Shard;
   idPrefix?: string;
-  restart: boolean;
-  sandboxDb: string;
-  sandboxClock?: Date;
 }
 
 const helpText = `
@@ -68,66 +69,52 @@ was updated.
 
 /** `bulk-disputes import`: an issuer CSV through a mapping into claims, filed, with a results CSV. */
 export function importCommand(context: CliContext): Command {
-  return addNetworkOptions(
-    new Command('import')
-      .description(
-        'import disputes from a CSV export (or a workbook): map, upload evidence, create and file claims, write a results CSV or workbook',
-      )
-      .argument(
-        '<input>',
-        'the CSV export, or a workbook (.xlsx: a fed-back results workbook, or an export delivered as one)',
-      )
-      .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
-      .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
-      .option(
-        '--results <file>',
-        'results file, one line per input row; .xlsx writes a workbook (default: <input name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here, .xlsx for a workbook input)',
-      )
-      .addOption(resultsFormatOption())
-      .option(
-        '--journal <file>',
-        'the job journal that makes re-runs resume; it belongs to the service of its first run (default: <input name>[.shard-i-of-n][.sandbox].journal.sqlite here, .sandbox into the embedded sandbox; a dry run uses a temporary one)',
-      )
-      .option(
-        '--evidence-dir <dir>',
-        "evidence paths in the CSV are inside this directory (default: the input file's directory)",
-      )
-      .addOption(
-        new Option('--file-mode <mode>', "filing after creation (default: the mapping's file_mode)").choices([
-          'none',
-          'auto',
-          'chargeback',
-        ]),
-      )
-      .option(
-        '--concurrency <n>',
-        'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes',
-        integer('--concurrency', 1, 256),
-        8,
-      )
-      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-      .option(
-        '--dry-run',
-        'map and check everything (evidence included), send nothing; outcomes are valid or invalid. With a service named, a fed-back file is compared with the claims it holds: changed_fields shows what would be updated',
-        false,
-      )
-      .option('--payloads <file>', "write each claim's new_claim body to this JSON Lines file")
-      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-      .option('--shard <i/n>', 'process only the claims of shard i of n (1-based), by a hash of the claim key', shardOf)
-      .option(
-        '--id-prefix <prefix>',
-        "a new id generation for this job: every claim and case id gets this prefix (in place of the mapping's claim.id_prefix), e.g. to send corrected rows again after their claims were withdrawn; give it again on the job's re-runs and feed-backs",
-        idPrefixOf,
-      )
-      .option('--restart', 'start over a journal made for another input, mapping, flags or service', false)
-      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
-      .option(
-        '--sandbox-clock <datetime>',
-        'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)',
-        dateOf,
-      ),
-  )
+  const command = new Command('import')
+    .description(
+      'import disputes from a CSV export (or a workbook): map, upload evidence, create and file claims, write a results CSV or workbook',
+    )
+    .argument(
+      '<input>',
+      'the CSV export, or a workbook (.xlsx: a fed-back results workbook, or an export delivered as one)',
+    )
+    .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
+    .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
+    .option(
+      '--results <file>',
+      'results file, one line per input row; .xlsx writes a workbook (default: <input name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here, .xlsx for a workbook input)',
+    )
+    .addOption(resultsFormatOption())
+    .option(
+      '--journal <file>',
+      'the job journal that makes re-runs resume; it belongs to the service of its first run (default: <input name>[.shard-i-of-n][.sandbox].journal.sqlite here, .sandbox into the embedded sandbox; a dry run uses a temporary one)',
+    )
+    .option(
+      '--evidence-dir <dir>',
+      "evidence paths in the CSV are inside this directory (default: the input file's directory)",
+    )
+    .addOption(
+      new Option('--file-mode <mode>', "filing after creation (default: the mapping's file_mode)").choices([
+        'none',
+        'auto',
+        'chargeback',
+      ]),
+    );
+  addPacingOptions(command, claimsInFlightHelp);
+  command
+    .option(
+      '--dry-run',
+      'map and check everything (evidence included), send nothing; outcomes are valid or invalid. With a service named, a fed-back file is compared with the claims it holds: changed_fields shows what would be updated',
+      false,
+    )
+    .option('--payloads <file>', "write each claim's new_claim body to this JSON Lines file")
+    .option('--shard <i/n>', 'process only the claims of shard i of n (1-based), by a hash of the claim key', shardOf)
+    .option(
+      '--id-prefix <prefix>',
+      "a new id generation for this job: every claim and case id gets this prefix (in place of the mapping's claim.id_prefix), e.g. to send corrected rows again after their claims were withdrawn; give it again on the job's re-runs and feed-backs",
+      idPrefixOf,
+    )
+    .option('--restart', 'start over a journal made for another input, mapping, flags or service', false);
+  return addServiceOptions(command, { sandbox: 'db-and-clock' })
     .addHelpText('after', helpText)
     .action(async (input: string, flags: ImportFlags) => {
       context.setExitCode(await runImportCommand(input, flags, context));
@@ -142,30 +129,9 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   const evidenceDir = resolve(flags.evidenceDir ?? dirname(input));
   await requireDirectory(evidenceDir);
   await requireFile(flags.mapping, '--mapping', 'a readable mapping file');
-  // Shards, dry runs and rehearsals into the embedded sandbox get names of their own, so that none
-  // overwrites another's files, and a rehearsal's journal is never the real run's.
-  const shard = flags.shard === undefined ? '' : `.shard-${flags.shard.index}-of-${flags.shard.count}`;
-  const rehearsal = flags.dryRun ? '.dry-run' : sandboxNamePart(flags, io.env);
-  const name = `${basename(input, extname(input))}${shard}${rehearsal}`;
-  // A workbook in, a workbook out: the reviewer's loop stays in the spreadsheet.
   // A workbook's reader makes garbage faster than a CSV's; a larger young generation collects it (heap-tuning.ts).
   if (isWorkbookFile(input)) letYoungGenerationGrowForWorkbooks();
-  const resultsFile = resolve(
-    resultsFileName(flags.results, flags.resultsFormat, `${name}.results`, isWorkbookFile(input) ? 'xlsx' : 'csv'),
-  );
-  const journalFile =
-    flags.journal === undefined
-      ? flags.dryRun
-        ? undefined
-        : resolve(`${name}.journal.sqlite`)
-      : resolve(flags.journal);
-  if ([resolve(input), journalFile].includes(resultsFile))
-    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
-
-  // Where the job writes may not exist yet (a fresh `out/`): made, like `mkdir -p`.
-  for (const file of [resultsFile, journalFile, flags.payloads]) {
-    if (file !== undefined) await mkdir(dirname(resolve(file)), { recursive: true });
-  }
+  const { resultsFile, journalFile } = await filesOf(input, flags, io.env);
   // Checked before anything is sent, like the flag itself (exit 2).
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const target = flags.dryRun ? undefined : await serviceTarget(flags, context, 'importing into');
@@ -215,12 +181,44 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       }),
     );
     // The funnel in main.ts gives a refused key or a failing disk its message and exit code.
-    if (report.fatal !== undefined) throw report.fatal as Error;
-    if (report.abortedBecause !== undefined) return ExitCode.aborted;
-    return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
+    return jobExitCode(report, report.summary.allOk);
   } finally {
     await embedded?.close();
   }
+}
+
+/**
+ * The results file and the journal: given, or named after the input; their folders made, and the
+ * payloads file's.
+ */
+async function filesOf(
+  input: string,
+  flags: ImportFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<{ resultsFile: string; journalFile: string | undefined }> {
+  // Shards, dry runs and rehearsals into the embedded sandbox get names of their own, so that none
+  // overwrites another's files, and a rehearsal's journal is never the real run's.
+  const shard = flags.shard === undefined ? '' : `.shard-${flags.shard.index}-of-${flags.shard.count}`;
+  const rehearsal = flags.dryRun ? '.dry-run' : sandboxNamePart(flags, env);
+  const name = `${basename(input, extname(input))}${shard}${rehearsal}`;
+  // A workbook in, a workbook out: the reviewer's loop stays in the spreadsheet.
+  const resultsFile = resolve(
+    resultsFileName(flags.results, flags.resultsFormat, `${name}.results`, isWorkbookFile(input) ? 'xlsx' : 'csv'),
+  );
+  const journalFile =
+    flags.journal === undefined
+      ? flags.dryRun
+        ? undefined
+        : resolve(`${name}.journal.sqlite`)
+      : resolve(flags.journal);
+  if ([resolve(input), journalFile].includes(resultsFile))
+    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
+
+  // Where the job writes may not exist yet (a fresh `out/`): made, like `mkdir -p`.
+  for (const file of [resultsFile, journalFile, flags.payloads]) {
+    if (file !== undefined) await mkdir(dirname(resolve(file)), { recursive: true });
+  }
+  return { resultsFile, journalFile };
 }
 
 /** `--id-prefix`: checked as the mapping's claim.id_prefix is, before anything is read (exit 2). */
@@ -230,10 +228,7 @@ function idPrefixOf(value: string): string {
 }
 
 /** The service a dry run reads from: the one named by --base-url or CLAIMS_BASE_URL with a key, else none (never the embedded sandbox). */
-async function dryRunService(
-  flags: ImportFlags,
-  context: CliContext,
-): Promise<{ baseUrl: string; apiKey: string; network: NetworkOptions } | undefined> {
+async function dryRunService(flags: ImportFlags, context: CliContext): Promise<ServiceTarget | undefined> {
   if (usesEmbeddedSandbox(flags, context.io.env)) return undefined;
   const apiKey = await resolveApiKey(flags, context.io.env);
   const baseUrl = flags.baseUrl ?? context.io.env.CLAIMS_BASE_URL ?? '';
@@ -270,13 +265,4 @@ function shardOf(value: string): Shard {
     throw new InvalidArgumentError(`--shard: expected i/n with 1 <= i <= n, such as 2/4, got ${value}`);
   }
   return { index, count };
-}
-
-function dateOf(value: string): Date {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime()))
-    throw new InvalidArgumentError(
-      `--sandbox-clock: expected an ISO 8601 time such as 2026-11-20T12:00:00Z, got ${value}`,
-    );
-  return date;
 }

@@ -4,36 +4,26 @@ import { Command, InvalidArgumentError } from 'commander';
 import { describeService } from '../../api/service-identity.js';
 import { parseGroupBy } from '../../job-files/migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
-import { formatPhases } from '../../progress/phases.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
-import { jobResourceFailure } from '../../files/resource-failure.js';
 import type { CliContext } from '../context.js';
-import { addNetworkOptions } from '../network-settings.js';
-import { ExitCode, UsageError } from '../exit-codes.js';
-import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
+import { UsageError } from '../exit-codes.js';
 import {
-  integer,
-  maxRpsHelp,
-  positiveNumber,
+  addPacingOptions,
+  claimsInFlightHelp,
   resultsFileName,
   resultsFormatOption,
   type ResultsFormat,
 } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
-import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
+import { jobExitCode, writeSummaryTail } from './job-ending.js';
+import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
 
-interface MigrateFlags {
+interface MigrateFlags extends JobFlags {
   groupBy?: string[];
   results?: string;
   resultsFormat?: ResultsFormat;
   journal?: string;
   dryRun: boolean;
-  concurrency: number;
-  maxRps?: number;
-  baseUrl?: string;
-  apiKeyFile?: string;
-  restart: boolean;
-  sandboxDb: string;
 }
 
 const helpText = `
@@ -57,40 +47,30 @@ Version 1 cases in a CSV file instead? Import them through the bundled mapping:
 
 /** `bulk-disputes migrate-v1`: version 1 cases into version 2 claims. */
 export function migrateV1Command(context: CliContext): Command {
-  return addNetworkOptions(
-    new Command('migrate-v1')
-      .description("group the service's version 1 cases into version 2 claims, once each, with a results CSV")
-      .option(
-        '--group-by <fields>',
-        'dot paths of the v1 case whose equal values share a claim, comma-separated (default: one claim per case); blank values go alone',
-        groupByOf,
-      )
-      .option(
-        '--results <file>',
-        'results file, one line per v1 case; .xlsx writes a workbook (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)',
-      )
-      .addOption(resultsFormatOption())
-      .option(
-        '--journal <file>',
-        'the job journal that makes re-runs resume; it belongs to the service of its first run (default: migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)',
-      )
-      .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false)
-      .option(
-        '--concurrency <n>',
-        'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes',
-        integer('--concurrency', 1, 256),
-        8,
-      )
-      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-      .option(
-        '--restart',
-        'start over a journal made with other --group-by or --dry-run, or against another service',
-        false,
-      )
-      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db'),
-  )
+  const command = new Command('migrate-v1')
+    .description("group the service's version 1 cases into version 2 claims, once each, with a results CSV")
+    .option(
+      '--group-by <fields>',
+      'dot paths of the v1 case whose equal values share a claim, comma-separated (default: one claim per case); blank values go alone',
+      groupByOf,
+    )
+    .option(
+      '--results <file>',
+      'results file, one line per v1 case; .xlsx writes a workbook (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)',
+    )
+    .addOption(resultsFormatOption())
+    .option(
+      '--journal <file>',
+      'the job journal that makes re-runs resume; it belongs to the service of its first run (default: migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)',
+    )
+    .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false);
+  addPacingOptions(command, claimsInFlightHelp);
+  command.option(
+    '--restart',
+    'start over a journal made with other --group-by or --dry-run, or against another service',
+    false,
+  );
+  return addServiceOptions(command)
     .addHelpText('after', helpText)
     .action(async (flags: MigrateFlags) => {
       context.setExitCode(await runMigrateCommand(flags, context));
@@ -125,21 +105,16 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   }
   // Checked before anything is sent, like the flag itself (exit 2).
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
-  const { service, embedded } = await serviceTarget(flags, context, 'migrating the v1 cases of');
-  const stopRequested = stopOnSignal(context);
-  try {
+  // A full disk, a refused or read-only folder: in words naming the journal or the file.
+  const doing = 'migrating the v1 cases of';
+  return runAgainstService(flags, context, { doing, journalFile, maxRps }, async (job) => {
+    const { service } = job;
     const report = await runMigrate({
-      service,
+      ...job,
       journalFile,
       resultsFile,
       groupBy: flags.groupBy ?? [],
       dryRun: flags.dryRun,
-      concurrency: flags.concurrency,
-      maxRps,
-      restart: flags.restart,
-      logger,
-      stopRequested,
-      progress: context.progress,
     });
     logger.info(
       {
@@ -155,20 +130,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
     );
     io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
     io.stderr.write(`service: ${describeService(service.identity)}\n`);
-    if (throttlingWorthTelling(report.throttling))
-      io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
-    io.stderr.write(`${formatPhases(report.phases)}\n`);
-    io.stderr.write(`results: ${resultsFile}\n`);
-    if (report.fatal !== undefined) throw report.fatal as Error;
-    if (report.abortedBecause !== undefined) {
-      io.stderr.write(`stopped early (${report.abortedBecause}): run the same command again to continue\n`);
-      return ExitCode.aborted;
-    }
-    return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
-  } catch (error) {
-    // A full disk, a refused or read-only folder: in words naming the journal or the file.
-    throw jobResourceFailure(error, { journal: journalFile });
-  } finally {
-    await embedded?.close();
-  }
+    writeSummaryTail(io, report, `results: ${resultsFile}\n`);
+    return jobExitCode(report, report.summary.allOk, io);
+  });
 }

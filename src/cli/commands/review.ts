@@ -6,7 +6,8 @@ import type { CliContext } from '../context.js';
 import { writeNotice } from '../output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { integer } from '../flags.js';
-import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
+import type { NetworkFlags } from '../network-settings.js';
+import { addServiceOptions } from './service-target.js';
 import { resolveServiceSettings } from '../settings.js';
 import { describeService, serviceAt } from '../../api/service-identity.js';
 import type { ImportReviewJob, ReviewJob } from '../../review/job-types.js';
@@ -50,7 +51,7 @@ address; it listens on 127.0.0.1 unless --host says otherwise.
 
 /** `bulk-disputes review`: the rows of a job to fix, in a local web page. */
 export function reviewCommand(context: CliContext): Command {
-  return addNetworkOptions(
+  return addServiceOptions(
     new Command('review')
       .description(
         "review a job's results in a local web page: the overview, and the rows to fix, checked as you type, saved to feed back",
@@ -79,17 +80,17 @@ export function reviewCommand(context: CliContext): Command {
         'also send the fixes from the page: the feed-back import runs in the server, against the service of the job (--base-url or CLAIMS_BASE_URL, and the key, as for import)',
         false,
       )
-      .option(
-        '--base-url <url>',
-        'with --send: the service (default: CLAIMS_BASE_URL); it must be the one the job ran against',
-      )
-      .option('--api-key-file <file>', 'with --send: read the API key from this file (default: CLAIMS_API_KEY)')
       .addOption(
         new Option(
           '--fix-format <format>',
           "the fix file: csv in the input's dialect, or an xlsx workbook (default: as the input was)",
         ).choices(['csv', 'xlsx']),
       ),
+    {
+      baseUrl: 'with --send: the service (default: CLAIMS_BASE_URL); it must be the one the job ran against',
+      apiKeyFile: 'with --send: read the API key from this file (default: CLAIMS_API_KEY)',
+      sandbox: false,
+    },
   )
     .addHelpText('after', helpText)
     .action(async (journals: string[], flags: ReviewFlags) => {
@@ -131,13 +132,7 @@ async function senderFor(
 const readOnlyJobNames = { 'migrate-v1': 'migration', withdraw: 'withdraw job', track: 'track' } as const;
 
 async function runReview(journals: string[], flags: ReviewFlags, context: CliContext): Promise<void> {
-  for (const journal of journals) {
-    const found = await stat(journal).catch(() => undefined);
-    if (found?.isFile() !== true)
-      throw new UsageError(
-        `journal ${journal}: expected a job's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`,
-      );
-  }
+  await requireJournals(journals);
   const [first = ''] = journals;
   // Loaded when it runs, not by every command of the CLI.
   const [{ openReviewJob }, { ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] =
@@ -197,14 +192,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       },
       'review started',
     );
-    if (flags.open)
-      spawn(
-        process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open',
-        [server.url],
-        { detached: true, stdio: 'ignore' },
-      )
-        .on('error', () => undefined)
-        .unref();
+    if (flags.open) openInBrowser(server.url);
     await new Promise<void>((stopped) => {
       context.io.onStop?.(() => {
         void server.close().finally(() => {
@@ -216,4 +204,24 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
   } finally {
     await job.close();
   }
+}
+
+async function requireJournals(journals: readonly string[]): Promise<void> {
+  for (const journal of journals) {
+    const found = await stat(journal).catch(() => undefined);
+    if (found?.isFile() !== true)
+      throw new UsageError(
+        `journal ${journal}: expected a job's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`,
+      );
+  }
+}
+
+/** The page in the default browser, left to run on its own; a machine without one is not an error. */
+function openInBrowser(url: string): void {
+  spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [url], {
+    detached: true,
+    stdio: 'ignore',
+  })
+    .on('error', () => undefined)
+    .unref();
 }

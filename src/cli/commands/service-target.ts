@@ -1,12 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { jobResourceFailure } from '../../files/resource-failure.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
 import { embeddedSandbox, serviceAt, type ServiceIdentity } from '../../api/service-identity.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
-import type { NetworkOptions } from '../../api/client/config.js';
-import type { NetworkFlags } from '../network-settings.js';
+import type { ServiceTarget } from '../../api/service-target.js';
+import { addNetworkOptions, type NetworkFlags } from '../network-settings.js';
 
 export interface ServiceTargetFlags extends NetworkFlags {
   baseUrl?: string | undefined;
@@ -15,11 +17,91 @@ export interface ServiceTargetFlags extends NetworkFlags {
   sandboxClock?: Date | undefined;
 }
 
-export interface ServiceTarget {
+export interface ChosenService {
   /** `identity` is what a journal or an export bookmark records of it. */
-  service: { baseUrl: string; apiKey: string; identity: ServiceIdentity; network?: NetworkOptions | undefined };
+  service: ServiceTarget & { identity: ServiceIdentity };
   /** Set when no address was given: the sandbox started in this process, to close at the end. */
   embedded?: EmbeddedSandbox;
+}
+
+/** The flags of a job that sends or reads many (import, migrate-v1, withdraw, track): its service, its pace, its journal's restart. */
+export interface JobFlags extends ServiceTargetFlags {
+  concurrency: number;
+  maxRps?: number | undefined;
+  restart: boolean;
+}
+
+/** Where the help of `--base-url` and `--api-key-file` differs from a job's (check, review --send), and which sandbox flags there are. */
+export interface ServiceOptionsHelp {
+  baseUrl?: string;
+  apiKeyFile?: string;
+  /** The embedded sandbox, when no address is given: `--sandbox-db` (the default), and `--sandbox-clock` for import. */
+  sandbox?: false | 'db' | 'db-and-clock';
+}
+
+/** The service's flags, and the network's, declared once for every command that talks to the service. */
+export function addServiceOptions(command: Command, help: ServiceOptionsHelp = {}): Command {
+  command
+    .option(
+      '--base-url <url>',
+      help.baseUrl ?? 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)',
+    )
+    .option('--api-key-file <file>', help.apiKeyFile ?? 'read the API key from this file (default: CLAIMS_API_KEY)');
+  const sandbox = help.sandbox ?? 'db';
+  if (sandbox !== false)
+    command.option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db');
+  if (sandbox === 'db-and-clock')
+    command.option(
+      '--sandbox-clock <datetime>',
+      'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)',
+      sandboxClockOf,
+    );
+  return addNetworkOptions(command);
+}
+
+function sandboxClockOf(value: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime()))
+    throw new InvalidArgumentError(
+      `--sandbox-clock: expected an ISO 8601 time such as 2026-11-20T12:00:00Z, got ${value}`,
+    );
+  return date;
+}
+
+/** What a job against its service is run with, from its flags and the CLI's context. */
+export interface JobSetUp {
+  service: ChosenService['service'];
+  concurrency: number;
+  maxRps: number | undefined;
+  restart: boolean;
+  logger: CliContext['logger'];
+  /** Set by Ctrl-C or SIGTERM. */
+  stopRequested: () => boolean;
+  progress: CliContext['progress'];
+}
+
+/**
+ * A job against its service (migrate-v1, withdraw, track): the service chosen as `serviceTarget`
+ * says, a stop asked for by Ctrl-C or SIGTERM, and the embedded sandbox closed at the end. A full
+ * disk or a refused folder is told in words naming the journal or the file.
+ */
+export async function runAgainstService<Result>(
+  flags: JobFlags,
+  context: CliContext,
+  job: { doing: string; journalFile: string; maxRps: number | undefined },
+  run: (setUp: JobSetUp) => Promise<Result>,
+): Promise<Result> {
+  const { service, embedded } = await serviceTarget(flags, context, job.doing);
+  const stopRequested = stopOnSignal(context);
+  try {
+    const { concurrency, restart } = flags;
+    const { logger, progress } = context;
+    return await run({ service, concurrency, maxRps: job.maxRps, restart, logger, stopRequested, progress });
+  } catch (error) {
+    throw jobResourceFailure(error, { journal: job.journalFile });
+  } finally {
+    await embedded?.close();
+  }
 }
 
 /**
@@ -31,7 +113,7 @@ export async function serviceTarget(
   flags: ServiceTargetFlags,
   context: CliContext,
   doing: string,
-): Promise<ServiceTarget> {
+): Promise<ChosenService> {
   const { io, logger } = context;
   if (!usesEmbeddedSandbox(flags, io.env)) {
     const settings = await resolveServiceSettings(flags, io.env);

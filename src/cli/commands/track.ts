@@ -2,30 +2,20 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { describeService } from '../../api/service-identity.js';
-import { jobResourceFailure } from '../../files/resource-failure.js';
-import { formatPhases } from '../../progress/phases.js';
-import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
 import { runTrack } from '../../track/run-track.js';
 import { formatWorklist } from '../../track/render-text.js';
 import { jobName } from '../../track/sources.js';
 import { formatTrackSummary, recoveryRates } from '../../job-files/track/summary.js';
 import type { CliContext } from '../context.js';
-import { ExitCode, UsageError } from '../exit-codes.js';
-import {
-  integer,
-  maxRpsHelp,
-  positiveNumber,
-  resultsFileName,
-  resultsFormatOption,
-  type ResultsFormat,
-} from '../flags.js';
-import { addNetworkOptions } from '../network-settings.js';
+import { UsageError } from '../exit-codes.js';
+import { addPacingOptions, integer, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
-import { sandboxNamePart, serviceTarget, stopOnSignal } from './service-target.js';
+import { jobExitCode, writeSummaryTail } from './job-ending.js';
+import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
 
-interface TrackFlags {
+interface TrackFlags extends JobFlags {
   all: boolean;
   column?: string;
   results?: string;
@@ -36,12 +26,6 @@ interface TrackFlags {
   dueWithin: number;
   asOf?: Date;
   full: boolean;
-  concurrency: number;
-  maxRps?: number;
-  baseUrl?: string;
-  apiKeyFile?: string;
-  restart: boolean;
-  sandboxDb: string;
 }
 
 const helpText = `
@@ -67,54 +51,44 @@ Exit codes: 0 nothing on the worklist, 1 something on it, 2 usage, 3 stopped ear
 
 /** `bulk-disputes track`: what became of the disputes filed, and the morning's worklist (docs/track.md). */
 export function trackCommand(context: CliContext): Command {
-  return addNetworkOptions(
-    new Command('track')
-      .description(
-        'follow the cases a job filed: a status file per source row, the worklist of what needs a person, and a summary of outcomes; reads only',
-      )
-      .argument(
-        '[source...]',
-        'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column',
-      )
-      .option('--all', "every case of the key's environment, with or without sources", false)
-      .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
-      .option(
-        '--results <file>',
-        'the status file, one line per source row; .xlsx writes a workbook (default: <first source>.track[.sandbox].csv here)',
-      )
-      .addOption(resultsFormatOption())
-      .option(
-        '--worklist <file>',
-        'the worklist file (default: a second sheet of a .xlsx status file, or beside a CSV one, .worklist before its extension)',
-      )
-      .option(
-        '--html <file>',
-        'also draw the summary as a page: outcomes by reason, cases resolved by week, the worklist (self-contained, nothing fetched)',
-      )
-      .option(
-        '--journal <file>',
-        'the track journal that makes later runs incremental (default: <first source>.track[.sandbox].journal.sqlite beside the source)',
-      )
-      .option(
-        '--due-within <days>',
-        'a case due within this many days is on the worklist',
-        integer('--due-within', 0, 3650),
-        7,
-      )
-      .option('--as-of <datetime>', 'count days left from this time (default: now), e.g. 2026-11-28T08:00:00Z', dateOf)
-      .option('--full', 'read every case again, whatever the events say', false)
-      .option(
-        '--concurrency <n>',
-        'the most reads at once; fewer while the service answers 429 or 503',
-        integer('--concurrency', 1, 256),
-        8,
-      )
-      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-      .option('--restart', 'start over a journal made against another service', false)
-      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db'),
-  )
+  const command = new Command('track')
+    .description(
+      'follow the cases a job filed: a status file per source row, the worklist of what needs a person, and a summary of outcomes; reads only',
+    )
+    .argument(
+      '[source...]',
+      'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column',
+    )
+    .option('--all', "every case of the key's environment, with or without sources", false)
+    .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
+    .option(
+      '--results <file>',
+      'the status file, one line per source row; .xlsx writes a workbook (default: <first source>.track[.sandbox].csv here)',
+    )
+    .addOption(resultsFormatOption())
+    .option(
+      '--worklist <file>',
+      'the worklist file (default: a second sheet of a .xlsx status file, or beside a CSV one, .worklist before its extension)',
+    )
+    .option(
+      '--html <file>',
+      'also draw the summary as a page: outcomes by reason, cases resolved by week, the worklist (self-contained, nothing fetched)',
+    )
+    .option(
+      '--journal <file>',
+      'the track journal that makes later runs incremental (default: <first source>.track[.sandbox].journal.sqlite beside the source)',
+    )
+    .option(
+      '--due-within <days>',
+      'a case due within this many days is on the worklist',
+      integer('--due-within', 0, 3650),
+      7,
+    )
+    .option('--as-of <datetime>', 'count days left from this time (default: now), e.g. 2026-11-28T08:00:00Z', dateOf)
+    .option('--full', 'read every case again, whatever the events say', false);
+  addPacingOptions(command, 'the most reads at once; fewer while the service answers 429 or 503');
+  command.option('--restart', 'start over a journal made against another service', false);
+  return addServiceOptions(command)
     .addHelpText('after', helpText)
     .action(async (sources: string[], flags: TrackFlags) => {
       context.setExitCode(await runTrackCommand(sources, flags, context));
@@ -133,8 +107,67 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
   if (sources.length === 0 && !flags.all)
     throw new UsageError('track: expected a source (a journal, a results file or a list of ids) or --all, got neither');
   for (const source of sources) await requireFile(source, 'source', 'a readable journal, results file or list');
+  const { statusFile, worklistFile, htmlFile, journalFile } = await filesOf(sources, flags, io.env);
+  const maxRps = resolveMaxRps(flags.maxRps, io.env);
+  return runAgainstService(flags, context, { doing: 'tracking at', journalFile, maxRps }, async (job) => {
+    const { service } = job;
+    const report = await runTrack({
+      ...job,
+      sources,
+      all: flags.all,
+      column: flags.column,
+      journalFile,
+      statusFile,
+      worklistFile,
+      htmlFile,
+      serviceName: describeService(service.identity),
+      full: flags.full,
+      dueWithinDays: flags.dueWithin,
+      asOf: flags.asOf?.getTime(),
+    });
+    logger.info(
+      {
+        service: describeService(service.identity),
+        run: report.kind,
+        rows: report.summary.rows,
+        cases: report.summary.cases,
+        changed: report.summary.changed,
+        worklist: report.worklist.length,
+        byStatus: countsOf(report.summary.byStatus),
+        recovery: recoveryRates(report.summary),
+        requests: report.requests,
+        throttling: report.throttling,
+        status: statusFile,
+        worklistFile,
+      },
+      'track finished',
+    );
+    io.stdout.write(formatWorklist(report.worklist));
+    io.stderr.write(formatTrackSummary(report.summary, report.kind === 'first'));
+    io.stderr.write(
+      `requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`,
+    );
+    writeSummaryTail(
+      io,
+      report,
+      `status: ${statusFile}\nworklist: ${worklistFile ?? `${statusFile} (its worklist sheet)`}\n${htmlFile === undefined ? '' : `page: ${htmlFile}\n`}`,
+    );
+    return jobExitCode(report, report.worklist.length === 0, io);
+  });
+}
+
+interface TrackFiles {
+  statusFile: string;
+  /** Undefined: the worklist is the status workbook's second sheet. */
+  worklistFile: string | undefined;
+  htmlFile: string | undefined;
+  journalFile: string;
+}
+
+/** The files track writes: given, or named after the first source; each a file of its own, its folder made. */
+async function filesOf(sources: readonly string[], flags: TrackFlags, env: NodeJS.ProcessEnv): Promise<TrackFiles> {
   const first = sources[0] === undefined ? undefined : resolve(sources[0]);
-  const stem = `${first === undefined ? 'all' : jobName(first)}.track${sandboxNamePart(flags, io.env)}`;
+  const stem = `${first === undefined ? 'all' : jobName(first)}.track${sandboxNamePart(flags, env)}`;
   const statusFile = resolve(
     resultsFileName(
       flags.results,
@@ -170,69 +203,7 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
       );
   }
   for (const [, file] of written) await mkdir(dirname(file), { recursive: true });
-  const maxRps = resolveMaxRps(flags.maxRps, io.env);
-  const { service, embedded } = await serviceTarget(flags, context, 'tracking at');
-  const stopRequested = stopOnSignal(context);
-  try {
-    const report = await runTrack({
-      sources,
-      all: flags.all,
-      column: flags.column,
-      service,
-      journalFile,
-      statusFile,
-      worklistFile,
-      htmlFile,
-      serviceName: describeService(service.identity),
-      concurrency: flags.concurrency,
-      maxRps,
-      restart: flags.restart,
-      full: flags.full,
-      dueWithinDays: flags.dueWithin,
-      asOf: flags.asOf?.getTime(),
-      logger,
-      stopRequested,
-      progress: context.progress,
-    });
-    logger.info(
-      {
-        service: describeService(service.identity),
-        run: report.kind,
-        rows: report.summary.rows,
-        cases: report.summary.cases,
-        changed: report.summary.changed,
-        worklist: report.worklist.length,
-        byStatus: countsOf(report.summary.byStatus),
-        recovery: recoveryRates(report.summary),
-        requests: report.requests,
-        throttling: report.throttling,
-        status: statusFile,
-        worklistFile,
-      },
-      'track finished',
-    );
-    io.stdout.write(formatWorklist(report.worklist));
-    io.stderr.write(formatTrackSummary(report.summary, report.kind === 'first'));
-    io.stderr.write(
-      `requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`,
-    );
-    if (throttlingWorthTelling(report.throttling))
-      io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
-    io.stderr.write(`${formatPhases(report.phases)}\n`);
-    io.stderr.write(
-      `status: ${statusFile}\nworklist: ${worklistFile ?? `${statusFile} (its worklist sheet)`}\n${htmlFile === undefined ? '' : `page: ${htmlFile}\n`}`,
-    );
-    if (report.fatal !== undefined) throw report.fatal as Error;
-    if (report.abortedBecause !== undefined) {
-      io.stderr.write(`stopped early (${report.abortedBecause}): run the same command again to continue\n`);
-      return ExitCode.aborted;
-    }
-    return report.worklist.length > 0 ? ExitCode.someRowsNotOk : ExitCode.ok;
-  } catch (error) {
-    throw jobResourceFailure(error, { journal: journalFile });
-  } finally {
-    await embedded?.close();
-  }
+  return { statusFile, worklistFile, htmlFile, journalFile };
 }
 
 const countsOf = (groups: Record<string, { cases: number }>) =>

@@ -2,29 +2,24 @@ import { mkdir } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { describeService, keyEnvironmentOf } from '../../api/service-identity.js';
-import { formatThrottling, throttlingWorthTelling } from '../../rate/follow-throttling.js';
 import { formatPreview, type WithdrawPreview } from '../../withdraw/preview.js';
 import { formatWithdrawSummary } from '../../withdraw/results.js';
 import { runWithdraw } from '../../withdraw/run-withdraw.js';
-import { formatPhases } from '../../progress/phases.js';
-import { jobResourceFailure } from '../../files/resource-failure.js';
 import type { CliContext } from '../context.js';
-import { ExitCode, UsageError } from '../exit-codes.js';
-import {
-  collect,
-  integer,
-  maxRpsHelp,
-  positiveNumber,
-  resultsFileName,
-  resultsFormatOption,
-  type ResultsFormat,
-} from '../flags.js';
-import { addNetworkOptions } from '../network-settings.js';
+import { UsageError } from '../exit-codes.js';
+import { addPacingOptions, collect, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
-import { sandboxNamePart, serviceTarget, stopOnSignal, usesEmbeddedSandbox } from './service-target.js';
+import { jobExitCode, writeSummaryTail } from './job-ending.js';
+import {
+  addServiceOptions,
+  runAgainstService,
+  sandboxNamePart,
+  usesEmbeddedSandbox,
+  type JobFlags,
+} from './service-target.js';
 
-interface WithdrawFlags {
+interface WithdrawFlags extends JobFlags {
   scope: 'claim' | 'case';
   deleteUnfiled: boolean;
   outcome: string[];
@@ -35,12 +30,6 @@ interface WithdrawFlags {
   journal?: string;
   dryRun: boolean;
   yes: boolean;
-  concurrency: number;
-  maxRps?: number;
-  baseUrl?: string;
-  apiKeyFile?: string;
-  restart: boolean;
-  sandboxDb: string;
 }
 
 const helpText = `
@@ -70,52 +59,42 @@ refused, failed). Exit codes: 0 all done, 1 some not, 2 nothing sent (usage, dec
 
 /** `bulk-disputes withdraw`: take claims back in bulk, exactly once. */
 export function withdrawCommand(context: CliContext): Command {
-  return addNetworkOptions(
-    new Command('withdraw')
-      .description(
-        'withdraw (or delete) in bulk the claims and cases a journal, a results file or a list names, each exactly once, with a results file',
-      )
-      .argument(
-        '<source...>',
-        'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column',
-      )
-      .addOption(
-        new Option('--scope <scope>', 'claim: withdraw each whole claim; case: only the cases the sources name')
-          .choices(['claim', 'case'])
-          .default('claim'),
-      )
-      .option('--delete-unfiled', 'with --scope case: delete unfiled cases instead of withdrawing them', false)
-      .option(
-        '--outcome <outcome>',
-        'journals and results: only the rows with this outcome (filed, not_filed, created, failed; repeatable)',
-        collect,
-        [],
-      )
-      .option('--claim-key <key>', 'journals and results: only this claim key (repeatable)', collect, [])
-      .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
-      .option(
-        '--results <file>',
-        'results file, one line per case; .xlsx writes a workbook (default: <first source>.withdraw[.sandbox|.dry-run].results.csv here)',
-      )
-      .addOption(resultsFormatOption())
-      .option(
-        '--journal <file>',
-        'the withdraw journal that makes re-runs continue (default: <first source>.withdraw[.sandbox].journal.sqlite beside the source; a dry run uses a temporary one)',
-      )
-      .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
-      .option('--yes', 'a live key without a terminal: go ahead without asking', false)
-      .option(
-        '--concurrency <n>',
-        'the most claims in flight at once; fewer while the service answers 429 or 503',
-        integer('--concurrency', 1, 256),
-        8,
-      )
-      .option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'))
-      .option('--base-url <url>', 'service base address (default: CLAIMS_BASE_URL; neither: the embedded sandbox)')
-      .option('--api-key-file <file>', 'read the API key from this file (default: CLAIMS_API_KEY)')
-      .option('--restart', 'start over a journal made for other sources or flags, or another service', false)
-      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db'),
-  )
+  const command = new Command('withdraw')
+    .description(
+      'withdraw (or delete) in bulk the claims and cases a journal, a results file or a list names, each exactly once, with a results file',
+    )
+    .argument(
+      '<source...>',
+      'import or migrate-v1 journals, results files (CSV or .xlsx), or CSV/workbook lists with a claim_id or case_id column',
+    )
+    .addOption(
+      new Option('--scope <scope>', 'claim: withdraw each whole claim; case: only the cases the sources name')
+        .choices(['claim', 'case'])
+        .default('claim'),
+    )
+    .option('--delete-unfiled', 'with --scope case: delete unfiled cases instead of withdrawing them', false)
+    .option(
+      '--outcome <outcome>',
+      'journals and results: only the rows with this outcome (filed, not_filed, created, failed; repeatable)',
+      collect,
+      [],
+    )
+    .option('--claim-key <key>', 'journals and results: only this claim key (repeatable)', collect, [])
+    .option('--column <header>', 'a list: the header of the column holding claim ids (default: claim_id, or case_id)')
+    .option(
+      '--results <file>',
+      'results file, one line per case; .xlsx writes a workbook (default: <first source>.withdraw[.sandbox|.dry-run].results.csv here)',
+    )
+    .addOption(resultsFormatOption())
+    .option(
+      '--journal <file>',
+      'the withdraw journal that makes re-runs continue (default: <first source>.withdraw[.sandbox].journal.sqlite beside the source; a dry run uses a temporary one)',
+    )
+    .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
+    .option('--yes', 'a live key without a terminal: go ahead without asking', false);
+  addPacingOptions(command, 'the most claims in flight at once; fewer while the service answers 429 or 503');
+  command.option('--restart', 'start over a journal made for other sources or flags, or another service', false);
+  return addServiceOptions(command)
     .addHelpText('after', helpText)
     .action(async (sources: string[], flags: WithdrawFlags) => {
       context.setExitCode(await runWithdrawCommand(sources, flags, context));
@@ -129,28 +108,7 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
     throw new UsageError(
       '--delete-unfiled: expected --scope case (a whole claim is withdrawn, never deleted), got --scope claim',
     );
-  const first = resolve(sources[0] ?? '');
-  // `night.journal.sqlite`, `night.results.csv` → `night.withdraw…`: the job's name, never taken for an import's file.
-  const job = basename(first, extname(first))
-    .replace(/\.(journal|results)$/, '')
-    .replace(/\.(sandbox|dry-run)$/, '');
-  const stem = `${job}.withdraw${flags.dryRun ? '.dry-run' : sandboxNamePart(flags, io.env)}`;
-  const resultsFile = resolve(
-    resultsFileName(flags.results, flags.resultsFormat, `${stem}.results`, extname(first) === '.xlsx' ? 'xlsx' : 'csv'),
-  );
-  // Beside the source, named so that it is never taken for an import's journal.
-  const journalFile =
-    flags.journal === undefined
-      ? flags.dryRun
-        ? ':memory:'
-        : resolve(dirname(first), `${stem}.journal.sqlite`)
-      : resolve(flags.journal);
-  if ([...sources.map((source) => resolve(source)), journalFile].includes(resultsFile))
-    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got a source or the journal`);
-  if (sources.map((source) => resolve(source)).includes(journalFile))
-    throw new UsageError(`--journal ${journalFile}: expected a file of its own, got a source`);
-  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile])
-    if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+  const { resultsFile, journalFile } = await filesOf(sources, flags, io.env);
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const live = !flags.dryRun && !flags.yes && (await liveKeyAhead(flags, context));
   // Without a terminal, a live key needs --yes: refused before any request.
@@ -158,24 +116,18 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
     throw new UsageError(
       'withdraw with a live key: expected --yes (or a terminal to confirm on), got neither; nothing was sent. Try --dry-run first to see what would happen',
     );
-  const { service, embedded } = await serviceTarget(flags, context, 'withdrawing from');
-  const stopRequested = stopOnSignal(context);
-  try {
+  // A full disk, a refused or read-only folder: in words naming the journal or the file.
+  return runAgainstService(flags, context, { doing: 'withdrawing from', journalFile, maxRps }, async (job) => {
+    const { service } = job;
     const report = await runWithdraw({
+      ...job,
       sources,
       sourceOptions: { outcomes: nonEmpty(flags.outcome), claimKeys: nonEmpty(flags.claimKey), column: flags.column },
       scope: flags.scope,
       deleteUnfiled: flags.deleteUnfiled,
-      service,
       journalFile,
       resultsFile,
       dryRun: flags.dryRun,
-      concurrency: flags.concurrency,
-      maxRps,
-      restart: flags.restart,
-      logger,
-      stopRequested,
-      progress: context.progress,
       confirm: live ? async (preview) => confirmOnTerminal(preview, context) : undefined,
     });
     logger.info(
@@ -194,26 +146,40 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
         `nothing to take back: the sources name no claim${flags.outcome.length > 0 || flags.claimKey.length > 0 ? ' with the --outcome and --claim-key given' : ''}\n`,
       );
     io.stderr.write(formatWithdrawSummary(report.summary, flags.dryRun));
-    if (throttlingWorthTelling(report.throttling))
-      io.stderr.write(`${formatThrottling(report.throttling).join('\n')}\n`);
-    io.stderr.write(`${formatPhases(report.phases)}\n`);
-    io.stderr.write(`results: ${resultsFile}\n`);
-    if (report.fatal !== undefined) throw report.fatal as Error;
-    if (report.declined) {
-      io.stderr.write('not confirmed: nothing was sent\n');
-      return ExitCode.usage;
-    }
-    if (report.abortedBecause !== undefined) {
-      io.stderr.write(`stopped early (${report.abortedBecause}): run the same command again to continue\n`);
-      return ExitCode.aborted;
-    }
-    return report.summary.allOk ? ExitCode.ok : ExitCode.someRowsNotOk;
-  } catch (error) {
-    // A full disk, a refused or read-only folder: in words naming the journal or the file.
-    throw jobResourceFailure(error, { journal: journalFile });
-  } finally {
-    await embedded?.close();
-  }
+    writeSummaryTail(io, report, `results: ${resultsFile}\n`);
+    return jobExitCode(report, report.summary.allOk, io);
+  });
+}
+
+/** The results file and the journal: given, or named after the first source; their folders made. */
+async function filesOf(
+  sources: readonly string[],
+  flags: WithdrawFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<{ resultsFile: string; journalFile: string }> {
+  const first = resolve(sources[0] ?? '');
+  // `night.journal.sqlite`, `night.results.csv` → `night.withdraw…`: the job's name, never taken for an import's file.
+  const job = basename(first, extname(first))
+    .replace(/\.(journal|results)$/, '')
+    .replace(/\.(sandbox|dry-run)$/, '');
+  const stem = `${job}.withdraw${flags.dryRun ? '.dry-run' : sandboxNamePart(flags, env)}`;
+  const resultsFile = resolve(
+    resultsFileName(flags.results, flags.resultsFormat, `${stem}.results`, extname(first) === '.xlsx' ? 'xlsx' : 'csv'),
+  );
+  // Beside the source, named so that it is never taken for an import's journal.
+  const journalFile =
+    flags.journal === undefined
+      ? flags.dryRun
+        ? ':memory:'
+        : resolve(dirname(first), `${stem}.journal.sqlite`)
+      : resolve(flags.journal);
+  if ([...sources.map((source) => resolve(source)), journalFile].includes(resultsFile))
+    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got a source or the journal`);
+  if (sources.map((source) => resolve(source)).includes(journalFile))
+    throw new UsageError(`--journal ${journalFile}: expected a file of its own, got a source`);
+  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile])
+    if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+  return { resultsFile, journalFile };
 }
 
 const nonEmpty = (values: readonly string[]) => (values.length === 0 ? undefined : values);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { Case, CaseUpdate } from '../../api/schemas/case.js';
 import type { Claim } from '../../api/schemas/claim.js';
-import { isRefusal } from './submit.js';
+import { isRefusal } from '../../api/client/settle.js';
 import type { EvidenceUploads } from './evidence.js';
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { caseAsSent, caseChanges } from './case-changes.js';

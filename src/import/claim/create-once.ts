@@ -6,7 +6,8 @@ import { claimWire, type ClaimWire } from './wire-body.js';
 import type { PreparedClaim } from './prepare-ahead.js';
 import { checkClaimEvidence, type CheckedFile } from './evidence.js';
 import { uploadEvidence } from './upload-evidence.js';
-import { settle, submitClaim } from './submit.js';
+import { settle } from '../../api/client/settle.js';
+import { submitClaim } from './submit.js';
 import { claimOwnership, intendedFromRows, withdrawnRefusal } from '../../job-files/claims/identity.js';
 import { applyFixes, recordDryRunFixes } from './apply-fixes.js';
 

@@ -5,7 +5,7 @@ import type { Claim } from '../../api/schemas/claim.js';
 import type { CaseReview } from '../../api/schemas/resources.js';
 import type { RowProblem } from '../journal/journal.js';
 import { caseFieldToMappingField } from '../../job-files/claims/wire-fields.js';
-import { isRefusal, settle } from './submit.js';
+import { isRefusal, settle } from '../../api/client/settle.js';
 
 export type FileMode = 'auto' | 'chargeback';
 

@@ -1,5 +1,5 @@
 import type { Claim } from '../../api/schemas/claim.js';
-import { isRefusal } from './submit.js';
+import { isRefusal } from '../../api/client/settle.js';
 import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 

@@ -1,4 +1,5 @@
 import { ConnectionSetupError } from '../../api/network/setup-error.js';
+import { isRefusal, settle } from '../../api/client/settle.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimsClient } from '../../api/client/index.js';
 import { ClaimsHttpError, OutcomeUnknownError } from '../../api/errors.js';
@@ -78,16 +79,6 @@ function valueOf(body: (NewClaimBody & { claim_id: string }) | ClaimWire): NewCl
   return body instanceof ClaimWire ? body.body : body;
 }
 
-/** The claim as the service has it, or undefined when it has none by that id. */
-export async function settle(client: ClaimsClient, claimId: string): Promise<Claim | undefined> {
-  try {
-    return (await client.claims.retrieve(claimId)).data;
-  } catch (error) {
-    if (error instanceof ClaimsHttpError && error.status === 404) return undefined;
-    throw error;
-  }
-}
-
 /**
  * A claim found under our id (a 409, or a settle after an unknown outcome): adopted only when it
  * holds this claim's transactions (identity.ts); another dispute under the same key is refused on
@@ -115,16 +106,6 @@ function adopted(
   attempts = 0,
 ): SubmitOutcome {
   return { kind: 'created', caseIds: new Set((claim.cases ?? []).map((item) => item.case_id)), existing, attempts };
-}
-
-/** A 4xx that sending again cannot fix: refused for good (authentication, 408 and 429 are not). */
-export function isRefusal(error: unknown): error is ClaimsHttpError {
-  return (
-    error instanceof ClaimsHttpError &&
-    error.status >= 400 &&
-    error.status < 500 &&
-    ![401, 403, 408, 429].includes(error.status)
-  );
 }
 
 /** The service's validation errors, each on the row its `cases.N` names, or on every row. */

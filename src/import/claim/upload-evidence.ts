@@ -1,6 +1,6 @@
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import type { CheckedFile, EvidenceUploads } from './evidence.js';
-import { isRefusal } from './submit.js';
+import { isRefusal } from '../../api/client/settle.js';
 
 /**
  * A new claim's files uploaded (once per content) and each row's file ids recorded, before the

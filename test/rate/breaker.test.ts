@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker } from '../../src/import/breaker.js';
+import { CircuitBreaker } from '../../src/rate/breaker.js';
 
 /** The breaker on a clock the test moves: `F` a claim failed on the service's side, `s` one that did not. */
 function run(

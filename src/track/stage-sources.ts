@@ -1,0 +1,61 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  compareService,
+  describeService,
+  ServiceMismatchError,
+  type ServiceIdentity,
+} from '../api/service-identity.js';
+import { sourcesKey, TrackJournal, trackJournalFormat } from '../job-files/track/journal.js';
+import type { TrackOptions, TrackReport } from './run-track.js';
+import { readTrackSources } from './sources.js';
+
+/** The sources' rows, read again only when a source or the flags changed since the last run (the states read stay). */
+export async function stageSources(
+  journal: TrackJournal,
+  current: ServiceIdentity,
+  options: TrackOptions,
+): Promise<TrackReport['format']> {
+  const signature = JSON.stringify({
+    format: trackJournalFormat,
+    all: options.all,
+    column: options.column ?? null,
+    sources: await Promise.all(
+      options.sources.map(async (source) => {
+        const found = await stat(source);
+        return [resolve(source), found.size, found.mtimeMs];
+      }),
+    ),
+  });
+  if (journal.meta(sourcesKey) === signature)
+    return JSON.parse(journal.meta('format') ?? '{}') as TrackReport['format'];
+  // One transaction for the whole read: a crash leaves the rows of before, never half of them.
+  journal.database.exec('BEGIN');
+  try {
+    journal.database.exec('DELETE FROM track_rows');
+    const read = await readTrackSources(options.sources, options.column, (row) => {
+      journal.addRow(row);
+    });
+    for (const { file, service } of read.services) {
+      if (service !== undefined && compareService(service, current).kind === 'other') {
+        throw new ServiceMismatchError(
+          `${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its cases are that service's, so nothing was read`,
+        );
+      }
+    }
+    const format: TrackReport['format'] =
+      read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
+    // Cases no source names any more are forgotten (with --all, every case is named).
+    if (!options.all)
+      journal.database.exec(
+        "DELETE FROM track_cases WHERE case_id NOT IN (SELECT case_id FROM track_rows WHERE case_id <> '')",
+      );
+    journal.setMeta(sourcesKey, signature);
+    journal.setMeta('format', JSON.stringify(format));
+    journal.database.exec('COMMIT');
+    return format;
+  } catch (error) {
+    journal.database.exec('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,118 @@
+import { writeCsvFile } from '../csv/write-csv-file.js';
+import { writeFileAtomic } from '../files/write-file.js';
+import { namingFile } from '../files/resource-failure.js';
+import type { TrackJournal } from '../job-files/track/journal.js';
+import { isWorkbookFile } from '../workbook/read-rows.js';
+import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbook/write-sheet.js';
+import { renderTrackHtml } from './render-html.js';
+import type { TrackOptions, TrackReport } from './run-track.js';
+import { jobName } from './sources.js';
+import {
+  statusCells,
+  statusColumns,
+  statusLineOf,
+  whyText,
+  majorUnits,
+  type WorkItem,
+} from '../job-files/track/status.js';
+import type { TrackSummary } from '../job-files/track/summary.js';
+import { TrackTally } from '../job-files/track/tally.js';
+
+/**
+ * What a track run writes from its journal: the status file, the worklist (a file of its own, or
+ * the status workbook's second sheet) and, when asked for, the summary as a page.
+ */
+export async function writeFiles(
+  journal: TrackJournal,
+  run: number,
+  options: TrackOptions,
+  format: TrackReport['format'],
+): Promise<{ summary: TrackSummary; worklist: WorkItem[] }> {
+  const asOf = options.asOf ?? Date.now();
+  const tally = new TrackTally(options.dueWithinDays);
+  const lines = function* (): Generator<SheetLine> {
+    for (const row of journal.rowsWithStates()) {
+      const line = statusLineOf(row, run, asOf);
+      tally.add(line);
+      yield { cells: statusCells(line) };
+    }
+  };
+  const worklistLines = (worklist: readonly WorkItem[]) => worklist.map((item) => ({ cells: worklistCells(item) }));
+  let worklist: WorkItem[] = [];
+  if (options.worklistFile === undefined) {
+    // One workbook, the worklist its second sheet: known once every status line is written.
+    const sheets: SheetOf[] = [
+      { options: { sheetName: 'status', header: statusColumns }, lines },
+      {
+        options: { sheetName: 'worklist', header: worklistColumns },
+        lines: () => worklistLines((worklist = tally.worklist())),
+      },
+    ];
+    await writeSheets(options.statusFile, sheets).catch(namingFile(options.statusFile, { resumes: true }));
+  } else {
+    await writeTable(options.statusFile, 'status', statusColumns, lines(), format).catch(
+      namingFile(options.statusFile, { resumes: true }),
+    );
+    worklist = tally.worklist();
+    await writeTable(options.worklistFile, 'worklist', worklistColumns, worklistLines(worklist), format).catch(
+      namingFile(options.worklistFile, { resumes: true }),
+    );
+  }
+  const summary = tally.summary;
+  if (options.htmlFile !== undefined) {
+    const page = renderTrackHtml(summary, worklist, {
+      title: options.all ? 'every case' : options.sources.map((source) => jobName(source)).join(', '),
+      service: options.serviceName ?? '',
+      asOf: new Date(asOf).toISOString(),
+    });
+    await writeFileAtomic(options.htmlFile, page).catch(namingFile(options.htmlFile, { resumes: true }));
+  }
+  return { summary, worklist };
+}
+
+export const worklistColumns = [
+  'case_id',
+  'why',
+  'resolution_due_date',
+  'days_left',
+  'status',
+  'review_status',
+  'amount',
+  'currency',
+  'reason',
+  'claim_id',
+  'claim_key',
+  'job',
+  'line',
+] as const;
+
+export function worklistCells(item: WorkItem): string[] {
+  const { line } = item;
+  const state = line.state;
+  return [
+    line.caseId,
+    whyText[item.why],
+    state?.resolutionDueDate ?? '',
+    line.daysLeft === undefined ? '' : String(line.daysLeft),
+    state?.status ?? '',
+    state?.reviewStatus ?? '',
+    state === undefined ? '' : majorUnits(state.amount, state.currency),
+    state?.currency ?? '',
+    state?.reason ?? '',
+    line.claimId,
+    line.claimKey,
+    line.job,
+    String(line.line),
+  ];
+}
+
+async function writeTable(
+  file: string,
+  sheetName: string,
+  header: readonly string[],
+  lines: Iterable<SheetLine>,
+  format: TrackReport['format'],
+): Promise<void> {
+  if (isWorkbookFile(file)) await writeSheet(file, { sheetName, header }, lines);
+  else await writeCsvFile(file, header, lines, format);
+}
