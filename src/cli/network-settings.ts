@@ -23,7 +23,8 @@ export function addNetworkOptions(command: Command): Command {
   return command
     .option(
       '--proxy <url>',
-      'HTTP(S) proxy for the service, e.g. http://user:password@proxy.bank:3128 (default: CLAIMS_PROXY, else HTTPS_PROXY / https_proxy, with NO_PROXY honoured as curl does)',
+      'HTTP(S) proxy for the service, e.g. http://user:password@proxy.bank:3128 (default: CLAIMS_PROXY, ' +
+        'else HTTPS_PROXY / https_proxy, with NO_PROXY honoured as curl does)',
     )
     .option(
       '--ca-file <pem>',
@@ -31,7 +32,8 @@ export function addNetworkOptions(command: Command): Command {
     )
     .option(
       '--client-cert <pem>',
-      "client certificate for mutual TLS (default: CLAIMS_CLIENT_CERT); its key's passphrase from CLAIMS_CLIENT_KEY_PASSPHRASE or CLAIMS_CLIENT_KEY_PASSPHRASE_FILE",
+      "client certificate for mutual TLS (default: CLAIMS_CLIENT_CERT); its key's passphrase from " +
+        'CLAIMS_CLIENT_KEY_PASSPHRASE or CLAIMS_CLIENT_KEY_PASSPHRASE_FILE',
     )
     .option('--client-key <pem>', "the client certificate's private key (default: CLAIMS_CLIENT_KEY)")
     .option(

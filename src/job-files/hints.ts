@@ -22,11 +22,16 @@ const hints: Readonly<Record<string, string>> = {
   leading_zeros_dropped:
     'a spreadsheet dropped the leading zeros: write the code with all its digits (0123), with the column typed as text',
   claim_key_taken:
-    "the service holds another dispute under this claim key (another file or source used the same key): set claim.id_prefix in the mapping (the source's name or the year) or key on a column unique across files, then import on a new journal; nothing was reported on the other claim",
+    'the service holds another dispute under this claim key (another file or source used the same key): ' +
+    "set claim.id_prefix in the mapping (the source's name or the year) or key on a column unique across " +
+    'files, then import on a new journal; nothing was reported on the other claim',
   claim_withdrawn:
-    'the claim was withdrawn at the service: import the corrected rows with a new id generation (--id-prefix redo-1) on a new journal, and keep that prefix for their re-runs',
+    'the claim was withdrawn at the service: import the corrected rows with a new id generation ' +
+    '(--id-prefix redo-1) on a new journal, and keep that prefix for their re-runs',
   claim_id_changed:
-    "the row was reported on a claim the service holds, but its key or the mapping's ids changed since: feed it back with the mapping the results were made with, or clear claim_id to send it as a new claim",
+    "the row was reported on a claim the service holds, but its key or the mapping's ids changed since: " +
+    'feed it back with the mapping the results were made with, or clear claim_id to send it as a new ' +
+    'claim',
   claim_exists_without_case:
     'the claim exists at the service without this case, and a case cannot be added to it: give the row a claim key of its own to send it as a new claim',
   // Staging and claim assembly (src/import/stage.ts, src/import/claim).
@@ -39,7 +44,8 @@ const hints: Readonly<Record<string, string>> = {
   case_id_duplicate: 'each case id may appear once: remove the duplicate row or give it its own case id',
   claim_id_conflict: "two claim keys map to one claim id: fix the key cells or the mapping's claim id template",
   not_finished:
-    'the run stopped before this claim was done: run the same command again (import, migrate-v1 or withdraw) to continue; it resumes from its journal and sends nothing twice',
+    'the run stopped before this claim was done: run the same command again (import, migrate-v1 or ' +
+    'withdraw) to continue; it resumes from its journal and sends nothing twice',
   // Taking claims back (src/withdraw).
   not_ours:
     "the claim at the service is not this job's (another dispute holds its id): it was left as it is; check that the source names the claims you meant",

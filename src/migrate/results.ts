@@ -63,5 +63,9 @@ const outcomeColumn = migrateColumns.indexOf('outcome');
 /** The line that proves nothing was lost: source = migrated + skipped + failed + rejected. */
 export function formatMigrateSummary(summary: MigrateSummary, dryRun: boolean): string {
   const done = dryRun ? `${summary.byOutcome.valid} valid` : `${summary.byOutcome.migrated} migrated`;
-  return `migrate-v1 finished: ${summary.cases} v1 cases = ${done} + ${summary.byOutcome.skipped} skipped + ${summary.byOutcome.failed} failed + ${summary.byOutcome.rejected} rejected (${summary.claims} claims)\n`;
+  return (
+    `migrate-v1 finished: ${summary.cases} v1 cases = ${done} + ${summary.byOutcome.skipped} skipped + ` +
+    `${summary.byOutcome.failed} failed + ${summary.byOutcome.rejected} rejected (${summary.claims} ` +
+    `claims)\n`
+  );
 }

@@ -197,7 +197,9 @@ export function formatThrottling(summary: ThrottlingSummary): string[] {
       : `; a step up that brought refusals taken back ${concurrency.stepBacks === 1 ? 'once' : `${concurrency.stepBacks} times`}`;
   if (concurrency !== undefined && concurrency.overloadCuts > 0) {
     lines.push(
-      `the service was overloaded: ${concurrency.settled} of ${concurrency.max} claims in flight for ${seconds(concurrency.settledMs)} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)${stepBacks}`,
+      `the service was overloaded: ${concurrency.settled} of ${concurrency.max} claims in flight for ` +
+        `${seconds(concurrency.settledMs)} (lowest ${concurrency.lowest}, ${concurrency.current} at the ` +
+        `end)${stepBacks}`,
     );
   } else if (concurrency !== undefined && (concurrency.cuts > 0 || concurrency.stepBacks > 0)) {
     lines.push(

@@ -32,7 +32,8 @@ const barColours: Readonly<Record<string, string>> = {
 
 const style = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
-th{background:#f3f3f3}#failed th{cursor:pointer;user-select:none}#failed th[aria-sort=ascending]::after{content:" \\25B2"}#failed th[aria-sort=descending]::after{content:" \\25BC"}
+th{background:#f3f3f3}#failed th{cursor:pointer;user-select:none}
+#failed th[aria-sort=ascending]::after{content:" \\25B2"}#failed th[aria-sort=descending]::after{content:" \\25BC"}
 td.n{text-align:right}.note{color:#555}`;
 
 // Sorts the failed rows by the clicked column; numbers (the line column) as numbers.
@@ -76,7 +77,12 @@ function outcomeChart(byOutcome: Summary['byOutcome']): string {
   const bars = byOutcome.map(([outcome, count], position) => {
     const y = position * (barHeight + 6);
     const width = Math.max(1, Math.round((count / max) * barWidth));
-    return `<text x="0" y="${y + 17}">${escapeHtml(outcome)}</text><rect x="${labelWidth}" y="${y}" width="${width}" height="${barHeight}" fill="${barColours[outcome] ?? '#777'}"><title>${escapeHtml(outcome)}: ${count}</title></rect><text x="${labelWidth + width + 6}" y="${y + 17}">${count}</text>`;
+    return (
+      `<text x="0" y="${y + 17}">${escapeHtml(outcome)}</text>` +
+      `<rect x="${labelWidth}" y="${y}" width="${width}" height="${barHeight}" ` +
+      `fill="${barColours[outcome] ?? '#777'}"><title>${escapeHtml(outcome)}: ${count}</title></rect>` +
+      `<text x="${labelWidth + width + 6}" y="${y + 17}">${count}</text>`
+    );
   });
   const height = Math.max(1, byOutcome.length) * (barHeight + 6);
   return `<svg role="img" aria-label="rows per outcome" width="${labelWidth + barWidth + 80}" height="${height}" font-size="13">${bars.join('')}</svg>`;
@@ -86,9 +92,13 @@ function topErrors(summary: Summary): string {
   if (summary.topErrors.length === 0) return '<p class="note">No errors.</p>';
   const rows = summary.topErrors.map(
     (error) =>
-      `<tr><td>${escapeHtml(error.code)}</td><td class="n">${error.count}</td><td>${escapeHtml(hintFor(error.code))}</td><td>${escapeHtml(error.example)}</td></tr>`,
+      `<tr><td>${escapeHtml(error.code)}</td><td class="n">${error.count}</td>` +
+      `<td>${escapeHtml(hintFor(error.code))}</td><td>${escapeHtml(error.example)}</td></tr>`,
   );
-  return `<table id="errors"><thead><tr><th>error_code</th><th>rows</th><th>how to fix</th><th>example message</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return (
+    `<table id="errors"><thead><tr><th>error_code</th><th>rows</th><th>how to fix</th>` +
+    `<th>example message</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 function mixedClaims(summary: Summary): string {
@@ -111,5 +121,8 @@ function failedTable(summary: Summary): string {
     summary.failedRowsTotal > summary.failedRows.length
       ? `<p class="note">Showing the first ${maxFailedRows} of ${summary.failedRowsTotal} failed rows; the results CSV has them all.</p>`
       : '';
-  return `${note}<p class="note">Click a column heading to sort.</p><table id="failed"><thead><tr>${head}</tr></thead><tbody>\n${body.join('\n')}\n</tbody></table>`;
+  return (
+    `${note}<p class="note">Click a column heading to sort.</p><table id="failed"><thead><tr>${head}</tr>` +
+    `</thead><tbody>\n${body.join('\n')}\n</tbody></table>`
+  );
 }

@@ -26,7 +26,10 @@ export function keyStillTaken(row: RowEntry, cells: Readonly<Record<string, stri
     {
       field: 'claim.key',
       code: 'claim_key_taken',
-      message: `claim id: expected an id other than ${row.claimId} (the service holds another dispute under it), got ${claimId} again from these cells: give this row, and the other rows of its claim, a key of their own (${columns.join(', ')})`,
+      message:
+        `claim id: expected an id other than ${row.claimId} (the service holds another dispute under it), got ` +
+        `${claimId} again from these cells: give this row, and the other rows of its claim, a key of their ` +
+        `own (${columns.join(', ')})`,
       columns,
     },
   ];

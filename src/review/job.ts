@@ -22,7 +22,9 @@ export async function openReviewJob(journals: readonly string[], mappingFile: st
   if (kind === 'migrate-v1' || kind === 'withdraw' || kind === 'track') {
     if (others.length > 0)
       throw new ReviewJobError(
-        `${first}: expected one ${kind} journal (${kind === 'withdraw' ? 'a withdraw' : kind === 'track' ? 'a track' : 'a migration'} has no shards), got ${journals.length} journals`,
+        `${first}: expected one ${kind} journal ` +
+          `(${kind === 'withdraw' ? 'a withdraw' : kind === 'track' ? 'a track' : 'a migration'} has no ` +
+          `shards), got ${journals.length} journals`,
       );
     return kind === 'withdraw'
       ? openWithdrawJob(first)
@@ -60,6 +62,8 @@ async function jobOfJournal(file: string): Promise<JournalKind | undefined> {
   const kind = journalKindOf(tables);
   if (kind !== undefined) return kind;
   throw new ReviewJobError(
-    `expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ${tables.size === 0 ? 'no tables' : [...tables].join(', ')}`,
+    `expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and ` +
+      `cases; meta and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ` +
+      (tables.size === 0 ? 'no tables' : [...tables].join(', ')),
   );
 }

@@ -68,7 +68,12 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
       matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
       retryNote:
         "A migration's cases are read from the service: nothing to edit here.\nRetry the failed cases (a rejected case: fix it on the service first):",
-      retryCommand: `bulk-disputes migrate-v1 --journal ${file}${settings.groupBy !== undefined && settings.groupBy.length > 0 ? ` --group-by ${settings.groupBy.join(',')}` : ''}${settings.dryRun === true ? ' --dry-run' : ''}`,
+      retryCommand:
+        `bulk-disputes migrate-v1 --journal ${file}` +
+        (settings.groupBy !== undefined && settings.groupBy.length > 0
+          ? ` --group-by ${settings.groupBy.join(',')}`
+          : '') +
+        (settings.dryRun === true ? ' --dry-run' : ''),
       close: async () => undefined,
     };
   } finally {

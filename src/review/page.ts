@@ -7,15 +7,20 @@ import { pageScript } from './page-script.js';
 const style = `
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem 2rem;color:#222;background:#fafbfc}
 h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}h3{font-size:.95rem;margin:.2rem 0 .5rem}.muted,.note{color:#555}
-button{font:inherit;padding:.3rem .7rem;border-radius:4px;border:1px solid #5b6776;background:#fff;cursor:pointer}button.primary{background:#1f5fa8;color:#fff;border-color:#1f5fa8}
+button{font:inherit;padding:.3rem .7rem;border-radius:4px;border:1px solid #5b6776;background:#fff;cursor:pointer}
+button.primary{background:#1f5fa8;color:#fff;border-color:#1f5fa8}
 button.link{border:none;background:none;padding:0;color:#1f5fa8;text-decoration:underline;cursor:pointer}
 :focus-visible{outline:3px solid #1f5fa8;outline-offset:2px}
-.figures{display:flex;gap:.8rem;flex-wrap:wrap}.figure{text-align:left;background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.45rem .8rem}.figure b{display:block;font-size:1.25rem}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem;margin-top:1rem}.panel{background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.6rem .8rem}
-.bars{list-style:none;margin:0;padding:0}.bar{display:grid;grid-template-columns:6.5rem 1fr 4.5rem;align-items:center;gap:.4rem;width:100%;border:none;background:none;padding:.15rem 0;text-align:left}
+.figures{display:flex;gap:.8rem;flex-wrap:wrap}
+.figure{text-align:left;background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.45rem .8rem}.figure b{display:block;font-size:1.25rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem;margin-top:1rem}
+.panel{background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.6rem .8rem}
+.bars{list-style:none;margin:0;padding:0}
+.bar{display:grid;grid-template-columns:6.5rem 1fr 4.5rem;align-items:center;gap:.4rem;width:100%;border:none;background:none;padding:.15rem 0;text-align:left}
 body[data-kind=track] .bar{grid-template-columns:13rem 1fr 4.5rem}
 .track{background:#eef1f4;height:1.1rem;border-radius:3px}.fill{display:block;height:100%;border-radius:3px;min-width:2px}.count{text-align:right}
-table{border-collapse:collapse;width:100%}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f3f3f3}td.n{text-align:right}
+table{border-collapse:collapse;width:100%}
+th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f3f3f3}td.n{text-align:right}
 form.filters{display:flex;gap:.6rem;align-items:end;margin:.6rem 0;flex-wrap:wrap}label,.label{display:block;font-size:.8rem;color:#555}
 .row{background:#fff;border:1px solid #d8dee6;border-radius:6px;margin:.8rem 0;padding:.6rem .8rem}.row.readonly{background:#f6f7f9}
 .row h3{font-size:1rem}.badge{display:inline-block;font-size:.75rem;border-radius:3px;padding:0 .35rem;color:#fff;margin-left:.3rem;vertical-align:middle}
@@ -75,7 +80,8 @@ export function reviewPage(job: ReviewJob): string {
 <div class="figures" id="figures"></div>
 <div class="charts">
 <div class="panel"><h3>${words.outcomes}</h3><ul class="bars" id="outcomes" aria-label="rows per ${words.outcome}"></ul></div>
-<div class="panel"><h3>${words.errors}</h3><table id="errors"><thead><tr><th>${words.code}</th><th>rows</th><th>${words.hint}</th></tr></thead><tbody></tbody></table></div>
+<div class="panel"><h3>${words.errors}</h3><table id="errors"><thead><tr><th>${words.code}</th><th>rows</th>
+<th>${words.hint}</th></tr></thead><tbody></tbody></table></div>
 <div class="panel"><h3 id="mixed-title">Claims with mixed outcomes</h3><ul id="mixed"></ul></div>
 <div class="panel" id="summary-panel" hidden><h3>Summary</h3><pre id="summary-text"></pre></div>
 </div></section>
@@ -95,7 +101,8 @@ export function reviewPage(job: ReviewJob): string {
 <div id="saved" hidden role="status"></div>
 <datalist id="evidence-files"></datalist>
 <div id="rows" aria-live="polite"></div>
-<nav aria-label="pages"><button type="button" id="previous">Previous page</button> <span id="pageinfo"></span> <button type="button" id="next">Next page</button></nav>
+<nav aria-label="pages"><button type="button" id="previous">Previous page</button> <span id="pageinfo">
+</span> <button type="button" id="next">Next page</button></nav>
 </section>
 <script>${pageScript}</script>
 </body></html>

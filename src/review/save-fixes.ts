@@ -53,7 +53,10 @@ export async function saveFixes(
     file,
     journal,
     rows: records.length,
-    command: `bulk-disputes import ${quote(file)} --mapping ${quote(job.mappingFile)}${job.idPrefix === undefined ? '' : ` --id-prefix ${quote(job.idPrefix)}`} --evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}`,
+    command:
+      `bulk-disputes import ${quote(file)} --mapping ` +
+      `${quote(job.mappingFile)}${job.idPrefix === undefined ? '' : ` --id-prefix ${quote(job.idPrefix)}`} ` +
+      `--evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}`,
   };
 }
 

@@ -36,7 +36,8 @@ export class ReviewStore {
   save(line: number, cells: Readonly<Record<string, string>>): void {
     this.database
       .prepare(
-        'INSERT INTO edits (line, cells, updated_at) VALUES (?, ?, ?) ON CONFLICT (line) DO UPDATE SET cells = excluded.cells, updated_at = excluded.updated_at',
+        'INSERT INTO edits (line, cells, updated_at) VALUES (?, ?, ?) ON CONFLICT (line) DO UPDATE SET cells ' +
+          '= excluded.cells, updated_at = excluded.updated_at',
       )
       .run(line, JSON.stringify(cells), new Date().toISOString());
   }

@@ -131,7 +131,8 @@ function rereadOf(file: string, view: TrackView): { command: string; note: strin
   if (service?.kind === 'embedded-sandbox') parts.push('--sandbox-db', shellWord(service.db));
   const when = view.lastRunAt === '' ? 'no run of it has finished yet' : `its last run started ${view.lastRunAt}`;
   const note = [
-    `A track journal holds the cases' states as they were last read (${when}); days left are counted from now. Nothing to edit here: act on a case at the service.`,
+    `A track journal holds the cases' states as they were last read (${when}); days left are counted from ` +
+      `now. Nothing to edit here: act on a case at the service.`,
     'Read them again (only the cases that moved since are read; nothing is ever sent to the service but reads):',
   ].join('\n');
   return { command: parts.join(' '), note };

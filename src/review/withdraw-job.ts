@@ -153,7 +153,8 @@ function retryOf(file: string, meta: (key: string) => string | undefined): { com
   if (fingerprint.dryRun === true) parts.push('--dry-run');
   const note = [
     "A withdraw job's cases are what the service said of them: nothing to edit here.",
-    'Run it again to settle the failed cases (each claim is retrieved before anything is sent: nothing is sent twice); a refused case stays as the service has it.',
+    'Run it again to settle the failed cases (each claim is retrieved before anything is sent: nothing is ' +
+      'sent twice); a refused case stays as the service has it.',
     ...(sources === null ? ['This journal does not record its sources: give the ones it ran with.'] : []),
   ].join('\n');
   return { command: parts.join(' '), note };

@@ -52,7 +52,8 @@ export function renderTrackHtml(
 </head>
 <body>
 <h1>Disputes: ${escapeHtml(context.title)}</h1>
-<p>${escapeHtml(context.service)}; as of ${escapeHtml(context.asOf)}. ${summary.cases} cases of ${summary.rows} rows; ${summary.changed} changed since the last run.</p>
+<p>${escapeHtml(context.service)}; as of ${escapeHtml(context.asOf)}. ${summary.cases} cases of
+${summary.rows} rows; ${summary.changed} changed since the last run.</p>
 <p id="recovery">Recovered (won): ${recovery.length === 0 ? 'nothing disputed yet' : recovery.join(', ')}</p>
 <h2>Needs a person (${worklist.length})</h2>
 ${worklistTable(worklist)}
@@ -92,7 +93,8 @@ function worklistTable(worklist: readonly WorkItem[]): string {
     worklist.length > worklistRowsShown
       ? `<p class="note">The first ${worklistRowsShown} of ${worklist.length}, soonest due first; the worklist file has them all.</p>\n`
       : '';
-  return `<table id="worklist"><thead><tr><th>case</th><th>why</th><th>due</th><th>days left</th><th>status</th><th>amount</th><th>reason</th><th>job</th></tr></thead>
+  return `<table id="worklist"><thead><tr><th>case</th><th>why</th><th>due</th><th>days left</th>
+  <th>status</th><th>amount</th><th>reason</th><th>job</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
 ${more}`;
 }
@@ -113,12 +115,17 @@ function outcomesByReason(summary: TrackSummary): string {
       const width = (counts[group] / widest) * barWidth;
       const part =
         width > 0
-          ? `<rect x="${x.toFixed(1)}" y="${y}" width="${width.toFixed(1)}" height="${barHeight}" fill="${groupColours[group]}"><title>${escapeHtml(`${reason || '(none)'}: ${counts[group]} ${groupNames[group]}`)}</title></rect>`
+          ? `<rect x="${x.toFixed(1)}" y="${y}" width="${width.toFixed(1)}" height="${barHeight}" ` +
+            `fill="${groupColours[group]}">` +
+            `<title>${escapeHtml(`${reason || '(none)'}: ${counts[group]} ${groupNames[group]}`)}</title></rect>`
           : '';
       x += width;
       return part;
     });
-    return `<text x="0" y="${y + 15}">${escapeHtml(reason || '(none)')}</text>${parts.join('')}<text x="${(x + 6).toFixed(1)}" y="${y + 15}">${total(counts)}</text>`;
+    return (
+      `<text x="0" y="${y + 15}">${escapeHtml(reason || '(none)')}</text>${parts.join('')}<text ` +
+      `x="${(x + 6).toFixed(1)}" y="${y + 15}">${total(counts)}</text>`
+    );
   });
   const height = reasons.length * (barHeight + 6);
   const key = groups
@@ -137,9 +144,15 @@ function resolvedByWeek(byWeek: Record<string, number>): string {
   const columns = weeks.map(([week, count], index) => {
     const barHeight = (count / most) * height;
     const x = index * (columnWidth + 4);
-    return `<rect x="${x}" y="${(height - barHeight).toFixed(1)}" width="${columnWidth}" height="${barHeight.toFixed(1)}" fill="#2e7d32"><title>${escapeHtml(`week of ${week}: ${count} decided`)}</title></rect><text x="${x}" y="${height + 14}" font-size="10">${escapeHtml(week.slice(5))}</text>`;
+    return (
+      `<rect x="${x}" y="${(height - barHeight).toFixed(1)}" width="${columnWidth}" ` +
+      `height="${barHeight.toFixed(1)}" fill="#2e7d32">` +
+      `<title>${escapeHtml(`week of ${week}: ${count} decided`)}</title></rect>` +
+      `<text x="${x}" y="${height + 14}" font-size="10">${escapeHtml(week.slice(5))}</text>`
+    );
   });
-  return `<svg id="weeks" width="${weeks.length * (columnWidth + 4)}" height="${height + 20}" role="img" aria-label="cases resolved by week">${columns.join('')}</svg>
+  return `<svg id="weeks" width="${weeks.length * (columnWidth + 4)}" height="${height + 20}" role="img"
+  aria-label="cases resolved by week">${columns.join('')}</svg>
 <p class="note">By the week each case was first seen decided: the time of the event that moved it, else the run that read it.</p>`;
 }
 

@@ -39,7 +39,8 @@ export async function stageSources(
     for (const { file, service } of read.services) {
       if (service !== undefined && compareService(service, current).kind === 'other') {
         throw new ServiceMismatchError(
-          `${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its cases are that service's, so nothing was read`,
+          `${file}: expected a journal of ${describeService(current)}, got one made against ` +
+            `${describeService(service)}; its cases are that service's, so nothing was read`,
         );
       }
     }

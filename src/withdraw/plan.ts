@@ -184,7 +184,9 @@ function planCases(
           outcome: 'refused',
           statusAfter: status,
           errorCode: 'not_withdrawable',
-          errorMessage: `case ${caseId} is ${status}: the service withdraws a case only while created or chargeback_filed; withdraw the whole claim (--scope claim) to close it`,
+          errorMessage:
+            `case ${caseId} is ${status}: the service withdraws a case only while created or chargeback_filed; ` +
+            `withdraw the whole claim (--scope claim) to close it`,
         }),
       );
     }

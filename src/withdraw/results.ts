@@ -72,5 +72,8 @@ export function formatWithdrawSummary(summary: WithdrawSummary, dryRun: boolean)
   const parts = withdrawOutcomes
     .filter((outcome) => (summary.byOutcome[outcome] ?? 0) > 0)
     .map((outcome) => `${summary.byOutcome[outcome] ?? 0} ${outcome}`);
-  return `withdraw ${dryRun ? '(dry run, nothing sent) ' : ''}finished: ${summary.cases} cases of ${summary.claims} claims = ${parts.length === 0 ? 'nothing' : parts.join(' + ')}\n`;
+  return (
+    `withdraw ${dryRun ? '(dry run, nothing sent) ' : ''}finished: ${summary.cases} cases of ` +
+    `${summary.claims} claims = ${parts.length === 0 ? 'nothing' : parts.join(' + ')}\n`
+  );
 }

@@ -107,7 +107,9 @@ async function stageOnce(
   const recorded = journal.meta('fingerprint');
   if (recorded !== undefined && recorded !== fingerprint && !options.restart) {
     throw new JournalMismatchError(
-      `journal ${options.journalFile}: expected the sources and flags it was made with, got different ones; use --restart to start it over (what it sent is settled, never sent twice) or --journal for a new one`,
+      `journal ${options.journalFile}: expected the sources and flags it was made with, got different ones; ` +
+        `use --restart to start it over (what it sent is settled, never sent twice) or --journal for a new ` +
+        `one`,
     );
   }
   if (recorded === fingerprint && journal.meta('staged') === '1')
@@ -117,7 +119,8 @@ async function stageOnce(
   for (const { file, service } of read.services) {
     if (service !== undefined && compareService(service, current).kind === 'other') {
       throw new ServiceMismatchError(
-        `${file}: expected a journal of ${describeService(current)}, got one made against ${describeService(service)}; its claims are that service's, so nothing was sent`,
+        `${file}: expected a journal of ${describeService(current)}, got one made against ` +
+          `${describeService(service)}; its claims are that service's, so nothing was sent`,
       );
     }
   }

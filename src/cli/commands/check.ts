@@ -92,7 +92,8 @@ async function describeConnection(client: ClaimsClient): Promise<string> {
   if (certificate !== undefined) {
     const trust = seen.trusted === true ? '' : `; NOT TRUSTED (${seen.trustError ?? 'unknown'})`;
     lines.push(
-      `server certificate: ${certificate.subject}, issued by ${certificate.issuer}, expires ${certificate.validTo.toISOString().slice(0, 10)} (${certificate.daysLeft} days)${trust}`,
+      `server certificate: ${certificate.subject}, issued by ${certificate.issuer}, expires ` +
+        `${certificate.validTo.toISOString().slice(0, 10)} (${certificate.daysLeft} days)${trust}`,
     );
     if (seen.hostnameError !== undefined) lines.push(`server certificate: NOT FOR THIS HOST (${seen.hostnameError})`);
     if (certificate.daysLeft < expiryWarningDays)

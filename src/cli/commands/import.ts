@@ -81,12 +81,15 @@ export function importCommand(context: CliContext): Command {
     .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
     .option(
       '--results <file>',
-      'results file, one line per input row; .xlsx writes a workbook (default: <input name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here, .xlsx for a workbook input)',
+      'results file, one line per input row; .xlsx writes a workbook (default: <input ' +
+        'name>[.shard-i-of-n][.sandbox|.dry-run].results.csv here, .xlsx for a workbook input)',
     )
     .addOption(resultsFormatOption())
     .option(
       '--journal <file>',
-      'the job journal that makes re-runs resume; it belongs to the service of its first run (default: <input name>[.shard-i-of-n][.sandbox].journal.sqlite here, .sandbox into the embedded sandbox; a dry run uses a temporary one)',
+      'the job journal that makes re-runs resume; it belongs to the service of its first run (default: ' +
+        '<input name>[.shard-i-of-n][.sandbox].journal.sqlite here, .sandbox into the embedded sandbox; a dry ' +
+        'run uses a temporary one)',
     )
     .option(
       '--evidence-dir <dir>',
@@ -103,14 +106,18 @@ export function importCommand(context: CliContext): Command {
   command
     .option(
       '--dry-run',
-      'map and check everything (evidence included), send nothing; outcomes are valid or invalid. With a service named, a fed-back file is compared with the claims it holds: changed_fields shows what would be updated',
+      'map and check everything (evidence included), send nothing; outcomes are valid or invalid. With a ' +
+        'service named, a fed-back file is compared with the claims it holds: changed_fields shows what would ' +
+        'be updated',
       false,
     )
     .option('--payloads <file>', "write each claim's new_claim body to this JSON Lines file")
     .option('--shard <i/n>', 'process only the claims of shard i of n (1-based), by a hash of the claim key', shardOf)
     .option(
       '--id-prefix <prefix>',
-      "a new id generation for this job: every claim and case id gets this prefix (in place of the mapping's claim.id_prefix), e.g. to send corrected rows again after their claims were withdrawn; give it again on the job's re-runs and feed-backs",
+      'a new id generation for this job: every claim and case id gets this prefix (in place of the ' +
+        "mapping's claim.id_prefix), e.g. to send corrected rows again after their claims were withdrawn; " +
+        "give it again on the job's re-runs and feed-backs",
       idPrefixOf,
     )
     .option('--restart', 'start over a journal made for another input, mapping, flags or service', false);

@@ -19,7 +19,9 @@ export function formatGuessSummary(summary: GuessSummary): string {
   const subjectWidth = Math.max(...draft.decisions.map((decision) => decision.subject.length), 10);
   const decisionWidth = Math.max(...draft.decisions.map((decision) => decision.decision.length), 10);
   const lines = [
-    `mapping guess: ${summary.rows} rows of ${summary.samplePath}, ${encoding.encoding}, ${describeDelimiter(dialect.delimiter)} delimited, ${dialect.header ? 'a header line' : 'no header line'}`,
+    `mapping guess: ${summary.rows} rows of ${summary.samplePath}, ${encoding.encoding}, ` +
+      `${describeDelimiter(dialect.delimiter)} delimited, ` +
+      (dialect.header ? 'a header line' : 'no header line'),
     'decided:',
     ...draft.decisions.map(
       (decision) =>

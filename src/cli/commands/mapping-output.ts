@@ -37,9 +37,11 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
   return [
     `${file}: ok`,
     `  description  ${mapping.description?.replace(/\s+/g, ' ').trim() ?? '(none)'}`,
-    `  csv          delimiter ${character(dialect.delimiter)}, quote ${character(dialect.quote)}, ${dialect.encoding}, ${dialect.header ? 'header line' : 'no header line'}${dialect.trim ? ', cells trimmed' : ''}`,
+    `  csv          delimiter ${character(dialect.delimiter)}, quote ${character(dialect.quote)}, ` +
+      `${dialect.encoding}, ${dialect.header ? 'header line' : 'no header line'}${dialect.trim ? ', cells trimmed' : ''}`,
     // A workbook has no delimiter, quote or encoding; its typed dates read in the mapping's date formats.
-    `  workbook     an .xlsx input reads its sheet's cells: the csv section's delimiter, quote and encoding do not apply${dialect.header ? '' : ' (its first row is the header whatever the csv section says)'}`,
+    `  workbook     an .xlsx input reads its sheet's cells: the csv section's delimiter, quote and ` +
+      `encoding do not apply${dialect.header ? '' : ' (its first row is the header whatever the csv section says)'}`,
     `  claim        key ${mapping.claim.key.join(' + ')}; id ${claimId}${idPrefixNote(mapping)}`,
     `  fields       ${counts.join(', ')}`,
     `  file_mode    ${mapping.file_mode}`,

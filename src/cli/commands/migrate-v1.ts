@@ -56,12 +56,14 @@ export function migrateV1Command(context: CliContext): Command {
     )
     .option(
       '--results <file>',
-      'results file, one line per v1 case; .xlsx writes a workbook (default: migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)',
+      'results file, one line per v1 case; .xlsx writes a workbook (default: ' +
+        'migrate-v1[.sandbox][.dry-run].results.csv here, .sandbox from the embedded sandbox)',
     )
     .addOption(resultsFormatOption())
     .option(
       '--journal <file>',
-      'the job journal that makes re-runs resume; it belongs to the service of its first run (default: migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)',
+      'the job journal that makes re-runs resume; it belongs to the service of its first run (default: ' +
+        'migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)',
     )
     .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false);
   addPacingOptions(command, claimsInFlightHelp);

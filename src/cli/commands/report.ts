@@ -61,7 +61,8 @@ export function reportCommand(context: CliContext): Command {
     )
     .argument(
       '<results...>',
-      'results files (CSV or .xlsx) written by import, migrate-v1 or withdraw, or the journals of any (several: one report); or a track journal (alone): its summary and worklist',
+      'results files (CSV or .xlsx) written by import, migrate-v1 or withdraw, or the journals of any ' +
+        '(several: one report); or a track journal (alone): its summary and worklist',
     )
     .option(
       '--html <file>',

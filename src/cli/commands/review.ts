@@ -73,11 +73,13 @@ export function reviewCommand(context: CliContext): Command {
       .option('--open', 'open the page in the default browser', false)
       .option(
         '--evidence-dir <dir>',
-        "where the rows' evidence paths point, as for the import (default: the folder the job's last run used, else the journal's); a path outside it is refused",
+        "where the rows' evidence paths point, as for the import (default: the folder the job's last run " +
+          "used, else the journal's); a path outside it is refused",
       )
       .option(
         '--send',
-        'also send the fixes from the page: the feed-back import runs in the server, against the service of the job (--base-url or CLAIMS_BASE_URL, and the key, as for import)',
+        'also send the fixes from the page: the feed-back import runs in the server, against the service of ' +
+          'the job (--base-url or CLAIMS_BASE_URL, and the key, as for import)',
         false,
       )
       .addOption(
@@ -153,7 +155,9 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
   try {
     if (job.kind !== 'import' && (flags.send || flags.mapping !== undefined))
       throw new UsageError(
-        `journal ${first}: a ${readOnlyJobNames[job.kind]}'s cases are read from the service, not a file: expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that ${job.kind === 'track' ? 'reads them again' : 'retries them'})`,
+        `journal ${first}: a ${readOnlyJobNames[job.kind]}'s cases are read from the service, not a file: ` +
+          `expected no ${flags.send ? '--send' : '--mapping'} (the page gives the command that ` +
+          `${job.kind === 'track' ? 'reads them again' : 'retries them'})`,
       );
     if (!['127.0.0.1', 'localhost', '::1'].includes(flags.host))
       context.logger.warn(

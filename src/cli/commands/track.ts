@@ -145,7 +145,9 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
     io.stdout.write(formatWorklist(report.worklist));
     io.stderr.write(formatTrackSummary(report.summary, report.kind === 'first'));
     io.stderr.write(
-      `requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ${report.requests.claimReads} claim reads)\n`,
+      `requests: ${report.requests.requests} (${report.requests.eventPages} event pages, ` +
+        `${report.requests.casePages} case pages, ${report.requests.caseReads} case reads, ` +
+        `${report.requests.claimReads} claim reads)\n`,
     );
     writeSummaryTail(
       io,
@@ -199,7 +201,8 @@ async function filesOf(sources: readonly string[], flags: TrackFlags, env: NodeJ
     if (given.includes(file)) throw new UsageError(`${flag} ${file}: expected a file of its own, got a source`);
     if (written.some(([other, otherFile]) => other !== flag && otherFile === file))
       throw new UsageError(
-        `${flag} ${file}: expected a file of its own, got the same file as ${written.find(([other, otherFile]) => other !== flag && otherFile === file)?.[0] ?? 'another'}`,
+        `${flag} ${file}: expected a file of its own, got the same file as ` +
+          (written.find(([other, otherFile]) => other !== flag && otherFile === file)?.[0] ?? 'another'),
       );
   }
   for (const [, file] of written) await mkdir(dirname(file), { recursive: true });

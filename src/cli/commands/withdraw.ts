@@ -88,7 +88,8 @@ export function withdrawCommand(context: CliContext): Command {
     .addOption(resultsFormatOption())
     .option(
       '--journal <file>',
-      'the withdraw journal that makes re-runs continue (default: <first source>.withdraw[.sandbox].journal.sqlite beside the source; a dry run uses a temporary one)',
+      'the withdraw journal that makes re-runs continue (default: <first ' +
+        'source>.withdraw[.sandbox].journal.sqlite beside the source; a dry run uses a temporary one)',
     )
     .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
     .option('--yes', 'a live key without a terminal: go ahead without asking', false);
@@ -143,7 +144,8 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
     if (flags.dryRun) io.stderr.write(formatPreview(report.preview));
     if (report.summary.cases === 0)
       io.stderr.write(
-        `nothing to take back: the sources name no claim${flags.outcome.length > 0 || flags.claimKey.length > 0 ? ' with the --outcome and --claim-key given' : ''}\n`,
+        `nothing to take back: the sources name no ` +
+          `claim${flags.outcome.length > 0 || flags.claimKey.length > 0 ? ' with the --outcome and --claim-key given' : ''}\n`,
       );
     io.stderr.write(formatWithdrawSummary(report.summary, flags.dryRun));
     writeSummaryTail(io, report, `results: ${resultsFile}\n`);

@@ -192,7 +192,10 @@ function recordCreated(
         outcome: 'rejected',
         problem: {
           code: 'claim_exists_without_case',
-          message: `case ${row.case_id}: expected in claim ${claimId}, got that claim at the service without it (created earlier); a case cannot be added to an existing claim: give the row a claim key of its own to send it as a new claim`,
+          message:
+            `case ${row.case_id}: expected in claim ${claimId}, got that claim at the service without it (created ` +
+            `earlier); a case cannot be added to an existing claim: give the row a claim key of its own to send ` +
+            `it as a new claim`,
         },
       });
     } else if (options.finish && row.outcome === null) {

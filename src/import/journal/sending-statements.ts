@@ -32,7 +32,8 @@ export interface SendingStatements {
 }
 
 const rowColumns =
-  'idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, changed_fields, reported_case_id, outcome, error_code, error_message, error_field, http_status';
+  'idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, changed_fields, ' +
+  'reported_case_id, outcome, error_code, error_message, error_field, http_status';
 
 const claimColumns =
   'claim_key, claim_id, first_idx, first_line, shared_json, rows, step, sent, attempts, http_status, error_code, error_message, error_field';
@@ -86,7 +87,8 @@ export function prepareSendingStatements(database: JournalDatabase): SendingStat
     )
     .raw();
   const setStep = database.prepare(
-    'UPDATE claims SET step = ?, http_status = coalesce(?, http_status), attempts = attempts + ?, error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?',
+    'UPDATE claims SET step = ?, http_status = coalesce(?, http_status), attempts = attempts + ?, ' +
+      'error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?',
   );
   const setRowOutcome = database.prepare(
     'UPDATE rows SET outcome = ?, error_code = ?, error_message = ?, error_field = ?, http_status = ? WHERE idx = ?',

@@ -23,7 +23,8 @@ const statementSql = {
   forgetSent: 'DELETE FROM sent_claims WHERE claim_id = ?',
   setClaimRows: 'UPDATE claims SET rows = ? WHERE claim_key = ?',
   fillClaim: 'UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?',
-  insertRow: `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, reported_case_id, outcome, error_code, error_message, error_field)
+  insertRow: `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json,
+  file_ids, reported_case_id, outcome, error_code, error_message, error_field)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   setStep:
     'UPDATE claims SET step = ?, http_status = coalesce(?, http_status), error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?',
@@ -39,7 +40,9 @@ const statementSql = {
   recordSent: 'INSERT OR IGNORE INTO sent_claims (claim_id) VALUES (?)',
   wasSent: 'SELECT 1 FROM sent_claims WHERE claim_id = ?',
   anySent: 'SELECT 1 FROM sent_claims LIMIT 1',
-  holdsServiceData: `SELECT 1 FROM sent_claims UNION ALL SELECT 1 FROM uploads UNION ALL SELECT 1 FROM claims WHERE step NOT IN ('staged', 'invalid', 'valid') LIMIT 1`,
+  holdsServiceData:
+    `SELECT 1 FROM sent_claims UNION ALL SELECT 1 FROM uploads UNION ALL SELECT 1 FROM claims WHERE step ` +
+    `NOT IN ('staged', 'invalid', 'valid') LIMIT 1`,
   pendingCount: `SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`,
   counts: 'SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims',
   // The progress line's running counts, the rows of one claim as it finishes...

@@ -11,7 +11,8 @@ import {
 
 /**
  * Whether a claim found at the service under our id is ours (docs/import.md, "Never a row on a
- * claim that is not its own"; docs/decisions/0002-deterministic-ids-and-adoption-by-identity.md). Ids derive from the claim key, so a 409, or a retrieve that settles
+ * claim that is not its own"; docs/decisions/0002-deterministic-ids-and-adoption-by-identity.md).
+ * Ids derive from the claim key, so a 409, or a retrieve that settles
  * an unknown outcome, finds whatever the service holds under that key: this job's claim (a re-run,
  * a lost journal, a create that committed before its answer was lost), or another dispute whose key
  * met ours (references that restart each year or each file, two platforms after a merger). Only the
@@ -161,7 +162,9 @@ export function withdrawnRefusal(
     httpStatus: options.httpStatus,
     message:
       `claim ${found.claim_id} was withdrawn at the service: its cases are closed, and this row is not reported on it. ` +
-      'To send the corrected rows as new claims, import them with a new id generation (--id-prefix, e.g. --id-prefix redo-1, or claim.id_prefix in the mapping) on a new journal; keep that prefix for their re-runs and feed-backs',
+      'To send the corrected rows as new claims, import them with a new id generation (--id-prefix, e.g. ' +
+      '--id-prefix redo-1, or claim.id_prefix in the mapping) on a new journal; keep that prefix for their ' +
+      're-runs and feed-backs',
   };
   const problems = new Map<number, RowProblem>();
   for (const row of rows) if (row.outcome === null) problems.set(row.idx, claimProblem);
@@ -170,7 +173,9 @@ export function withdrawnRefusal(
 
 /** What to do about a key another dispute holds, said once in every such row's message. */
 const remedy =
-  "give this source its own keys: set claim.id_prefix in the mapping (the source's name or the year), or use a key column unique across files; if this is the same dispute corrected, feed back the results file that reported it, so the change is applied as an update";
+  "give this source its own keys: set claim.id_prefix in the mapping (the source's name or the year), " +
+  'or use a key column unique across files; if this is the same dispute corrected, feed back the ' +
+  'results file that reported it, so the change is applied as an update';
 
 function notOurs(
   claimId: string,
@@ -182,7 +187,10 @@ function notOurs(
   const why = whyNotOurs(differing);
   const claimProblem: RowProblem = {
     code: 'claim_key_taken',
-    message: `claim ${claimId}: expected this claim's transactions, got another dispute under the same claim key at the service: ${why}; left as it is, and none of this claim's rows reported on it. ${capitalise(remedy)}`,
+    message:
+      `claim ${claimId}: expected this claim's transactions, got another dispute under the same claim key ` +
+      `at the service: ${why}; left as it is, and none of this claim's rows reported on it. ` +
+      capitalise(remedy),
     // What to fix is the key (a reviewer edits its columns), whatever field told the disputes apart.
     field: 'claim.key',
     httpStatus,

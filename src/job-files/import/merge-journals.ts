@@ -93,7 +93,9 @@ export async function openShardJournals(files: readonly string[]): Promise<OpenS
 async function openShard(file: string): Promise<OpenShard> {
   if (!(await isSqlite(file))) {
     throw new MergeRefusedError(
-      `${file}: expected a shard's journal (the --journal of its import), got a file that is not one; a results CSV does not record its input, mapping or shard, so a missing or foreign shard could not be told`,
+      `${file}: expected a shard's journal (the --journal of its import), got a file that is not one; a ` +
+        `results CSV does not record its input, mapping or shard, so a missing or foreign shard could not be ` +
+        `told`,
     );
   }
   const { database, folder } = await snapshotOf(file);

@@ -59,18 +59,22 @@ export function checkShards(jobs: readonly ShardJob[]): ShardJob[] {
       );
     if (job.mappingSha256 !== first.mappingSha256)
       throw new MergeRefusedError(
-        `${job.file}: expected the same mapping as the other shards, got another mapping (${short(job.mappingSha256)}) ${against} (${short(first.mappingSha256)})`,
+        `${job.file}: expected the same mapping as the other shards, got another mapping ` +
+          `(${short(job.mappingSha256)}) ${against} (${short(first.mappingSha256)})`,
       );
     if (job.fileMode !== first.fileMode || job.dryRun !== first.dryRun) {
       throw new MergeRefusedError(
-        `${job.file}: expected the same flags as the other shards, got file mode ${job.fileMode}${job.dryRun ? ', dry run' : ''} against ${first.fileMode}${first.dryRun ? ', dry run' : ''} in ${first.file}`,
+        `${job.file}: expected the same flags as the other shards, got file mode ` +
+          `${job.fileMode}${job.dryRun ? ', dry run' : ''} against ` +
+          `${first.fileMode}${first.dryRun ? ', dry run' : ''} in ${first.file}`,
       );
     }
     // The shards of one job send to one service: a rehearsal's shard beside a real one's would merge into a lie.
     const service = jobs.find((other) => other.service !== undefined);
     if (job.service !== undefined && service?.service !== undefined && !sameService(job.service, service.service)) {
       throw new MergeRefusedError(
-        `${job.file}: expected shards of one service, got one made against ${describeService(job.service)} and one against ${describeService(service.service)} (${service.file})`,
+        `${job.file}: expected shards of one service, got one made against ${describeService(job.service)} ` +
+          `and one against ${describeService(service.service)} (${service.file})`,
       );
     }
     if (shardOf(job).count !== shardOf(first).count)

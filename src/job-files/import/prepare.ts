@@ -156,7 +156,8 @@ function claimIdChanged(reported: string, now: string): RowProblem {
     field: 'claim.key',
     message:
       `claim id: expected ${reported}, the claim the results reported this row on, got ${now} from the key and mapping now; ` +
-      "sending it would make a second claim of this dispute: feed it back with the mapping the results were made with and the key unchanged, or clear the row's claim_id cell to send it as a new claim",
+      'sending it would make a second claim of this dispute: feed it back with the mapping the results were ' +
+      "made with and the key unchanged, or clear the row's claim_id cell to send it as a new claim",
   };
 }
 

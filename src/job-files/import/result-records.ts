@@ -11,7 +11,8 @@ import type { ClaimStep, ResultRecord } from './records.js';
 const resultsQuery = (
   changedFields: string,
   where = '',
-) => `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, ${changedFields}, r.outcome, r.error_code, r.error_message, r.error_field, r.http_status,
+) => `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, ${changedFields}, r.outcome,
+r.error_code, r.error_message, r.error_field, r.http_status,
        c.claim_id, c.step, c.attempts, c.http_status, c.error_code, c.error_message, c.error_field
 FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ${where} ORDER BY r.idx`;
 

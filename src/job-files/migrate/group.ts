@@ -12,7 +12,8 @@ export function parseGroupBy(value: string): string[] {
   for (const field of fields) {
     if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(field)) {
       throw new Error(
-        `--group-by: expected dot paths of the v1 case separated by commas, such as custom_fields.dispute_ref or cardholder.email,dispute.date, got ${JSON.stringify(value)}`,
+        `--group-by: expected dot paths of the v1 case separated by commas, such as custom_fields.dispute_ref ` +
+          `or cardholder.email,dispute.date, got ${JSON.stringify(value)}`,
       );
     }
   }

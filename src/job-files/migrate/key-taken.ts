@@ -23,7 +23,10 @@ export function keyTaken(
         : `other cases too (${describeCases(foreign)})`;
   return {
     code: 'claim_key_taken',
-    message: `claim ${found.claim_id}: expected a claim of this group's cases, got one holding ${what} under the same group key; left as it is, not adopted. Group with a --group-by that tells the two apart, or migrate these cases one claim per case`,
+    message:
+      `claim ${found.claim_id}: expected a claim of this group's cases, got one holding ${what} under the ` +
+      `same group key; left as it is, not adopted. Group with a --group-by that tells the two apart, or ` +
+      `migrate these cases one claim per case`,
     httpStatus,
   };
 }

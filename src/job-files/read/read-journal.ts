@@ -48,7 +48,9 @@ export async function* readJournal(file: string, onService?: (service: string) =
       yield* withdrawJournalLines(database.name);
     } else {
       throw new NotResultsError(
-        `expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and cases; meta, withdraw_targets and withdraw_lines; or meta, track_rows and track_cases), got a SQLite database with ${describeTables(tables)}`,
+        `expected an import, migrate-v1, withdraw or track journal (tables meta, rows and claims; meta and ` +
+          `cases; meta, withdraw_targets and withdraw_lines; or meta, track_rows and track_cases), got a SQLite ` +
+          `database with ${describeTables(tables)}`,
       );
     }
   } finally {

@@ -47,7 +47,10 @@ export function resultsKindOf(header: readonly string[]): ResultsKind | undefine
   return isWithdrawHeader(header) ? 'withdraw' : undefined;
 }
 
-/** The header to read a results file's rows under: the import's status columns get names of their own, so a source column called `line` or `case_id` still reads. */
+/**
+ * The header to read a results file's rows under: the import's status columns get names of their
+ * own, so a source column called `line` or `case_id` still reads.
+ */
 export function resultsHeader(kind: ResultsKind, header: readonly string[]): readonly string[] {
   return kind === 'import' ? renameStatusColumns(header) : header;
 }
@@ -194,7 +197,9 @@ export function isWithdrawHeader(header: readonly string[]): boolean {
 /** The header is none of our results files': `what` says which kind of file was read. */
 export function throwNotResults(what: string, header: readonly string[]): never {
   throw new NotResultsError(
-    `header: expected ${what} (${statusColumns.join(', ')}, then the source columns; migrate-v1's ${migrateColumns.join(', ')}; or withdraw's ${withdrawColumns.join(', ')}), got ${describeHeader(header)}`,
+    `header: expected ${what} (${statusColumns.join(', ')}, then the source columns; migrate-v1's ` +
+      `${migrateColumns.join(', ')}; or withdraw's ${withdrawColumns.join(', ')}), got ` +
+      describeHeader(header),
   );
 }
 

@@ -86,7 +86,9 @@ export type TrackRow = Omit<TrackRowRecord, 'seq'>;
 
 /** Every row with its case's last state, in the sources' order: what the status file writes, on any connection to a track journal. */
 export const rowsWithStatesSql =
-  "SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing, c.decided_at FROM track_rows r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> '' ORDER BY r.source, r.line, r.seq";
+  'SELECT r.*, c.state, c.first_run, c.changed_run, c.read_run, c.missing, c.decided_at FROM track_rows ' +
+  "r LEFT JOIN track_cases c ON c.case_id = r.case_id AND r.case_id <> '' ORDER BY r.source, r.line, " +
+  'r.seq';
 
 /** A row with the last state read of its case (null columns: no case, or not read yet). */
 export interface RowWithState extends TrackRowRecord {
@@ -120,10 +122,14 @@ export class TrackJournal extends JobJournal {
       caseCount: prepare('SELECT count(*) AS n FROM track_cases'),
       readCount: prepare('SELECT count(*) AS n FROM track_cases WHERE state IS NOT NULL'),
       saveState: prepare(
-        'UPDATE track_cases SET state = ?, first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN state IS NULL OR state <> ? THEN ? ELSE changed_run END, decided_at = CASE WHEN ? AND decided_at IS NULL THEN coalesce(last_event, ?) ELSE decided_at END, stale = 0, missing = 0 WHERE case_id = ?',
+        'UPDATE track_cases SET state = ?, first_run = coalesce(first_run, read_run, ?), read_run = ?, ' +
+          'changed_run = CASE WHEN state IS NULL OR state <> ? THEN ? ELSE changed_run END, decided_at = CASE ' +
+          'WHEN ? AND decided_at IS NULL THEN coalesce(last_event, ?) ELSE decided_at END, stale = 0, missing = ' +
+          '0 WHERE case_id = ?',
       ),
       saveMissing: prepare(
-        'UPDATE track_cases SET first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = CASE WHEN missing = 0 THEN ? ELSE changed_run END, stale = 0, missing = 1 WHERE case_id = ?',
+        'UPDATE track_cases SET first_run = coalesce(first_run, read_run, ?), read_run = ?, changed_run = ' +
+          'CASE WHEN missing = 0 THEN ? ELSE changed_run END, stale = 0, missing = 1 WHERE case_id = ?',
       ),
       claimRows: prepare("SELECT * FROM track_rows WHERE case_id = '' AND note = '' ORDER BY seq"),
       setRowCase: prepare('UPDATE track_rows SET case_id = ?, note = ? WHERE seq = ?'),

@@ -128,7 +128,10 @@ export function formatTrackSummary(summary: TrackSummary, firstRun: boolean): st
   };
   const changed = firstRun ? 'the first run' : `${summary.changed} changed since the last run`;
   lines.push(
-    `${summary.rows} rows, ${summary.cases} cases read${summary.notRead > 0 ? `, ${summary.notRead} not read yet` : ''}${summary.missing > 0 ? `, ${summary.missing} not at the service` : ''}; ${changed}`,
+    `${summary.rows} rows, ${summary.cases} cases read` +
+      (summary.notRead > 0 ? `, ${summary.notRead} not read yet` : '') +
+      (summary.missing > 0 ? `, ${summary.missing} not at the service` : '') +
+      `; ${changed}`,
   );
   groups('by status', summary.byStatus);
   groups('decided', summary.byClosedReason);
