@@ -60,6 +60,19 @@ export async function classifyFailure(
   context: FailureContext,
 ): Promise<ConnectionSetupError | undefined> {
   const codes = codesIn(error);
+  return (
+    (await serverCertificateFailure(error, codes, context)) ??
+    (await clientCertificateFailure(error, codes, context)) ??
+    (context.route.kind === 'proxy' ? proxyFailure(error, codes, context, context.route.proxy) : undefined)
+  );
+}
+
+/** The service's certificate: issued for another host, expired, or not leading to a trusted CA. */
+async function serverCertificateFailure(
+  error: unknown,
+  codes: readonly string[],
+  context: FailureContext,
+): Promise<ConnectionSetupError | undefined> {
   const has = (test: (code: string) => boolean) => codes.some(test);
   const request = context.request;
   const service = context.target.host;
@@ -98,6 +111,21 @@ export async function classifyFailure(
       { request, cause: error },
     );
   }
+  return undefined;
+}
+
+/**
+ * The client's certificate: asked for and not given, or refused. `codes` gains the verdict of the
+ * look after a close, for the proxy's checks that follow.
+ */
+async function clientCertificateFailure(
+  error: unknown,
+  codes: string[],
+  context: FailureContext,
+): Promise<ConnectionSetupError | undefined> {
+  const has = (test: (code: string) => boolean) => codes.some(test);
+  const request = context.request;
+  const service = context.target.host;
   // TLS 1.3: the server's alert comes after the handshake, and a request sees only a closed socket.
   // Whether it was the client certificate, one look at the connection (no request) tells.
   if (context.target.protocol === 'https:' && !context.whileConnecting && has((code) => closedCodes.has(code))) {
@@ -138,7 +166,7 @@ export async function classifyFailure(
       { request, cause: error },
     );
   }
-  return context.route.kind === 'proxy' ? proxyFailure(error, codes, context, context.route.proxy) : undefined;
+  return undefined;
 }
 
 async function proxyFailure(

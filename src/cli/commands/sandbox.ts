@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { writeNotice } from '../output.js';
 import { faultConfigFromFlags, faultFlagHelp, type FaultConfig, type FaultFlags } from '../../sandbox/faults/config.js';
 import type { FaultInjector } from '../../sandbox/faults/fault-injector.js';
+import type { Sandbox, SandboxOptions } from '../../sandbox/server.js';
 import { loadRulesFile } from '../../sandbox/rules/workflow-rules.js';
 import { defaultRetryScheduleMs, parseRetrySchedule, WebhookConfigError } from '../../sandbox/webhooks/schedule.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -52,9 +53,24 @@ interface SandboxFlags extends FaultFlags {
   webhookRetrySchedule: number[];
 }
 
+/** The sandbox's options as the flags give them; `db` always set, for the lines that say where the data is. */
+type SandboxSettings = SandboxOptions & { db: string };
+
 /** `bulk-disputes sandbox`: the whole service on this machine, until Ctrl-C or SIGTERM. */
 export function sandboxCommand(context: CliContext): Command {
-  const command = new Command('sandbox')
+  return addSandboxOptions(new Command('sandbox')).action(async (flags: SandboxFlags) => {
+    const settings = await sandboxSettings(flags, context);
+    const sandbox = await createSandboxFrom(settings);
+    reportStarted(context, flags, settings, sandbox);
+    await untilStopped(context, sandbox);
+    context.logger.info('sandbox stopped');
+    context.setExitCode(ExitCode.ok);
+  });
+}
+
+/** The sandbox's flags, its fault flags last. */
+function addSandboxOptions(command: Command): Command {
+  command
     .description('run a local, stateful implementation of the Claims Service (v2 and v1) until stopped')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 4010)
@@ -105,85 +121,95 @@ export function sandboxCommand(context: CliContext): Command {
       command.option(flags, description, (value: string, previous?: string[]) => [...(previous ?? []), value]);
     else command.option(flags, description);
   }
-  return command.action(async (flags: SandboxFlags) => {
-    // The sandbox's code is loaded when it runs, not by every command of the CLI.
-    const [{ createSandbox }, { createFaultInjector }, { routes }] = await Promise.all([
-      import('../../sandbox/server.js'),
-      import('../../sandbox/faults/seeded-faults.js'),
-      import('../../sandbox/route-table.js'),
-    ]);
-    const faultsFrom = (given: FaultFlags): FaultInjector | undefined =>
-      faultInjectorFrom(given, (config) => createFaultInjector(config), routes);
-    const dbPath = flags.db === ':memory:' ? ':memory:' : resolve(flags.db);
-    const rules =
-      flags.rules === undefined
-        ? undefined
-        : await loadRulesFile(flags.rules).catch((error: unknown) => {
-            throw new UsageError((error as Error).message, { cause: error });
-          });
-    const webhooks =
-      flags.webhookUrl.length === 0
-        ? undefined
-        : {
-            urls: flags.webhookUrl,
-            secret: flags.webhookSecret,
-            retryScheduleMs: flags.webhookRetrySchedule,
-            onError: (error: unknown) => {
-              context.logger.error({ err: error }, 'webhook delivery failed');
-            },
-          };
-    const sandbox = await createSandbox({
-      rules,
-      outcomes: flags.outcomes ? { seed: outcomeSeed(flags) } : undefined,
-      webhooks,
-      faults: faultsFrom(flags),
-      host: flags.host,
-      port: flags.port,
-      db: dbPath,
-      apiKeys: flags.apiKey,
-      control: flags.control,
-      workflowDelayMs: flags.workflowDelayMs,
-      logger: context.logger,
-      tls: await sandboxTls(flags),
-    }).catch((error: unknown) => {
-      // A webhook URL or schedule that cannot work is a usage error: nothing was started.
-      throw error instanceof WebhookConfigError ? new UsageError(error.message, { cause: error }) : error;
-    });
-    const key = sandbox.generatedKey ?? sandbox.apiKeys[0] ?? '';
-    const lines = [
-      `sandbox listening on ${sandbox.url}`,
-      `data: ${dbPath}`,
-      sandbox.generatedKey
-        ? `API key (generated, sandbox environment): ${sandbox.generatedKey}`
-        : `API keys: ${sandbox.apiKeys.length} configured`,
-      ...(flags.outcomes
-        ? [`outcomes: filed cases move on along seeded paths as the sandbox clock passes (seed ${outcomeSeed(flags)})`]
-        : []),
-      ...(webhooks
-        ? [
-            `webhooks: ${webhooks.urls.join(', ')}${flags.webhookSecret ? '' : `; signing secret (generated): ${sandbox.webhookSecret ?? ''}`}`,
-          ]
-        : []),
-      `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
-      // The OpenAPI document and its reference page, served without a key.
-      `API reference: ${sandbox.url}/docs (OpenAPI 3.1: ${sandbox.url}/openapi.json)`,
-      'stop with Ctrl-C',
-    ];
-    writeNotice(context.io.stdout, `${lines.join('\n')}\n`);
-    context.logger.info(
-      { url: sandbox.url, db: dbPath, control: flags.control, outcomes: flags.outcomes },
-      'sandbox started',
-    );
-    await new Promise<void>((stopped) => {
-      context.io.onStop?.(() => {
-        sandbox.close().then(stopped, (error: unknown) => {
-          context.logger.error({ err: error }, 'sandbox did not close cleanly');
-          stopped();
+  return command;
+}
+
+/** The flags read and checked into the sandbox's options: each one that cannot work is a usage error, before anything starts. */
+async function sandboxSettings(flags: SandboxFlags, context: CliContext): Promise<SandboxSettings> {
+  // The sandbox's code is loaded when it runs, not by every command of the CLI.
+  const [{ createFaultInjector }, { routes }] = await Promise.all([
+    import('../../sandbox/faults/seeded-faults.js'),
+    import('../../sandbox/route-table.js'),
+  ]);
+  const rules =
+    flags.rules === undefined
+      ? undefined
+      : await loadRulesFile(flags.rules).catch((error: unknown) => {
+          throw new UsageError((error as Error).message, { cause: error });
         });
+  const webhooks =
+    flags.webhookUrl.length === 0
+      ? undefined
+      : {
+          urls: flags.webhookUrl,
+          secret: flags.webhookSecret,
+          retryScheduleMs: flags.webhookRetrySchedule,
+          onError: (error: unknown) => {
+            context.logger.error({ err: error }, 'webhook delivery failed');
+          },
+        };
+  return {
+    rules,
+    outcomes: flags.outcomes ? { seed: outcomeSeed(flags) } : undefined,
+    webhooks,
+    faults: faultInjectorFrom(flags, (config) => createFaultInjector(config), routes),
+    host: flags.host,
+    port: flags.port,
+    db: flags.db === ':memory:' ? ':memory:' : resolve(flags.db),
+    apiKeys: flags.apiKey,
+    control: flags.control,
+    workflowDelayMs: flags.workflowDelayMs,
+    logger: context.logger,
+    tls: await sandboxTls(flags),
+  };
+}
+
+async function createSandboxFrom(settings: SandboxOptions): Promise<Sandbox> {
+  const { createSandbox } = await import('../../sandbox/server.js');
+  return createSandbox(settings).catch((error: unknown) => {
+    // A webhook URL or schedule that cannot work is a usage error: nothing was started.
+    throw error instanceof WebhookConfigError ? new UsageError(error.message, { cause: error }) : error;
+  });
+}
+
+/** Where it listens, with which key, and what else is on: printed once, then logged. */
+function reportStarted(context: CliContext, flags: SandboxFlags, settings: SandboxSettings, sandbox: Sandbox): void {
+  const key = sandbox.generatedKey ?? sandbox.apiKeys[0] ?? '';
+  const lines = [
+    `sandbox listening on ${sandbox.url}`,
+    `data: ${settings.db}`,
+    sandbox.generatedKey
+      ? `API key (generated, sandbox environment): ${sandbox.generatedKey}`
+      : `API keys: ${sandbox.apiKeys.length} configured`,
+    ...(flags.outcomes
+      ? [`outcomes: filed cases move on along seeded paths as the sandbox clock passes (seed ${outcomeSeed(flags)})`]
+      : []),
+    ...(settings.webhooks
+      ? [
+          `webhooks: ${settings.webhooks.urls.join(', ')}${flags.webhookSecret ? '' : `; signing secret (generated): ${sandbox.webhookSecret ?? ''}`}`,
+        ]
+      : []),
+    `try: curl -u ${key}: ${sandbox.url}/v2/issuer/claims`,
+    // The OpenAPI document and its reference page, served without a key.
+    `API reference: ${sandbox.url}/docs (OpenAPI 3.1: ${sandbox.url}/openapi.json)`,
+    'stop with Ctrl-C',
+  ];
+  writeNotice(context.io.stdout, `${lines.join('\n')}\n`);
+  context.logger.info(
+    { url: sandbox.url, db: settings.db, control: flags.control, outcomes: flags.outcomes },
+    'sandbox started',
+  );
+}
+
+/** Until Ctrl-C or SIGTERM, then the sandbox closed; a close that fails is logged, and the command still ends. */
+async function untilStopped(context: CliContext, sandbox: Sandbox): Promise<void> {
+  await new Promise<void>((stopped) => {
+    context.io.onStop?.(() => {
+      sandbox.close().then(stopped, (error: unknown) => {
+        context.logger.error({ err: error }, 'sandbox did not close cleanly');
+        stopped();
       });
     });
-    context.logger.info('sandbox stopped');
-    context.setExitCode(ExitCode.ok);
   });
 }
 
