@@ -1,7 +1,7 @@
 import type { WrittenDialect } from '../csv/layout.js';
 import type { ResultRecord } from '../job-files/import/records.js';
 import type { Mapping } from '../mapping/schema.js';
-import type { Summary } from '../job-files/summarise.js';
+import type { Summariser, Summary } from '../job-files/summarise.js';
 import { CodedError } from '../errors/coded-error.js';
 
 /*
@@ -122,4 +122,33 @@ export type ReviewJob = ImportReviewJob | ReadOnlyReviewJob;
 
 export class ReviewJobError extends CodedError {
   readonly code = 'REVIEW_JOB';
+}
+
+/** A row of a job that is not an import: shown, never written to a fix file. */
+export const recordless = {} as ReviewRow['record'];
+
+/** Search over a row's cells, as every read-only job offers it. */
+export function matchingCells(cellsOf: (entry: RowEntry) => Readonly<Record<string, string>>) {
+  return (text: string) => (entry: RowEntry) =>
+    Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text));
+}
+
+/** What a read-only job's review shows of its lines: every row, the ones to look at, the figures, search. */
+export function readOnlyLines(
+  entries: RowEntry[],
+  cells: ReadonlyMap<number, Record<string, string>>,
+  summariser: Summariser,
+) {
+  const cellsOf = (entry: RowEntry) => cells.get(entry.line) ?? {};
+  const rows: ReviewRow[] = entries
+    .filter((entry) => entry.toFix)
+    .map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
+  return {
+    entries,
+    rows,
+    summary: summariser.summary(),
+    mixedClaims: summariser.mixedClaimKeys(),
+    cellsOf,
+    matching: matchingCells(cellsOf),
+  };
 }

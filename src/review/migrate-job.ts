@@ -3,7 +3,7 @@ import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal
 import { expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
 import { migrateRowLine, serviceOf } from '../job-files/read/read-journal.js';
 import { Summariser } from '../job-files/summarise.js';
-import { type MigrateReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
+import { readOnlyLines, type MigrateReviewJob, type RowEntry } from './job-types.js';
 
 /** What a migrated case's row shows. */
 const caseColumns = ['case_id', 'group_key', 'claim_id', 'attempts', 'http_status'] as const;
@@ -48,10 +48,6 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
         http_status: row.http_status === null ? '' : String(row.http_status),
       });
     }
-    const cellsOf = (entry: RowEntry) => cells.get(entry.line) ?? {};
-    const rows: ReviewRow[] = entries
-      .filter((entry) => entry.toFix)
-      .map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
     const settings = JSON.parse(metaOf(database)('settings') ?? '{}') as { groupBy?: string[]; dryRun?: boolean };
     return {
       kind: 'migrate-v1',
@@ -59,13 +55,8 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
       journal: file,
       service,
       columns: caseColumns,
-      entries,
-      rows,
-      summary: summariser.summary(),
-      mixedClaims: summariser.mixedClaimKeys(),
-      cellsOf,
+      ...readOnlyLines(entries, cells, summariser),
       fixOutcomes: ['failed', 'rejected'],
-      matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
       retryNote:
         "A migration's cases are read from the service: nothing to edit here.\nRetry the failed cases (a rejected case: fix it on the service first):",
       retryCommand:
@@ -81,6 +72,3 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
     await rm(folder, { recursive: true, force: true });
   }
 }
-
-/** A migrated case has no import record: its rows are shown, never written to a fix file. */
-const recordless = {} as ReviewRow['record'];

@@ -9,7 +9,14 @@ import {
   type WorkReason,
 } from '../job-files/track/status.js';
 import { formatTrackSummary } from '../job-files/track/summary.js';
-import { ReviewJobError, type ReviewRow, type RowEntry, type TrackReviewJob } from './job-types.js';
+import {
+  matchingCells,
+  recordless,
+  ReviewJobError,
+  type ReviewRow,
+  type RowEntry,
+  type TrackReviewJob,
+} from './job-types.js';
 import { shellWord } from './shell-word.js';
 
 /** What each reason for a case being on the worklist asks of a person (docs/track.md, "The worklist"). */
@@ -91,7 +98,7 @@ export async function openTrackJob(file: string, asOf = Date.now()): Promise<Tra
     fixOutcomes: undefined,
     hints,
     cellsOf,
-    matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
+    matching: matchingCells(cellsOf),
     retryCommand: retry.command,
     retryNote: retry.note,
     summaryText: formatTrackSummary(view.summary, false),
@@ -137,6 +144,3 @@ function rereadOf(file: string, view: TrackView): { command: string; note: strin
   ].join('\n');
   return { command: parts.join(' '), note };
 }
-
-/** A tracked case has no import record: its rows are shown, never written to a fix file. */
-const recordless = {} as ReviewRow['record'];

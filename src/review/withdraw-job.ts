@@ -11,7 +11,7 @@ import {
   withdrawJournalFormat,
   type WithdrawLine,
 } from '../job-files/withdraw/journal.js';
-import type { ReviewRow, RowEntry, WithdrawReviewJob } from './job-types.js';
+import { readOnlyLines, type RowEntry, type WithdrawReviewJob } from './job-types.js';
 import { shellWord } from './shell-word.js';
 
 /** What a case's row shows beside its outcome and error: what it was, what it became, what the service answered. */
@@ -48,23 +48,14 @@ export async function openWithdrawJob(file: string): Promise<WithdrawReviewJob> 
     // The copy is the process's own: the journal's code reads it, so the page and the results cannot disagree.
     journal = new WithdrawJournal(copy);
     const { entries, cells, summariser } = readLines(linesWithUnsettled(journal));
-    const cellsOf = (entry: RowEntry) => cells.get(entry.line) ?? {};
-    const rows: ReviewRow[] = entries
-      .filter((entry) => entry.toFix)
-      .map((entry) => ({ ...entry, cells: cellsOf(entry), record: recordless }));
     return {
       kind: 'withdraw',
       journals: [file],
       journal: file,
       service,
       columns: caseColumns,
-      entries,
-      rows,
-      summary: summariser.summary(),
-      mixedClaims: summariser.mixedClaimKeys(),
-      cellsOf,
+      ...readOnlyLines(entries, cells, summariser),
       fixOutcomes: withdrawOutcomesToFix,
-      matching: (text) => (entry) => Object.values(cellsOf(entry)).some((cell) => cell.toLowerCase().includes(text)),
       retryCommand: retry.command,
       retryNote: retry.note,
       close: async () => undefined,
@@ -159,6 +150,3 @@ function retryOf(file: string, meta: (key: string) => string | undefined): { com
   ].join('\n');
   return { command: parts.join(' '), note };
 }
-
-/** A withdrawn case has no import record: its rows are shown, never written to a fix file. */
-const recordless = {} as ReviewRow['record'];

@@ -1,14 +1,13 @@
+import { readJournalInOneRead } from '../job-files/read/journal-in-one-read.js';
 import { basename, extname } from 'node:path';
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
 import { CsvFormatError } from '../csv/errors.js';
 import type { WrittenDialect } from '../csv/layout.js';
 import { readResultRecords } from '../job-files/import/result-records.js';
-import { JournalBusyError } from '../journal/open.js';
 import { journalFormat } from '../job-files/import/schema.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
-import { NotResultsError } from '../files/not-results-error.js';
 import { rowResult } from '../job-files/import/row-outcome.js';
 import { displayKey } from '../job-files/import/write-results.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
@@ -18,7 +17,6 @@ import { sourceShape } from '../job-files/read/source-bytes.js';
 import { sourceError } from '../job-files/read/source-error.js';
 import { readSourceTable, type TableShape } from '../job-files/read/read-table.js';
 import { journalKindOf, tablesOf } from '../journal/kind.js';
-import { codeOf } from '../errors/coded-error.js';
 
 export type TrackSourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
 
@@ -78,17 +76,8 @@ function readJournal(
   job: string,
   add: (row: TrackRow) => void,
 ): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
-  let database: Database.Database | undefined;
-  try {
-    database = new Database(file, { fileMustExist: true, timeout: 1000, readonly: true });
-    const opened = database;
-    // One read transaction: a consistent picture even while the job that owns it runs on.
-    return opened.transaction(() => readTables(file, opened, source, job, add))();
-  } catch (error) {
-    throw journalError(file, error);
-  } finally {
-    database?.close();
-  }
+  // One read transaction: a consistent picture even while the job that owns it runs on.
+  return readJournalInOneRead(file, trackWords, (database) => readTables(file, database, source, job, add));
 }
 
 function readTables(
@@ -144,21 +133,11 @@ function readTables(
   );
 }
 
-function journalError(file: string, error: unknown): unknown {
-  if (error instanceof NotResultsError) return sourceError(file, error.message, error);
-  const code = codeOf(error);
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
-    return new JournalBusyError(`journal ${file}: expected no run writing it, got one (track it when the run ends)`, {
-      cause: error,
-    });
-  if (typeof code === 'string' && code.startsWith('SQLITE_'))
-    return sourceError(
-      file,
-      `expected a journal, got a damaged SQLite file (${code}: ${(error as Error).message})`,
-      error,
-    );
-  return error;
-}
+const trackWords = {
+  busy: 'expected no run writing it, got one (track it when the run ends)',
+  expected: 'a journal',
+  readonly: true,
+};
 
 /** A results file's lines or a list's, each one row: a line that names no case or claim still gets a status line saying so. */
 async function readTable(

@@ -1,19 +1,17 @@
+import { readJournalInOneRead } from '../job-files/read/journal-in-one-read.js';
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
-import { JournalBusyError } from '../journal/open.js';
 import { journalFormat } from '../job-files/import/schema.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
 import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
 import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
-import { NotResultsError } from '../files/not-results-error.js';
 import { importJournalTargets } from './import-journal-source.js';
 import { sourceError, sourceKinds } from '../job-files/read/source-error.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from '../job-files/read/target-filter.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 import { journalKindOf, tablesOf } from '../journal/kind.js';
-import { codeOf } from '../errors/coded-error.js';
 
 export interface JournalRead {
   readonly kind: 'import-journal' | 'migrate-journal';
@@ -32,16 +30,7 @@ export interface JournalRead {
  * (`JournalBusyError`, exit 3: run it again when the job ends).
  */
 export function readJournalSource(file: string, filter: TargetFilter, seenKeys: Set<string>): JournalRead {
-  let database: Database.Database | undefined;
-  try {
-    database = new Database(file, { fileMustExist: true, timeout: 1000 });
-    const opened = database;
-    return opened.transaction(() => readTables(file, opened, filter, seenKeys))();
-  } catch (error) {
-    throw journalError(file, error);
-  } finally {
-    database?.close();
-  }
+  return readJournalInOneRead(file, withdrawWords, (database) => readTables(file, database, filter, seenKeys));
 }
 
 function readTables(
@@ -106,18 +95,7 @@ export function migrateJournalTargets(
 }
 
 /** What went wrong reading a journal, as the run must tell it: busy (exit 3), or a source that is no journal (exit 2). */
-function journalError(file: string, error: unknown): unknown {
-  if (error instanceof NotResultsError) return sourceError(file, error.message, error);
-  const code = codeOf(error);
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
-    return new JournalBusyError(`journal ${file}: expected no run using it, got one (withdraw when the run ends)`, {
-      cause: error,
-    });
-  if (typeof code === 'string' && code.startsWith('SQLITE_'))
-    return sourceError(
-      file,
-      `expected ${sourceKinds}, got a damaged SQLite file (${code}: ${(error as Error).message})`,
-      error,
-    );
-  return error;
-}
+const withdrawWords = {
+  busy: 'expected no run using it, got one (withdraw when the run ends)',
+  expected: sourceKinds,
+};

@@ -1,3 +1,4 @@
+import { closedCaseStatuses } from '../api/schemas/known-values.js';
 import type { Claim } from '../api/schemas/claim.js';
 import { proveOwnClaim } from '../job-files/claims/identity.js';
 import { keyTaken } from '../job-files/migrate/key-taken.js';
@@ -36,23 +37,11 @@ export interface ClaimPlan {
   requests: PendingRequest[];
 }
 
-/** Statuses after which a case is closed: nothing takes it back any further. */
-const closedStatuses = new Set([
-  'closed',
-  'won',
-  'lost',
-  'accepted',
-  'rejected',
-  'expired',
-  'withdrawn',
-  'merchant_credited',
-]);
-
 export function isClosedCase(item: {
   status?: string | null | undefined;
   closed_reason?: string | null | undefined;
 }): boolean {
-  return closedStatuses.has(item.status ?? '') || (item.closed_reason ?? null) !== null;
+  return closedCaseStatuses.has(item.status ?? '') || (item.closed_reason ?? null) !== null;
 }
 
 /** What a withdrawal makes of a case (the state table): an unfiled case closes, a filed one is lost. */

@@ -2,7 +2,7 @@ import { writeCsvFile } from '../csv/write-csv-file.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
 import { withdrawColumns, withdrawOkOutcomes, withdrawOutcomes } from '../job-files/withdraw/columns.js';
-import type { WithdrawLine } from '../job-files/withdraw/journal.js';
+import { lineValues, type WithdrawLine } from '../job-files/withdraw/journal.js';
 
 export interface WithdrawSummary {
   cases: number;
@@ -34,18 +34,7 @@ export async function writeWithdrawResults(
       summary.byOutcome[line.outcome] = (summary.byOutcome[line.outcome] ?? 0) + 1;
       if (!withdrawOkOutcomes.includes(line.outcome)) summary.allOk = false;
       if (line.claimId !== '') claims.add(line.claimId);
-      const cells = [
-        line.claimKey,
-        line.claimId,
-        line.caseId,
-        line.statusBefore,
-        line.outcome,
-        line.statusAfter,
-        line.errorCode,
-        line.errorMessage,
-        line.httpStatus,
-        String(line.attempts),
-      ];
+      const cells = lineValues(line).map(String);
       yield {
         cells,
         marks: new Map([

@@ -135,3 +135,18 @@ export const conditionTypes = [
   'cash_not_dispensed',
   'cardholder_dispute',
 ] as const;
+
+/**
+ * Statuses after which a case is closed, nothing taking it back any further: v1's `closed` plus
+ * the outcomes that end a case. The sandbox closes cases so, and withdraw leaves them be.
+ */
+export const closedCaseStatuses: ReadonlySet<string> = new Set([
+  'closed',
+  'won',
+  'lost',
+  'accepted',
+  'rejected',
+  'expired',
+  'withdrawn',
+  'merchant_credited',
+]);

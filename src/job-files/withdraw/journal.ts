@@ -76,6 +76,24 @@ export interface WithdrawLine {
   attempts: number;
 }
 
+/** A line's values in the order of the results' columns (withdrawColumns) and of the journal's line columns. */
+export function lineValues(
+  line: WithdrawLine,
+): [string, string, string, string, string, string, string, string, string, number] {
+  return [
+    line.claimKey,
+    line.claimId,
+    line.caseId,
+    line.statusBefore,
+    line.outcome,
+    line.statusAfter,
+    line.errorCode,
+    line.errorMessage,
+    line.httpStatus,
+    line.attempts,
+  ];
+}
+
 export class WithdrawJournal extends JobJournal {
   private readonly statements;
 
@@ -152,20 +170,7 @@ export class WithdrawJournal extends JobJournal {
     this.database.transaction(() => {
       this.statements.deleteLines.run(seq);
       for (const [position, line] of lines.entries()) {
-        this.statements.insertLine.run(
-          seq,
-          position,
-          line.claimKey,
-          line.claimId,
-          line.caseId,
-          line.statusBefore,
-          line.outcome,
-          line.statusAfter,
-          line.errorCode,
-          line.errorMessage,
-          line.httpStatus,
-          line.attempts,
-        );
+        this.statements.insertLine.run(seq, position, ...lineValues(line));
       }
       if (options.final) this.statements.setDone.run(options.attempts, seq);
       else this.statements.addAttempts.run(options.attempts, seq);

@@ -1,3 +1,4 @@
+import { closedCaseStatuses } from '../../api/schemas/known-values.js';
 import { simpleError, type SandboxHttpError } from '../http/errors.js';
 
 /**
@@ -18,20 +19,8 @@ export interface Transition {
   closedReason: string | null;
 }
 
-/** Terminal statuses: v1's `closed` plus outcomes that end a case. */
-const closedStatuses = new Set([
-  'closed',
-  'won',
-  'lost',
-  'accepted',
-  'rejected',
-  'expired',
-  'withdrawn',
-  'merchant_credited',
-]);
-
 export function isClosed(status: string): boolean {
-  return closedStatuses.has(status);
+  return closedCaseStatuses.has(status);
 }
 
 /** Withdraw claim, per case. Undefined: the case stays as it is (already closed). */
