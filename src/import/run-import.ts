@@ -4,21 +4,18 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { SendingOptions } from '../rate/sender.js';
-import { identityOf, type ServiceTarget } from '../api/service-target.js';
+import { identityOf } from '../api/service-target.js';
 import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
 import { MappingError, parseMapping } from '../mapping/load.js';
 import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import type { Mapping } from '../mapping/schema.js';
-import type { Shard } from '../job-files/claims/ids.js';
 import { evidenceDirKey, journalFormat, mappingFileKey } from '../job-files/import/schema.js';
 import { JournalMismatchError } from '../journal/open.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from '../journal/service-binding.js';
 import { sendClaims } from './send-claims.js';
-import type { Progress } from '../progress/progress.js';
-import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
+import { PhaseTimer } from '../progress/phases.js';
 import {
   fieldColumnsKey,
   inputKindKey,
@@ -32,52 +29,9 @@ import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
 import { codeOf } from '../errors/coded-error.js';
 
-export interface ImportOptions extends SendingOptions {
-  input: string;
-  /** A workbook input's sheet (default: its first). */
-  sheet?: string | undefined;
-  mappingFile: string;
-  resultsFile: string;
-  /** The job's journal; a dry run without one uses a temporary journal, removed at the end. */
-  journalFile: string | undefined;
-  evidenceDir: string;
-  /** `--id-prefix`: replaces the mapping's `claim.id_prefix` for this job (a new id generation after a withdrawal). */
-  idPrefix?: string | undefined;
-  /** Overrides the mapping's `file_mode`. */
-  fileMode?: Mapping['file_mode'] | undefined;
-  dryRun: boolean;
-  payloadsFile?: string | undefined;
-  shard?: Shard | undefined;
-  /** Start a journal made for another input, mapping or flags over. */
-  restart: boolean;
-  /**
-   * Where to send; absent in a dry run. `identity` names it in the journal, which then belongs to
-   * it; by default the base URL and the key's environment (the CLI passes the embedded sandbox's
-   * data file).
-   */
-  service: ServiceTarget | undefined;
-  progress?: Progress | undefined;
-  /**
-   * Called once the journal holds every row, staged now or by an earlier run, before anything is
-   * sent: the CLI lets V8's young generation grow from here (heap-tuning.ts says why).
-   */
-  onStaged?: (() => void) | undefined;
-}
+import type { ImportOptions, ImportReport } from './options.js';
 
-export interface ImportReport {
-  summary: ResultsSummary;
-  /** Claims in the journal (this shard's), whatever their outcome. */
-  claims: number;
-  resultsFile: string;
-  /** Set when the run stopped early (service down, key refused, signal): run it again to continue. */
-  abortedBecause: string | undefined;
-  /** What stopped the run, when it is an error (a refused key, a failing disk): the caller rethrows it. */
-  fatal?: unknown;
-  /** How often the service throttled, and where the claims in flight settled; absent in a dry run. */
-  throttling?: ThrottlingSummary | undefined;
-  /** How long staging, sending and writing the results took; staging is absent when resumed. */
-  phases?: PhaseTime[] | undefined;
-}
+export type { ImportOptions, ImportReport } from './options.js';
 
 /**
  * The import (docs/import.md, "What happens, in order"): stage every row into the journal, then

@@ -10,7 +10,7 @@ import { EvidenceUploads } from './claim/evidence.js';
 import type { Journal } from './journal/journal.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
 import { outcomes } from '../job-files/import/columns.js';
-import type { ImportOptions } from './run-import.js';
+import type { ImportOptions } from './options.js';
 
 /** SQLite's default, and the sending phase's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
 const defaultCheckpointPages = 1000;

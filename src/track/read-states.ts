@@ -4,14 +4,7 @@ import type { Sender } from '../rate/sender.js';
 import type { TrackJournal } from '../job-files/track/journal.js';
 import { caseStateOf, finalStatuses, serialiseState } from '../job-files/track/case-state.js';
 import { walkList } from './walk-list.js';
-
-/** The requests of a run, by kind: what the closing record and the bench count. */
-export interface TrackRequests {
-  casePages: number;
-  caseReads: number;
-  claimReads: number;
-  eventPages: number;
-}
+import type { TrackRequests } from './requests.js';
 
 export const noRequests = (): TrackRequests => ({ casePages: 0, caseReads: 0, claimReads: 0, eventPages: 0 });
 

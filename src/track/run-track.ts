@@ -1,59 +1,16 @@
-import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
+import { clientOf, identityOf } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
 import { isFatalFailure } from '../rate/breaker.js';
 import { bindService } from '../journal/service-binding.js';
-import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
-import type { Progress } from '../progress/progress.js';
+import { PhaseTimer } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
-import type { ThrottlingSummary } from '../rate/follow-throttling.js';
-import { Sender, type SendingOptions } from '../rate/sender.js';
+import { Sender } from '../rate/sender.js';
 import { dueWithinKey, sourcesKey, TrackJournal } from '../job-files/track/journal.js';
-import { StateReader, TrackStopped, type TrackRequests } from './read-states.js';
+import { StateReader, TrackStopped } from './read-states.js';
 import { stageSources } from './stage-sources.js';
-import type { WorkItem } from '../job-files/track/status.js';
 import { writeFiles } from './write-files.js';
-import type { TrackSummary } from '../job-files/track/summary.js';
 
-export interface TrackOptions extends SendingOptions {
-  sources: readonly string[];
-  /** Every case of the key's environment, with or without sources. */
-  all: boolean;
-  column?: string | undefined;
-  service: ServiceTarget;
-  journalFile: string;
-  statusFile: string;
-  /** Undefined: the worklist is a sheet of the status workbook (the status file must be .xlsx). */
-  worklistFile?: string | undefined;
-  /** The summary as a page (`--html`), when asked for. */
-  htmlFile?: string | undefined;
-  /** What the page names as the service it read. */
-  serviceName?: string | undefined;
-  /** CSV dialect of the files written (the first source's); a workbook ignores it. */
-  csvFormat?: { delimiter?: string | undefined; quote?: string | undefined } | undefined;
-  restart: boolean;
-  /** Read every case again, whatever the events say. */
-  full: boolean;
-  dueWithinDays: number;
-  /** The time days left are counted from (ms); default the machine's clock. */
-  asOf?: number | undefined;
-  progress?: Progress | undefined;
-}
-
-export type RunKind = 'first' | 'incremental' | 'full';
-
-export interface TrackReport {
-  kind: RunKind;
-  summary: TrackSummary;
-  /** The whole worklist, soonest due first. */
-  worklist: WorkItem[];
-  requests: TrackRequests & { requests: number };
-  throttling: ThrottlingSummary;
-  abortedBecause?: string | undefined;
-  fatal?: unknown;
-  phases: PhaseTime[];
-  /** The CSV dialect the files were written in (the first source's), for the CLI to name. */
-  format: { delimiter?: string | undefined; quote?: string | undefined };
-}
+import type { RunKind, TrackOptions, TrackReport } from './options.js';
 
 const cursorKey = 'events_cursor';
 

@@ -7,7 +7,7 @@ import {
   type ServiceIdentity,
 } from '../api/service-identity.js';
 import { sourcesKey, TrackJournal, trackJournalFormat } from '../job-files/track/journal.js';
-import type { TrackOptions, TrackReport } from './run-track.js';
+import type { TrackOptions, TrackReport } from './options.js';
 import { readTrackSources } from './sources.js';
 
 /** The sources' rows, read again only when a source or the flags changed since the last run (the states read stay). */

@@ -1,6 +1,6 @@
 import type { ClaimsClient } from '../api/client/index.js';
 import type { Sender } from '../rate/sender.js';
-import type { TrackRequests } from './read-states.js';
+import type { TrackRequests } from './requests.js';
 
 /** A walk of the list that finds none of ours on this many pages in a row has left the job's part of the list. */
 const emptyPagesBeforeStop = 2;

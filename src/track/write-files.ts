@@ -5,7 +5,7 @@ import type { TrackJournal } from '../job-files/track/journal.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbook/write-sheet.js';
 import { renderTrackHtml } from './render-html.js';
-import type { TrackOptions, TrackReport } from './run-track.js';
+import type { TrackOptions, TrackReport } from './options.js';
 import { jobName } from './sources.js';
 import {
   statusCells,
