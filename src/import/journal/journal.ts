@@ -18,17 +18,7 @@ import type { Outcome } from '../../job-files/import/columns.js';
 import { StagingWrites } from './staging-writes.js';
 
 // The records are the journal's vocabulary: its users import them from here, beside the class.
-export type {
-  ClaimRecord,
-  ClaimStep,
-  ResultRecord,
-  RowProblem,
-  RowRecord,
-  SentBefore,
-  StagedRowRecord,
-  StepChange,
-} from '../../job-files/import/records.js';
-export { finalSteps } from '../../job-files/import/records.js';
+export * from '../../job-files/import/records.js';
 export { readResultRecordAt, readResultRecords } from '../../job-files/import/result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { ClaimRecord, RowRecord } from '../../job-files/import/records.js';
 import type { JournalDatabase } from '../../journal/open.js';
+import { arrayRecords } from '../../job-files/import/array-records.js';
 
 /**
  * The statements the sending phase runs for every claim, shaped for what they cost: claims and
@@ -31,55 +32,50 @@ export interface SendingStatements {
   readonly commit: Statement;
 }
 
-const rowColumns =
-  'idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json, file_ids, changed_fields, ' +
-  'reported_case_id, outcome, error_code, error_message, error_field, http_status';
+const claimColumns = arrayRecords<ClaimRecord>()([
+  'claim_key',
+  'claim_id',
+  'first_idx',
+  'first_line',
+  'shared_json',
+  'rows',
+  'step',
+  'sent',
+  'attempts',
+  'http_status',
+  'error_code',
+  'error_message',
+  'error_field',
+]);
 
-const claimColumns =
-  'claim_key, claim_id, first_idx, first_line, shared_json, rows, step, sent, attempts, http_status, error_code, error_message, error_field';
-
-type ClaimColumns = [
-  string,
-  string | null,
-  number,
-  number,
-  string,
-  number,
-  ClaimRecord['step'],
-  number,
-  number,
-  number | null,
-  string | null,
-  string | null,
-  string | null,
-];
-
-type RowColumns = [
-  number,
-  number,
-  string,
-  string | null,
-  number | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  number | null,
-];
+const rowColumns = arrayRecords<RowRecord>()([
+  'idx',
+  'line',
+  'source',
+  'claim_key',
+  'ordinal',
+  'case_id',
+  'case_json',
+  'evidence_json',
+  'file_ids',
+  'changed_fields',
+  'reported_case_id',
+  'outcome',
+  'error_code',
+  'error_message',
+  'error_field',
+  'http_status',
+]);
 
 export function prepareSendingStatements(database: JournalDatabase): SendingStatements {
   const pendingClaims = database
     .prepare(
-      `SELECT ${claimColumns} FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
+      `SELECT ${claimColumns.names.join(', ')} FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
     )
     .raw();
-  const rowsOf = database.prepare(`SELECT ${rowColumns} FROM rows WHERE claim_key = ? ORDER BY idx`).raw();
+  const rowsOf = database
+    .prepare(`SELECT ${rowColumns.names.join(', ')} FROM rows WHERE claim_key = ? ORDER BY idx`)
+    .raw();
   // One row whether or not the claim is there (sent is null when it is not).
   const sentBefore = database
     .prepare(
@@ -94,8 +90,8 @@ export function prepareSendingStatements(database: JournalDatabase): SendingStat
     'UPDATE rows SET outcome = ?, error_code = ?, error_message = ?, error_field = ?, http_status = ? WHERE idx = ?',
   );
   return {
-    pendingClaims: (afterIdx, limit) => (pendingClaims.all(afterIdx, limit) as ClaimColumns[]).map(claimRecordOf),
-    rowsOf: (claimKey) => (rowsOf.all(claimKey) as RowColumns[]).map(rowRecordOf),
+    pendingClaims: (afterIdx, limit) => (pendingClaims.all(afterIdx, limit) as unknown[][]).map(claimColumns.recordOf),
+    rowsOf: (claimKey) => (rowsOf.all(claimKey) as unknown[][]).map(rowColumns.recordOf),
     sentBefore: (claimKey, claimId) => {
       const [sent, recorded] = sentBefore.get(claimKey, claimId) as [number | null, number];
       return { sent: sent === 1, recorded: recorded === 1 };
@@ -108,77 +104,5 @@ export function prepareSendingStatements(database: JournalDatabase): SendingStat
     },
     begin: database.prepare('BEGIN IMMEDIATE'),
     commit: database.prepare('COMMIT'),
-  };
-}
-
-function claimRecordOf(columns: ClaimColumns): ClaimRecord {
-  const [
-    claim_key,
-    claim_id,
-    first_idx,
-    first_line,
-    shared_json,
-    rows,
-    step,
-    sent,
-    attempts,
-    http_status,
-    error_code,
-    error_message,
-    error_field,
-  ] = columns;
-  return {
-    claim_key,
-    claim_id,
-    first_idx,
-    first_line,
-    shared_json,
-    rows,
-    step,
-    sent,
-    attempts,
-    http_status,
-    error_code,
-    error_message,
-    error_field,
-  };
-}
-
-function rowRecordOf(columns: RowColumns): RowRecord {
-  const [
-    idx,
-    line,
-    source,
-    claim_key,
-    ordinal,
-    case_id,
-    case_json,
-    evidence_json,
-    file_ids,
-    changed_fields,
-    reported_case_id,
-    outcome,
-    error_code,
-    error_message,
-    error_field,
-    http_status,
-  ] = columns;
-  return {
-    idx,
-    line,
-    source,
-    claim_key,
-    ordinal,
-    case_id,
-    case_json,
-    evidence_json,
-    file_ids,
-    changed_fields,
-    reported_case_id,
-    outcome,
-    error_code,
-    error_message,
-    error_field,
-    http_status,
   };
 }

@@ -25,14 +25,8 @@ export class StagingWrites {
    * which spares staging an update of the count for every claim.
    */
   insertClaim(claim: NewClaim): void {
-    this.statements.insertClaim.run(
-      claim.claimKey,
-      claim.claimId,
-      claim.firstIdx,
-      claim.firstLine,
-      claim.sharedJson,
-      claim.rows ?? 0,
-    );
+    const { claimKey, claimId, firstIdx, firstLine, sharedJson, rows } = claim;
+    this.statements.insertClaim.run(claimKey, claimId, firstIdx, firstLine, sharedJson, rows ?? 0);
   }
 
   /** Earlier runs reported this claim as created: retrieve it before any create is sent. */

@@ -1,5 +1,29 @@
 import type { JournalDatabase } from '../../journal/open.js';
-import type { ClaimStep, ResultRecord } from './records.js';
+import { arrayRecords } from './array-records.js';
+import type { ResultRecord } from './records.js';
+
+/** What the SELECT reads for each name of the record, in its order: the row's columns, then its claim's. */
+const resultColumnSql = {
+  idx: 'r.idx',
+  line: 'r.line',
+  source: 'r.source',
+  claim_key: 'r.claim_key',
+  case_id: 'r.case_id',
+  file_ids: 'r.file_ids',
+  changed_fields: 'r.changed_fields',
+  outcome: 'r.outcome',
+  error_code: 'r.error_code',
+  error_message: 'r.error_message',
+  error_field: 'r.error_field',
+  http_status: 'r.http_status',
+  claim_id: 'c.claim_id',
+  step: 'c.step',
+  attempts: 'c.attempts',
+  claim_http_status: 'c.http_status',
+  claim_error_code: 'c.error_code',
+  claim_error_message: 'c.error_message',
+  claim_error_field: 'c.error_field',
+} satisfies { readonly [Name in keyof ResultRecord]: string };
 
 /**
  * Every row with its claim, in input order: the results CSV's source (and the report's and
@@ -8,42 +32,18 @@ import type { ClaimStep, ResultRecord } from './records.js';
  * finished 100,000-row import read them in 0.3 s instead of 0.65 s as better-sqlite3's objects of
  * every column.
  */
-const resultsQuery = (
-  changedFields: string,
-  where = '',
-) => `SELECT r.idx, r.line, r.source, r.claim_key, r.case_id, r.file_ids, ${changedFields}, r.outcome,
-r.error_code, r.error_message, r.error_field, r.http_status,
-       c.claim_id, c.step, c.attempts, c.http_status, c.error_code, c.error_message, c.error_field
+const resultsQuery = (changedFields: string, where = '') =>
+  `SELECT ${Object.values({ ...resultColumnSql, changed_fields: changedFields }).join(', ')}
 FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ${where} ORDER BY r.idx`;
 
-type ResultColumns = [
-  number,
-  number,
-  string,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  number | null,
-  string | null,
-  ClaimStep | null,
-  number | null,
-  number | null,
-  string | null,
-  string | null,
-  string | null,
-];
+const { recordOf } = arrayRecords<ResultRecord>()(Object.keys(resultColumnSql) as (keyof ResultRecord)[]);
 
 /** A journal database's result records, lazily; ending the iteration early ends the statement. */
 export function* readResultRecords(database: JournalDatabase): Generator<ResultRecord> {
   for (const columns of database
     .prepare(resultsQuery(changedFieldsColumn(database)))
     .raw()
-    .iterate() as IterableIterator<ResultColumns>)
+    .iterate() as IterableIterator<unknown[]>)
     yield recordOf(columns);
 }
 
@@ -52,56 +52,12 @@ export function readResultRecordAt(database: JournalDatabase, idx: number): Resu
   const columns = database
     .prepare(resultsQuery(changedFieldsColumn(database), 'WHERE r.idx = ?'))
     .raw()
-    .get(idx) as ResultColumns | undefined;
+    .get(idx) as unknown[] | undefined;
   return columns === undefined ? undefined : recordOf(columns);
 }
 
-function recordOf(columns: ResultColumns): ResultRecord {
-  const [
-    idx,
-    line,
-    source,
-    claim_key,
-    case_id,
-    file_ids,
-    changed_fields,
-    outcome,
-    error_code,
-    error_message,
-    error_field,
-    http_status,
-    claim_id,
-    step,
-    attempts,
-    claim_http_status,
-    claim_error_code,
-    claim_error_message,
-    claim_error_field,
-  ] = columns;
-  return {
-    idx,
-    line,
-    source,
-    claim_key,
-    case_id,
-    file_ids,
-    changed_fields,
-    outcome,
-    error_code,
-    error_message,
-    error_field,
-    http_status,
-    claim_id,
-    step,
-    attempts,
-    claim_http_status,
-    claim_error_code,
-    claim_error_message,
-    claim_error_field,
-  };
-}
-
-const changedFieldsColumn = (database: JournalDatabase) => (hasChangedFields(database) ? 'r.changed_fields' : 'NULL');
+const changedFieldsColumn = (database: JournalDatabase) =>
+  hasChangedFields(database) ? resultColumnSql.changed_fields : 'NULL';
 
 /**
  * A journal made before `changed_fields` gets the column when a run opens it; `report` and

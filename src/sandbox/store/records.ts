@@ -62,13 +62,14 @@ export function findClaim(database: SandboxDatabase, environment: Environment, c
 
 /** Returns the new row's `seq`. */
 export function insertClaim(database: SandboxDatabase, claim: Omit<ClaimRow, 'seq'>): number {
+  const sql = 'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)';
+  return insertedSeq(database, sql, claim.environment, claim.claim_id, claim.status, claim.created, claim.updated);
+}
+
+/** Runs an insert and returns the new row's `seq`. */
+function insertedSeq(database: SandboxDatabase, sql: string, ...values: unknown[]): number {
   // Bound by position: better-sqlite3 binds a named object several times slower.
-  return Number(
-    statement(
-      database,
-      'INSERT INTO claims (environment, claim_id, status, created, updated) VALUES (?, ?, ?, ?, ?)',
-    ).run(claim.environment, claim.claim_id, claim.status, claim.created, claim.updated).lastInsertRowid,
-  );
+  return Number(statement(database, sql).run(...values).lastInsertRowid);
 }
 
 /** A row just inserted, by its table and `seq`: what an insert-only unit takes back (SandboxCore.insertOnly). */
@@ -99,22 +100,21 @@ export function casesOfClaim(database: SandboxDatabase, environment: Environment
 
 /** Returns the new row's `seq`. */
 export function insertCase(database: SandboxDatabase, row: Omit<CaseRow, 'seq'>): number {
-  return Number(
-    statement(
-      database,
-      'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, ' +
-        'unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(
-      row.environment,
-      row.case_id,
-      row.claim_id,
-      row.api_version,
-      row.status,
-      row.filed,
-      row.workflow_state,
-      row.unavailable,
-      row.document,
-    ).lastInsertRowid,
+  const sql =
+    'INSERT INTO cases (environment, case_id, claim_id, api_version, status, filed, workflow_state, ' +
+    'unavailable, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  return insertedSeq(
+    database,
+    sql,
+    row.environment,
+    row.case_id,
+    row.claim_id,
+    row.api_version,
+    row.status,
+    row.filed,
+    row.workflow_state,
+    row.unavailable,
+    row.document,
   );
 }
 
@@ -168,12 +168,8 @@ export interface EventRow {
 
 /** Returns the new row's `seq`. */
 export function insertEvent(database: SandboxDatabase, event: Omit<EventRow, 'seq'>): number {
-  return Number(
-    statement(
-      database,
-      'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)',
-    ).run(event.environment, event.event_id, event.type, event.case_id, event.created).lastInsertRowid,
-  );
+  const sql = 'INSERT INTO events (environment, event_id, type, case_id, created) VALUES (?, ?, ?, ?, ?)';
+  return insertedSeq(database, sql, event.environment, event.event_id, event.type, event.case_id, event.created);
 }
 
 export interface FileRow {
