@@ -4,7 +4,7 @@ import { fileBody, successResponse, type FileBody } from '../schemas/claim.js';
 import { listPage, listQuery, type ListQuery } from '../schemas/list.js';
 import { caseReviewResponse } from '../schemas/resources.js';
 import { paginate } from './paginate.js';
-import { checked, jsonBody, routeFor } from './request-parts.js';
+import { endpoint, jsonOf, queryOf } from './request-parts.js';
 import type { Transport } from './transport.js';
 
 const casePage = listPage(caseResponse);
@@ -16,8 +16,8 @@ export class CasesEndpoints {
 
   /** GET /v2/issuer/cases/{case_id}: one case, from the production service's public reference. */
   async retrieve(caseId: string) {
-    return this.transport.send({
-      ...routeFor('GET', casePath, { case_id: caseId }),
+    return endpoint(this.transport, 'GET', casePath, {
+      params: { case_id: caseId },
       repeatable: true,
       response: caseResponse,
     });
@@ -28,10 +28,9 @@ export class CasesEndpoints {
    * comes back (nothing included) is accepted as it is: read the case back with `retrieve`.
    */
   async update(caseId: string, body: CaseUpdate) {
-    const route = routeFor('PUT', casePath, { case_id: caseId });
-    return this.transport.send({
-      ...route,
-      body: jsonBody(updateCaseBody, body, route),
+    return endpoint(this.transport, 'PUT', casePath, {
+      params: { case_id: caseId },
+      body: jsonOf(updateCaseBody, body),
       repeatable: true,
       response: z.unknown(),
     });
@@ -39,8 +38,8 @@ export class CasesEndpoints {
 
   /** DELETE /v2/issuer/cases/{case_id}: only while unfiled. A retried delete may answer 404. */
   async delete(caseId: string) {
-    return this.transport.send({
-      ...routeFor('DELETE', casePath, { case_id: caseId }),
+    return endpoint(this.transport, 'DELETE', casePath, {
+      params: { case_id: caseId },
       repeatable: true,
       response: successResponse,
     });
@@ -48,22 +47,28 @@ export class CasesEndpoints {
 
   /** POST .../withdraw: only in `created` or `chargeback_filed`. */
   async withdraw(caseId: string) {
-    const route = routeFor('POST', `${casePath}/withdraw`, { case_id: caseId });
-    return this.transport.send({ ...route, repeatable: true, response: successResponse });
+    return endpoint(this.transport, 'POST', `${casePath}/withdraw`, {
+      params: { case_id: caseId },
+      repeatable: true,
+      response: successResponse,
+    });
   }
 
   /** POST .../run_workflow: 202 means accepted for evaluation, not filed. */
   async runWorkflow(caseId: string) {
-    const route = routeFor('POST', `${casePath}/run_workflow`, { case_id: caseId });
-    return this.transport.send({ ...route, repeatable: false, caseScoped: true, response: successResponse });
+    return endpoint(this.transport, 'POST', `${casePath}/run_workflow`, {
+      params: { case_id: caseId },
+      repeatable: false,
+      caseScoped: true,
+      response: successResponse,
+    });
   }
 
   /** POST .../file with `file_mode` (docs/sandbox.md). */
   async file(caseId: string, body: FileBody) {
-    const route = routeFor('POST', `${casePath}/file`, { case_id: caseId });
-    return this.transport.send({
-      ...route,
-      body: jsonBody(fileBody, body, route),
+    return endpoint(this.transport, 'POST', `${casePath}/file`, {
+      params: { case_id: caseId },
+      body: jsonOf(fileBody, body),
       repeatable: false,
       caseScoped: true,
       response: successResponse,
@@ -72,16 +77,17 @@ export class CasesEndpoints {
 
   /** GET .../review: `processing` until the evaluation completes. */
   async review(caseId: string) {
-    const route = routeFor('GET', `${casePath}/review`, { case_id: caseId });
-    return this.transport.send({ ...route, repeatable: true, response: caseReviewResponse });
+    return endpoint(this.transport, 'GET', `${casePath}/review`, {
+      params: { case_id: caseId },
+      repeatable: true,
+      response: caseReviewResponse,
+    });
   }
 
   /** GET /v2/issuer/cases: one page of full cases. */
   async list(query: ListQuery = {}) {
-    const route = routeFor('GET', '/v2/issuer/cases');
-    return this.transport.send({
-      ...route,
-      query: checked(listQuery, query, route),
+    return endpoint(this.transport, 'GET', '/v2/issuer/cases', {
+      query: queryOf(listQuery, query),
       repeatable: true,
       response: casePage,
     });

@@ -15,7 +15,7 @@ import {
 } from '../schemas/claim.js';
 import { listPage, listQuery, type ListQuery } from '../schemas/list.js';
 import { paginate } from './paginate.js';
-import { checked, jsonBody, routeFor, type CheckedBody } from './request-parts.js';
+import { endpoint, jsonOf, queryOf, type CheckedBody } from './request-parts.js';
 import type { Transport } from './transport.js';
 
 const claimPage = listPage(claimSummaryResponse);
@@ -26,10 +26,8 @@ export class ClaimsEndpoints {
 
   /** POST /v2/issuer/claims: a claim from existing cases. */
   async create(body: CreateClaimBody) {
-    const route = routeFor('POST', '/v2/issuer/claims');
-    return this.transport.send({
-      ...route,
-      body: jsonBody(createClaimBody, body, route),
+    return endpoint(this.transport, 'POST', '/v2/issuer/claims', {
+      body: jsonOf(createClaimBody, body),
       repeatable: false,
       response: claimResponse,
     });
@@ -37,10 +35,8 @@ export class ClaimsEndpoints {
 
   /** POST /v2/issuer/new_claim: a claim and all its cases in one request. */
   async createWithCases(body: NewClaimBody) {
-    const route = routeFor('POST', '/v2/issuer/new_claim');
-    return this.transport.send({
-      ...route,
-      body: jsonBody(newClaimBody, body, route),
+    return endpoint(this.transport, 'POST', '/v2/issuer/new_claim', {
+      body: jsonOf(newClaimBody, body),
       repeatable: false,
       response: claimResponse,
     });
@@ -51,10 +47,8 @@ export class ClaimsEndpoints {
    * the import keeps): the rest of the claim, every case in full, is not checked or copied.
    */
   async createWithCasesIds(body: NewClaimBody | CheckedBody<typeof newClaimBody>) {
-    const route = routeFor('POST', '/v2/issuer/new_claim');
-    return this.transport.send({
-      ...route,
-      body: jsonBody(newClaimBody, body, route),
+    return endpoint(this.transport, 'POST', '/v2/issuer/new_claim', {
+      body: jsonOf(newClaimBody, body),
       repeatable: false,
       response: claimIdsResponse,
     });
@@ -62,10 +56,9 @@ export class ClaimsEndpoints {
 
   /** PUT /v2/issuer/claims/{claim_id}/cases: replaces all cases; repeating it changes nothing. */
   async setCases(claimId: string, body: SetClaimCasesBody) {
-    const route = routeFor('PUT', '/v2/issuer/claims/{claim_id}/cases', { claim_id: claimId });
-    return this.transport.send({
-      ...route,
-      body: jsonBody(setClaimCasesBody, body, route),
+    return endpoint(this.transport, 'PUT', '/v2/issuer/claims/{claim_id}/cases', {
+      params: { claim_id: claimId },
+      body: jsonOf(setClaimCasesBody, body),
       repeatable: true,
       response: claimResponse,
     });
@@ -73,10 +66,9 @@ export class ClaimsEndpoints {
 
   /** POST /v2/issuer/claims/{claim_id}/file with `file_mode` (docs/sandbox.md). */
   async file(claimId: string, body: FileBody) {
-    const route = routeFor('POST', '/v2/issuer/claims/{claim_id}/file', { claim_id: claimId });
-    return this.transport.send({
-      ...route,
-      body: jsonBody(fileBody, body, route),
+    return endpoint(this.transport, 'POST', '/v2/issuer/claims/{claim_id}/file', {
+      params: { claim_id: claimId },
+      body: jsonOf(fileBody, body),
       repeatable: false,
       caseScoped: true,
       response: fileClaimResultResponse,
@@ -85,22 +77,26 @@ export class ClaimsEndpoints {
 
   /** POST .../withdraw. A repeat lands on "already closed" (400), never a second effect. */
   async withdraw(claimId: string) {
-    const route = routeFor('POST', '/v2/issuer/claims/{claim_id}/withdraw', { claim_id: claimId });
-    return this.transport.send({ ...route, repeatable: true, response: successResponse });
+    return endpoint(this.transport, 'POST', '/v2/issuer/claims/{claim_id}/withdraw', {
+      params: { claim_id: claimId },
+      repeatable: true,
+      response: successResponse,
+    });
   }
 
   /** GET /v2/issuer/claims/{claim_id}: the claim with full cases. */
   async retrieve(claimId: string) {
-    const route = routeFor('GET', '/v2/issuer/claims/{claim_id}', { claim_id: claimId });
-    return this.transport.send({ ...route, repeatable: true, response: claimResponse });
+    return endpoint(this.transport, 'GET', '/v2/issuer/claims/{claim_id}', {
+      params: { claim_id: claimId },
+      repeatable: true,
+      response: claimResponse,
+    });
   }
 
   /** GET /v2/issuer/claims: one page of simplified claims. */
   async list(query: ListQuery = {}) {
-    const route = routeFor('GET', '/v2/issuer/claims');
-    return this.transport.send({
-      ...route,
-      query: checked(listQuery, query, route),
+    return endpoint(this.transport, 'GET', '/v2/issuer/claims', {
+      query: queryOf(listQuery, query),
       repeatable: true,
       response: claimPage,
     });

@@ -3,7 +3,7 @@ import { listPage, listQuery, type ListQuery } from '../schemas/list.js';
 import { eventResponse, fileResponse, uploadFields, type UploadCategory } from '../schemas/resources.js';
 import { encodeMultipart, type FilePart } from './multipart.js';
 import { paginate } from './paginate.js';
-import { checked } from './request-parts.js';
+import { checked, endpoint, queryOf } from './request-parts.js';
 import type { Transport } from './transport.js';
 
 const mediaType = z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'expected a media type such as application/pdf');
@@ -33,10 +33,8 @@ export class EventsEndpoints {
   constructor(private readonly transport: Transport) {}
 
   async list(query: ListQuery = {}) {
-    const route = { method: 'GET', path: '/v2/issuer/events' } as const;
-    return this.transport.send({
-      ...route,
-      query: checked(listQuery, query, route),
+    return endpoint(this.transport, 'GET', '/v2/issuer/events', {
+      query: queryOf(listQuery, query),
       repeatable: true,
       response: eventPage,
     });

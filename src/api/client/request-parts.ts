@@ -3,7 +3,7 @@ import { RequestInvalidError } from '../errors.js';
 import { checkedParse } from '../schemas/precompiled.js';
 import { identifier } from '../schemas/primitives.js';
 import { issuesOf } from './response-body.js';
-import type { HttpMethod, RequestBody } from './transport.js';
+import type { ApiRequest, ApiResult, HttpMethod, RequestBody, Transport } from './transport.js';
 
 /**
  * Builds the parts of a request strictly, before anything is sent: a body or query that breaks
@@ -13,6 +13,54 @@ import type { HttpMethod, RequestBody } from './transport.js';
 export interface Route {
   method: HttpMethod;
   path: string;
+}
+
+/**
+ * What an endpoint method says of its request, a line of the interface's table: the rest (the
+ * route, its parameters checked, the body and query checked against their schemas) is built here.
+ */
+export interface Endpoint<Data> {
+  /** The path template's parameters: `{ claim_id: claimId }` for `/v2/issuer/claims/{claim_id}`. */
+  params?: Record<string, string>;
+  /** Built once the route is known, so that a problem names it: `jsonOf(schema, body)`. */
+  body?: (route: Route) => RequestBody;
+  /** Likewise: `queryOf(schema, query)`. */
+  query?: (route: Route) => NonNullable<ApiRequest<Data>['query']>;
+  repeatable: ApiRequest<Data>['repeatable'];
+  caseScoped?: ApiRequest<Data>['caseScoped'];
+  response: ApiRequest<Data>['response'];
+}
+
+/** Sends one endpoint's request, its parts checked first (a problem is a RequestInvalidError, 0 attempts). */
+export async function endpoint<Data>(
+  transport: Transport,
+  method: HttpMethod,
+  template: string,
+  { params, body, query, ...rest }: Endpoint<Data>,
+): Promise<ApiResult<Data>> {
+  const route = routeFor(method, template, params);
+  return transport.send({
+    ...route,
+    ...(body && { body: body(route) }),
+    ...(query && { query: query(route) }),
+    ...rest,
+  });
+}
+
+/** A JSON body for `endpoint`, checked against its schema unless it is a CheckedBody of that schema. */
+export function jsonOf<Schema extends z.ZodType>(
+  schema: Schema,
+  input: z.input<Schema> | CheckedBody<Schema>,
+): (route: Route) => RequestBody {
+  return (route) => jsonBody(schema, input, route);
+}
+
+/** A query for `endpoint`, checked against its schema. */
+export function queryOf<Schema extends z.ZodType>(
+  schema: Schema,
+  input: z.input<Schema>,
+): (route: Route) => z.output<Schema> {
+  return (route) => checked(schema, input, route);
 }
 
 export function jsonBody<Schema extends z.ZodType>(

@@ -7,7 +7,7 @@ import {
   type V1ListQuery,
 } from '../schemas/v1.js';
 import { paginate } from './paginate.js';
-import { checked, jsonBody } from './request-parts.js';
+import { endpoint, jsonOf, queryOf } from './request-parts.js';
 import type { Transport } from './transport.js';
 
 const v1CasePage = listPage(v1CaseResponse);
@@ -17,20 +17,16 @@ export class V1CasesEndpoints {
   constructor(private readonly transport: Transport) {}
 
   async create(body: V1CreateCaseBody) {
-    const route = { method: 'POST', path: '/v1/issuer/cases' } as const;
-    return this.transport.send({
-      ...route,
-      body: jsonBody(v1CreateCaseBody, body, route),
+    return endpoint(this.transport, 'POST', '/v1/issuer/cases', {
+      body: jsonOf(v1CreateCaseBody, body),
       repeatable: false,
       response: v1CaseResponse,
     });
   }
 
   async list(query: V1ListQuery = {}) {
-    const route = { method: 'GET', path: '/v1/issuer/cases' } as const;
-    return this.transport.send({
-      ...route,
-      query: checked(v1ListQuery, query, route),
+    return endpoint(this.transport, 'GET', '/v1/issuer/cases', {
+      query: queryOf(v1ListQuery, query),
       repeatable: true,
       response: v1CasePage,
     });
