@@ -70,7 +70,8 @@ const rowColumns = arrayRecords<RowRecord>()([
 export function prepareSendingStatements(database: JournalDatabase): SendingStatements {
   const pendingClaims = database
     .prepare(
-      `SELECT ${claimColumns.names.join(', ')} FROM claims WHERE first_idx > ? AND step NOT IN ('done', 'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
+      `SELECT ${claimColumns.names.join(', ')} FROM claims WHERE first_idx > ? AND step NOT IN ('done', ` +
+        `'invalid', 'rejected', 'valid') ORDER BY first_idx LIMIT ?`,
     )
     .raw();
   const rowsOf = database
