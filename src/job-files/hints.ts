@@ -21,6 +21,9 @@ const hints: Readonly<Record<string, string>> = {
     'write the acquirer reference number exactly as the card network issued it: 23 digits for Visa and Mastercard, digits only for the others',
   leading_zeros_dropped:
     'a spreadsheet dropped the leading zeros: write the code with all its digits (0123), with the column typed as text',
+  card_number_in_key:
+    'the claim key is a card number, which is never kept or sent: key the claims on a dispute reference column ' +
+    '(claim.key in the mapping), then feed the results back',
   claim_key_taken:
     'the service holds another dispute under this claim key (another file or source used the same key): ' +
     "set claim.id_prefix in the mapping (the source's name or the year) or key on a column unique across " +

@@ -8,6 +8,7 @@ import { derivedClaimId } from '../claims/ids.js';
 import type { RowProblem } from './records.js';
 import { maybeCreatedOutcomes, statusCell } from './columns.js';
 import { restore } from '../../csv/neutralise.js';
+import { maskCardNumbers } from '../../card-numbers/mask.js';
 import { wireFieldToMappingField } from '../claims/wire-fields.js';
 
 /**
@@ -69,7 +70,7 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   const compiled = compileMapping(mapping, seen.header);
   const base = { idx: record.index, line: record.line, reportedCreated: false };
   if (record.error !== undefined) {
-    const raw = record.raw ?? [];
+    const raw = (record.raw ?? []).map(maskCardNumbers);
     // A row of the wrong width still names its claim, which must not be sent without it.
     const claimKey = compiled.claimKey(resultsInput ? raw.map(restore) : raw);
     return {
@@ -90,8 +91,18 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
       statusCell(status, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(status, 'outcome'));
     if (reportedCreated && statusCell(status, 'file_ids') !== '') reportedFileIds = statusCell(status, 'file_ids');
   }
+  // A card number is never kept or sent (docs/import.md, "Card numbers"): every cell is masked before it is
+  // mapped or staged.
+  const unmasked = raw;
+  raw = raw.map(maskCardNumbers);
   const source = JSON.stringify(resultsInput ? raw.slice(statusCount) : raw);
   const claimKey = compiled.claimKey(raw);
+  if (
+    claimKey !== undefined &&
+    raw.some((cell, index) => cell !== unmasked[index]) &&
+    compiled.claimKey(unmasked) !== claimKey
+  )
+    return { ...base, source, claimKey, reportedCreated, problem: cardNumberInKey() };
   const result = compiled.map(raw);
   if (!result.ok) {
     const [first, ...rest] = result.errors;
@@ -142,6 +153,20 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
     reportedFileIds,
     reportedCaseId,
     mapped,
+  };
+}
+
+/**
+ * The claim key holds a card number: masked, two cards with the same first six and last four
+ * digits would share a claim, and unmasked it would be kept and sent. The row is refused whole.
+ */
+function cardNumberInKey(): RowProblem {
+  return {
+    code: 'card_number_in_key',
+    message:
+      'claim key: expected a dispute reference, got a card number in its cells; a card number is never kept or ' +
+      'sent, so it cannot group rows: map claim.key from another column',
+    field: 'claim.key',
   };
 }
 

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { findCardNumbers } from '../../src/card-numbers/find.js';
+import { maskCardNumbers, maskedForm } from '../../src/card-numbers/mask.js';
+import { networkOf, passesLuhn } from '../../src/card-numbers/networks.js';
+
+/** `prefix` padded with varied digits to `length - 1` digits, then the Luhn check digit. */
+function cardNumber(prefix: string, length: number): string {
+  const body = `${prefix}73591628407359162840`.slice(0, length - 1);
+  for (let check = 0; check <= 9; check++) if (passesLuhn(`${body}${check}`)) return `${body}${check}`;
+  throw new Error('unreachable: one check digit always passes');
+}
+
+/** The same digits with the last one changed: Luhn fails. */
+function typo(digits: string): string {
+  const last = Number(digits.slice(-1));
+  return `${digits.slice(0, -1)}${(last + 1) % 10}`;
+}
+
+const networks: [string, string, number][] = [
+  ['visa', '4970101', 16],
+  ['visa', '4111', 13],
+  ['visa', '4000', 19],
+  ['mastercard', '5105', 16],
+  ['mastercard', '2221', 16],
+  ['mastercard', '2720', 16],
+  ['amex', '3782', 15],
+  ['amex', '3400', 15],
+  ['discover', '6011', 16],
+  ['discover', '6445', 19],
+  ['discover', '6500', 16],
+  ['jcb', '3530', 16],
+  ['unionpay', '6212', 19],
+  ['diners', '3056', 14],
+  ['diners', '3600', 14],
+  ['maestro', '6759', 18],
+  ['maestro', '5018', 13],
+];
+
+describe('card numbers', () => {
+  it.each(networks)('%s %s… of %i digits: found, in every shape', (network, prefix, length) => {
+    const digits = cardNumber(prefix, length);
+    expect(networkOf(digits)).toBe(network);
+    const grouped = digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+    const dashed = digits.replace(/(\d{4})(?=\d)/g, '$1-');
+    for (const written of [digits, grouped, dashed, `ma carte ${grouped} a été débitée deux fois`]) {
+      const found = findCardNumbers(written);
+      expect(
+        found.map((number) => number.digits),
+        written,
+      ).toEqual([digits]);
+      expect(maskCardNumbers(written)).toContain(maskedForm(digits));
+      expect(maskCardNumbers(written).replace(/[ -]/g, '')).not.toContain(digits.slice(6, -4));
+    }
+  });
+
+  it('a Luhn failure is not a card number', () => {
+    for (const [, prefix, length] of networks) expect(findCardNumbers(typo(cardNumber(prefix, length)))).toEqual([]);
+  });
+
+  it('outside every issuer range, or of another length, it is not a card number', () => {
+    expect(findCardNumbers(cardNumber('1234', 16))).toEqual([]);
+    expect(findCardNumbers(cardNumber('9', 16))).toEqual([]);
+    expect(findCardNumbers(cardNumber('51', 15))).toEqual([]); // a Mastercard number has 16 digits, never 15
+    expect(findCardNumbers(cardNumber('37', 16))).toEqual([]); // American Express, 15 only
+  });
+
+  it('an ARN, a phone number, an amount, a date or an id is not a card number', () => {
+    // A Visa ARN is 23 digits starting with 2 or 7; its Luhn-valid 16-digit middles are left whole.
+    const arn = cardNumber('7497010', 23);
+    expect(findCardNumbers(arn)).toEqual([]);
+    expect(findCardNumbers(`ARN ${arn} du 2026-11-20`)).toEqual([]);
+    expect(findCardNumbers(`${cardNumber('2', 12)}${cardNumber('4970', 16)}`)).toEqual([]); // inside a longer run
+    for (const phone of ['+33 6 12 34 56 78', '0033 6 12 34 56 78', '+1 (415) 555-0134', '+44 20 7946 0958'])
+      expect(findCardNumbers(phone), phone).toEqual([]);
+    for (const amount of ['1 234 567,89', '4 500 000 000,00 EUR', '-12.50', '1234567890.12'])
+      expect(findCardNumbers(amount), amount).toEqual([]);
+    // Bytes shown in hex: 47 49 46 38 39 61 01 00 is Luhn-valid and starts with 4, but written in pairs.
+    expect(findCardNumbers('binary bytes starting 47 49 46 38 39 61 01 00')).toEqual([]);
+    for (const date of ['2026-11-20', '20/11/2026 14:32:05', '2026-11-20T12:00:00Z'])
+      expect(findCardNumbers(date), date).toEqual([]);
+    for (const id of [
+      'clm_376fb1844a33c497924d06b0-1',
+      'PR-IT-7005',
+      'TX-000123456789',
+      'case_0123456789abcdef01234567',
+    ])
+      expect(findCardNumbers(id), id).toEqual([]);
+  });
+
+  it('beside other numbers in one run of groups, the card number is still found', () => {
+    const digits = cardNumber('4970101', 16);
+    expect(
+      findCardNumbers(`le 12 ${digits.replace(/(\d{4})(?=\d)/g, '$1 ')} 2026`).map((found) => found.digits),
+    ).toEqual([digits]);
+  });
+
+  it('two card numbers in one text: both masked, the rest as it was', () => {
+    const visa = cardNumber('4970101', 16);
+    const amex = cardNumber('3782', 15);
+    expect(maskCardNumbers(`first ${visa}, then ${amex}.`)).toBe(
+      `first ${maskedForm(visa)}, then ${maskedForm(amex)}.`,
+    );
+    expect(maskedForm('4970101000000012')).toBe('497010******0012');
+  });
+
+  it('a text with no card number is returned as it is', () => {
+    const text = 'Débit en double le 12/11, montant 45,90 EUR, réf. 74970101234567890123456';
+    expect(maskCardNumbers(text)).toBe(text);
+  });
+});
