@@ -24,6 +24,9 @@ const hints: Readonly<Record<string, string>> = {
   card_number_in_key:
     'the claim key is a card number, which is never kept or sent: key the claims on a dispute reference column ' +
     '(claim.key in the mapping), then feed the results back',
+  card_number_in_field:
+    'a card number stands in an identifying field (an id, an ARN, a switch serial number, an evidence path): take the ' +
+    'field from another column, or clear the card number from the cell, then feed the results back',
   claim_key_taken:
     'the service holds another dispute under this claim key (another file or source used the same key): ' +
     "set claim.id_prefix in the mapping (the source's name or the year) or key on a column unique across " +

@@ -139,3 +139,35 @@ it('a claim key made of a card number refuses its rows, naming the key', async (
     expect(line.error_field).toBe('claim.key');
   }
 });
+
+it('a card number in an identifying field refuses its row, naming the field; in free text it is masked', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-card-numbers-'));
+  onTestFinished(async () => rm(dir, { recursive: true, force: true }));
+  const { input } = await exportWithCardNumbers(dir);
+  const mapping = (await readFile(join(root, 'mappings/generic.yaml'), 'utf8')).replace(
+    'case_id: { template: "{dispute_ref}-{transaction_ref}" }',
+    'case_id: { template: "{dispute_ref}-{card_number}" }',
+  );
+  const mappingFile = join(dir, 'case-by-card.yaml');
+  await writeFile(mappingFile, mapping);
+  const resultsFile = join(dir, 'results.csv');
+  await runImport({
+    input,
+    mappingFile,
+    resultsFile,
+    journalFile: undefined,
+    evidenceDir: join(root, 'samples/evidence'),
+    concurrency: 4,
+    dryRun: true,
+    restart: false,
+    service: undefined,
+    logger: pino({ level: 'silent' }),
+    progress: undefined,
+  });
+  const lines = parse<Record<string, string>>(await readFile(resultsFile, 'utf8'), { columns: true });
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) {
+    expect(line.outcome).toBe('invalid');
+    expect([line.error_code, line.error_field]).toEqual(['card_number_in_field', 'case.case_id']);
+  }
+});

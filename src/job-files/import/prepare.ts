@@ -9,6 +9,7 @@ import type { RowProblem } from './records.js';
 import { maybeCreatedOutcomes, statusCell } from './columns.js';
 import { restore } from '../../csv/neutralise.js';
 import { maskCardNumbers } from '../../card-numbers/mask.js';
+import { maskedIdentifier } from './card-number-fields.js';
 import { wireFieldToMappingField } from '../claims/wire-fields.js';
 
 /**
@@ -104,6 +105,12 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   )
     return { ...base, source, claimKey, reportedCreated, problem: cardNumberInKey() };
   const result = compiled.map(raw);
+  const masked = result.ok && raw.some((cell, index) => cell !== unmasked[index]);
+  const unmaskedResult = masked ? compiled.map(unmasked) : undefined;
+  const maskedField =
+    result.ok && unmaskedResult?.ok === true ? maskedIdentifier(result.row, unmaskedResult.row) : undefined;
+  if (maskedField !== undefined)
+    return { ...base, source, claimKey, reportedCreated, problem: cardNumberInField(maskedField) };
   if (!result.ok) {
     const [first, ...rest] = result.errors;
     const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((error) => error.field).join(', ')})`;
@@ -167,6 +174,17 @@ function cardNumberInKey(): RowProblem {
       'claim key: expected a dispute reference, got a card number in its cells; a card number is never kept or ' +
       'sent, so it cannot group rows: map claim.key from another column',
     field: 'claim.key',
+  };
+}
+
+/** A card number in an identifying field: masked it would be a wrong value, whole a leak. */
+function cardNumberInField(field: string): RowProblem {
+  return {
+    code: 'card_number_in_field',
+    message:
+      `${field}: expected no card number, got one; a card number is never kept or sent, and masked it would ` +
+      'be a wrong id: take this field from another column, or clear the card number from the cell',
+    field,
   };
 }
 
