@@ -27,6 +27,12 @@ export function formatSummary(
     lines.push(
       `${options.dryRun ? 'cases that would be updated' : 'cases updated'}: ${summary.changed} (changed_fields says which fields)`,
     );
+  // Sent all the same, so not among the errors: a card number typed into free text, masked.
+  if (summary.masked > 0)
+    lines.push(
+      `${options.dryRun ? 'rows that would be sent' : 'rows sent'} with a card number masked: ${summary.masked} ` +
+        '(warnings says which fields)',
+    );
   const top = [...summary.byErrorCode].sort((left, right) => right[1] - left[1]).slice(0, options.topErrors ?? 5);
   if (top.length > 0) {
     lines.push('top errors:');

@@ -11,6 +11,7 @@ const rowColumns = [
   'case_id TEXT',
   'file_ids TEXT',
   'changed_fields TEXT',
+  'warnings TEXT',
   'outcome TEXT',
   'error_code TEXT',
   'error_message TEXT',

@@ -106,6 +106,14 @@ it('an import keeps and sends no full card number: results, journal and the serv
   // The one typed into a statement reached the service masked, in the same spot.
   const typed = numbers.at(-1) ?? '';
   expect(received).toContain(`Ma carte ${maskedForm(typed)} a été débitée deux fois.`);
+  // Its rows' results lines say so, as a warning: the outcome is the one it would have been.
+  const lines = parse<Record<string, string>>(results, { columns: true });
+  const warned = lines.filter((line) => line.warnings !== '');
+  expect(warned.length).toBeGreaterThan(0);
+  for (const line of warned) {
+    expect(line.warnings).toBe('card_number_masked: shared.issuer_evidence.cardholder_explanation');
+    expect(line.outcome).toBe('filed');
+  }
 });
 
 /** The card-number export's results in a dry run, through the generic mapping as `edit` changes it. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { legacyStatusColumns } from '../../src/job-files/import/columns.js';
+import { legacyStatusLayouts } from '../../src/job-files/import/columns.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -116,7 +116,7 @@ export const failedLines = ['3', '5', '6', '7', '8'];
  */
 export async function writeResultsCsv(folder: string): Promise<string> {
   const file = join(folder, 'disputes.results.csv');
-  const header = [...legacyStatusColumns, 'dispute_ref', 'amount'];
+  const header = [...(legacyStatusLayouts[1] ?? []), 'dispute_ref', 'amount'];
   await writeFile(file, [header, ...results].map((cells) => cells.map(quote).join(',')).join('\r\n') + '\r\n');
   return file;
 }

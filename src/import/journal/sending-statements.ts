@@ -60,6 +60,7 @@ const rowColumns = arrayRecords<RowRecord>()([
   'file_ids',
   'changed_fields',
   'reported_case_id',
+  'warnings',
   'outcome',
   'error_code',
   'error_message',

@@ -71,6 +71,7 @@ export class StagingWrites {
       row.evidence_json,
       row.file_ids ?? null,
       row.reported_case_id ?? null,
+      row.warnings ?? null,
       row.outcome,
       row.error_code,
       row.error_message,

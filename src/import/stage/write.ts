@@ -122,6 +122,7 @@ export class StageWriter {
       evidence_json: problem ? null : (row.mapped?.evidenceJson ?? '[]'),
       file_ids: problem ? null : (row.reportedFileIds ?? null),
       reported_case_id: problem ? null : (row.reportedCaseId ?? null),
+      warnings: problem ? null : (row.warnings ?? null),
       outcome: problem ? 'invalid' : null,
       error_code: problem?.code ?? null,
       error_message: problem?.message ?? null,

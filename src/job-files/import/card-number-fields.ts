@@ -21,6 +21,27 @@ export function maskedIdentifier(mapped: MappedRow, unmasked: MappedRow): string
   );
 }
 
+/**
+ * Every field whose value masking changed, as the mapping names it (`shared.issuer_evidence.cardholder_explanation`,
+ * `case.merchant.name`, `custom_fields.note`): what the row's results line warns was sent masked.
+ */
+export function maskedFields(mapped: MappedRow, unmasked: MappedRow): string[] {
+  const fields: string[] = [];
+  changedLeaves('shared', mapped.shared, unmasked.shared, fields);
+  changedLeaves('case', mapped.case, unmasked.case, fields);
+  changedLeaves('custom_fields', mapped.customFields, unmasked.customFields, fields);
+  return fields;
+}
+
+function changedLeaves(at: string, masked: unknown, unmasked: unknown, fields: string[]): void {
+  if (typeof masked !== 'object' || masked === null) {
+    if (masked !== unmasked) fields.push(at);
+    return;
+  }
+  const inner = typeof unmasked === 'object' && unmasked !== null ? (unmasked as Record<string, unknown>) : {};
+  for (const [name, value] of Object.entries(masked)) changedLeaves(`${at}.${name}`, value, inner[name], fields);
+}
+
 function changedIdentifier(at: string, masked: unknown, unmasked: unknown): string | undefined {
   if (typeof masked !== 'object' || masked === null || typeof unmasked !== 'object' || unmasked === null)
     return undefined;

@@ -13,10 +13,18 @@ export const statusColumns = [
   'file_ids',
   // What a fed-back row changed in a case the service already held, `;`-separated.
   'changed_fields',
+  // What the tool changed in what it sent, the row still sent: a card number masked (docs/import.md, "Card numbers").
+  'warnings',
 ] as const;
 
-/** The status columns of results files written before `changed_fields`: they still read back. */
-export const legacyStatusColumns = statusColumns.slice(0, -1);
+/**
+ * The status columns of results files written before `warnings`, and before `changed_fields`:
+ * they still read back. Newest first.
+ */
+export const legacyStatusLayouts: readonly (readonly string[])[] = [
+  statusColumns.slice(0, -1),
+  statusColumns.slice(0, -2),
+];
 
 export type StatusColumn = (typeof statusColumns)[number];
 
@@ -44,7 +52,7 @@ export function isResultsHeader(header: readonly string[]): boolean {
 export function statusColumnCount(header: readonly string[]): number {
   const startsWith = (columns: readonly string[]) => columns.every((column, position) => header[position] === column);
   if (startsWith(statusColumns)) return statusColumns.length;
-  return startsWith(legacyStatusColumns) ? legacyStatusColumns.length : 0;
+  return legacyStatusLayouts.find(startsWith)?.length ?? 0;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { RowProblem } from './records.js';
 import { maybeCreatedOutcomes, statusCell } from './columns.js';
 import { restore } from '../../csv/neutralise.js';
 import { maskCardNumbers } from '../../card-numbers/mask.js';
-import { maskedIdentifier } from './card-number-fields.js';
+import { maskedFields, maskedIdentifier } from './card-number-fields.js';
 import { wireFieldToMappingField } from '../claims/wire-fields.js';
 
 /**
@@ -33,6 +33,8 @@ export interface PreparedRow {
   reportedFileIds?: string | undefined;
   /** Such a row's `case_id`, when its results line reported it on the claim id the row maps to now. */
   reportedCaseId?: string | undefined;
+  /** What was changed in what is sent, the row still sent: `card_number_masked: <fields>` (the results' `warnings`). */
+  warnings?: string | undefined;
 }
 
 /** What the journal needs of a mapped row, already serialised (plain strings cross threads cheaply). */
@@ -107,8 +109,8 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   const result = compiled.map(raw);
   const masked = result.ok && raw.some((cell, index) => cell !== unmasked[index]);
   const unmaskedResult = masked ? compiled.map(unmasked) : undefined;
-  const maskedField =
-    result.ok && unmaskedResult?.ok === true ? maskedIdentifier(result.row, unmaskedResult.row) : undefined;
+  const unmaskedRow = result.ok && unmaskedResult?.ok === true ? unmaskedResult.row : undefined;
+  const maskedField = unmaskedRow && result.ok ? maskedIdentifier(result.row, unmaskedRow) : undefined;
   if (maskedField !== undefined)
     return { ...base, source, claimKey, reportedCreated, problem: cardNumberInField(maskedField) };
   if (!result.ok) {
@@ -160,7 +162,13 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
     reportedFileIds,
     reportedCaseId,
     mapped,
+    warnings: unmaskedRow ? maskedWarning(maskedFields(row, unmaskedRow)) : undefined,
   };
+}
+
+/** The results' warning for fields sent with a card number masked in them; none when masking changed no sent field. */
+function maskedWarning(fields: readonly string[]): string | undefined {
+  return fields.length === 0 ? undefined : `card_number_masked: ${fields.join(';')}`;
 }
 
 /**

@@ -49,6 +49,8 @@ export interface RowRecord {
    * that line proves the case is this row's, so its differences are fixes, not another dispute.
    */
   reported_case_id: string | null;
+  /** What staging changed in what is sent, the row still sent: `card_number_masked: <fields>`. */
+  warnings: string | null;
   outcome: string | null;
   error_code: string | null;
   error_message: string | null;
@@ -66,6 +68,7 @@ export type ResultRecord = Pick<
   | 'case_id'
   | 'file_ids'
   | 'changed_fields'
+  | 'warnings'
   | 'outcome'
   | 'error_code'
   | 'error_message'
@@ -82,10 +85,14 @@ export type ResultRecord = Pick<
 };
 
 /** A row as staging writes it: the columns later steps fill are left out. */
-export type StagedRowRecord = Omit<RowRecord, 'file_ids' | 'changed_fields' | 'reported_case_id' | 'http_status'> & {
+export type StagedRowRecord = Omit<
+  RowRecord,
+  'file_ids' | 'changed_fields' | 'reported_case_id' | 'warnings' | 'http_status'
+> & {
   /** A fed-back row's `file_ids`: the files its case has at the service. */
   file_ids?: string | null | undefined;
   reported_case_id?: string | null | undefined;
+  warnings?: string | null | undefined;
 };
 
 /** What Journal.recordStep writes in one transaction. */

@@ -11,6 +11,7 @@ const resultColumnSql = {
   case_id: 'r.case_id',
   file_ids: 'r.file_ids',
   changed_fields: 'r.changed_fields',
+  warnings: 'r.warnings',
   outcome: 'r.outcome',
   error_code: 'r.error_code',
   error_message: 'r.error_message',
@@ -32,39 +33,34 @@ const resultColumnSql = {
  * finished 100,000-row import read them in 0.3 s instead of 0.65 s as better-sqlite3's objects of
  * every column.
  */
-const resultsQuery = (changedFields: string, where = '') =>
-  `SELECT ${Object.values({ ...resultColumnSql, changed_fields: changedFields }).join(', ')}
+const resultsQuery = (database: JournalDatabase, where = '') =>
+  `SELECT ${Object.values({ ...resultColumnSql, ...absentColumns(database) }).join(', ')}
 FROM rows r LEFT JOIN claims c ON c.claim_key = r.claim_key ${where} ORDER BY r.idx`;
 
 const { recordOf } = arrayRecords<ResultRecord>()(Object.keys(resultColumnSql) as (keyof ResultRecord)[]);
 
 /** A journal database's result records, lazily; ending the iteration early ends the statement. */
 export function* readResultRecords(database: JournalDatabase): Generator<ResultRecord> {
-  for (const columns of database
-    .prepare(resultsQuery(changedFieldsColumn(database)))
-    .raw()
-    .iterate() as IterableIterator<unknown[]>)
+  for (const columns of database.prepare(resultsQuery(database)).raw().iterate() as IterableIterator<unknown[]>)
     yield recordOf(columns);
 }
 
 /** One row's result record by its place in the input (`idx`), as `readResultRecords` reads it: `review` shows any row on demand. */
 export function readResultRecordAt(database: JournalDatabase, idx: number): ResultRecord | undefined {
-  const columns = database
-    .prepare(resultsQuery(changedFieldsColumn(database), 'WHERE r.idx = ?'))
-    .raw()
-    .get(idx) as unknown[] | undefined;
+  const columns = database.prepare(resultsQuery(database, 'WHERE r.idx = ?')).raw().get(idx) as unknown[] | undefined;
   return columns === undefined ? undefined : recordOf(columns);
 }
 
-const changedFieldsColumn = (database: JournalDatabase) =>
-  hasChangedFields(database) ? resultColumnSql.changed_fields : 'NULL';
+/** Row columns added since format 2 was first written, which the results read. */
+const addedRowColumns = ['changed_fields', 'warnings'] as const;
 
 /**
- * A journal made before `changed_fields` gets the column when a run opens it; `report` and
- * `merge-results` read a private copy that no run has opened, so they read none instead.
+ * A journal made before a column gets it when a run opens it; `report` and `merge-results` read a
+ * private copy that no run has opened, so they read none (NULL) instead.
  */
-function hasChangedFields(database: JournalDatabase): boolean {
-  return (database.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).some(
-    (column) => column.name === 'changed_fields',
+function absentColumns(database: JournalDatabase): Partial<Record<(typeof addedRowColumns)[number], string>> {
+  const present = new Set(
+    (database.prepare('PRAGMA table_info(rows)').all() as { name: string }[]).map((column) => column.name),
   );
+  return Object.fromEntries(addedRowColumns.filter((name) => !present.has(name)).map((name) => [name, 'NULL']));
 }

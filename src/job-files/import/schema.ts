@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS rows (
   file_ids TEXT,                 -- uploaded file ids of this row, ';'-separated (a fed-back row's: those the results reported)
   changed_fields TEXT,           -- mapping fields an update changed in the service's case on a feed-back, ';'-separated
   reported_case_id TEXT,         -- a fed-back row's case id, as the results line it came from reported it on its claim (proof the row is that case)
+  warnings TEXT,                 -- what staging changed in what is sent (a card number masked: 'card_number_masked: field;field')
   outcome TEXT,                  -- a row-level outcome: invalid (stage, evidence), filed, not_filed, created
   error_code TEXT,
   error_message TEXT,
@@ -102,4 +103,5 @@ function addMissingColumns(database: JournalDatabase): void {
   );
   if (!rowColumns.has('changed_fields')) database.exec('ALTER TABLE rows ADD COLUMN changed_fields TEXT');
   if (!rowColumns.has('reported_case_id')) database.exec('ALTER TABLE rows ADD COLUMN reported_case_id TEXT');
+  if (!rowColumns.has('warnings')) database.exec('ALTER TABLE rows ADD COLUMN warnings TEXT');
 }

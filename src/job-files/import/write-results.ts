@@ -29,6 +29,8 @@ export interface ResultsSummary {
   allOk: boolean;
   /** Rows whose case the service held and this job updated (or, in a dry run, would): `changed_fields` set. */
   changed: number;
+  /** Rows sent with a card number masked in a field: `warnings` set (docs/import.md, "Card numbers"). */
+  masked: number;
 }
 
 /**
@@ -76,7 +78,14 @@ export async function writeResultRecords(
   file: string,
   format: ResultsFormat,
 ): Promise<ResultsSummary> {
-  const summary: ResultsSummary = { rows: 0, byOutcome: {}, byErrorCode: new Map(), allOk: true, changed: 0 };
+  const summary: ResultsSummary = {
+    rows: 0,
+    byOutcome: {},
+    byErrorCode: new Map(),
+    allOk: true,
+    changed: 0,
+    masked: 0,
+  };
   const lines = resultLines(records, sourceColumns, summary);
   if (format.kind === 'xlsx') await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {});
   else await writeResultsCsv(file, sourceColumns, lines, format.dialect);
@@ -96,6 +105,7 @@ function* resultLines(
       summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
     if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
     if ((record.changed_fields ?? '') !== '') summary.changed++;
+    if ((record.warnings ?? '') !== '') summary.masked++;
     yield { result, cells: [...statusCells(record, result), ...sourceCells(record, sourceColumns)] };
   }
 }
@@ -169,6 +179,7 @@ function statusCells(record: ResultRecord, result: RowResult): string[] {
     record.attempts === null ? '' : String(record.attempts),
     record.file_ids ?? '',
     record.changed_fields ?? '',
+    record.warnings ?? '',
   ];
 }
 

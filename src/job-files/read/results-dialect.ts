@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import type { CsvDialect, CsvEncoding } from '../../csv/dialect.js';
 import { quoteThatReads } from '../../csv/sniff-dialect.js';
 import { decodeSample, encodingOf } from '../../csv/sniff-encoding.js';
-import { legacyStatusColumns, statusColumns } from '../import/columns.js';
+import { legacyStatusLayouts, statusColumns } from '../import/columns.js';
 import { migrateColumns } from '../migrate/columns.js';
 import { withdrawColumns } from '../withdraw/columns.js';
 
@@ -40,7 +40,7 @@ export function detectResultsDialect(
  * `case_id`, migrate-v1's; or after `claim_key`, withdraw's, written in its source's dialect).
  */
 function delimiterOf(text: string): string | undefined {
-  for (const columns of [statusColumns, legacyStatusColumns, migrateColumns, withdrawColumns] as const) {
+  for (const columns of [statusColumns, ...legacyStatusLayouts, migrateColumns, withdrawColumns]) {
     const [first = '', second = ''] = columns;
     const delimiter = text.charAt(first.length);
     if (

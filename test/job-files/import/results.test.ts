@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResultRecord } from '../../../src/job-files/import/records.js';
 import {
   isResultsHeader,
-  legacyStatusColumns,
+  legacyStatusLayouts,
   renamedStatusCount,
   renameStatusColumns,
   statusColumnCount,
@@ -41,6 +41,7 @@ describe('the results contract (docs/import.md, "The results CSV")', () => {
       'attempts',
       'file_ids',
       'changed_fields',
+      'warnings',
     ]);
   });
 });
@@ -51,10 +52,14 @@ describe('results file fed back in', () => {
     expect(isResultsHeader(['ref', ...statusColumns])).toBe(false);
   });
 
-  it('a results file written before changed_fields still reads back, its source columns after its 11 status columns', () => {
-    expect(legacyStatusColumns).toEqual(statusColumns.slice(0, 11));
-    expect(statusColumnCount([...statusColumns, 'ref'])).toBe(12);
-    expect(statusColumnCount([...legacyStatusColumns, 'ref'])).toBe(11);
+  it('a results file written before warnings, or before changed_fields, still reads back, its source columns after its status columns', () => {
+    const [beforeWarnings = [], beforeChangedFields = []] = legacyStatusLayouts;
+    expect(beforeWarnings).toEqual(statusColumns.slice(0, 12));
+    expect(beforeChangedFields).toEqual(statusColumns.slice(0, 11));
+    expect(statusColumnCount([...statusColumns, 'ref'])).toBe(13);
+    expect(statusColumnCount([...beforeWarnings, 'ref'])).toBe(12);
+    expect(statusColumnCount([...beforeChangedFields, 'ref'])).toBe(11);
+    const legacyStatusColumns = beforeChangedFields;
     expect(statusColumnCount(['line', 'ref'])).toBe(0);
     const renamed = renameStatusColumns([...legacyStatusColumns, 'ref', 'line']);
     expect(renamedStatusCount(renamed)).toBe(11);
@@ -71,6 +76,7 @@ describe('rowResult', () => {
     case_id: 'c',
     file_ids: null,
     changed_fields: null,
+    warnings: null,
     outcome: null,
     error_code: null,
     error_message: null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeText } from '../../../src/csv/encode.js';
-import { legacyStatusColumns, statusColumns } from '../../../src/job-files/import/columns.js';
+import { legacyStatusLayouts, statusColumns } from '../../../src/job-files/import/columns.js';
 import { migrateColumns } from '../../../src/job-files/migrate/columns.js';
 import { detectResultsDialect } from '../../../src/job-files/read/results-dialect.js';
 import { encodingOf } from '../../../src/csv/sniff-encoding.js';
@@ -20,6 +20,7 @@ const row = (delimiter: string, quote: string, message: string) =>
     'invalid',
     'amount_format',
     `${quote}${message}${quote}`,
+    '',
     '',
     '',
     '',
@@ -64,7 +65,9 @@ describe('detectResultsDialect', () => {
     },
     {
       name: 'a results file written before changed_fields',
-      bytes: Buffer.from(`${[...legacyStatusColumns, 'ref'].join(';')}\r\n2;D-1;CLM-D-1;D-1-1;filed;;;;202;1;;D-1\r\n`),
+      bytes: Buffer.from(
+        `${[...(legacyStatusLayouts[1] ?? []), 'ref'].join(';')}\r\n2;D-1;CLM-D-1;D-1-1;filed;;;;202;1;;D-1\r\n`,
+      ),
       expected: { delimiter: ';', quote: '"', encoding: 'utf-8' },
     },
     {
