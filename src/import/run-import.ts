@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { cardNumbersMaskedKey, maskStagedCardNumbers } from '../job-files/import/mask-staged.js';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     } else {
       phases.rename('resuming');
       options.logger.info({ journal: options.journalFile }, 'resuming from the journal');
+      const masked = maskStagedCardNumbers(journal.database);
+      if (masked > 0)
+        options.logger.warn(
+          { journal: options.journalFile, rows: masked },
+          `the journal was staged by an earlier version, which kept card numbers as read: ${masked} rows masked in place before sending`,
+        );
     }
 
     options.onStaged?.();
@@ -157,6 +164,7 @@ async function stageInput(journal: Journal, mapping: Mapping, options: ImportOpt
   // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
   journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
   journal.setMeta(inputKindKey, isWorkbookFile(options.input) ? 'xlsx' : 'csv');
+  journal.setMeta(cardNumbersMaskedKey, '1');
   journal.setMeta('staged', '1');
   options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
 }
