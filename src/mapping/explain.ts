@@ -44,7 +44,7 @@ export interface RowExplanation {
 }
 
 export function explainRow(unmasked: Readonly<Record<string, string>>, mapping: Mapping): RowExplanation {
-  const cells = maskedCells(unmasked);
+  const cells = maskedCells(unmasked, new Set(mapping.not_card_numbers ?? []));
   const fields: ExplainedField[] = [];
   const mapped = mapRow(cells, mapping, {
     onField: ({ field, spec, steps, result }) => {
@@ -68,12 +68,13 @@ export function explainRow(unmasked: Readonly<Record<string, string>>, mapping: 
 
 /**
  * The row as the import maps it: every cell with its card numbers masked at the import's door
- * (docs/import.md, "Card numbers"), so that what explain shows is what the import does, and no
- * full card number is printed.
+ * (docs/import.md, "Card numbers"), but in the mapping's `not_card_numbers` columns, so that what
+ * explain shows is what the import does, and no full card number is printed.
  */
-function maskedCells(cells: Readonly<Record<string, string>>): Record<string, string> {
+function maskedCells(cells: Readonly<Record<string, string>>, skipped: ReadonlySet<string>): Record<string, string> {
   const masked: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [column, cell] of Object.entries(cells)) masked[column] = maskCardNumbers(cell);
+  for (const [column, cell] of Object.entries(cells))
+    masked[column] = skipped.has(column) ? cell : maskCardNumbers(cell);
   return masked;
 }
 
