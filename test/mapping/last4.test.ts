@@ -122,3 +122,21 @@ describe('last4: true', () => {
     expect(lastFour('')).toMatchObject({ ok: false, code: 'card_number_invalid' });
   });
 });
+
+describe('messages that quote a cell', () => {
+  it('mask the card numbers in it, whatever the step', () => {
+    const cells = {
+      ...row,
+      card_last4: '497010******0012',
+      transaction_amount: 'card 4970 1010 0000 0012',
+      arn: '4970-1010-0000-0012',
+    };
+    const result = mapRow(cells, mapping);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map(({ field }) => field)).toEqual(['case.transaction.amount', 'case.transaction.arn']);
+    expect(result.errors[0]?.message).toContain('got "card 497010******0012"');
+    expect(result.errors[1]?.message).toContain('got "497010******0012", with characters other than digits');
+    expect(compileMapping(mapping, Object.keys(cells)).map(Object.values(cells))).toEqual(result);
+  });
+});

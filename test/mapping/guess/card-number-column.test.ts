@@ -160,3 +160,14 @@ describe('mapping guess and a card-number column', () => {
     });
   });
 });
+
+it('guess quotes no full card number from any column, free text included', () => {
+  const sample = sampleWith('card_last4', (digits) => digits.slice(-4));
+  const withNotes: Sample = {
+    columns: [...sample.columns, 'notes'],
+    rows: sample.rows.map((row, index) => ({ ...row, notes: `customer read out ${grouped(cardNumber(index + 10))}` })),
+  };
+  const draft = guess(withNotes);
+  expect(draft.unplaced.find(({ column }) => column === 'notes')?.note).toContain('customer read out 497000******');
+  noFullCardNumber(draft);
+});
