@@ -2,6 +2,7 @@ import type { FieldSpec } from './field-spec.js';
 import {
   changeCase,
   defaultTwoDigitWindowStart,
+  lastFour,
   mapEnum,
   split,
   toBoolean,
@@ -38,6 +39,7 @@ export type FieldStepName =
   | 'trim'
   | 'default'
   | 'required'
+  | 'last4'
   | 'split'
   | 'case'
   | 'enum'
@@ -75,6 +77,11 @@ export function evaluateField(spec: FieldSpec, context: FieldContext): Transform
 
 function convert(text: string, spec: FieldSpec, context: FieldContext): TransformResult<FieldValue> {
   let value = text;
+  if (spec.last4) {
+    const digits = traced(context, 'last4', lastFour(value));
+    if (!digits.ok) return digits;
+    value = digits.value;
+  }
   if (spec.split) {
     const part = split(value, spec.split.separator, spec.split.index);
     if (!part.ok) return traced(context, 'split', part);

@@ -5,7 +5,7 @@ import { defaultTwoDigitWindowStart, maxWindowStart, minWindowStart } from './tr
  * How one target field gets its value from a row (mappings/README.md). Exactly one
  * source (a column, a constant or a template), then the steps below, always in this order, so a
  * mapping reads the way it runs:
- * trim → default (blank cell) → required → split → case → enum → type (integer, boolean, year, amount, date).
+ * trim → default (blank cell) → required → last4 → split → case → enum → type (integer, boolean, year, amount, date).
  */
 export const fieldSpecSchema = z
   .strictObject({
@@ -15,6 +15,13 @@ export const fieldSpecSchema = z
     trim: z.boolean().default(true).describe('strip spaces around the cell'),
     default: z.string().optional().describe('value used when the cell is blank'),
     required: z.boolean().default(false).describe('a blank cell (after default) is a row error'),
+    last4: z
+      .boolean()
+      .optional()
+      .describe(
+        'take the last four digits of a card number in the cell (13 to 19 digits, whole, in groups or masked ' +
+          'as the import masks it, "497010******0012"); anything else is a row error',
+      ),
     split: z
       .strictObject({ separator: z.string().min(1), index: z.number().int().nonnegative() })
       .optional()

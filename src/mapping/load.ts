@@ -48,6 +48,13 @@ export async function loadMapping(file: string): Promise<Mapping> {
   return parseMapping(text, file);
 }
 
+/**
+ * The line of each `not_card_numbers` entry in its mapping file, for the error of a name that is
+ * not a column of the file (card-number-columns.ts), found only once the file's header is read.
+ * Keyed by the list itself, which a mapping copied with another id prefix still shares.
+ */
+export const notCardNumberLines = new WeakMap<readonly string[], readonly (number | undefined)[]>();
+
 export function parseMapping(text: string, file: string): Mapping {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -62,28 +69,41 @@ export function parseMapping(text: string, file: string): Mapping {
     );
   }
   const parsed = mappingSchema.safeParse(document.toJS());
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    if (parsed.data.not_card_numbers !== undefined)
+      notCardNumberLines.set(
+        parsed.data.not_card_numbers,
+        parsed.data.not_card_numbers.map((_column, index) =>
+          lineOf(document, lineCounter, ['not_card_numbers', index]),
+        ),
+      );
+    return parsed.data;
+  }
   throw new MappingError(
     file,
     parsed.error.issues.map((issue) => toIssue(issue, document, lineCounter)),
   );
 }
 
-/** The line of the deepest node of the issue's path that exists in the file. */
+/** A schema issue as the mapping's: its dot-path and its line in the file. */
 function toIssue(issue: z.core.$ZodIssue, document: Document, lineCounter: LineCounter): MappingIssue {
   // An unknown key is found at itself, not at the object holding it. Mapping keys are dot-paths
   // themselves (`shared: {"card.last4": …}`): a path segment is one key, never split on dots.
   const path =
     issue.code === 'unrecognized_keys' ? [...issue.path.map(String), issue.keys[0] ?? ''] : issue.path.map(String);
-  let line: number | undefined;
-  for (let depth = path.length; depth >= 0 && line === undefined; depth--) {
-    const node = document.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
-    if (node?.range) line = lineCounter.linePos(node.range[0]).line;
-  }
   const field = path.join('.');
   return {
     field,
-    line,
+    line: lineOf(document, lineCounter, path),
     message: issue.code === 'unrecognized_keys' ? 'expected a known field, got an unknown one' : issue.message,
   };
+}
+
+/** The line of the deepest node of a path that exists in the file. */
+function lineOf(document: Document, lineCounter: LineCounter, path: readonly (string | number)[]): number | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = document.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
+    if (node?.range) return lineCounter.linePos(node.range[0]).line;
+  }
+  return undefined;
 }

@@ -68,6 +68,15 @@ export const mappingSchema = z
       )
       .default([])
       .describe('files to upload and attach to the claim'),
+    not_card_numbers: z
+      .array(z.string().min(1))
+      .refine((columns) => new Set(columns).size === columns.length, 'expected each column once')
+      .optional()
+      .describe(
+        'columns whose numbers pass as card numbers but are not (16-digit order numbers that happen to pass ' +
+          'Luhn): the import leaves their cells unmasked. RISK: a real card number in such a column is kept in ' +
+          'the journal and the results file, and sent in full if the column is mapped',
+      ),
     file_mode: z
       .enum(['none', 'auto', 'chargeback'])
       .default('auto')

@@ -1,3 +1,5 @@
+import { quote } from './transforms/result.js';
+
 /**
  * What a spreadsheet does to the cells this tool sends to the card network, caught before a row is
  * mapped: an identifier saved as a number in scientific notation (`1.48792E+22`, `7,78563E+22`: its
@@ -39,7 +41,7 @@ export function identifierDamage(field: string, column: string, cell: string): D
     return {
       code: 'spreadsheet_damaged',
       message:
-        `column "${column}": expected the value as written, got ${JSON.stringify(text)}, a number in ` +
+        `column "${column}": expected the value as written, got ${quote(text)}, a number in ` +
         `scientific notation: a spreadsheet saved the cell as a number and dropped its last digits, which ` +
         `cannot be recovered from this file; take the value from the original export (or open it with the ` +
         `column typed as text) and run again`,
@@ -51,7 +53,7 @@ export function identifierDamage(field: string, column: string, cell: string): D
     return {
       code: 'leading_zeros_dropped',
       message:
-        `column "${column}": expected ${width.what}, got ${JSON.stringify(text)} (${text.length} digits): a ` +
+        `column "${column}": expected ${width.what}, got ${quote(text)} (${text.length} digits): a ` +
         `spreadsheet may have dropped its leading zeros (was it ${padded}?); check the original export and ` +
         `write the cell as text`,
     };
@@ -74,9 +76,7 @@ export function arnProblem(
 ): Damage | { code: 'arn_invalid'; message: string } | undefined {
   if (network !== undefined && twentyThreeDigitNetworks.has(network)) {
     if (/^\d{23}$/.test(arn)) return undefined;
-    const got = /^\d+$/.test(arn)
-      ? `${arn.length} digits`
-      : `${JSON.stringify(arn)}, with characters other than digits`;
+    const got = /^\d+$/.test(arn) ? `${arn.length} digits` : `${quote(arn)}, with characters other than digits`;
     return {
       code: 'arn_invalid',
       message:
@@ -85,7 +85,7 @@ export function arnProblem(
     };
   }
   if (/^\d+$/.test(arn)) return undefined;
-  return { code: 'arn_invalid', message: `arn: expected digits only, got ${JSON.stringify(arn)}` };
+  return { code: 'arn_invalid', message: `arn: expected digits only, got ${quote(arn)}` };
 }
 
 /** Days from the spreadsheets' day 0 (1899-12-30, after Lotus 1-2-3's leap-year slip) to 1970-01-01. */
@@ -104,7 +104,7 @@ export function serialDateHint(cell: string): string | undefined {
   if (serial < 10_000 || serial > 80_000) return undefined;
   const date = new Date((serial - serialEpochOffsetDays) * dayMs).toISOString().slice(0, 10);
   return (
-    `${JSON.stringify(text)} looks like a spreadsheet's serial number for ${date}: the spreadsheet saved ` +
+    `${quote(text)} looks like a spreadsheet's serial number for ${date}: the spreadsheet saved ` +
     `the date as a number; write the date as the mapping's format says (or format the column as text ` +
     `before saving)`
   );

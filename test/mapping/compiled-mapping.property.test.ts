@@ -122,6 +122,9 @@ const cellArbitrary = fc.oneof(
         'CLM-1',
         '{ref}',
       ],
+      // Card numbers as last4 reads them (whole, grouped, masked) and near misses.
+      ...['4970101000000012', '4970 1010 0000 0012', '4970-1010-0000-0012', '497010******0012', '497010******001X'],
+      ...['4970 1010 0000 0012 9999 9', '123456789012', ' 497010******0012 ', '4970  1010 0000 0012'],
     ),
   },
   { weight: 2, arbitrary: fc.string({ maxLength: 8 }) },
@@ -140,6 +143,7 @@ const stepsArbitrary = fc.record({
   trim: fc.boolean(),
   default: optional(fc.constantFrom('', ' ', 'x', 'no', 'USD', '12', 'FR', '2026-01-02')),
   required: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 3, arbitrary: fc.constant(false) }),
+  last4: optional(fc.boolean()),
   split: optional(fc.record({ separator: fc.constantFrom('/', '-', ';', '.'), index: fc.integer({ min: 0, max: 2 }) })),
   case: optional(fc.constantFrom('upper', 'lower')),
   enum: optional(

@@ -4,7 +4,7 @@ import { evaluateMappedField, idPrefixOf, prefixedId, withSerialDateHint } from 
 import type { Mapping } from '../schema.js';
 import { specColumns } from '../source-columns.js';
 import { identifierDamage, isIdentifierTarget } from '../spreadsheet-damage.js';
-import { changeCase, split, type TransformResult } from '../transforms/index.js';
+import { changeCase, lastFour, split, type TransformResult } from '../transforms/index.js';
 import { cell, type GeneratedCode } from './code.js';
 import { amountInCurrencyStep, enumStep, typeStep } from './steps.js';
 
@@ -195,7 +195,7 @@ function canBeBlank(spec: FieldSpec, literalText: string): boolean {
   return text === '';
 }
 
-/** split → case → enum → type, each ending the field on a failure. */
+/** last4 → split → case → enum → type, each ending the field on a failure. */
 function emitConversion(
   context: CompileContext,
   target: FieldTarget,
@@ -209,6 +209,7 @@ function emitConversion(
   const step = (call: string, then: string) => {
     code.line(`{ const ${result} = ${call}; if (!${result}.ok) { ${failure} = ${result}; break ${label}; } ${then} }`);
   };
+  if (spec.last4) step(`${code.constant(lastFour)}(${text})`, `${text} = ${result}.value;`);
   if (spec.split)
     step(
       `${code.constant(split)}(${text}, ${code.constant(spec.split.separator)}, ${code.constant(spec.split.index)})`,

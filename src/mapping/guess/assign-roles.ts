@@ -1,4 +1,5 @@
 import type { DecimalSeparator } from '../transforms/index.js';
+import { cardNumberNote, readsAsCardNumbers } from './card-number-column.js';
 import { isCurrencyCode } from './classify-scalars.js';
 import type { FieldDraft } from './field-draft.js';
 import type { ColumnProfile } from './profile.js';
@@ -26,6 +27,11 @@ export interface Assignments {
   readonly notes: ReadonlyMap<string, string>;
   /** The column the rows' currencies come from, if any. */
   readonly currencyColumn: ColumnProfile | undefined;
+  /**
+   * Columns of card numbers, by their cells or their header: cardholder data, never a key, an id
+   * or free text; the first fills card.last4 (`last4: true`) when no last-four column does.
+   */
+  readonly cardNumbers: readonly ColumnProfile[];
 }
 
 const rank: Readonly<Record<Confidence, number>> = { high: 3, medium: 2, low: 1 };
@@ -66,9 +72,14 @@ export function assignRoles(
     return true;
   };
 
+  const cardNumbers = profiles.filter(isCardNumberColumn);
   for (const profile of profiles) {
     const header = profile.header;
-    if (header === undefined || profile.kind.kind === 'empty') continue;
+    if (header === undefined || profile.kind.kind === 'empty' || cardNumbers.includes(profile)) continue;
+    if (header.role === 'card_number') {
+      notes.set(profile.column, 'its header names card numbers, but its values are none');
+      continue;
+    }
     if (header.role === 'claim_key') named.claimKey.push(profile);
     else if (header.role === 'case_id') named.caseId.push(profile);
     else if (header.role === 'evidence') named.evidence.push(profile);
@@ -79,6 +90,7 @@ export function assignRoles(
     }
   }
   const isPlaced = (profile: ColumnProfile) =>
+    cardNumbers.includes(profile) ||
     [...taken.values()].some((assignment) => assignment.profile === profile) ||
     named.claimKey.includes(profile) ||
     named.caseId.includes(profile) ||
@@ -101,12 +113,42 @@ export function assignRoles(
     if (loose.length === 1 && only !== undefined)
       propose(role, only, { confidence: 'low', evidence: [`the only ${kind} column no header placed`] });
   }
+  const cardNumber = cardNumbers[0];
+  if (!taken.has('card.last4') && cardNumber !== undefined) taken.set('card.last4', lastFourOf(cardNumber));
   return {
     assigned: [...taken.values()].filter((assignment) => !placedElsewhere.has(assignment.role)),
     named,
     notes,
     currencyColumn,
+    cardNumbers,
   };
+}
+
+/** Card numbers by the cells (as masked: `497010******0012`), or by a header naming them over cells last4 reads. */
+function isCardNumberColumn(profile: ColumnProfile): boolean {
+  return (
+    profile.kind.kind === 'card_number' ||
+    (profile.header?.role === 'card_number' && readsAsCardNumbers(profile.values))
+  );
+}
+
+/** card.last4 from a card-number column: its last four digits, the only part of it a mapping sends. */
+function lastFourOf(profile: ColumnProfile): Assignment {
+  const byCells = profile.kind.kind === 'card_number';
+  const how = [
+    ...(profile.header?.role === 'card_number' ? [`${profile.header.language} header`] : []),
+    ...(byCells ? [`card numbers in its cells, e.g. ${JSON.stringify(profile.values[0] ?? '')}`] : []),
+  ].join(' and ');
+  const confidence: Confidence = byCells ? 'high' : 'medium';
+  const field: FieldDraft = {
+    section: 'shared',
+    target: 'card.last4',
+    column: profile.column,
+    spec: { column: profile.column, required: true, last4: true },
+    confidence,
+    evidence: [`a card-number column by its ${how}`, cardNumberNote(profile.column, undefined)],
+  };
+  return { role: 'card.last4', profile, fields: [field], confidence };
 }
 
 /** What judging a column for a role needs: the decimal separator expected, and where amounts' currencies are. */

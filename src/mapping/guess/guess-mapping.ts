@@ -2,6 +2,7 @@ import { assignRoles, type Assignments } from './assign-roles.js';
 import { perFileSequence, proposeClaimKey, type ClaimKeyGuess, type SequenceRange } from './claim-key.js';
 import { describeDelimiter, type DialectGuess } from '../../csv/sniff-dialect.js';
 import type { EncodingGuess } from '../../csv/sniff-encoding.js';
+import { cardNumberNote, maskedSample } from './card-number-column.js';
 import { caseIdField, completeFields } from './draft-fields.js';
 import { isPlaceholder, placeholderColumn, type FieldDraft } from './field-draft.js';
 import { describeValues, profileColumns, type ColumnProfile } from './profile.js';
@@ -39,7 +40,9 @@ export interface Draft {
 
 /** A draft mapping for a sample of an export, with what was decided and what needs a person. */
 export function guessMapping(input: GuessInput): Draft {
-  const { sample, dialect } = input;
+  const { dialect } = input;
+  // Masked as the import masks it: nothing the draft quotes can hold a full card number.
+  const sample = maskedSample(input.sample);
   const profiles = profileColumns(sample, dialect.header);
   const assignments = assignRoles(sample, profiles, dialect.delimiter === ';' ? ',' : '.');
   const fields = completeFields(assignments);
@@ -51,10 +54,12 @@ export function guessMapping(input: GuessInput): Draft {
     ),
   ];
   const placedColumns = new Set(fields.map((field) => field.column));
+  const cardNumbers = assignments.cardNumbers;
   const keyCandidates = profiles.filter(
     (profile) =>
-      assignments.named.claimKey.includes(profile) ||
-      (!placedColumns.has(profile.column) && !assignments.named.evidence.includes(profile)),
+      !cardNumbers.includes(profile) &&
+      (assignments.named.claimKey.includes(profile) ||
+        (!placedColumns.has(profile.column) && !assignments.named.evidence.includes(profile))),
   );
   const claimKey = proposeClaimKey(sample, keyCandidates, sharedColumns);
   const keyValues = profiles.find((profile) => profile.column === claimKey.column)?.values;
@@ -65,11 +70,15 @@ export function guessMapping(input: GuessInput): Draft {
     assignments.named.evidence,
     profiles.filter(
       (profile) =>
-        !placedColumns.has(profile.column) && profile.column !== claimKey.column && profile.column !== caseId?.column,
+        !placedColumns.has(profile.column) &&
+        !cardNumbers.includes(profile) &&
+        profile.column !== claimKey.column &&
+        profile.column !== caseId?.column,
     ),
   );
 
   const used = new Set<string>([
+    ...cardNumbers.map((profile) => profile.column),
     ...allFields.map((field) => field.column ?? ''),
     claimKey.column ?? '',
     ...evidence.map((entry) => entry.column),
@@ -97,6 +106,7 @@ export function guessMapping(input: GuessInput): Draft {
     'auto files each claim after creating it; none only creates them, chargeback files as a chargeback.',
   );
   yaml.add('file_mode: auto');
+  renderCardNumbers(yaml, cardNumbers, allFields);
   renderUnplaced(yaml, unplaced);
 
   const decisions = decisionsOf(input, claimKey, allFields, evidence);
@@ -203,6 +213,17 @@ function renderEvidence(yaml: YamlLines, evidence: readonly EvidenceDraft[]): vo
       `  - ${flow({ column: entry.column, category: entry.category, ...(entry.separator === undefined ? {} : { separator: entry.separator }) })}`,
     );
   }
+}
+
+/** The card-number columns card.last4 does not read: said to hold cardholder data, and that none of it is sent. */
+function renderCardNumbers(
+  yaml: YamlLines,
+  cardNumbers: readonly ColumnProfile[],
+  allFields: readonly FieldDraft[],
+): void {
+  const lastFour = allFields.find((field) => field.target === 'card.last4')?.column;
+  for (const profile of cardNumbers)
+    if (profile.column !== lastFour) yaml.comment('', cardNumberNote(profile.column, lastFour));
 }
 
 function renderUnplaced(yaml: YamlLines, unplaced: readonly { column: string; note: string }[]): void {

@@ -25,6 +25,7 @@ const keywordOrder: readonly HeaderRole[] = [
   'issuer_evidence.cardholder_explanation',
   'transaction.arn',
   'card.last4',
+  'card_number',
   'expiry',
   'transaction.currency',
   'transaction.amount',

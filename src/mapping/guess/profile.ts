@@ -13,6 +13,7 @@ import {
   mostly,
   type BooleanSpelling,
 } from './classify-scalars.js';
+import { holdsCardNumbers } from './card-number-column.js';
 import { matchHeader, type HeaderMatch } from './header-names.js';
 import type { ColumnValues, Sample } from './types.js';
 
@@ -20,6 +21,7 @@ import type { ColumnValues, Sample } from './types.js';
 export type ValueKind =
   | { kind: 'empty' }
   | { kind: 'arn' }
+  | { kind: 'card_number' }
   | { kind: 'email' }
   | { kind: 'currency' }
   | { kind: 'network' }
@@ -61,6 +63,7 @@ export function profileColumns(sample: Sample, hasHeaderLine: boolean): ColumnPr
 export function valueKind(values: readonly string[]): ValueKind {
   if (values.length === 0) return { kind: 'empty' };
   if (mostly(values, isArn)) return { kind: 'arn' };
+  if (holdsCardNumbers(values)) return { kind: 'card_number' };
   if (mostly(values, isEmail)) return { kind: 'email' };
   if (mostly(values, isCurrencyCode) && new Set(values).size <= maxCodes) return { kind: 'currency' };
   if (isNetworkColumn(values)) return { kind: 'network' };
@@ -97,6 +100,8 @@ export function describeValues(profile: ColumnProfile): string {
       return `numbers, e.g. ${example}`;
     case 'expiry':
       return `expiry dates, e.g. ${example}`;
+    case 'card_number':
+      return `card numbers (cardholder data, masked here), e.g. ${example}`;
     default:
       return `${kind === 'text' ? 'text' : kind}, e.g. ${example}`;
   }

@@ -1,5 +1,6 @@
 /** Pure cell transforms for mapping files: each returns a value, none throws. */
 export { toMinorUnits, type AmountOptions, type DecimalSeparator, type GroupSeparator } from './amount.js';
+export { lastFour } from './card-number.js';
 export { minorUnitExponent } from './currency.js';
 export { toDateTime, type DateOptions } from './date.js';
 export {
@@ -21,6 +22,7 @@ export {
   TRANSFORM_ERROR_CODES,
   fail,
   ok,
+  quote,
   type TransformErrorCode,
   type TransformFailure,
   type TransformResult,

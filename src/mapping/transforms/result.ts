@@ -1,3 +1,5 @@
+import { maskCardNumbers } from '../../card-numbers/mask.js';
+
 /**
  * The value every transform returns. A bad cell is a row failure, and row failures are values,
  * not throws, so a bad cell costs its row and never the run: the pipeline turns `{ ok: false }`
@@ -24,6 +26,7 @@ export const TRANSFORM_ERROR_CODES = [
   'integer_out_of_range',
   'boolean_invalid',
   'year_invalid',
+  'card_number_invalid',
   'enum_unmapped',
   'split_part_missing',
   'split_parts_count',
@@ -57,7 +60,11 @@ export function fail(code: TransformErrorCode, message: string): TransformFailur
   return { ok: false, code, message };
 }
 
-/** Quotes a cell for a message so that empty strings and stray spaces are visible. */
+/**
+ * Quotes a cell for a message so that empty strings and stray spaces are visible, with any card
+ * number in it masked: a message goes to the results file and the terminal, which must never hold
+ * one (docs/import.md, "Card numbers").
+ */
 export function quote(text: string): string {
-  return JSON.stringify(text);
+  return JSON.stringify(maskCardNumbers(text));
 }

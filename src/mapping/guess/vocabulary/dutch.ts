@@ -25,6 +25,7 @@ export const dutch: LanguageVocabulary = {
     ],
     case_id: ['transactie id', 'transactienummer', 'transactiereferentie', 'boekingsnummer'],
     'card.last4': ['laatste 4 cijfers', 'laatste 4', 'laatste vier cijfers', 'kaart laatste 4'],
+    card_number: ['kaartnummer', 'kaart nummer', 'pasnummer', 'pan'],
     'card.network': ['kaartmerk', 'merk', 'netwerk', 'kaartnetwerk', 'kaartschema', 'kaartsoort merk'],
     'card.type': ['kaarttype', 'soort kaart', 'type kaart'],
     expiry: ['vervaldatum', 'geldig tot', 'verloopdatum', 'geldigheid'],
@@ -84,6 +85,7 @@ export const dutch: LanguageVocabulary = {
     evidence: ['bijlage', 'bijlagen', 'bewijs', 'bonnetje', 'documenten'],
   },
   headerWords: {
+    card_number: ['kaartnummer', 'pasnummer'],
     'dispute.amount': ['betwist'],
     'dispute.date': ['geopend', 'openingsdatum', 'meldingsdatum', 'datum melding'],
     'issuer_evidence.cardholder_explanation': ['verklaring', 'toelichting'],

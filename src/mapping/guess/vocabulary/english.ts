@@ -38,6 +38,18 @@ export const english: LanguageVocabulary = {
       'pan last4',
       'last 4 digits',
     ],
+    // The full card number (cardholder data): only its last four digits are ever mapped (card.last4, last4: true).
+    card_number: [
+      'card number',
+      'card no',
+      'card num',
+      'card nr',
+      'pan',
+      'primary account number',
+      'full pan',
+      'card pan',
+      'cardnumber',
+    ],
     'card.network': ['network', 'card network', 'scheme', 'card scheme', 'brand', 'card brand'],
     'card.type': ['card type', 'type of card', 'funding', 'funding type'],
     expiry: [
@@ -133,6 +145,7 @@ export const english: LanguageVocabulary = {
     ],
   },
   headerWords: {
+    card_number: ['card number', 'card no', 'pan'],
     'dispute.amount': ['disputed amount', 'chargeback amount'],
     'dispute.date': [
       'dispute date',

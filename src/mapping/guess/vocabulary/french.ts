@@ -38,6 +38,15 @@ export const french: LanguageVocabulary = {
       'carte 4 derniers',
       'quatre derniers chiffres',
     ],
+    card_number: [
+      'numero de carte',
+      'numero carte',
+      'no de carte',
+      'n de carte',
+      'num carte',
+      'pan',
+      'numero de la carte',
+    ],
     'card.network': ['reseau', 'reseau carte', 'marque', 'marque carte', 'schema', 'reseau de carte'],
     'card.type': ['type de carte', 'type carte', 'nature de carte'],
     expiry: [
@@ -134,6 +143,7 @@ export const french: LanguageVocabulary = {
     evidence: ['justificatif', 'justificatifs', 'piece jointe', 'pieces jointes', 'documents'],
   },
   headerWords: {
+    card_number: ['numero de carte', 'numero carte'],
     'dispute.amount': ['conteste'],
     'dispute.date': ['date d ouverture', 'ouvert le', 'date du litige', 'date de contestation', 'date de reclamation'],
     'issuer_evidence.cardholder_explanation': ['declaration', 'explication', 'commentaire'],

@@ -33,6 +33,7 @@ export const german: LanguageVocabulary = {
       'endziffern',
       'letzte 4 ziffern',
     ],
+    card_number: ['kartennummer', 'karten nr', 'kartennr', 'karten nummer', 'pan', 'kartennummer pan'],
     'card.network': [
       'netzwerk',
       'kartennetzwerk',
@@ -116,6 +117,7 @@ export const german: LanguageVocabulary = {
     evidence: ['beleg', 'belege', 'anhang', 'anhange', 'dokumente', 'nachweis'],
   },
   headerWords: {
+    card_number: ['kartennummer', 'kartennr'],
     'dispute.amount': ['reklamationsbetrag', 'strittig'],
     'dispute.date': ['eroffnet', 'eroffnungsdatum', 'reklamationsdatum', 'meldedatum', 'beanstandungsdatum'],
     'issuer_evidence.cardholder_explanation': ['erklarung', 'aussage', 'stellungnahme', 'schilderung', 'sachverhalt'],

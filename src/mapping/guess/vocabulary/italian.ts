@@ -27,6 +27,7 @@ export const italian: LanguageVocabulary = {
     ],
     case_id: ['id transazione', 'id operazione', 'numero operazione', 'riferimento operazione', 'numero transazione'],
     'card.last4': ['ultime 4 cifre', 'ultime quattro cifre', 'ultime 4', 'carta ultime 4', 'pan ultime 4'],
+    card_number: ['numero carta', 'numero di carta', 'numero della carta', 'n carta', 'num carta', 'pan'],
     'card.network': ['circuito', 'circuito carta', 'rete', 'marchio', 'circuito di pagamento'],
     'card.type': ['tipo carta', 'tipologia carta', 'tipologia'],
     expiry: ['scadenza', 'data scadenza', 'scadenza carta'],
@@ -91,6 +92,7 @@ export const italian: LanguageVocabulary = {
     evidence: ['allegato', 'allegati', 'documenti', 'ricevuta', 'giustificativo'],
   },
   headerWords: {
+    card_number: ['numero carta', 'numero di carta'],
     'dispute.amount': ['contestato'],
     'dispute.date': ['data apertura', 'data contestazione', 'data reclamo', 'data segnalazione'],
     'issuer_evidence.cardholder_explanation': ['dichiarazione', 'spiegazione'],

@@ -30,6 +30,7 @@ export const portuguese: LanguageVocabulary = {
       '4 ultimos digitos',
       'final cartao',
     ],
+    card_number: ['numero do cartao', 'numero cartao', 'n do cartao', 'num cartao', 'pan'],
     'card.network': ['bandeira', 'bandeira do cartao', 'rede'],
     'card.type': ['tipo de cartao', 'tipo cartao', 'modalidade', 'modalidade do cartao'],
     expiry: ['validade', 'data de validade', 'validade do cartao'],
@@ -96,6 +97,7 @@ export const portuguese: LanguageVocabulary = {
     evidence: ['anexo', 'anexos', 'comprovante', 'comprovantes'],
   },
   headerWords: {
+    card_number: ['numero do cartao', 'numero cartao'],
     'dispute.amount': ['contestado'],
     'dispute.date': ['abertura', 'data da contestacao', 'data da reclamacao'],
     'issuer_evidence.cardholder_explanation': ['declaracao', 'relato', 'explicacao'],

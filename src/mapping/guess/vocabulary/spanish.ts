@@ -31,6 +31,15 @@ export const spanish: LanguageVocabulary = {
       'referencia operacion',
     ],
     'card.last4': ['ultimos 4', 'ultimos 4 digitos', 'ultimos cuatro', 'tarjeta ultimos 4', 'terminacion tarjeta'],
+    card_number: [
+      'numero de tarjeta',
+      'numero tarjeta',
+      'no de tarjeta',
+      'n tarjeta',
+      'num tarjeta',
+      'pan',
+      'numero de la tarjeta',
+    ],
     'card.network': ['red', 'red de tarjeta', 'marca', 'marca tarjeta', 'franquicia', 'emisor de marca'],
     'card.type': ['tipo de tarjeta', 'tipo tarjeta'],
     expiry: ['fecha de caducidad', 'caducidad', 'vencimiento', 'fecha de vencimiento', 'fecha vencimiento'],
@@ -113,6 +122,7 @@ export const spanish: LanguageVocabulary = {
     evidence: ['comprobante', 'adjunto', 'adjuntos', 'documentos', 'justificante'],
   },
   headerWords: {
+    card_number: ['numero de tarjeta', 'numero tarjeta'],
     'dispute.amount': ['disputado', 'reclamado'],
     'dispute.date': ['apertura', 'fecha de reclamacion', 'fecha de la disputa'],
     'issuer_evidence.cardholder_explanation': ['declaracion', 'explicacion', 'relato'],

@@ -13,7 +13,8 @@ export type DisputeReason = (typeof disputeReasons)[number];
 /**
  * What a column holds: a new_claim target, or one of the roles a mapping places elsewhere:
  * `claim_key` (the dispute reference rows share), `case_id`, `expiry` (one `MM/YY` cell for two
- * targets) and `evidence` (file paths).
+ * targets), `evidence` (file paths) and `card_number` (the full card number: cardholder data, of
+ * which only the last four digits are mapped).
  */
 export type HeaderRole = string;
 

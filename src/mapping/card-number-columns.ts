@@ -1,0 +1,52 @@
+import { MappingError, notCardNumberLines, type MappingIssue } from './load.js';
+import type { Mapping } from './schema.js';
+
+/**
+ * A mapping's `not_card_numbers`: columns of the file whose numbers pass as card numbers but are
+ * not (docs/mappings.md, "Columns that are not card numbers"). The import masks every other cell.
+ * A name that is not a column of the file is the mapping's error, found before any row is read:
+ * a misspelt name would otherwise opt out nothing and say nothing.
+ */
+
+/** `not_card_numbers[i]` entries that are not columns of the header, as the mapping's issues. */
+export function notCardNumberIssues(mapping: Mapping, header: readonly string[]): MappingIssue[] {
+  const columns = new Set(header);
+  return (mapping.not_card_numbers ?? []).flatMap((column, index) =>
+    columns.has(column)
+      ? []
+      : [
+          {
+            field: `not_card_numbers[${index}]`,
+            line: notCardNumberLines.get(mapping.not_card_numbers ?? [])?.[index],
+            message: `expected a column of the file, got ${JSON.stringify(column)} (the header has ${describeHeader(header)})`,
+          },
+        ],
+  );
+}
+
+/** Throws the mapping's error, naming FILE:LINE and `not_card_numbers[i]`, when a name is not a column of the header. */
+export function checkNotCardNumbers(file: string, mapping: Mapping, header: readonly string[]): void {
+  const issues = notCardNumberIssues(mapping, header);
+  if (issues.length > 0) throw new MappingError(file, issues);
+}
+
+/**
+ * The header indexes whose cells the import leaves unmasked: every place of a `not_card_numbers`
+ * column (a name the header lacks masks nothing less; checkNotCardNumbers refuses it first).
+ */
+export function cardNumberColumnsSkipped(mapping: Mapping, header: readonly string[]): ReadonlySet<number> {
+  const names = new Set(mapping.not_card_numbers ?? []);
+  const skipped = new Set<number>();
+  if (names.size === 0) return skipped;
+  header.forEach((column, index) => {
+    if (names.has(column)) skipped.add(index);
+  });
+  return skipped;
+}
+
+function describeHeader(header: readonly string[]): string {
+  const shown = header.slice(0, 12).map((column) => JSON.stringify(column));
+  return header.length > shown.length
+    ? `${shown.join(', ')} and ${header.length - shown.length} more`
+    : shown.join(', ');
+}
