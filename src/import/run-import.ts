@@ -149,6 +149,7 @@ async function stageInput(journal: Journal, mapping: Mapping, options: ImportOpt
   const staged = await stageRows({
     input: input ?? { workbook: options.input, sheet: options.sheet },
     mapping,
+    mappingFile: options.mappingFile,
     journal,
     shard: options.shard,
     onProgress: (rows) =>

@@ -1,4 +1,5 @@
 import { explainRow } from '../mapping/explain.js';
+import { cardNumberColumnsSkipped } from '../mapping/card-number-columns.js';
 import { evidenceOf } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
@@ -46,7 +47,12 @@ export function checkRow(
     const prepared = prepareRow(
       { line: 0, index: 0, raw },
       mapping,
-      { header, resultsInput: false, statusCount: 0 },
+      {
+        header,
+        resultsInput: false,
+        statusCount: 0,
+        unmaskedColumns: [...cardNumberColumnsSkipped(mapping, header)],
+      },
       new WireCheck(),
     );
     const problem = prepared.problem;

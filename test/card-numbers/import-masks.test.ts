@@ -165,3 +165,18 @@ it('a card number in an identifying field refuses its row, naming the field', as
     expect([line.error_code, line.error_field]).toEqual(['card_number_in_field', 'case.case_id']);
   }
 });
+
+it("a mapping's not_card_numbers column is kept as read; its other columns are masked as ever", async () => {
+  const lines = await dryRunResults((mapping) => `${mapping}\nnot_card_numbers: [card_number]\n`);
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) {
+    expect(line.card_number).toMatch(/^\d{4}( \d{3,4}){2,4}$/);
+    expect(line.cardholder_statement).not.toMatch(/Ma carte \d{4}-/);
+  }
+});
+
+it('a not_card_numbers name the header lacks stops the import before any row, naming the file, line and entry', async () => {
+  await expect(dryRunResults((mapping) => `${mapping}\nnot_card_numbers: [card_number, "Card No"]\n`)).rejects.toThrow(
+    /mapping\.yaml:\d+: not_card_numbers\[1\]: expected a column of the file, got "Card No"/,
+  );
+});

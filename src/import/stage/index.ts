@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { cardNumberColumnsSkipped, checkNotCardNumbers } from '../../mapping/card-number-columns.js';
 import type { Readable } from 'node:stream';
 import Tinypool from 'tinypool';
 import { plainLayout, type FileLayout } from '../../csv/layout.js';
@@ -43,6 +44,8 @@ export interface StageOptions {
   /** A CSV byte stream, read in the mapping's dialect, or a workbook. */
   input: Readable | WorkbookInput;
   mapping: Mapping;
+  /** The mapping's file, named in its errors (a `not_card_numbers` name the header lacks). */
+  mappingFile?: string | undefined;
   journal: Journal;
   shard?: Shard | undefined;
   onProgress?: (rowsRead: number) => void;
@@ -90,8 +93,11 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   // (measured on 200,000 rows of journal inserts: 10–25% less time). Restored below.
   options.journal.database.pragma(`wal_autocheckpoint = ${stagingCheckpointPages}`);
   const preparer = batchPreparer(options);
-  const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0 };
+  const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0, unmaskedColumns: [] };
   const onHeader = (names: readonly string[]) => {
+    // Before any row is read: a misspelt name would opt out nothing and say nothing.
+    checkNotCardNumbers(options.mappingFile ?? 'mapping', options.mapping, names);
+    seen.unmaskedColumns = [...cardNumberColumnsSkipped(options.mapping, names)];
     seen.header = names;
     seen.statusCount = renamedStatusCount(names);
     seen.resultsInput = seen.statusCount > 0;

@@ -55,6 +55,8 @@ export interface HeaderSeen {
   resultsInput: boolean;
   /** Its status columns before the source columns: today's, or a legacy file's fewer (0 when not a results file). */
   statusCount: number;
+  /** The header's places of the mapping's `not_card_numbers` columns: their cells are not masked (docs/mappings.md). */
+  unmaskedColumns: readonly number[];
 }
 
 /**
@@ -72,8 +74,9 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   const { resultsInput, statusCount } = seen;
   const compiled = compileMapping(mapping, seen.header);
   const base = { idx: record.index, line: record.line, reportedCreated: false };
+  const masked = maskingOf(seen);
   if (record.error !== undefined) {
-    const raw = (record.raw ?? []).map(maskCardNumbers);
+    const raw = (record.raw ?? []).map(masked);
     // A row of the wrong width still names its claim, which must not be sent without it.
     const claimKey = compiled.claimKey(resultsInput ? raw.map(restore) : raw);
     return {
@@ -97,7 +100,7 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   // A card number is never kept or sent (docs/import.md, "Card numbers"): every cell is masked before it is
   // mapped or staged.
   const unmasked = raw;
-  raw = raw.map(maskCardNumbers);
+  raw = raw.map(masked);
   const source = JSON.stringify(resultsInput ? raw.slice(statusCount) : raw);
   const claimKey = compiled.claimKey(raw);
   if (
@@ -107,8 +110,8 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   )
     return { ...base, source, claimKey, reportedCreated, problem: cardNumberInKey() };
   const result = compiled.map(raw);
-  const masked = result.ok && raw.some((cell, index) => cell !== unmasked[index]);
-  const unmaskedResult = masked ? compiled.map(unmasked) : undefined;
+  const anyMasked = result.ok && raw.some((cell, index) => cell !== unmasked[index]);
+  const unmaskedResult = anyMasked ? compiled.map(unmasked) : undefined;
   const unmaskedRow = result.ok && unmaskedResult?.ok === true ? unmaskedResult.row : undefined;
   const maskedField = unmaskedRow && result.ok ? maskedIdentifier(result.row, unmaskedRow) : undefined;
   if (maskedField !== undefined)
@@ -169,6 +172,13 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
 /** The results' warning for fields sent with a card number masked in them; none when masking changed no sent field. */
 function maskedWarning(fields: readonly string[]): string | undefined {
   return fields.length === 0 ? undefined : `card_number_masked: ${fields.join(';')}`;
+}
+
+/** A cell's masking: every cell's, but for the mapping's `not_card_numbers` columns, whose cells are kept as read. */
+function maskingOf(seen: HeaderSeen): (cell: string, index: number) => string {
+  const { unmaskedColumns } = seen;
+  if (unmaskedColumns.length === 0) return (cell) => maskCardNumbers(cell);
+  return (cell, index) => (unmaskedColumns.includes(index) ? cell : maskCardNumbers(cell));
 }
 
 /**
