@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,19 @@ describe('bulk-disputes mapping lint', () => {
     expect(result.stdout).toContain('claim        key dispute_ref; id from template "CLM-{dispute_ref}"');
     expect(result.stdout).toMatch(/fields {7}\d+ shared, 9 case, 1 custom, 2 evidence columns/);
     expect(result.stdout).toContain('file_mode    auto');
+    expect(result.stdout).toContain('card numbers masked in every column\n');
+  });
+
+  it("names a mapping's not_card_numbers columns, the exceptions to masking", async () => {
+    const folder = await fixture({
+      'kept.yaml': `${await readFile(genericMapping, 'utf8')}\nnot_card_numbers: [order_no]\n`,
+    });
+    const result = await run(['mapping', 'lint', join(folder, 'kept.yaml')]);
+
+    expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(result.stdout).toContain(
+      'card numbers masked in every column but "order_no" (not_card_numbers: kept as read)',
+    );
   });
 
   it('names file, line and field of each problem on stderr, exit 2 when any file is bad', async () => {

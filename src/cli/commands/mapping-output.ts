@@ -45,8 +45,16 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
     `  claim        key ${mapping.claim.key.join(' + ')}; id ${claimId}${idPrefixNote(mapping)}`,
     `  fields       ${counts.join(', ')}`,
     `  file_mode    ${mapping.file_mode}`,
+    `  card numbers ${cardNumbersNote(mapping)}`,
     '',
   ].join('\n');
+}
+
+/** Masking is on for every column but those the mapping names: a reviewer sees the exceptions here. */
+function cardNumbersNote(mapping: Mapping): string {
+  const kept = mapping.not_card_numbers ?? [];
+  if (kept.length === 0) return 'masked in every column';
+  return `masked in every column but ${kept.map((column) => JSON.stringify(column)).join(', ')} (not_card_numbers: kept as read)`;
 }
 
 /** The prefix changes every id the mapping makes, so the summary says so where the ids are. */

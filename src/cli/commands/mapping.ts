@@ -36,6 +36,7 @@ Example:
     claim        key dispute_ref; id from template "CLM-{dispute_ref}"
     fields       14 shared, 9 case, 1 custom, 2 evidence columns
     file_mode    auto
+    card numbers masked in every column
 
 Each problem goes to stderr as FILE:LINE: FIELD: MESSAGE. Exit 0 when every file is valid,
 2 when any is not.
