@@ -5,6 +5,7 @@ import type { Progress } from '../progress/progress.js';
 import type { CliIo } from './context.js';
 import { describeFailure, exitCodeFor } from './exit-codes.js';
 import { codeOf } from '../errors/coded-error.js';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 
 export const logFormats = ['json', 'pretty'] as const;
 export type LogFormat = (typeof logFormats)[number];
@@ -55,7 +56,9 @@ export function logOutput(options: {
       const code = codeOf(error);
       if (format === 'pretty') {
         if (code === undefined) logger.debug({ err: error }, 'the failure below, with its stack');
-        progress.interrupt(() => io.stderr.write(`bulk-disputes: ${describeFailure(error)}\n`));
+        // Written straight to the terminal, not through the logger: masked here as the logger masks its lines.
+        const sentence = maskCardNumbers(describeFailure(error));
+        progress.interrupt(() => io.stderr.write(`bulk-disputes: ${sentence}\n`));
         return;
       }
       // Written whatever --log-level says: it is the run's answer, not a log line.

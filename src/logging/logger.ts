@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
+import { maskCardNumbersInJsonLine } from './card-numbers.js';
 
 /**
  * Paths that may carry a secret, censored wherever they appear in a log line (pino's
@@ -29,6 +30,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? 'info',
       base: { name: 'bulk-disputes' },
       redact: { paths: redactedPaths, censor: '[REDACTED]' },
+      // A full card number never reaches a log, whichever field or message carries it: every line
+      // is masked as it is written, before the JSON or the human format sees it (card-numbers.ts).
+      hooks: { streamWrite: maskCardNumbersInJsonLine },
     },
     options.destination ?? pino.destination({ fd: 2, sync: true }),
   );

@@ -7,8 +7,8 @@ import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 /**
  * Every file the tool writes that holds cardholder data is readable by its owner only, like the
- * journal: results CSVs (an import's, a merge's, a migration's), payloads, exports and the HTML
- * report, also when it replaces a file that was readable by everyone.
+ * journal: results CSVs (an import's, a merge's, a migration's), payloads, exports, the HTML
+ * report and the embedded sandbox's database, also when it replaces a file that was readable by everyone.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,7 +16,7 @@ const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 
 describe('files with cardholder data are created 0600', () => {
   it(
-    'results, journal, payloads, merged results, HTML report, export and migration results',
+    'results, journal, payloads, merged results, HTML report, export, migration results and the sandbox database',
     { timeout: 60_000 },
     async () => {
       const folder = await temporaryFolder('bulk-disputes-modes-');
@@ -69,6 +69,7 @@ describe('files with cardholder data are created 0600', () => {
         'cases.csv',
         'migrate.results.csv',
         'migrate.journal.sqlite',
+        'sandbox.db',
       ];
       const modes = Object.fromEntries(
         await Promise.all(files.map(async (name) => [name, (await modeOf(file(name))).toString(8)] as const)),

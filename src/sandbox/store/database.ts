@@ -1,3 +1,4 @@
+import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type SandboxDatabase = Database.Database;
@@ -85,6 +86,9 @@ CREATE INDEX IF NOT EXISTS outcome_paths_by_time ON outcome_paths (next_at_ms);
  * only a power cut could lose the last commits, which a local sandbox can afford.
  */
 export function openDatabase(path: string): SandboxDatabase {
+  // It keeps what jobs sent it, cardholders' names and statements: readable by the owner only, as a
+  // journal is (docs/data.md); SQLite gives its -wal and -shm files the same mode. A file that exists keeps its mode.
+  if (path !== ':memory:' && path !== '') closeSync(openSync(path, 'a', 0o600));
   const database = new Database(path);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
