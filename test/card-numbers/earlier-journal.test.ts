@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -83,4 +83,7 @@ it('a journal staged before card numbers were masked is masked in place when a r
     expect(text, where).toContain(maskedForm(pan));
   }
   expect(logged.join('')).toContain('rows masked in place before sending');
+  // Nor is the text it replaced left in the file's free pages or its write-ahead log.
+  for (const file of await readdir(dir))
+    if (file.startsWith('journal.sqlite')) expect((await readFile(join(dir, file))).includes(pan), file).toBe(false);
 });

@@ -12,8 +12,9 @@ export const cardNumbersMaskedKey = 'card_numbers_masked';
  * them: its rows' cells, mapped cases, claims' shared fields and messages are masked in place, in one
  * transaction, before anything is sent. JSON stays JSON (digits become `*`, nothing else moves).
  * Claim keys and ids are left as they are: the service knows the claims by them; a journal with a
- * card number in one is started over with `--restart`, which refuses such rows. Returns the rows
- * changed (0 for a journal masked already).
+ * card number in one is started over with `--restart`, which refuses such rows. The text replaced
+ * is overwritten, not left in the file's free pages or its write-ahead log (`secure_delete`, then a
+ * checkpoint that empties the log). Returns the rows changed (0 for a journal masked already).
  */
 export function maskStagedCardNumbers(database: JournalDatabase): number {
   const marked = database.prepare('SELECT value FROM meta WHERE key = ?').get(cardNumbersMaskedKey);
@@ -23,8 +24,9 @@ export function maskStagedCardNumbers(database: JournalDatabase): number {
   );
   const masked = (column: string) => `${column} = mask_card_numbers(${column})`;
   const changed = (column: string) => `${column} IS NOT mask_card_numbers(${column})`;
-  return database.transaction(() => {
-    const rows = database
+  database.pragma('secure_delete = ON');
+  const rows = database.transaction(() => {
+    const changedRows = database
       .prepare(
         `UPDATE rows SET ${['source', 'case_json', 'error_message'].map(masked).join(', ')}
          WHERE ${['source', 'case_json', 'error_message'].map(changed).join(' OR ')}`,
@@ -37,6 +39,9 @@ export function maskStagedCardNumbers(database: JournalDatabase): number {
       )
       .run();
     database.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(cardNumbersMaskedKey, '1');
-    return rows;
+    return changedRows;
   })();
+  database.pragma('secure_delete = OFF');
+  if (rows > 0) database.pragma('wal_checkpoint(TRUNCATE)');
+  return rows;
 }
