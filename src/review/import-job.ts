@@ -1,3 +1,4 @@
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import { describeService } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
 import { readResultRecordAt, readResultRecords } from '../job-files/import/result-records.js';
@@ -142,5 +143,6 @@ function* tagged(
   }
 }
 
+/** A row's cells by column; masked, as a journal of a version before the import masked may hold card numbers. */
 const cellsFrom = (columns: readonly string[], source: readonly string[]) =>
-  Object.fromEntries(columns.map((column, position) => [column, source[position] ?? '']));
+  Object.fromEntries(columns.map((column, position) => [column, maskCardNumbers(source[position] ?? '')]));

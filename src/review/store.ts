@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 
 /**
  * The review's own store beside the journal (`<journal>.review.sqlite`, 0600: it holds cardholder
@@ -25,21 +26,23 @@ export class ReviewStore {
     return `${journal}.review.sqlite`;
   }
 
+  /** The edits kept; masked as they are read too, since a store of a version before masking may hold card numbers. */
   edits(): Map<number, Record<string, string>> {
     const rows = this.database.prepare('SELECT line, cells FROM edits ORDER BY line').all() as {
       line: number;
       cells: string;
     }[];
-    return new Map(rows.map((row) => [row.line, JSON.parse(row.cells) as Record<string, string>]));
+    return new Map(rows.map((row) => [row.line, maskedCells(JSON.parse(row.cells) as Record<string, string>)]));
   }
 
+  /** A row's edited cells, each card number in them masked (docs/review.md): never kept whole. */
   save(line: number, cells: Readonly<Record<string, string>>): void {
     this.database
       .prepare(
         'INSERT INTO edits (line, cells, updated_at) VALUES (?, ?, ?) ON CONFLICT (line) DO UPDATE SET cells ' +
           '= excluded.cells, updated_at = excluded.updated_at',
       )
-      .run(line, JSON.stringify(cells), new Date().toISOString());
+      .run(line, JSON.stringify(maskedCells(cells)), new Date().toISOString());
   }
 
   discard(line: number): void {
@@ -49,4 +52,12 @@ export class ReviewStore {
   close(): void {
     this.database.close();
   }
+}
+
+/**
+ * Cells with every card number in them masked, first six and last four: what a reviewer types
+ * goes no further whole, as the import masks every cell it reads.
+ */
+export function maskedCells(cells: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(cells).map(([column, text]) => [column, maskCardNumbers(text)]));
 }
