@@ -122,17 +122,20 @@ export class EveryJob {
     await jobs.run('report-withdraw', ['report', at('withdraw.xlsx'), at('wd2.csv'), '--html', at('report-wd.html')]);
   }
 
-  /** A results file as a version before masking wrote it (the numbers whole), read by report, track and withdraw. */
+  /**
+   * A results file as a version before masking wrote it (the numbers whole, one typed into the
+   * amount its error message quotes), read by report, track and withdraw.
+   */
   async olderResults(numbers: readonly string[]): Promise<string> {
     const { at, jobs } = this.bound();
     const old = at('old.results.csv');
-    const written = await readFile(at('results.csv'), 'utf8');
+    const written = (await readFile(at('results.csv'), 'utf8')).replaceAll(badAmount, this.exported.numbers.next(1));
     await writeFile(
       old,
       numbers.reduce((text, digits) => text.replaceAll(maskedForm(digits), digits), written),
     );
     await jobs.run('report-old', ['report', old, '--html', at('report-old.html'), '--xlsx', at('report-old.xlsx')]);
-    await jobs.run('track-old', ['track', old, '--results', at('track-old.csv'), '--journal', at('t4.sqlite')]);
+    await jobs.run('track-old', ['track', old, '--results', at('track-old.csv'), '--html', at('track-old.html')]);
     await jobs.run('withdraw-old', ['withdraw', old, '--dry-run', '--results', at('withdraw-old.csv')]);
     return old;
   }
