@@ -57,6 +57,13 @@ it(
     for (const digits of inExport) expect(results).toContain(maskedForm(digits));
     for (const digits of inExport.slice(0, 9)) expect(received).toContain(maskedForm(digits));
     expect(textOf(texts, 'export.journal.sqlite.review.sqlite')).toContain(maskedForm(typed));
+
+    // Nothing else was masked: every masked form anywhere is one of the card numbers put in, so no
+    // ARN, amount, date, phone number or id of the sample was taken for one.
+    const known = new Set([...exported.numbers.all, ...v1Numbers].map(maskedForm));
+    const masked = new Set(texts.flatMap(({ text }) => text.match(/\d{6}\*{3,9}\d{4}/g) ?? []));
+    expect([...masked].filter((form) => !known.has(form))).toEqual([]);
+    expect(masked.size).toBeGreaterThanOrEqual(inExport.length);
   },
 );
 

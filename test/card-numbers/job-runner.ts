@@ -46,7 +46,7 @@ export class JobRunner {
 
   /** Version 1 cases, a card number typed into each free-text field; the numbers. */
   async seedV1Cases(count: number): Promise<string[]> {
-    const numbers = new Numbers(50_000);
+    const numbers = new Numbers(5_000);
     const client = new ClaimsClient({ baseUrl: this.env.CLAIMS_BASE_URL ?? '', apiKey, retry: { maxAttempts: 1 } });
     try {
       for (let index = 0; index < count; index++) {
