@@ -8,12 +8,14 @@ import { openReviewJob } from '../../src/review/job.js';
 import { ReviewStore } from '../../src/review/store.js';
 import { importSampleWithBadAmount, temporaryFolder } from '../report/fixture.js';
 import { call, serveReview } from '../review/review-http.js';
+import { runCli } from '../helpers/cli.js';
+import { everyFile } from './every-file.js';
 import { root } from './card-export.js';
 
 /**
- * The review of a journal and a store that a version before masking left: a card number whole in
- * a row's cells, in its error message and in a reviewer's kept edit. The page shows them masked,
- * and the fix file it saves holds them masked.
+ * A journal and a review store that a version before masking left: a card number whole in a row's
+ * cells, in its error message and in a reviewer's kept edit. What report, merge-results and the
+ * review make of them (terminal, page, workbook, results, fix file) holds them masked.
  */
 
 const inCells = '4970101000000012';
@@ -55,6 +57,24 @@ function forgeOlderFiles(journal: string, invalid: number, edited: number): void
     store.close();
   }
 }
+
+it('an older journal gives masked results to report (terminal, page, workbook) and merge-results', async () => {
+  const folder = await temporaryFolder();
+  const { journal, imported } = await importSampleWithBadAmount(folder, '84x.99');
+  expect(imported.exitCode, imported.stderr).toBe(1);
+  forgeOlderFiles(journal, 2, 6);
+  const out = (name: string) => join(folder, name);
+  const report = await runCli(['report', journal, '--html', out('report.html'), '--xlsx', out('report.xlsx')]);
+  const merged = await runCli(['merge-results', journal, '--out', out('merged.csv')]);
+  expect([report.exitCode, merged.exitCode], report.stderr + merged.stderr).toEqual([0, 0]);
+  const texts = [report.stdout, report.stderr, merged.stdout, merged.stderr];
+  for (const file of ['report.html', 'merged.csv']) texts.push(await readFile(out(file), 'utf8'));
+  const workbook = (await everyFile(folder)).filter(({ where }) => where.startsWith('report.xlsx'));
+  expect(workbook.length).toBeGreaterThan(0);
+  const written = [...texts, ...workbook.map(({ text }) => text)].join('\n');
+  expect(findCardNumbers(written)).toEqual([]);
+  for (const digits of [inCells, inMessage]) expect(written).toContain(maskedForm(digits));
+});
 
 it('an older journal and store are reviewed with their card numbers masked: the page and the fix file', async () => {
   const folder = await temporaryFolder();
