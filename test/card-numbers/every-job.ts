@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { expect } from 'vitest';
 import { maskedForm } from '../../src/card-numbers/mask.js';
 import { badAmount, type CardExport } from './card-export.js';
@@ -64,13 +65,16 @@ export class EveryJob {
     return typed;
   }
 
-  /** The results file fed back, its slip fixed. */
+  /** The results file fed back, its slip fixed: the service's masked text taken as it is. */
   async feedBack(): Promise<void> {
     const { at, importFlags } = this.bound();
     const fixed = (await readFile(at('results.csv'), 'utf8')).replace(`,${badAmount},`, ',849.99,');
     await writeFile(at('feed-back.csv'), fixed);
     const files = ['--journal', at('feed-back.journal.sqlite'), '--results', at('feed-back.results.csv')];
     await this.jobs.run('feed-back', ['import', at('feed-back.csv'), ...importFlags, ...files]);
+    // The masked text fed back is what the service holds: nothing to update, the fixed claim filed.
+    const lines = parse<Record<string, string>>(await readFile(at('feed-back.results.csv'), 'utf8'), { columns: true });
+    expect(lines.map((line) => [line.outcome, line.changed_fields])).toEqual(lines.map(() => ['filed', '']));
   }
 
   /** migrate-v1, dry, grouped by a free-text field, and for real; the page of its review. */
