@@ -1,3 +1,4 @@
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import { CodedError } from '../errors/coded-error.js';
 
 /** Codes of run-level CSV failures: the whole file cannot be read as declared. */
@@ -30,8 +31,9 @@ export class CsvFormatError extends CodedError {
   /** 1-based physical line where the problem starts. */
   readonly line: number;
 
+  /** The message may quote the file's text (a header name, the parser's words): a card number in it is masked. */
   constructor(code: CsvFormatErrorCode, line: number, message: string, options?: ErrorOptions) {
-    super(`line ${line}: ${message}`, options);
+    super(`line ${line}: ${maskCardNumbers(message)}`, options);
     this.code = code;
     this.line = line;
   }

@@ -1,6 +1,7 @@
 import { pipeline, type Readable } from 'node:stream';
 import { bufferedBatches } from './buffered-batches.js';
 import { CsvError, parse, type Parser } from 'csv-parse';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import { createDecoder } from './decode.js';
 import type { CsvDialect } from './dialect.js';
 import { CsvFormatError, type CsvRowError } from './errors.js';
@@ -32,7 +33,13 @@ type ParserOutput = ParsedRecord | SkippedRecord;
 /** csv-parse error codes that do not lose the following records; every other one stops the run. */
 const recoverableParserCodes = new Set(['INVALID_OPENING_QUOTE']);
 
-function runFailure(code: string, line: number, cause: Error): CsvFormatError {
+/**
+ * The run's failure for a parser error. The parser's message may quote the text it stopped at, and
+ * its error carries the record read so far: the cause kept is a plain error with that message
+ * masked, so a card number in the text goes no further (docs/import.md "Card numbers").
+ */
+function runFailure(code: string, line: number, parserError: Error): CsvFormatError {
+  const cause = new Error(maskCardNumbers(parserError.message));
   if (code === 'CSV_QUOTE_NOT_CLOSED') {
     return new CsvFormatError(
       'csv_quote_not_closed',

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { ClaimsClient } from '../api/client/index.js';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import { neutralise } from '../csv/neutralise.js';
 import type { ExportResource } from './columns.js';
 import { flatten } from './flatten.js';
@@ -71,9 +72,10 @@ async function writeRecords(csv: ReturnType<typeof stringify>, options: ExportOp
   let bookmark = after;
   for await (const record of listAll(options.client, options.resource, after)) {
     const flat = flatten(record);
+    // The service's free text may hold a card number someone typed (docs/export.md): written masked.
     await write(
       csv,
-      columns.map((column) => neutralise(flat[column] ?? '')),
+      columns.map((column) => neutralise(maskCardNumbers(flat[column] ?? ''))),
     );
     rows++;
     options.onRecord?.(rows);

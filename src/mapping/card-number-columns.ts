@@ -1,3 +1,4 @@
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import { MappingError, notCardNumberLines, type MappingIssue } from './load.js';
 import type { Mapping } from './schema.js';
 
@@ -42,6 +43,22 @@ export function cardNumberColumnsSkipped(mapping: Mapping, header: readonly stri
     if (names.has(column)) skipped.add(index);
   });
   return skipped;
+}
+
+/**
+ * A row's cells by column with every card number in them masked, first six and last four, but in
+ * the mapping's `not_card_numbers` columns, kept as read: what the import does at its door
+ * (docs/import.md, "Card numbers"), for what reads cells outside it (`mapping explain`, review).
+ * Masking a masked cell changes nothing.
+ */
+export function maskCells(
+  cells: Readonly<Record<string, string>>,
+  mapping: Pick<Mapping, 'not_card_numbers'>,
+): Record<string, string> {
+  const kept = new Set(mapping.not_card_numbers ?? []);
+  const masked: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [column, cell] of Object.entries(cells)) masked[column] = kept.has(column) ? cell : maskCardNumbers(cell);
+  return masked;
 }
 
 function describeHeader(header: readonly string[]): string {

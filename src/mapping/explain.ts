@@ -1,5 +1,5 @@
-import { maskCardNumbers } from '../card-numbers/mask.js';
 import type { FieldStepName, FieldValue } from './evaluate-field.js';
+import { maskCells } from './card-number-columns.js';
 import type { FieldSpec } from './field-spec.js';
 import { claimKeyValues, evidenceOf, mapRow, type FieldError, type MappedRow } from './map-row.js';
 import type { Mapping } from './schema.js';
@@ -44,7 +44,8 @@ export interface RowExplanation {
 }
 
 export function explainRow(unmasked: Readonly<Record<string, string>>, mapping: Mapping): RowExplanation {
-  const cells = maskedCells(unmasked, new Set(mapping.not_card_numbers ?? []));
+  // The row as the import maps it, and no full card number printed.
+  const cells = maskCells(unmasked, mapping);
   const fields: ExplainedField[] = [];
   const mapped = mapRow(cells, mapping, {
     onField: ({ field, spec, steps, result }) => {
@@ -64,18 +65,6 @@ export function explainRow(unmasked: Readonly<Record<string, string>>, mapping: 
     errors: mapped.ok ? [] : mapped.errors,
     row: mapped.ok ? mapped.row : undefined,
   };
-}
-
-/**
- * The row as the import maps it: every cell with its card numbers masked at the import's door
- * (docs/import.md, "Card numbers"), but in the mapping's `not_card_numbers` columns, so that what
- * explain shows is what the import does, and no full card number is printed.
- */
-function maskedCells(cells: Readonly<Record<string, string>>, skipped: ReadonlySet<string>): Record<string, string> {
-  const masked: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [column, cell] of Object.entries(cells))
-    masked[column] = skipped.has(column) ? cell : maskCardNumbers(cell);
-  return masked;
 }
 
 export function sourceOf(spec: FieldSpec): FieldSource {

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import type { CsvEncoding } from '../csv/dialect.js';
 import { readRows } from '../csv/read-rows.js';
 import { isSqlite, isZip } from '../files/file-kind.js';
@@ -70,7 +71,8 @@ export async function writeReportWorkbook(file: string, out: string, encoding?: 
     const position = (column: string) => header.indexOf(column);
     for await (const row of rows) {
       // A record the results file itself garbles keeps its cells, unmarked: nothing is dropped.
-      const cells = (row.raw ?? []).map(restore);
+      // Masked: a results file of a version before the import masked may hold card numbers (docs/report.md).
+      const cells = (row.raw ?? []).map((cell) => maskCardNumbers(restore(cell)));
       const marks = new Map<number, CellMark>();
       const fill = outcomeFill[cells[position('outcome')] ?? ''];
       if (fill !== undefined) marks.set(position('outcome'), { fill });

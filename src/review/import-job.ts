@@ -1,3 +1,4 @@
+import { maskCells } from '../mapping/card-number-columns.js';
 import { describeService } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
 import { readResultRecordAt, readResultRecords } from '../job-files/import/result-records.js';
@@ -7,6 +8,7 @@ import { mergeByLine, MergeRefusedError } from '../job-files/import/merge.js';
 import { openShardJournals, type OpenShards } from '../job-files/import/merge-journals.js';
 import { inputKindKey, resultsDialectKey } from '../job-files/import/write-results.js';
 import { parseMapping } from '../mapping/load.js';
+import type { Mapping } from '../mapping/schema.js';
 import { metaOf } from '../journal/snapshot.js';
 import { importLine } from '../job-files/read/read-journal.js';
 import { Summariser, type Summary } from '../job-files/summarise.js';
@@ -40,7 +42,7 @@ export async function openImportJob(
     const mapping = idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: idPrefix } };
     const dialectText = meta(resultsDialectKey);
     const columns = first.job.sourceColumns;
-    const { entries, rows, summary, mixedClaims } = readRows(opened, columns);
+    const { entries, rows, summary, mixedClaims } = readRows(opened, columns, mapping);
     const service = opened.shards.find((shard) => shard.job.service !== undefined)?.job.service;
     const byLine = new Map(rows.map((row) => [row.line, row]));
     const recordOf = (entry: RowEntry) => {
@@ -70,7 +72,7 @@ export async function openImportJob(
       fixOutcomes: outcomesToFix,
       recordOf,
       cellsOf: (entry) =>
-        byLine.get(entry.line)?.cells ?? cellsFrom(columns, JSON.parse(recordOf(entry).source) as string[]),
+        byLine.get(entry.line)?.cells ?? cellsFrom(columns, JSON.parse(recordOf(entry).source) as string[], mapping),
       matching: (text) => {
         // The cells of every row, searched where they are kept (JSON text: close enough for a search box).
         const found = opened.shards.map(
@@ -96,6 +98,7 @@ export async function openImportJob(
 function readRows(
   opened: OpenShards,
   columns: readonly string[],
+  mapping: Mapping,
 ): { entries: RowEntry[]; rows: ReviewRow[]; summary: Summary; mixedClaims: Set<string> } {
   const sources = opened.shards.map((shard, position) => ({
     file: shard.job.file,
@@ -123,7 +126,7 @@ function readRows(
       };
       entries.push(entry);
       if (entry.toFix)
-        rows.push({ ...entry, cells: cellsFrom(columns, JSON.parse(record.source) as string[]), record });
+        rows.push({ ...entry, cells: cellsFrom(columns, JSON.parse(record.source) as string[], mapping), record });
     }
   } finally {
     for (const source of sources) source.rows.return(undefined);
@@ -142,5 +145,9 @@ function* tagged(
   }
 }
 
-const cellsFrom = (columns: readonly string[], source: readonly string[]) =>
-  Object.fromEntries(columns.map((column, position) => [column, source[position] ?? '']));
+/**
+ * A row's cells by column, masked as the import masks them (a journal of a version before the
+ * import masked may hold card numbers), the mapping's `not_card_numbers` columns kept as read.
+ */
+const cellsFrom = (columns: readonly string[], source: readonly string[], mapping: Mapping) =>
+  maskCells(Object.fromEntries(columns.map((column, position) => [column, source[position] ?? ''])), mapping);

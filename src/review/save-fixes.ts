@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import { basename, dirname, join } from 'node:path';
 import { fieldColumns } from '../mapping/source-columns.js';
 import { plainDialect, writtenDialectOf } from '../csv/layout.js';
 import { writeResultRecords } from '../job-files/import/write-results.js';
+import type { ResultRecord } from '../job-files/import/records.js';
 import type { ImportReviewJob } from './job-types.js';
 
 export interface SavedFixes {
@@ -39,7 +41,10 @@ export async function saveFixes(
     .filter((entry) => edits.has(entry.line) || claims.has(entry.claimKey))
     .map((entry) => {
       const cells = edits.get(entry.line) ?? job.cellsOf(entry);
-      return { ...job.recordOf(entry), source: JSON.stringify(job.columns.map((column) => cells[column] ?? '')) };
+      return {
+        ...maskedRecord(job.recordOf(entry)),
+        source: JSON.stringify(job.columns.map((column) => cells[column] ?? '')),
+      };
     });
   const dialect = job.dialect ?? writtenDialectOf(job.mapping.csv, plainDialect);
   await writeResultRecords(
@@ -47,6 +52,8 @@ export async function saveFixes(
     job.columns,
     file,
     format === 'xlsx' ? { kind: 'xlsx', fieldColumns: fieldColumns(job.mapping) } : { kind: 'csv', dialect },
+    // The cells as the page has them (masked: import-job.ts, store.ts), the record's texts just above.
+    { cellsMasked: true },
   );
   const journal = `${base}.fix-${number}.journal.sqlite`;
   return {
@@ -57,6 +64,17 @@ export async function saveFixes(
       `bulk-disputes import ${quote(file)} --mapping ` +
       `${quote(job.mappingFile)}${job.idPrefix === undefined ? '' : ` --id-prefix ${quote(job.idPrefix)}`} ` +
       `--evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}`,
+  };
+}
+
+/** The record's texts a journal of a version before masking may hold a card number in, masked as the cells are. */
+function maskedRecord(record: ResultRecord): ResultRecord {
+  const masked = (text: string | null) => (text === null ? null : maskCardNumbers(text));
+  return {
+    ...record,
+    claim_key: masked(record.claim_key),
+    error_message: masked(record.error_message),
+    claim_error_message: masked(record.claim_error_message),
   };
 }
 

@@ -147,13 +147,17 @@ function addFixRoutes(app: FastifyInstance, context: FixContext): void {
   app.post('/api/rows/:line/check', { schema: { body: cellsBody } }, async (request, reply) => {
     const row = views.editable((request.params as { line: string }).line);
     if (row === undefined) return reply.code(404).send({ message: notEditable });
-    return views.check(job, row, { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells });
+    return views.check(job, row, {
+      ...row.cells,
+      ...store.masked((request.body as { cells: Record<string, string> }).cells),
+    });
   });
 
   app.put('/api/rows/:line', { schema: { body: cellsBody } }, async (request, reply) => {
     const row = views.editable((request.params as { line: string }).line);
     if (row === undefined) return reply.code(404).send({ message: notEditable });
-    const cells = { ...row.cells, ...(request.body as { cells: Record<string, string> }).cells };
+    // A card number the reviewer types is masked here, before it is checked, kept, shown or fed back.
+    const cells = { ...row.cells, ...store.masked((request.body as { cells: Record<string, string> }).cells) };
     store.save(row.line, cells);
     edits.set(row.line, cells);
     // The other rows of the claim are checked again: a conflict shows on both.

@@ -1,5 +1,7 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { maskCells } from '../mapping/card-number-columns.js';
+import type { Mapping } from '../mapping/schema.js';
 
 /**
  * The review's own store beside the journal (`<journal>.review.sqlite`, 0600: it holds cardholder
@@ -10,7 +12,11 @@ import Database from 'better-sqlite3';
 export class ReviewStore {
   private readonly database: Database.Database;
 
-  constructor(readonly file: string) {
+  /** `mapping`: its `not_card_numbers` columns are kept as read, as the import keeps them; every other cell is masked. */
+  constructor(
+    readonly file: string,
+    private readonly mapping: Pick<Mapping, 'not_card_numbers'> = {},
+  ) {
     // Created owner-only before SQLite opens it (SQLite would create it 0644 under the usual umask).
     closeSync(openSync(file, 'a', 0o600));
     chmodSync(file, 0o600);
@@ -25,22 +31,26 @@ export class ReviewStore {
     return `${journal}.review.sqlite`;
   }
 
+  /** The edits kept; masked as they are read too, since a store of a version before masking may hold card numbers. */
   edits(): Map<number, Record<string, string>> {
     const rows = this.database.prepare('SELECT line, cells FROM edits ORDER BY line').all() as {
       line: number;
       cells: string;
     }[];
-    return new Map(rows.map((row) => [row.line, JSON.parse(row.cells) as Record<string, string>]));
+    return new Map(rows.map((row) => [row.line, this.masked(JSON.parse(row.cells) as Record<string, string>)]));
   }
 
+  /** A row's edited cells, each card number in them masked (docs/review.md): never kept whole. */
   save(line: number, cells: Readonly<Record<string, string>>): void {
     this.database
       .prepare(
         'INSERT INTO edits (line, cells, updated_at) VALUES (?, ?, ?) ON CONFLICT (line) DO UPDATE SET cells ' +
           '= excluded.cells, updated_at = excluded.updated_at',
       )
-      .run(line, JSON.stringify(cells), new Date().toISOString());
+      .run(line, JSON.stringify(this.masked(cells)), new Date().toISOString());
   }
+
+  readonly masked: CellMasking = (cells) => ({ ...maskCells(cells, this.mapping) });
 
   discard(line: number): void {
     this.database.prepare('DELETE FROM edits WHERE line = ?').run(line);
@@ -50,3 +60,9 @@ export class ReviewStore {
     this.database.close();
   }
 }
+
+/**
+ * Cells with every card number in them masked, first six and last four, as the import masks every
+ * cell it reads (but the mapping's `not_card_numbers` columns): what a reviewer types goes no further whole.
+ */
+export type CellMasking = (cells: Readonly<Record<string, string>>) => Record<string, string>;

@@ -1,5 +1,6 @@
 import { readJournalInOneRead } from '../job-files/read/journal-in-one-read.js';
 import { basename, extname } from 'node:path';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
 import { CsvFormatError } from '../csv/errors.js';
@@ -100,7 +101,8 @@ function readTables(
         source,
         job,
         line: record.line,
-        claim_key: record.claim_key === null ? '' : displayKey(record.claim_key),
+        // Masked, as are the keys of a list below: a journal of a version before masking may hold one whole.
+        claim_key: record.claim_key === null ? '' : maskCardNumbers(displayKey(record.claim_key)),
         claim_id: record.claim_id ?? '',
         case_id: caseId,
         note: caseId === '' ? `no case at the service (${outcome})` : '',
@@ -169,7 +171,7 @@ async function readTable(
       add({
         ...at,
         line: row.line,
-        claim_key: claimKey,
+        claim_key: maskCardNumbers(claimKey),
         claim_id: claimId,
         case_id: caseId,
         note: claimId === '' && caseId === '' ? 'no claim or case id on this line' : '',

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { readResultRecords } from '../job-files/import/result-records.js';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import { rowResult } from '../job-files/import/row-outcome.js';
 import { displayKey } from '../job-files/import/write-results.js';
 import { claimKeyWanted, outcomeWanted, storedKeyForms, type TargetFilter } from '../job-files/read/target-filter.js';
@@ -54,7 +55,8 @@ export function importJournalTargets(
     const wanted = claimKeyWanted(storedKeyForms(row.claim_key), filter, seenKeys);
     claims.set(row.claim_key, {
       claimId: row.claim_id,
-      claimKey: displayKey(row.claim_key),
+      // Written to the results: a key a version before masking took from a card number goes masked.
+      claimKey: maskCardNumbers(displayKey(row.claim_key)),
       last4: last4Of(row.shared_json),
       wanted,
       proof: [],

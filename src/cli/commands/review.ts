@@ -168,7 +168,7 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       flags.evidenceDir ?? (job.kind === 'import' ? job.evidenceDir : undefined) ?? dirname(job.journal),
     );
     const sender = flags.send && job.kind === 'import' ? await senderFor(job, flags, evidenceDir, context) : undefined;
-    const store = new ReviewStore(ReviewStore.fileFor(job.journal));
+    const store = new ReviewStore(ReviewStore.fileFor(job.journal), job.kind === 'import' ? job.mapping : {});
     const server = await startReviewServer({
       job,
       store,

@@ -19,6 +19,7 @@ import {
   type ResultsSummary,
 } from './write-results.js';
 import { journalKindOf, tablesOf } from '../../journal/kind.js';
+import { cardNumbersMaskedKey } from './mask-staged.js';
 
 /**
  * `merge-results`: the journals of one import split with `--shard i/n`, checked to be exactly the n
@@ -59,6 +60,7 @@ export async function mergeShardJournals(files: readonly string[], out: string):
       first.job.sourceColumns,
       out,
       resultsFormatOf(out, first.job.dialect, first.job.fieldColumns),
+      { cellsMasked: opened.shards.every((shard) => shard.job.cellsMasked === true) },
     );
     return { summary, shards: opened.shards.map((shard) => shard.job) };
   } finally {
@@ -144,5 +146,6 @@ function shardJobOf(database: Database.Database, file: string): ShardJob {
     service: parseService(meta(serviceMetaKey)),
     // A journal staged before they were recorded: a results workbook without its error cells marked.
     fieldColumns: JSON.parse(meta(fieldColumnsKey) ?? '{}') as Record<string, string[]>,
+    cellsMasked: meta(cardNumbersMaskedKey) !== undefined,
   };
 }

@@ -32,6 +32,8 @@ export interface ShardJob {
   readonly service?: ServiceIdentity | undefined;
   /** The mapping's source columns by field, for a merged results workbook. */
   readonly fieldColumns?: Readonly<Record<string, readonly string[]>> | undefined;
+  /** Staged with its cells masked (docs/import.md, "Card numbers"); false for a journal of an earlier version. */
+  readonly cellsMasked?: boolean | undefined;
 }
 
 /** The shards cannot be merged into one results CSV; the message says which file and why. */

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { stringify as stringifyBatch } from 'csv-stringify/sync';
+import { maskCardNumbers } from '../../card-numbers/mask.js';
 import { createEncoder } from '../../csv/encode.js';
 import type { WrittenDialect } from '../../csv/layout.js';
 import type { ResultRecord } from './records.js';
@@ -64,7 +65,19 @@ export async function writeResults(
   file: string,
   format: ResultsFormat,
 ): Promise<ResultsSummary> {
-  return writeResultRecords(journal.results(), sourceColumns, file, format);
+  // The import's own journal: staged masked now, or masked in place when resumed (mask-staged.ts).
+  return writeResultRecords(journal.results(), sourceColumns, file, format, { cellsMasked: true });
+}
+
+/** Whether the records' cells are masked already (docs/import.md, "Card numbers"). */
+export interface CardNumbersInRecords {
+  /**
+   * The journal was staged by a version that masks (its `card_numbers_masked` is set): its cells
+   * are as the import sent them, the mapping's `not_card_numbers` columns kept as read. Otherwise
+   * (a journal of an earlier version read by merge-results, report or review) every cell written
+   * is masked.
+   */
+  readonly cellsMasked: boolean;
 }
 
 /**
@@ -77,6 +90,7 @@ export async function writeResultRecords(
   sourceColumns: readonly string[],
   file: string,
   format: ResultsFormat,
+  cardNumbers: CardNumbersInRecords,
 ): Promise<ResultsSummary> {
   const summary: ResultsSummary = {
     rows: 0,
@@ -86,7 +100,7 @@ export async function writeResultRecords(
     changed: 0,
     masked: 0,
   };
-  const lines = resultLines(records, sourceColumns, summary);
+  const lines = resultLines(records, sourceColumns, summary, cardNumbers);
   if (format.kind === 'xlsx') await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {});
   else await writeResultsCsv(file, sourceColumns, lines, format.dialect);
   return summary;
@@ -96,9 +110,12 @@ function* resultLines(
   records: Iterable<ResultRecord>,
   sourceColumns: readonly string[],
   summary: ResultsSummary,
+  { cellsMasked }: CardNumbersInRecords,
 ): Generator<ResultLine> {
   for (const record of records) {
-    const result = rowResult(record);
+    const read = rowResult(record);
+    // A journal of an earlier version may quote a card number in a message, as a workbook's note repeats it.
+    const result = cellsMasked ? read : { ...read, errorMessage: maskCardNumbers(read.errorMessage) };
     summary.rows++;
     summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
     if (result.errorCode !== '')
@@ -106,7 +123,8 @@ function* resultLines(
     if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
     if ((record.changed_fields ?? '') !== '') summary.changed++;
     if ((record.warnings ?? '') !== '') summary.masked++;
-    yield { result, cells: [...statusCells(record, result), ...sourceCells(record, sourceColumns)] };
+    const cells = [...statusCells(record, result), ...sourceCells(record, sourceColumns)];
+    yield { result, cells: cellsMasked ? cells : cells.map(maskCardNumbers) };
   }
 }
 

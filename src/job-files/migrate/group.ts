@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { maskCardNumbers } from '../../card-numbers/mask.js';
 
 /**
  * How v1 cases group into claims: one claim per case by default; with `--group-by`, the cases whose
@@ -36,11 +37,18 @@ export function valueAt(record: unknown, path: string): string | undefined {
   return text === '' ? undefined : text;
 }
 
-/** The group key: `case=<case_id>` alone, or `field="value";field="value"`. */
+/**
+ * The group key: `case=<case_id>` alone, or `field="value";field="value"`. A card number in a value
+ * (free text grouped by) is masked, first six and last four, since the key is written to the
+ * journal and the results (docs/migrate-v1.md).
+ */
 export function groupKeyOf(record: { case_id: string }, groupBy: readonly string[]): string {
   const alone = `case=${JSON.stringify(record.case_id)}`;
   if (groupBy.length === 0) return alone;
-  const values = groupBy.map((field) => valueAt(record, field));
+  const values = groupBy.map((field) => {
+    const value = valueAt(record, field);
+    return value === undefined ? undefined : maskCardNumbers(value);
+  });
   if (values.some((value) => value === undefined)) return alone;
   return groupBy.map((field, index) => `${field}=${JSON.stringify(values[index])}`).join(';');
 }

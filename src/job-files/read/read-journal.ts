@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { maskCardNumbers } from '../../card-numbers/mask.js';
 import type Database from 'better-sqlite3';
 import { describeService, parseService } from '../../api/service-identity.js';
 import { journalFormat } from '../import/schema.js';
@@ -84,17 +85,18 @@ export function serviceOf(database: Database.Database): string {
 
 const describeTables = (tables: ReadonlySet<string>) => (tables.size === 0 ? 'no tables' : [...tables].join(', '));
 
+/** A journal's row as a results line; its key and message masked, as a journal of a version before masking may hold card numbers. */
 export function importLine(record: ResultRecord): ResultLine {
   const result = rowResult(record);
   return {
     kind: 'result',
     line: String(record.line),
-    claimKey: record.claim_key === null ? '' : displayKey(record.claim_key),
+    claimKey: record.claim_key === null ? '' : maskCardNumbers(displayKey(record.claim_key)),
     claimId: record.claim_id ?? '',
     caseId: record.case_id ?? '',
     outcome: result.outcome,
     errorCode: result.errorCode,
-    errorMessage: result.errorMessage,
+    errorMessage: maskCardNumbers(result.errorMessage),
     errorField: result.errorField,
     // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done.
     ok: okOutcomes.includes(result.outcome) && result.errorCode === '',
@@ -107,9 +109,9 @@ export function migrateRowLine(position: number, row: MigrateRow): ResultLine {
   return migrateLine(position, {
     caseId: row.case_id,
     claimId: row.claim_id,
-    groupKey: row.group_key,
+    groupKey: maskCardNumbers(row.group_key),
     outcome,
     errorCode: code,
-    errorMessage: message,
+    errorMessage: maskCardNumbers(message),
   });
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { maskCardNumbers } from '../../card-numbers/mask.js';
 import type { DetectedDialect } from './results-dialect.js';
 import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from '../import/columns.js';
 import { tableRows } from './read-table.js';
@@ -82,13 +83,18 @@ export async function* readResults(
   }
 }
 
-/** One line of a results file of `kind` (read under `resultsHeader`), each cell read through `text`. */
+/**
+ * One line of a results file of `kind` (read under `resultsHeader`), each cell read through `text`
+ * and masked: a results file of a version before the import masked may quote a card number in an
+ * error message, and what reads it (report, track, withdraw, review) must not copy it on.
+ */
 export function resultLine(
   kind: ResultsKind,
   cells: Readonly<Record<string, string>>,
   position: number,
-  text: (cell: string) => string,
+  read: (cell: string) => string,
 ): ResultLine {
+  const text = (cell: string) => maskCardNumbers(read(cell));
   if (kind === 'migrate') {
     const cell = (column: (typeof migrateColumns)[number]) => text(cells[column] ?? '');
     return migrateLine(position, {

@@ -1,5 +1,6 @@
 import { renameStatusColumns, isResultsHeader, statusCell } from '../import/columns.js';
 import { isMigrateHeader, migrateColumns } from '../migrate/columns.js';
+import { maskCardNumbers } from '../../card-numbers/mask.js';
 import { identifierDamage } from '../../mapping/spreadsheet-damage.js';
 import type { WithdrawTarget } from '../withdraw/target.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from './target-filter.js';
@@ -156,7 +157,8 @@ export function tableLine(
   const damaged = identifierDamage('claim_id', 'claim_id', claimId) ?? identifierDamage('case_id', 'case_id', caseId);
   if (damaged !== undefined) return { skip: damaged.message };
   if (claimId === '' && (layout.kind === 'results' || caseId === '')) return { skip: blankReason(layout) };
-  return { target: { claimId, claimKey, caseIds: caseId === '' ? [] : [caseId] } };
+  // The key is copied into the job's files: one a version before masking left whole goes masked.
+  return { target: { claimId, claimKey: maskCardNumbers(claimKey), caseIds: caseId === '' ? [] : [caseId] } };
 }
 
 function blankReason(layout: TableLayout): string {
