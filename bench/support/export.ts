@@ -1,4 +1,10 @@
-import { oneToThreeRows, plannedRows, writeDisputesCsv, type WrittenCsv } from '../../test/import/generate.js';
+import {
+  oneToThreeRows,
+  plannedRows,
+  writeDisputesCsv,
+  type ExtraColumn,
+  type WrittenCsv,
+} from '../../test/import/generate.js';
 
 /**
  * Generated issuer exports for the benchmarks: the same generator and the same shape as the
@@ -7,8 +13,13 @@ import { oneToThreeRows, plannedRows, writeDisputesCsv, type WrittenCsv } from '
  */
 
 /** Writes a `rows`-row export to `file` as a stream (flat memory for a million rows). */
-export async function writeGenericExport(file: string, rows: number): Promise<WrittenCsv> {
-  const written = await writeDisputesCsv(file, plannedRows({ rows, sizeOf: oneToThreeRows, block: 50 }));
+export async function writeGenericExport(file: string, rows: number, extra?: ExtraColumn): Promise<WrittenCsv> {
+  const written = await writeDisputesCsv(
+    file,
+    plannedRows({ rows, sizeOf: oneToThreeRows, block: 50 }),
+    Date.now(),
+    extra,
+  );
   if (written.rows !== rows) throw new Error(`generated export ${file}: expected ${rows} rows, got ${written.rows}`);
   return written;
 }

@@ -1,6 +1,7 @@
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import { MappingError, notCardNumberLines, type MappingIssue } from './load.js';
 import type { Mapping } from './schema.js';
+import { specColumns } from './source-columns.js';
 
 /**
  * A mapping's `not_card_numbers`: columns of the file whose numbers pass as card numbers but are
@@ -43,6 +44,25 @@ export function cardNumberColumnsSkipped(mapping: Mapping, header: readonly stri
     if (names.has(column)) skipped.add(index);
   });
   return skipped;
+}
+
+/**
+ * The header indexes whose masking can change what is sent: the columns a field reads whole (its
+ * column or template), the claim key's and the evidence columns. A card number elsewhere (a column
+ * no field reads, or one read through `last4`, whose last four digits masking keeps) is masked in
+ * what is kept, and the row's mapping is the same: the import then maps it once, not twice.
+ */
+export function columnsSentWhole(mapping: Mapping, header: readonly string[]): number[] {
+  const names = new Set<string>([...mapping.claim.key, ...mapping.evidence.map(({ column }) => column)]);
+  const specs = [
+    mapping.claim.id,
+    ...Object.values(mapping.shared),
+    ...Object.values(mapping.case),
+    ...Object.values(mapping.custom_fields),
+  ];
+  for (const spec of specs)
+    if (spec !== undefined && spec.last4 !== true) for (const name of specColumns(spec)) names.add(name);
+  return header.flatMap((column, index) => (names.has(column) ? [index] : []));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { explainRow } from '../mapping/explain.js';
-import { cardNumberColumnsSkipped } from '../mapping/card-number-columns.js';
+import { cardNumberColumnsSkipped, columnsSentWhole } from '../mapping/card-number-columns.js';
 import { evidenceOf } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/source-columns.js';
@@ -52,6 +52,7 @@ export function checkRow(
         resultsInput: false,
         statusCount: 0,
         unmaskedColumns: [...cardNumberColumnsSkipped(mapping, header)],
+        sentWhole: columnsSentWhole(mapping, header),
       },
       new WireCheck(),
     );

@@ -140,11 +140,22 @@ export interface WrittenCsv {
   bytes: number;
 }
 
+/** One more column after the generic ones, its cell made from the row (a card number on every row). */
+export interface ExtraColumn {
+  readonly name: string;
+  cellOf(spec: RowSpec): string;
+}
+
 /** Streams the planned rows to `file`, waiting for the disk whenever its buffer is full. */
-export async function writeDisputesCsv(file: string, rows: Iterable<RowSpec>, nowMs = Date.now()): Promise<WrittenCsv> {
+export async function writeDisputesCsv(
+  file: string,
+  rows: Iterable<RowSpec>,
+  nowMs = Date.now(),
+  extra?: ExtraColumn,
+): Promise<WrittenCsv> {
   const output = createWriteStream(file, { highWaterMark: 1 << 20 });
   const written: WrittenCsv = { rows: 0, bytes: 0 };
-  let chunk = `${genericHeader.join(',')}\n`;
+  let chunk = `${[...genericHeader, ...(extra === undefined ? [] : [extra.name])].join(',')}\n`;
   const flush = async () => {
     written.bytes += Buffer.byteLength(chunk);
     const ok = output.write(chunk);
@@ -152,7 +163,9 @@ export async function writeDisputesCsv(file: string, rows: Iterable<RowSpec>, no
     if (!ok) await once(output, 'drain');
   };
   for (const spec of rows) {
-    chunk += `${rowCells(spec, nowMs).map(cell).join(',')}\n`;
+    const cells = rowCells(spec, nowMs);
+    if (extra !== undefined) cells.push(extra.cellOf(spec));
+    chunk += `${cells.map(cell).join(',')}\n`;
     written.rows++;
     if (chunk.length >= 256 * 1024) await flush();
   }

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { cardNumberColumnsSkipped, checkNotCardNumbers } from '../../mapping/card-number-columns.js';
+import { cardNumberColumnsSkipped, checkNotCardNumbers, columnsSentWhole } from '../../mapping/card-number-columns.js';
 import type { Readable } from 'node:stream';
 import Tinypool from 'tinypool';
 import { plainLayout, type FileLayout } from '../../csv/layout.js';
@@ -93,11 +93,12 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   // (measured on 200,000 rows of journal inserts: 10–25% less time). Restored below.
   options.journal.database.pragma(`wal_autocheckpoint = ${stagingCheckpointPages}`);
   const preparer = batchPreparer(options);
-  const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0, unmaskedColumns: [] };
+  const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0, unmaskedColumns: [], sentWhole: [] };
   const onHeader = (names: readonly string[]) => {
     // Before any row is read: a misspelt name would opt out nothing and say nothing.
     checkNotCardNumbers(options.mappingFile ?? 'mapping', options.mapping, names);
     seen.unmaskedColumns = [...cardNumberColumnsSkipped(options.mapping, names)];
+    seen.sentWhole = columnsSentWhole(options.mapping, names);
     seen.header = names;
     seen.statusCount = renamedStatusCount(names);
     seen.resultsInput = seen.statusCount > 0;

@@ -57,6 +57,8 @@ export interface HeaderSeen {
   statusCount: number;
   /** The header's places of the mapping's `not_card_numbers` columns: their cells are not masked (docs/mappings.md). */
   unmaskedColumns: readonly number[];
+  /** The header's places whose masking can change what is sent (`columnsSentWhole`): the others need no second mapping. */
+  sentWhole: readonly number[];
 }
 
 /**
@@ -105,12 +107,12 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   const claimKey = compiled.claimKey(raw);
   if (
     claimKey !== undefined &&
-    raw.some((cell, index) => cell !== unmasked[index]) &&
+    seen.sentWhole.some((index) => raw[index] !== unmasked[index]) &&
     compiled.claimKey(unmasked) !== claimKey
   )
     return { ...base, source, claimKey, reportedCreated, problem: cardNumberInKey() };
   const result = compiled.map(raw);
-  const anyMasked = result.ok && raw.some((cell, index) => cell !== unmasked[index]);
+  const anyMasked = result.ok && seen.sentWhole.some((index) => raw[index] !== unmasked[index]);
   const unmaskedResult = anyMasked ? compiled.map(unmasked) : undefined;
   const unmaskedRow = result.ok && unmaskedResult?.ok === true ? unmaskedResult.row : undefined;
   const maskedField = unmaskedRow && result.ok ? maskedIdentifier(result.row, unmaskedRow) : undefined;
