@@ -2,14 +2,14 @@ import { newClaimBody, newClaimCaseSchema } from '../../api/schemas/claim.js';
 import { precompiledSafeParse } from '../../api/schemas/precompiled.js';
 import type { CsvRowError } from '../../csv/errors.js';
 import { compileMapping } from '../../mapping/compile/index.js';
-import type { MappedRow } from '../../mapping/map-row.js';
+import type { FieldError, MappedRow } from '../../mapping/map-row.js';
 import type { Mapping } from '../../mapping/schema.js';
 import { derivedClaimId } from '../claims/ids.js';
 import type { RowProblem } from './records.js';
 import { maybeCreatedOutcomes, statusCell } from './columns.js';
 import { restore } from '../../csv/neutralise.js';
 import { maskCardNumbers } from '../../card-numbers/mask.js';
-import { maskedFields, maskedIdentifier } from './card-number-fields.js';
+import { whatMaskingChanged } from './card-number-fields.js';
 import { wireFieldToMappingField } from '../claims/wire-fields.js';
 
 /**
@@ -88,51 +88,24 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
       problem: { code: record.error.code, message: record.error.message },
     };
   }
-  let raw = record.raw ?? [];
-  let status: Record<string, string> = {};
-  let reportedCreated = false;
-  let reportedFileIds: string | undefined;
-  if (resultsInput) {
-    raw = raw.map(restore);
-    status = statusCellsOf(seen, raw);
-    reportedCreated =
-      statusCell(status, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(status, 'outcome'));
-    if (reportedCreated && statusCell(status, 'file_ids') !== '') reportedFileIds = statusCell(status, 'file_ids');
-  }
+  const { cells, status, reportedCreated, reportedFileIds } = readBack(seen, record.raw ?? []);
+  let raw = cells;
   // A card number is never kept or sent (docs/import.md, "Card numbers"): every cell is masked before it is
   // mapped or staged.
   const unmasked = raw;
   raw = raw.map(masked);
   const source = JSON.stringify(resultsInput ? raw.slice(statusCount) : raw);
   const claimKey = compiled.claimKey(raw);
-  if (
-    claimKey !== undefined &&
-    seen.sentWhole.some((index) => raw[index] !== unmasked[index]) &&
-    compiled.claimKey(unmasked) !== claimKey
-  )
-    return { ...base, source, claimKey, reportedCreated, problem: cardNumberInKey() };
   const result = compiled.map(raw);
-  const anyMasked = result.ok && seen.sentWhole.some((index) => raw[index] !== unmasked[index]);
-  const unmaskedResult = anyMasked ? compiled.map(unmasked) : undefined;
-  const unmaskedRow = result.ok && unmaskedResult?.ok === true ? unmaskedResult.row : undefined;
-  const maskedField = unmaskedRow && result.ok ? maskedIdentifier(result.row, unmaskedRow) : undefined;
-  if (maskedField !== undefined)
-    return { ...base, source, claimKey, reportedCreated, problem: cardNumberInField(maskedField) };
-  if (!result.ok) {
-    const [first, ...rest] = result.errors;
-    const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((error) => error.field).join(', ')})`;
-    return {
-      ...base,
-      source,
-      claimKey,
-      reportedCreated,
-      problem: {
-        code: first?.code ?? 'invalid',
-        message: `${first?.message ?? 'invalid'}${more}`,
-        field: first?.field,
-      },
-    };
-  }
+  const { problem: cardNumberProblem, warnings } = whatMaskingChanged(
+    compiled,
+    seen.sentWhole,
+    { raw, unmasked },
+    result,
+  );
+  if (cardNumberProblem !== undefined)
+    return { ...base, source, claimKey, reportedCreated, problem: cardNumberProblem };
+  if (!result.ok) return { ...base, source, claimKey, reportedCreated, problem: mappingProblem(result.errors) };
   const { row } = result;
   const caseBody = caseOf(row);
   const sharedJson = JSON.stringify(row.shared);
@@ -167,13 +140,8 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
     reportedFileIds,
     reportedCaseId,
     mapped,
-    warnings: unmaskedRow ? maskedWarning(maskedFields(row, unmaskedRow)) : undefined,
+    warnings,
   };
-}
-
-/** The results' warning for fields sent with a card number masked in them; none when masking changed no sent field. */
-function maskedWarning(fields: readonly string[]): string | undefined {
-  return fields.length === 0 ? undefined : `card_number_masked: ${fields.join(';')}`;
 }
 
 /** A cell's masking: every cell's, but for the mapping's `not_card_numbers` columns, whose cells are kept as read. */
@@ -181,31 +149,6 @@ function maskingOf(seen: HeaderSeen): (cell: string, index: number) => string {
   const { unmaskedColumns } = seen;
   if (unmaskedColumns.length === 0) return (cell) => maskCardNumbers(cell);
   return (cell, index) => (unmaskedColumns.includes(index) ? cell : maskCardNumbers(cell));
-}
-
-/**
- * The claim key holds a card number: masked, two cards with the same first six and last four
- * digits would share a claim, and unmasked it would be kept and sent. The row is refused whole.
- */
-function cardNumberInKey(): RowProblem {
-  return {
-    code: 'card_number_in_key',
-    message:
-      'claim key: expected a dispute reference, got a card number in its cells; a card number is never kept or ' +
-      'sent, so it cannot group rows: map claim.key from another column',
-    field: 'claim.key',
-  };
-}
-
-/** A card number in an identifying field: masked it would be a wrong value, whole a leak. */
-function cardNumberInField(field: string): RowProblem {
-  return {
-    code: 'card_number_in_field',
-    message:
-      `${field}: expected no card number, got one; a card number is never kept or sent, and masked it would ` +
-      'be a wrong id: take this field from another column, or clear the card number from the cell',
-    field,
-  };
 }
 
 /**
@@ -222,6 +165,31 @@ function claimIdChanged(reported: string, now: string): RowProblem {
       'sending it would make a second claim of this dispute: feed it back with the mapping the results were ' +
       "made with and the key unchanged, or clear the row's claim_id cell to send it as a new claim",
   };
+}
+
+/** A row that did not map: its first field error, naming the others. */
+function mappingProblem(errors: readonly FieldError[]): RowProblem {
+  const [first, ...rest] = errors;
+  const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((error) => error.field).join(', ')})`;
+  return { code: first?.code ?? 'invalid', message: `${first?.message ?? 'invalid'}${more}`, field: first?.field };
+}
+
+/**
+ * A row's cells as the import reads them, and, for a results file fed back, what its status cells
+ * reported: its cells restored (the formula prefix removed), whether its claim may exist at the
+ * service, and the files its case has there.
+ */
+function readBack(
+  seen: HeaderSeen,
+  raw: readonly string[],
+): { cells: readonly string[]; status: Record<string, string>; reportedCreated: boolean; reportedFileIds?: string } {
+  if (!seen.resultsInput) return { cells: raw, status: {}, reportedCreated: false };
+  const cells = raw.map(restore);
+  const status = statusCellsOf(seen, cells);
+  const reportedCreated =
+    statusCell(status, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(status, 'outcome'));
+  const fileIds = statusCell(status, 'file_ids');
+  return { cells, status, reportedCreated, reportedFileIds: reportedCreated && fileIds !== '' ? fileIds : undefined };
 }
 
 /** A results file's status cells (restored), by their header names, as statusCell reads them. */
