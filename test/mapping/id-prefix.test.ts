@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { genericRow } from './generic-row.js';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -29,30 +30,12 @@ const unprefixed = parseMapping(genericText, 'generic.yaml');
 /** The generic mapping without its claim id template: claim ids derive from the key. */
 const derivedIds = (mapping: Mapping): Mapping => ({ ...mapping, claim: { ...mapping.claim, id: undefined } });
 
-const cells = {
-  dispute_ref: 'D-100',
-  transaction_ref: 'T1',
-  card_last4: '4242',
-  card_network: 'VISA',
-  card_type: 'Credit',
-  card_expiry: '09/2028',
-  cardholder_name: 'Maya Lindqvist',
-  cardholder_email: 'maya@example.com',
-  reason_code: 'FR',
-  dispute_date: '2026-03-15',
-  card_active: 'no',
-  fraud_reported: 'yes',
-  cardholder_statement: 'not me',
+const cells = genericRow({
   disputed_amount: '12.00',
-  currency: 'usd',
-  merchant_name: 'Voltmart',
-  mcc: '5732',
   transaction_amount: '12.00',
-  transaction_date: '2026-03-01',
-  arn: '74537604152001234509876',
   receipt_file: '',
   correspondence_files: '',
-};
+});
 
 function mapped(mapping: Mapping, overrides: Record<string, string> = {}): MappedRow {
   const result = mapRow({ ...cells, ...overrides }, mapping);

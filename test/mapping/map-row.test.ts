@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { genericRow } from './generic-row.js';
 import { describe, expect, it } from 'vitest';
 import { newClaimBody } from '../../src/api/schemas/claim.js';
 import { loadMapping } from '../../src/mapping/load.js';
@@ -7,33 +8,7 @@ import { mapRow, type MappedRow } from '../../src/mapping/map-row.js';
 const mapping = await loadMapping(fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url)));
 
 /** A row of the generic export, with some cells replaced. */
-function row(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    dispute_ref: 'D-100',
-    transaction_ref: 'T1',
-    card_last4: '4242',
-    card_network: 'VISA',
-    card_type: 'Credit',
-    card_expiry: '09/2028',
-    cardholder_name: 'Maya Lindqvist',
-    cardholder_email: 'maya@example.com',
-    reason_code: 'FR',
-    dispute_date: '2026-03-15',
-    card_active: 'no',
-    fraud_reported: 'yes',
-    cardholder_statement: 'not me',
-    disputed_amount: '1234.56',
-    currency: 'usd',
-    merchant_name: 'Voltmart',
-    mcc: '5732',
-    transaction_amount: '1234.56',
-    transaction_date: '2026-03-01',
-    arn: '74537604152001234509876',
-    receipt_file: 'receipts/d-100.pdf',
-    correspondence_files: 'mail/1.png; mail/2.png',
-    ...overrides,
-  };
-}
+const row = genericRow;
 
 function mapped(cells: Record<string, string>): MappedRow {
   const result = mapRow(cells, mapping);
