@@ -15,6 +15,7 @@ import { benchCase as sandbox } from './cases/sandbox.js';
 import { benchCase as stage } from './cases/stage.js';
 import { benchCase as submit } from './cases/submit.js';
 import { benchCase as track } from './cases/track.js';
+import { benchCase as weather } from './cases/weather.js';
 import { benchCase as withdraw } from './cases/withdraw.js';
 import { benchCase as workbook } from './cases/workbook.js';
 import { builtCli, repoRoot } from './support/paths.js';
@@ -48,6 +49,7 @@ const allCases: readonly BenchCase[] = [
   withdraw,
   track,
   packageCase,
+  weather,
 ];
 
 interface Flags {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { plannedRows, writeDisputesCsv } from '../../test/import/generate.js';
+import { recordImport, replayInSandbox } from '../support/import-anchor.js';
 import { importIntoSandbox, runImportTimed, type ImportRun } from '../support/import-run.js';
 import { genericMappingFile } from '../support/paths.js';
-import { replay, startRecorder, type ReplayResult, type RequestSequence } from '../support/replay-anchor.js';
+import { replay, startRecorder, type RequestSequence } from '../support/replay-anchor.js';
 import { benchApiKey, setSandboxFaults, withSandbox } from '../support/sandbox.js';
 import { runWithdrawTimed, type WithdrawRun } from '../support/withdraw-run.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
@@ -62,53 +63,6 @@ const faultFlags = (setting: ImportSetting): string[] => [
   ...setting.sandboxFlags,
 ];
 
-/** The requests a fault-free import sends for `input`, recorded on the wire, a sequence per claim. */
-async function recordImport(context: BenchContext, input: string, fileMode: string): Promise<RequestSequence[]> {
-  const name = `record-${fileMode}`;
-  const file = (suffix: string) => join(context.workDir, `${name}.${suffix}`);
-  return withSandbox({ cliBin: context.sandboxCliBin, dbFile: file('sandbox.db') }, async (sandbox) => {
-    const recorder = await startRecorder(sandbox.url);
-    try {
-      const args = [
-        input,
-        '--mapping',
-        genericMappingFile,
-        '--file-mode',
-        fileMode,
-        '--concurrency',
-        String(concurrency),
-        '--journal',
-        file('journal.sqlite'),
-        '--results',
-        file('results.csv'),
-      ];
-      await runImportTimed({
-        cliBin: context.cliBin,
-        args,
-        baseUrl: recorder.url,
-        apiKey: benchApiKey,
-        cwd: context.workDir,
-      });
-      return recorder.sequences();
-    } finally {
-      await recorder.close();
-    }
-  });
-}
-
-async function replayInSandbox(
-  context: BenchContext,
-  name: string,
-  flags: readonly string[],
-  sequences: readonly RequestSequence[],
-  workers: number,
-): Promise<ReplayResult> {
-  return withSandbox(
-    { cliBin: context.sandboxCliBin, dbFile: join(context.workDir, `${name}.sandbox.db`), flags },
-    async (sandbox) => replay(sandbox.url, sequences, workers),
-  );
-}
-
 /** Every claim created (and filed, with filing) once: otherwise claims/s would not mean what it says. */
 function checkEveryClaim(run: ImportRun, claims: number, fileMode: string): void {
   const done = fileMode === 'none' ? run.outcomes.created : run.outcomes.filed;
@@ -129,7 +83,7 @@ async function importRows(context: BenchContext, claims: number): Promise<BenchR
     let sequences = recorded.get(setting.fileMode);
     if (sequences === undefined) {
       context.log(`refusals: recording the requests of a fault-free import (--file-mode ${setting.fileMode})`);
-      sequences = await recordImport(context, input, setting.fileMode);
+      sequences = await recordImport(context, input, setting.fileMode, concurrency);
       recorded.set(setting.fileMode, sequences);
     }
     const flags = faultFlags(setting);

@@ -37,6 +37,8 @@ export interface ImportRun {
   readonly answered503: number;
   /** The "import finished" line's outcome counts, e.g. { created: 6400 }. */
   readonly outcomes: Readonly<Record<string, number>>;
+  /** The summary's whole `throttling` record (pauses, the concurrency controller's stats), for the notes that show it. */
+  readonly throttling: Throttling;
 }
 
 export interface Throttling {
@@ -44,6 +46,10 @@ export interface Throttling {
   answered429: number;
   answered503: number;
   sendingMs: number;
+  /** The rest, as the import logs it (docs/rate-limits.md, "Reading the summary"): read where a note shows it. */
+  pauses?: unknown;
+  pausedMs?: unknown;
+  concurrency?: unknown;
 }
 
 export interface LogLine {
@@ -128,6 +134,7 @@ export async function runImportTimed(options: ImportRunOptions): Promise<ImportR
     answered429: throttling.answered429,
     answered503: throttling.answered503,
     outcomes,
+    throttling,
   };
 }
 
