@@ -19,7 +19,8 @@ const digitRuns = /\d+(?:[ -]\d+)*/g;
  * The card numbers in a text: 13 to 19 digits, Luhn-valid, in a network's issuer range, written
  * whole or in groups, alone in a cell or inside free text ("ma carte 4970 1010 0000 0012 a été
  * débitée deux fois"). Inside a run of groups ("le 12 4970 1010 0000 0012"), the longest number
- * made of whole groups is taken, so a date or count beside it does not hide it.
+ * made of whole groups is taken, so a date or count beside it does not hide it. Digits glued to a
+ * letter or `_` belong to a word (an id, a hex string) and are not taken.
  */
 export function findCardNumbers(text: string): FoundCardNumber[] {
   const found: FoundCardNumber[] = [];
@@ -28,10 +29,28 @@ export function findCardNumbers(text: string): FoundCardNumber[] {
   if (text.length < 13 || !/(?:\d[ -]?){13}/.test(text)) return found;
   for (const run of text.matchAll(digitRuns)) {
     const groups = groupsOf(run[0], run.index);
+    // A group glued to a letter or `_` is part of a word, not a number written on its own: an id
+    // such as `event_06888b25bd4025633778900b` holds 13 digits in a row that pass as a card number.
+    if (gluedBefore(text, run.index)) groups.shift();
+    if (wordCharacter.test(text.charAt(run.index + run[0].length))) groups.pop();
     if (groups.reduce((sum, group) => sum + group.digits.length, 0) < 13) continue;
     found.push(...cardNumbersIn(groups));
   }
   return found;
+}
+
+/** What makes a word with digits beside it (a digit never stands beside a run: the run would take it). */
+const wordCharacter = /[\p{L}\p{M}_]/u;
+
+/**
+ * Whether the run starting at `index` is glued to a word before it. A line break or tab escaped as
+ * text (`\n`, `\r`, `\t`, as JSON and quoted messages write them) ends a word like the character
+ * it stands for: a card number after it is a number of its own.
+ */
+function gluedBefore(text: string, index: number): boolean {
+  const before = text.charAt(index - 1);
+  if (!wordCharacter.test(before)) return false;
+  return !(text.charAt(index - 2) === '\\' && /[nrtbfv]/.test(before));
 }
 
 interface Group {

@@ -83,8 +83,23 @@ describe('card numbers', () => {
       'PR-IT-7005',
       'TX-000123456789',
       'case_0123456789abcdef01234567',
+      // A hex id whose 13 digits in a row pass as a Visa number: glued to letters, part of the id.
+      'event_06888b25bd4025633778900b',
+      `ref${cardNumber('4970101', 16)}`,
+      `${cardNumber('4970101', 16)}_x`,
     ])
       expect(findCardNumbers(id), id).toEqual([]);
+  });
+
+  it('a number glued to a word is not taken, the card number after it in the same run is', () => {
+    const digits = cardNumber('4970101', 16);
+    const grouped = digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+    expect(findCardNumbers(`ref12 ${grouped} x`).map((found) => found.digits)).toEqual([digits]);
+    expect(findCardNumbers(`PAN:${digits}.`).map((found) => found.digits)).toEqual([digits]);
+    expect(findCardNumbers(`CLM-${digits}`).map((found) => found.digits)).toEqual([digits]);
+    // After a line break or tab written as an escape (JSON, a quoted message), it is a number of its own.
+    for (const before of ['\n', '\r', '\t'])
+      expect(findCardNumbers(JSON.stringify(`notes${before}${digits}`)).map((found) => found.digits)).toEqual([digits]);
   });
 
   it('beside other numbers in one run of groups, the card number is still found', () => {
