@@ -155,7 +155,7 @@ function damageIn(
 ): TransformResult<FieldValue> | undefined {
   if (!isIdentifierTarget(field) || spec.type !== 'string') return undefined;
   for (const column of specColumns(spec)) {
-    const damage = identifierDamage(field, column, cells[column] ?? '');
+    const damage = identifierDamage(field, column, cells[column] ?? '', spec.last4 === true);
     if (damage !== undefined) return { ok: false, ...damage };
   }
   return undefined;

@@ -34,8 +34,17 @@ export function isIdentifierTarget(field: string): boolean {
   );
 }
 
-/** The damage a spreadsheet did to one identifier cell, or undefined when it looks untouched. */
-export function identifierDamage(field: string, column: string, cell: string): Damage | undefined {
+/**
+ * The damage a spreadsheet did to one identifier cell, or undefined when it looks untouched.
+ * `readsLastFour`: the field takes the cell's last four digits (`last4: true`), so the cell is a
+ * card number, not the field's fixed-width value: its width is the `last4` step's to check.
+ */
+export function identifierDamage(
+  field: string,
+  column: string,
+  cell: string,
+  readsLastFour = false,
+): Damage | undefined {
   const text = cell.trim();
   if (scientific.test(text)) {
     return {
@@ -47,7 +56,7 @@ export function identifierDamage(field: string, column: string, cell: string): D
         `column typed as text) and run again`,
     };
   }
-  const width = fixedWidth[field];
+  const width = readsLastFour ? undefined : fixedWidth[field];
   if (width !== undefined && /^\d+$/.test(text) && text.length < width.digits) {
     const padded = text.padStart(width.digits, '0');
     return {

@@ -58,6 +58,8 @@ describe('last4: true', () => {
 
   it.each([
     ['four digits', '0012'],
+    // Not `leading_zeros_dropped`: the column holds card numbers, and three digits are none.
+    ['three digits', '123'],
     ['12 digits', '497010**0012'],
     ['20 digits', '49701010000000120000'],
     ['masked at the end', '4970101000******'],

@@ -131,10 +131,12 @@ function emitDamage(context: CompileContext, target: FieldTarget, label: string)
   for (const column of specColumns(spec)) {
     const index = columnIndex.get(column);
     const cellText = index === undefined ? "''" : cell(index);
-    if (index === undefined && identifierDamage(field, column, '') === undefined) continue;
+    const readsLastFour = spec.last4 === true;
+    if (index === undefined && identifierDamage(field, column, '', readsLastFour) === undefined) continue;
     const damage = code.variable();
     code.line(
-      `{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant(field)}, ${code.constant(column)}, ${cellText});`,
+      `{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant(field)}, ${code.constant(column)}, ` +
+        `${cellText}, ${String(readsLastFour)});`,
     );
     code.line(
       `  if (${damage} !== undefined) { ${failure} = { ok: false, code: ${damage}.code, message: ${damage}.message }; break ${label}; } }`,
