@@ -84,19 +84,22 @@ export async function* readResults(
 }
 
 /**
- * One line of a results file of `kind` (read under `resultsHeader`), each cell read through `text`
- * and masked: a results file of a version before the import masked may quote a card number in an
- * error message, and what reads it (report, track, withdraw, review) must not copy it on.
+ * The cells a results file of a version before the import masked may hold a card number in: its
+ * claim key (or group key) and its message. What reads it (report, track, withdraw, review) masks
+ * them; ids are the service's and stay as written, as the jobs act on them.
  */
+const maskedColumns: ReadonlySet<string> = new Set(['claim_key', 'group_key', 'error_message']);
+
+/** One line of a results file of `kind` (read under `resultsHeader`), each cell read through `read`. */
 export function resultLine(
   kind: ResultsKind,
   cells: Readonly<Record<string, string>>,
   position: number,
   read: (cell: string) => string,
 ): ResultLine {
-  const text = (cell: string) => maskCardNumbers(read(cell));
+  const text = (column: string, cell: string) => (maskedColumns.has(column) ? maskCardNumbers(read(cell)) : read(cell));
   if (kind === 'migrate') {
-    const cell = (column: (typeof migrateColumns)[number]) => text(cells[column] ?? '');
+    const cell = (column: (typeof migrateColumns)[number]) => text(column, cells[column] ?? '');
     return migrateLine(position, {
       caseId: cell('case_id'),
       claimId: cell('claim_id'),
@@ -107,7 +110,7 @@ export function resultLine(
     });
   }
   if (kind === 'withdraw') {
-    const cell = (column: (typeof withdrawColumns)[number]) => text(cells[column] ?? '');
+    const cell = (column: (typeof withdrawColumns)[number]) => text(column, cells[column] ?? '');
     return withdrawLine(position, {
       claimKey: cell('claim_key'),
       claimId: cell('claim_id'),
@@ -117,7 +120,7 @@ export function resultLine(
       errorMessage: cell('error_message'),
     });
   }
-  const cell = (column: (typeof statusColumns)[number]) => text(statusCell(cells, column));
+  const cell = (column: (typeof statusColumns)[number]) => text(column, statusCell(cells, column));
   const outcome = cell('outcome');
   const errorCode = cell('error_code');
   return {
