@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { plannedRows, writeDisputesCsv } from '../../test/import/generate.js';
 import { recordImport, replayInSandbox } from '../support/import-anchor.js';
 import { importIntoSandbox, type ImportRun } from '../support/import-run.js';
-import { measureRecovery } from '../support/recovery.js';
+import { heldWindows, measureRecovery } from '../support/recovery.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
@@ -214,7 +214,8 @@ async function recoveryRow(context: BenchContext): Promise<BenchRow> {
     note:
       `sandbox --control --rate-limit ${recovery.fromRate} ${faultFlags().join(' ')}, ` +
       `raised by POST /_sandbox/faults ${raiseAfterMs / 1000} s after the first claim (the buckets refilled then); ` +
-      `pace = claims created in the last 1 s, from the sandbox's creation times; ${measured.paceBefore.toFixed(1)} claims/s before the raise, ` +
+      `pace = claims created in the last 1 s, from the sandbox's creation times, reached when ${heldWindows} windows in a row reach it; ` +
+      `${measured.paceBefore.toFixed(1)} claims/s before the raise, ` +
       `best 1 s after it ${measured.bestWindow}; --concurrency ${adaptiveConcurrency}; ${throttlingNote(measured.run)}`,
   };
 }

@@ -8,7 +8,9 @@ import { setSandboxFaults, withSandbox } from './sandbox.js';
 /**
  * How fast the import's pace follows a rate limit raised while it runs: the sandbox starts at
  * `fromRate`, and `raiseAfterMs` after its first claim is created the bench raises it to `toRate`
- * (`POST /_sandbox/faults`, which also fills the buckets). The pace is read from the service's side:
+ * (`POST /_sandbox/faults`, which also fills the buckets). The pace is read from the service's side, and
+ * reached only when it holds for `heldWindows` seconds in a row (the buckets' refill at the raise buys one
+ * second's burst, which must not pass for a pace found):
  * the sandbox stamps each claim with its creation time (the machine's clock, as the bench's), so the
  * import needs no per-request logs, whose writing would cost the two processes what they measure.
  */
@@ -27,7 +29,7 @@ export interface RecoveryRun {
   readonly run: ImportRun;
   /** Claims created a second from the first claim to the raise. */
   readonly paceBefore: number;
-  /** Seconds from the raise to the first 1 s window with `share` x `toRate` claims created; undefined if never. */
+  /** Seconds from the raise to the end of the first of `heldWindows` 1 s windows in a row, each with `share` x `toRate` claims created; undefined if never. */
   readonly secondsToPace: number | undefined;
   /** The most claims created in any 1 s window after the raise. */
   readonly bestWindow: number;
@@ -35,6 +37,8 @@ export interface RecoveryRun {
 
 const pollMs = 50;
 const windowMs = 1000;
+/** The pace counts as reached when this many 1 s windows in a row reach it. */
+export const heldWindows = 3;
 
 function creationTimes(dbFile: string): number[] {
   return readDatabase(dbFile, (database) =>
@@ -59,17 +63,35 @@ async function raiseWhenDue(
   return Date.now();
 }
 
-/** The first moment after `fromMs` the claims of the last second reach `target`, and the best such count. */
-function firstWindowReaching(times: readonly number[], fromMs: number, target: number) {
+/** Claims created in (fromMs, fromMs + windowMs]. */
+function createdIn(times: readonly number[], fromMs: number): number {
+  let count = 0;
+  for (const timeMs of times) if (timeMs > fromMs && timeMs <= fromMs + windowMs) count++;
+  return count;
+}
+
+/**
+ * The first moment after `fromMs` from which the claims of the last second reach `target` and go on
+ * reaching it for the next `heldWindows - 1` seconds (windows past the last claim not asked for),
+ * and the most claims created in any 1 s window after `fromMs`.
+ */
+function firstPaceHeld(times: readonly number[], fromMs: number, target: number) {
   let start = 0;
   let best = 0;
   let reachedAtMs: number | undefined;
+  const lastMs = times.at(-1) ?? fromMs;
   for (const [end, timeMs] of times.entries()) {
     while ((times[start] ?? timeMs) <= timeMs - windowMs) start++;
     if (timeMs < fromMs) continue;
     const count = end - start + 1;
     best = Math.max(best, count);
-    if (reachedAtMs === undefined && count >= target) reachedAtMs = timeMs;
+    if (reachedAtMs !== undefined || count < target) continue;
+    let held = true;
+    for (let next = 1; next < heldWindows && held; next++) {
+      const windowStartMs = timeMs + (next - 1) * windowMs;
+      if (windowStartMs + windowMs <= lastMs) held = createdIn(times, windowStartMs) >= target;
+    }
+    if (held) reachedAtMs = timeMs;
   }
   return { reachedAtMs, best };
 }
@@ -107,7 +129,7 @@ export async function measureRecovery(
     const times = creationTimes(dbFile);
     const firstMs = times[0] ?? raisedAtMs;
     const before = times.filter((timeMs) => timeMs < raisedAtMs).length;
-    const { reachedAtMs, best } = firstWindowReaching(times, raisedAtMs, share * options.toRate);
+    const { reachedAtMs, best } = firstPaceHeld(times, raisedAtMs, share * options.toRate);
     return {
       run,
       paceBefore: (1000 * before) / Math.max(1, raisedAtMs - firstMs),

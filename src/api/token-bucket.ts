@@ -15,22 +15,35 @@
 export class TokenBucket {
   private tokens: number;
   private lastMs: number;
+  private rate: number;
 
   /**
    * @param perSecond tokens added per second (any positive number: 0.5 is one every 2 s).
    * @param capacity the most tokens it holds: the burst allowed after a quiet spell. It starts full.
    */
   constructor(
-    readonly perSecond: number,
+    perSecond: number,
     readonly capacity: number,
     startMs: number,
   ) {
-    if (!(perSecond > 0) || !Number.isFinite(perSecond))
-      throw new RangeError(`token bucket rate: expected a positive number, got ${String(perSecond)}`);
+    this.rate = checkedRate(perSecond);
     if (!(capacity >= 1) || !Number.isFinite(capacity))
       throw new RangeError(`token bucket capacity: expected a number from 1 up, got ${String(capacity)}`);
     this.tokens = capacity;
     this.lastMs = startMs;
+  }
+
+  /** Tokens added per second now. */
+  get perSecond(): number {
+    return this.rate;
+  }
+
+  /** From `nowMs` on, `perSecond` tokens a second (the client's pace following the service's rate); what was added until then stays. */
+  setRate(perSecond: number, nowMs: number): void {
+    const rate = checkedRate(perSecond);
+    if (rate === this.rate) return;
+    this.refill(nowMs);
+    this.rate = rate;
   }
 
   /** Takes a token if one is there (0); otherwise takes none and says in how many ms one will be. */
@@ -40,7 +53,7 @@ export class TokenBucket {
       this.tokens -= 1;
       return 0;
     }
-    return Math.ceil(((1 - this.tokens) * 1000) / this.perSecond);
+    return Math.ceil(((1 - this.tokens) * 1000) / this.rate);
   }
 
   /**
@@ -51,7 +64,7 @@ export class TokenBucket {
   reserve(nowMs: number): number {
     this.refill(nowMs);
     this.tokens -= 1;
-    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens * 1000) / this.perSecond);
+    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens * 1000) / this.rate);
   }
 
   /** Tokens there now (negative: booked ahead); for tests and logs. */
@@ -63,7 +76,13 @@ export class TokenBucket {
   private refill(nowMs: number): void {
     // A clock moved back (the sandbox's control prefix) adds nothing, and counts from there.
     const elapsedMs = Math.max(0, nowMs - this.lastMs);
-    this.tokens = Math.min(this.capacity, this.tokens + (elapsedMs * this.perSecond) / 1000);
+    this.tokens = Math.min(this.capacity, this.tokens + (elapsedMs * this.rate) / 1000);
     this.lastMs = nowMs;
   }
+}
+
+function checkedRate(perSecond: number): number {
+  if (!(perSecond > 0) || !Number.isFinite(perSecond))
+    throw new RangeError(`token bucket rate: expected a positive number, got ${String(perSecond)}`);
+  return perSecond;
 }

@@ -1,5 +1,5 @@
 import type { ImportReport } from './run-import.js';
-import { formatThrottling, throttlingWorthTelling } from '../rate/follow-throttling.js';
+import { formatThrottling, throttlingWorthTelling } from '../rate/throttling-summary.js';
 import { outcomes } from '../job-files/import/columns.js';
 import { formatPhases } from '../progress/phases.js';
 import { ConnectionSetupError } from '../api/network/setup-error.js';

@@ -5,9 +5,8 @@ import { RecentAnswers } from '../api/client/answer-kind.js';
  * additive increase, multiplicative decrease (AIMD, as TCP does with its window). Pure: the caller
  * says what happened and when; the sender applies `limit`. Three signals, three answers:
  *
- * - A 429 (`rateLimited`): the key's allowance is spent. Each one cuts by `decreaseFactor`, not
- *   one per round: a rate limit that runs dry answers every request in flight with 429 at once,
- *   and that many refusals say the job is far over what the service allows.
+ * - A 429 (`rateLimited`): counted, nothing more here. The key's allowance is a rate, and the
+ *   client paces to it (src/api/client/adaptive-rate.ts); claims in flight do not set a rate.
  * - A 503 or a failure without an answer (`refused`): overload only when the recent answers say
  *   so, never one alone. When `overloadShare` (20%) of a `window` of answers (64, or twice `max`)
  *   are refusals, the limit is cut once (as soon as that many are in: a fifth of a window is a
@@ -22,16 +21,11 @@ import { RecentAnswers } from '../api/client/answer-kind.js';
  *   sent in its place; sporadic refusals come as often before a step as after it.
  * - A case unavailable for filing says nothing of the service: the caller does not report it.
  *
- * Growth: one more in flight after `growAfterSuccesses` accepted answers, each refusal taking
- * `refusalCost` of them back and a 429 all of them. So the limit grows only while refusals stay
- * under one in `refusalCost + 1`: with sporadic refusals above that it holds (no cut, no growth),
- * and near a service's capacity it stops short of the point where refusals would grow.
- *
- * Why growth is slow (default: twice `max` answers per step): against a rate limit, requests
- * answer in milliseconds whatever their number, so concurrency does not set the rate; what it
- * sets is how many requests are already on their way when the service's allowance runs out, and
- * all of those are refused. Growing by one per two full windows keeps the refusals near one a
- * second against a 50/s allowance at --concurrency 32 (under 5% of requests).
+ * Growth: one more in flight each `growAfter` answers (as many as a window of them: time, at the
+ * job's pace) while fewer than `growBelowShare` (a tenth) of the recent answers are refusals. A
+ * sporadic refusal is one answer among the others: it neither cuts nor starts the count again.
+ * Near a service's capacity, the step up that brings refusals is taken back (above), and the next
+ * waits longer: the limit stays at what the service holds.
  */
 
 export interface AdaptiveConcurrencyOptions {
@@ -41,14 +35,14 @@ export interface AdaptiveConcurrencyOptions {
   min?: number;
   /** Multiplier on a throttled answer, in (0, 1); default 0.5. */
   decreaseFactor?: number;
-  /** Accepted answers, net of refusals, before one more in flight; default 2 x max. */
-  growAfterSuccesses?: number;
+  /** Answers before one more in flight; default 2 x max. */
+  growAfter?: number;
+  /** Growth waits while the share of refusals among the recent answers is at least this; default 0.1. */
+  growBelowShare?: number;
   /** The share of refusals among recent answers that means overload; default 0.2. */
   overloadShare?: number;
   /** How many recent answers the share is taken over; default 2 x max, at least 64. */
   window?: number;
-  /** Accepted answers one refusal takes back from the growth; default 32 (growth stops above ~3% refused). */
-  refusalCost?: number;
   /** The share of refusals after a step up that takes it back; default 0.03. */
   stepBackShare?: number;
 }
@@ -80,27 +74,30 @@ export interface ConcurrencyStats {
   /** 503s and failures without an answer (a case's 503 not among them). */
   refused: number;
   cuts: number;
-  /** The cuts made because the recent answers said overload (the rest: 429s). */
+  /** The cuts made because the recent answers said overload: all of them (429s cut the pace, not the claims in flight). */
   overloadCuts: number;
   increases: number;
   /** Steps up taken back because refusals came with them. */
   stepBacks: number;
+  /** How long the limit was under `max` after overload cuts or steps taken back: the time the service's capacity held the job. */
+  heldMs: number;
 }
 
 export class AdaptiveConcurrency {
   readonly max: number;
   private readonly min: number;
   private readonly decreaseFactor: number;
-  private readonly growAfterSuccesses: number;
+  private readonly growAfter: number;
+  private readonly growBelowShare: number;
   private readonly overloadShare: number;
-  private readonly refusalCost: number;
   private readonly stepBackShare: number;
   private readonly recent: RecentAnswers;
   private watch: StepWatch | undefined;
   private growthPenalty = 1;
   private current: number;
   private lowest: number;
-  private credit = 0;
+  /** Answers since the limit last moved. */
+  private answersSinceMove = 0;
   /** Answers still to come in before the recent ones are judged again (those in flight at the last cut). */
   private holdJudgement = 0;
   private readonly counts = { rateLimited: 0, refused: 0, cuts: 0, overloadCuts: 0, increases: 0, stepBacks: 0 };
@@ -114,10 +111,10 @@ export class AdaptiveConcurrency {
     if (this.min > this.max)
       throw new RangeError(`adaptive concurrency min: expected at most max (${this.max}), got ${this.min}`);
     this.decreaseFactor = share('decreaseFactor', options.decreaseFactor ?? 0.5);
-    this.growAfterSuccesses = wholeNumber('growAfterSuccesses', options.growAfterSuccesses ?? 2 * this.max, 1);
+    this.growAfter = wholeNumber('growAfter', options.growAfter ?? 2 * this.max, 1);
+    this.growBelowShare = share('growBelowShare', options.growBelowShare ?? 0.1);
     this.overloadShare = share('overloadShare', options.overloadShare ?? 0.2);
     this.recent = new RecentAnswers(wholeNumber('window', options.window ?? Math.max(64, 2 * this.max), 1));
-    this.refusalCost = wholeNumber('refusalCost', options.refusalCost ?? 32, 0);
     this.stepBackShare = share('stepBackShare', options.stepBackShare ?? 0.03);
     this.current = this.max;
     this.lowest = this.max;
@@ -128,23 +125,19 @@ export class AdaptiveConcurrency {
     return this.current;
   }
 
-  /** A 429: the key's allowance is spent. Returns true when the limit went down. */
-  rateLimited(nowMs: number): boolean {
+  /** A 429: counted; the client's pace follows it, not the claims in flight. */
+  rateLimited(): void {
     this.counts.rateLimited++;
-    this.credit = 0;
-    return this.cut(nowMs);
   }
 
   /** A 503 (not a case's) or a failure without an answer. Returns true when the limit was cut for overload. */
   refused(nowMs: number): boolean {
     this.counts.refused++;
-    this.credit = Math.max(0, this.credit - this.refusalCost);
+    this.answersSinceMove++;
     this.recent.record(true);
     if (this.watchStep(true, nowMs)) return false;
     if (!this.overloaded()) return false;
-    const cut = this.cut(nowMs);
-    if (cut) this.counts.overloadCuts++;
-    return cut;
+    return this.cut(nowMs);
   }
 
   /** An answer the service took in. Returns true when the limit went up. */
@@ -152,14 +145,16 @@ export class AdaptiveConcurrency {
     this.recent.record(false);
     if (this.holdJudgement > 0) this.holdJudgement--;
     this.watchStep(false, nowMs);
-    this.credit++;
+    this.answersSinceMove++;
     if (
       this.watch !== undefined ||
-      this.credit < this.growAfterSuccesses * this.growthPenalty ||
+      this.answersSinceMove < this.growAfter * this.growthPenalty ||
+      // Judged over a window's worth of answers at least (a cut at the floor clears the window too).
+      this.recent.count < Math.min(this.recent.size, this.growAfter) ||
+      this.recent.refusedShare >= this.growBelowShare ||
       this.current >= this.max
     )
       return false;
-    this.credit = 0;
     this.counts.increases++;
     this.watch = { answers: 0, refusals: 0, shareBefore: this.recent.refusedShare };
     this.moveTo(this.current + 1, nowMs);
@@ -177,7 +172,7 @@ export class AdaptiveConcurrency {
     watch.answers++;
     if (refused) watch.refusals++;
     // As long as the wait for a step up: the pace of growth is the same watched or not.
-    const size = this.growAfterSuccesses;
+    const size = this.growAfter;
     if (watch.refusals >= Math.max(minStepBackRefusals, Math.ceil((watch.shareBefore + this.stepBackShare) * size))) {
       this.watch = undefined;
       this.growthPenalty = Math.min(maxGrowthPenalty, this.growthPenalty * 4);
@@ -212,6 +207,7 @@ export class AdaptiveConcurrency {
     this.watch = undefined;
     if (next === this.current) return false;
     this.counts.cuts++;
+    this.counts.overloadCuts++;
     this.moveTo(next, nowMs);
     this.lowest = Math.min(this.lowest, next);
     return true;
@@ -222,7 +218,9 @@ export class AdaptiveConcurrency {
     msAtLimit.set(this.current, (msAtLimit.get(this.current) ?? 0) + Math.max(0, nowMs - this.sinceMs));
     let settled = this.current;
     let longestMs = -1;
+    let heldMs = 0;
     for (const [limit, ms] of msAtLimit) {
+      if (limit < this.max) heldMs += ms;
       if (ms > longestMs || (ms === longestMs && limit < settled)) {
         settled = limit;
         longestMs = ms;
@@ -235,10 +233,12 @@ export class AdaptiveConcurrency {
       settled,
       settledMs: Math.max(0, longestMs),
       ...this.counts,
+      heldMs,
     };
   }
 
   private moveTo(limit: number, nowMs: number): void {
+    this.answersSinceMove = 0;
     this.msAtLimit.set(this.current, (this.msAtLimit.get(this.current) ?? 0) + Math.max(0, nowMs - this.sinceMs));
     this.sinceMs = Math.max(this.sinceMs, nowMs);
     this.current = limit;

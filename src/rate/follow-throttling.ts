@@ -1,4 +1,4 @@
-import type { AttemptListener, PacingStats, ParkedListener } from '../api/client/index.js';
+import type { AttemptListener, AttemptReport, PacingStats, ParkedListener } from '../api/client/index.js';
 import { AdaptiveConcurrency, type ConcurrencyStats } from './adaptive-concurrency.js';
 
 /**
@@ -10,6 +10,10 @@ import { AdaptiveConcurrency, type ConcurrencyStats } from './adaptive-concurren
  * unavailable for filing lends its claim's place: the sender may start one more claim while it
  * waits, so that as many claims as the limit have a request to send whatever waits (up to four
  * times `--concurrency` in all, a bound on memory), and the requests on the wire stay within it.
+ *
+ * While the job is paced (the service's rate, or `--max-rps`), the limit is also no more than
+ * what that pace needs at the latency observed: twice the requests on the wire that Little's law
+ * gives (rate x latency), and two more, so the pace is never short of a place.
  */
 
 export interface ThrottlingSummary extends PacingStats {
@@ -30,6 +34,7 @@ export interface FollowOptions {
     onParked(listener: ParkedListener): () => void;
     limitOnWire(limit: number): void;
     pacing(): PacingStats;
+    pacedPerSecond(): number | undefined;
   };
   /** `--concurrency`: where the limit starts, and its ceiling. */
   concurrency: number;
@@ -38,29 +43,50 @@ export interface FollowOptions {
   now?: () => number;
 }
 
+/** How much each accepted answer's latency moves the average (an exponentially weighted one). */
+const latencyWeight = 0.1;
+
+/** The requests on the wire a pace needs: twice rate x latency, and two more; no bound when not paced. */
+export function placesForPace(perSecond: number | undefined, latencyMs: number | undefined): number {
+  if (perSecond === undefined || latencyMs === undefined) return Number.POSITIVE_INFINITY;
+  return Math.ceil((2 * perSecond * latencyMs) / 1000) + 2;
+}
+
 export function followThrottling(options: FollowOptions): ThrottleFollower {
   const now = options.now ?? Date.now;
   const controller = new AdaptiveConcurrency({ max: options.concurrency }, now());
   let parked = 0;
+  let latencyMs: number | undefined;
+  let onWire = controller.limit;
   let applied = controller.limit;
-  options.client.limitOnWire(controller.limit);
-  // The claims in flight: the controller's limit, and a place lent for each parked retry.
+  options.client.limitOnWire(onWire);
+  // The claims in flight: the limit (the controller's, or the pace's need if lower), and a place lent for each parked retry.
   const applyLimit = () => {
-    options.client.limitOnWire(controller.limit);
-    const next = controller.limit + Math.min(parked, 3 * options.concurrency);
+    const limit = Math.min(controller.limit, placesForPace(options.client.pacedPerSecond(), latencyMs));
+    if (limit !== onWire) {
+      onWire = limit;
+      options.client.limitOnWire(limit);
+    }
+    const next = limit + Math.min(parked, 3 * options.concurrency);
     if (next === applied) return;
     applied = next;
     options.apply(next);
   };
-  const listener = answersHeard(controller, applyLimit, options.logger, now);
-  const unsubscribe = options.client.onAttempt(listener);
+  const heard = answersHeard(controller, options.logger, now);
+  const unsubscribe = options.client.onAttempt((report) => {
+    if (report.kind === 'accepted' && report.status !== undefined && report.status < 500)
+      latencyMs =
+        latencyMs === undefined ? report.latencyMs : latencyMs + latencyWeight * (report.latencyMs - latencyMs);
+    heard(report);
+    applyLimit();
+  });
   const stopParked = options.client.onParked((count) => {
     parked = count;
     applyLimit();
   });
   return {
     get limit() {
-      return controller.limit;
+      return onWire;
     },
     stop() {
       unsubscribe();
@@ -72,15 +98,14 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
 }
 
 /**
- * Each answer the client reports, told to the controller by its kind; each change of the limit
- * applied, and logged: the first 429 and the first cut for overload at warn, the rest at debug.
+ * Each answer the client reports, told to the controller by its kind, and logged: the first 429
+ * and the first cut for overload at warn, the rest at debug.
  */
 function answersHeard(
   controller: AdaptiveConcurrency,
-  applyLimit: () => void,
   logger: FollowOptions['logger'],
   now: () => number,
-): AttemptListener {
+): (report: AttemptReport) => void {
   const warned = { rateLimited: false, overloaded: false };
   return (report) => {
     // Built only for the answers that are logged: not an object per accepted answer.
@@ -94,15 +119,14 @@ function answersHeard(
     });
     switch (report.kind) {
       case 'rate-limited': {
-        const cut = controller.rateLimited(now());
-        if (cut) applyLimit();
-        // The first 429 at warn (even with nothing left to cut), every later cut at debug: not a line a second.
+        controller.rateLimited();
+        // The first 429 at warn, every later cut of the pace at debug: not a line a second.
         if (!warned.rateLimited)
           logger.warn(
             logged(),
-            'rate limited (429): claims in flight cut on each 429, growing back one at a time after a run of successes',
+            "rate limited (429): the job now paces to the service's rate, measured from what it admits, and probes back up",
           );
-        else if (cut) logger.debug(logged(), 'rate limited: fewer claims in flight');
+        else if (report.rateCut) logger.debug(logged(), "rate limited: the pace cut to the service's rate");
         warned.rateLimited = true;
         return;
       }
@@ -111,7 +135,6 @@ function answersHeard(
         const before = controller.limit;
         const cut = controller.refused(now());
         if (controller.limit === before) return;
-        applyLimit();
         if (!cut) logger.debug(logged(), 'refusals came with the last step up: one claim fewer in flight');
         else if (!warned.overloaded)
           logger.warn(logged(), 'the service is overloaded (many recent requests refused): fewer claims in flight');
@@ -127,116 +150,13 @@ function answersHeard(
         const before = controller.limit;
         controller.succeeded(now());
         if (controller.limit === before) return;
-        applyLimit();
-        if (controller.limit > before)
-          logger.debug(
-            { concurrency: controller.limit, maxConcurrency: controller.max },
-            'no refusals for a while: one more claim in flight',
-          );
-        else
-          logger.debug(
-            { concurrency: controller.limit, maxConcurrency: controller.max },
-            'refusals came with the last step up: one claim fewer in flight',
-          );
+        logger.debug(
+          { concurrency: controller.limit, maxConcurrency: controller.max },
+          controller.limit > before
+            ? 'few refusals for a while: one more claim in flight'
+            : 'refusals came with the last step up: one claim fewer in flight',
+        );
       }
     }
   };
-}
-
-/** For a sender without concurrency of its own (export): what the pacing saw. */
-export function pacingSummary(client: { pacing(): PacingStats }): ThrottlingSummary {
-  return { ...client.pacing(), concurrency: undefined };
-}
-
-/**
- * Whether the summary for people should speak of the pace: the service refused or rate limited
- * the job, failed to answer, or `--max-rps` paced it. A run that met none of it says nothing
- * more than before; the JSON log's `throttling` says it all either way.
- */
-export function throttlingWorthTelling(summary: ThrottlingSummary): boolean {
-  return (
-    summary.answered429 + summary.answered503 + summary.failed > 0 || summary.pauses > 0 || summary.maxRps !== undefined
-  );
-}
-
-/**
- * The summary's lines for people (stderr), one for each kind of refusal met, e.g.
- *   requests: 2,061 in 41.2 s (50.0 a second)
- *   rate limited (429): 52 (2.5%), paced at 50.0 a second; paused by Retry-After 26 times, 26.0 s in all
- *   refused (503 or no answer): 12 (0.6%), each retried on its own, no slow-down
- *   the service was overloaded: 9 of 32 claims in flight for 40.0 s (lowest 4, 16 at the end)
- *   cases unavailable for filing (503): 37, each retried on its own while the others went on
- * The pace kept is the first line: against a throttling service, what it allows.
- */
-export function formatThrottling(summary: ThrottlingSummary): string[] {
-  const lines = [requestsLine(summary)];
-  const concurrency = summary.concurrency;
-  const refused = summary.answered503 - summary.caseUnavailable + summary.failed;
-  const percent = (count: number) => `${((100 * count) / Math.max(1, summary.requests)).toFixed(1)}%`;
-  if (summary.answered429 + refused + summary.caseUnavailable === 0) {
-    lines.push(
-      `throttled: never${concurrency === undefined ? '' : ` (claims in flight stayed at ${concurrency.max})`}`,
-    );
-  }
-  if (summary.answered429 > 0) {
-    const ratePauses = summary.pauses - summary.downPauses;
-    const paused = ratePauses > 0 ? `; paused by Retry-After ${times(ratePauses)}` : '';
-    lines.push(
-      `rate limited (429): ${summary.answered429} (${percent(summary.answered429)}), paced at ${pace(summary)}${paused}`,
-    );
-  }
-  if (refused > 0) {
-    const overloaded = (concurrency?.overloadCuts ?? 0) > 0 || summary.downPauses > 0;
-    lines.push(
-      `refused (503 or no answer): ${refused} (${percent(refused)}), each retried on its own${overloaded ? '' : ', no slow-down'}`,
-    );
-  }
-  const stepBacks =
-    concurrency === undefined || concurrency.stepBacks === 0
-      ? ''
-      : `; a step up that brought refusals taken back ${concurrency.stepBacks === 1 ? 'once' : `${concurrency.stepBacks} times`}`;
-  if (concurrency !== undefined && concurrency.overloadCuts > 0) {
-    lines.push(
-      `the service was overloaded: ${concurrency.settled} of ${concurrency.max} claims in flight for ` +
-        `${seconds(concurrency.settledMs)} (lowest ${concurrency.lowest}, ${concurrency.current} at the ` +
-        `end)${stepBacks}`,
-    );
-  } else if (concurrency !== undefined && (concurrency.cuts > 0 || concurrency.stepBacks > 0)) {
-    lines.push(
-      `claims in flight: settled at ${concurrency.settled} of ${concurrency.max} (lowest ${concurrency.lowest}, ${concurrency.current} at the end)${stepBacks}`,
-    );
-  }
-  if (summary.retriesHeldBack > 0)
-    lines.push(
-      `retry budget: ${summary.retriesHeldBack} retries waited for it (retries are kept to a fifth of first attempts, at least 10 a second)`,
-    );
-  if (summary.downPauses > 0)
-    lines.push(`the service looked down (nothing accepted for a second): the job paused ${times(summary.downPauses)}`);
-  if (summary.caseUnavailable > 0)
-    lines.push(
-      `cases unavailable for filing (503): ${summary.caseUnavailable}, each retried on its own while the others went on`,
-    );
-  if (summary.maxRps !== undefined)
-    lines.push(`--max-rps ${summary.maxRps}: ${summary.waitedForToken.toLocaleString('en-US')} waited for their turn`);
-  return lines;
-
-  function times(count: number): string {
-    return `${count} time${count === 1 ? '' : 's'}${count === summary.pauses ? `, ${seconds(summary.pausedMs)} in all` : ''}`;
-  }
-}
-
-function pace(summary: ThrottlingSummary): string {
-  return summary.sendingMs <= 0
-    ? 'an unknown rate'
-    : `${((1000 * summary.requests) / summary.sendingMs).toFixed(1)} a second`;
-}
-
-function requestsLine(summary: ThrottlingSummary): string {
-  const count = summary.requests.toLocaleString('en-US');
-  if (summary.sendingMs <= 0) return `requests: ${count}`;
-  return `requests: ${count} in ${seconds(summary.sendingMs)} (${((1000 * summary.requests) / summary.sendingMs).toFixed(1)} a second)`;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }

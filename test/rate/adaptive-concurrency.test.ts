@@ -6,19 +6,11 @@ import { AdaptiveConcurrency, type AdaptiveConcurrencyOptions } from '../../src/
  * of answers (rate limited "T", refused "X", accepted "s") and the limit after each one.
  */
 
-interface Case {
-  name: string;
-  options: AdaptiveConcurrencyOptions;
-  /** "T": a 429; "X": a 503 or no answer; "s": any other answer. */
-  answers: string;
-  limits: number[];
-}
-
 /** Feeds `answers` to a new controller; the limit after each. */
 function limitsAfter(options: AdaptiveConcurrencyOptions, answers: string): number[] {
   const controller = new AdaptiveConcurrency(options, 0);
   return Array.from(answers, (answer, index) => {
-    if (answer === 'T') controller.rateLimited(index);
+    if (answer === 'T') controller.rateLimited();
     else if (answer === 'X') controller.refused(index);
     else controller.succeeded(index);
     return controller.limit;
@@ -36,115 +28,66 @@ function sporadic(count: number, share: number, seed: number): string {
   return answers;
 }
 
-const cases: Case[] = [
-  {
-    name: 'each 429 halves the limit, down to 1 and no lower',
-    options: { max: 32 },
-    answers: 'TTTTTTT',
-    limits: [16, 8, 4, 2, 1, 1, 1],
-  },
-  {
-    name: 'halving rounds down',
-    options: { max: 7 },
-    answers: 'TTT',
-    limits: [3, 1, 1],
-  },
-  {
-    name: 'one more after 2 x max unthrottled answers in a row (the default run)',
-    options: { max: 4 },
-    answers: 'Tsssssssssssssss',
-    limits: [2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3],
-  },
-  {
-    name: 'grows one at a time, never above max',
-    options: { max: 4, growAfterSuccesses: 2 },
-    answers: 'TTssssssss',
-    limits: [2, 1, 1, 2, 2, 3, 3, 4, 4, 4],
-  },
-  {
-    name: 'a 429 takes back every success towards the next step',
-    options: { max: 8, growAfterSuccesses: 3 },
-    answers: 'TssTsssss',
-    limits: [4, 4, 4, 2, 2, 2, 3, 3, 3],
-  },
-  {
-    name: 'never throttled: stays at max',
-    options: { max: 3, growAfterSuccesses: 1 },
-    answers: 'ssssss',
-    limits: [3, 3, 3, 3, 3, 3],
-  },
-  {
-    name: 'a floor above 1 holds',
-    options: { max: 10, min: 3 },
-    answers: 'TTT',
-    limits: [5, 3, 3],
-  },
-  {
-    name: 'a gentler cut (0.75)',
-    options: { max: 16, decreaseFactor: 0.75 },
-    answers: 'TTTTTTTT',
-    limits: [12, 9, 6, 4, 3, 2, 1, 1],
-  },
-  {
-    name: 'max 1: nothing to cut, nothing to grow',
-    options: { max: 1, growAfterSuccesses: 1 },
-    answers: 'TsTs',
-    limits: [1, 1, 1, 1],
-  },
-];
+/** Thirteen refusals in a row: a fifth of the default window of 64, one cut for overload. */
+const overload = 'X'.repeat(13);
 
-describe('AdaptiveConcurrency: 429s', () => {
-  it.each(cases)('$name', ({ options, answers, limits }) => {
-    expect(new AdaptiveConcurrency(options, 0).limit).toBe(options.max);
-    expect(limitsAfter(options, answers)).toEqual(limits);
+describe('AdaptiveConcurrency: 429s and growth', () => {
+  it('429s are counted and never move the limit: the pace follows them, not the claims in flight', () => {
+    const controller = new AdaptiveConcurrency({ max: 32 }, 0);
+    expect(limitsAfter({ max: 32 }, 'TTTTTTT')).toEqual([32, 32, 32, 32, 32, 32, 32]);
+    for (let index = 0; index < 5; index++) controller.rateLimited();
+    expect(controller.stats(1000)).toMatchObject({ rateLimited: 5, cuts: 0, current: 32, lowest: 32, settled: 32 });
+  });
+
+  it('after a cut, one more each 2 x max answers (the default), one at a time, never above max', () => {
+    const limits = limitsAfter({ max: 4 }, overload + 's'.repeat(40));
+    expect(limits.slice(0, 12)).toEqual(Array.from({ length: 12 }, () => 4));
+    expect(limits[12]).toBe(2);
+    // 8 answers after the cut: 3; 8 more (the step watched meanwhile): 4; then no higher.
+    expect(limits.indexOf(3)).toBe(12 + 8);
+    expect(limits.indexOf(4, 13)).toBe(12 + 16);
+    expect(limits.at(-1)).toBe(4);
+  });
+
+  it('a sporadic refusal neither cuts nor starts the count again: growth waits only while the recent share refused is a tenth or more', () => {
+    const plain = limitsAfter({ max: 4 }, overload + 's'.repeat(12));
+    const withRefusal = limitsAfter({ max: 4 }, overload + 'sssX' + 's'.repeat(12));
+    expect(plain.indexOf(3)).toBe(12 + 8);
+    // One refusal in the 8 answers since the cut is an eighth: growth waits for 10 answers (a tenth), then goes on: 11, not 8 more.
+    expect(withRefusal.indexOf(3)).toBe(12 + 11);
+    expect(Math.min(...withRefusal.slice(13))).toBe(2);
   });
 
   it('says whether each answer moved the limit, so the caller applies only changes', () => {
-    const controller = new AdaptiveConcurrency({ max: 2, growAfterSuccesses: 2 }, 0);
+    const controller = new AdaptiveConcurrency({ max: 2, growAfter: 2, window: 5 }, 0);
     expect([
-      controller.rateLimited(0),
-      controller.rateLimited(0),
+      controller.refused(0),
+      controller.refused(0),
       controller.succeeded(0),
       controller.succeeded(0),
       controller.succeeded(0),
-      controller.succeeded(0),
-    ]).toEqual([true, false, false, true, false, false]);
+    ]).toEqual([true, false, false, false, false]);
+    expect(controller.limit).toBe(1);
   });
 
-  it('counts what happened, and where the limit settled: the one held longest', () => {
-    const controller = new AdaptiveConcurrency({ max: 8, growAfterSuccesses: 2 }, 0);
-    controller.rateLimited(1000); // 8 for 1 s
-    controller.rateLimited(1000); // 4 for no time
-    controller.succeeded(1500);
-    controller.succeeded(2000); // 2 for 1 s, then 3
+  it('counts what happened, and where the limit settled: the one held longest; heldMs is the time under max', () => {
+    const controller = new AdaptiveConcurrency({ max: 8, growAfter: 2, window: 5 }, 0);
+    controller.refused(1000); // 8 for 1 s, then 4
+    controller.succeeded(2000);
+    controller.succeeded(2000); // 4 for 1 s, then 5
     expect(controller.stats(10_000)).toEqual({
       max: 8,
-      current: 3,
-      lowest: 2,
-      settled: 3,
+      current: 5,
+      lowest: 4,
+      settled: 5,
       settledMs: 8000,
-      rateLimited: 2,
-      refused: 0,
-      cuts: 2,
-      overloadCuts: 0,
+      rateLimited: 0,
+      refused: 1,
+      cuts: 1,
+      overloadCuts: 1,
       increases: 1,
       stepBacks: 0,
-    });
-    // Later in the same run, 8 s at 3 are outweighed by 10 s more at 1; the second cut found nothing to cut.
-    controller.rateLimited(10_000);
-    controller.rateLimited(10_000);
-    expect(controller.stats(20_000)).toEqual({
-      max: 8,
-      current: 1,
-      lowest: 1,
-      settled: 1,
-      settledMs: 10_000,
-      rateLimited: 4,
-      refused: 0,
-      cuts: 3,
-      overloadCuts: 0,
-      increases: 1,
-      stepBacks: 0,
+      heldMs: 9000,
     });
   });
 
@@ -154,10 +97,16 @@ describe('AdaptiveConcurrency: 429s', () => {
       lowest: 16,
       current: 16,
       rateLimited: 0,
+      heldMs: 0,
     });
-    const tied = new AdaptiveConcurrency({ max: 4 }, 0);
-    tied.rateLimited(1000);
+    const tied = new AdaptiveConcurrency({ max: 4, window: 5 }, 0);
+    tied.refused(1000);
     expect(tied.stats(2000)).toMatchObject({ settled: 2, current: 2, lowest: 2 });
+  });
+
+  it('a floor above 1 holds, and a gentler cut (0.75) cuts less', () => {
+    expect(limitsAfter({ max: 10, min: 3 }, 'X'.repeat(13 + 11 + 6)).at(-1)).toBe(3);
+    expect(limitsAfter({ max: 16, decreaseFactor: 0.75 }, overload)).toContain(12);
   });
 });
 
@@ -185,7 +134,8 @@ describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
   it('after a cut, growth comes back through sporadic refusals, slower the more there are', () => {
     const grownAfter = (share: number, answers: number) => {
       const controller = new AdaptiveConcurrency({ max: 32 }, 0);
-      controller.rateLimited(0);
+      for (let index = 0; index < 13; index++) controller.refused(0);
+      expect(controller.limit).toBe(16);
       for (const answer of sporadic(answers, share, 3)) {
         if (answer === 'X') controller.refused(0);
         else controller.succeeded(0);
@@ -225,7 +175,7 @@ describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
     // At capacity: every answer accepted while the limit is at 8 or under; above it, the request
     // too many is refused at once, and each one sent in its place too.
     const controller = new AdaptiveConcurrency({ max: 16 }, 0);
-    controller.rateLimited(0);
+    for (let index = 0; index < 13; index++) controller.refused(0);
     expect(controller.limit).toBe(8);
     const atCapacity = 8;
     const stepsUp: number[] = [];
@@ -241,14 +191,14 @@ describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
     expect(waits.slice(0, 4)).toEqual([32 * 4 + 3, 32 * 16 + 3, 32 * 64 + 3, 32 * 64 + 3]);
     expect(controller.stats(6000)).toMatchObject({
       stepBacks: stepsUp.length,
-      overloadCuts: 0,
-      refused: 3 * stepsUp.length,
+      overloadCuts: 1,
+      refused: 13 + 3 * stepsUp.length,
     });
   });
 
   it('sporadic refusals come as often before a step up as after it: steps up are seldom taken back', () => {
     const controller = new AdaptiveConcurrency({ max: 32 }, 0);
-    controller.rateLimited(0);
+    for (let index = 0; index < 13; index++) controller.refused(0);
     for (const answer of sporadic(20_000, 0.01, 7)) {
       if (answer === 'X') controller.refused(0);
       else controller.succeeded(0);
@@ -257,13 +207,13 @@ describe('AdaptiveConcurrency: refusals (503, no answer)', () => {
     expect(controller.stats(0).stepBacks).toBeLessThanOrEqual(2);
   });
 
-  it('counts refusals and the cuts they made apart from the 429s', () => {
+  it('counts refusals and the cuts they made; a 429 cuts nothing', () => {
     const controller = new AdaptiveConcurrency({ max: 8, window: 10 }, 0);
     for (const answer of 'XXXXXXXXXXT') {
       if (answer === 'X') controller.refused(0);
-      else controller.rateLimited(0);
+      else controller.rateLimited();
     }
-    expect(controller.stats(0)).toMatchObject({ rateLimited: 1, refused: 10, cuts: 2, overloadCuts: 1, current: 2 });
+    expect(controller.stats(0)).toMatchObject({ rateLimited: 1, refused: 10, cuts: 1, overloadCuts: 1, current: 4 });
   });
 });
 
@@ -281,8 +231,8 @@ describe('AdaptiveConcurrency: options', () => {
       message: 'adaptive concurrency decreaseFactor: expected a number between 0 and 1, got 0',
     },
     {
-      options: { max: 4, growAfterSuccesses: 0 },
-      message: 'adaptive concurrency growAfterSuccesses: expected a whole number from 1 up, got 0',
+      options: { max: 4, growAfter: 0 },
+      message: 'adaptive concurrency growAfter: expected a whole number from 1 up, got 0',
     },
     {
       options: { max: 4, overloadShare: 1.5 },

@@ -53,6 +53,11 @@ export class ClaimsClient {
     return this.transport.pacing.stats();
   }
 
+  /** Requests a second the job is paced at now (the lower of --max-rps and the service's rate); undefined: not paced. */
+  pacedPerSecond(): number | undefined {
+    return this.transport.pacing.perSecond();
+  }
+
   /** The route to the service (direct or which proxy, and why) and whether a client certificate is configured. */
   connection(): { route: Route; clientCertificate: boolean } {
     return this.transport.connection();

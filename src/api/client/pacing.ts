@@ -1,6 +1,7 @@
-import { TokenBucket } from '../token-bucket.js';
 import { parseRetryAfterMs } from '../retry-policy.js';
 import { answerKind, countsAsRefusal, type AnswerKind } from './answer-kind.js';
+import type { AdaptiveRateStats } from './adaptive-rate.js';
+import { PaceGate } from './pace-gate.js';
 import { defaultRetryBudget, RetryBudget } from './retry-budget.js';
 import { WirePlaces } from './wire-places.js';
 
@@ -8,16 +9,19 @@ import { WirePlaces } from './wire-places.js';
  * The job's pace (docs/rate-limits.md): every attempt of every request passes here before it is
  * sent and reports here after, one Pacing per client, so creates, uploads, filings, retrieves
  * and retries all queue at the same place.
- * - A 429's `Retry-After` pauses the whole job: the key's allowance is spent for every request.
+ * - A 429 sets the pace to the service's rate (pace-gate.ts, adaptive-rate.ts), and its retry
+ *   waits out its `Retry-After` parked. The whole job pauses for a 429's `Retry-After` only when
+ *   it is longer than a second: HTTP counts it in whole seconds, so 1 s is what a rate limiter
+ *   says of its next token at any rate over one a second; longer is an allowance spent for a while.
  * - A 503's `Retry-After` delays only the request that got it (its own retry waits for it), so
  *   one busy node or one locked case does not stop the night. The whole job pauses for it only
  *   when the service accepted nothing for a second and refused ten or more meanwhile: it is down.
- * - A retry waiting out a 503 or a failure waits parked: it holds no place on the wire, listeners
+ * - A retry waiting out a 429, a 503 or a failure waits parked: it holds no place on the wire, listeners
  *   hear of it, and the senders let another claim go meanwhile (wire-places.ts).
  * - Retries of refusals stay within the retry budget (retry-budget.ts).
- * - `--max-rps`: a token bucket that holds one token, so the job never sends more than
- *   `maxRps` requests in any second (plus the one it had in hand). A burst of one keeps the
- *   pace even: a service counting per second, per 100 ms or with its own bucket sees the same.
+ * - `--max-rps`: a ceiling on the same pace, a token bucket that holds one token, so the job never
+ *   sends more than `maxRps` requests in any second (plus the one it had in hand). A burst of one
+ *   keeps the pace even: a service counting per second, per 100 ms or with its own bucket sees the same.
  * - Listeners hear of every attempt and what kind of answer it had (answer-kind.ts): the
  *   senders' adaptive concurrency follows them.
  */
@@ -35,6 +39,8 @@ export interface PacingOptions {
 const downAfter = { ms: 1000, refusals: 10 } as const;
 /** The job's pause when the service looks down and its refusals named no Retry-After. */
 const downPauseMs = 1000;
+/** A 429's Retry-After up to this holds only its own request: a rate limiter's next token, in HTTP's whole seconds. */
+const rateTokenRetryAfterMs = 1000;
 
 /** One attempt as the pacing saw it. `throttled`: the service answered 429 or 503, "not now". */
 export interface AttemptReport {
@@ -48,6 +54,11 @@ export interface AttemptReport {
   retryAfterMs: number | undefined;
   /** The job paused for this answer: a 429's Retry-After, or a refusal among mostly refusals. */
   pausedJob: boolean;
+  /** When the attempt was sent, and how long its answer took. */
+  sentAtMs: number;
+  latencyMs: number;
+  /** A 429 that cut the pace to the service's rate (one a round). */
+  rateCut: boolean;
 }
 
 export type AttemptListener = (report: AttemptReport) => void;
@@ -75,15 +86,19 @@ export interface PacingStats {
   downPauses: number;
   /** Time the job was paused in all (overlapping pauses counted once). */
   pausedMs: number;
-  /** Attempts that waited for a token of --max-rps. */
+  /** Attempts that waited for their turn while --max-rps set the pace. */
   waitedForToken: number;
+  /** Attempts that waited for their turn while the service's rate (its 429s) set it. */
+  waitedForRate: number;
+  /** The service's rate as the job followed it. */
+  rate: AdaptiveRateStats;
   /** From the first attempt sent to the last one answered (or failed): requests / this is the pace kept. */
   sendingMs: number;
 }
 
 export class Pacing {
   private pausedUntilMs = 0;
-  private readonly bucket: TokenBucket | undefined;
+  private readonly gate: PaceGate;
   private readonly listeners = new Set<AttemptListener>();
   private readonly parkedListeners = new Set<ParkedListener>();
   private readonly places = new WirePlaces();
@@ -101,13 +116,12 @@ export class Pacing {
     pauses: 0,
     downPauses: 0,
     pausedMs: 0,
-    waitedForToken: 0,
   };
   private firstSentMs: number | undefined;
   private lastAnsweredMs: number | undefined;
 
   constructor(private readonly options: PacingOptions) {
-    this.bucket = options.maxRps === undefined ? undefined : new TokenBucket(options.maxRps, 1, options.now());
+    this.gate = new PaceGate(options.maxRps, options.now());
     this.budget = new RetryBudget(defaultRetryBudget, options.now());
   }
 
@@ -124,13 +138,14 @@ export class Pacing {
   /**
    * Waits for whatever holds the next attempt back: its own retry delay (a retry always sleeps,
    * even 0 ms, as it did before the pacing) and the retry budget, the job's pause, a place on the
-   * wire, then a token. `previous`: for a retry, the kind of answer the last attempt had; a retry
-   * of a refusal or of a case unavailable waits parked, without holding back others.
+   * wire, then its turn. `previous`: for a retry, the kind of answer the last attempt had; a retry
+   * of a 429, a refusal or a case unavailable waits parked, without holding back others. Returns
+   * when the attempt goes.
    */
-  async beforeAttempt(retryDelayMs: number | undefined, previous?: AnswerKind): Promise<void> {
+  async beforeAttempt(retryDelayMs: number | undefined, previous?: AnswerKind): Promise<number> {
     const retry = retryDelayMs !== undefined;
     const refusal = previous !== undefined && countsAsRefusal(previous);
-    const parked = refusal || previous === 'case-unavailable';
+    const parked = previous !== undefined && previous !== 'accepted';
     const nowMs = this.options.now();
     if (!retry) this.budget.firstAttempt(nowMs);
     const delayMs = refusal ? Math.max(retryDelayMs ?? 0, this.budget.reserve(nowMs)) : retryDelayMs;
@@ -144,9 +159,16 @@ export class Pacing {
     }
     const place = this.places.take(retry);
     if (place !== undefined) await place;
-    if (this.bucket !== undefined) await this.waitForToken(this.bucket);
-    this.firstSentMs ??= this.options.now();
+    await this.waitForTurn();
+    const sentAtMs = this.options.now();
+    this.firstSentMs ??= sentAtMs;
     this.lastAcceptedMs ??= this.firstSentMs;
+    return sentAtMs;
+  }
+
+  /** Requests a second the job is paced at now (the lower of --max-rps and the service's rate); undefined: not paced. */
+  perSecond(): number | undefined {
+    return this.gate.perSecond(this.options.now());
   }
 
   /** Calls `listener` each time the number of parked retries changes; returns how to stop. */
@@ -174,11 +196,10 @@ export class Pacing {
     }
   }
 
-  private async waitForToken(bucket: TokenBucket): Promise<void> {
+  private async waitForTurn(): Promise<void> {
     const { now, sleep } = this.options;
-    const tokenWaitMs = bucket.reserve(now());
+    const tokenWaitMs = this.gate.reserve(now());
     if (tokenWaitMs > 0) {
-      this.counts.waitedForToken++;
       await sleep(tokenWaitMs);
       // A pause that began while this attempt waited for its token holds it too (the token stays spent).
       const pausedForMs = this.pausedUntilMs - now();
@@ -189,6 +210,7 @@ export class Pacing {
   /**
    * After an attempt: counts the answer by its kind, pauses the job when it says the whole job
    * must wait, tells the listeners. `caseScoped`: a 503 of this request speaks of its case.
+   * `sentAtMs`: what `beforeAttempt` returned (now, when not given).
    */
   afterAttempt(
     method: string,
@@ -196,8 +218,10 @@ export class Pacing {
     status: number | undefined,
     retryAfter: string | undefined,
     caseScoped = false,
+    sentAtMs?: number,
   ): AnswerKind {
     const nowMs = this.options.now();
+    const sentMs = sentAtMs ?? nowMs;
     this.counts.requests++;
     this.lastAnsweredMs = nowMs;
     const kind = answerKind(status, caseScoped);
@@ -214,15 +238,20 @@ export class Pacing {
       this.refusedSinceAccepted = 0;
       this.lastAcceptedMs = nowMs;
     }
+    const rateCut = this.gate.answered(kind, sentMs, nowMs);
     let pausedJob = false;
     if (kind === 'rate-limited') {
-      if (retryAfterMs !== undefined) pausedJob = this.pauseFor(retryAfterMs);
+      if (retryAfterMs !== undefined && retryAfterMs > rateTokenRetryAfterMs) pausedJob = this.pauseFor(retryAfterMs);
     } else if (countsAsRefusal(kind) && this.serviceLooksDown(nowMs)) {
       pausedJob = this.pauseFor(retryAfterMs ?? downPauseMs);
       if (pausedJob) this.counts.downPauses++;
     }
     if (this.listeners.size > 0) {
-      const report: AttemptReport = { method, path, status, throttled, kind, retryAfterMs, pausedJob };
+      const latencyMs = Math.max(0, nowMs - sentMs);
+      const report: AttemptReport = {
+        ...{ method, path, status, throttled, kind, retryAfterMs, pausedJob },
+        ...{ sentAtMs: sentMs, latencyMs, rateCut },
+      };
       for (const listener of this.listeners) listener(report);
     }
     return kind;
@@ -250,7 +279,13 @@ export class Pacing {
       this.firstSentMs === undefined || this.lastAnsweredMs === undefined
         ? 0
         : Math.max(0, this.lastAnsweredMs - this.firstSentMs);
-    return { maxRps: this.options.maxRps, ...this.counts, retriesHeldBack: this.budget.retriesHeldBack, sendingMs };
+    return {
+      maxRps: this.options.maxRps,
+      ...this.counts,
+      ...this.gate.stats(),
+      retriesHeldBack: this.budget.retriesHeldBack,
+      sendingMs,
+    };
   }
 
   /** Returns whether the pause started or grew longer. */

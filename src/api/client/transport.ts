@@ -101,7 +101,7 @@ export class Transport {
   async send<Data>(request: ApiRequest<Data>): Promise<ApiResult<Data>> {
     const { retry, now, random, logger } = this.options;
     // The deadline counts from the first attempt sent, not from the wait for the job's pace.
-    await this.pacing.beforeAttempt(undefined);
+    let sentAtMs = await this.pacing.beforeAttempt(undefined);
     const startedMs = now();
     for (let attempt = 1; ; attempt++) {
       const attemptStartedMs = now();
@@ -116,8 +116,15 @@ export class Transport {
       const caseScoped = request.caseScoped === true;
       const kind =
         outcome.type === 'response'
-          ? this.pacing.afterAttempt(request.method, request.path, outcome.status, outcome.retryAfter, caseScoped)
-          : this.pacing.afterAttempt(request.method, request.path, undefined, undefined, caseScoped);
+          ? this.pacing.afterAttempt(
+              request.method,
+              request.path,
+              outcome.status,
+              outcome.retryAfter,
+              caseScoped,
+              sentAtMs,
+            )
+          : this.pacing.afterAttempt(request.method, request.path, undefined, undefined, caseScoped, sentAtMs);
 
       const decision = decideRetry(
         {
@@ -135,7 +142,7 @@ export class Transport {
           { ...describeAttempt(request, outcome), attempt, delayMs: decision.delayMs },
           'claims request retried',
         );
-        await this.pacing.beforeAttempt(decision.delayMs, kind);
+        sentAtMs = await this.pacing.beforeAttempt(decision.delayMs, kind);
         continue;
       }
       const context: RequestContext = {

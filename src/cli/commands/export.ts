@@ -15,7 +15,7 @@ import { checkStateService, readState, writeState, type ExportState } from '../.
 import { describeService, type ServiceIdentity } from '../../api/service-identity.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
-import { pacingSummary } from '../../rate/follow-throttling.js';
+import { pacingSummary } from '../../rate/throttling-summary.js';
 import { addPacingOptions } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { writeSummaryTail } from './job-ending.js';

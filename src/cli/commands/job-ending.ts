@@ -1,5 +1,6 @@
 import { formatPhases, type PhaseTime } from '../../progress/phases.js';
-import { formatThrottling, throttlingWorthTelling, type ThrottlingSummary } from '../../rate/follow-throttling.js';
+import type { ThrottlingSummary } from '../../rate/follow-throttling.js';
+import { formatThrottling, throttlingWorthTelling } from '../../rate/throttling-summary.js';
 import type { CliIo } from '../context.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 
