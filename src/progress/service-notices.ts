@@ -6,7 +6,7 @@ const lingerMs = 5000;
 
 /**
  * Tells the progress line what the job is waiting on: a pause of the whole job (a 429's
- * Retry-After, or a service that looks down), counted down; a rate limit without one; single
+ * Retry-After over a second, or a service that looks down), counted down; a rate limit followed as a rate; single
  * refusals and failures retried on their own; cases unavailable for filing retried later.
  * Returns how to stop listening. Nothing is listened to when the progress line is not drawn.
  */
@@ -30,7 +30,7 @@ export function showServiceWaits(
     }
     if (nowMs < pausedUntilMs) return;
     const linger = { untilMs: nowMs + lingerMs };
-    if (report.kind === 'rate-limited') progress.notice('wait', 'rate limited (429)', linger);
+    if (report.kind === 'rate-limited') progress.notice('wait', "rate limited (429): paced to the service's rate", linger);
     else if (report.kind === 'case-unavailable')
       progress.notice('wait', 'a case unavailable for filing (503): retried later', linger);
     else if (

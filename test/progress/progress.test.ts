@@ -195,13 +195,20 @@ describe('what the service makes the job wait on', () => {
         throttled: status === 429 || status === 503,
         kind,
         retryAfterMs,
-        pausedJob: kind === 'rate-limited' && retryAfterMs !== undefined,
+        pausedJob: kind === 'rate-limited' && retryAfterMs !== undefined && retryAfterMs > 1000,
+        sentAtMs: state.nowMs - 50,
+        latencyMs: 50,
+        rateCut: kind === 'rate-limited',
       });
     };
     answer(429, 3000);
-    answer(429, 1000);
+    answer(429, 2000);
     expect(line()).toContain('paused 2.8s (429 Retry-After)');
     state.nowMs += 3000;
+    // A second's Retry-After holds only its own request: the job goes on, paced.
+    answer(429, 1000);
+    expect(line()).toContain("rate limited (429): paced to the service's rate");
+    expect(line()).not.toContain('paused');
     answer(500);
     expect(line()).toContain('retrying (500)');
     expect(line()).not.toContain('paused');

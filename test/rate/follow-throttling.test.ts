@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ConcurrencyStats } from '../../src/rate/adaptive-concurrency.js';
-import {
-  followThrottling,
-  formatThrottling,
-  pacingSummary,
-  throttlingWorthTelling,
-  type ThrottlingSummary,
-} from '../../src/rate/follow-throttling.js';
+import { followThrottling, placesForPace } from '../../src/rate/follow-throttling.js';
+import { pacingSummary } from '../../src/rate/throttling-summary.js';
 import { clientFor } from '../helpers/client.js';
 import { json, startScriptedServer, type Step } from '../helpers/scripted-server.js';
 
@@ -33,57 +27,55 @@ function recordingLogger(lines: LogLine[]) {
   };
 }
 
+describe('placesForPace', () => {
+  it('is twice the requests on the wire that a pace needs at a latency, and two more; no bound when not paced', () => {
+    expect(placesForPace(100, 50)).toBe(12);
+    expect(placesForPace(150, 52)).toBe(18);
+    expect(placesForPace(0.5, 50)).toBe(3);
+    expect(placesForPace(undefined, 50)).toBe(Number.POSITIVE_INFINITY);
+    expect(placesForPace(100, undefined)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
 describe('followThrottling', () => {
-  it('cuts on each 429, not on a 503 alone, grows back after 2 x --concurrency answers, warns once, and sums up', async () => {
-    // 429, 503, 429, then successes: 8 → 4 → (a single 503 cuts nothing) → 2, then one more after each 16 successes.
-    const script: Step[] = [tooMany, unavailable, tooMany, ...Array.from({ length: 40 }, () => ok)];
+  it("429s cut no claims in flight: they set the client's pace to the service's rate, which then caps the claims to what it needs; warns once, sums up", async () => {
+    const script: Step[] = [tooMany, unavailable, tooMany, ...Array.from({ length: 10 }, () => ok)];
     const server = await startScriptedServer(script);
+    // clientFor's sleep returns at once: the pace's waits are booked, not waited.
     const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
     const applied: number[] = [];
     const lines: LogLine[] = [];
     const follower = followThrottling({
       client,
-      concurrency: 8,
+      concurrency: 64,
       apply: (limit) => applied.push(limit),
       logger: recordingLogger(lines),
     });
 
-    for (let index = 0; index < script.length; index++) await client.events.list().catch(() => undefined);
-    expect(follower.limit).toBe(4);
-    const summary = follower.stop();
-    // Stopped: later answers change nothing.
     await client.events.list().catch(() => undefined);
+    // Paced from the first 429: 0.7 of the one request sent in the last second; no claim in flight less yet (no latency known).
+    expect(client.pacedPerSecond()).toBeLessThan(1);
+    expect(follower.limit).toBe(64);
+    for (let index = 1; index < script.length; index++) await client.events.list().catch(() => undefined);
+    // At about 2 a second and a few ms a request, the pace needs one request on the wire: 1 + 2 places.
+    expect(follower.limit).toBe(3);
+    expect(applied).toEqual([3]);
+    const summary = follower.stop();
+    await client.events.list().catch(() => undefined);
+    expect(applied).toEqual([3]);
 
-    expect(applied).toEqual([4, 2, 3, 4]);
     expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 'warn', fields: { status: 429, concurrency: 4, maxConcurrency: 8 } });
-    expect(summary).toEqual({
-      maxRps: undefined,
-      requests: 43,
+    expect(lines[0]).toMatchObject({ level: 'warn', fields: { status: 429, concurrency: 64, maxConcurrency: 64 } });
+    expect(lines[0]?.message).toContain("paces to the service's rate");
+    expect(summary).toMatchObject({
+      requests: 13,
       answered429: 2,
       answered503: 1,
-      caseUnavailable: 0,
-      failed: 0,
-      retriesHeldBack: 0,
       pauses: 0,
-      downPauses: 0,
-      pausedMs: 0,
-      waitedForToken: 0,
-      sendingMs: expect.any(Number) as unknown,
-      concurrency: {
-        max: 8,
-        current: 4,
-        lowest: 2,
-        settled: expect.any(Number) as unknown,
-        settledMs: expect.any(Number) as unknown,
-        rateLimited: 2,
-        refused: 1,
-        cuts: 2,
-        overloadCuts: 0,
-        increases: 2,
-        stepBacks: 0,
-      },
+      rate: { throttles: 2 },
+      concurrency: { max: 64, current: 64, lowest: 64, rateLimited: 2, refused: 1, cuts: 0, overloadCuts: 0 },
     });
+    expect(summary.rate.estimate).toBeGreaterThan(0);
   });
 
   it("a case's 503 from filing neither cuts nor counts; its retry waits parked, lending its place to another claim", async () => {
@@ -117,11 +109,8 @@ describe('followThrottling', () => {
     });
   });
 
-  it('other errors say nothing about the rate: a 500 neither cuts nor counts towards the run of successes', async () => {
-    // 429 (2 → 1), then 500, 200, 500, 200, ...: growth back to 2 takes 4 answers of 200 (2 x 2).
-    const server = await startScriptedServer((index) =>
-      index === 0 ? tooMany : index % 2 === 1 ? json(500, { message: 'oops' }) : ok,
-    );
+  it('other errors say nothing about the service: thirty answers 500 neither cut nor count as refusals', async () => {
+    const server = await startScriptedServer(() => json(500, { message: 'oops' }));
     const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
     const applied: number[] = [];
     const follower = followThrottling({
@@ -130,11 +119,9 @@ describe('followThrottling', () => {
       apply: (limit) => applied.push(limit),
       logger: recordingLogger([]),
     });
-    for (let index = 0; index < 8; index++) await client.events.list().catch(() => undefined);
-    expect(applied).toEqual([1]);
-    await client.events.list();
-    expect(applied).toEqual([1, 2]);
-    expect(follower.stop().concurrency).toMatchObject({ current: 2, lowest: 1, rateLimited: 1, cuts: 1, increases: 1 });
+    for (let index = 0; index < 30; index++) await client.events.list().catch(() => undefined);
+    expect(applied).toEqual([]);
+    expect(follower.stop().concurrency).toMatchObject({ current: 2, lowest: 2, refused: 0, cuts: 0 });
   });
 
   it('warns at the first throttled answer even when there is nothing left to cut (--concurrency 1)', async () => {
@@ -150,8 +137,11 @@ describe('followThrottling', () => {
     });
     for (let index = 0; index < 3; index++) await client.events.list().catch(() => undefined);
     expect(applied).toEqual([]);
-    expect(lines).toMatchObject([{ level: 'warn', fields: { status: 429, concurrency: 1, maxConcurrency: 1 } }]);
+    expect(lines.filter((line) => line.level === 'warn')).toMatchObject([
+      { level: 'warn', fields: { status: 429, concurrency: 1, maxConcurrency: 1 } },
+    ]);
     expect(follower.stop().concurrency).toMatchObject({ rateLimited: 2, cuts: 0, current: 1 });
+    expect(lines[0]?.message).toContain("paces to the service's rate");
   });
 
   it('export has no concurrency: its summary is the pacing alone', async () => {
@@ -159,201 +149,5 @@ describe('followThrottling', () => {
     const client = clientFor(server.url, { retry: { maxAttempts: 2 } });
     await client.events.list();
     expect(pacingSummary(client)).toMatchObject({ requests: 2, answered429: 1, concurrency: undefined });
-  });
-});
-
-const concurrency = (stats: Partial<ConcurrencyStats>): ConcurrencyStats => ({
-  max: 32,
-  current: 32,
-  lowest: 32,
-  settled: 32,
-  settledMs: 40_000,
-  rateLimited: 0,
-  refused: 0,
-  cuts: 0,
-  overloadCuts: 0,
-  increases: 0,
-  stepBacks: 0,
-  ...stats,
-});
-const quiet: ThrottlingSummary = {
-  maxRps: undefined,
-  requests: 2000,
-  answered429: 0,
-  answered503: 0,
-  caseUnavailable: 0,
-  failed: 0,
-  retriesHeldBack: 0,
-  pauses: 0,
-  downPauses: 0,
-  pausedMs: 0,
-  waitedForToken: 0,
-  sendingMs: 40_000,
-  concurrency: concurrency({}),
-};
-
-describe('formatThrottling: each kind of refusal told apart', () => {
-  it.each([
-    {
-      name: 'never throttled',
-      summary: quiet,
-      lines: ['requests: 2,000 in 40.0 s (50.0 a second)', 'throttled: never (claims in flight stayed at 32)'],
-    },
-    {
-      name: 'rate limited, with Retry-After pauses',
-      summary: {
-        ...quiet,
-        requests: 2061,
-        sendingMs: 41_220,
-        answered429: 52,
-        pauses: 26,
-        pausedMs: 26_012,
-        concurrency: concurrency({ current: 2, lowest: 1, settled: 1, rateLimited: 52, cuts: 5 }),
-      },
-      lines: [
-        'requests: 2,061 in 41.2 s (50.0 a second)',
-        'rate limited (429): 52 (2.5%), paced at 50.0 a second; paused by Retry-After 26 times, 26.0 s in all',
-        'claims in flight: settled at 1 of 32 (lowest 1, 2 at the end)',
-      ],
-    },
-    {
-      name: 'single refusals, retried on their own',
-      summary: { ...quiet, requests: 2012, answered503: 12, concurrency: concurrency({ refused: 12 }) },
-      lines: [
-        'requests: 2,012 in 40.0 s (50.3 a second)',
-        'refused (503 or no answer): 12 (0.6%), each retried on its own, no slow-down',
-      ],
-    },
-    {
-      name: 'an overloaded service',
-      summary: {
-        ...quiet,
-        requests: 2400,
-        answered503: 380,
-        failed: 20,
-        concurrency: concurrency({
-          settled: 9,
-          settledMs: 40_000,
-          lowest: 4,
-          current: 16,
-          refused: 400,
-          cuts: 3,
-          overloadCuts: 3,
-        }),
-      },
-      lines: [
-        'requests: 2,400 in 40.0 s (60.0 a second)',
-        'refused (503 or no answer): 400 (16.7%), each retried on its own',
-        'the service was overloaded: 9 of 32 claims in flight for 40.0 s (lowest 4, 16 at the end)',
-      ],
-    },
-    {
-      name: 'a service at its capacity: overloaded at first, then steps up taken back',
-      summary: {
-        ...quiet,
-        requests: 4093,
-        answered503: 93,
-        concurrency: concurrency({
-          max: 64,
-          settled: 16,
-          settledMs: 12_000,
-          lowest: 16,
-          current: 16,
-          refused: 93,
-          cuts: 2,
-          overloadCuts: 2,
-          increases: 4,
-          stepBacks: 4,
-        }),
-      },
-      lines: [
-        'requests: 4,093 in 40.0 s (102.3 a second)',
-        'refused (503 or no answer): 93 (2.3%), each retried on its own',
-        'the service was overloaded: 16 of 64 claims in flight for 12.0 s (lowest 16, 16 at the end); a step up that brought refusals taken back 4 times',
-      ],
-    },
-    {
-      name: 'a service down, retries held to the budget',
-      summary: {
-        ...quiet,
-        requests: 400,
-        failed: 380,
-        retriesHeldBack: 120,
-        pauses: 2,
-        downPauses: 2,
-        pausedMs: 2000,
-        concurrency: concurrency({ current: 1, lowest: 1, settled: 1, refused: 380, cuts: 5, overloadCuts: 5 }),
-      },
-      lines: [
-        'requests: 400 in 40.0 s (10.0 a second)',
-        'refused (503 or no answer): 380 (95.0%), each retried on its own',
-        'the service was overloaded: 1 of 32 claims in flight for 40.0 s (lowest 1, 1 at the end)',
-        'retry budget: 120 retries waited for it (retries are kept to a fifth of first attempts, at least 10 a second)',
-        'the service looked down (nothing accepted for a second): the job paused 2 times, 2.0 s in all',
-      ],
-    },
-    {
-      name: 'a service down for a while',
-      summary: {
-        ...quiet,
-        requests: 300,
-        failed: 200,
-        pauses: 4,
-        downPauses: 4,
-        pausedMs: 4000,
-        concurrency: concurrency({ current: 1, lowest: 1, settled: 32, refused: 200, cuts: 5, overloadCuts: 5 }),
-      },
-      lines: [
-        'requests: 300 in 40.0 s (7.5 a second)',
-        'refused (503 or no answer): 200 (66.7%), each retried on its own',
-        'the service was overloaded: 32 of 32 claims in flight for 40.0 s (lowest 1, 1 at the end)',
-        'the service looked down (nothing accepted for a second): the job paused 4 times, 4.0 s in all',
-      ],
-    },
-    {
-      name: 'cases unavailable for filing',
-      summary: { ...quiet, requests: 4037, answered503: 37, caseUnavailable: 37 },
-      lines: [
-        'requests: 4,037 in 40.0 s (100.9 a second)',
-        'cases unavailable for filing (503): 37, each retried on its own while the others went on',
-      ],
-    },
-    {
-      name: 'paced by --max-rps',
-      summary: { ...quiet, maxRps: 45, sendingMs: 44_440, waitedForToken: 1990 },
-      lines: [
-        'requests: 2,000 in 44.4 s (45.0 a second)',
-        'throttled: never (claims in flight stayed at 32)',
-        '--max-rps 45: 1,990 waited for their turn',
-      ],
-    },
-    {
-      name: 'nothing left to send (a resumed job)',
-      summary: { ...quiet, requests: 0, sendingMs: 0 },
-      lines: ['requests: 0', 'throttled: never (claims in flight stayed at 32)'],
-    },
-    {
-      name: 'export (no concurrency)',
-      summary: { ...quiet, requests: 1, sendingMs: 3, answered503: 1, concurrency: undefined },
-      lines: [
-        'requests: 1 in 0.0 s (333.3 a second)',
-        'refused (503 or no answer): 1 (100.0%), each retried on its own, no slow-down',
-      ],
-    },
-  ])('$name', ({ summary, lines }) => {
-    expect(formatThrottling(summary)).toEqual(lines);
-  });
-});
-
-describe('throttlingWorthTelling', () => {
-  it.each([
-    { name: 'a run that neither met nor set a limit', summary: quiet, worth: false },
-    { name: 'a 429', summary: { ...quiet, answered429: 1 }, worth: true },
-    { name: 'a 503', summary: { ...quiet, answered503: 1 }, worth: true },
-    { name: 'a pause', summary: { ...quiet, pauses: 1 }, worth: true },
-    { name: 'a failure without an answer', summary: { ...quiet, failed: 1 }, worth: true },
-    { name: '--max-rps set', summary: { ...quiet, maxRps: 10 }, worth: true },
-  ])('$name: $worth', ({ summary, worth }) => {
-    expect(throttlingWorthTelling(summary)).toBe(worth);
   });
 });

@@ -27,7 +27,7 @@ function dryRunSender(options: Partial<SenderOptions<undefined>> = {}): Sender<F
 }
 
 describe('Sender', () => {
-  it("follows the service: a 429 halves the claims in flight, and finish sums up once, the wire's limit lifted", async () => {
+  it("follows the service: after a 429 the claims in flight are what the pace needs, and finish sums up once, the wire's limit lifted", async () => {
     const server = await startScriptedServer([tooMany, json(200, { data: [], has_more: false })]);
     const client = clientFor(server.url, { retry: { maxAttempts: 1 } });
     const waits: string[] = [];
@@ -46,10 +46,15 @@ describe('Sender', () => {
     });
     expect(waits).toEqual(['shown']);
     await sender.limit(async () => client.events.list().catch(() => undefined));
-    expect(sender.limit.concurrency).toBe(4);
+    // Paced under 1 a second, with no latency known yet: still 8.
+    expect(sender.limit.concurrency).toBe(8);
+    await sender.limit(async () => client.events.list());
+    // An answer in a few ms at that pace needs one request on the wire: 1 + 2.
+    expect(sender.limit.concurrency).toBe(3);
     const summary = sender.finish();
     expect(summary.answered429).toBe(1);
-    expect(summary.concurrency).toMatchObject({ max: 8, lowest: 4 });
+    expect(summary.rate.throttles).toBe(1);
+    expect(summary.concurrency).toMatchObject({ max: 8, lowest: 8, cuts: 0 });
     expect(sender.finish()).toBe(summary);
     expect(waits).toEqual(['shown', 'gone']);
   });

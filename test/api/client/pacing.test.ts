@@ -91,34 +91,70 @@ describe('Pacing: --max-rps', () => {
       downPauses: 0,
       pausedMs: 0,
       waitedForToken: 0,
+      waitedForRate: 0,
+      rate: { throttles: 0, estimate: undefined, lowest: undefined, pacedMs: 0 },
       sendingMs: 0,
     });
   });
 });
 
-describe("Pacing: a 429's Retry-After pauses the whole job", () => {
-  it('a 429 with Retry-After: 2 holds every attempt, new ones and retries, until it ends', async () => {
+/** `count` attempts sent and accepted now: what the service admitted, for the rate a 429 measures. */
+async function admitted(pacing: Pacing, count: number): Promise<void> {
+  for (let index = 0; index < count; index++) {
+    const sentAtMs = await pacing.beforeAttempt(undefined);
+    pacing.afterAttempt('POST', '/v2/issuer/new_claim', 201, undefined, false, sentAtMs);
+    pacing.attemptEnded();
+  }
+}
+
+describe("Pacing: a 429's Retry-After over a second pauses the whole job", () => {
+  it('a 429 with Retry-After: 2 holds every attempt, new ones and retries, until it ends; then they go at the service\'s rate', async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
+    await admitted(pacing, 50);
     pacing.afterAttempt('POST', '/v2/issuer/new_claim', 429, '2');
     const waits = [attempt(pacing, time), attempt(pacing, time, 500), attempt(pacing, time, 3000)];
     await time.run();
-    expect(await Promise.all(waits)).toEqual([2000, 2000, 3000]);
-    expect(pacing.stats()).toMatchObject({ requests: 1, answered429: 1, pauses: 1, pausedMs: 2000 });
+    const [first, second, third] = await Promise.all(waits);
+    expect(first).toBe(2000);
+    // One turn later at the service's rate: 50 admitted in the last 0.9 s, cut to 0.7 of it and 2 s later nearly back: about 19 ms.
+    expect(second).toBeGreaterThan(2015);
+    expect(second).toBeLessThan(2025);
+    expect(third).toBe(3000);
+    expect(pacing.stats()).toMatchObject({ requests: 51, answered429: 1, pauses: 1, pausedMs: 2000 });
+  });
+
+  it('a 429 with Retry-After: 1 (a rate\'s next token, in whole seconds) holds only its own request: the others go at the service\'s rate', async () => {
+    const time = virtualTime();
+    const pacing = pacingOn(time, undefined);
+    await admitted(pacing, 100);
+    pacing.afterAttempt('POST', '/v2/issuer/new_claim', 429, '1');
+    const waits = Array.from({ length: 5 }, async () => attempt(pacing, time));
+    await time.run();
+    const letGo = await Promise.all(waits);
+    expect(letGo[0]).toBe(0);
+    // 0.7 of about 100 a second: a turn each 14 or 15 ms.
+    for (let index = 1; index < letGo.length; index++) {
+      const gap = (letGo[index] ?? 0) - (letGo[index - 1] ?? 0);
+      expect(gap).toBeGreaterThanOrEqual(13);
+      expect(gap).toBeLessThanOrEqual(16);
+    }
+    expect(pacing.stats()).toMatchObject({ pauses: 0, pausedMs: 0, waitedForRate: 4, rate: { throttles: 1 } });
+    expect(pacing.stats().rate.pacedMs).toBeGreaterThan(0);
   });
 
   it('a pause lengthened while attempts wait holds them to its new end; overlaps count once', async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
-    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '1');
+    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '2');
     const waiting = attempt(pacing, time);
     await time.run(500);
-    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '2');
+    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '3');
     // A shorter hint inside the pause changes nothing.
-    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '1');
+    pacing.afterAttempt('GET', '/v2/issuer/claims', 429, '2');
     await time.run();
-    expect(await waiting).toBe(2500);
-    expect(pacing.stats()).toMatchObject({ requests: 3, answered429: 3, pauses: 2, pausedMs: 2500 });
+    expect(await waiting).toBe(3500);
+    expect(pacing.stats()).toMatchObject({ requests: 3, answered429: 3, pauses: 2, pausedMs: 3500 });
   });
 
   it('an attempt waiting for its token when a pause begins waits for the pause too', async () => {
@@ -219,7 +255,7 @@ describe('Pacing: refusals pause the job only when the service accepts nothing',
     expect(pacing.stats()).toMatchObject({ answered503: 30, caseUnavailable: 30, pauses: 0 });
   });
 
-  it("a retry waiting out a refusal or a case's 503 is parked: told to the listeners while it waits, and only then", async () => {
+  it("a retry waiting out a 429, a refusal or a case's 503 is parked: told to the listeners while it waits, and only then", async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
     const parked: number[] = [];
@@ -230,11 +266,11 @@ describe('Pacing: refusals pause the job only when the service accepts nothing',
       pacing.beforeAttempt(500, 'refused'),
       pacing.beforeAttempt(200, 'rate-limited'),
     ];
-    expect(parked).toEqual([1, 2]);
+    expect(parked).toEqual([1, 2, 3]);
     await time.run();
     await Promise.all(retries);
     await first;
-    expect(parked).toEqual([1, 2, 1, 0]);
+    expect(parked).toEqual([1, 2, 3, 2, 1, 0]);
   });
 });
 
@@ -313,6 +349,9 @@ describe('Pacing: listeners', () => {
         kind: 'accepted',
         retryAfterMs: undefined,
         pausedJob: false,
+        sentAtMs: 0,
+        latencyMs: 0,
+        rateCut: false,
       },
       {
         method: 'POST',
@@ -322,6 +361,9 @@ describe('Pacing: listeners', () => {
         kind: 'rate-limited',
         retryAfterMs: 10_000,
         pausedJob: true,
+        sentAtMs: 0,
+        latencyMs: 0,
+        rateCut: true,
       },
       {
         method: 'GET',
@@ -331,6 +373,9 @@ describe('Pacing: listeners', () => {
         kind: 'refused',
         retryAfterMs: undefined,
         pausedJob: false,
+        sentAtMs: 0,
+        latencyMs: 0,
+        rateCut: false,
       },
       {
         method: 'GET',
@@ -340,6 +385,9 @@ describe('Pacing: listeners', () => {
         kind: 'failed',
         retryAfterMs: undefined,
         pausedJob: false,
+        sentAtMs: 0,
+        latencyMs: 0,
+        rateCut: false,
       },
       {
         method: 'POST',
@@ -349,6 +397,9 @@ describe('Pacing: listeners', () => {
         kind: 'case-unavailable',
         retryAfterMs: 1000,
         pausedJob: false,
+        sentAtMs: 0,
+        latencyMs: 0,
+        rateCut: false,
       },
     ]);
     expect(pacing.stats()).toMatchObject({
