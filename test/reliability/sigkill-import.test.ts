@@ -29,14 +29,24 @@ interface Setting {
   readonly faults: readonly string[];
   readonly label: string;
   readonly claims: number;
+  /** The import's --concurrency. */
+  readonly concurrency: number;
 }
 
 /**
  * The chaos suite's faults, and a service at its capacity (4 requests at once, the next refused at
- * once with Retry-After 1 s, 5% of answers dropped after the commit) against --concurrency 16.
+ * once with Retry-After 1 s, 5% of answers dropped after the commit), both against --concurrency 16;
+ * and the storm (docs/rate-limits.md): a rate limit of 100 a second, 5% sporadic 503s and a capacity
+ * of 16 at once, together, against --concurrency 32, 2% of answers dropped after the commit. The rate
+ * limit caps the storm at 100 requests a second, so it has fewer claims: about 40 s at full size.
  */
 const settings: readonly Setting[] = [
-  { faults: chaosFaults, label: '--fail-rate 0.2 --drop-after-commit-rate 0.05', claims: sized(2000, 200) },
+  {
+    faults: chaosFaults,
+    label: '--fail-rate 0.2 --drop-after-commit-rate 0.05',
+    claims: sized(2000, 200),
+    concurrency: 16,
+  },
   {
     faults: [
       '--capacity',
@@ -50,6 +60,26 @@ const settings: readonly Setting[] = [
     ],
     label: '--capacity 4 --drop-after-commit-rate 0.05',
     claims: sized(600, 100),
+    concurrency: 16,
+  },
+  {
+    faults: [
+      '--rate-limit',
+      '100',
+      '--fail-rate',
+      '0.05',
+      '--capacity',
+      '16',
+      '--drop-after-commit-rate',
+      '0.02',
+      '--latency-ms',
+      '50',
+      '--retry-after-seconds',
+      '1',
+    ],
+    label: 'the storm: --rate-limit 100 --fail-rate 0.05 --capacity 16 --drop-after-commit-rate 0.02 --latency-ms 50',
+    claims: sized(1000, 200),
+    concurrency: 32,
   },
 ];
 
@@ -147,7 +177,7 @@ type KillPlan = { after: 'delay'; ms: number } | { after: 'claims'; claims: numb
 
 describe.each(settings)(
   `import SIGKILLed ${kills} times at random moments, then run to the end`,
-  ({ faults, label, claims: claimCount }) => {
+  ({ faults, label, claims: claimCount, concurrency }) => {
     const { rowSpecs, expectedCases } = planFor(claimCount);
     it(
       `${claimCount} claims (${rowSpecs.length} rows) against ${label}: every claim once, with its cases; every row once, in order`,
@@ -173,7 +203,7 @@ describe.each(settings)(
           '--results',
           results,
           '--concurrency',
-          '16',
+          String(concurrency),
           '--file-mode',
           'chargeback',
           '--log-level',
