@@ -2,7 +2,7 @@ import { uniformSource } from '../../src/sandbox/faults/seeded-faults.js';
 
 /**
  * How big the reliability suite runs. At full size (2,000 claims, ten kills, 300 fuzz runs) it
- * takes about 90 s on a 2-core machine, so `npm test` runs it in full, as does
+ * takes a few minutes on a 2-core machine, so `npm test` runs it in full, as does
  * `npm run test:reliability`. BULK_DISPUTES_RELIABILITY=reduced shrinks it for a quick local loop.
  */
 export const full = process.env.BULK_DISPUTES_RELIABILITY !== 'reduced';
