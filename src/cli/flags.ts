@@ -19,7 +19,7 @@ export const maxRpsHelp =
 
 /** `--concurrency` of import and migrate-v1. */
 export const claimsInFlightHelp =
-  'the most claims in flight at once; fewer while the service answers 429 or 503, growing back after a run of successes';
+  'the most claims in flight at once; fewer while the service answers 503, growing back while few are refused';
 
 /**
  * A sender's pace: `--concurrency` (its help names what is in flight; absent for a sender that is

@@ -34,8 +34,8 @@ const pageSize = 200;
  * Every claim not yet final, at most `concurrency` at a time. Backpressure is a pull: p-limit's
  * own queue is unbounded, so no claim is read from the journal while the window (2 x concurrency)
  * is full; memory is bounded by the window, not the file.
- * The claims in flight follow the service: every 429 or 503 halves them, a run of unthrottled
- * answers adds one back, up to `concurrency` (rate/adaptive-concurrency.ts).
+ * The claims in flight follow the service's 503s, up to `concurrency`, and its 429s set the pace
+ * (docs/rate-limits.md).
  */
 export async function processClaims(options: ProcessOptions): Promise<ProcessSummary> {
   const sender = new Sender<FollowedClient | undefined>(options);

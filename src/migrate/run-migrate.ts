@@ -62,8 +62,8 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
     throw error;
   }
   const client = clientOf(options.service, options);
-  // The claims in flight follow the service: halved on each 429 or 503, one more after a run of
-  // successes (rate/adaptive-concurrency.ts); p-limit applies a new limit to the claims it starts next.
+  // The claims in flight follow the service's 503s, and the pace its 429s (docs/rate-limits.md);
+  // p-limit applies a new limit to the claims it starts next.
   const sender = new Sender({
     ...options,
     client,

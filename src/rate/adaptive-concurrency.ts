@@ -79,7 +79,7 @@ export interface ConcurrencyStats {
   increases: number;
   /** Steps up taken back because refusals came with them. */
   stepBacks: number;
-  /** How long the limit was under `max` after overload cuts or steps taken back: the time the service's capacity held the job. */
+  /** How long the limit was under `max` after overload cuts or steps taken back (the follower counts only the time it was the lower bound). */
   heldMs: number;
 }
 

@@ -60,9 +60,13 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
   let onWire = controller.limit;
   let applied = controller.limit;
   options.client.limitOnWire(onWire);
+  const capacity = capacityClock(now);
   // The claims in flight: the limit (the controller's, or the pace's need if lower), and a place lent for each parked retry.
   const applyLimit = () => {
-    const limit = Math.min(controller.limit, placesForPace(options.client.pacedPerSecond(), latencyMs));
+    const forPace = placesForPace(options.client.pacedPerSecond(), latencyMs);
+    // The service's capacity holds the job while the controller's limit, cut under --concurrency, is the lower bound.
+    capacity.holding(controller.limit < options.concurrency && controller.limit <= forPace);
+    const limit = Math.min(controller.limit, forPace);
     if (limit !== onWire) {
       onWire = limit;
       options.client.limitOnWire(limit);
@@ -92,8 +96,24 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
       unsubscribe();
       stopParked();
       options.client.limitOnWire(Number.POSITIVE_INFINITY);
-      return { ...options.client.pacing(), concurrency: controller.stats(now()) };
+      return { ...options.client.pacing(), concurrency: { ...controller.stats(now()), heldMs: capacity.heldMs() } };
     },
+  };
+}
+
+/** How long the service's capacity held the job: the time during which `holding` was last told true. */
+function capacityClock(now: () => number) {
+  let holding = false;
+  let sinceMs = now();
+  let heldMs = 0;
+  return {
+    holding(isHolding: boolean) {
+      const nowMs = now();
+      if (holding) heldMs += Math.max(0, nowMs - sinceMs);
+      sinceMs = nowMs;
+      holding = isHolding;
+    },
+    heldMs: () => heldMs + (holding ? Math.max(0, now() - sinceMs) : 0),
   };
 }
 

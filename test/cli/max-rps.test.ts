@@ -121,7 +121,7 @@ describe('--max-rps and CLAIMS_MAX_RPS', () => {
     },
   );
 
-  it('export: a 429 with Retry-After pauses it, it finishes, and its summary and log say so', async () => {
+  it("export: a 429 sets its pace to the service's rate (its Retry-After of 1 s holds only that page), it finishes, and its summary and log say so", async () => {
     const { sandbox, request } = await startTestSandbox({ faults: createFaultInjector({ rateLimitPerSecond: 1 }) });
     // The key's one token a second, spent: the export's first page is refused once.
     expect((await request('GET', '/v2/issuer/claims')).status).toBe(200);
@@ -143,9 +143,11 @@ describe('--max-rps and CLAIMS_MAX_RPS', () => {
 
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toMatch(
-      /^rate limited \(429\): 1 \(50\.0%\), paced at [\d.]+ a second; paused by Retry-After 1 time, 1\.0 s in all$/m,
+      /^rate limited \(429\): 1 \(50\.0%\); paced to the service's rate, last measured at [\d.]+ a second \(cut once, lowest [\d.]+\)$/m,
     );
     const finished = run.stderr.split('\n').find((line) => line.includes('"msg":"export finished"')) ?? '{}';
-    expect(JSON.parse(finished)).toMatchObject({ throttling: { requests: 2, answered429: 1, pauses: 1 } });
+    expect(JSON.parse(finished)).toMatchObject({
+      throttling: { requests: 2, answered429: 1, pauses: 0, rate: { throttles: 1 } },
+    });
   });
 });

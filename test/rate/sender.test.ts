@@ -49,8 +49,9 @@ describe('Sender', () => {
     // Paced under 1 a second, with no latency known yet: still 8.
     expect(sender.limit.concurrency).toBe(8);
     await sender.limit(async () => client.events.list());
-    // An answer in a few ms at that pace needs one request on the wire: 1 + 2.
-    expect(sender.limit.concurrency).toBe(3);
+    // An answer in a few ms (0 on a fast machine) at that pace needs at most one request on the wire: 1 + 2.
+    expect(sender.limit.concurrency).toBeLessThanOrEqual(3);
+    expect(sender.limit.concurrency).toBeGreaterThanOrEqual(2);
     const summary = sender.finish();
     expect(summary.answered429).toBe(1);
     expect(summary.rate.throttles).toBe(1);

@@ -16,7 +16,7 @@ import { sized } from './size.js';
  * Rate etiquette (docs/rate-limits.md), the proof with real processes: the built CLI's import at
  * `--concurrency 32` against a sandbox process with `--rate-limit 50` (per API key), through a
  * pass-through proxy that counts the sandbox's answers by status. Without `--max-rps` the job
- * must keep its 429s under 5% of all requests (adaptive concurrency and Retry-After pauses);
+ * must keep its 429s under 5% of all requests (the pace follows the rate the service admits);
  * with `--max-rps 45` it must see none. Each run: every claim exactly once at the sandbox.
  *
  * At 50 requests a second, 2,000 claims (one request each: `--file-mode none`) take ~40 s a run.
@@ -33,7 +33,8 @@ interface Throttling {
   answered429: number;
   answered503: number;
   pauses: number;
-  concurrency: { max: number; current: number; lowest: number; settled: number };
+  rate: { throttles: number; estimate: number; lowest: number; pacedMs: number };
+  concurrency: { max: number; current: number; lowest: number; settled: number; cuts: number };
 }
 
 /** The "import finished" JSON log line's `throttling`, the machine-readable twin of the summary. */
@@ -121,7 +122,7 @@ async function importAgainstRateLimit(dir: string, name: string, input: string, 
   const throttling = loggedThrottling(exit.stderr);
   const summary = exit.stderr
     .split('\n')
-    .filter((line) => /^(requests|throttled|rate limited|refused|claims in flight|--max-rps)/.test(line))
+    .filter((line) => /^(requests|throttled|rate limited|refused|claims in flight|--max-rps|the pace was set by)/.test(line))
     .join('\n');
   // What the job says it saw is what the wire carried.
   expect(throttling.requests).toBe(total);
@@ -146,13 +147,19 @@ describe(`${claimCount} claims at --concurrency 32 against sandbox --rate-limit 
           `429 share ${(adaptive.share429 * 100).toFixed(2)}%\n${adaptive.summary}`,
       );
       expect(adaptive.share429).toBeLessThan(0.05);
-      // The job was throttled (the limit is far below what 32 in flight would send) and followed it.
+      // The job was throttled (the limit is far below what 32 in flight would send) and followed it as a rate: the
+      // pace measured near the limit, the claims in flight not cut for it, no pause for a second's Retry-After.
       expect(adaptive.byStatus[429] ?? 0).toBeGreaterThan(0);
-      expect(adaptive.throttling.concurrency.lowest).toBeLessThan(32);
+      expect(adaptive.throttling.concurrency.cuts).toBe(0);
+      expect(adaptive.throttling.pauses).toBe(0);
+      expect(adaptive.throttling.rate.estimate).toBeGreaterThan(rateLimit * 0.6);
+      expect(adaptive.throttling.rate.estimate).toBeLessThan(rateLimit * 1.6);
       expect(adaptive.summary).toMatch(
-        /^rate limited \(429\): \d+ \([\d.]+%\), paced at [\d.]+ a second; paused by Retry-After \d+ times?/m,
+        /^rate limited \(429\): \d+ \([\d.]+%\); paced to the service's rate, last measured at [\d.]+ a second \(cut (once|\d+ times), lowest [\d.]+\)$/m,
       );
-      expect(adaptive.summary).toMatch(/^claims in flight: settled at \d+ of 32 \(lowest \d+, \d+ at the end\)$/m);
+      expect(adaptive.summary).toMatch(
+        /^the pace was set by: the service's rate limit for [\d.]+ s \(of [\d.]+ s sending\)$/m,
+      );
 
       const paced = await importAgainstRateLimit(dir, 'paced', input, ['--max-rps', '45']);
       console.log(

@@ -57,8 +57,9 @@ Examples:
   # check everything, send nothing; write each claim's body
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --dry-run --payloads claims.jsonl
 
-A 429 or 503 halves the claims in flight and its Retry-After pauses the whole job; the summary
-says how often the service throttled and where the claims in flight settled.
+A 429 sets the pace to the rate the service admits, probing back up within seconds; 503s each wait
+their own Retry-After, and many at once cut the claims in flight. The summary says which one set the
+pace, and for how long (docs/rate-limits.md).
 
 Run the same command again after a crash, a Ctrl-C or exit code 3: it continues from the journal and
 never creates a claim twice. A fixed results CSV can be fed back in as the input: claims the

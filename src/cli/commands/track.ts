@@ -86,7 +86,7 @@ export function trackCommand(context: CliContext): Command {
     )
     .option('--as-of <datetime>', 'count days left from this time (default: now), e.g. 2026-11-28T08:00:00Z', dateOf)
     .option('--full', 'read every case again, whatever the events say', false);
-  addPacingOptions(command, 'the most reads at once; fewer while the service answers 429 or 503');
+  addPacingOptions(command, 'the most reads at once; fewer while the service answers 503, paced while it answers 429');
   command.option('--restart', 'start over a journal made against another service', false);
   return addServiceOptions(command)
     .addHelpText('after', helpText)

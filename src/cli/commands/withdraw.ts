@@ -93,7 +93,7 @@ export function withdrawCommand(context: CliContext): Command {
     )
     .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
     .option('--yes', 'a live key without a terminal: go ahead without asking', false);
-  addPacingOptions(command, 'the most claims in flight at once; fewer while the service answers 429 or 503');
+  addPacingOptions(command, 'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429');
   command.option('--restart', 'start over a journal made for other sources or flags, or another service', false);
   return addServiceOptions(command)
     .addHelpText('after', helpText)
