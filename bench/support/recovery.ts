@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { firstPaceHeld } from '../../test/reliability/pace-windows.js';
 import type { BenchContext } from '../types.js';
 import { importJob, type ImportRun } from './import-run.js';
 import { claimsInSandbox, readDatabase } from './sandbox-db.js';
@@ -36,7 +37,6 @@ export interface RecoveryRun {
 }
 
 const pollMs = 50;
-const windowMs = 1000;
 /** The pace counts as reached when this many 1 s windows in a row reach it. */
 export const heldWindows = 3;
 
@@ -61,39 +61,6 @@ async function raiseWhenDue(
   if (ended()) return undefined;
   await setSandboxFaults(sandboxUrl, { ...options.faults, rateLimitPerSecond: options.toRate });
   return Date.now();
-}
-
-/** Claims created in (fromMs, fromMs + windowMs]. */
-function createdIn(times: readonly number[], fromMs: number): number {
-  let count = 0;
-  for (const timeMs of times) if (timeMs > fromMs && timeMs <= fromMs + windowMs) count++;
-  return count;
-}
-
-/**
- * The first moment after `fromMs` from which the claims of the last second reach `target` and go on
- * reaching it for the next `heldWindows - 1` seconds (windows past the last claim not asked for),
- * and the most claims created in any 1 s window after `fromMs`.
- */
-function firstPaceHeld(times: readonly number[], fromMs: number, target: number) {
-  let start = 0;
-  let best = 0;
-  let reachedAtMs: number | undefined;
-  const lastMs = times.at(-1) ?? fromMs;
-  for (const [end, timeMs] of times.entries()) {
-    while ((times[start] ?? timeMs) <= timeMs - windowMs) start++;
-    if (timeMs < fromMs) continue;
-    const count = end - start + 1;
-    best = Math.max(best, count);
-    if (reachedAtMs !== undefined || count < target) continue;
-    let held = true;
-    for (let next = 1; next < heldWindows && held; next++) {
-      const windowStartMs = timeMs + (next - 1) * windowMs;
-      if (windowStartMs + windowMs <= lastMs) held = createdIn(times, windowStartMs) >= target;
-    }
-    if (held) reachedAtMs = timeMs;
-  }
-  return { reachedAtMs, best };
 }
 
 export async function measureRecovery(
@@ -129,7 +96,7 @@ export async function measureRecovery(
     const times = creationTimes(dbFile);
     const firstMs = times[0] ?? raisedAtMs;
     const before = times.filter((timeMs) => timeMs < raisedAtMs).length;
-    const { reachedAtMs, best } = firstPaceHeld(times, raisedAtMs, share * options.toRate);
+    const { reachedAtMs, bestWindow: best } = firstPaceHeld(times, raisedAtMs, share * options.toRate, heldWindows);
     return {
       run,
       paceBefore: (1000 * before) / Math.max(1, raisedAtMs - firstMs),
