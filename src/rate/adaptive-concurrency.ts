@@ -140,11 +140,17 @@ export class AdaptiveConcurrency {
     return this.cut(nowMs);
   }
 
-  /** An answer the service took in. Returns true when the limit went up. */
-  succeeded(nowMs: number): boolean {
+  /**
+   * An answer the service took in. Returns true when the limit went up. `limitInUse`: as many
+   * requests were on the wire as the limit allows; an answer while fewer were says nothing of
+   * whether the service would take more, and does not count towards growth (as TCP does not grow
+   * a window it does not fill: RFC 7661).
+   */
+  succeeded(nowMs: number, limitInUse = true): boolean {
     this.recent.record(false);
     if (this.holdJudgement > 0) this.holdJudgement--;
     this.watchStep(false, nowMs);
+    if (!limitInUse) return false;
     this.answersSinceMove++;
     if (
       this.watch !== undefined ||
@@ -185,7 +191,12 @@ export class AdaptiveConcurrency {
     }
     if (watch.answers >= size) {
       this.watch = undefined;
-      this.growthPenalty = Math.max(1, this.growthPenalty / 2);
+      // Kept; but a step that brought more refusals than before it (one more allowed: chance) may be
+      // one past what the service holds, refused now and then: the next step up waits twice as long.
+      const brought = watch.refusals > watch.shareBefore * watch.answers + 1;
+      this.growthPenalty = brought
+        ? Math.min(maxGrowthPenalty, this.growthPenalty * 2)
+        : Math.max(1, this.growthPenalty / 2);
     }
     return false;
   }

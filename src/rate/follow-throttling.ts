@@ -35,6 +35,7 @@ export interface FollowOptions {
     limitOnWire(limit: number): void;
     pacing(): PacingStats;
     pacedPerSecond(): number | undefined;
+    requestsOnWire(): number;
   };
   /** `--concurrency`: where the limit starts, and its ceiling. */
   concurrency: number;
@@ -76,7 +77,10 @@ export function followThrottling(options: FollowOptions): ThrottleFollower {
     applied = next;
     options.apply(next);
   };
-  const heard = answersHeard(controller, options.logger, now);
+  // The controller's limit was in use when the requests on the wire, with this answer's own (already free), filled it;
+  // under a lower bound (the pace's), it was not, and is not grown.
+  const limitInUse = () => options.client.requestsOnWire() + 1 >= controller.limit;
+  const heard = answersHeard(controller, options.logger, now, limitInUse);
   const unsubscribe = options.client.onAttempt((report) => {
     if (report.kind === 'accepted' && report.status !== undefined && report.status < 500)
       latencyMs =
@@ -125,6 +129,7 @@ function answersHeard(
   controller: AdaptiveConcurrency,
   logger: FollowOptions['logger'],
   now: () => number,
+  limitInUse: () => boolean,
 ): (report: AttemptReport) => void {
   const warned = { rateLimited: false, overloaded: false };
   return (report) => {
@@ -168,7 +173,7 @@ function answersHeard(
       case 'accepted': {
         if (report.status !== undefined && report.status >= 500) return;
         const before = controller.limit;
-        controller.succeeded(now());
+        controller.succeeded(now(), limitInUse());
         if (controller.limit === before) return;
         logger.debug(
           { concurrency: controller.limit, maxConcurrency: controller.max },

@@ -58,6 +58,39 @@ describe('AdaptiveConcurrency: 429s and growth', () => {
     expect(Math.min(...withRefusal.slice(13))).toBe(2);
   });
 
+  it('answers while fewer requests were on the wire than the limit do not count towards growth (a limit not filled says nothing)', () => {
+    const controller = new AdaptiveConcurrency({ max: 4 }, 0);
+    for (let index = 0; index < 13; index++) controller.refused(0);
+    expect(controller.limit).toBe(2);
+    for (let index = 0; index < 100; index++) controller.succeeded(0, false);
+    expect(controller.limit).toBe(2);
+    for (let index = 0; index < 8; index++) controller.succeeded(0, true);
+    expect(controller.limit).toBe(3);
+  });
+
+  it('a step up that brought a few refusals, too few to take it back, is kept, and the next step waits twice as long', () => {
+    const stepsUp = (refusalsInWatch: number): number[] => {
+      const controller = new AdaptiveConcurrency({ max: 16, growAfter: 20, window: 64 }, 0);
+      for (let index = 0; index < 13; index++) controller.refused(0);
+      const at: number[] = [];
+      for (let answer = 0; answer < 200; answer++) {
+        const before = controller.limit;
+        // The first step's watch (its first 20 answers) gets `refusalsInWatch` refusals; nothing else is refused.
+        const watching = at.length === 1 && answer - (at[0] ?? 0) <= refusalsInWatch;
+        if (watching) controller.refused(answer);
+        else controller.succeeded(answer);
+        if (controller.limit > before) at.push(answer);
+      }
+      return at;
+    };
+    // None in its watch: the next step comes 20 answers after the first.
+    const clean = stepsUp(0);
+    expect((clean[1] ?? 0) - (clean[0] ?? 0)).toBe(20);
+    // Two (more than none before, plus one for chance), under the three that take a step back: kept, the next after 40.
+    const few = stepsUp(2);
+    expect((few[1] ?? 0) - (few[0] ?? 0)).toBe(40);
+  });
+
   it('says whether each answer moved the limit, so the caller applies only changes', () => {
     const controller = new AdaptiveConcurrency({ max: 2, growAfter: 2, window: 5 }, 0);
     expect([

@@ -53,6 +53,11 @@ export class ClaimsClient {
     return this.transport.pacing.stats();
   }
 
+  /** Requests on the wire now, their answers not yet in. */
+  requestsOnWire(): number {
+    return this.transport.pacing.onWire;
+  }
+
   /** Requests a second the job is paced at now (the lower of --max-rps and the service's rate); undefined: not paced. */
   pacedPerSecond(): number | undefined {
     return this.transport.pacing.perSecond();

@@ -130,6 +130,11 @@ export class Pacing {
     this.places.setLimit(limit);
   }
 
+  /** Requests on the wire now (their answers not yet in). */
+  get onWire(): number {
+    return this.places.onWire;
+  }
+
   /** The attempt's answer is in, or it failed: its place on the wire is free. */
   attemptEnded(): void {
     this.places.release();
