@@ -15,24 +15,18 @@ import { JournalMismatchError } from '../journal/open.js';
 import { MappingError } from '../mapping/load.js';
 import { resourceFailure } from '../files/resource-failure.js';
 import { CodedError, codeOf } from '../errors/coded-error.js';
+import { exitCodeTable } from './exit-code-table.js';
 
-/** The documented exit codes (docs/exit-codes.md). */
+/** The exit codes by name, their numbers from the one table of them (exit-code-table.ts, docs/exit-codes.md). */
 export const ExitCode = {
-  /** Every row ok. */
-  ok: 0,
-  /** Finished; some rows not ok (see the results CSV). */
-  someRowsNotOk: 1,
-  /** Usage, configuration or mapping error: nothing was sent. */
-  usage: 2,
-  /** Aborted (authentication refused, service unavailable, disk): run the same command again. */
-  aborted: 3,
-  /** The server's certificate is not trusted: untrusted CA, expired, or for another host. Nothing sent. */
-  serverCertificate: 4,
-  /** The client certificate: none given when the service asks for one, refused, its key not its own, a wrong passphrase. Nothing sent. */
-  clientCertificate: 5,
-  /** The proxy: unreachable, or refusing the tunnel (407 without or with wrong credentials, 403). Nothing sent. */
-  proxy: 6,
-} as const;
+  ok: exitCodeTable.ok.code,
+  someRowsNotOk: exitCodeTable.someRowsNotOk.code,
+  usage: exitCodeTable.usage.code,
+  aborted: exitCodeTable.aborted.code,
+  serverCertificate: exitCodeTable.serverCertificate.code,
+  clientCertificate: exitCodeTable.clientCertificate.code,
+  proxy: exitCodeTable.proxy.code,
+} as const satisfies Record<keyof typeof exitCodeTable, number>;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import type { LevelWithSilent } from 'pino';
 import type { CliContext, CliIo } from './context.js';
+import { exitCodeHelp } from './exit-code-help.js';
 import { ExitCode, exitCodeFor, OutputClosedError, type ExitCodeValue } from './exit-codes.js';
 import { logFormats, logOutput, type LogFormat } from './log-output.js';
 import { Progress } from '../progress/progress.js';
@@ -22,11 +23,7 @@ Environment:
   CLAIMS_MAX_RPS    import, migrate-v1, export: requests per second for the whole job
                     (or --max-rps N; default no limit)
 
-Exit codes:
-  0  every row ok
-  1  finished, some rows not ok (see the results CSV)
-  2  usage, configuration or mapping error: nothing was sent
-  3  aborted (authentication refused, service unavailable, disk): run the same command again
+${exitCodeHelp()}
 
 Shipped with it (${packageRoot}):
   mappings/   sample mappings (generic.yaml, …) and mapping.schema.json for an editor

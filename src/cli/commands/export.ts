@@ -14,6 +14,7 @@ import { runExport } from '../../export/run-export.js';
 import { checkStateService, readState, writeState, type ExportState } from '../../export/state.js';
 import { describeService, type ServiceIdentity } from '../../api/service-identity.js';
 import type { CliContext } from '../context.js';
+import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
 import { pacingSummary } from '../../rate/throttling-summary.js';
 import { addPacingOptions } from '../flags.js';
@@ -78,6 +79,7 @@ export function exportCommand(context: CliContext): Command {
   );
   return addServiceOptions(command)
     .addHelpText('after', helpText)
+    .addHelpText('after', exitCodeHelp('export'))
     .action(async (resource: string, flags: ExportFlags) => {
       await runExportCommand(resource, flags, context);
     });

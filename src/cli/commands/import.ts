@@ -11,6 +11,7 @@ import { resolveNetwork } from '../network-settings.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { formatSummary } from '../../import/summary.js';
 import type { CliContext } from '../context.js';
+import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
 import { addPacingOptions, claimsInFlightHelp, resultsFileName, resultsFormatOption } from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
@@ -124,6 +125,7 @@ export function importCommand(context: CliContext): Command {
     .option('--restart', 'start over a journal made for another input, mapping, flags or service', false);
   return addServiceOptions(command, { sandbox: 'db-and-clock' })
     .addHelpText('after', helpText)
+    .addHelpText('after', exitCodeHelp('import'))
     .action(async (input: string, flags: ImportFlags) => {
       context.setExitCode(await runImportCommand(input, flags, context));
     });

@@ -5,6 +5,7 @@ import { mergeShardJournals } from '../../job-files/import/merge-journals.js';
 import { outcomes } from '../../job-files/import/columns.js';
 import { MergeRefusedError } from '../../job-files/import/merge.js';
 import type { CliContext } from '../context.js';
+import { exitCodeHelp } from '../exit-code-help.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 
 interface MergeFlags {
@@ -27,8 +28,7 @@ import without --shard would have written it, except for each shard's own attemp
 Refused (exit 2, naming the file and why): a results CSV or other file instead of a journal,
 journals of another input, mapping, file mode or dry-run flag, of another split (2/4 beside 1/3),
 the same shard twice (their lines overlap), a shard missing, a journal whose staging never
-finished. Exit 3 while an import is still using one of the journals: merge when the shards end.
-Exit 0 when the merged file is written, whatever its rows' outcomes (report on it for those).
+finished. The merged file's rows keep their outcomes: report on it for those.
 `;
 
 /** `bulk-disputes merge-results`: the shards of one import (`--shard i/n`) as one results CSV. */
@@ -41,6 +41,7 @@ export function mergeResultsCommand(context: CliContext): Command {
       'the merged results CSV, or a workbook of text cells when it ends in .xlsx (written to a temporary file and renamed when complete)',
     )
     .addHelpText('after', helpText)
+    .addHelpText('after', exitCodeHelp('merge-results'))
     .action(async (journals: string[], flags: MergeFlags) => {
       await runMergeCommand(journals, flags, context);
       context.setExitCode(ExitCode.ok);

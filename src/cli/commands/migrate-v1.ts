@@ -6,6 +6,7 @@ import { parseGroupBy } from '../../job-files/migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
 import type { CliContext } from '../context.js';
+import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
 import {
   addPacingOptions,
@@ -74,6 +75,7 @@ export function migrateV1Command(context: CliContext): Command {
   );
   return addServiceOptions(command)
     .addHelpText('after', helpText)
+    .addHelpText('after', exitCodeHelp('migrate-v1'))
     .action(async (flags: MigrateFlags) => {
       context.setExitCode(await runMigrateCommand(flags, context));
     });

@@ -7,6 +7,7 @@ import { formatWorklist } from '../../track/render-text.js';
 import { jobName } from '../../track/sources.js';
 import { formatTrackSummary, recoveryRates } from '../../job-files/track/summary.js';
 import type { CliContext } from '../context.js';
+import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
 import { addPacingOptions, integer, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
@@ -46,7 +47,6 @@ The first run reads every case; later runs read only the cases the service's eve
 the last run. Reads only: track never changes anything at the service. Writes a status file (one
 line per source row), a worklist (cases needing a person: review, a merchant's answer, a due date
 within --due-within days; soonest first) and prints the summary.
-Exit codes: 0 nothing on the worklist, 1 something on it, 2 usage, 3 stopped early (run it again).
 `;
 
 /** `bulk-disputes track`: what became of the disputes filed, and the morning's worklist (docs/track.md). */
@@ -90,6 +90,7 @@ export function trackCommand(context: CliContext): Command {
   command.option('--restart', 'start over a journal made against another service', false);
   return addServiceOptions(command)
     .addHelpText('after', helpText)
+    .addHelpText('after', exitCodeHelp('track'))
     .action(async (sources: string[], flags: TrackFlags) => {
       context.setExitCode(await runTrackCommand(sources, flags, context));
     });

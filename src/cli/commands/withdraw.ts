@@ -6,6 +6,7 @@ import { formatPreview, type WithdrawPreview } from '../../withdraw/preview.js';
 import { formatWithdrawSummary } from '../../withdraw/results.js';
 import { runWithdraw } from '../../withdraw/run-withdraw.js';
 import type { CliContext } from '../context.js';
+import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
 import { addPacingOptions, collect, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
@@ -54,7 +55,7 @@ Examples:
 Each withdrawal or delete is sent once: a crash or a lost answer is settled by retrieving the
 claim or case, never by sending it again. Run the same command again to continue; once done, it
 sends nothing. Results: one line per case (withdrawn, deleted, already_closed, not_found,
-refused, failed). Exit codes: 0 all done, 1 some not, 2 nothing sent (usage, declined), 3 aborted.
+refused, failed).
 `;
 
 /** `bulk-disputes withdraw`: take claims back in bulk, exactly once. */
@@ -93,10 +94,14 @@ export function withdrawCommand(context: CliContext): Command {
     )
     .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
     .option('--yes', 'a live key without a terminal: go ahead without asking', false);
-  addPacingOptions(command, 'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429');
+  addPacingOptions(
+    command,
+    'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429',
+  );
   command.option('--restart', 'start over a journal made for other sources or flags, or another service', false);
   return addServiceOptions(command)
     .addHelpText('after', helpText)
+    .addHelpText('after', exitCodeHelp('withdraw'))
     .action(async (sources: string[], flags: WithdrawFlags) => {
       context.setExitCode(await runWithdrawCommand(sources, flags, context));
     });
