@@ -104,6 +104,10 @@ describe(`the packed tarball, installed offline${isolated ? ' in a namespace wit
     expect(existsSync(join(installed, 'mappings', 'generic.yaml'))).toBe(true);
   });
 
+  it('carries the alert rules a Prometheus loads from it (docs/monitoring.md)', () => {
+    expect(existsSync(join(installed, 'monitoring', 'bulk-disputes-rules.yml'))).toBe(true);
+  });
+
   it('imports the packaged sample into the embedded sandbox: 10 of 10 filed', async () => {
     expect(report.import?.code, report.import?.stderr).toBe(0);
     expect(report.import?.stderr).toContain('"outcomes":{"filed":10}');
