@@ -6,8 +6,17 @@ import { formatPreview, type WithdrawPreview } from '../../withdraw/preview.js';
 import { formatWithdrawSummary } from '../../withdraw/results.js';
 import { runWithdraw } from '../../withdraw/run-withdraw.js';
 import type { CliContext } from '../context.js';
+import { withdrawOkOutcomes } from '../../job-files/withdraw/columns.js';
+import { phasesOf, rowsOf } from '../../metrics/recorder.js';
 import { UsageError } from '../exit-codes.js';
-import { addPacingOptions, collect, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
+import {
+  addPacingOptions,
+  collect,
+  resultsFileName,
+  resultsFormatOption,
+  type ResultsFormat,
+  addMetricsOptions,
+} from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
@@ -93,9 +102,12 @@ export function withdrawCommand(context: CliContext): Command {
     )
     .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
     .option('--yes', 'a live key without a terminal: go ahead without asking', false);
-  addPacingOptions(command, 'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429');
+  addPacingOptions(
+    command,
+    'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429',
+  );
   command.option('--restart', 'start over a journal made for other sources or flags, or another service', false);
-  return addServiceOptions(command)
+  return addMetricsOptions(addServiceOptions(command))
     .addHelpText('after', helpText)
     .action(async (sources: string[], flags: WithdrawFlags) => {
       context.setExitCode(await runWithdrawCommand(sources, flags, context));
@@ -149,6 +161,11 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
       );
     io.stderr.write(formatWithdrawSummary(report.summary, flags.dryRun));
     writeSummaryTail(io, report, `results: ${resultsFile}\n`);
+    context.metrics.record({
+      rows: rowsOf(report.summary.byOutcome, (outcome) => withdrawOkOutcomes.includes(outcome)),
+      phases: phasesOf(report.phases),
+      throttling: report.throttling,
+    });
     return jobExitCode(report, report.summary.allOk, io);
   });
 }
