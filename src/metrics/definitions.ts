@@ -48,7 +48,7 @@ export const metricDefinitions: readonly MetricDefinition[] = [
   },
   {
     name: 'bulk_disputes_last_exit_code',
-    help: 'The run's exit code (docs/exit-codes.md)',
+    help: "The run's exit code (docs/exit-codes.md)",
     labels: [],
     values: (outcome) => one(outcome.exitCode),
   },
