@@ -65,7 +65,7 @@ async function pushTargetOf(
   } catch {
     // Echoed only when it holds no credentials.
     throw new UsageError(
-      `${from}: expected an http(s) URL, got ${text.includes('@') ? 'one that does not parse' : JSON.stringify(text)}`,
+      `${from}: expected an http(s) URL, got ${text.includes('@') ? 'one that does not parse' : text}`,
     );
   }
   const user = url.username === '' ? nonEmpty(env.CLAIMS_METRICS_PUSH_USER) : decodeURIComponent(url.username);

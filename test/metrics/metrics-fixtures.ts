@@ -12,19 +12,20 @@ import {
 
 export { find, parseSamples, startPushgateway, type Sample } from '../helpers/pushgateway.js';
 
-/** A workspace with `disputes.csv`: 6 rows, 4 claims, filed as they are. */
-export async function disputesWorkspace(): Promise<Workspace> {
+/** A workspace with `disputes.csv` (`input`, else 6 rows, 4 claims, filed as they are). */
+export async function disputesWorkspace(input?: string): Promise<Workspace> {
   const workspace = await makeWorkspace();
   await workspace.write(
     'disputes.csv',
-    csvOf([
-      fraudRow('A', 'T1'),
-      fraudRow('B', 'T1'),
-      fraudRow('A', 'T2'),
-      fraudRow('C', 'T1'),
-      fraudRow('D', 'T1'),
-      fraudRow('D', 'T2'),
-    ]),
+    input ??
+      csvOf([
+        fraudRow('A', 'T1'),
+        fraudRow('B', 'T1'),
+        fraudRow('A', 'T2'),
+        fraudRow('C', 'T1'),
+        fraudRow('D', 'T1'),
+        fraudRow('D', 'T2'),
+      ]),
   );
   return workspace;
 }
