@@ -24,6 +24,9 @@ Environment:
                     (or --api-key-file FILE; never a key as a flag value)
   CLAIMS_MAX_RPS    import, migrate-v1, export: requests per second for the whole job
                     (or --max-rps N; default no limit)
+  CLAIMS_METRICS_PUSH_URL   the job commands: the Pushgateway for the run's metrics
+                    (or --metrics-push URL); its Basic credentials in the URL or in
+                    CLAIMS_METRICS_PUSH_USER and CLAIMS_METRICS_PUSH_PASSWORD
 
 Exit codes:
   0  every row ok

@@ -7,7 +7,7 @@ import { freePort, gatewayUser } from '../helpers/pushgateway.js';
 import { disputesWorkspace, find, importIn, parseSamples, resultsOf, startPushgateway } from './metrics-fixtures.js';
 
 /**
- * A push that fails never changes the run (docs/monitoring.md): the same exit code and results as
+ * A push that fails never changes the run (docs/nightly-job.md): the same exit code and results as
  * without --metrics-push, one warning line naming the gateway without its credentials, and the
  * push given up within its 10 s.
  */

@@ -3,7 +3,7 @@ import { genericMapping, runBin } from '../import/e2e-fixtures.js';
 import { disputesWorkspace, find, importIn, startPushgateway } from './metrics-fixtures.js';
 
 /**
- * The jobs' metrics at a real Pushgateway (docs/monitoring.md): the built CLI imports into the
+ * The jobs' metrics at a real Pushgateway (docs/nightly-job.md): the built CLI imports into the
  * embedded sandbox with --metrics-push, and the gateway's own /metrics says what it holds.
  */
 
