@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Progress } from '../progress/progress.js';
+import type { RunRecorder } from '../metrics/recorder.js';
 import type { ExitCodeValue } from './exit-codes.js';
 
 /** What a command may touch: injected, so `main` runs in-process in tests. */
@@ -25,4 +26,6 @@ export interface CliContext {
   /** The terminal's progress line on stderr; log lines clear it before they are written. */
   progress: Progress;
   setExitCode(code: ExitCodeValue): void;
+  /** What a job command tells of its run; main.ts sends it as metrics once the exit code is final. */
+  metrics: RunRecorder;
 }

@@ -41,6 +41,23 @@ export function positiveNumber(flag: string) {
   };
 }
 
+/**
+ * Where a job's metrics go (docs/nightly-job.md): every job command takes these, as several take
+ * `--max-rps`. Checked before the command runs (metrics-settings.ts).
+ */
+export function addMetricsOptions(command: Command): Command {
+  return command
+    .option(
+      '--metrics-push <url>',
+      "push the run's metrics to this Prometheus Pushgateway when it ends, e.g. http://gateway:9091 " +
+        '(default: CLAIMS_METRICS_PUSH_URL; Basic credentials from the URL or CLAIMS_METRICS_PUSH_USER and ' +
+        'CLAIMS_METRICS_PUSH_PASSWORD; through the same proxy, CAs and client certificate as the service; a ' +
+        'failed push is a warning, never a change of the exit code)',
+    )
+    .option('--metrics-job <name>', "the metrics' job label (default: the command's name)")
+    .option('--metrics-file <path>', 'write the same metrics in Prometheus text format to this file (atomically)');
+}
+
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }

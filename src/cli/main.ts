@@ -10,6 +10,9 @@ import { logFormats, logOutput, type LogFormat } from './log-output.js';
 import { Progress } from '../progress/progress.js';
 import { letYoungGenerationGrow, limitHeapGrowth } from './heap-tuning.js';
 import { reportUnknownOptionsFirst } from './option-order.js';
+import { RunRecorder } from '../metrics/recorder.js';
+import { resolveMetricsSettings, takesMetrics } from './metrics-settings.js';
+import { commandNamed, sendRunMetrics } from './run-metrics.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 /** Where the package is, installed or checked out: its mappings, samples and docs are named from here. */
@@ -22,6 +25,9 @@ Environment:
                     (or --api-key-file FILE; never a key as a flag value)
   CLAIMS_MAX_RPS    import, migrate-v1, export: requests per second for the whole job
                     (or --max-rps N; default no limit)
+  CLAIMS_METRICS_PUSH_URL   the job commands: the Pushgateway for the run's metrics
+                    (or --metrics-push URL); its Basic credentials in the URL or in
+                    CLAIMS_METRICS_PUSH_USER and CLAIMS_METRICS_PUSH_PASSWORD
 
 ${exitCodeHelp()}
 
@@ -67,8 +73,9 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     setExitCode: (code) => {
       exitCode = code;
     },
+    metrics: new RunRecorder(),
   };
-  program.hook('preAction', (command, actionCommand) => {
+  program.hook('preAction', async (command, actionCommand) => {
     const { logLevel, logFormat } = command.optsWithGlobals<{ logLevel: LevelWithSilent; logFormat?: LogFormat }>();
     // Human lines on a terminal, JSON otherwise, or as --log-format says (log-output.ts).
     output = logOutput({ level: logLevel, format: logFormat, io, progress });
@@ -77,6 +84,8 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
     // The job commands only: the sandbox keeps V8's default (heap-tuning.ts says why).
     if (actionCommand.name() !== 'sandbox') limitHeapGrowth();
     else letYoungGenerationGrow();
+    // Bad metrics flags stop the run before anything is sent (exit 2).
+    if (takesMetrics(actionCommand)) context.metrics.settings = await resolveMetricsSettings(actionCommand, io.env);
   });
   for (const command of await commandsFor(argv, context)) {
     program.addCommand(command.exitOverride().configureOutput(program.configureOutput()));
@@ -84,16 +93,21 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCodeValue> {
   // A misspelt option is named, with a suggestion, before a required one is missed.
   reportUnknownOptionsFirst(program);
 
+  const final = async (code: ExitCodeValue, error?: unknown): Promise<ExitCodeValue> => {
+    // The exit code is final here: the job's metrics go out (run-metrics.ts), never changing it.
+    await sendRunMetrics(context, commandNamed(program, argv), code, error);
+    return code;
+  };
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return exitCode;
+    return await final(exitCode);
   } catch (error) {
     // The reader of stdout has gone (`| head -1`): nothing to tell, the outcome so far stands.
-    if (error instanceof OutputClosedError) return exitCode;
+    if (error instanceof OutputClosedError) return final(exitCode);
     // Commander has already printed its own usage errors and help.
     // Told once: a sentence on a terminal, a JSON record otherwise.
     if (!(error instanceof CommanderError)) output.fatal(error);
-    return exitCodeFor(error);
+    return final(exitCodeFor(error), error);
   }
 }
 

@@ -4,12 +4,12 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Writes beside the target, then renames: a reader never sees half a page. Readable by the owner
- * only: a report lists rows with their messages.
+ * only unless `mode` says otherwise: a report lists rows with their messages.
  */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string, mode = 0o600): Promise<void> {
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600 });
+    await writeFile(temporary, text, { encoding: 'utf8', mode });
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });

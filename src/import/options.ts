@@ -45,6 +45,8 @@ export interface ImportReport {
   summary: ResultsSummary;
   /** Claims in the journal (this shard's), whatever their outcome. */
   claims: number;
+  /** Those claims by their rows' outcome (`pending`: not yet sent). */
+  claimsByOutcome?: Record<string, number>;
   resultsFile: string;
   /** Set when the run stopped early (service down, key refused, signal): run it again to continue. */
   abortedBecause: string | undefined;

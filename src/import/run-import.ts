@@ -86,6 +86,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     return {
       summary,
       claims: journal.counts().claims,
+      claimsByOutcome: journal.claimOutcomes(),
       resultsFile: options.resultsFile,
       abortedBecause,
       fatal,

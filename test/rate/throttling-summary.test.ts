@@ -35,6 +35,7 @@ const quiet: ThrottlingSummary = {
   waitedForRate: 0,
   rate: { throttles: 0, estimate: undefined, lowest: undefined, pacedMs: 0 },
   sendingMs: 40_000,
+  byRoute: [],
   concurrency: concurrency({}),
 };
 

@@ -86,10 +86,17 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     now: options.now ?? Date.now,
     userAgent: options.userAgent ?? 'bulk-disputes',
     target: url,
-    route: proxyRoute(url, options.network),
-    // A key that is not its certificate's, or a wrong passphrase: ConnectionSetupError, before anything is sent.
-    tls: resolveTls(options.network, options.network?.env ?? {}),
+    ...wayTo(url, options.network),
   };
+}
+
+/**
+ * The way out to `url` (the service, or the jobs' Pushgateway: docs/network.md): the proxy route
+ * and the TLS material. A key that is not its certificate's, or a wrong passphrase: ConnectionSetupError,
+ * before anything is sent.
+ */
+export function wayTo(url: URL, network: NetworkOptions | undefined): { route: Route; tls: ResolvedTls } {
+  return { route: proxyRoute(url, network), tls: resolveTls(network, network?.env ?? {}) };
 }
 
 function proxyRoute(url: URL, network: NetworkOptions | undefined): Route {

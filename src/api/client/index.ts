@@ -85,3 +85,4 @@ export type { UploadInput } from './files-events.js';
 export type { PageCursor } from './paginate.js';
 export type { AttemptListener, AttemptReport, PacingStats, ParkedListener } from './pacing.js';
 export type { AnswerKind } from './answer-kind.js';
+export type { RouteAnswerCount } from './route-counts.js';

@@ -17,11 +17,12 @@ import type { CliContext } from '../context.js';
 import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
 import { pacingSummary } from '../../rate/throttling-summary.js';
-import { addPacingOptions } from '../flags.js';
+import { addPacingOptions, addMetricsOptions } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { writeSummaryTail } from './job-ending.js';
 import { addServiceOptions, serviceTarget } from './service-target.js';
 import { PhaseTimer } from '../../progress/phases.js';
+import { phasesOf } from '../../metrics/recorder.js';
 import { showServiceWaits } from '../../progress/service-notices.js';
 
 interface ExportFlags {
@@ -77,7 +78,7 @@ export function exportCommand(context: CliContext): Command {
     'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service',
     false,
   );
-  return addServiceOptions(command)
+  return addMetricsOptions(addServiceOptions(command))
     .addHelpText('after', helpText)
     .addHelpText('after', exitCodeHelp('export'))
     .action(async (resource: string, flags: ExportFlags) => {
@@ -155,8 +156,14 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
     io.stderr.write(
       `exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`,
     );
+    const took = phases.end();
+    context.metrics.record({
+      rows: [{ outcome: 'exported', ok: true, count: report.rows }],
+      phases: phasesOf(took),
+      throttling,
+    });
     // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run.
-    writeSummaryTail(io, { throttling, phases: phases.end() });
+    writeSummaryTail(io, { throttling, phases: took });
   } finally {
     await client.close();
     await embedded?.close();

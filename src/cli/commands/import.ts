@@ -10,10 +10,18 @@ import type { ServiceTarget } from '../../api/service-target.js';
 import { resolveNetwork } from '../network-settings.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { formatSummary } from '../../import/summary.js';
+import { okOutcomes } from '../../job-files/import/columns.js';
+import { claimsOf, phasesOf, rowsOf } from '../../metrics/recorder.js';
 import type { CliContext } from '../context.js';
 import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
-import { addPacingOptions, claimsInFlightHelp, resultsFileName, resultsFormatOption } from '../flags.js';
+import {
+  addMetricsOptions,
+  addPacingOptions,
+  claimsInFlightHelp,
+  resultsFileName,
+  resultsFormatOption,
+} from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { jobExitCode } from './job-ending.js';
 import {
@@ -123,7 +131,7 @@ export function importCommand(context: CliContext): Command {
       idPrefixOf,
     )
     .option('--restart', 'start over a journal made for another input, mapping, flags or service', false);
-  return addServiceOptions(command, { sandbox: 'db-and-clock' })
+  return addMetricsOptions(addServiceOptions(command, { sandbox: 'db-and-clock' }))
     .addHelpText('after', helpText)
     .addHelpText('after', exitCodeHelp('import'))
     .action(async (input: string, flags: ImportFlags) => {
@@ -190,6 +198,12 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
         service: target === undefined || embedded !== undefined ? undefined : describeService(target.service.identity),
       }),
     );
+    context.metrics.record({
+      rows: rowsOf(report.summary.byOutcome, (outcome) => okOutcomes.includes(outcome)),
+      claims: claimsOf(report.claimsByOutcome ?? {}),
+      phases: phasesOf(report.phases),
+      throttling: report.throttling,
+    });
     // The funnel in main.ts gives a refused key or a failing disk its message and exit code.
     return jobExitCode(report, report.summary.allOk);
   } finally {

@@ -2,11 +2,13 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { mergeShardJournals } from '../../job-files/import/merge-journals.js';
-import { outcomes } from '../../job-files/import/columns.js';
+import { okOutcomes, outcomes } from '../../job-files/import/columns.js';
+import { rowsOf } from '../../metrics/recorder.js';
 import { MergeRefusedError } from '../../job-files/import/merge.js';
 import type { CliContext } from '../context.js';
 import { exitCodeHelp } from '../exit-code-help.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { addMetricsOptions } from '../flags.js';
 
 interface MergeFlags {
   out: string;
@@ -33,13 +35,14 @@ finished. The merged file's rows keep their outcomes: report on it for those.
 
 /** `bulk-disputes merge-results`: the shards of one import (`--shard i/n`) as one results CSV. */
 export function mergeResultsCommand(context: CliContext): Command {
-  return new Command('merge-results')
+  const command = new Command('merge-results')
     .description('merge the results of an import split with --shard i/n into one results CSV, in input order')
     .argument('<journals...>', 'the journal of every shard (--journal of each import)')
     .requiredOption(
       '--out <file>',
       'the merged results CSV, or a workbook of text cells when it ends in .xlsx (written to a temporary file and renamed when complete)',
-    )
+    );
+  return addMetricsOptions(command)
     .addHelpText('after', helpText)
     .addHelpText('after', exitCodeHelp('merge-results'))
     .action(async (journals: string[], flags: MergeFlags) => {
@@ -60,6 +63,7 @@ async function runMergeCommand(journals: readonly string[], flags: MergeFlags, c
       throw new UsageError(`--out ${out}: expected a file of its own, got one of the journals`);
   }
   await mkdir(dirname(out), { recursive: true });
+  const startedMs = Date.now();
   const { summary, shards } = await mergeShardJournals(journals, out).catch((error: unknown) => {
     if (error instanceof MergeRefusedError) throw new UsageError(error.message, { cause: error });
     throw error;
@@ -70,6 +74,11 @@ async function runMergeCommand(journals: readonly string[], flags: MergeFlags, c
       summary.byOutcome[outcome] === undefined ? [] : [`${outcome} ${summary.byOutcome[outcome]}`],
     )
     .join(', ');
+  // The night's totals, a group of its own (no shard label): every shard's rows once.
+  context.metrics.record({
+    rows: rowsOf(summary.byOutcome, (outcome) => okOutcomes.includes(outcome)),
+    phases: [{ phase: 'merging', seconds: (Date.now() - startedMs) / 1000 }],
+  });
   context.logger.info(
     { shards: shards.length, rows: summary.rows, outcomes: summary.byOutcome, results: out },
     'results merged',

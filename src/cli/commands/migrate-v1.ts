@@ -14,8 +14,10 @@ import {
   resultsFileName,
   resultsFormatOption,
   type ResultsFormat,
+  addMetricsOptions,
 } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
+import { claimsOf, phasesOf, rowsOf } from '../../metrics/recorder.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
 import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
 
@@ -73,7 +75,7 @@ export function migrateV1Command(context: CliContext): Command {
     'start over a journal made with other --group-by or --dry-run, or against another service',
     false,
   );
-  return addServiceOptions(command)
+  return addMetricsOptions(addServiceOptions(command))
     .addHelpText('after', helpText)
     .addHelpText('after', exitCodeHelp('migrate-v1'))
     .action(async (flags: MigrateFlags) => {
@@ -135,6 +137,12 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
     io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
     io.stderr.write(`service: ${describeService(service.identity)}\n`);
     writeSummaryTail(io, report, `results: ${resultsFile}\n`);
+    context.metrics.record({
+      rows: rowsOf(report.summary.byOutcome, (outcome) => outcome !== 'failed' && outcome !== 'rejected'),
+      claims: claimsOf({ created: report.claimsCreated, adopted: report.claimsAdopted }),
+      phases: phasesOf(report.phases),
+      throttling: report.throttling,
+    });
     return jobExitCode(report, report.summary.allOk, io);
   });
 }

@@ -8,8 +8,16 @@ import { jobName } from '../../track/sources.js';
 import { formatTrackSummary, recoveryRates } from '../../job-files/track/summary.js';
 import type { CliContext } from '../context.js';
 import { exitCodeHelp } from '../exit-code-help.js';
+import { phasesOf } from '../../metrics/recorder.js';
 import { UsageError } from '../exit-codes.js';
-import { addPacingOptions, integer, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
+import {
+  addPacingOptions,
+  integer,
+  resultsFileName,
+  resultsFormatOption,
+  type ResultsFormat,
+  addMetricsOptions,
+} from '../flags.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
@@ -88,7 +96,7 @@ export function trackCommand(context: CliContext): Command {
     .option('--full', 'read every case again, whatever the events say', false);
   addPacingOptions(command, 'the most reads at once; fewer while the service answers 503, paced while it answers 429');
   command.option('--restart', 'start over a journal made against another service', false);
-  return addServiceOptions(command)
+  return addMetricsOptions(addServiceOptions(command))
     .addHelpText('after', helpText)
     .addHelpText('after', exitCodeHelp('track'))
     .action(async (sources: string[], flags: TrackFlags) => {
@@ -155,6 +163,17 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
       report,
       `status: ${statusFile}\nworklist: ${worklistFile ?? `${statusFile} (its worklist sheet)`}\n${htmlFile === undefined ? '' : `page: ${htmlFile}\n`}`,
     );
+    context.metrics.record({
+      phases: phasesOf(report.phases),
+      throttling: report.throttling,
+      track: {
+        worklistByWhy: tally(report.worklist.map((item) => item.why)),
+        // A negative count of days left: the due date has passed.
+        worklistOverdue: report.worklist.filter((item) => (item.line.daysLeft ?? 0) < 0).length,
+        casesByStatus: countsOf(report.summary.byStatus),
+        recoveryByCurrency: recoveryRates(report.summary),
+      },
+    });
     return jobExitCode(report, report.worklist.length === 0, io);
   });
 }
@@ -208,6 +227,12 @@ async function filesOf(sources: readonly string[], flags: TrackFlags, env: NodeJ
   }
   for (const [, file] of written) await mkdir(dirname(file), { recursive: true });
   return { statusFile, worklistFile, htmlFile, journalFile };
+}
+
+function tally(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
 }
 
 const countsOf = (groups: Record<string, { cases: number }>) =>

@@ -7,8 +7,17 @@ import { formatWithdrawSummary } from '../../withdraw/results.js';
 import { runWithdraw } from '../../withdraw/run-withdraw.js';
 import type { CliContext } from '../context.js';
 import { exitCodeHelp } from '../exit-code-help.js';
+import { withdrawOkOutcomes } from '../../job-files/withdraw/columns.js';
+import { phasesOf, rowsOf } from '../../metrics/recorder.js';
 import { UsageError } from '../exit-codes.js';
-import { addPacingOptions, collect, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
+import {
+  addPacingOptions,
+  collect,
+  resultsFileName,
+  resultsFormatOption,
+  type ResultsFormat,
+  addMetricsOptions,
+} from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { requireFile } from './import.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
@@ -99,7 +108,7 @@ export function withdrawCommand(context: CliContext): Command {
     'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429',
   );
   command.option('--restart', 'start over a journal made for other sources or flags, or another service', false);
-  return addServiceOptions(command)
+  return addMetricsOptions(addServiceOptions(command))
     .addHelpText('after', helpText)
     .addHelpText('after', exitCodeHelp('withdraw'))
     .action(async (sources: string[], flags: WithdrawFlags) => {
@@ -154,6 +163,11 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
       );
     io.stderr.write(formatWithdrawSummary(report.summary, flags.dryRun));
     writeSummaryTail(io, report, `results: ${resultsFile}\n`);
+    context.metrics.record({
+      rows: rowsOf(report.summary.byOutcome, (outcome) => withdrawOkOutcomes.includes(outcome)),
+      phases: phasesOf(report.phases),
+      throttling: report.throttling,
+    });
     return jobExitCode(report, report.summary.allOk, io);
   });
 }

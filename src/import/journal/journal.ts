@@ -186,6 +186,12 @@ export class Journal extends JobJournal {
     return this.statements.counts.get() as { rows: number; claims: number };
   }
 
+  /** Claims by their rows' outcome, for the job's metrics. */
+  claimOutcomes(): Record<string, number> {
+    const found = this.statements.claimOutcomes.all() as { outcome: string; count: number }[];
+    return Object.fromEntries(found.map(({ outcome, count }) => [outcome, count]));
+  }
+
   override close(): void {
     this.group.flush();
     super.close();

@@ -45,6 +45,9 @@ const statementSql = {
     `NOT IN ('staged', 'invalid', 'valid') LIMIT 1`,
   pendingCount: `SELECT count(*) AS pending FROM claims WHERE step NOT IN ('done', 'invalid', 'rejected', 'valid')`,
   counts: 'SELECT (SELECT count(*) FROM rows) AS rows, (SELECT count(*) FROM claims) AS claims',
+  // A claim's rows share its outcome (a claim is sent, or held back, whole); pending: none yet.
+  claimOutcomes: `SELECT outcome, count(*) AS count FROM (SELECT coalesce(min(r.outcome), 'pending') AS outcome
+     FROM claims c LEFT JOIN rows r ON r.claim_key = c.claim_key GROUP BY c.claim_key) GROUP BY outcome`,
   // The progress line's running counts, the rows of one claim as it finishes...
   outcomesOf:
     'SELECT r.outcome AS outcome, c.step AS step FROM rows r JOIN claims c ON c.claim_key = r.claim_key WHERE r.claim_key = ?',

@@ -94,6 +94,7 @@ describe('Pacing: --max-rps', () => {
       waitedForRate: 0,
       rate: { throttles: 0, estimate: undefined, lowest: undefined, pacedMs: 0 },
       sendingMs: 0,
+      byRoute: [],
     });
   });
 });
@@ -108,7 +109,7 @@ async function admitted(pacing: Pacing, count: number): Promise<void> {
 }
 
 describe("Pacing: a 429's Retry-After over a second pauses the whole job", () => {
-  it('a 429 with Retry-After: 2 holds every attempt, new ones and retries, until it ends; then they go at the service\'s rate', async () => {
+  it("a 429 with Retry-After: 2 holds every attempt, new ones and retries, until it ends; then they go at the service's rate", async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
     await admitted(pacing, 50);
@@ -124,7 +125,7 @@ describe("Pacing: a 429's Retry-After over a second pauses the whole job", () =>
     expect(pacing.stats()).toMatchObject({ requests: 51, answered429: 1, pauses: 1, pausedMs: 2000 });
   });
 
-  it('a 429 with Retry-After: 1 (a rate\'s next token, in whole seconds) holds only its own request: the others go at the service\'s rate', async () => {
+  it("a 429 with Retry-After: 1 (a rate's next token, in whole seconds) holds only its own request: the others go at the service's rate", async () => {
     const time = virtualTime();
     const pacing = pacingOn(time, undefined);
     await admitted(pacing, 100);
