@@ -24,7 +24,7 @@ export function takesMetrics(command: Command): boolean {
 /**
  * Where the run's metrics go, or undefined when nowhere: checked before anything runs, a bad URL
  * or an empty job name is a usage error (exit 2). The shard is `--shard i/n`'s i, else the
- * Indexed Job's JOB_COMPLETION_INDEX + 1 (docs/nightly-job.md); merge-results, the night's
+ * Indexed Job's JOB_COMPLETION_INDEX + 1 (docs/monitoring.md); merge-results, the night's
  * totals, is a group of its own without one.
  */
 export async function resolveMetricsSettings(

@@ -6,7 +6,7 @@ import { keyEnvironment, resolveMetricsSettings, takesMetrics } from './metrics-
 
 /**
  * The funnel's last step (main.ts), once the exit code is final: a job command's metrics written
- * and pushed, awaited, before the process ends (docs/nightly-job.md). One place for every job and
+ * and pushed, awaited, before the process ends (docs/monitoring.md). One place for every job and
  * every ending: a usage error before the command ran (its metrics flags read as far as commander
  * got), a refused key, a stop, a finished run. Help and --version send nothing.
  */

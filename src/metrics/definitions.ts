@@ -2,7 +2,7 @@ import type { AnswerKind } from '../api/client/answer-kind.js';
 import { finished, type RunOutcome } from './run-outcome.js';
 
 /**
- * The jobs' metrics, one list (docs/nightly-job.md): all gauges, each with its help text, its own
+ * The jobs' metrics, one list (docs/monitoring.md): all gauges, each with its help text, its own
  * labels, and how its values are read from a run's outcome. The grouping labels (`job`,
  * `environment`, `shard`) are added to every series.
  */

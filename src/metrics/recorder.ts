@@ -2,7 +2,7 @@ import type { PhaseTime } from '../progress/phases.js';
 import type { PushTarget } from './push.js';
 import type { RunFigures } from './run-outcome.js';
 
-/** Where a run's metrics go, from `--metrics-push`, `--metrics-job`, `--metrics-file` (docs/nightly-job.md). */
+/** Where a run's metrics go, from `--metrics-push`, `--metrics-job`, `--metrics-file` (docs/monitoring.md). */
 export interface MetricsSettings {
   job: string;
   /** The shard's number (1-based, as `--shard i/n` counts) when the run is one shard of a night. */

@@ -2,7 +2,7 @@ import { Gauge, Registry } from 'prom-client';
 import { metricDefinitions } from './definitions.js';
 import type { RunOutcome } from './run-outcome.js';
 
-/** The grouping labels every series carries, as the Pushgateway groups them (docs/nightly-job.md). */
+/** The grouping labels every series carries, as the Pushgateway groups them (docs/monitoring.md). */
 export function groupingOf(outcome: RunOutcome): Record<string, string> {
   return {
     job: outcome.job,

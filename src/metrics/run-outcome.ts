@@ -2,7 +2,7 @@ import type { RouteAnswerCount } from '../api/client/route-counts.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 
 /**
- * What a job command tells of its run, for its metrics (docs/nightly-job.md): neutral words that
+ * What a job command tells of its run, for its metrics (docs/monitoring.md): neutral words that
  * every job fills in with what it has, and the CLI completes with the exit code once it is final.
  */
 export interface RunFigures {

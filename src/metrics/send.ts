@@ -9,7 +9,7 @@ export type MetricsWarning = (line: string, fields: Record<string, unknown>) => 
 
 /**
  * The run's metrics, where the settings say: the file written, then the push. Never throws: a
- * failure is one warning each, and the run's exit code and results stand (docs/nightly-job.md).
+ * failure is one warning each, and the run's exit code and results stand (docs/monitoring.md).
  */
 export async function sendMetrics(settings: MetricsSettings, outcome: RunOutcome, warn: MetricsWarning): Promise<void> {
   const text = await metricsText(outcome);

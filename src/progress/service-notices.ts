@@ -30,7 +30,8 @@ export function showServiceWaits(
     }
     if (nowMs < pausedUntilMs) return;
     const linger = { untilMs: nowMs + lingerMs };
-    if (report.kind === 'rate-limited') progress.notice('wait', "rate limited (429): paced to the service's rate", linger);
+    if (report.kind === 'rate-limited')
+      progress.notice('wait', "rate limited (429): paced to the service's rate", linger);
     else if (report.kind === 'case-unavailable')
       progress.notice('wait', 'a case unavailable for filing (503): retried later', linger);
     else if (

@@ -122,7 +122,9 @@ async function importAgainstRateLimit(dir: string, name: string, input: string, 
   const throttling = loggedThrottling(exit.stderr);
   const summary = exit.stderr
     .split('\n')
-    .filter((line) => /^(requests|throttled|rate limited|refused|claims in flight|--max-rps|the pace was set by)/.test(line))
+    .filter((line) =>
+      /^(requests|throttled|rate limited|refused|claims in flight|--max-rps|the pace was set by)/.test(line),
+    )
     .join('\n');
   // What the job says it saw is what the wire carried.
   expect(throttling.requests).toBe(total);
