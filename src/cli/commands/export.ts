@@ -93,11 +93,7 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   const resource: ExportResource = resourceName;
   const columns = flags.columns === undefined ? defaultColumns[resource] : parseColumns(flags.columns);
   if (columns.length === 0) throw new UsageError('--columns: expected at least one column name, got none');
-  const unknown = unknownColumns(resource, columns);
-  if (unknown.length > 0)
-    io.stderr.write(
-      `warning: ${unknown.join(', ')}: not documented fields of ${resource}; their cells stay empty unless the service sends them\n`,
-    );
+  warnOfUnknownColumns(resource, columns, io);
   const toStdout = flags.out === '-';
   const outFile = toStdout ? undefined : resolve(flags.out);
   const stateFile = flags.state === undefined ? undefined : resolve(flags.state);
@@ -168,6 +164,19 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
     await client.close();
     await embedded?.close();
   }
+}
+
+/** Columns the interface does not document: a warning, not an error (the service may send more than it documents). */
+function warnOfUnknownColumns(
+  resource: Parameters<typeof unknownColumns>[0],
+  columns: readonly string[],
+  io: CliContext['io'],
+): void {
+  const unknown = unknownColumns(resource, columns);
+  if (unknown.length > 0)
+    io.stderr.write(
+      `warning: ${unknown.join(', ')}: not documented fields of ${resource}; their cells stay empty unless the service sends them\n`,
+    );
 }
 
 /**

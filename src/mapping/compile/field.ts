@@ -180,8 +180,7 @@ function sourceParts(spec: FieldSpec): (string | { column: string })[] {
 }
 
 /**
- * `"CLM-{dispute_ref}"` → `["CLM-", {column: "dispute_ref"}]`, split as evaluate-field.ts splits
- * it (the property test holds the two together).
+ * `"CLM-{dispute_ref}"` → `["CLM-", {column: "dispute_ref"}]`, split as evaluate-field.ts splits it (the property test holds the two together).
  */
 function templateParts(template: string): (string | { column: string })[] {
   return template
