@@ -132,5 +132,24 @@ describe('--metrics-file', () => {
         .sort(),
     ).toEqual(['429', '503', 'no_answer']);
     expect(find(samples, 'bulk_disputes_worklist_cases')).toEqual([]);
+
+    // A failed run after it: its own exit code and end, and the earlier success kept, as the gateway keeps it.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const failed = await importIn(workspace, [
+      '--metrics-file',
+      file,
+      '--metrics-job',
+      'nightly',
+      '--mapping',
+      'missing.yaml',
+    ]);
+    expect(failed.exitCode, failed.stderr).toBe(2);
+    const after = parseSamples(await readFile(file, 'utf8'));
+    expect(find(after, 'bulk_disputes_last_exit_code').map((sample) => sample.value)).toEqual([2]);
+    const [failedEnded] = find(after, 'bulk_disputes_last_run_timestamp_seconds');
+    expect(failedEnded?.value ?? 0).toBeGreaterThan(ended?.value ?? 0);
+    expect(find(after, 'bulk_disputes_last_success_timestamp_seconds').map((sample) => sample.value)).toEqual([
+      ended?.value,
+    ]);
   });
 });
