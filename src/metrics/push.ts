@@ -44,10 +44,9 @@ export async function pushMetrics(
 ): Promise<void> {
   const basic = Buffer.from(`${target.user ?? ''}:${target.password ?? ''}`).toString('base64');
   const credentials = target.user !== undefined || target.password !== undefined;
-  // Every form the credentials travel in, for the redactor: a gateway or a proxy may echo any.
-  const secrets = [credentials ? basic : '', target.password ?? '', target.user ?? ''].filter(
-    (secret) => secret !== '',
-  );
+  // Every form the secret travels in, for the redactor: a gateway or a proxy may echo any. The user
+  // name is no secret, and a short one would blank words of the message.
+  const secrets = [credentials ? basic : '', target.password ?? ''].filter((secret) => secret !== '');
   const signal = AbortSignal.timeout(timeoutMs);
   let way: ReturnType<typeof dispatcherTo> | undefined;
   try {
