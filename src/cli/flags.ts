@@ -42,7 +42,7 @@ export function positiveNumber(flag: string) {
 }
 
 /**
- * Where a job's metrics go (docs/nightly-job.md): every job command takes these, as several take
+ * Where a job's metrics go (docs/monitoring.md): every job command takes these, as several take
  * `--max-rps`. Checked before the command runs (metrics-settings.ts).
  */
 export function addMetricsOptions(command: Command): Command {

@@ -1,7 +1,7 @@
 import type { AnswerKind } from './answer-kind.js';
 
 /**
- * Requests by route and answer, for the job's metrics (docs/nightly-job.md): a route is the method
+ * Requests by route and answer, for the job's metrics (docs/monitoring.md): a route is the method
  * and the path with each id in it replaced by `{id}`, so that a night of ten thousand claims is
  * a handful of routes, not ten thousand.
  */
