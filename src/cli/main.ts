@@ -21,6 +21,8 @@ const packageRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/[
 const helpFooter = `
 Environment:
   CLAIMS_BASE_URL   the service's base address (or --base-url)
+  CLAIMS_REQUIRE_SERVICE=1   no service address is an error (exit 2), not the embedded
+                    sandbox: for scheduled jobs (or --require-service)
   CLAIMS_API_KEY    the API key; test_... keys select the sandbox environment
                     (or --api-key-file FILE; never a key as a flag value)
   CLAIMS_MAX_RPS    import, migrate-v1, export: requests per second for the whole job

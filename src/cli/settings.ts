@@ -75,6 +75,18 @@ export function resolveMaxRps(flagValue: number | undefined, env: NodeJS.Process
 }
 
 /** Test keys select the sandbox environment (docs/sandbox.md, "Keys and environments"). */
+/**
+ * `--require-service`, else CLAIMS_REQUIRE_SERVICE (`1`, `true`, `yes`; `0`, `false`, `no` or empty:
+ * off): a job that must reach a service stops, exit 2, rather than work on the embedded sandbox.
+ */
+export function resolveRequireService(flagValue: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (flagValue === true) return true;
+  const text = (env.CLAIMS_REQUIRE_SERVICE ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes'].includes(text)) return true;
+  if (['', '0', 'false', 'no'].includes(text)) return false;
+  throw new UsageError(`CLAIMS_REQUIRE_SERVICE: expected 1 or 0, got ${env.CLAIMS_REQUIRE_SERVICE ?? ''}`);
+}
+
 export function environmentOf(apiKey: string): 'sandbox' | 'production' {
   return apiKey.startsWith('test_') ? 'sandbox' : 'production';
 }

@@ -484,6 +484,45 @@ describe('import: modes and flags', () => {
     }
   });
 
+  it('no service named: a warning that nothing reaches a service; with --require-service or CLAIMS_REQUIRE_SERVICE=1, exit 2 and nothing staged', async () => {
+    const workspace = await makeWorkspace();
+    const input = await workspace.write('disputes.csv', csvOf([fraudRow('A', 'T1')]));
+    const sandboxDb = join(workspace.dir, 'embedded.db');
+
+    const warned = await runCli(importArgs(workspace, input, ['--sandbox-db', sandboxDb]), {});
+    expect(warned.exitCode, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain(
+      `no --base-url: importing into the embedded sandbox (data in ${sandboxDb}): nothing reaches a service`,
+    );
+    expect(warned.stderr).toMatch(/"level":40,.*the embedded sandbox: nothing reaches a service/);
+
+    const message =
+      'USAGE: base URL: expected --base-url URL or CLAIMS_BASE_URL, got neither (--require-service or ' +
+      'CLAIMS_REQUIRE_SERVICE: this job must reach a service, not the embedded sandbox)';
+    const other = await makeWorkspace();
+    const otherInput = await other.write('disputes.csv', csvOf([fraudRow('B', 'T2')]));
+    const otherDb = join(other.dir, 'embedded.db');
+    for (const [flags, env] of [
+      [['--require-service'], {}],
+      [[], { CLAIMS_REQUIRE_SERVICE: '1' }],
+      [[], { CLAIMS_REQUIRE_SERVICE: 'yes' }],
+    ] as const) {
+      const refused = await runCli(importArgs(other, otherInput, ['--sandbox-db', otherDb, ...flags]), env);
+      expect(refused.exitCode, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(message);
+      // Nothing staged, nothing written: no journal, no results, no sandbox.
+      for (const file of [other.journal, other.results, otherDb]) expect(existsSync(file), file).toBe(false);
+    }
+    const garbled = await runCli(importArgs(other, otherInput, ['--sandbox-db', otherDb]), {
+      CLAIMS_REQUIRE_SERVICE: 'maybe',
+    });
+    expect(garbled.exitCode).toBe(2);
+    expect(garbled.stderr).toContain('CLAIMS_REQUIRE_SERVICE: expected 1 or 0, got maybe');
+    // 0 is off: the rehearsal runs on the embedded sandbox as before.
+    const off = await runCli(importArgs(other, otherInput, ['--sandbox-db', otherDb]), { CLAIMS_REQUIRE_SERVICE: '0' });
+    expect(off.exitCode, off.stderr).toBe(0);
+  });
+
   it('a mapping error: exit 2, nothing sent', async () => {
     const { sandbox } = await startTestSandbox();
     const workspace = await makeWorkspace();

@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { jobResourceFailure } from '../../files/resource-failure.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../exit-codes.js';
-import { environmentOf, resolveApiKey, resolveServiceSettings } from '../settings.js';
+import { environmentOf, resolveApiKey, resolveRequireService, resolveServiceSettings } from '../settings.js';
 import { embeddedSandbox, serviceAt, type ServiceIdentity } from '../../api/service-identity.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded-sandbox.js';
 import type { ServiceTarget } from '../../api/service-target.js';
@@ -15,6 +15,8 @@ export interface ServiceTargetFlags extends NetworkFlags {
   apiKeyFile?: string | undefined;
   sandboxDb: string;
   sandboxClock?: Date | undefined;
+  /** `--require-service`: no service named is an error (exit 2), not a run on the embedded sandbox. */
+  requireService?: boolean | undefined;
 }
 
 export interface ChosenService {
@@ -49,7 +51,13 @@ export function addServiceOptions(command: Command, help: ServiceOptionsHelp = {
     .option('--api-key-file <file>', help.apiKeyFile ?? 'read the API key from this file (default: CLAIMS_API_KEY)');
   const sandbox = help.sandbox ?? 'db';
   if (sandbox !== false)
-    command.option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db');
+    command
+      .option('--sandbox-db <file>', 'embedded sandbox only: where it keeps its data', 'sandbox.db')
+      .option(
+        '--require-service',
+        'no --base-url or CLAIMS_BASE_URL is an error (exit 2), not a run on the embedded sandbox: for scheduled jobs ' +
+          '(default: CLAIMS_REQUIRE_SERVICE=1)',
+      );
   if (sandbox === 'db-and-clock')
     command.option(
       '--sandbox-clock <datetime>',
@@ -115,6 +123,8 @@ export async function serviceTarget(
   doing: string,
 ): Promise<ChosenService> {
   const { io, logger } = context;
+  // Read whether or not it is needed: a bad value stops the job either way (exit 2).
+  const requireService = resolveRequireService(flags.requireService, io.env);
   if (!usesEmbeddedSandbox(flags, io.env)) {
     const settings = await resolveServiceSettings(flags, io.env);
     return { service: { ...settings, identity: serviceAt(settings.baseUrl, settings.apiKey) } };
@@ -127,6 +137,12 @@ export async function serviceTarget(
       'base URL: expected --base-url URL or CLAIMS_BASE_URL with a live API key, got neither (the embedded sandbox is for test_ keys only)',
     );
   }
+  // A scheduled job with its settings lost must not pass for a night's work (docs/nightly-job.md).
+  if (requireService)
+    throw new UsageError(
+      'base URL: expected --base-url URL or CLAIMS_BASE_URL, got neither (--require-service or CLAIMS_REQUIRE_SERVICE: ' +
+        'this job must reach a service, not the embedded sandbox)',
+    );
   const db = resolve(flags.sandboxDb);
   await mkdir(dirname(db), { recursive: true });
   const embedded = await startEmbeddedSandbox({
@@ -135,9 +151,15 @@ export async function serviceTarget(
     db,
     clock: flags.sandboxClock,
   });
-  logger.info({ url: embedded.url, db }, `no --base-url or CLAIMS_BASE_URL: ${doing} the embedded sandbox`);
+  // A warning: in a scheduled run it is a missing setting, and nothing reaches a service.
+  logger.warn(
+    { url: embedded.url, db },
+    `no --base-url or CLAIMS_BASE_URL: ${doing} the embedded sandbox: nothing reaches a service ` +
+      '(--require-service or CLAIMS_REQUIRE_SERVICE=1 makes this an error)',
+  );
   // Said to a person once: a human log line on a terminal already says it.
-  if (context.logFormat !== 'pretty') io.stderr.write(`no --base-url: ${doing} the embedded sandbox (data in ${db})\n`);
+  if (context.logFormat !== 'pretty')
+    io.stderr.write(`no --base-url: ${doing} the embedded sandbox (data in ${db}): nothing reaches a service\n`);
   return {
     service: { baseUrl: embedded.url, apiKey: embedded.apiKey, identity: embeddedSandbox(db, embedded.apiKey) },
     embedded,
