@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { plannedRows, writeDisputesCsv } from '../../test/import/generate.js';
 import { recordImport, replayInSandbox } from '../support/import-anchor.js';
-import { importIntoSandbox, runImportTimed, type ImportRun } from '../support/import-run.js';
-import { genericMappingFile } from '../support/paths.js';
+import { importIntoSandbox, importJob, type ImportRun } from '../support/import-run.js';
 import { replay, startRecorder, type RequestSequence } from '../support/replay-anchor.js';
-import { benchApiKey, setSandboxFaults, withSandbox } from '../support/sandbox.js';
+import { benchApiKey, seededFaultFlags, setSandboxFaults, withSandbox } from '../support/sandbox.js';
 import { runWithdrawTimed, type WithdrawRun } from '../support/withdraw-run.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
@@ -53,15 +52,7 @@ const importSettings: readonly ImportSetting[] = [
   },
 ];
 
-const faultFlags = (setting: ImportSetting): string[] => [
-  '--latency-ms',
-  String(latencyMs),
-  '--retry-after-seconds',
-  '1',
-  '--seed',
-  String(seed),
-  ...setting.sandboxFlags,
-];
+const faultFlags = (setting: ImportSetting): string[] => seededFaultFlags(latencyMs, seed, ...setting.sandboxFlags);
 
 /** Every claim created (and filed, with filing) once: otherwise claims/s would not mean what it says. */
 function checkEveryClaim(run: ImportRun, claims: number, fileMode: string): void {
@@ -175,28 +166,9 @@ async function withNight<Result>(
     async (sandbox) => {
       const front = via === undefined ? { url: sandbox.url, done: async () => {} } : await via(sandbox.url);
       try {
-        const args = [
-          input,
-          '--mapping',
-          genericMappingFile,
-          '--file-mode',
-          'none',
-          '--concurrency',
-          String(concurrency),
-          '--journal',
-          file('journal.sqlite'),
-          '--results',
-          file('results.csv'),
-        ];
-        await runImportTimed({
-          cliBin: context.cliBin,
-          args,
-          baseUrl: front.url,
-          apiKey: benchApiKey,
-          cwd: context.workDir,
-        });
+        const { journal } = await importJob(context, front.url, { name, input, fileMode: 'none', concurrency });
         if (faults !== undefined) await setSandboxFaults(sandbox.url, faults);
-        return await body({ journal: file('journal.sqlite'), url: front.url }, sandbox.url);
+        return await body({ journal, url: front.url }, sandbox.url);
       } finally {
         await front.done();
       }

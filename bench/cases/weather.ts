@@ -3,6 +3,7 @@ import { plannedRows, writeDisputesCsv } from '../../test/import/generate.js';
 import { recordImport, replayInSandbox } from '../support/import-anchor.js';
 import { importIntoSandbox, type ImportRun } from '../support/import-run.js';
 import { heldWindows, measureRecovery } from '../support/recovery.js';
+import { seededFaultFlags } from '../support/sandbox.js';
 import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
@@ -28,15 +29,7 @@ const goals = { storm: 0.9, rate: 0.9, rate429Share: 0.03, sporadic: 0.9, capaci
 const recovery = { fromRate: 50, toRate: 150, share: 0.9, goalSeconds: 10 };
 const fixedSettings = [16, 8, 32].map((concurrency) => ({ concurrency, maxRps: 95 }));
 
-const faultFlags = (...flags: string[]): string[] => [
-  '--latency-ms',
-  String(latencyMs),
-  '--retry-after-seconds',
-  '1',
-  '--seed',
-  String(seed),
-  ...flags,
-];
+const faultFlags = (...flags: string[]): string[] => seededFaultFlags(latencyMs, seed, ...flags);
 const stormFlags = faultFlags('--fail-rate', '0.05', '--rate-limit', String(rateLimit), '--capacity', '16');
 
 const percent = (part: number, whole: number): string => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;

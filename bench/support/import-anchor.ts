@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import type { BenchContext } from '../types.js';
-import { runImportTimed } from './import-run.js';
-import { genericMappingFile } from './paths.js';
+import { importJob, type JobOptions } from './import-run.js';
 import { replay, startRecorder, type ReplayResult, type RequestSequence } from './replay-anchor.js';
-import { benchApiKey, withSandbox } from './sandbox.js';
+import { withSandbox } from './sandbox.js';
 
 /**
  * The anchor of an import (support/replay-anchor.ts) in two steps: record the requests a
@@ -15,7 +14,7 @@ import { benchApiKey, withSandbox } from './sandbox.js';
 export async function recordImport(
   context: BenchContext,
   input: string,
-  fileMode: string,
+  fileMode: JobOptions['fileMode'],
   concurrency: number,
 ): Promise<RequestSequence[]> {
   const name = `record-${fileMode}`;
@@ -23,26 +22,7 @@ export async function recordImport(
   return withSandbox({ cliBin: context.sandboxCliBin, dbFile: file('sandbox.db') }, async (sandbox) => {
     const recorder = await startRecorder(sandbox.url);
     try {
-      const args = [
-        input,
-        '--mapping',
-        genericMappingFile,
-        '--file-mode',
-        fileMode,
-        '--concurrency',
-        String(concurrency),
-        '--journal',
-        file('journal.sqlite'),
-        '--results',
-        file('results.csv'),
-      ];
-      await runImportTimed({
-        cliBin: context.cliBin,
-        args,
-        baseUrl: recorder.url,
-        apiKey: benchApiKey,
-        cwd: context.workDir,
-      });
+      await importJob(context, recorder.url, { name, input, fileMode, concurrency });
       return recorder.sequences();
     } finally {
       await recorder.close();

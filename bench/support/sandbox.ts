@@ -83,3 +83,11 @@ export async function advanceCases(
     ),
   );
 }
+
+/**
+ * The refusal cases' sandbox flags: a latency, a second's Retry-After and a seed, the same for
+ * every run of a case, then the faults of the run (`--fail-rate 0.05`, `--rate-limit 100`, …).
+ */
+export function seededFaultFlags(latencyMs: number, seed: number, ...faults: readonly string[]): string[] {
+  return ['--latency-ms', String(latencyMs), '--retry-after-seconds', '1', '--seed', String(seed), ...faults];
+}
