@@ -1,5 +1,6 @@
 import { escapeHtml } from '../job-files/html.js';
-import { majorUnits, whyText, type WorkItem } from '../job-files/track/status.js';
+import { majorUnits } from '../job-files/track/status.js';
+import { whyText, workTextOf, type WorkItem } from '../job-files/track/worklist.js';
 import {
   formatAmounts,
   recoveryRates,
@@ -41,8 +42,9 @@ export function renderTrackHtml(
   const rates = recoveryRates(summary);
   const recovery = Object.entries(rates).map(
     ([currency, rate]) =>
-      `<strong>${(rate * 100).toFixed(1)}%</strong> of ${escapeHtml(majorUnits(summary.disputed[currency], currency))} ${escapeHtml(currency)}`,
+      `<strong>${(rate * 100).toFixed(1)}%</strong> of ${escapeHtml(majorUnits(summary.filed[currency], currency))} ${escapeHtml(currency)} filed`,
   );
+  const left = summary.neverFiled === 0 ? '' : ` (${summary.neverFiled} never filed not counted)`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -54,7 +56,7 @@ export function renderTrackHtml(
 <h1>Disputes: ${escapeHtml(context.title)}</h1>
 <p>${escapeHtml(context.service)}; as of ${escapeHtml(context.asOf)}. ${summary.cases} cases of
 ${summary.rows} rows; ${summary.changed} changed since the last run.</p>
-<p id="recovery">Recovered (won): ${recovery.length === 0 ? 'nothing disputed yet' : recovery.join(', ')}</p>
+<p id="recovery">Recovered (won): ${recovery.length === 0 ? 'nothing filed yet' : recovery.join(', ') + left}</p>
 <h2>Needs a person (${worklist.length})</h2>
 ${worklistTable(worklist)}
 <h2>Outcomes by reason</h2>
@@ -78,6 +80,7 @@ function worklistTable(worklist: readonly WorkItem[]): string {
     const { line } = item;
     const state = line.state;
     const cells = [
+      line.claimKey,
       line.caseId,
       whyText[item.why],
       state?.resolutionDueDate.slice(0, 10) ?? '',
@@ -86,15 +89,16 @@ function worklistTable(worklist: readonly WorkItem[]): string {
       state === undefined ? '' : `${majorUnits(state.amount, state.currency)} ${state.currency}`,
       state?.reason ?? '',
       line.job,
+      workTextOf(item),
     ];
-    return `<tr>${cells.map((cell, column) => `<td${column === 3 ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
+    return `<tr>${cells.map((cell, column) => `<td${column === 4 ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
   });
   const more =
     worklist.length > worklistRowsShown
-      ? `<p class="note">The first ${worklistRowsShown} of ${worklist.length}, soonest due first; the worklist file has them all.</p>\n`
+      ? `<p class="note">The first ${worklistRowsShown} of ${worklist.length}, in the worklist's order; the worklist file has them all.</p>\n`
       : '';
-  return `<table id="worklist"><thead><tr><th>case</th><th>why</th><th>due</th><th>days left</th>
-  <th>status</th><th>amount</th><th>reason</th><th>job</th></tr></thead>
+  return `<table id="worklist"><thead><tr><th>claim key</th><th>case</th><th>why</th><th>due</th><th>days left</th>
+  <th>status</th><th>amount</th><th>reason</th><th>job</th><th>what to do</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
 ${more}`;
 }

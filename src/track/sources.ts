@@ -13,6 +13,7 @@ import { rowResult } from '../job-files/import/row-outcome.js';
 import { displayKey } from '../job-files/import/write-results.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
 import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
+import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import type { TrackRow } from '../job-files/track/journal.js';
 import { sourceShape } from '../job-files/read/source-bytes.js';
 import { sourceError } from '../job-files/read/source-error.js';
@@ -95,7 +96,7 @@ function readTables(
     expectFormat(database, 'format', journalFormat, 'an import journal');
     expectStaged(database, '1');
     for (const record of readResultRecords(database)) {
-      const { outcome } = rowResult(record);
+      const { outcome, errorCode, errorMessage } = rowResult(record);
       const caseId = record.case_id ?? '';
       add({
         source,
@@ -106,6 +107,8 @@ function readTables(
         claim_id: record.claim_id ?? '',
         case_id: caseId,
         note: caseId === '' ? `no case at the service (${outcome})` : '',
+        job_outcome: outcome,
+        job_error: jobError(errorCode, errorMessage),
       });
     }
     return { kind: 'import-journal', service };
@@ -114,6 +117,7 @@ function readTables(
     expectMigrateFormat(database);
     expectStaged(database, 'complete');
     for (const row of migrateRowsOf(database)) {
+      const { outcome, code, message } = migrateOutcomeOf(row);
       const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;
       // A case keeps its id when it migrates: the version 2 case is the same case.
       add({
@@ -124,6 +128,8 @@ function readTables(
         claim_id: claimId,
         case_id: row.case_id,
         note: '',
+        job_outcome: outcome,
+        job_error: jobError(code, message),
       });
     }
     return { kind: 'migrate-journal', service };
@@ -133,6 +139,11 @@ function readTables(
     file,
     `expected an import or migrate-v1 journal, a results file or a list of ids, got a SQLite database with ${found}`,
   );
+}
+
+/** A job's error for a row as the worklist shows it: `code: message`, or either alone. */
+function jobError(code: string, message: string): string {
+  return [code, message].filter((part) => part !== '').join(': ');
 }
 
 const trackWords = {
@@ -160,6 +171,8 @@ async function readTable(
           claim_id: '',
           case_id: '',
           note: `unreadable line: ${row.error.message}`,
+          job_outcome: '',
+          job_error: '',
         });
         return;
       }
@@ -175,6 +188,8 @@ async function readTable(
         claim_id: claimId,
         case_id: caseId,
         note: claimId === '' && caseId === '' ? 'no claim or case id on this line' : '',
+        job_outcome: row.cell('outcome').trim(),
+        job_error: jobError(row.cell('errorCode').trim(), maskCardNumbers(row.cell('errorMessage').trim())),
       });
     });
   } catch (error) {

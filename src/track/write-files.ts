@@ -7,14 +7,8 @@ import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbo
 import { renderTrackHtml } from './render-html.js';
 import type { TrackOptions, TrackReport } from './options.js';
 import { jobName } from './sources.js';
-import {
-  statusCells,
-  statusColumns,
-  statusLineOf,
-  whyText,
-  majorUnits,
-  type WorkItem,
-} from '../job-files/track/status.js';
+import { statusCells, statusColumns, statusLineOf, majorUnits } from '../job-files/track/status.js';
+import { nextStepOf, whyText, type WorkItem } from '../job-files/track/worklist.js';
 import type { TrackSummary } from '../job-files/track/summary.js';
 import { TrackTally } from '../job-files/track/tally.js';
 
@@ -84,6 +78,8 @@ export const worklistColumns = [
   'claim_key',
   'job',
   'line',
+  'job_error',
+  'next_step',
 ] as const;
 
 export function worklistCells(item: WorkItem): string[] {
@@ -103,6 +99,8 @@ export function worklistCells(item: WorkItem): string[] {
     line.claimKey,
     line.job,
     String(line.line),
+    item.why === 'not_filed' ? line.jobError : '',
+    nextStepOf(item),
   ];
 }
 
