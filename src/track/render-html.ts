@@ -1,4 +1,5 @@
 import { escapeHtml } from '../job-files/html.js';
+import { groupColours } from '../job-files/outcome-colours.js';
 import { majorUnits } from '../job-files/track/status.js';
 import { whyText, workTextOf, type WorkItem } from '../job-files/track/worklist.js';
 import {
@@ -12,12 +13,6 @@ import {
 /** The rows of the worklist the page shows; the worklist file has them all. */
 const worklistRowsShown = 500;
 
-const groupColours: Readonly<Record<OutcomeGroup, string>> = {
-  won: '#2e7d32',
-  lost: '#c62828',
-  closed: '#9e9e9e',
-  open: '#1565c0',
-};
 const groupNames: Readonly<Record<OutcomeGroup, string>> = {
   won: 'won',
   lost: 'lost',

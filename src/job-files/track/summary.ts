@@ -13,7 +13,7 @@ export interface TrackSummary {
   rows: number;
   cases: number;
   byStatus: Record<string, Tally>;
-  /** Decided cases by how they closed; '' is a decided case without a reason. */
+  /** Decided cases by how they closed; one without a reason by its status (`won, no reason given`). */
   byClosedReason: Record<string, Tally>;
   byReason: Record<string, Tally>;
   /** Per reason code: cases won, lost, closed otherwise, and still open. */
@@ -73,8 +73,9 @@ export function addToSummary(summary: TrackSummary, line: StatusLine, seen: Set<
   const amount = state.amount ?? 0;
   const currency = state.currency || '?';
   tally(summary.byStatus, state.status, currency, amount);
+  // What the service said: a decided case without a closed reason is told by its status.
   if (state.status === 'won' || state.status === 'lost' || state.status === 'closed')
-    tally(summary.byClosedReason, state.closedReason, currency, amount);
+    tally(summary.byClosedReason, state.closedReason || `${state.status}, no reason given`, currency, amount);
   tally(summary.byReason, state.reason, currency, amount);
   const outcomes = (summary.outcomesByReason[state.reason] ??= { won: 0, lost: 0, closed: 0, open: 0 });
   outcomes[outcomeGroupOf(state.status)]++;
