@@ -1,5 +1,5 @@
 import { readJournalInOneRead } from '../job-files/read/journal-in-one-read.js';
-import { basename, extname } from 'node:path';
+import { jobStem } from '../job-files/job-name.js';
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
@@ -10,7 +10,7 @@ import { journalFormat } from '../job-files/import/schema.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
 import { rowResult } from '../job-files/import/row-outcome.js';
-import { displayKey } from '../job-files/import/write-results.js';
+import { displayKey, recordedResultsDialect } from '../job-files/import/write-results.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
 import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
 import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
@@ -55,6 +55,8 @@ export async function readTrackSources(
       const journal = readJournal(file, source, job, counted);
       read.kinds.push(journal.kind);
       read.services.push({ file, service: journal.service });
+      // An import journal's first: the status file in the dialect of that import's input and results.
+      if (source === 0 && journal.dialect !== undefined) read.csvDialect = journal.dialect;
       continue;
     }
     if (shape.kind === 'csv' && source === 0) read.csvDialect = shape.dialect;
@@ -67,19 +69,19 @@ export async function readTrackSources(
 
 /** `night.journal.sqlite`, `night.results.csv` → `night`: the job a source stands for. */
 export function jobName(file: string): string {
-  return basename(file, extname(file))
-    .replace(/\.(journal|results)$/, '')
-    .replace(/\.(sandbox|dry-run)$/, '');
+  return jobStem(file);
 }
 
-function readJournal(
-  file: string,
-  source: number,
-  job: string,
-  add: (row: TrackRow) => void,
-): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
+function readJournal(file: string, source: number, job: string, add: (row: TrackRow) => void): JournalRead {
   // One read transaction: a consistent picture even while the job that owns it runs on.
   return readJournalInOneRead(file, trackWords, (database) => readTables(file, database, source, job, add));
+}
+
+interface JournalRead {
+  kind: 'import-journal' | 'migrate-journal';
+  service: ServiceIdentity | undefined;
+  /** An import journal's results dialect, when it recorded one. */
+  dialect?: WrittenDialect | undefined;
 }
 
 function readTables(
@@ -88,7 +90,7 @@ function readTables(
   source: number,
   job: string,
   add: (row: TrackRow) => void,
-): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
+): JournalRead {
   const tables = tablesOf(database);
   const service = parseService(metaOf(database)(serviceMetaKey));
   const kind = journalKindOf(tables);
@@ -111,7 +113,7 @@ function readTables(
         job_error: jobError(errorCode, errorMessage),
       });
     }
-    return { kind: 'import-journal', service };
+    return { kind: 'import-journal', service, dialect: recordedResultsDialect(metaOf(database)) };
   }
   if (kind === 'migrate-v1') {
     expectMigrateFormat(database);

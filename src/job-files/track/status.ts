@@ -80,8 +80,11 @@ export function daysLeftOf(state: CaseState, asOf: number): number | undefined {
   return Number.isNaN(due) ? undefined : Math.floor((due - asOf) / dayMs);
 }
 
-/** The cells of a status line, as the file writes them. */
-export function statusCells(line: StatusLine): string[] {
+/**
+ * The cells of a status line, as the file writes them. `decimal`: the amount's decimal separator,
+ * `,` for a file in a `;` dialect (where a spreadsheet reads `1234.56` as text), else `.`.
+ */
+export function statusCells(line: StatusLine, decimal: Decimal = '.'): string[] {
   const state = line.state;
   return [
     line.job,
@@ -94,12 +97,23 @@ export function statusCells(line: StatusLine): string[] {
     state?.reviewStatus ?? '',
     state?.resolutionDueDate ?? '',
     line.daysLeft === undefined ? '' : String(line.daysLeft),
-    state === undefined ? '' : majorUnits(state.amount, state.currency),
+    state === undefined ? '' : withDecimal(majorUnits(state.amount, state.currency), decimal),
     state?.currency ?? '',
     state?.reason ?? '',
     line.changed,
     line.note,
   ];
+}
+
+export type Decimal = '.' | ',';
+
+/** The decimal separator a status file in this delimiter writes amounts with. */
+export function decimalFor(delimiter: string | undefined): Decimal {
+  return delimiter === ';' ? ',' : '.';
+}
+
+export function withDecimal(amount: string, decimal: Decimal): string {
+  return decimal === '.' ? amount : amount.replace('.', decimal);
 }
 
 /** Minor units as the currency writes them: 1250 USD → 12.50; an unknown currency's amount as it came. */
