@@ -160,6 +160,8 @@ describe('track: the worklist in the order a person works it', () => {
     expect(reportLines.slice(first + 2, first + 8).map((line) => line.split(/ {2,}/)[1])).toEqual(
       expected.map(([caseId]) => caseId),
     );
+    // A decided case without a closed reason, told as the service said it.
+    expect(reportLines).toContain('decided: won, no reason given 1');
     expect(reported.stdout).toMatch(
       /recovered \(won\): 25\.0% of 3399\.96 USD filed \(4 cases never filed not counted\)/,
     );
