@@ -51,5 +51,5 @@ export const outcomeColours: Readonly<Record<string, string>> = {
 /** An outcome this build has no colour for. */
 export const unknownOutcomeColour = '#777';
 
-/** The track page's groups: won, lost, closed otherwise, still open. */
-export const groupColours = { won, lost: refused, closed: none, open } as const;
+/** The track page's groups: won, lost, closed otherwise, still open, never filed. */
+export const groupColours = { won, lost: refused, closed: none, open, never_filed: neverFiled } as const;

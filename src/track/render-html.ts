@@ -18,6 +18,7 @@ const groupNames: Readonly<Record<OutcomeGroup, string>> = {
   lost: 'lost',
   closed: 'closed otherwise',
   open: 'still open',
+  never_filed: 'never filed',
 };
 
 const style = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222;max-width:70rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
@@ -102,7 +103,7 @@ ${more}`;
 function outcomesByReason(summary: TrackSummary): string {
   const reasons = Object.entries(summary.outcomesByReason).sort((a, b) => total(b[1]) - total(a[1]));
   if (reasons.length === 0) return '<p>No case read yet.</p>';
-  const groups: OutcomeGroup[] = ['won', 'lost', 'closed', 'open'];
+  const groups: OutcomeGroup[] = ['won', 'lost', 'closed', 'open', 'never_filed'];
   const widest = Math.max(...reasons.map(([, counts]) => total(counts)));
   const barHeight = 22;
   const labelWidth = 200;
@@ -165,4 +166,5 @@ function tallyTable(name: string, groups: Record<string, Tally>): string {
   return `<table><thead><tr><th>${escapeHtml(name)}</th><th>cases</th><th>amount</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-const total = (counts: Record<OutcomeGroup, number>) => counts.won + counts.lost + counts.closed + counts.open;
+const total = (counts: Record<OutcomeGroup, number>) =>
+  counts.won + counts.lost + counts.closed + counts.open + counts.never_filed;

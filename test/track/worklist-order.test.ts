@@ -152,6 +152,8 @@ describe('track: the worklist in the order a person works it', () => {
     const html = await readFile(page, 'utf8');
     expect(caseIdsIn(html, 'worklist')).toEqual(expected.map(([caseId]) => caseId));
     expect(html).toContain('(4 never filed not counted)');
+    // The outcome bars draw the never-filed in a colour of their own, apart from the open and the won.
+    expect(html).toMatch(/<svg id="outcomes"[\s\S]*<rect[^>]*fill="#f9a825"><title>fraud: 3 never filed<\/title>/);
 
     const reported = await runCli(['report', trackJournal], env);
     expect(reported.exitCode, reported.stderr).toBe(0);

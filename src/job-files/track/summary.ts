@@ -16,7 +16,7 @@ export interface TrackSummary {
   /** Decided cases by how they closed; one without a reason by its status (`won, no reason given`). */
   byClosedReason: Record<string, Tally>;
   byReason: Record<string, Tally>;
-  /** Per reason code: cases won, lost, closed otherwise, and still open. */
+  /** Per reason code: cases won, lost, closed otherwise, still open, and never filed. */
   outcomesByReason: Record<string, Record<OutcomeGroup, number>>;
   byJob: Record<string, Tally>;
   /** What was disputed, what of it was filed, and what came back (won), by currency: the recovery rate is won over filed. */
@@ -77,8 +77,8 @@ export function addToSummary(summary: TrackSummary, line: StatusLine, seen: Set<
   if (state.status === 'won' || state.status === 'lost' || state.status === 'closed')
     tally(summary.byClosedReason, state.closedReason || `${state.status}, no reason given`, currency, amount);
   tally(summary.byReason, state.reason, currency, amount);
-  const outcomes = (summary.outcomesByReason[state.reason] ??= { won: 0, lost: 0, closed: 0, open: 0 });
-  outcomes[outcomeGroupOf(state.status)]++;
+  const outcomes = (summary.outcomesByReason[state.reason] ??= { won: 0, lost: 0, closed: 0, open: 0, never_filed: 0 });
+  outcomes[wasFiled(state) ? outcomeGroupOf(state.status) : 'never_filed']++;
   tally(summary.byJob, line.job, currency, amount);
   summary.disputed[currency] = (summary.disputed[currency] ?? 0) + amount;
   if (wasFiled(state)) summary.filed[currency] = (summary.filed[currency] ?? 0) + amount;
@@ -88,9 +88,10 @@ export function addToSummary(summary: TrackSummary, line: StatusLine, seen: Set<
   if (state.status === 'won') summary.won[currency] = (summary.won[currency] ?? 0) + amount;
 }
 
-export type OutcomeGroup = 'won' | 'lost' | 'closed' | 'open';
+/** How a case stands for the outcome bars; a case never filed (created, or withdrawn before filing) is a group of its own. */
+export type OutcomeGroup = 'won' | 'lost' | 'closed' | 'open' | 'never_filed';
 
-export function outcomeGroupOf(status: string): OutcomeGroup {
+export function outcomeGroupOf(status: string): Exclude<OutcomeGroup, 'never_filed'> {
   return status === 'won' || status === 'lost' || status === 'closed' ? status : 'open';
 }
 
