@@ -1,4 +1,5 @@
 import { hintFor } from '../job-files/hints.js';
+import { outcomeColours, unknownOutcomeColour } from '../job-files/outcome-colours.js';
 import { escapeHtml } from '../job-files/html.js';
 import { claimLabel } from './render-text.js';
 import type { ResultLine } from '../job-files/read/read-results.js';
@@ -6,6 +7,7 @@ import { maxFailedRows, type Summary } from '../job-files/summarise.js';
 
 const failedColumns: readonly (readonly [string, (row: ResultLine) => string])[] = [
   ['line', (row) => row.line],
+  ['claim_key', (row) => row.claimKey],
   ['claim_id', (row) => row.claimId],
   ['case_id', (row) => row.caseId],
   ['outcome', (row) => row.outcome],
@@ -13,22 +15,6 @@ const failedColumns: readonly (readonly [string, (row: ResultLine) => string])[]
   ['error_message', (row) => row.errorMessage],
   ['error_field', (row) => row.errorField],
 ];
-
-const barColours: Readonly<Record<string, string>> = {
-  filed: '#2e7d32',
-  created: '#66bb6a',
-  valid: '#81c784',
-  not_filed: '#f9a825',
-  invalid: '#ef6c00',
-  rejected: '#c62828',
-  failed: '#6a1b9a',
-  // A withdraw job's: taken back in greens, left as it was in amber and red.
-  withdrawn: '#2e7d32',
-  deleted: '#66bb6a',
-  already_closed: '#81c784',
-  not_found: '#f9a825',
-  refused: '#c62828',
-};
 
 const style = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
@@ -80,7 +66,7 @@ function outcomeChart(byOutcome: Summary['byOutcome']): string {
     return (
       `<text x="0" y="${y + 17}">${escapeHtml(outcome)}</text>` +
       `<rect x="${labelWidth}" y="${y}" width="${width}" height="${barHeight}" ` +
-      `fill="${barColours[outcome] ?? '#777'}"><title>${escapeHtml(outcome)}: ${count}</title></rect>` +
+      `fill="${outcomeColours[outcome] ?? unknownOutcomeColour}"><title>${escapeHtml(outcome)}: ${count}</title></rect>` +
       `<text x="${labelWidth + width + 6}" y="${y + 17}">${count}</text>`
     );
   });

@@ -15,6 +15,7 @@ button.link{border:none;background:none;padding:0;color:#1f5fa8;text-decoration:
 .figure{text-align:left;background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.45rem .8rem}.figure b{display:block;font-size:1.25rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem;margin-top:1rem}
 .panel{background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.6rem .8rem}
+/* The whole width: a claim key and id of an operator's length stay on one line. */.wide{grid-column:1/-1}#mixed{padding-left:1.2rem}#mixed li{overflow-wrap:anywhere}#mixed a{color:#1f5fa8}
 .bars{list-style:none;margin:0;padding:0}
 .bar{display:grid;grid-template-columns:6.5rem 1fr 4.5rem;align-items:center;gap:.4rem;width:100%;border:none;background:none;padding:.15rem 0;text-align:left}
 body[data-kind=track] .bar{grid-template-columns:13rem 1fr 4.5rem}
@@ -82,7 +83,7 @@ export function reviewPage(job: ReviewJob): string {
 <div class="panel"><h3>${words.outcomes}</h3><ul class="bars" id="outcomes" aria-label="rows per ${words.outcome}"></ul></div>
 <div class="panel"><h3>${words.errors}</h3><table id="errors"><thead><tr><th>${words.code}</th><th>rows</th>
 <th>${words.hint}</th></tr></thead><tbody></tbody></table></div>
-<div class="panel"><h3 id="mixed-title">Claims with mixed outcomes</h3><ul id="mixed"></ul></div>
+<div class="panel wide"><h3 id="mixed-title">Claims with mixed outcomes</h3><ul id="mixed"></ul></div>
 <div class="panel" id="summary-panel" hidden><h3>Summary</h3><pre id="summary-text"></pre></div>
 </div></section>
 <section aria-labelledby="rows-title"><h2 id="rows-title" tabindex="-1">${words.toFixTitle}</h2>

@@ -1,13 +1,8 @@
 import type { ResultLine } from '../job-files/read/read-results.js';
 import { Summariser } from '../job-files/summarise.js';
 import { defaultDueWithinDays, viewTrackJournal, type TrackView } from '../job-files/track/journal-view.js';
-import {
-  statusCells,
-  statusColumns,
-  type StatusLine,
-  type WorkItem,
-  type WorkReason,
-} from '../job-files/track/status.js';
+import { statusCells, statusColumns, type StatusLine } from '../job-files/track/status.js';
+import { nextSteps, type WorkItem } from '../job-files/track/worklist.js';
 import { formatTrackSummary } from '../job-files/track/summary.js';
 import {
   matchingCells,
@@ -20,12 +15,7 @@ import {
 import { shellWord } from './shell-word.js';
 
 /** What each reason for a case being on the worklist asks of a person (docs/track.md, "The worklist"). */
-const hints: Readonly<Record<WorkReason, string>> = {
-  needs_review: 'the service flagged the case for review: look at it at the service before its due date',
-  answered:
-    'the merchant answered (represented, pre-arbitration or arbitration): respond at the service before the due date, or accept',
-  due_soon: 'due soon: act on it at the service before the due date, or it is decided as it stands',
-};
+const hints = nextSteps;
 
 /**
  * A track journal under review (docs/track.md, "Looking again without reading the service"): one
@@ -44,7 +34,7 @@ export async function openTrackJob(file: string, asOf = Date.now()): Promise<Tra
     const item = listed.get(line);
     const outcome = outcomeOf(line);
     const errorCode = item?.why ?? '';
-    const errorMessage = item === undefined ? '' : dueText(line);
+    const errorMessage = item === undefined ? '' : item.why === 'not_filed' ? neverFiledText(line) : dueText(line);
     // Counted as the report counts a job's lines: a claim is its key, or its id when the source knew no key.
     const counted: ResultLine = {
       kind: 'result',
@@ -111,6 +101,11 @@ function outcomeOf(line: StatusLine): string {
   if (line.state !== undefined) return line.state.status;
   if (line.note.includes('(404)')) return 'not_found';
   return line.caseId === '' ? 'no_case' : 'not_read';
+}
+
+/** A case never filed: what its job recorded when it did not file it. */
+function neverFiledText(line: StatusLine): string {
+  return line.jobError === '' ? `never filed (${line.jobOutcome || 'no job outcome known'})` : line.jobError;
 }
 
 function dueText(line: StatusLine): string {

@@ -1,5 +1,5 @@
 import type { ServiceTarget } from '../api/service-target.js';
-import type { WorkItem } from '../job-files/track/status.js';
+import type { WorkItem } from '../job-files/track/worklist.js';
 import type { TrackSummary } from '../job-files/track/summary.js';
 import type { PhaseTime } from '../progress/phases.js';
 import type { Progress } from '../progress/progress.js';
@@ -39,7 +39,7 @@ export type RunKind = 'first' | 'incremental' | 'full';
 export interface TrackReport {
   kind: RunKind;
   summary: TrackSummary;
-  /** The whole worklist, soonest due first. */
+  /** The whole worklist, in the order a person works it (docs/track.md, "The worklist"). */
   worklist: WorkItem[];
   requests: TrackRequests & { requests: number };
   throttling: ThrottlingSummary;

@@ -1,5 +1,7 @@
 import { escapeHtml } from '../job-files/html.js';
-import { majorUnits, whyText, type WorkItem } from '../job-files/track/status.js';
+import { groupColours } from '../job-files/outcome-colours.js';
+import { majorUnits } from '../job-files/track/status.js';
+import { whyText, workTextOf, type WorkItem } from '../job-files/track/worklist.js';
 import {
   formatAmounts,
   recoveryRates,
@@ -11,17 +13,12 @@ import {
 /** The rows of the worklist the page shows; the worklist file has them all. */
 const worklistRowsShown = 500;
 
-const groupColours: Readonly<Record<OutcomeGroup, string>> = {
-  won: '#2e7d32',
-  lost: '#c62828',
-  closed: '#9e9e9e',
-  open: '#1565c0',
-};
 const groupNames: Readonly<Record<OutcomeGroup, string>> = {
   won: 'won',
   lost: 'lost',
   closed: 'closed otherwise',
   open: 'still open',
+  never_filed: 'never filed',
 };
 
 const style = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222;max-width:70rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
@@ -41,8 +38,9 @@ export function renderTrackHtml(
   const rates = recoveryRates(summary);
   const recovery = Object.entries(rates).map(
     ([currency, rate]) =>
-      `<strong>${(rate * 100).toFixed(1)}%</strong> of ${escapeHtml(majorUnits(summary.disputed[currency], currency))} ${escapeHtml(currency)}`,
+      `<strong>${(rate * 100).toFixed(1)}%</strong> of ${escapeHtml(majorUnits(summary.filed[currency], currency))} ${escapeHtml(currency)} filed`,
   );
+  const left = summary.neverFiled === 0 ? '' : ` (${summary.neverFiled} never filed not counted)`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -54,7 +52,7 @@ export function renderTrackHtml(
 <h1>Disputes: ${escapeHtml(context.title)}</h1>
 <p>${escapeHtml(context.service)}; as of ${escapeHtml(context.asOf)}. ${summary.cases} cases of
 ${summary.rows} rows; ${summary.changed} changed since the last run.</p>
-<p id="recovery">Recovered (won): ${recovery.length === 0 ? 'nothing disputed yet' : recovery.join(', ')}</p>
+<p id="recovery">Recovered (won): ${recovery.length === 0 ? 'nothing filed yet' : recovery.join(', ') + left}</p>
 <h2>Needs a person (${worklist.length})</h2>
 ${worklistTable(worklist)}
 <h2>Outcomes by reason</h2>
@@ -78,6 +76,7 @@ function worklistTable(worklist: readonly WorkItem[]): string {
     const { line } = item;
     const state = line.state;
     const cells = [
+      line.claimKey,
       line.caseId,
       whyText[item.why],
       state?.resolutionDueDate.slice(0, 10) ?? '',
@@ -86,15 +85,16 @@ function worklistTable(worklist: readonly WorkItem[]): string {
       state === undefined ? '' : `${majorUnits(state.amount, state.currency)} ${state.currency}`,
       state?.reason ?? '',
       line.job,
+      workTextOf(item),
     ];
-    return `<tr>${cells.map((cell, column) => `<td${column === 3 ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
+    return `<tr>${cells.map((cell, column) => `<td${column === 4 ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
   });
   const more =
     worklist.length > worklistRowsShown
-      ? `<p class="note">The first ${worklistRowsShown} of ${worklist.length}, soonest due first; the worklist file has them all.</p>\n`
+      ? `<p class="note">The first ${worklistRowsShown} of ${worklist.length}, in the worklist's order; the worklist file has them all.</p>\n`
       : '';
-  return `<table id="worklist"><thead><tr><th>case</th><th>why</th><th>due</th><th>days left</th>
-  <th>status</th><th>amount</th><th>reason</th><th>job</th></tr></thead>
+  return `<table id="worklist"><thead><tr><th>claim key</th><th>case</th><th>why</th><th>due</th><th>days left</th>
+  <th>status</th><th>amount</th><th>reason</th><th>job</th><th>what to do</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
 ${more}`;
 }
@@ -103,7 +103,7 @@ ${more}`;
 function outcomesByReason(summary: TrackSummary): string {
   const reasons = Object.entries(summary.outcomesByReason).sort((a, b) => total(b[1]) - total(a[1]));
   if (reasons.length === 0) return '<p>No case read yet.</p>';
-  const groups: OutcomeGroup[] = ['won', 'lost', 'closed', 'open'];
+  const groups: OutcomeGroup[] = ['won', 'lost', 'closed', 'open', 'never_filed'];
   const widest = Math.max(...reasons.map(([, counts]) => total(counts)));
   const barHeight = 22;
   const labelWidth = 200;
@@ -166,4 +166,5 @@ function tallyTable(name: string, groups: Record<string, Tally>): string {
   return `<table><thead><tr><th>${escapeHtml(name)}</th><th>cases</th><th>amount</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-const total = (counts: Record<OutcomeGroup, number>) => counts.won + counts.lost + counts.closed + counts.open;
+const total = (counts: Record<OutcomeGroup, number>) =>
+  counts.won + counts.lost + counts.closed + counts.open + counts.never_filed;

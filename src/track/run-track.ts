@@ -173,7 +173,17 @@ async function readService(
 /** `--all`: a case found in the list or the events is tracked from now on, as a row of its own. */
 function addWholeCase(journal: TrackJournal, caseId: string): void {
   if (journal.addCase(caseId))
-    journal.addRow({ source: -1, job: 'all', line: 0, claim_key: '', claim_id: '', case_id: caseId, note: '' });
+    journal.addRow({
+      source: -1,
+      job: 'all',
+      line: 0,
+      claim_key: '',
+      claim_id: '',
+      case_id: caseId,
+      note: '',
+      job_outcome: '',
+      job_error: '',
+    });
 }
 
 async function readStates(

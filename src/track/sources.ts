@@ -1,5 +1,5 @@
 import { readJournalInOneRead } from '../job-files/read/journal-in-one-read.js';
-import { basename, extname } from 'node:path';
+import { jobStem } from '../job-files/job-name.js';
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
@@ -10,9 +10,10 @@ import { journalFormat } from '../job-files/import/schema.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
 import { rowResult } from '../job-files/import/row-outcome.js';
-import { displayKey } from '../job-files/import/write-results.js';
+import { displayKey, recordedResultsDialect } from '../job-files/import/write-results.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
 import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
+import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import type { TrackRow } from '../job-files/track/journal.js';
 import { sourceShape } from '../job-files/read/source-bytes.js';
 import { sourceError } from '../job-files/read/source-error.js';
@@ -54,6 +55,8 @@ export async function readTrackSources(
       const journal = readJournal(file, source, job, counted);
       read.kinds.push(journal.kind);
       read.services.push({ file, service: journal.service });
+      // An import journal's first: the status file in the dialect of that import's input and results.
+      if (source === 0 && journal.dialect !== undefined) read.csvDialect = journal.dialect;
       continue;
     }
     if (shape.kind === 'csv' && source === 0) read.csvDialect = shape.dialect;
@@ -66,19 +69,19 @@ export async function readTrackSources(
 
 /** `night.journal.sqlite`, `night.results.csv` → `night`: the job a source stands for. */
 export function jobName(file: string): string {
-  return basename(file, extname(file))
-    .replace(/\.(journal|results)$/, '')
-    .replace(/\.(sandbox|dry-run)$/, '');
+  return jobStem(file);
 }
 
-function readJournal(
-  file: string,
-  source: number,
-  job: string,
-  add: (row: TrackRow) => void,
-): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
+function readJournal(file: string, source: number, job: string, add: (row: TrackRow) => void): JournalRead {
   // One read transaction: a consistent picture even while the job that owns it runs on.
   return readJournalInOneRead(file, trackWords, (database) => readTables(file, database, source, job, add));
+}
+
+interface JournalRead {
+  kind: 'import-journal' | 'migrate-journal';
+  service: ServiceIdentity | undefined;
+  /** An import journal's results dialect, when it recorded one. */
+  dialect?: WrittenDialect | undefined;
 }
 
 function readTables(
@@ -87,7 +90,7 @@ function readTables(
   source: number,
   job: string,
   add: (row: TrackRow) => void,
-): { kind: 'import-journal' | 'migrate-journal'; service: ServiceIdentity | undefined } {
+): JournalRead {
   const tables = tablesOf(database);
   const service = parseService(metaOf(database)(serviceMetaKey));
   const kind = journalKindOf(tables);
@@ -95,7 +98,7 @@ function readTables(
     expectFormat(database, 'format', journalFormat, 'an import journal');
     expectStaged(database, '1');
     for (const record of readResultRecords(database)) {
-      const { outcome } = rowResult(record);
+      const { outcome, errorCode, errorMessage } = rowResult(record);
       const caseId = record.case_id ?? '';
       add({
         source,
@@ -106,14 +109,17 @@ function readTables(
         claim_id: record.claim_id ?? '',
         case_id: caseId,
         note: caseId === '' ? `no case at the service (${outcome})` : '',
+        job_outcome: outcome,
+        job_error: jobError(errorCode, errorMessage),
       });
     }
-    return { kind: 'import-journal', service };
+    return { kind: 'import-journal', service, dialect: recordedResultsDialect(metaOf(database)) };
   }
   if (kind === 'migrate-v1') {
     expectMigrateFormat(database);
     expectStaged(database, 'complete');
     for (const row of migrateRowsOf(database)) {
+      const { outcome, code, message } = migrateOutcomeOf(row);
       const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;
       // A case keeps its id when it migrates: the version 2 case is the same case.
       add({
@@ -124,6 +130,8 @@ function readTables(
         claim_id: claimId,
         case_id: row.case_id,
         note: '',
+        job_outcome: outcome,
+        job_error: jobError(code, message),
       });
     }
     return { kind: 'migrate-journal', service };
@@ -133,6 +141,11 @@ function readTables(
     file,
     `expected an import or migrate-v1 journal, a results file or a list of ids, got a SQLite database with ${found}`,
   );
+}
+
+/** A job's error for a row as the worklist shows it: `code: message`, or either alone. */
+function jobError(code: string, message: string): string {
+  return [code, message].filter((part) => part !== '').join(': ');
 }
 
 const trackWords = {
@@ -160,6 +173,8 @@ async function readTable(
           claim_id: '',
           case_id: '',
           note: `unreadable line: ${row.error.message}`,
+          job_outcome: '',
+          job_error: '',
         });
         return;
       }
@@ -175,6 +190,8 @@ async function readTable(
         claim_id: claimId,
         case_id: caseId,
         note: claimId === '' && caseId === '' ? 'no claim or case id on this line' : '',
+        job_outcome: row.cell('outcome').trim(),
+        job_error: jobError(row.cell('errorCode').trim(), maskCardNumbers(row.cell('errorMessage').trim())),
       });
     });
   } catch (error) {

@@ -8,13 +8,15 @@ import { renderTrackHtml } from './render-html.js';
 import type { TrackOptions, TrackReport } from './options.js';
 import { jobName } from './sources.js';
 import {
+  decimalFor,
+  majorUnits,
   statusCells,
   statusColumns,
   statusLineOf,
-  whyText,
-  majorUnits,
-  type WorkItem,
+  withDecimal,
+  type Decimal,
 } from '../job-files/track/status.js';
+import { nextStepOf, whyText, type WorkItem } from '../job-files/track/worklist.js';
 import type { TrackSummary } from '../job-files/track/summary.js';
 import { TrackTally } from '../job-files/track/tally.js';
 
@@ -30,14 +32,18 @@ export async function writeFiles(
 ): Promise<{ summary: TrackSummary; worklist: WorkItem[] }> {
   const asOf = options.asOf ?? Date.now();
   const tally = new TrackTally(options.dueWithinDays);
+  // A workbook's cells are text in any locale; a CSV in a `;` dialect gets decimal commas.
+  const decimalOf = (file: string | undefined): Decimal =>
+    file === undefined || isWorkbookFile(file) ? '.' : decimalFor(format.delimiter);
   const lines = function* (): Generator<SheetLine> {
     for (const row of journal.rowsWithStates()) {
       const line = statusLineOf(row, run, asOf);
       tally.add(line);
-      yield { cells: statusCells(line) };
+      yield { cells: statusCells(line, decimalOf(options.statusFile)) };
     }
   };
-  const worklistLines = (worklist: readonly WorkItem[]) => worklist.map((item) => ({ cells: worklistCells(item) }));
+  const worklistLines = (worklist: readonly WorkItem[]) =>
+    worklist.map((item) => ({ cells: worklistCells(item, decimalOf(options.worklistFile)) }));
   let worklist: WorkItem[] = [];
   if (options.worklistFile === undefined) {
     // One workbook, the worklist its second sheet: known once every status line is written.
@@ -84,9 +90,11 @@ export const worklistColumns = [
   'claim_key',
   'job',
   'line',
+  'job_error',
+  'next_step',
 ] as const;
 
-export function worklistCells(item: WorkItem): string[] {
+export function worklistCells(item: WorkItem, decimal: Decimal = '.'): string[] {
   const { line } = item;
   const state = line.state;
   return [
@@ -96,13 +104,15 @@ export function worklistCells(item: WorkItem): string[] {
     line.daysLeft === undefined ? '' : String(line.daysLeft),
     state?.status ?? '',
     state?.reviewStatus ?? '',
-    state === undefined ? '' : majorUnits(state.amount, state.currency),
+    state === undefined ? '' : withDecimal(majorUnits(state.amount, state.currency), decimal),
     state?.currency ?? '',
     state?.reason ?? '',
     line.claimId,
     line.claimKey,
     line.job,
     String(line.line),
+    item.why === 'not_filed' ? line.jobError : '',
+    nextStepOf(item),
   ];
 }
 

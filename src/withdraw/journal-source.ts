@@ -2,6 +2,8 @@ import { readJournalInOneRead } from '../job-files/read/journal-in-one-read.js';
 import Database from 'better-sqlite3';
 import { parseService, type ServiceIdentity } from '../api/service-identity.js';
 import { journalFormat } from '../job-files/import/schema.js';
+import { recordedResultsDialect } from '../job-files/import/write-results.js';
+import type { WrittenDialect } from '../csv/layout.js';
 import { serviceMetaKey } from '../journal/service-binding.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
 import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
@@ -18,6 +20,8 @@ export interface JournalRead {
   /** The service the journal recorded: the run refuses a journal of another service. */
   readonly service: ServiceIdentity | undefined;
   readonly targets: WithdrawTarget[];
+  /** An import journal's results dialect, when it recorded one: the withdrawal's results follow it. */
+  readonly dialect?: WrittenDialect | undefined;
 }
 
 /**
@@ -45,7 +49,12 @@ function readTables(
   if (kind === 'import') {
     expectFormat(database, 'format', journalFormat, 'an import journal');
     expectStaged(database, '1');
-    return { kind: 'import-journal', service: service(), targets: importJournalTargets(database, filter, seenKeys) };
+    return {
+      kind: 'import-journal',
+      service: service(),
+      targets: importJournalTargets(database, filter, seenKeys),
+      dialect: recordedResultsDialect(metaOf(database)),
+    };
   }
   if (kind === 'migrate-v1') {
     expectMigrateFormat(database);

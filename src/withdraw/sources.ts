@@ -74,6 +74,8 @@ export async function readSources(files: readonly string[], options: SourceOptio
       read.kinds.push(journal.kind);
       read.services.push({ file, service: journal.service });
       for (const target of journal.targets) merger.add(target);
+      // An import journal's first: the results in the dialect of that import's input and results.
+      if (position === 0 && journal.dialect !== undefined) read.csvDialect = journal.dialect;
       continue;
     }
     const sink = {

@@ -58,6 +58,8 @@ describe('bulk-disputes report', () => {
     const failed = /<table id="failed">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
     const lines = [...failed.matchAll(/<tr><td class="n">(\d+)<\/td>/g)].map((match) => match[1]);
     expect(lines).toEqual(failedLines);
+    // The operator's reference beside the service's ids.
+    expect(html).toMatch(/<thead><tr><th>line<\/th><th>claim_key<\/th><th>claim_id<\/th>/);
     // Only the page's own sorting script; the cell's is text.
     expect(html.match(/<script>/g)).toHaveLength(1);
     expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');

@@ -144,7 +144,7 @@ describe('track', () => {
     expect(reported.exitCode, reported.stderr).toBe(0);
     expect(reported.stdout).toContain('(track journal)');
     expect(reported.stdout).toContain('by status: chargeback_filed 9, won 1, chargeback_represented 1, lost 1');
-    expect(reported.stdout).toMatch(/1 case needs a person:\n.*\nD01-T1 +merchant answered/);
+    expect(reported.stdout).toMatch(/1 case needs a person: 1 merchant answered\n.*\n\S+ +D01-T1 +merchant answered/);
     const mixed = await runCli(['report', join(workspace.dir, 'night.track.journal.sqlite'), journal], env);
     expect(mixed.exitCode).toBe(2);
     expect(mixed.stderr).toContain('a track journal reports alone');

@@ -46,7 +46,9 @@ describe('track, killed and run again', () => {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await killHard(child);
     const second = await runCli(args, env);
-    expect(second.exitCode, second.stderr).toBe(0);
+    // Created and never filed: every case is on the worklist, so the run exits 1.
+    expect(second.exitCode, second.stderr).toBe(1);
+    expect(second.stdout).toContain('150 cases need a person: 150 never filed');
     const record = JSON.parse(
       second.stderr.split('\n').find((line) => line.includes('"msg":"track finished"')) ?? '{}',
     ) as { run: string; requests: { caseReads: number } };

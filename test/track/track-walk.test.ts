@@ -47,7 +47,8 @@ describe('track, the first read of many cases', () => {
       ],
       { CLAIMS_API_KEY: sandboxKey },
     );
-    expect(run.exitCode, run.stderr).toBe(0);
+    // Created and never filed: every case is on the worklist, so the run exits 1.
+    expect(run.exitCode, run.stderr).toBe(1);
     const record = JSON.parse(
       run.stderr.split('\n').find((line) => line.includes('"msg":"track finished"')) ?? '{}',
     ) as { requests: Record<string, number> };

@@ -31,7 +31,8 @@ describe("withdraw sources: an import's journal", () => {
         { file: journal, service: { kind: 'url', baseUrl: setup.testSandbox.sandbox.url, environment: 'test' } },
       ]);
       expect(read).toMatchObject({ workbook: false, skipped: [], unmatchedClaimKeys: [] });
-      expect(read.csvDialect).toBeUndefined();
+      // The import's results dialect, which the withdrawal's results follow.
+      expect(read.csvDialect).toMatchObject({ delimiter: ',', quote: '"' });
 
       const win = importProof(read.targets.find((target) => target.claimId === 'CLM-WIN'));
       expect(win.map((item) => [item.caseId, item.line, item.last4])).toEqual([

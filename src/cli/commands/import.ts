@@ -1,5 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { jobStem } from '../../job-files/job-name.js';
+import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Shard } from '../../job-files/claims/ids.js';
 import { describeService } from '../../api/service-identity.js';
@@ -224,7 +225,7 @@ async function filesOf(
   // overwrites another's files, and a rehearsal's journal is never the real run's.
   const shard = flags.shard === undefined ? '' : `.shard-${flags.shard.index}-of-${flags.shard.count}`;
   const rehearsal = flags.dryRun ? '.dry-run' : sandboxNamePart(flags, env);
-  const name = `${basename(input, extname(input))}${shard}${rehearsal}`;
+  const name = `${jobStem(input)}${shard}${rehearsal}`;
   // A workbook in, a workbook out: the reviewer's loop stays in the spreadsheet.
   const resultsFile = resolve(
     resultsFileName(flags.results, flags.resultsFormat, `${name}.results`, isWorkbookFile(input) ? 'xlsx' : 'csv'),

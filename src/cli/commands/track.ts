@@ -169,7 +169,9 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
       track: {
         worklistByWhy: tally(report.worklist.map((item) => item.why)),
         // A negative count of days left: the due date has passed.
-        worklistOverdue: report.worklist.filter((item) => (item.line.daysLeft ?? 0) < 0).length,
+        // A case never filed waits on no deadline of the service's: it is counted by its why, not as overdue.
+        worklistOverdue: report.worklist.filter((item) => item.why !== 'not_filed' && (item.line.daysLeft ?? 0) < 0)
+          .length,
         casesByStatus: countsOf(report.summary.byStatus),
         recoveryByCurrency: recoveryRates(report.summary),
       },

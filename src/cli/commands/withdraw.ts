@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { jobStem } from '../../job-files/job-name.js';
+import { dirname, extname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { describeService, keyEnvironmentOf } from '../../api/service-identity.js';
 import { formatPreview, type WithdrawPreview } from '../../withdraw/preview.js';
@@ -180,9 +181,7 @@ async function filesOf(
 ): Promise<{ resultsFile: string; journalFile: string }> {
   const first = resolve(sources[0] ?? '');
   // `night.journal.sqlite`, `night.results.csv` → `night.withdraw…`: the job's name, never taken for an import's file.
-  const job = basename(first, extname(first))
-    .replace(/\.(journal|results)$/, '')
-    .replace(/\.(sandbox|dry-run)$/, '');
+  const job = jobStem(first);
   const stem = `${job}.withdraw${flags.dryRun ? '.dry-run' : sandboxNamePart(flags, env)}`;
   const resultsFile = resolve(
     resultsFileName(flags.results, flags.resultsFormat, `${stem}.results`, extname(first) === '.xlsx' ? 'xlsx' : 'csv'),

@@ -211,3 +211,13 @@ function sourceCells(record: ResultRecord, sourceColumns: readonly string[]): st
 export function displayKey(claimKey: string): string {
   return (JSON.parse(claimKey) as string[]).join('|');
 }
+
+/**
+ * The dialect an import journal's results are written in (its input's), for what another job
+ * writes from that journal (track's status file, withdraw's results); undefined for a journal
+ * staged before the dialect was recorded, whose results were plain.
+ */
+export function recordedResultsDialect(meta: (key: string) => string | undefined): WrittenDialect | undefined {
+  const recorded = meta(resultsDialectKey);
+  return recorded === undefined ? undefined : (JSON.parse(recorded) as WrittenDialect);
+}

@@ -13,7 +13,7 @@ import { claimKeyWanted, outcomeWanted, type TargetFilter } from './target-filte
  * row's cells in, a target, a reason to skip it, or nothing (filtered out) out.
  */
 
-export type Role = 'claimId' | 'caseId' | 'outcome' | 'claimKey';
+export type Role = 'claimId' | 'caseId' | 'outcome' | 'claimKey' | 'errorCode' | 'errorMessage';
 
 export interface TableLayout {
   readonly kind: 'results' | 'list';
@@ -31,11 +31,13 @@ export interface LayoutProblem {
 
 export function tableLayout(names: readonly string[], column: string | undefined): TableLayout | LayoutProblem {
   if (isResultsHeader(names)) {
-    const status: Record<Role, 'claim_id' | 'case_id' | 'outcome' | 'claim_key'> = {
+    const status: Record<Role, 'claim_id' | 'case_id' | 'outcome' | 'claim_key' | 'error_code' | 'error_message'> = {
       claimId: 'claim_id',
       caseId: 'case_id',
       outcome: 'outcome',
       claimKey: 'claim_key',
+      errorCode: 'error_code',
+      errorMessage: 'error_message',
     };
     return {
       kind: 'results',
@@ -50,6 +52,8 @@ export function tableLayout(names: readonly string[], column: string | undefined
       caseId: 'case_id',
       outcome: 'outcome',
       claimKey: 'group_key',
+      errorCode: 'error_code',
+      errorMessage: 'error_message',
     };
     return {
       kind: 'results',

@@ -67,6 +67,8 @@ export function parseState(text: string): CaseState {
 
 /** The case statuses after which nothing more happens to a dispute. */
 export const finalStatuses: ReadonlySet<string> = new Set(['won', 'lost', 'closed']);
+/** A case created and never filed: nothing goes to the network until it is. */
+export const neverFiledStatus = 'created';
 /** The merchant answered and the issuer must act: represented, or in pre-arbitration or arbitration. */
 export const answeredStatuses: ReadonlySet<string> = new Set([
   'chargeback_represented',

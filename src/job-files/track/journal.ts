@@ -1,7 +1,7 @@
 import { JobJournal, openJobDatabase } from '../../journal/job-journal.js';
 
 /** Bumped when the tables change: an older track journal is refused rather than misread. */
-export const trackJournalFormat = '1';
+export const trackJournalFormat = '2';
 
 /**
  * The journal of `bulk-disputes track` (docs/track.md): the rows its sources name, the last state
@@ -22,7 +22,9 @@ CREATE TABLE IF NOT EXISTS track_rows (
   claim_key TEXT NOT NULL,
   claim_id TEXT NOT NULL,
   case_id TEXT NOT NULL,     -- '' while only the claim is known, or when the row reached no case
-  note TEXT NOT NULL         -- why a row has no case at the service ('' when it has one)
+  note TEXT NOT NULL,        -- why a row has no case at the service ('' when it has one)
+  job_outcome TEXT NOT NULL DEFAULT '',  -- the row's outcome in the job that made it (not_filed, created, …), '' for a list
+  job_error TEXT NOT NULL DEFAULT ''     -- that job's error for the row, "code: message" ('' when none)
 );
 CREATE INDEX IF NOT EXISTS track_rows_case ON track_rows (case_id);
 CREATE INDEX IF NOT EXISTS track_rows_order ON track_rows (source, line, seq);
@@ -68,6 +70,8 @@ export interface TrackRowRecord {
   claim_id: string;
   case_id: string;
   note: string;
+  job_outcome: string;
+  job_error: string;
 }
 
 export interface TrackCaseRecord {
@@ -91,7 +95,10 @@ export const rowsWithStatesSql =
   'r.seq';
 
 /** A row with the last state read of its case (null columns: no case, or not read yet). */
-export interface RowWithState extends TrackRowRecord {
+export interface RowWithState extends Omit<TrackRowRecord, 'job_outcome' | 'job_error'> {
+  /** Undefined in a journal made before rows kept their job's outcome, read without opening it for writing. */
+  job_outcome?: string;
+  job_error?: string;
   state: string | null;
   first_run: number | null;
   changed_run: number | null;
@@ -105,10 +112,12 @@ export class TrackJournal extends JobJournal {
 
   constructor(file: string) {
     super(openJobDatabase(file, schema));
+    addJobColumns(this.database);
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {
       insertRow: prepare(
-        'INSERT INTO track_rows (source, job, line, claim_key, claim_id, case_id, note) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO track_rows (source, job, line, claim_key, claim_id, case_id, note, job_outcome, job_error) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       insertCase: prepare('INSERT OR IGNORE INTO track_cases (case_id) VALUES (?)'),
       caseOf: prepare('SELECT * FROM track_cases WHERE case_id = ?'),
@@ -147,7 +156,8 @@ export class TrackJournal extends JobJournal {
   }
 
   addRow(row: TrackRow): void {
-    this.statements.insertRow.run(row.source, row.job, row.line, row.claim_key, row.claim_id, row.case_id, row.note);
+    const { source, job, line, claim_key, claim_id, case_id, note, job_outcome, job_error } = row;
+    this.statements.insertRow.run(source, job, line, claim_key, claim_id, case_id, note, job_outcome, job_error);
     if (row.case_id !== '') this.statements.insertCase.run(row.case_id);
   }
 
@@ -238,4 +248,16 @@ export class TrackJournal extends JobJournal {
   transaction<T>(work: () => T): T {
     return this.database.transaction(work)();
   }
+}
+
+/**
+ * A journal made before rows kept their job's outcome gets the two columns, empty; its sources are
+ * read again on the next run (the format is part of what the rows were staged from), which fills them.
+ */
+function addJobColumns(database: JobJournal['database']): void {
+  const columns = new Set(
+    (database.pragma('table_info(track_rows)') as { name: string }[]).map((column) => column.name),
+  );
+  for (const name of ['job_outcome', 'job_error'])
+    if (!columns.has(name)) database.exec(`ALTER TABLE track_rows ADD COLUMN ${name} TEXT NOT NULL DEFAULT ''`);
 }

@@ -1,6 +1,6 @@
 import { minorUnitExponent } from '../../mapping/transforms/currency.js';
 import type { RowWithState } from './journal.js';
-import { answeredStatuses, finalStatuses, parseState, type CaseState } from './case-state.js';
+import { finalStatuses, parseState, type CaseState } from './case-state.js';
 
 /** The status file's columns, in order (docs/track.md, "The status file"). */
 export const statusColumns = [
@@ -36,6 +36,10 @@ export interface StatusLine {
   note: string;
   /** When it was first seen decided ('' while it is not): for the resolved-by-week chart. */
   decidedAt: string;
+  /** The row's outcome in the job that made it (`not_filed`, `created`, …), '' when the source does not say. */
+  jobOutcome: string;
+  /** That job's error for the row, `code: message`, '' when none. */
+  jobError: string;
 }
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -58,6 +62,9 @@ export function statusLineOf(row: RowWithState, run: number, asOf: number): Stat
     changed: changedOf(row, run),
     note,
     decidedAt: row.decided_at ?? '',
+    // A journal read as it is (report, review) may predate these columns.
+    jobOutcome: row.job_outcome ?? '',
+    jobError: row.job_error ?? '',
   };
 }
 
@@ -73,8 +80,11 @@ export function daysLeftOf(state: CaseState, asOf: number): number | undefined {
   return Number.isNaN(due) ? undefined : Math.floor((due - asOf) / dayMs);
 }
 
-/** The cells of a status line, as the file writes them. */
-export function statusCells(line: StatusLine): string[] {
+/**
+ * The cells of a status line, as the file writes them. `decimal`: the amount's decimal separator,
+ * `,` for a file in a `;` dialect (where a spreadsheet reads `1234.56` as text), else `.`.
+ */
+export function statusCells(line: StatusLine, decimal: Decimal = '.'): string[] {
   const state = line.state;
   return [
     line.job,
@@ -87,12 +97,23 @@ export function statusCells(line: StatusLine): string[] {
     state?.reviewStatus ?? '',
     state?.resolutionDueDate ?? '',
     line.daysLeft === undefined ? '' : String(line.daysLeft),
-    state === undefined ? '' : majorUnits(state.amount, state.currency),
+    state === undefined ? '' : withDecimal(majorUnits(state.amount, state.currency), decimal),
     state?.currency ?? '',
     state?.reason ?? '',
     line.changed,
     line.note,
   ];
+}
+
+export type Decimal = '.' | ',';
+
+/** The decimal separator a status file in this delimiter writes amounts with. */
+export function decimalFor(delimiter: string | undefined): Decimal {
+  return delimiter === ';' ? ',' : '.';
+}
+
+export function withDecimal(amount: string, decimal: Decimal): string {
+  return decimal === '.' ? amount : amount.replace('.', decimal);
 }
 
 /** Minor units as the currency writes them: 1250 USD → 12.50; an unknown currency's amount as it came. */
@@ -102,45 +123,3 @@ export function majorUnits(amount: number | undefined, currency: string): string
   if (!exponent.ok) return String(amount);
   return (amount / 10 ** exponent.value).toFixed(exponent.value);
 }
-
-/** Why a case needs a person this morning; the first that applies. */
-export type WorkReason = 'needs_review' | 'answered' | 'due_soon';
-
-export interface WorkItem {
-  readonly line: StatusLine;
-  readonly why: WorkReason;
-}
-
-/**
- * The worklist (docs/track.md, "The worklist"): a case that is not decided and needs review, was
- * answered by the merchant (represented, pre-arbitration, arbitration), or is due within
- * `dueWithinDays`. Soonest due first; those without a due date last.
- */
-export function workItemOf(line: StatusLine, dueWithinDays: number): WorkItem | undefined {
-  const state = line.state;
-  if (state === undefined || finalStatuses.has(state.status)) return undefined;
-  if (state.reviewStatus === 'chargeback_needs_review') return { line, why: 'needs_review' };
-  if (answeredStatuses.has(state.status)) return { line, why: 'answered' };
-  if (line.daysLeft !== undefined && line.daysLeft <= dueWithinDays) return { line, why: 'due_soon' };
-  return undefined;
-}
-
-export function compareWork(a: WorkItem, b: WorkItem): number {
-  const dueA = a.line.state?.resolutionDueDate || '\uffff';
-  const dueB = b.line.state?.resolutionDueDate || '\uffff';
-  return dueA < dueB
-    ? -1
-    : dueA > dueB
-      ? 1
-      : a.line.caseId < b.line.caseId
-        ? -1
-        : a.line.caseId > b.line.caseId
-          ? 1
-          : 0;
-}
-
-export const whyText: Record<WorkReason, string> = {
-  needs_review: 'needs review',
-  answered: 'merchant answered',
-  due_soon: 'due soon',
-};

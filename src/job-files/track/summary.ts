@@ -1,3 +1,4 @@
+import { neverFiledStatus, type CaseState } from './case-state.js';
 import { majorUnits, type StatusLine } from './status.js';
 
 /** Cases and their amounts in one group: amounts per currency, never added across currencies. */
@@ -12,15 +13,18 @@ export interface TrackSummary {
   rows: number;
   cases: number;
   byStatus: Record<string, Tally>;
-  /** Decided cases by how they closed; '' is a decided case without a reason. */
+  /** Decided cases by how they closed; one without a reason by its status (`won, no reason given`). */
   byClosedReason: Record<string, Tally>;
   byReason: Record<string, Tally>;
-  /** Per reason code: cases won, lost, closed otherwise, and still open. */
+  /** Per reason code: cases won, lost, closed otherwise, still open, and never filed. */
   outcomesByReason: Record<string, Record<OutcomeGroup, number>>;
   byJob: Record<string, Tally>;
-  /** What was disputed, and what came back (won), by currency: the recovery rate is their ratio. */
+  /** What was disputed, what of it was filed, and what came back (won), by currency: the recovery rate is won over filed. */
   disputed: Record<string, number>;
+  filed: Record<string, number>;
   won: Record<string, number>;
+  /** Cases never filed (still created, or withdrawn before filing): outside the recovery rate. */
+  neverFiled: number;
   /** Cases read this run whose state differs from the last read. */
   changed: number;
   worklist: number;
@@ -40,7 +44,9 @@ export const emptySummary = (): TrackSummary => ({
   outcomesByReason: {},
   byJob: {},
   disputed: {},
+  filed: {},
   won: {},
+  neverFiled: 0,
   changed: 0,
   worklist: 0,
   resolvedByWeek: {},
@@ -67,21 +73,25 @@ export function addToSummary(summary: TrackSummary, line: StatusLine, seen: Set<
   const amount = state.amount ?? 0;
   const currency = state.currency || '?';
   tally(summary.byStatus, state.status, currency, amount);
+  // What the service said: a decided case without a closed reason is told by its status.
   if (state.status === 'won' || state.status === 'lost' || state.status === 'closed')
-    tally(summary.byClosedReason, state.closedReason, currency, amount);
+    tally(summary.byClosedReason, state.closedReason || `${state.status}, no reason given`, currency, amount);
   tally(summary.byReason, state.reason, currency, amount);
-  const outcomes = (summary.outcomesByReason[state.reason] ??= { won: 0, lost: 0, closed: 0, open: 0 });
-  outcomes[outcomeGroupOf(state.status)]++;
+  const outcomes = (summary.outcomesByReason[state.reason] ??= { won: 0, lost: 0, closed: 0, open: 0, never_filed: 0 });
+  outcomes[wasFiled(state) ? outcomeGroupOf(state.status) : 'never_filed']++;
   tally(summary.byJob, line.job, currency, amount);
   summary.disputed[currency] = (summary.disputed[currency] ?? 0) + amount;
+  if (wasFiled(state)) summary.filed[currency] = (summary.filed[currency] ?? 0) + amount;
+  else summary.neverFiled++;
   const week = weekOf(line.decidedAt);
   if (week !== undefined) summary.resolvedByWeek[week] = (summary.resolvedByWeek[week] ?? 0) + 1;
   if (state.status === 'won') summary.won[currency] = (summary.won[currency] ?? 0) + amount;
 }
 
-export type OutcomeGroup = 'won' | 'lost' | 'closed' | 'open';
+/** How a case stands for the outcome bars; a case never filed (created, or withdrawn before filing) is a group of its own. */
+export type OutcomeGroup = 'won' | 'lost' | 'closed' | 'open' | 'never_filed';
 
-export function outcomeGroupOf(status: string): OutcomeGroup {
+export function outcomeGroupOf(status: string): Exclude<OutcomeGroup, 'never_filed'> {
   return status === 'won' || status === 'lost' || status === 'closed' ? status : 'open';
 }
 
@@ -102,12 +112,34 @@ function tally(groups: Record<string, Tally>, key: string, currency: string, amo
   group.amounts[currency] = (group.amounts[currency] ?? 0) + amount;
 }
 
-/** Won / disputed, per currency; undefined where nothing was disputed. */
+/**
+ * Whether a case reached the network: not still `created`, and not withdrawn before filing (the
+ * interface's `created` → `closed`, closed_reason `withdrawn`; a filed case withdrawn ends `lost`).
+ */
+export function wasFiled(state: CaseState): boolean {
+  if (state.status === neverFiledStatus) return false;
+  return !(state.status === 'closed' && state.closedReason === 'withdrawn');
+}
+
+/** Won / filed, per currency; undefined where nothing was filed. A case never filed cannot be won. */
 export function recoveryRates(summary: TrackSummary): Record<string, number> {
   const rates: Record<string, number> = {};
-  for (const [currency, disputed] of Object.entries(summary.disputed))
-    if (disputed > 0) rates[currency] = (summary.won[currency] ?? 0) / disputed;
+  for (const [currency, filed] of Object.entries(summary.filed))
+    if (filed > 0) rates[currency] = (summary.won[currency] ?? 0) / filed;
   return rates;
+}
+
+/** `32.5% of 879052.89 CHF filed`, per currency, and the cases left out: the recovery rate as a person reads it. */
+export function recoveryText(summary: TrackSummary): string | undefined {
+  const rates = Object.entries(recoveryRates(summary)).map(
+    ([currency, rate]) =>
+      `${(rate * 100).toFixed(1)}% of ${majorUnits(summary.filed[currency], currency)} ${currency} filed`,
+  );
+  if (rates.length === 0) return undefined;
+  const left = summary.neverFiled;
+  return left === 0
+    ? rates.join(', ')
+    : `${rates.join(', ')} (${left} ${left === 1 ? 'case' : 'cases'} never filed not counted)`;
 }
 
 /** `12.50 USD + 3.00 EUR`, largest first. */
@@ -135,11 +167,7 @@ export function formatTrackSummary(summary: TrackSummary, firstRun: boolean): st
   );
   groups('by status', summary.byStatus);
   groups('decided', summary.byClosedReason);
-  const rates = recoveryRates(summary);
-  const rateText = Object.entries(rates).map(
-    ([currency, rate]) =>
-      `${(rate * 100).toFixed(1)}% of ${majorUnits(summary.disputed[currency], currency)} ${currency}`,
-  );
-  if (rateText.length > 0) lines.push(`recovered (won): ${rateText.join(', ')}`);
+  const recovery = recoveryText(summary);
+  if (recovery !== undefined) lines.push(`recovered (won): ${recovery}`);
   return `${lines.join('\n')}\n`;
 }

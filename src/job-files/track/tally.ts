@@ -1,4 +1,5 @@
-import { compareWork, workItemOf, type StatusLine, type WorkItem } from './status.js';
+import type { StatusLine } from './status.js';
+import { compareWork, workItemOf, type WorkItem } from './worklist.js';
 import { addToSummary, emptySummary, type TrackSummary } from './summary.js';
 
 /**

@@ -1,34 +1,9 @@
+import { outcomeColours } from '../../job-files/outcome-colours.js';
+
 /** The page's state and its small helpers: colours by outcome, the filters, the API call, elements made as text. */
 export const basics = String.raw`
 'use strict';
-const colours = {
-  won: '#2e7d32',
-  chargeback_filed: '#66bb6a',
-  chargeback_represented: '#f9a825',
-  prearb_filed: '#ef6c00',
-  prearb_rebutted: '#ef6c00',
-  arbitration_filed: '#6a1b9a',
-  lost: '#c62828',
-  closed: '#9e9e9e',
-  not_read: '#9e9e9e',
-  no_case: '#9e9e9e',
-  filed: '#2e7d32',
-  created: '#66bb6a',
-  valid: '#81c784',
-  not_filed: '#f9a825',
-  invalid: '#ef6c00',
-  rejected: '#c62828',
-  failed: '#6a1b9a',
-  migrated: '#2e7d32',
-  skipped: '#9e9e9e',
-  withdrawn: '#2e7d32',
-  deleted: '#66bb6a',
-  already_closed: '#9e9e9e',
-  not_found: '#f9a825',
-  refused: '#c62828',
-  would_withdraw: '#81c784',
-  would_delete: '#81c784',
-};
+const colours = ${JSON.stringify(outcomeColours)};
 const blank = { scope: 'fix', outcome: '', code: '', claim: '', q: '', mixed: false, edited: false, page: 1 };
 let state = Object.assign({}, blank);
 let job = { columns: [], evidence: [] };

@@ -55,14 +55,14 @@ async function overview() {
   mixed.replaceChildren();
   for (const claim of data.mixedClaims) {
     const item = element('li');
-    item.append(
-      button(
-        claim.claimKey + (claim.claimId ? ' (' + claim.claimId + ')' : ''),
-        () => show({ scope: 'all', claim: claim.claimKey }),
-        'link',
-      ),
-      element('span', ': ' + claim.outcomes.join(', ')),
-    );
+    // A link, not a button: a long key and id wrap as the text around them does, never centred in a box.
+    const link = element('a', claim.claimKey + (claim.claimId ? ' (' + claim.claimId + ')' : ''));
+    link.href = '#rows-title';
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      show({ scope: 'all', claim: claim.claimKey });
+    });
+    item.append(link, element('span', ': ' + claim.outcomes.join(', ')));
     mixed.append(item);
   }
   if (data.mixedClaimsTotal > data.mixedClaims.length) {
