@@ -47,8 +47,14 @@ export async function checkInputHeader(options: InputHeaderOptions): Promise<Inp
   const statusCount = renamedStatusCount(header);
   const kind = statusCount > 0 ? 'results file' : 'export';
   const columns = header.slice(statusCount);
-  const splitOtherwise = isWorkbookFile(input) ? undefined : await splitOnOtherDelimiters(input, mapping);
-  const fit = checkHeaderFits(mapping, columns, { file: input, mappingFile, kind, splitOtherwise });
+  const workbook = isWorkbookFile(input);
+  const splitOtherwise = workbook ? undefined : await splitOnOtherDelimiters(input, mapping);
+  const sheet = !workbook
+    ? undefined
+    : options.sheet === undefined
+      ? 'on its first sheet (another is read with --sheet NAME)'
+      : `on sheet ${JSON.stringify(options.sheet)}`;
+  const fit = checkHeaderFits(mapping, columns, { file: input, mappingFile, kind, splitOtherwise, sheet });
   // After the fit: in another export altogether, a not_card_numbers name is not the first thing wrong.
   checkNotCardNumbers(mappingFile, mapping, header);
   return { ...fit, kind, columns };

@@ -38,6 +38,8 @@ export interface HeaderSource {
   readonly kind: 'export' | 'results file';
   /** A CSV's first record split on each other common delimiter, for the hint that the file is in another one. */
   readonly splitOtherwise?: ReadonlyMap<string, readonly string[]> | undefined;
+  /** A workbook's sheet as the messages name it: `on sheet "Disputes"`, `on its first sheet (…)`. */
+  readonly sheet?: string | undefined;
 }
 
 /** A header that fits: what the check found beside the columns the mapping reads. */
@@ -133,11 +135,12 @@ function wrongDelimiter(
 
 function noneOfTheColumns(mapping: Mapping, source: HeaderSource, columns: readonly string[]): string {
   const oneColumn =
-    columns.length === 1 && mappedColumns(mapping).size > 1
+    source.splitOtherwise !== undefined && columns.length === 1 && mappedColumns(mapping).size > 1
       ? ` (its first line reads as one column with the mapping's csv.delimiter ${describeDelimiter(mapping.csv.delimiter)})`
       : '';
+  const where = source.sheet === undefined ? '' : ` ${source.sheet}`;
   return (
-    `${source.file} has none of the mapping's columns${oneColumn}; is it the ${source.kind} ` +
+    `${source.file} has none of the mapping's columns${where}${oneColumn}; is it the ${source.kind} ` +
     `${source.mappingFile} was made for? Nothing was staged or sent`
   );
 }
