@@ -1,6 +1,7 @@
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import { describeDelimiter } from '../csv/sniff-dialect.js';
 import { CodedError } from '../errors/coded-error.js';
+import { placeholderColumn } from './guess/field-draft.js';
 import { nearestColumn } from './nearest-column.js';
 import type { Mapping } from './schema.js';
 import { fieldColumns } from './source-columns.js';
@@ -95,6 +96,8 @@ export function checkHeaderFits(mapping: Mapping, columns: readonly string[], so
 }
 
 function missingLine(column: string, fields: readonly string[], header: string, candidates: readonly string[]): string {
+  if (column === placeholderColumn)
+    return `the mapping's column ${quoted(column)} (${fields.join(', ')}) is a placeholder mapping guess left: write the export's column in its place`;
   const near = nearestColumn(column, candidates);
   const guess = near === undefined ? '' : `; did you mean ${quoted(near)}?`;
   return `the mapping's column ${quoted(column)} (${fields.join(', ')}) is not in ${header}${guess}`;

@@ -84,6 +84,15 @@ describe('checkHeaderFits', () => {
     expect(error.message).not.toContain('did you mean');
   });
 
+  it('a column mapping guess left TODO is named as the placeholder it is, not as a renamed column', () => {
+    const draft = parseMapping(genericText.replace('column: reason_code', 'column: TODO'), 'draft.yaml');
+    const error = catchMismatch(() => checkHeaderFits(draft, [...genericColumns, 'Todo list'], source));
+    expect(error.message).toContain(
+      `the mapping's column "TODO" (shared.dispute.reason) is a placeholder mapping guess left: write the export's column in its place`,
+    );
+    expect(error.message).not.toContain('did you mean');
+  });
+
   it('masks a card number a header name holds', () => {
     const header = [...genericColumns.filter((column) => column !== 'arn'), '4970101000000012'];
     const error = catchMismatch(() => checkHeaderFits(generic, header, source));
