@@ -13,6 +13,7 @@ import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-e
 import { ExportStateError } from '../export/state.js';
 import { JournalMismatchError } from '../journal/open.js';
 import { MappingError } from '../mapping/load.js';
+import { HeaderMismatchError } from '../mapping/header-fit.js';
 import { resourceFailure } from '../files/resource-failure.js';
 import { CodedError, codeOf } from '../errors/coded-error.js';
 import { exitCodeTable } from './exit-code-table.js';
@@ -62,6 +63,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   if (
     error instanceof UsageError ||
     error instanceof MappingError ||
+    error instanceof HeaderMismatchError ||
     error instanceof CsvFormatError ||
     error instanceof JournalMismatchError ||
     error instanceof ExportStateError ||

@@ -28,6 +28,7 @@ import {
 import { fieldColumns } from '../mapping/source-columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
+import { checkInputHeader } from './input-header.js';
 import { codeOf } from '../errors/coded-error.js';
 
 import type { ImportOptions, ImportReport } from './options.js';
@@ -45,6 +46,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const phases = new PhaseTimer();
   phases.next('staging');
   const { mappingText, mapping } = await readMapping(options);
+  // Before the journal is made: a header that does not fit leaves nothing to resume or to refuse
+  // once the mapping is fixed, and no results file (docs/import.md, "What happens, in order").
+  await checkInputHeader({ input: options.input, sheet: options.sheet, mapping, mappingFile: options.mappingFile });
   const fileMode = options.fileMode ?? mapping.file_mode;
   const fingerprint = await fingerprintOf(options, mappingText, fileMode);
   const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;

@@ -1,6 +1,7 @@
 import { evaluateField, type FieldStep, type FieldValue } from './evaluate-field.js';
 import type { FieldSpec } from './field-spec.js';
 import { specColumns } from './source-columns.js';
+import { withBlankOptionalCells } from './optional-columns.js';
 import type { Mapping } from './schema.js';
 import { arnProblem, identifierDamage, isIdentifierTarget, serialDateHint } from './spreadsheet-damage.js';
 import type { TransformResult } from './transforms/index.js';
@@ -47,10 +48,12 @@ export interface MapRowOptions {
 }
 
 export function mapRow(
-  cells: Readonly<Record<string, string>>,
+  rowCells: Readonly<Record<string, string>>,
   mapping: Mapping,
   options: MapRowOptions = {},
 ): RowMapping {
+  // An absent optional column reads as blank cells (optional-columns.ts).
+  const cells = withBlankOptionalCells(mapping, rowCells);
   const plan = planOf(mapping);
   const errors: FieldError[] = [];
   // values[i] is what plan.fields[i] gave; undefined for a blank optional cell, a failed field, or

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fileCategories } from '../api/schemas/known-values.js';
 import { csvDialectSchema } from '../csv/dialect.js';
 import { fieldSpecSchema } from './field-spec.js';
+import { optionalColumnIssues } from './optional-columns.js';
 import { caseTargets, requiredCaseTargets, requiredSharedTargets, sharedTargets } from './targets.js';
 
 /**
@@ -77,6 +78,15 @@ export const mappingSchema = z
           'Luhn): the import leaves their cells unmasked. RISK: a real card number in such a column is kept in ' +
           'the journal and the results file, and sent in full if the column is mapped',
       ),
+    optional_columns: z
+      .array(z.string().min(1))
+      .refine((columns) => new Set(columns).size === columns.length, 'expected each column once')
+      .optional()
+      .describe(
+        'columns the mapping reads that a file may lack: an absent one reads as blank cells (its fields left out, ' +
+          'or given their default). Every other column the mapping reads must be in the header, or the import ' +
+          'stops before anything is staged (HEADER_MISMATCH)',
+      ),
     file_mode: z
       .enum(['none', 'auto', 'chargeback'])
       .default('auto')
@@ -106,6 +116,7 @@ export const mappingSchema = z
         message: 'expected a source for transaction.arn or a switch_serial_number, got none',
         path: ['case'],
       });
+    for (const issue of optionalColumnIssues(mapping)) context.addIssue({ code: 'custom', ...issue });
   });
 
 export type Mapping = z.output<typeof mappingSchema>;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,10 +80,14 @@ describe('an export delivered as a workbook', () => {
         row.error_code,
       ]);
     expect(await outcomes('xlsx')).toEqual(await outcomes('csv'));
-    // Without --sheet the first sheet is read: the cover, a title and no rows.
-    const first = await dryRun(workbook, folder, 'cover');
-    expect(first.stderr).toContain('0 rows');
-    expect((await readResults(join(folder, 'cover.results.csv'))).header.at(-1)).toBe('Disputes export, November');
+    // Without --sheet the first sheet is read: the cover, a title and none of the mapping's columns.
+    const first = await dryRun(workbook, folder, 'cover', ['--log-format', 'pretty']);
+    expect(first.exitCode).toBe(2);
+    expect(first.stderr).toContain(
+      `HEADER_MISMATCH: ${workbook} has none of the mapping's columns on its first sheet (another is read with ` +
+        '--sheet NAME); is it the export',
+    );
+    expect(existsSync(join(folder, 'cover.results.csv'))).toBe(false);
   });
 
   it(

@@ -46,6 +46,7 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
     `  fields       ${counts.join(', ')}`,
     `  file_mode    ${mapping.file_mode}`,
     `  card numbers ${cardNumbersNote(mapping)}`,
+    ...optionalColumnsNote(mapping),
     '',
   ].join('\n');
 }
@@ -55,6 +56,15 @@ function cardNumbersNote(mapping: Mapping): string {
   const kept = mapping.not_card_numbers ?? [];
   if (kept.length === 0) return 'masked in every column';
   return `masked in every column but ${kept.map((column) => JSON.stringify(column)).join(', ')} (not_card_numbers: kept as read)`;
+}
+
+/** Columns a file may lack: a reviewer sees which, since their fields are then left out. */
+function optionalColumnsNote(mapping: Mapping): string[] {
+  const optional = mapping.optional_columns ?? [];
+  if (optional.length === 0) return [];
+  return [
+    `  optional     ${optional.map((column) => JSON.stringify(column)).join(', ')} may be absent (read as blank cells)`,
+  ];
 }
 
 /** The prefix changes every id the mapping makes, so the summary says so where the ids are. */

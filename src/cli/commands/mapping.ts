@@ -11,6 +11,7 @@ import type { Mapping } from '../../mapping/schema.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { guessCommand } from './mapping-guess.js';
+import { checkCommand } from './mapping-check.js';
 import {
   explanationJson,
   formatExplanation,
@@ -65,8 +66,12 @@ the mapping or the file cannot be read, or no record starts at line N.
 /** `bulk-disputes mapping`: check a mapping file, or show what it does to one row (nothing is sent). */
 export function mappingCommand(context: CliContext): Command {
   return new Command('mapping')
-    .description('check a mapping file, show step by step how it maps one row of an export, or draft one from a sample')
+    .description(
+      "check a mapping file and an export's header against it, show step by step how it maps one row of an export, " +
+        'or draft one from a sample',
+    )
     .addCommand(nested(context, lintCommand(context)))
+    .addCommand(nested(context, checkCommand(context)))
     .addCommand(nested(context, explainCommand(context)))
     .addCommand(nested(context, guessCommand(context)));
 }

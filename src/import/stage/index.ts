@@ -8,6 +8,7 @@ import type { CsvRecord, CsvRow } from '../../csv/records.js';
 import { columnReadings } from '../../workbook/column-readings.js';
 import { readWorkbookRows } from '../../workbook/read-rows.js';
 import type { Mapping } from '../../mapping/schema.js';
+import { checkHeaderFits } from '../../mapping/header-fit.js';
 import type { Shard } from '../../job-files/claims/ids.js';
 import type { Journal } from '../journal/journal.js';
 import { renamedStatusCount, renameStatusColumns } from '../../job-files/import/columns.js';
@@ -95,12 +96,20 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   const preparer = batchPreparer(options);
   const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0, unmaskedColumns: [], sentWhole: [] };
   const onHeader = (names: readonly string[]) => {
-    // Before any row is read: a misspelt name would opt out nothing and say nothing.
+    // Before any row is read: a renamed column would fail every row alike (runImport checks it
+    // before the journal is made; this holds for any caller), a misspelt not_card_numbers name
+    // would opt out nothing and say nothing.
+    const statusCount = renamedStatusCount(names);
+    checkHeaderFits(options.mapping, names.slice(statusCount), {
+      file: 'the input',
+      mappingFile: options.mappingFile ?? 'the mapping',
+      kind: statusCount > 0 ? 'results file' : 'export',
+    });
     checkNotCardNumbers(options.mappingFile ?? 'mapping', options.mapping, names);
     seen.unmaskedColumns = [...cardNumberColumnsSkipped(options.mapping, names)];
     seen.sentWhole = columnsSentWhole(options.mapping, names);
     seen.header = names;
-    seen.statusCount = renamedStatusCount(names);
+    seen.statusCount = statusCount;
     seen.resultsInput = seen.statusCount > 0;
   };
   let layout = plainLayout;

@@ -1,6 +1,7 @@
 import type { RowMapping } from '../map-row.js';
 import type { Mapping } from '../schema.js';
 import { compileRow } from './row.js';
+import { withAbsentOptionalColumns } from '../optional-columns.js';
 
 /**
  * A compiled mapping (docs/decisions/0005-staging-worker-and-compiled-mapping.md; what it saves:
@@ -61,8 +62,10 @@ export function mapCells(cells: Readonly<Record<string, string>>, mapping: Mappi
 }
 
 function build(mapping: Mapping, header: readonly string[]): CompiledMapping {
-  const map = compileRow(mapping, header);
-  const columnIndex = new Map(header.map((column, index) => [column, index]));
+  // An absent optional column is read past the record's end: a blank cell (optional-columns.ts).
+  const readable = withAbsentOptionalColumns(mapping, header);
+  const map = compileRow(mapping, readable);
+  const columnIndex = new Map(readable.map((column, index) => [column, index]));
   const keyIndexes = mapping.claim.key.map((column) => columnIndex.get(column));
   return {
     header,

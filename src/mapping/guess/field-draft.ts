@@ -33,9 +33,9 @@ export interface FieldDraft {
 
 /**
  * What a field is written as when the sample cannot decide it: a column that no export has, so
- * `mapping lint` accepts the draft but every row of a dry run fails on it until a person fills
- * it in ("expected a column "TODO" in the file"). A guess that looks right and is wrong would
- * pass a dry run silently; this cannot.
+ * `mapping lint` accepts the draft but the import stops at the header until a person fills it
+ * in (HEADER_MISMATCH: "the mapping's column "TODO" … is a placeholder", header-fit.ts). A guess
+ * that looks right and is wrong would pass a dry run silently; this cannot.
  */
 export const placeholderColumn = 'TODO';
 
