@@ -16,6 +16,7 @@ const colours = {
   created: '#66bb6a',
   valid: '#81c784',
   not_filed: '#f9a825',
+  would_not_file: '#f9a825',
   invalid: '#ef6c00',
   rejected: '#c62828',
   failed: '#6a1b9a',
