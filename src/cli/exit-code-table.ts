@@ -40,7 +40,7 @@ export const exitCodeTable = {
     code: 1,
     meaning: 'finished, some rows not ok (see the results CSV)',
     byCommand: {
-      import: 'some rows not',
+      import: 'some rows not (a dry run: some invalid, or would_not_file where filing rules would stop their case)',
       'migrate-v1': 'some failed or rejected',
       withdraw: 'some not',
       export: null,

@@ -23,6 +23,11 @@ export interface ImportOptions extends SendingOptions {
   /** Overrides the mapping's `file_mode`. */
   fileMode?: Mapping['file_mode'] | undefined;
   dryRun: boolean;
+  /**
+   * A dry run's clock for the filing rules: the time the real run would file at (the CLI gives the
+   * embedded sandbox's `--sandbox-clock`, running on). Absent: now.
+   */
+  filingClock?: (() => number) | undefined;
   payloadsFile?: string | undefined;
   shard?: Shard | undefined;
   /** Start a journal made for another input, mapping or flags over. */

@@ -49,6 +49,7 @@ export async function sendClaims(
       uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
       evidenceDir: options.evidenceDir,
       fileMode: options.fileMode,
+      filingClock: options.filingClock,
       // Staged by this process, not an earlier run: bodies are spliced from the rows' JSON (claim/wire-body.ts).
       stagedHere: !resuming,
       concurrency: options.concurrency,

@@ -18,10 +18,18 @@ export function formatSummary(
   const lines = [
     `${what} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`,
   ];
-  for (const outcome of outcomes) {
-    const count = summary.byOutcome[outcome];
-    if (count !== undefined) lines.push(`  ${outcome.padEnd(10)} ${String(count).padStart(8)}`);
-  }
+  // Ten wide as always; wider only for a dry run's `would_not_file`, so that the counts stay in one column.
+  const present = outcomes.filter((outcome) => summary.byOutcome[outcome] !== undefined);
+  const width = Math.max(10, ...present.map((outcome) => outcome.length));
+  for (const outcome of present)
+    lines.push(`  ${outcome.padEnd(width)} ${String(summary.byOutcome[outcome] ?? 0).padStart(8)}`);
+  // A dry run's prediction: the service's own review decides on the night (docs/import.md, "A dry run").
+  const wouldNotFile = summary.byOutcome.would_not_file ?? 0;
+  if (wouldNotFile > 0)
+    lines.push(
+      `rows whose case would not be filed: ${wouldNotFile} (by the filing rules the sandbox applies; ` +
+        'error_code and error_message say why, as the real run would)',
+    );
   // Fixes fed back that reached cases the service held, or would in a dry run.
   if (summary.changed > 0)
     lines.push(

@@ -33,6 +33,7 @@ export const outcomeColours: Readonly<Record<string, string>> = {
   filed: won,
   valid: wouldBeDone,
   not_filed: neverFiled,
+  would_not_file: neverFiled,
   invalid: heldBack,
   rejected: refused,
   failed,

@@ -1,5 +1,5 @@
 import type { SandboxCore } from './core.js';
-import { filingErrors, type FilingError } from './rules/filing-validation.js';
+import { filingErrors, type FilingError } from '../filing-rules/filing-errors.js';
 import { conditionsReview } from './rules/review.js';
 import { fileable, type Transition } from './rules/states.js';
 import { evaluateRules, type WorkflowOutcome } from './rules/workflow-rules.js';

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { dayMs, filingWindowDays } from './rules/deadlines.js';
+import { dayMs, filingWindowDays } from '../filing-rules/filing-window.js';
 import { eventTypeFor } from './rules/network-moves.js';
 import { outcomePath, type OutcomeMove } from './rules/outcome-paths.js';
 import type { SandboxDatabase } from './store/database.js';

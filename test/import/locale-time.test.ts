@@ -29,9 +29,12 @@ type Case = Payload['cases'][number] & {
   merchant: { name: string };
 };
 
-async function dryRun(workspace: Workspace, input: string, mapping?: string) {
+/** A fixed date's row is judged for filing as in its own month, not today: the embedded sandbox's clock, which the dry run checks filing at. */
+const marchClock = ['--sandbox-clock', '2026-03-20T12:00:00Z'];
+
+async function dryRun(workspace: Workspace, input: string, mapping?: string, extra: string[] = []) {
   // No --journal: a dry run then uses a temporary one, so one workspace can hold several runs.
-  const args = importArgs(workspace, input, ['--dry-run', '--payloads', workspace.payloads], mapping).filter(
+  const args = importArgs(workspace, input, ['--dry-run', '--payloads', workspace.payloads, ...extra], mapping).filter(
     (arg, position, all) => arg !== '--journal' && all[position - 1] !== '--journal',
   );
   const run = await runCli(args, {});
@@ -128,9 +131,10 @@ describe('dates', () => {
         csvOf([fraudRow('TZ', 'T1', { transaction_date: '2026-03-15', dispute_date: '2026-03-15' })]),
       );
 
-      const run = await runBin(importArgs(workspace, input, ['--dry-run', '--payloads', workspace.payloads]), {
-        TZ: zone,
-      });
+      const run = await runBin(
+        importArgs(workspace, input, ['--dry-run', '--payloads', workspace.payloads, ...marchClock]),
+        { TZ: zone },
+      );
 
       expect(run.exitCode, run.stderr).toBe(0);
       const [body] = await readPayloads(workspace.payloads);
@@ -157,7 +161,7 @@ describe('dates', () => {
         csvOf([fraudRow('TZ', 'T1', { transaction_date: '2026-03-15', dispute_date: '2026-03-15' })]),
       );
 
-      const { run, payloads } = await dryRun(workspace, input, mapping);
+      const { run, payloads } = await dryRun(workspace, input, mapping, marchClock);
 
       expect(run.exitCode, run.stderr).toBe(0);
       expect(payloads[0]?.dispute).toMatchObject({ date: '2026-03-15T00:00:00.000Z' });

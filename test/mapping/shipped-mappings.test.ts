@@ -11,7 +11,8 @@ import { readRows } from '../../src/csv/read-rows.js';
 import { loadMapping } from '../../src/mapping/load.js';
 import { mapRow, type MappedRow } from '../../src/mapping/map-row.js';
 import type { Mapping } from '../../src/mapping/schema.js';
-import { filingErrors } from '../../src/sandbox/rules/filing-validation.js';
+import { filingErrors } from '../../src/filing-rules/filing-errors.js';
+import { newClaimCase, type NewClaimShared } from '../../src/filing-rules/new-claim-case.js';
 
 /**
  * The shipped mappings with their samples (mappings/README.md, samples/README.md): every row maps,
@@ -103,7 +104,7 @@ function checkClaims(rows: SampleRow[]): void {
       ...new Set(claimRows.flatMap((row) => row.mapped.evidence.map((item) => `${item.category}:${item.path}`))),
     ];
     paths.forEach((entry, index) => categoryById.set(`file_${index}`, entry.split(':')[0] ?? ''));
-    const shared = first.mapped.shared as { dispute?: object; issuer_evidence?: object };
+    const shared = first.mapped.shared as NewClaimShared;
     const issuerEvidence = { ...shared.issuer_evidence, documentation: [...categoryById.keys()] };
     const body = {
       claim_id: first.mapped.claimId,
@@ -113,12 +114,14 @@ function checkClaims(rows: SampleRow[]): void {
     };
     expect(newClaimBody.safeParse(body).error?.issues ?? [], key).toEqual([]);
     for (const row of claimRows) {
-      const caseFields = row.mapped.case as { dispute?: object; transaction?: object };
-      const caseView = {
-        dispute: { ...shared.dispute, ...caseFields.dispute },
-        transaction: caseFields.transaction,
-        issuer_evidence: issuerEvidence,
-      };
+      // The case as the sandbox stores it from this body, which the filing rules read.
+      const caseView = newClaimCase(
+        { ...shared, issuer_evidence: issuerEvidence },
+        {
+          transaction: {},
+          ...row.mapped.case,
+        },
+      );
       expect(
         filingErrors(caseView, (id) => categoryById.get(id), sampleNowMs),
         `${key}, line ${row.line}: fileable`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayMs } from '../../src/sandbox/rules/deadlines.js';
+import { dayMs } from '../../src/filing-rules/filing-window.js';
 import { canAdvance } from '../../src/sandbox/rules/network-moves.js';
 import { answerDays, outcomePath, type OutcomeMove } from '../../src/sandbox/rules/outcome-paths.js';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi/document.js';
 import { decisionExtension } from '../../src/api/openapi/provenance.js';
-import { dayMs } from '../../src/sandbox/rules/deadlines.js';
+import { dayMs } from '../../src/filing-rules/filing-window.js';
 import { outcomePath, type OutcomeMove } from '../../src/sandbox/rules/outcome-paths.js';
 import { createSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { fraudClaim, liveKey, sandboxKey } from '../helpers/sandbox.js';

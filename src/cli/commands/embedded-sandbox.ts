@@ -18,15 +18,22 @@ export async function startEmbeddedSandbox(options: {
   clock?: Date | undefined;
 }): Promise<EmbeddedSandbox> {
   const configuredKey = await resolveApiKey({ apiKeyFile: options.apiKeyFile }, options.env);
-  const startedMs = Date.now();
-  const clockMs = options.clock?.getTime();
   // Loaded only when used: a run against the service never carries the sandbox's code.
   const { createSandbox } = await import('../../sandbox/server.js');
   const sandbox = await createSandbox({
     db: options.db,
     apiKeys: configuredKey === undefined ? undefined : [configuredKey],
-    // A pinned clock still moves: sample dates file the same way on any day.
-    now: clockMs === undefined ? undefined : () => clockMs + (Date.now() - startedMs),
+    now: options.clock === undefined ? undefined : runningClock(options.clock),
   });
   return { url: sandbox.url, apiKey: configuredKey ?? sandbox.generatedKey ?? '', close: async () => sandbox.close() };
+}
+
+/**
+ * `--sandbox-clock`: a clock that starts at `start` and runs on from now. A pinned clock still
+ * moves, so sample dates file the same way on any day; an import's dry run checks filing by it too.
+ */
+export function runningClock(start: Date): () => number {
+  const startMs = start.getTime();
+  const startedMs = Date.now();
+  return () => startMs + (Date.now() - startedMs);
 }

@@ -24,6 +24,7 @@ import {
   resultsFormatOption,
 } from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
+import { runningClock } from './embedded-sandbox.js';
 import { jobExitCode } from './job-ending.js';
 import {
   addServiceOptions,
@@ -117,9 +118,10 @@ export function importCommand(context: CliContext): Command {
   command
     .option(
       '--dry-run',
-      'map and check everything (evidence included), send nothing; outcomes are valid or invalid. With a ' +
-        'service named, a fed-back file is compared with the claims it holds: changed_fields shows what would ' +
-        'be updated',
+      'map and check everything (evidence included), send nothing; outcomes are valid, invalid, or ' +
+        'would_not_file where the filing rules the sandbox applies would not file the case (exit 1, as the real ' +
+        "run's not_filed). With a service named, a fed-back file is compared with the claims it holds: " +
+        'changed_fields shows what would be updated',
       false,
     )
     .option('--payloads <file>', "write each claim's new_claim body to this JSON Lines file")
@@ -170,6 +172,11 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       concurrency: flags.concurrency,
       maxRps,
       dryRun: flags.dryRun,
+      // Filing checked at the time the real run would file: the embedded sandbox's clock, when it goes there.
+      filingClock:
+        flags.dryRun && flags.sandboxClock !== undefined && usesEmbeddedSandbox(flags, io.env)
+          ? runningClock(flags.sandboxClock)
+          : undefined,
       payloadsFile: flags.payloads,
       shard: flags.shard,
       idPrefix: flags.idPrefix,

@@ -61,7 +61,7 @@ export function addServiceOptions(command: Command, help: ServiceOptionsHelp = {
   if (sandbox === 'db-and-clock')
     command.option(
       '--sandbox-clock <datetime>',
-      'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z)',
+      'embedded sandbox only: start its clock at this time (e.g. 2026-11-20T12:00:00Z); a dry run checks filing at it',
       sandboxClockOf,
     );
   return addNetworkOptions(command);

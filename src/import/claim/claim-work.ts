@@ -21,6 +21,11 @@ export interface ClaimWork {
    * check, so a claim's body is spliced from it (wire-body.ts). Absent: built and checked whole.
    */
   stagedHere?: boolean | undefined;
+  /**
+   * A dry run's clock for the filing rules (docs/import.md, "A dry run"): the time the real run
+   * would file at. Absent: now.
+   */
+  filingClock?: (() => number) | undefined;
   /** Receives each claim's body (`--payloads`), before it is sent. */
   onPayload?: ((body: ClaimBody) => Promise<void>) | undefined;
   logger: Logger;

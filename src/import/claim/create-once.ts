@@ -10,6 +10,7 @@ import { settle } from '../../api/client/settle.js';
 import { submitClaim } from './submit.js';
 import { claimOwnership, intendedFromRows, withdrawnRefusal } from '../../job-files/claims/identity.js';
 import { applyFixes, recordDryRunFixes } from './apply-fixes.js';
+import { predictFiling } from './predict-filing.js';
 
 /** What the create left: the claim exists in the service (see createOnce). */
 interface Created {
@@ -131,7 +132,12 @@ async function createNew(named: NamedClaim, prepared: PreparedClaim, work: Claim
   return { existing: outcome.existing, done };
 }
 
-/** A dry run's claim: its body built and checked, given to `--payloads`, recorded valid; nothing sent. */
+/**
+ * A dry run's claim: its body built and checked, given to `--payloads`, recorded valid; nothing
+ * sent. When the run would file, each case is checked against the filing rules too, and a row
+ * whose case would not file is recorded `would_not_file` (the claim's other rows stay valid, as the
+ * real run files each case on its own).
+ */
 async function checkOnly(
   named: NamedClaim,
   { rows, wire }: PreparedClaim,
@@ -146,7 +152,14 @@ async function checkOnly(
   const body = wire ?? claimWire(named, rows, placeholders, work.stagedHere === true);
   if (checkOrReject(journal, named.claim_key, rows, body.check) === undefined) return;
   await work.onPayload?.(body.body);
-  journal.setStep(named.claim_key, 'valid');
+  const wouldNotFile =
+    work.fileMode === 'none'
+      ? new Map<number, RowProblem>()
+      : predictFiling(body.body, rows, filesByRow, (work.filingClock ?? Date.now)());
+  journal.transaction(() => {
+    for (const [idx, problem] of wouldNotFile) journal.setRowOutcome(idx, 'would_not_file', problem);
+    journal.setStep(named.claim_key, 'valid');
+  });
 }
 
 /**

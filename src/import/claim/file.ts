@@ -4,7 +4,7 @@ import { OutcomeUnknownError } from '../../api/errors.js';
 import type { Claim } from '../../api/schemas/claim.js';
 import type { CaseReview } from '../../api/schemas/resources.js';
 import type { RowProblem } from '../journal/journal.js';
-import { caseFieldToMappingField } from '../../job-files/claims/wire-fields.js';
+import { filingErrorsProblem } from './filing-problem.js';
 import { isRefusal, settle } from '../../api/client/settle.js';
 
 export type FileMode = 'auto' | 'chargeback';
@@ -100,16 +100,8 @@ async function completedReview(client: ClaimsClient, caseId: string): Promise<Ca
 
 /** The first filing error, or the workflow's decision, as a row problem. */
 export function reasonOf(review: CaseReview | undefined): RowProblem {
-  const [first, ...rest] = review?.filing_errors ?? [];
-  if (first !== undefined) {
-    const more = rest.length === 0 ? '' : ` (and ${rest.length} more: ${rest.map((item) => item.code).join(', ')})`;
-    const field = first.details?.field;
-    return {
-      code: first.code,
-      message: `${first.message}${more}`,
-      field: typeof field === 'string' ? caseFieldToMappingField(field) : undefined,
-    };
-  }
+  const filing = filingErrorsProblem(review?.filing_errors ?? []);
+  if (filing !== undefined) return filing;
   const outcome = review?.workflow?.outcome;
   if (typeof outcome === 'string' && outcome !== 'file_chargeback') {
     return {

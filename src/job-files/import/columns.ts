@@ -28,7 +28,20 @@ export const legacyStatusLayouts: readonly (readonly string[])[] = [
 
 export type StatusColumn = (typeof statusColumns)[number];
 
-export const outcomes = ['filed', 'created', 'not_filed', 'invalid', 'rejected', 'failed', 'valid'] as const;
+/**
+ * `valid` and `would_not_file` are a dry run's: checked and nothing sent, and of those the rows
+ * whose case the filing rules would not file (docs/import.md, "A dry run").
+ */
+export const outcomes = [
+  'filed',
+  'created',
+  'not_filed',
+  'invalid',
+  'rejected',
+  'failed',
+  'valid',
+  'would_not_file',
+] as const;
 export type Outcome = (typeof outcomes)[number];
 
 /**

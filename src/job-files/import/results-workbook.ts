@@ -3,12 +3,13 @@ import { writeSheet, type CellMark, type SheetLine } from '../../workbook/write-
 import { statusColumns, type Outcome } from './columns.js';
 import type { ResultLine } from './row-outcome.js';
 
-/** Fills a reviewer reads at a glance: green filed, amber not filed, red invalid or rejected, orange failed. */
+/** Fills a reviewer reads at a glance: green filed, amber not filed (or would not), red invalid or rejected, orange failed. */
 export const outcomeFills: Record<Outcome, string> = {
   filed: 'FFC6EFCE',
   created: 'FFE2EFDA',
   valid: 'FFE2EFDA',
   not_filed: 'FFFFEB9C',
+  would_not_file: 'FFFFEB9C',
   invalid: 'FFFFC7CE',
   rejected: 'FFFFC7CE',
   failed: 'FFF8CBAD',

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { newClaimBody } from '../../api/schemas/claim.js';
+import { newClaimCase } from '../../filing-rules/new-claim-case.js';
 import { resolutionDueDate } from '../rules/deadlines.js';
 
 /**
@@ -16,7 +17,8 @@ export function caseDocument(
   item: NewClaimCase,
   ids: { caseId: string; claimId: string; created: string },
 ): Record<string, unknown> {
-  const reason = body.dispute?.reason ?? body.reason;
+  // The merge the filing rules read, shared with the import's dry run (filing-rules/new-claim-case.ts).
+  const merged = newClaimCase(body, item);
   return {
     case_id: ids.caseId,
     claim_id: ids.claimId,
@@ -26,13 +28,13 @@ export function caseDocument(
     review_status: null,
     resolution_due_date: resolutionDueDate(item.transaction.date),
     program_id: item.program_id ?? null,
-    reason,
+    reason: merged.reason,
     custom_fields: item.custom_fields ?? {},
     cardholder: body.cardholder,
-    dispute: { ...item.dispute, date: body.dispute?.date, raised_by: body.dispute?.raised_by, reason },
+    dispute: merged.dispute,
     merchant: item.merchant,
-    transaction: { ...item.transaction, card: body.card },
-    issuer_evidence: body.issuer_evidence ?? {},
+    transaction: merged.transaction,
+    issuer_evidence: merged.issuer_evidence,
   };
 }
 

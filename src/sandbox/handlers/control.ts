@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseBody } from '../http/body.js';
 import type { HandlerCall, Reply } from '../http/routes.js';
 import { simpleError, validationError } from '../http/errors.js';
-import { dayMs } from '../rules/deadlines.js';
+import { dayMs } from '../../filing-rules/filing-window.js';
 import { advanceTargets, canAdvance, eventTypeFor, networkMoves } from '../rules/network-moves.js';
 import { saveCase } from '../store/records.js';
 import { caseView } from '../views.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { xoroshiro128plus } from 'pure-rand';
-import { dayMs } from './deadlines.js';
+import { dayMs } from '../../filing-rules/filing-window.js';
 
 /**
  * `--outcomes` (a sandbox decision, docs/sandbox.md, "Outcomes"): what the card networks do with

@@ -269,6 +269,9 @@ describe('mapping guess on generated exports', () => {
         '--payloads',
         payloads,
         '--dry-run',
+        // The draft's reading of the rows is under test, not whether the generated disputes would file.
+        '--file-mode',
+        'none',
       ]);
       expect(run.exitCode, run.stderr).toBe(1);
       const outcomes = await outcomesIn(results, testCase.layout);

@@ -1,9 +1,10 @@
-import { dayMs, filingWindowDays } from './deadlines.js';
+import { dayMs, filingWindowDays } from './filing-window.js';
 
 /**
  * Whether a case may be filed: the problems that would stop it, as the review's `filing_errors`
  * (docs/sandbox.md, "Filing validation"). Pure: the case (v2 view), the categories of its attached
- * files, and the time.
+ * files, and the time. The sandbox files by it and the import's dry run predicts by it
+ * (docs/import.md, "A dry run"), so the two cannot drift; the service's own `filing_errors` stay the truth.
  */
 
 export interface FilingError {
@@ -27,10 +28,11 @@ const receiptReasons = new Set([
 ]);
 
 export function filingErrors(
-  caseView: Loose,
+  view: object,
   categoryOf: (fileId: string) => string | undefined,
   nowMs: number,
 ): FilingError[] {
+  const caseView = view as Loose;
   const errors: FilingError[] = [];
   const missing = (field: string, message: string) =>
     errors.push({ code: 'parameter_missing', message, details: { field } });
