@@ -4,13 +4,22 @@ import { outcomes } from '../job-files/import/columns.js';
 import { formatPhases } from '../progress/phases.js';
 import { ConnectionSetupError } from '../api/network/setup-error.js';
 
+const evidenceFolderCodes = new Set(['evidence_not_found', 'evidence_path_outside']);
+
 /**
  * The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the
  * results are. `service` names where the claims went (so that a rehearsal and the real run read apart).
  */
 export function formatSummary(
   report: ImportReport,
-  options: { dryRun: boolean; service?: string | undefined; embedded?: boolean; topErrors?: number },
+  options: {
+    dryRun: boolean;
+    service?: string | undefined;
+    embedded?: boolean;
+    topErrors?: number;
+    /** Where evidence was looked for (describeEvidenceDir): said when a row's file was not found there. */
+    evidenceDir?: string | undefined;
+  },
 ): string {
   const { summary } = report;
   const service = options.service ?? (options.embedded === true ? 'the embedded sandbox' : undefined);
@@ -38,6 +47,9 @@ export function formatSummary(
     lines.push('top errors:');
     for (const [code, count] of top) lines.push(`  ${code.padEnd(28)} ${String(count).padStart(8)}`);
   }
+  // A file not found is most often a folder not the one meant: the folder searched, and how to change it.
+  const evidenceMissed = [...evidenceFolderCodes].some((code) => summary.byErrorCode.has(code));
+  if (evidenceMissed && options.evidenceDir !== undefined) lines.push(`evidence looked for in ${options.evidenceDir}`);
   // How the service's pace was kept: throttled answers, pauses, where concurrency settled.
   if (report.throttling !== undefined && throttlingWorthTelling(report.throttling))
     lines.push(...formatThrottling(report.throttling));

@@ -84,7 +84,13 @@ describe('import: a journal used with other inputs says what differs', () => {
 
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(
-      /got a mapping file that differs from the one this journal was made with \(sha256 [0-9a-f]{12}… vs [0-9a-f]{12}…; the journal was made by an earlier version, which kept only its hash, so the keys that changed cannot be named\); --file-mode: auto → none; --dry-run: not given → given\. To resume it, run again with the mapping file as it was, --file-mode auto, no --dry-run; to start it over/u,
+      new RegExp(
+        'got a mapping file that differs from the one this journal was made with \\(sha256 [0-9a-f]{12}… vs [0-9a-f]{12}…; ' +
+          'the journal was made by an earlier version, which kept only its hash, so the keys that changed cannot be named\\); ' +
+          '--file-mode: auto → none; --dry-run: not given → given\\. ' +
+          'To resume it, run again with the mapping file as it was, --file-mode auto, no --dry-run; to start it over',
+        'u',
+      ),
     );
   });
 
