@@ -59,4 +59,9 @@ export interface ImportReport {
   throttling?: ThrottlingSummary | undefined;
   /** How long staging, sending and writing the results took; staging is absent when resumed. */
   phases?: PhaseTime[] | undefined;
+  /**
+   * Set when the run resumed a journal with nothing left to send: every row was settled by an
+   * earlier run, which started at `settledByRunAt` (ISO 8601; absent in a journal of an earlier version).
+   */
+  nothingToSend?: { settledByRunAt: string | undefined } | undefined;
 }

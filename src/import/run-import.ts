@@ -17,6 +17,7 @@ import {
   madeWithInputKey,
   madeWithMappingKey,
   mappingFileKey,
+  settledByRunAtKey,
 } from '../job-files/import/schema.js';
 import { importMismatch, type ImportFingerprint } from './made-with.js';
 import { Journal } from './journal/journal.js';
@@ -49,6 +50,7 @@ export type { ImportOptions, ImportReport } from './options.js';
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // Staging starts with reading the mapping and hashing the input.
   const phases = new PhaseTimer();
+  const startedAt = new Date();
   phases.next('staging');
   const { mappingText, mapping } = await readMapping(options);
   const fileMode = options.fileMode ?? mapping.file_mode;
@@ -76,6 +78,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     }
 
     options.onStaged?.();
+    const nothingToSend = resuming ? nothingToSendOf(journal) : undefined;
     let abortedBecause: string | undefined;
     let fatal: unknown;
     let throttling: ThrottlingSummary | undefined;
@@ -88,6 +91,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       abortedBecause = (fatal as Error).message;
     }
     options.progress?.done();
+    // This run settled what it found to do: a later one with nothing left names it.
+    if (nothingToSend === undefined) journal.setMeta(settledByRunAtKey, startedAt.toISOString());
     phases.next('results');
     const summary = await writeImportResults(journal, journalFile, mapping, options);
     return {
@@ -99,6 +104,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       fatal,
       throttling,
       phases: phases.end(),
+      nothingToSend,
     };
   } catch (error) {
     // A full disk, a refused or read-only folder, a file gone: in words naming the file.
@@ -240,6 +246,12 @@ function prepareJournal(
   // here: its fingerprint matched, so these are the bytes it was made with).
   journal.setMeta(madeWithMappingKey, madeWith.mappingText);
   journal.setMeta(madeWithInputKey, madeWith.inputFile);
+}
+
+/** A resumed journal with no claim left to send: every row settled by an earlier run, named by when it started. */
+function nothingToSendOf(journal: Journal): ImportReport['nothingToSend'] {
+  if (journal.pendingCount() > 0) return undefined;
+  return { settledByRunAt: journal.meta(settledByRunAtKey) };
 }
 
 function openJournal(file: string): Journal {

@@ -1,6 +1,6 @@
 import type { ImportReport } from './run-import.js';
 import { formatThrottling, throttlingWorthTelling } from '../rate/throttling-summary.js';
-import { outcomes } from '../job-files/import/columns.js';
+import { okOutcomes, outcomes } from '../job-files/import/columns.js';
 import { formatPhases } from '../progress/phases.js';
 import { ConnectionSetupError } from '../api/network/setup-error.js';
 
@@ -27,6 +27,7 @@ export function formatSummary(
   const lines = [
     `${what} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`,
   ];
+  if (report.nothingToSend !== undefined) lines.push(nothingToSendLine(report, report.nothingToSend, options.dryRun));
   for (const outcome of outcomes) {
     const count = summary.byOutcome[outcome];
     if (count !== undefined) lines.push(`  ${outcome.padEnd(10)} ${String(count).padStart(8)}`);
@@ -66,4 +67,30 @@ export function formatSummary(
   if (report.phases !== undefined && report.phases.length > 0) lines.push(formatPhases(report.phases));
   lines.push(`results: ${report.resultsFile}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** `2026-11-27 21:04 UTC`: when a run started, to the minute. */
+function runTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/**
+ * A re-run that found nothing to do says so first, and why: every row was settled by an earlier
+ * run (named by when it started), how many of them are not ok, and where to read why.
+ */
+function nothingToSendLine(
+  report: ImportReport,
+  nothing: { settledByRunAt: string | undefined },
+  dryRun: boolean,
+): string {
+  const { summary } = report;
+  const run = nothing.settledByRunAt === undefined ? 'an earlier run' : `the run of ${runTime(nothing.settledByRunAt)}`;
+  const notOk = outcomes.flatMap((outcome) => {
+    const count = summary.byOutcome[outcome] ?? 0;
+    return okOutcomes.includes(outcome) || count === 0 ? [] : [`${String(count)} ${outcome}`];
+  });
+  const rowsWere = summary.rows === 1 ? 'its one row was' : `all ${String(summary.rows)} rows were`;
+  const settled = `${dryRun ? 'nothing to check' : 'nothing to send'}: ${rowsWere} settled by ${run} in this journal`;
+  if (notOk.length === 0) return `${settled}, and ${summary.rows === 1 ? 'it is' : 'every one is'} ok`;
+  return `${settled}; ${notOk.join(', ')}: see ${report.resultsFile} for why (fix those rows and feed that file back)`;
 }

@@ -191,6 +191,8 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
         throttling: report.throttling,
         results: resultsFile,
         journal: journalFile,
+        // A re-run with nothing left: which run settled the rows (null: a journal that did not record it).
+        nothingToSend: report.nothingToSend && { settledByRunAt: report.nothingToSend.settledByRunAt ?? null },
       },
       'import finished',
     );

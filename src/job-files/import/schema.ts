@@ -16,6 +16,12 @@ export const madeWithMappingKey = 'made_with_mapping';
 export const madeWithInputKey = 'made_with_input';
 
 /**
+ * When the last run that had claims to send (or rows to stage) started, ISO 8601: a later run with
+ * nothing left to send names it as the run that settled every row.
+ */
+export const settledByRunAtKey = 'settled_by_run_at';
+
+/**
  * The journal is the job: every input row, every claim and the last step each reached, recorded
  * before and after every remote call. A crash loses nothing; a re-run reads the steps and
  * continues.
