@@ -13,4 +13,9 @@ export {
   type EvidenceErrorCode,
   type EvidenceFailure,
 } from './errors.js';
-export { EvidenceDirectoryError, resolveEvidencePath, type EvidencePathResult } from './resolve-path.js';
+export {
+  EvidenceDirectoryError,
+  parseEvidenceCell,
+  resolveEvidencePath,
+  type EvidencePathResult,
+} from './resolve-path.js';
