@@ -51,8 +51,8 @@ Example:
 The draft (YAML) goes to --out, or to stdout; the summary to stderr. Lines marked TODO need a
 person: until each is done, a dry run reports the rows it affects as invalid. CHECK marks a
 guess worth a look. When the export names evidence files, the import line carries
---evidence-dir: the folder they are found in, or EVIDENCE_DIR for you to replace. Exit 0 when a
-draft was written, 2 when SAMPLE cannot be read or --out exists (without --force).
+--evidence-dir: the folder they are found in, or EVIDENCE_DIR for you to replace.
+Exit 0 when a draft was written, 2 when SAMPLE cannot be read or --out exists (without --force).
 `;
 
 /** `mapping guess SAMPLE`: a draft mapping for a new export layout, from its first rows. */
