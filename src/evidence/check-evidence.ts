@@ -1,6 +1,7 @@
 import { readEvidenceFile } from './check-file.js';
 import type { EvidenceFile } from './check-content.js';
-import type { EvidenceFailure } from './errors.js';
+import { describeEvidenceDir, type EvidenceDirSetBy, type EvidenceFailure } from './errors.js';
+import { resolve } from 'node:path';
 import { resolveEvidencePath } from './resolve-path.js';
 
 export type EvidenceCheckResult = ({ ok: true; path: string } & EvidenceFile) | EvidenceFailure;
@@ -9,10 +10,15 @@ export type EvidenceCheckResult = ({ ok: true; path: string } & EvidenceFile) | 
  * One evidence cell, from its text to bytes ready to upload: confined to the evidence
  * directory, then read and checked. Throws only when the evidence directory itself is unusable
  * (EvidenceDirectoryError) or the machine fails; every problem with the cell is a value.
+ * `setBy` says how the directory was chosen, for the messages that name it.
  */
-export async function checkEvidence(evidenceDir: string, cell: string): Promise<EvidenceCheckResult> {
-  const resolved = await resolveEvidencePath(evidenceDir, cell);
+export async function checkEvidence(
+  evidenceDir: string,
+  cell: string,
+  setBy?: EvidenceDirSetBy,
+): Promise<EvidenceCheckResult> {
+  const resolved = await resolveEvidencePath(evidenceDir, cell, setBy);
   if (!resolved.ok) return resolved;
-  const file = await readEvidenceFile(resolved.path, cell);
+  const file = await readEvidenceFile(resolved.path, cell, describeEvidenceDir(resolve(evidenceDir), setBy));
   return file.ok ? { ...file, path: resolved.path } : file;
 }

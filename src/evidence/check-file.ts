@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileSizeLimitBytes } from '../files/limits.js';
 import { checkEvidenceContent, type EvidenceFileResult } from './check-content.js';
 import { fileTooLarge, notAFile, type EvidenceFailure } from './errors.js';
@@ -24,14 +25,18 @@ const openFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLO
 /** What a file that grew after its stat is read on in: the rest is bounded by the size limit anyway. */
 const readChunkBytes = 1024 * 1024;
 
-/** `cell` names the file in messages; by default the path itself. */
-export async function readEvidenceFile(path: string, cell: string = path): Promise<EvidenceFileResult> {
+/** `cell` names the file in messages, by default the path itself; `where`, the folder it was looked for in. */
+export async function readEvidenceFile(
+  path: string,
+  cell: string = path,
+  where: string = dirname(path),
+): Promise<EvidenceFileResult> {
   let handle: FileHandle;
   try {
     handle = await open(path, openFlags);
   } catch (error) {
     if (errorCode(error) === 'ELOOP') return notAFile(cell, 'a symbolic link (the path changed after it was checked)');
-    return fileSystemFailure(cell, error);
+    return fileSystemFailure(cell, error, where);
   }
   try {
     const read = await readBounded(handle, cell);

@@ -31,7 +31,22 @@ function failure(code: EvidenceErrorCode, cell: string, expected: string, got: s
   return { ok: false, code, message: `evidence ${showCell(cell)}: expected ${expected}, got ${got}` };
 }
 
-const insideExpected = 'a path inside the evidence directory';
+/**
+ * Where evidence was looked for, as the user can change it: the folder, absolute, and whether
+ * `--evidence-dir` named it or it is the default (the export's folder). Unknown when a caller
+ * (the library, the review) does not say.
+ */
+export type EvidenceDirSetBy = 'flag' | 'default' | undefined;
+
+/** `/data/evidence (set by --evidence-dir)`: the folder searched, and how to search another. */
+export function describeEvidenceDir(evidenceDir: string, setBy: EvidenceDirSetBy): string {
+  if (setBy === 'flag') return `${evidenceDir} (set by --evidence-dir)`;
+  if (setBy === 'default') return `${evidenceDir} (the default, the export's folder; set another with --evidence-dir)`;
+  return evidenceDir;
+}
+
+const insideExpected = (where: string | undefined) =>
+  where === undefined ? 'a path inside the evidence directory' : `a path inside the evidence directory ${where}`;
 
 export const pathEmpty = (cell: string): EvidenceFailure =>
   failure('evidence_path_empty', cell, 'a path relative to the evidence directory', 'an empty cell');
@@ -40,17 +55,24 @@ export const pathEmpty = (cell: string): EvidenceFailure =>
 export const pathInvalid = (cell: string, got: string): EvidenceFailure =>
   failure('evidence_path_invalid', cell, 'a path the file system can hold', got);
 
-export const pathAbsolute = (cell: string): EvidenceFailure =>
-  failure('evidence_path_outside', cell, insideExpected, 'an absolute path');
+/** `where` is describeEvidenceDir's: the folder, and how it was chosen. */
+export const pathAbsolute = (cell: string, where?: string): EvidenceFailure =>
+  failure('evidence_path_outside', cell, insideExpected(where), 'an absolute path');
 
-export const pathLeaves = (cell: string): EvidenceFailure =>
-  failure('evidence_path_outside', cell, insideExpected, 'one that leaves it');
+export const pathLeaves = (cell: string, where?: string): EvidenceFailure =>
+  failure('evidence_path_outside', cell, insideExpected(where), 'one that leaves it');
 
-export const pathLinksOutside = (cell: string): EvidenceFailure =>
-  failure('evidence_path_outside', cell, insideExpected, 'a symbolic link that leads outside it');
+export const pathLinksOutside = (cell: string, where?: string): EvidenceFailure =>
+  failure('evidence_path_outside', cell, insideExpected(where), 'a symbolic link that leads outside it');
 
-export const notFound = (cell: string): EvidenceFailure =>
-  failure('evidence_not_found', cell, 'an existing file in the evidence directory', 'no such file');
+/** Names the folder searched: a file "not found" is most often a folder not the one meant. */
+export const notFound = (cell: string, where?: string): EvidenceFailure =>
+  failure(
+    'evidence_not_found',
+    cell,
+    'an existing file in the evidence directory',
+    where === undefined ? 'no such file' : `no such file in ${where}`,
+  );
 
 export const notAFile = (cell: string, kind: string): EvidenceFailure =>
   failure('evidence_not_a_file', cell, 'a regular file', kind);

@@ -4,14 +4,15 @@ import { notAFile, notFound, pathInvalid, unreadable, type EvidenceFailure } fro
 /**
  * File-system errors that concern one evidence file become that row's failure. Anything else
  * (EIO, EMFILE, ENOMEM, ...) is about the machine, not the row, and is thrown for the run to stop
- * (row failures are values, run failures are thrown).
+ * (row failures are values, run failures are thrown). `where` names the folder searched
+ * (errors.ts, describeEvidenceDir).
  */
-export function fileSystemFailure(cell: string, error: unknown): EvidenceFailure {
+export function fileSystemFailure(cell: string, error: unknown, where?: string): EvidenceFailure {
   switch (errorCode(error)) {
     // ENOTDIR: a component of the path is a file, e.g. `scan.pdf/page1.png`.
     case 'ENOENT':
     case 'ENOTDIR':
-      return notFound(cell);
+      return notFound(cell, where);
     case 'EISDIR':
       return notAFile(cell, 'a directory');
     case 'ELOOP':

@@ -6,5 +6,16 @@
 export { checkEvidence, type EvidenceCheckResult } from './check-evidence.js';
 export { checkEvidenceContent, type EvidenceFile, type EvidenceFileResult } from './check-content.js';
 export { readEvidenceFile } from './check-file.js';
-export { evidenceErrorCodes, type EvidenceErrorCode, type EvidenceFailure } from './errors.js';
-export { EvidenceDirectoryError, resolveEvidencePath, type EvidencePathResult } from './resolve-path.js';
+export {
+  describeEvidenceDir,
+  evidenceErrorCodes,
+  type EvidenceDirSetBy,
+  type EvidenceErrorCode,
+  type EvidenceFailure,
+} from './errors.js';
+export {
+  EvidenceDirectoryError,
+  parseEvidenceCell,
+  resolveEvidencePath,
+  type EvidencePathResult,
+} from './resolve-path.js';

@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import {
   pathAbsolute,
   pathEmpty,
@@ -8,6 +8,8 @@ import {
   pathLeaves,
   pathLinksOutside,
   notAFile,
+  describeEvidenceDir,
+  type EvidenceDirSetBy,
   type EvidenceFailure,
 } from './errors.js';
 import { describeFileKind, errorCode, fileSystemFailure } from './fs-failures.js';
@@ -38,34 +40,39 @@ export class EvidenceDirectoryError extends Error {
  * or device cannot block us here). Throws EvidenceDirectoryError when the directory itself is
  * missing or not a directory; every problem with the cell is a failure value.
  */
-export async function resolveEvidencePath(evidenceDir: string, cell: string): Promise<EvidencePathResult> {
-  const parsed = parseEvidenceCell(cell);
+export async function resolveEvidencePath(
+  evidenceDir: string,
+  cell: string,
+  setBy?: EvidenceDirSetBy,
+): Promise<EvidencePathResult> {
+  const where = describeEvidenceDir(resolve(evidenceDir), setBy);
+  const parsed = parseEvidenceCell(cell, where);
   if (!parsed.ok) return parsed;
   const realDir = await realEvidenceDir(evidenceDir);
 
   try {
     const realPath = await realpath(join(realDir, ...parsed.segments));
     // Checked before stat: even what lies outside is none of the row's business.
-    if (!isInside(realDir, realPath)) return pathLinksOutside(cell);
+    if (!isInside(realDir, realPath)) return pathLinksOutside(cell, where);
     const stats = await stat(realPath);
     if (!stats.isFile()) return notAFile(cell, describeFileKind(stats));
     return { ok: true, path: realPath };
   } catch (error) {
-    return fileSystemFailure(cell, error);
+    return fileSystemFailure(cell, error, where);
   }
 }
 
 /**
  * The text rules, pure: the cell as path segments relative to the evidence directory, `..`
- * already applied, or why it cannot be one.
+ * already applied, or why it cannot be one. `where` names the evidence directory in a refusal.
  */
-export function parseEvidenceCell(cell: string): { ok: true; segments: string[] } | EvidenceFailure {
+export function parseEvidenceCell(cell: string, where?: string): { ok: true; segments: string[] } | EvidenceFailure {
   if (cell.trim() === '') return pathEmpty(cell);
   // The file system would cut the path at a NUL (or Node would throw): refuse it outright.
   if (cell.includes('\0')) return pathInvalid(cell, 'one with a NUL character');
   // Rooted in either convention, whatever the platform: POSIX `/x`, Windows `\x`, `\\server\x`,
   // `C:\x` and the drive-relative `C:x`. A cell from a Windows export means the same on Linux.
-  if (/^[/\\]/.test(cell) || /^[A-Za-z]:/.test(cell)) return pathAbsolute(cell);
+  if (/^[/\\]/.test(cell) || /^[A-Za-z]:/.test(cell)) return pathAbsolute(cell, where);
 
   // `\` is a separator too: exports written on Windows use it, and treating it as part of a
   // file name would let `..\..\etc\passwd` slip past the `..` rule below.
@@ -74,7 +81,7 @@ export function parseEvidenceCell(cell: string): { ok: true; segments: string[] 
     if (segment === '' || segment === '.') continue;
     if (segment !== '..') segments.push(segment);
     // A `..` that climbs above the evidence directory, even if a later segment would come back.
-    else if (segments.pop() === undefined) return pathLeaves(cell);
+    else if (segments.pop() === undefined) return pathLeaves(cell, where);
   }
   return { ok: true, segments };
 }

@@ -1,4 +1,5 @@
 import type { ServiceTarget } from '../api/service-target.js';
+import type { EvidenceDirSetBy } from '../evidence/index.js';
 import type { Shard } from '../job-files/claims/ids.js';
 import type { ResultsSummary } from '../job-files/import/write-results.js';
 import type { Mapping } from '../mapping/schema.js';
@@ -18,6 +19,8 @@ export interface ImportOptions extends SendingOptions {
   /** The job's journal; a dry run without one uses a temporary journal, removed at the end. */
   journalFile: string | undefined;
   evidenceDir: string;
+  /** Whether `--evidence-dir` named `evidenceDir` or it is the default, the export's folder: evidence messages say which. */
+  evidenceDirSetBy?: EvidenceDirSetBy | undefined;
   /** `--id-prefix`: replaces the mapping's `claim.id_prefix` for this job (a new id generation after a withdrawal). */
   idPrefix?: string | undefined;
   /** Overrides the mapping's `file_mode`. */
@@ -61,4 +64,9 @@ export interface ImportReport {
   throttling?: ThrottlingSummary | undefined;
   /** How long staging, sending and writing the results took; staging is absent when resumed. */
   phases?: PhaseTime[] | undefined;
+  /**
+   * Set when the run resumed a journal with nothing left to send: every row was settled by an
+   * earlier run, which started at `settledByRunAt` (ISO 8601; absent in a journal of an earlier version).
+   */
+  nothingToSend?: { settledByRunAt: string | undefined } | undefined;
 }

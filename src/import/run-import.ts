@@ -11,8 +11,15 @@ import { MappingError, parseMapping } from '../mapping/load.js';
 import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import type { Mapping } from '../mapping/schema.js';
-import { evidenceDirKey, journalFormat, mappingFileKey } from '../job-files/import/schema.js';
-import { JournalMismatchError } from '../journal/open.js';
+import {
+  evidenceDirKey,
+  journalFormat,
+  madeWithInputKey,
+  madeWithMappingKey,
+  mappingFileKey,
+  settledByRunAtKey,
+} from '../job-files/import/schema.js';
+import { importMismatch, type ImportFingerprint } from './made-with.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from '../journal/service-binding.js';
 import { sendClaims } from './send-claims.js';
@@ -44,6 +51,7 @@ export type { ImportOptions, ImportReport } from './options.js';
 export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // Staging starts with reading the mapping and hashing the input.
   const phases = new PhaseTimer();
+  const startedAt = new Date();
   phases.next('staging');
   const { mappingText, mapping } = await readMapping(options);
   // Before the journal is made: a header that does not fit leaves nothing to resume or to refuse
@@ -51,11 +59,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   await checkInputHeader({ input: options.input, sheet: options.sheet, mapping, mappingFile: options.mappingFile });
   const fileMode = options.fileMode ?? mapping.file_mode;
   const fingerprint = await fingerprintOf(options, mappingText, fileMode);
+  const madeWith = { mappingText, inputFile: resolve(options.input) };
   const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
   const journalFile = options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite');
   const journal = openJournal(journalFile);
   try {
-    prepareJournal(journal, fingerprint, options);
+    prepareJournal(journal, fingerprint, madeWith, options);
     journal.setMeta(evidenceDirKey, resolve(options.evidenceDir));
     journal.setMeta(mappingFileKey, resolve(options.mappingFile));
     const resuming = journal.meta('staged') === '1';
@@ -73,6 +82,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     }
 
     options.onStaged?.();
+    const nothingToSend = resuming ? nothingToSendOf(journal) : undefined;
     let abortedBecause: string | undefined;
     let fatal: unknown;
     let throttling: ThrottlingSummary | undefined;
@@ -85,6 +95,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       abortedBecause = (fatal as Error).message;
     }
     options.progress?.done();
+    // This run settled what it found to do: a later one with nothing left names it.
+    if (nothingToSend === undefined) journal.setMeta(settledByRunAtKey, startedAt.toISOString());
     phases.next('results');
     const summary = await writeImportResults(journal, journalFile, mapping, options);
     return {
@@ -96,6 +108,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       fatal,
       throttling,
       phases: phases.end(),
+      nothingToSend,
     };
   } catch (error) {
     // A full disk, a refused or read-only folder, a file gone: in words naming the file.
@@ -130,8 +143,8 @@ async function fingerprintOf(
   options: ImportOptions,
   mappingText: string,
   fileMode: Mapping['file_mode'],
-): Promise<string> {
-  return JSON.stringify({
+): Promise<ImportFingerprint> {
+  return {
     format: journalFormat,
     input: await sha256Of(options.input),
     mapping: createHash('sha256').update(mappingText).digest('hex'),
@@ -142,7 +155,7 @@ async function fingerprintOf(
     sheet: options.sheet,
     // Absent without the flag: fingerprints of journals made before it hold.
     idPrefix: options.idPrefix,
-  });
+  };
 }
 
 /** Every row of the input into the journal, grouped by claim; what the results need of the input recorded beside them. */
@@ -205,7 +218,13 @@ function resultsDialectOf(recorded: string | undefined, mapping: Mapping): Writt
   return writtenDialectOf(mapping.csv, plainDialect);
 }
 
-function prepareJournal(journal: Journal, fingerprint: string, options: ImportOptions): void {
+function prepareJournal(
+  journal: Journal,
+  fingerprintParts: ImportFingerprint,
+  madeWith: { mappingText: string; inputFile: string },
+  options: ImportOptions,
+): void {
+  const fingerprint = JSON.stringify(fingerprintParts);
   // Before the fingerprint: a journal of another service is refused whatever else changed.
   if (options.service !== undefined) {
     const binding = bindService(journal, identityOf(options.service), {
@@ -219,16 +238,24 @@ function prepareJournal(journal: Journal, fingerprint: string, options: ImportOp
   }
   const recorded = journal.meta('fingerprint');
   if (recorded !== undefined && recorded !== fingerprint && !options.restart) {
-    throw new JournalMismatchError(
-      `journal ${options.journalFile ?? ''}: expected the input, mapping and flags it was made with, got different ones; ` +
-        'use --restart to start it over (created claims are recognised, never duplicated) or --journal for a new one',
-    );
+    const files = { mappingText: journal.meta(madeWithMappingKey), inputFile: journal.meta(madeWithInputKey) };
+    throw importMismatch(options.journalFile ?? '', recorded, fingerprintParts, files, madeWith);
   }
   if (recorded !== fingerprint || journal.meta('staged') !== '1') {
     // Nothing is sent before staging completes, so a half-staged journal is simply staged again.
     journal.reset();
     journal.setMeta('fingerprint', fingerprint);
   }
+  // Kept to name what changed when a later run differs (a journal of an earlier version gets them
+  // here: its fingerprint matched, so these are the bytes it was made with).
+  journal.setMeta(madeWithMappingKey, madeWith.mappingText);
+  journal.setMeta(madeWithInputKey, madeWith.inputFile);
+}
+
+/** A resumed journal with no claim left to send: every row settled by an earlier run, named by when it started. */
+function nothingToSendOf(journal: Journal): ImportReport['nothingToSend'] {
+  if (journal.pendingCount() > 0) return undefined;
+  return { settledByRunAt: journal.meta(settledByRunAtKey) };
 }
 
 function openJournal(file: string): Journal {

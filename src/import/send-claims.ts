@@ -48,6 +48,7 @@ export async function sendClaims(
       reader,
       uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
       evidenceDir: options.evidenceDir,
+      evidenceDirSetBy: options.evidenceDirSetBy,
       fileMode: options.fileMode,
       filingClock: options.filingClock,
       // Staged by this process, not an earlier run: bodies are spliced from the rows' JSON (claim/wire-body.ts).

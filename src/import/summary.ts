@@ -1,8 +1,10 @@
 import type { ImportReport } from './run-import.js';
 import { formatThrottling, throttlingWorthTelling } from '../rate/throttling-summary.js';
-import { outcomes } from '../job-files/import/columns.js';
+import { okOutcomes, outcomes } from '../job-files/import/columns.js';
 import { formatPhases } from '../progress/phases.js';
 import { ConnectionSetupError } from '../api/network/setup-error.js';
+
+const evidenceFolderCodes = new Set(['evidence_not_found', 'evidence_path_outside']);
 
 /**
  * The end-of-run summary for people, on stderr: counts per outcome, the top error codes, where the
@@ -10,7 +12,14 @@ import { ConnectionSetupError } from '../api/network/setup-error.js';
  */
 export function formatSummary(
   report: ImportReport,
-  options: { dryRun: boolean; service?: string | undefined; embedded?: boolean; topErrors?: number },
+  options: {
+    dryRun: boolean;
+    service?: string | undefined;
+    embedded?: boolean;
+    topErrors?: number;
+    /** Where evidence was looked for (describeEvidenceDir): said when a row's file was not found there. */
+    evidenceDir?: string | undefined;
+  },
 ): string {
   const { summary } = report;
   const service = options.service ?? (options.embedded === true ? 'the embedded sandbox' : undefined);
@@ -18,6 +27,7 @@ export function formatSummary(
   const lines = [
     `${what} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`,
   ];
+  if (report.nothingToSend !== undefined) lines.push(nothingToSendLine(report, report.nothingToSend, options.dryRun));
   // Ten wide as always; wider only for a dry run's `would_not_file`, so that the counts stay in one column.
   const present = outcomes.filter((outcome) => summary.byOutcome[outcome] !== undefined);
   const width = Math.max(10, ...present.map((outcome) => outcome.length));
@@ -46,6 +56,9 @@ export function formatSummary(
     lines.push('top errors:');
     for (const [code, count] of top) lines.push(`  ${code.padEnd(28)} ${String(count).padStart(8)}`);
   }
+  // A file not found is most often a folder not the one meant: the folder searched, and how to change it.
+  const evidenceMissed = [...evidenceFolderCodes].some((code) => summary.byErrorCode.has(code));
+  if (evidenceMissed && options.evidenceDir !== undefined) lines.push(`evidence looked for in ${options.evidenceDir}`);
   // How the service's pace was kept: throttled answers, pauses, where concurrency settled.
   if (report.throttling !== undefined && throttlingWorthTelling(report.throttling))
     lines.push(...formatThrottling(report.throttling));
@@ -62,4 +75,30 @@ export function formatSummary(
   if (report.phases !== undefined && report.phases.length > 0) lines.push(formatPhases(report.phases));
   lines.push(`results: ${report.resultsFile}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** `2026-11-27 21:04 UTC`: when a run started, to the minute. */
+function runTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/**
+ * A re-run that found nothing to do says so first, and why: every row was settled by an earlier
+ * run (named by when it started), how many of them are not ok, and where to read why.
+ */
+function nothingToSendLine(
+  report: ImportReport,
+  nothing: { settledByRunAt: string | undefined },
+  dryRun: boolean,
+): string {
+  const { summary } = report;
+  const run = nothing.settledByRunAt === undefined ? 'an earlier run' : `the run of ${runTime(nothing.settledByRunAt)}`;
+  const notOk = outcomes.flatMap((outcome) => {
+    const count = summary.byOutcome[outcome] ?? 0;
+    return okOutcomes.includes(outcome) || count === 0 ? [] : [`${String(count)} ${outcome}`];
+  });
+  const rowsWere = summary.rows === 1 ? 'its one row was' : `all ${String(summary.rows)} rows were`;
+  const settled = `${dryRun ? 'nothing to check' : 'nothing to send'}: ${rowsWere} settled by ${run} in this journal`;
+  if (notOk.length === 0) return `${settled}, and ${summary.rows === 1 ? 'it is' : 'every one is'} ok`;
+  return `${settled}; ${notOk.join(', ')}: see ${report.resultsFile} for why (fix those rows and feed that file back)`;
 }

@@ -3,6 +3,7 @@ import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { mappingSchema, type Mapping } from './schema.js';
 import { CodedError, codeOf } from '../errors/coded-error.js';
+import { notAMappingSentence } from './not-a-mapping.js';
 
 export interface MappingIssue {
   /** Dot-path in the mapping, e.g. `shared.dispute.reason.enum`. */
@@ -58,6 +59,11 @@ export const notCardNumberLines = new WeakMap<readonly string[], readonly (numbe
 export function parseMapping(text: string, file: string): Mapping {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  const notAMapping = notAMappingSentence(
+    text,
+    document.errors.length > 0 ? { syntaxError: true } : { value: document.toJS() as unknown },
+  );
+  if (notAMapping !== undefined) throw new MappingError(file, [{ field: '', line: undefined, message: notAMapping }]);
   if (document.errors.length > 0) {
     throw new MappingError(
       file,

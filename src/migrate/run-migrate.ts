@@ -4,7 +4,7 @@ import { bindService } from '../journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
-import { JournalMismatchError } from '../journal/open.js';
+import { flagDifference, madeWithMismatch, shownValue } from '../journal/made-with.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { Sender, type SendingOptions } from '../rate/sender.js';
 import { ClaimRun } from './claim-run.js';
@@ -140,9 +140,7 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
   const recorded = journal.meta('settings');
   if (recorded !== undefined && recorded !== settings) {
     if (!options.restart) {
-      throw new JournalMismatchError(
-        `journal: expected the settings it was made with (${recorded}), got ${settings}; run with --restart to start over, or give another --journal`,
-      );
+      throw migrateMismatch(options.journalFile, recorded, settings);
     }
     journal.reset();
   } else if (options.restart) {
@@ -173,4 +171,25 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
   journal.stage(batch);
   journal.setMeta('staged', 'complete');
   options.logger.info({ cases: journal.count() }, 'v1 cases staged');
+}
+
+/** The refusal of a run whose `--group-by` or dry run differs from the journal's, naming which and the two values. */
+function migrateMismatch(journalFile: string, recorded: string, settings: string): Error {
+  type Settings = { format?: string; groupBy?: string; dryRun?: boolean };
+  const then = JSON.parse(recorded) as Settings;
+  const now = JSON.parse(settings) as Settings;
+  const differences = [];
+  if (then.format !== now.format)
+    differences.push({
+      said: `a journal of format ${shownValue(then.format)}, written by another version of bulk-disputes`,
+      resume: 'the version that made it',
+    });
+  if (then.groupBy !== now.groupBy) differences.push(flagDifference('--group-by', then.groupBy, now.groupBy));
+  if (then.dryRun !== now.dryRun) differences.push(flagDifference('--dry-run', then.dryRun, now.dryRun));
+  return madeWithMismatch(
+    journalFile,
+    'flags',
+    differences,
+    'a claim already created is recognised, never created twice',
+  );
 }

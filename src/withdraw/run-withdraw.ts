@@ -10,7 +10,7 @@ import {
   ServiceMismatchError,
   type ServiceIdentity,
 } from '../api/service-identity.js';
-import { JournalMismatchError } from '../journal/open.js';
+import { withdrawMismatch, type WithdrawFingerprint } from './made-with.js';
 import { bindService } from '../journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
@@ -94,7 +94,7 @@ async function stageOnce(
   current: ServiceIdentity,
   options: WithdrawOptions,
 ): Promise<WithdrawResultsFormat> {
-  const fingerprint = JSON.stringify({
+  const fingerprintParts: WithdrawFingerprint = {
     format: withdrawJournalFormat,
     sources: await Promise.all(options.sources.map(sha256Of)),
     scope: options.scope,
@@ -103,15 +103,11 @@ async function stageOnce(
     claimKeys: options.sourceOptions.claimKeys ?? null,
     column: options.sourceOptions.column ?? null,
     dryRun: options.dryRun,
-  });
+  };
+  const fingerprint = JSON.stringify(fingerprintParts);
   const recorded = journal.meta('fingerprint');
-  if (recorded !== undefined && recorded !== fingerprint && !options.restart) {
-    throw new JournalMismatchError(
-      `journal ${options.journalFile}: expected the sources and flags it was made with, got different ones; ` +
-        `use --restart to start it over (what it sent is settled, never sent twice) or --journal for a new ` +
-        `one`,
-    );
-  }
+  if (recorded !== undefined && recorded !== fingerprint && !options.restart)
+    throw withdrawMismatch(options.journalFile, recorded, fingerprintParts);
   if (recorded === fingerprint && journal.meta('staged') === '1')
     return JSON.parse(journal.meta('results_format') ?? '{}') as WithdrawResultsFormat;
   const read = await readSources(options.sources, options.sourceOptions);

@@ -49,7 +49,7 @@ describe('resolveEvidencePath refuses, without touching the file system,', () =>
     expect(await resolveEvidencePath(missingDir, '../../etc/passwd')).toEqual({
       ok: false,
       code: 'evidence_path_outside',
-      message: 'evidence ../../etc/passwd: expected a path inside the evidence directory, got one that leaves it',
+      message: `evidence ../../etc/passwd: expected a path inside the evidence directory ${missingDir}, got one that leaves it`,
     });
   });
 
@@ -95,8 +95,7 @@ describe('resolveEvidencePath refuses, after resolving links,', () => {
     expect(await resolveEvidencePath(tree.evidenceDir, 'innocent.pdf')).toEqual({
       ok: false,
       code: 'evidence_path_outside',
-      message:
-        'evidence innocent.pdf: expected a path inside the evidence directory, got a symbolic link that leads outside it',
+      message: `evidence innocent.pdf: expected a path inside the evidence directory ${tree.evidenceDir}, got a symbolic link that leads outside it`,
     });
   });
 
@@ -134,7 +133,20 @@ describe('resolveEvidencePath reports', () => {
     expect(await resolveEvidencePath(tree.evidenceDir, cell)).toMatchObject({
       ok: false,
       code: 'evidence_not_found',
-      message: `evidence ${cell}: expected an existing file in the evidence directory, got no such file`,
+      message: `evidence ${cell}: expected an existing file in the evidence directory, got no such file in ${tree.evidenceDir}`,
+    });
+  });
+
+  it('the folder searched and how it was chosen: --evidence-dir, or the default (the export folder)', async () => {
+    expect(await resolveEvidencePath(tree.evidenceDir, 'ricevuta-001.pdf', 'flag')).toMatchObject({
+      message:
+        'evidence ricevuta-001.pdf: expected an existing file in the evidence directory, ' +
+        `got no such file in ${tree.evidenceDir} (set by --evidence-dir)`,
+    });
+    expect(await resolveEvidencePath(tree.evidenceDir, '../ricevuta-001.pdf', 'default')).toMatchObject({
+      message:
+        `evidence ../ricevuta-001.pdf: expected a path inside the evidence directory ${tree.evidenceDir} ` +
+        "(the default, the export's folder; set another with --evidence-dir), got one that leaves it",
     });
   });
 

@@ -103,6 +103,10 @@ describe('migrate-v1 --group-by and --dry-run', () => {
     );
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toContain('--restart');
+    // The refusal names the flag, its two values, and the flag to give to resume.
+    expect(other.stderr).toMatch(
+      /--group-by: custom_fields\.dispute_ref → \S+.*run again with --group-by custom_fields\.dispute_ref;/u,
+    );
   });
 
   it('uses the embedded sandbox without --base-url, and says so', { timeout: 30_000 }, async () => {

@@ -11,6 +11,7 @@ import type { ServiceTarget } from '../../api/service-target.js';
 import { resolveNetwork } from '../network-settings.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { formatSummary } from '../../import/summary.js';
+import { describeEvidenceDir } from '../../evidence/index.js';
 import { okOutcomes } from '../../job-files/import/columns.js';
 import { claimsOf, phasesOf, rowsOf } from '../../metrics/recorder.js';
 import type { CliContext } from '../context.js';
@@ -148,6 +149,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   if (flags.sheet !== undefined && !isWorkbookFile(input))
     throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
   const evidenceDir = resolve(flags.evidenceDir ?? dirname(input));
+  const evidenceDirSetBy = flags.evidenceDir === undefined ? 'default' : 'flag';
   await requireDirectory(evidenceDir);
   await requireFile(flags.mapping, '--mapping', 'a readable mapping file');
   // A workbook's reader makes garbage faster than a CSV's; a larger young generation collects it (heap-tuning.ts).
@@ -168,6 +170,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       resultsFile,
       journalFile,
       evidenceDir,
+      evidenceDirSetBy,
       fileMode: flags.fileMode,
       concurrency: flags.concurrency,
       maxRps,
@@ -196,6 +199,8 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
         throttling: report.throttling,
         results: resultsFile,
         journal: journalFile,
+        // A re-run with nothing left: which run settled the rows (null: a journal that did not record it).
+        nothingToSend: report.nothingToSend && { settledByRunAt: report.nothingToSend.settledByRunAt ?? null },
       },
       'import finished',
     );
@@ -204,6 +209,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
         dryRun: flags.dryRun,
         embedded: embedded !== undefined,
         service: target === undefined || embedded !== undefined ? undefined : describeService(target.service.identity),
+        evidenceDir: describeEvidenceDir(evidenceDir, evidenceDirSetBy),
       }),
     );
     context.metrics.record({

@@ -1,4 +1,5 @@
 import { describeDelimiter, type DialectGuess, type Draft, type EncodingGuess } from '../../mapping/guess/index.js';
+import type { EvidenceDirNext } from './mapping-guess-evidence.js';
 
 export interface GuessSummary {
   samplePath: string;
@@ -9,6 +10,8 @@ export interface GuessSummary {
   rows: number;
   draft: Draft;
   firstLine: number;
+  /** `--evidence-dir` for the import, when the draft maps evidence columns (mapping-guess-evidence.ts). */
+  evidenceDir?: EvidenceDirNext | undefined;
 }
 
 /** What `mapping guess` says on stderr: what was decided, what needs a person, what to run next. */
@@ -44,9 +47,11 @@ export function formatGuessSummary(summary: GuessSummary): string {
   }
   lines.push('next:');
   if (summary.out === undefined) lines.push('  save the draft: run again with --out DRAFT.yaml');
+  const evidenceDir = summary.evidenceDir === undefined ? '' : ` --evidence-dir ${summary.evidenceDir.value}`;
   lines.push(
     `  bulk-disputes mapping explain ${mappingArgument} ${summary.samplePath} --line ${summary.firstLine}`,
-    `  bulk-disputes import ${summary.samplePath} --mapping ${mappingArgument} --dry-run`,
+    `  bulk-disputes import ${summary.samplePath} --mapping ${mappingArgument}${evidenceDir} --dry-run`,
   );
+  if (summary.evidenceDir?.note !== undefined) lines.push(`  (${summary.evidenceDir.note})`);
   return `${lines.join('\n')}\n`;
 }

@@ -19,6 +19,7 @@ import {
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatGuessSummary } from './mapping-guess-output.js';
+import { evidenceDirNext } from './mapping-guess-evidence.js';
 import { codeOf } from '../../errors/coded-error.js';
 
 interface GuessFlags {
@@ -49,8 +50,9 @@ Example:
 
 The draft (YAML) goes to --out, or to stdout; the summary to stderr. Lines marked TODO need a
 person: until each is done, a dry run reports the rows it affects as invalid. CHECK marks a
-guess worth a look. Exit 0 when a draft was written, 2 when SAMPLE cannot be read or --out
-exists (without --force).
+guess worth a look. When the export names evidence files, the import line carries
+--evidence-dir: the folder they are found in, or EVIDENCE_DIR for you to replace.
+Exit 0 when a draft was written, 2 when SAMPLE cannot be read or --out exists (without --force).
 `;
 
 /** `mapping guess SAMPLE`: a draft mapping for a new export layout, from its first rows. */
@@ -78,8 +80,18 @@ export function guessCommand(context: CliContext): Command {
       const draft = guessMapping({ sample, encoding, dialect, source: samplePath, unreadableRows, schemaPath });
       if (out === undefined) context.io.stdout.write(draft.yaml);
       else await writeFile(out, draft.yaml, { flag: flags.force ? 'w' : 'wx' });
+      const evidenceDir = await evidenceDirNext(samplePath, draft, sample.rows);
       context.io.stderr.write(
-        formatGuessSummary({ samplePath, out, encoding, dialect, rows: sample.rows.length, draft, firstLine }),
+        formatGuessSummary({
+          samplePath,
+          out,
+          encoding,
+          dialect,
+          rows: sample.rows.length,
+          draft,
+          firstLine,
+          evidenceDir,
+        }),
       );
       context.setExitCode(ExitCode.ok);
     });

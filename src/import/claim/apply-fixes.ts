@@ -4,6 +4,7 @@ import type { Case, CaseUpdate } from '../../api/schemas/case.js';
 import type { Claim } from '../../api/schemas/claim.js';
 import { isRefusal } from '../../api/client/settle.js';
 import type { EvidenceUploads } from './evidence.js';
+import type { EvidenceDirSetBy } from '../../evidence/index.js';
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import { caseAsSent, caseChanges } from './case-changes.js';
 import { newEvidence, type NewEvidence } from './new-evidence.js';
@@ -13,6 +14,7 @@ export interface FixWork {
   client: ClaimsClient;
   uploads: EvidenceUploads;
   evidenceDir: string;
+  evidenceDirSetBy?: EvidenceDirSetBy | undefined;
   logger: Logger;
 }
 
@@ -85,7 +87,9 @@ async function planFixes(
   found: Claim,
   claim: ClaimRecord,
   rows: readonly RowRecord[],
-  work: Pick<FixWork, 'journal' | 'evidenceDir' | 'logger'> & { uploads: EvidenceUploads | undefined },
+  work: Pick<FixWork, 'journal' | 'evidenceDir' | 'evidenceDirSetBy' | 'logger'> & {
+    uploads: EvidenceUploads | undefined;
+  },
 ): Promise<{ fixes: CaseFix[]; evidence: NewEvidence }> {
   const heldById = new Map((found.cases ?? []).map((item) => [item.case_id, item]));
   const named = new Set(rows.map((row) => row.case_id));

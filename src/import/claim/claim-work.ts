@@ -3,6 +3,7 @@ import type { ClaimsClient } from '../../api/client/index.js';
 import type { Journal } from '../journal/journal.js';
 import type { ClaimBody } from './body.js';
 import type { EvidenceUploads } from './evidence.js';
+import type { EvidenceDirSetBy } from '../../evidence/index.js';
 
 export interface ClaimWork {
   journal: Journal;
@@ -15,6 +16,8 @@ export interface ClaimWork {
   reader?: ClaimsClient | undefined;
   uploads: EvidenceUploads | undefined;
   evidenceDir: string;
+  /** Whether `--evidence-dir` named the folder or it is the export's (evidence messages say which). */
+  evidenceDirSetBy?: EvidenceDirSetBy | undefined;
   fileMode: 'none' | 'auto' | 'chargeback';
   /**
    * This process staged the journal (not a resumed run): its rows' JSON passed this code's wire

@@ -93,7 +93,7 @@ async function createNew(named: NamedClaim, prepared: PreparedClaim, work: Claim
   // Prepared ahead: no row names a file, so there is nothing to check or upload.
   const checked =
     wire === undefined
-      ? await checkClaimEvidence(rows, work.evidenceDir)
+      ? await checkClaimEvidence(rows, work)
       : { ok: true as const, filesByRow: new Map<number, CheckedFile[]>() };
   if (!checked.ok) {
     journal.transaction(() => {

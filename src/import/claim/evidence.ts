@@ -1,6 +1,6 @@
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { UploadCategory } from '../../api/schemas/resources.js';
-import { checkEvidence } from '../../evidence/index.js';
+import { checkEvidence, type EvidenceDirSetBy } from '../../evidence/index.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 
 interface EvidenceRef {
@@ -18,6 +18,12 @@ export interface CheckedFile {
   column: string;
 }
 
+/** Where a job's evidence is looked for, and whether `--evidence-dir` chose it (messages name both). */
+export interface EvidenceFolder {
+  evidenceDir: string;
+  evidenceDirSetBy?: EvidenceDirSetBy | undefined;
+}
+
 export type EvidenceCheck =
   { ok: true; filesByRow: Map<number, CheckedFile[]> } | { ok: false; problems: Map<number, RowProblem> };
 
@@ -26,14 +32,14 @@ export type EvidenceCheck =
  * small enough, few enough pages. A row with a bad file is invalid, naming the column; the file is
  * never uploaded.
  */
-export async function checkClaimEvidence(rows: readonly RowRecord[], evidenceDir: string): Promise<EvidenceCheck> {
+export async function checkClaimEvidence(rows: readonly RowRecord[], folder: EvidenceFolder): Promise<EvidenceCheck> {
   const filesByRow = new Map<number, CheckedFile[]>();
   const problems = new Map<number, RowProblem>();
   for (const row of rows) {
     const refs = JSON.parse(row.evidence_json ?? '[]') as EvidenceRef[];
     const files: CheckedFile[] = [];
     for (const ref of refs) {
-      const checked = await checkEvidence(evidenceDir, ref.path);
+      const checked = await checkEvidence(folder.evidenceDir, ref.path, folder.evidenceDirSetBy);
       if (!checked.ok) {
         problems.set(row.idx, { code: checked.code, message: checked.message, field: `evidence.${ref.column}` });
         break;

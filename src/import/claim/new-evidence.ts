@@ -1,6 +1,6 @@
 import type { Claim } from '../../api/schemas/claim.js';
 import { isRefusal } from '../../api/client/settle.js';
-import { checkClaimEvidence, type CheckedFile, type EvidenceUploads } from './evidence.js';
+import { checkClaimEvidence, type CheckedFile, type EvidenceFolder, type EvidenceUploads } from './evidence.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 
 /** What the fed-back rows of a claim the service holds add to its documentation. */
@@ -28,7 +28,7 @@ export interface NewEvidence {
 export async function newEvidence(
   found: Claim,
   rows: readonly RowRecord[],
-  work: { journal: Journal; uploads: EvidenceUploads | undefined; evidenceDir: string },
+  work: { journal: Journal; uploads: EvidenceUploads | undefined } & EvidenceFolder,
 ): Promise<NewEvidence> {
   const held = heldDocumentation(found);
   const heldSet = new Set(held);
@@ -41,10 +41,8 @@ export async function newEvidence(
   };
   const named = rows.filter((row) => row.evidence_json !== null && row.evidence_json !== '[]');
   if (named.length === 0) return result;
-  const checked = await checkClaimEvidence(named, work.evidenceDir);
-  const filesByRow = checked.ok
-    ? checked.filesByRow
-    : await checkedRows(named, work.evidenceDir, checked.problems, result);
+  const checked = await checkClaimEvidence(named, work);
+  const filesByRow = checked.ok ? checked.filesByRow : await checkedRows(named, work, checked.problems, result);
   const added = new Set<string>();
   for (const [idx, files] of filesByRow) {
     const row = named.find((candidate) => candidate.idx === idx);
@@ -93,13 +91,13 @@ export async function newEvidence(
 /** The files of the rows whose evidence checks out; the others' problems recorded as invalid. */
 async function checkedRows(
   rows: readonly RowRecord[],
-  evidenceDir: string,
+  folder: EvidenceFolder,
   problems: ReadonlyMap<number, RowProblem>,
   result: NewEvidence,
 ): Promise<Map<number, CheckedFile[]>> {
   for (const [idx, problem] of problems) result.problems.set(idx, { ...problem, outcome: 'invalid' });
   const usable = rows.filter((row) => !problems.has(row.idx));
-  const checked = await checkClaimEvidence(usable, evidenceDir);
+  const checked = await checkClaimEvidence(usable, folder);
   return checked.ok ? checked.filesByRow : new Map();
 }
 

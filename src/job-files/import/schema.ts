@@ -9,6 +9,18 @@ export const evidenceDirKey = 'evidence_dir';
 /** The mapping file of the journal's last run, absolute (`review` finds it when its sha256 is still the fingerprint's). */
 export const mappingFileKey = 'mapping_file';
 
+/** The mapping's text the journal was made with: a later run with another mapping is told which keys changed. */
+export const madeWithMappingKey = 'made_with_mapping';
+
+/** The input file the journal was made with, absolute: a later run with another input is told which file it was. */
+export const madeWithInputKey = 'made_with_input';
+
+/**
+ * When the last run that had claims to send (or rows to stage) started, ISO 8601: a later run with
+ * nothing left to send names it as the run that settled every row.
+ */
+export const settledByRunAtKey = 'settled_by_run_at';
+
 /**
  * The journal is the job: every input row, every claim and the last step each reached, recorded
  * before and after every remote call. A crash loses nothing; a re-run reads the steps and

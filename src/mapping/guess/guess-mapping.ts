@@ -36,6 +36,8 @@ export interface Draft {
   /** Guesses that run but deserve a look. */
   readonly checks: readonly { line: number; field: string; message: string }[];
   readonly unplaced: readonly { column: string; note: string }[];
+  /** The evidence columns mapped: the import then needs the folder their paths are relative to. */
+  readonly evidence: readonly EvidenceDraft[];
 }
 
 /** A draft mapping for a sample of an export, with what was decided and what needs a person. */
@@ -110,7 +112,7 @@ export function guessMapping(input: GuessInput): Draft {
   renderUnplaced(yaml, unplaced);
 
   const decisions = decisionsOf(input, claimKey, allFields, evidence);
-  return { yaml: yaml.text(), decisions, todos: yaml.todoLines, checks: yaml.checkLines, unplaced };
+  return { yaml: yaml.text(), decisions, todos: yaml.todoLines, checks: yaml.checkLines, unplaced, evidence };
 }
 
 /** What was decided, field by field, with how sure each decision is: the command's table. */
