@@ -83,6 +83,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
 
     options.onStaged?.();
     const nothingToSend = resuming ? nothingToSendOf(journal) : undefined;
+    // This run settles what it finds to do: a later one with nothing left names it. Written before
+    // sending, so that a disk that fills while sending still leaves the results written below.
+    if (nothingToSend === undefined) journal.setMeta(settledByRunAtKey, startedAt.toISOString());
     let abortedBecause: string | undefined;
     let fatal: unknown;
     let throttling: ThrottlingSummary | undefined;
@@ -95,8 +98,6 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       abortedBecause = (fatal as Error).message;
     }
     options.progress?.done();
-    // This run settled what it found to do: a later one with nothing left names it.
-    if (nothingToSend === undefined) journal.setMeta(settledByRunAtKey, startedAt.toISOString());
     phases.next('results');
     const summary = await writeImportResults(journal, journalFile, mapping, options);
     return {

@@ -15,7 +15,8 @@ button.link{border:none;background:none;padding:0;color:#1f5fa8;text-decoration:
 .figure{text-align:left;background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.45rem .8rem}.figure b{display:block;font-size:1.25rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem;margin-top:1rem}
 .panel{background:#fff;border:1px solid #d8dee6;border-radius:6px;padding:.6rem .8rem}
-/* The whole width: a claim key and id of an operator's length stay on one line. */.wide{grid-column:1/-1}#mixed{padding-left:1.2rem}#mixed li{overflow-wrap:anywhere}#mixed a{color:#1f5fa8}
+/* The whole width: a claim key and id of an operator's length stay on one line. */.wide{grid-column:1/-1}
+#mixed{padding-left:1.2rem}#mixed li{overflow-wrap:anywhere}#mixed a{color:#1f5fa8}
 .bars{list-style:none;margin:0;padding:0}
 .bar{display:grid;grid-template-columns:6.5rem 1fr 4.5rem;align-items:center;gap:.4rem;width:100%;border:none;background:none;padding:.15rem 0;text-align:left}
 body[data-kind=track] .bar{grid-template-columns:13rem 1fr 4.5rem}

@@ -1,11 +1,12 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { requireDirectory, requireFile } from './required-paths.js';
 import { jobStem } from '../../job-files/job-name.js';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Shard } from '../../job-files/claims/ids.js';
 import { describeService } from '../../api/service-identity.js';
 import { idPrefixExpected, idPrefixPattern } from '../../mapping/schema.js';
-import { runImport } from '../../import/run-import.js';
+import { runImport, type ImportReport } from '../../import/run-import.js';
 import { letYoungGenerationGrow, letYoungGenerationGrowForWorkbooks } from '../heap-tuning.js';
 import type { ServiceTarget } from '../../api/service-target.js';
 import { resolveNetwork } from '../network-settings.js';
@@ -33,6 +34,7 @@ import {
   serviceTarget,
   stopOnSignal,
   usesEmbeddedSandbox,
+  type ChosenService,
   type JobFlags,
 } from './service-target.js';
 
@@ -191,19 +193,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       // The peak of a job's memory is staging's; past it, a young generation kept small costs time (heap-tuning.ts).
       onStaged: letYoungGenerationGrow,
     });
-    logger.info(
-      {
-        service: target === undefined ? undefined : describeService(target.service.identity),
-        rows: report.summary.rows,
-        outcomes: report.summary.byOutcome,
-        throttling: report.throttling,
-        results: resultsFile,
-        journal: journalFile,
-        // A re-run with nothing left: which run settled the rows (null: a journal that did not record it).
-        nothingToSend: report.nothingToSend && { settledByRunAt: report.nothingToSend.settledByRunAt ?? null },
-      },
-      'import finished',
-    );
+    logger.info(finishedRecord(report, target, { resultsFile, journalFile }), 'import finished');
     io.stderr.write(
       formatSummary(report, {
         dryRun: flags.dryRun,
@@ -259,6 +249,24 @@ async function filesOf(
   return { resultsFile, journalFile };
 }
 
+/** The closing JSON line's fields: what a scheduler's log keeps of the night. */
+function finishedRecord(
+  report: ImportReport,
+  target: ChosenService | undefined,
+  files: { resultsFile: string; journalFile: string | undefined },
+): Record<string, unknown> {
+  return {
+    service: target === undefined ? undefined : describeService(target.service.identity),
+    rows: report.summary.rows,
+    outcomes: report.summary.byOutcome,
+    throttling: report.throttling,
+    results: files.resultsFile,
+    journal: files.journalFile,
+    // A re-run with nothing left: which run settled the rows (null: a journal that did not record it).
+    nothingToSend: report.nothingToSend && { settledByRunAt: report.nothingToSend.settledByRunAt ?? null },
+  };
+}
+
 /** `--id-prefix`: checked as the mapping's claim.id_prefix is, before anything is read (exit 2). */
 function idPrefixOf(value: string): string {
   if (!idPrefixPattern.test(value)) throw new InvalidArgumentError(`${idPrefixExpected}, got ${JSON.stringify(value)}`);
@@ -277,22 +285,6 @@ async function dryRunService(flags: ImportFlags, context: CliContext): Promise<S
     return undefined;
   }
   return { baseUrl, apiKey, network: await resolveNetwork(flags, context.io.env) };
-}
-
-export async function requireFile(path: string, what: string, expected: string): Promise<void> {
-  const found = await stat(path).catch(() => undefined);
-  if (found?.isFile() !== true)
-    throw new UsageError(
-      `${what} ${path}: expected ${expected}, got ${found === undefined ? 'nothing there' : 'something else'}`,
-    );
-}
-
-async function requireDirectory(path: string): Promise<void> {
-  const found = await stat(path).catch(() => undefined);
-  if (found?.isDirectory() !== true)
-    throw new UsageError(
-      `--evidence-dir ${path}: expected a directory, got ${found === undefined ? 'nothing there' : 'a file'}`,
-    );
 }
 
 function shardOf(value: string): Shard {

@@ -5,7 +5,7 @@ import { loadMapping, MappingError } from '../../mapping/load.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { requireFile } from './import.js';
+import { requireFile } from './required-paths.js';
 import { formatLintSummary } from './mapping-output.js';
 
 interface CheckFlags {

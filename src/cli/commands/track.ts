@@ -20,7 +20,7 @@ import {
 } from '../flags.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { resolveMaxRps } from '../settings.js';
-import { requireFile } from './import.js';
+import { requireFile } from './required-paths.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
 import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
 

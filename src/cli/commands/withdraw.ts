@@ -20,7 +20,7 @@ import {
   addMetricsOptions,
 } from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
-import { requireFile } from './import.js';
+import { requireFile } from './required-paths.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
 import {
   addServiceOptions,
