@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openReviewJob } from '../../src/review/job.js';
 import { outcomeColours } from '../../src/job-files/outcome-colours.js';
-import { csvOf, fraudRow, genericMapping, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
+import { csvOf, fraudRow, genericMapping, jobArgs, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
 import { serveReview } from './review-http.js';
 
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) =>
@@ -37,25 +37,19 @@ describe('review page: claims with mixed outcomes', () => {
     const workspace = await makeWorkspace();
     const rows = keys.flatMap((key) => [fraudRow(key, 'T1'), fraudRow(key, 'T2', { transaction_date: '2025-01-02' })]);
     const input = await workspace.write('night.csv', csvOf(rows));
-    const journal = join(workspace.dir, 'night.journal.sqlite');
+    const night = jobArgs(workspace, 'night', input);
     const run = await runCli([
-      'import',
-      input,
-      '--mapping',
-      genericMapping,
-      '--evidence-dir',
-      workspace.evidenceDir,
+      ...night.args,
       '--sandbox-db',
       join(workspace.dir, 'sandbox.db'),
-      '--journal',
-      journal,
-      '--results',
-      join(workspace.dir, 'night.results.csv'),
       '--log-level',
       'silent',
     ]);
     expect(run.exitCode, run.stderr).toBe(1);
-    const server = await serveReview(await openReviewJob([journal], genericMapping), workspace.evidenceDir);
+    const server = await serveReview(
+      await openReviewJob([join(workspace.dir, 'night.journal.sqlite')], genericMapping),
+      workspace.evidenceDir,
+    );
 
     const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
     onTestFinished(async () => browser.close());

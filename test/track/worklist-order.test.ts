@@ -9,7 +9,7 @@ import {
   daysAgo,
   duplicateChargeRow,
   fraudRow,
-  genericMapping,
+  jobArgs,
   makeWorkspace,
   runCli,
 } from '../import/e2e-fixtures.js';
@@ -59,27 +59,10 @@ describe('track: the worklist in the order a person works it', () => {
     ];
     const input = await workspace.write('night.csv', csvOf(rows));
     const importJournal = join(workspace.dir, 'night.journal.sqlite');
-    const imported = await runCli(
-      [
-        'import',
-        input,
-        '--mapping',
-        genericMapping,
-        '--evidence-dir',
-        workspace.evidenceDir,
-        '--base-url',
-        testSandbox.sandbox.url,
-        '--journal',
-        importJournal,
-        '--results',
-        join(workspace.dir, 'night.results.csv'),
-        '--log-level',
-        'silent',
-      ],
-      env,
-    );
+    const night = jobArgs(workspace, 'night', input);
+    const imported = await runCli([...night.args, '--base-url', testSandbox.sandbox.url, '--log-level', 'silent'], env);
     expect(imported.exitCode, imported.stderr).toBe(1);
-    const results = await readCsv(join(workspace.dir, 'night.results.csv'));
+    const results = await readCsv(night.results);
     const importErrors = new Map(results.map((line) => [line.case_id, `${line.error_code}: ${line.error_message}`]));
     expect(
       results.filter((line) => line.outcome === 'not_filed').map((line) => line.case_id),
