@@ -49,7 +49,7 @@ export async function readTrackSources(
     add(row);
   };
   for (const [source, file] of files.entries()) {
-    const job = jobName(file);
+    const job = jobStem(file);
     const shape = await sourceShape(file);
     if (shape.kind === 'sqlite') {
       const journal = readJournal(file, source, job, counted);
@@ -65,11 +65,6 @@ export async function readTrackSources(
     );
   }
   return read;
-}
-
-/** `night.journal.sqlite`, `night.results.csv` → `night`: the job a source stands for. */
-export function jobName(file: string): string {
-  return jobStem(file);
 }
 
 function readJournal(file: string, source: number, job: string, add: (row: TrackRow) => void): JournalRead {

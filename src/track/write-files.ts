@@ -6,7 +6,7 @@ import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbook/write-sheet.js';
 import { renderTrackHtml } from './render-html.js';
 import type { TrackOptions, TrackReport } from './options.js';
-import { jobName } from './sources.js';
+import { jobStem } from '../job-files/job-name.js';
 import {
   decimalFor,
   majorUnits,
@@ -67,7 +67,7 @@ export async function writeFiles(
   const summary = tally.summary;
   if (options.htmlFile !== undefined) {
     const page = renderTrackHtml(summary, worklist, {
-      title: options.all ? 'every case' : options.sources.map((source) => jobName(source)).join(', '),
+      title: options.all ? 'every case' : options.sources.map((source) => jobStem(source)).join(', '),
       service: options.serviceName ?? '',
       asOf: new Date(asOf).toISOString(),
     });

@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { describeService } from '../../api/service-identity.js';
 import { runTrack } from '../../track/run-track.js';
 import { formatWorklist } from '../../track/render-text.js';
-import { jobName } from '../../track/sources.js';
+import { jobStem } from '../../job-files/job-name.js';
 import { formatTrackSummary, recoveryRates } from '../../job-files/track/summary.js';
 import type { CliContext } from '../context.js';
 import { exitCodeHelp } from '../exit-code-help.js';
@@ -191,7 +191,7 @@ interface TrackFiles {
 /** The files track writes: given, or named after the first source; each a file of its own, its folder made. */
 async function filesOf(sources: readonly string[], flags: TrackFlags, env: NodeJS.ProcessEnv): Promise<TrackFiles> {
   const first = sources[0] === undefined ? undefined : resolve(sources[0]);
-  const stem = `${first === undefined ? 'all' : jobName(first)}.track${sandboxNamePart(flags, env)}`;
+  const stem = `${first === undefined ? 'all' : jobStem(first)}.track${sandboxNamePart(flags, env)}`;
   const statusFile = resolve(
     resultsFileName(
       flags.results,
