@@ -1,7 +1,7 @@
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import { MappingError, notCardNumberLines, type MappingIssue } from './load.js';
 import type { Mapping } from './schema.js';
-import { specColumns } from './source-columns.js';
+import { columnReadingsOf } from './columns-read.js';
 
 /**
  * A mapping's `not_card_numbers`: columns of the file whose numbers pass as card numbers but are
@@ -53,15 +53,7 @@ export function cardNumberColumnsSkipped(mapping: Mapping, header: readonly stri
  * what is kept, and the row's mapping is the same: the import then maps it once, not twice.
  */
 export function columnsSentWhole(mapping: Mapping, header: readonly string[]): number[] {
-  const names = new Set<string>([...mapping.claim.key, ...mapping.evidence.map(({ column }) => column)]);
-  const specs = [
-    mapping.claim.id,
-    ...Object.values(mapping.shared),
-    ...Object.values(mapping.case),
-    ...Object.values(mapping.custom_fields),
-  ];
-  for (const spec of specs)
-    if (spec !== undefined && spec.last4 !== true) for (const name of specColumns(spec)) names.add(name);
+  const names = new Set(columnReadingsOf(mapping).flatMap(({ column, whole }) => (whole ? [column] : [])));
   return header.flatMap((column, index) => (names.has(column) ? [index] : []));
 }
 

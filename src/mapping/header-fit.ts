@@ -4,7 +4,7 @@ import { CodedError } from '../errors/coded-error.js';
 import { placeholderColumn } from './guess/field-draft.js';
 import { nearestColumn } from './nearest-column.js';
 import type { Mapping } from './schema.js';
-import { fieldColumns } from './source-columns.js';
+import { columnsRead } from './columns-read.js';
 
 /**
  * Whether an input's header has every column its mapping reads, checked once, before a row is
@@ -53,20 +53,12 @@ export interface HeaderFit {
   readonly unnamed: readonly string[];
 }
 
-/** The columns the mapping reads, each with the fields that read it, in the mapping's order. */
-export function mappedColumns(mapping: Mapping): Map<string, string[]> {
-  const columns = new Map<string, string[]>();
-  for (const [field, names] of Object.entries(fieldColumns(mapping)))
-    for (const name of names) columns.set(name, [...(columns.get(name) ?? []), field]);
-  return columns;
-}
-
 /**
  * The header's fit to the mapping, or a HeaderMismatchError saying why not: a delimiter other than
  * the mapping's, another file altogether, or one line per missing column with its nearest header.
  */
 export function checkHeaderFits(mapping: Mapping, columns: readonly string[], source: HeaderSource): HeaderFit {
-  const mapped = mappedColumns(mapping);
+  const mapped = columnsRead(mapping);
   const present = new Set(columns);
   const optional = new Set(mapping.optional_columns ?? []);
   const named = new Set([...mapped.keys(), ...optional, ...(mapping.not_card_numbers ?? [])]);
@@ -130,7 +122,7 @@ function wrongDelimiter(
   const yaml = other.delimiter === '\t' ? '"\\t"' : JSON.stringify(other.delimiter);
   return (
     `${source.file} looks ${describeDelimiter(other.delimiter)}-delimited: its header splits into ` +
-    `${other.found} of the ${count(mappedColumns(mapping).size, 'column')} the mapping reads with ` +
+    `${other.found} of the ${count(columnsRead(mapping).size, 'column')} the mapping reads with ` +
     `${describeDelimiter(other.delimiter)}, but reads as ${count(columns.length, 'column')} with the mapping's ${own}; ` +
     `set csv.delimiter: ${yaml} in ${source.mappingFile}; nothing was staged or sent`
   );
@@ -138,7 +130,7 @@ function wrongDelimiter(
 
 function noneOfTheColumns(mapping: Mapping, source: HeaderSource, columns: readonly string[]): string {
   const oneColumn =
-    source.splitOtherwise !== undefined && columns.length === 1 && mappedColumns(mapping).size > 1
+    source.splitOtherwise !== undefined && columns.length === 1 && columnsRead(mapping).size > 1
       ? ` (its first line reads as one column with the mapping's csv.delimiter ${describeDelimiter(mapping.csv.delimiter)})`
       : '';
   const where = source.sheet === undefined ? '' : ` ${source.sheet}`;

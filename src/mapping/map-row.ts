@@ -1,6 +1,6 @@
 import { evaluateField, type FieldStep, type FieldValue } from './evaluate-field.js';
 import type { FieldSpec } from './field-spec.js';
-import { specColumns } from './source-columns.js';
+import { mappedFields, specColumns } from './columns-read.js';
 import { withBlankOptionalCells } from './optional-columns.js';
 import type { Mapping } from './schema.js';
 import { arnProblem, identifierDamage, isIdentifierTarget, serialDateHint } from './spreadsheet-damage.js';
@@ -234,28 +234,24 @@ const plans = new WeakMap<Mapping, MappingPlan>();
 export function planOf(mapping: Mapping): MappingPlan {
   let plan = plans.get(mapping);
   if (plan === undefined) {
-    const fields = [...sectionFields('shared', mapping.shared), ...sectionFields('case', mapping.case)].sort(
-      (left, right) => Number(left.spec.type === 'amount') - Number(right.spec.type === 'amount'),
-    );
+    const mapped = mappedFields(mapping);
+    const fields: PlannedField[] = mapped
+      .flatMap(({ field, section, target, spec }) =>
+        section === 'shared' || section === 'case' ? [{ field, section, path: target.split('.'), spec }] : [],
+      )
+      .sort((left, right) => Number(left.spec.type === 'amount') - Number(right.spec.type === 'amount'));
     plan = {
       fields,
       indexOf: new Map(fields.map(({ field }, index) => [field, index])),
-      customFields: Object.entries(mapping.custom_fields).map(([name, spec]) => ({
-        name,
-        field: `custom_fields.${name}`,
-        spec,
-      })),
+      customFields: mapped.flatMap(({ field, section, target, spec }) =>
+        section === 'custom_fields' ? [{ name: target, field, spec }] : [],
+      ),
     };
     plans.set(mapping, plan);
   }
   return plan;
 }
 
-function sectionFields(section: 'shared' | 'case', specs: Partial<Record<string, FieldSpec>>): PlannedField[] {
-  return Object.entries(specs).flatMap(([target, spec]) =>
-    spec ? [{ field: `${section}.${target}`, section, path: target.split('.'), spec }] : [],
-  );
-}
 
 /**
  * One section's values as a nested fragment: `shared.card.last4 = "4242"` → `{card: {last4: "4242"}}`.

@@ -1,5 +1,4 @@
-import type { FieldSpec } from './field-spec.js';
-import { specColumns } from './source-columns.js';
+import { columnReadingsOf, type MappingReads } from './columns-read.js';
 
 /**
  * A mapping's `optional_columns` (docs/mappings.md, "When the header does not fit"): columns it
@@ -9,12 +8,7 @@ import { specColumns } from './source-columns.js';
  */
 
 /** What the schema checks the list against: the claim key, and every column the mapping reads. */
-interface OptionalColumnsOf {
-  readonly claim: { readonly key: readonly string[]; readonly id?: FieldSpec | undefined };
-  readonly shared: Readonly<Partial<Record<string, FieldSpec>>>;
-  readonly case: Readonly<Partial<Record<string, FieldSpec>>>;
-  readonly custom_fields: Readonly<Record<string, FieldSpec>>;
-  readonly evidence: readonly { readonly column: string }[];
+interface OptionalColumnsOf extends MappingReads {
   readonly optional_columns?: readonly string[] | undefined;
 }
 
@@ -25,7 +19,7 @@ interface OptionalColumnsOf {
  */
 export function optionalColumnIssues(mapping: OptionalColumnsOf): { message: string; path: (string | number)[] }[] {
   const key = new Set(mapping.claim.key);
-  const read = columnsRead(mapping);
+  const read = optionalCandidates(mapping);
   return (mapping.optional_columns ?? []).flatMap((column, index) => {
     const path = ['optional_columns', index];
     if (key.has(column))
@@ -62,14 +56,12 @@ export function withBlankOptionalCells(
   return Object.assign(filled, cells);
 }
 
-function columnsRead(mapping: OptionalColumnsOf): Set<string> {
-  const columns = new Set<string>(mapping.evidence.map(({ column }) => column));
-  const specs = [
-    mapping.claim.id,
-    ...Object.values(mapping.shared),
-    ...Object.values(mapping.case),
-    ...Object.values(mapping.custom_fields),
-  ];
-  for (const spec of specs) if (spec !== undefined) for (const column of specColumns(spec)) columns.add(column);
-  return columns;
+/**
+ * The columns a field or an evidence entry reads: the ones that can be absent. The claim key's
+ * cannot (a row without its key belongs to no claim), nor the report's record type column (the
+ * reader finds each record's type in it).
+ */
+function optionalCandidates(mapping: OptionalColumnsOf): Set<string> {
+  const fixed = new Set(['claim.key', 'report.record_type']);
+  return new Set(columnReadingsOf(mapping).flatMap(({ column, field }) => (fixed.has(field) ? [] : [column])));
 }

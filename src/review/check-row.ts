@@ -2,7 +2,7 @@ import { explainRow } from '../mapping/explain.js';
 import { cardNumberColumnsSkipped, columnsSentWhole } from '../mapping/card-number-columns.js';
 import { evidenceOf } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
-import { fieldColumns } from '../mapping/source-columns.js';
+import { fieldColumns } from '../mapping/columns-read.js';
 import { prepareRow, WireCheck } from '../job-files/import/prepare.js';
 import { checkEvidence } from '../evidence/index.js';
 

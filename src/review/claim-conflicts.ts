@@ -1,6 +1,6 @@
 import { mapCells } from '../mapping/compile/index.js';
 import type { Mapping } from '../mapping/schema.js';
-import { fieldColumns } from '../mapping/source-columns.js';
+import { fieldColumns } from '../mapping/columns-read.js';
 import { firstDifference } from '../job-files/claims/wire-fields.js';
 import type { CellProblem } from './check-row.js';
 

@@ -1,7 +1,7 @@
 import { derivedClaimId } from '../job-files/claims/ids.js';
 import { mapCells } from '../mapping/compile/index.js';
 import type { Mapping } from '../mapping/schema.js';
-import { fieldColumns } from '../mapping/source-columns.js';
+import { fieldColumns } from '../mapping/columns-read.js';
 import type { CellProblem } from './check-row.js';
 import type { RowEntry } from './job-types.js';
 

@@ -1,4 +1,4 @@
-import { fieldColumns } from '../mapping/source-columns.js';
+import { fieldColumns } from '../mapping/columns-read.js';
 import { hintFor } from '../job-files/hints.js';
 import { checkRowWithEvidence, type RowCheck } from './check-row.js';
 import { claimConflicts } from './claim-conflicts.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import { basename, dirname, join } from 'node:path';
-import { fieldColumns } from '../mapping/source-columns.js';
+import { fieldColumns } from '../mapping/columns-read.js';
 import { plainDialect, writtenDialectOf } from '../csv/layout.js';
 import { writeResultRecords } from '../job-files/import/write-results.js';
 import type { ResultRecord } from '../job-files/import/records.js';

@@ -2,7 +2,7 @@ import { evaluateField, type FieldValue } from '../evaluate-field.js';
 import type { FieldSpec } from '../field-spec.js';
 import { evaluateMappedField, idPrefixOf, prefixedId, withSerialDateHint } from '../map-row.js';
 import type { Mapping } from '../schema.js';
-import { specColumns } from '../source-columns.js';
+import { specColumns } from '../columns-read.js';
 import { identifierDamage, isIdentifierTarget } from '../spreadsheet-damage.js';
 import { changeCase, lastFour, split, type TransformResult } from '../transforms/index.js';
 import { cell, type GeneratedCode } from './code.js';
