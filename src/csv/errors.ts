@@ -12,6 +12,9 @@ export type CsvFormatErrorCode =
   | 'csv_quote_unrecoverable'
   | 'csv_record_too_large'
   | 'csv_parse'
+  // A report's layout (the mapping's `report`): no header where it says, or no record type column in it.
+  | 'csv_header_not_found'
+  | 'csv_record_type_column'
   // A workbook input: not a readable .xlsx, or without the sheet asked for.
   | 'workbook_unreadable'
   | 'workbook_sheet_missing';

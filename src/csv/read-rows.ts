@@ -6,6 +6,8 @@ import { createDecoder } from './decode.js';
 import type { CsvDialect } from './dialect.js';
 import { CsvFormatError, type CsvRowError } from './errors.js';
 import type { FileLayout } from './layout.js';
+import type { ReportLayout } from './report-layout.js';
+import { ReportRegion, type LinesOutside } from './report-region.js';
 import {
   continuesSkippedRecord,
   countLineBreaks,
@@ -93,6 +95,18 @@ export interface ReadRowsOptions {
    * repeat to read back the same way.
    */
   onLayout?: (layout: FileLayout) => void;
+  /**
+   * Where the table sits in a report: title lines, trailer, record types (the mapping's `report`).
+   * Without it the first record is the header and blank lines are held back as today.
+   */
+  report?: ReportLayout | undefined;
+  /**
+   * Whether a first record is a header the report's layout does not apply to: one of our results
+   * files fed back starts with its own header, no title line before it.
+   */
+  readAsIs?: (firstRecord: readonly string[]) => boolean;
+  /** Called once the input has been read to its end under a `report` layout, with the lines not rows and why. */
+  onLinesOutside?: (outside: LinesOutside) => void;
 }
 
 export async function* readRows(
@@ -161,6 +175,7 @@ async function* readBatches<R>(
   } finally {
     parser.destroy();
   }
+  assembler.finish();
   if (assembler.header === undefined) {
     throw new CsvFormatError('csv_empty', 1, 'input: expected a header line, got an empty file');
   }
@@ -178,12 +193,25 @@ class RowAssembler<R> {
   // Blank lines are reported only once a record follows them: the blank lines editors and
   // exporters leave at the end of a file are not rows, and must not fail every run.
   private blankLines: R[] = [];
+  // Under a `report` layout; left undefined for a file read as is (a results file fed back).
+  private region: ReportRegion<R> | undefined;
+  private regionDecided = false;
+  private blankLinesBefore = 0;
 
   constructor(
     private readonly dialect: CsvDialect,
     private readonly options: ReadRowsOptions,
     private readonly shape: RowShape<R>,
   ) {}
+
+  /** At the end of the input: a trailer given as a number of lines is known, and the count is told. */
+  finish(): void {
+    const region = this.region;
+    if (region === undefined) return;
+    if (this.header === undefined) throw region.headerNotFound(this.nextLine);
+    region.finish();
+    this.options.onLinesOutside?.(region.outside);
+  }
 
   take(output: ParserOutput, rows: R[]): void {
     if ('skipped' in output) {
@@ -195,6 +223,12 @@ class RowAssembler<R> {
     this.nextLine += countLineBreaks(output.record) + 1;
     // csv-parse makes a new array for every record: no copy of it is needed.
     const values = this.dialect.trim ? output.record.map((value) => value.trim()) : output.record;
+    const region = this.regionFor(values, values.length === 1 && values[0] === '');
+    if (region === 'undecided') return;
+    if (region !== undefined) {
+      this.takeInReport(region, values, line, values.length === 1 && values[0] === '', rows);
+      return;
+    }
     if (this.header === undefined) {
       this.header = this.dialect.header
         ? readHeader(this.options.renameHeader?.(values) ?? values, line)
@@ -210,6 +244,39 @@ class RowAssembler<R> {
     rows.push(this.shape.row(this.header, values, line, this.index++));
   }
 
+  /**
+   * Whether a record is read under the report's layout: decided at the first non-blank record
+   * (blank lines before it are counted once the layout applies), undefined when there is none.
+   */
+  private regionFor(values: readonly string[], blank: boolean): ReportRegion<R> | 'undecided' | undefined {
+    const report = this.options.report;
+    if (report === undefined || this.regionDecided) return this.region;
+    if (blank) {
+      this.blankLinesBefore++;
+      return 'undecided';
+    }
+    this.regionDecided = true;
+    if (this.options.readAsIs?.(values) === true) return undefined;
+    this.region = new ReportRegion(report, this.dialect.delimiter);
+    this.region.outside.blank += this.blankLinesBefore;
+    return this.region;
+  }
+
+  /** A record of a report: the header once found, rows of the table, everything else counted outside it. */
+  private takeInReport(region: ReportRegion<R>, values: string[], line: number, blank: boolean, rows: R[]): void {
+    if (this.header === undefined) {
+      if (region.placeBeforeHeader(values, line, blank) === 'outside') return;
+      this.header = this.dialect.header
+        ? readHeader(this.options.renameHeader?.(values) ?? values, line)
+        : numberedHeader(values.length);
+      region.takeHeader(this.header, line);
+      this.options.onHeader?.(this.header);
+      if (this.dialect.header) return;
+    }
+    if (region.place(values, blank) === 'outside') return;
+    for (const released of region.release(this.shape.row(this.header, values, line, this.index++))) rows.push(released);
+  }
+
   private takeSkipped({ code, message, raw }: SkippedRecord['skipped'], rows: R[]): void {
     if (continuesSkippedRecord(this.previousSkippedRaw, raw)) {
       this.nextLine += countLineBreaks([raw]) - countLineBreaks([this.previousSkippedRaw ?? '']);
@@ -217,6 +284,12 @@ class RowAssembler<R> {
       return;
     }
     const line = this.nextLine;
+    const region = this.regionFor([raw], false);
+    if (region !== undefined && region !== 'undecided' && region.placeUnreadable(raw) === 'outside') {
+      this.nextLine += countLineBreaks([raw]) + 1;
+      this.previousSkippedRaw = raw;
+      return;
+    }
     if (!recoverableParserCodes.has(code) || this.header === undefined) {
       throw runFailure(code, line, new Error(message));
     }

@@ -8,6 +8,7 @@ import { renamedStatusCount, renameStatusColumns } from '../job-files/import/col
 import { checkNotCardNumbers } from '../mapping/card-number-columns.js';
 import { checkHeaderFits, HeaderMismatchError, type HeaderFit, type HeaderSource } from '../mapping/header-fit.js';
 import type { Mapping } from '../mapping/schema.js';
+import { exportLayout } from './export-layout.js';
 import { columnReadings } from '../workbook/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../workbook/read-rows.js';
 
@@ -78,7 +79,10 @@ async function readHeader(options: InputHeaderOptions): Promise<readonly string[
     // Leaving the loop ends the reader: the header is all that is needed.
     for await (const _row of rows) break;
   } else {
-    const batches = readRecordBatches(createReadStream(options.input), options.mapping.csv, hooks);
+    const batches = readRecordBatches(createReadStream(options.input), options.mapping.csv, {
+      ...hooks,
+      ...exportLayout(options.mapping),
+    });
     for await (const _batch of batches) break;
   }
   // Both readers throw csv_empty on a file without a header; a header alone yields no row.

@@ -1,3 +1,4 @@
+import type { LinesOutside } from '../csv/report-region.js';
 import type { ServiceTarget } from '../api/service-target.js';
 import type { EvidenceDirSetBy } from '../evidence/index.js';
 import type { Shard } from '../job-files/claims/ids.js';
@@ -69,4 +70,6 @@ export interface ImportReport {
    * earlier run, which started at `settledByRunAt` (ISO 8601; absent in a journal of an earlier version).
    */
   nothingToSend?: { settledByRunAt: string | undefined } | undefined;
+  /** Under the mapping's `report` layout: the input's lines that were not rows, and why (recorded at staging). */
+  linesOutside?: LinesOutside | undefined;
 }

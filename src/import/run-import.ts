@@ -17,8 +17,10 @@ import {
   madeWithInputKey,
   madeWithMappingKey,
   mappingFileKey,
+  linesOutsideKey,
   settledByRunAtKey,
 } from '../job-files/import/schema.js';
+import type { LinesOutside } from '../csv/report-region.js';
 import { importMismatch, type ImportFingerprint } from './made-with.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from '../journal/service-binding.js';
@@ -32,7 +34,7 @@ import {
   writeResults,
   type ResultsSummary,
 } from '../job-files/import/write-results.js';
-import { fieldColumns } from '../mapping/source-columns.js';
+import { fieldColumns } from '../mapping/columns-read.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
 import { checkInputHeader } from './input-header.js';
@@ -110,6 +112,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       throttling,
       phases: phases.end(),
       nothingToSend,
+      linesOutside: linesOutsideOf(journal),
     };
   } catch (error) {
     // A full disk, a refused or read-only folder, a file gone: in words naming the file.
@@ -179,6 +182,7 @@ async function stageInput(journal: Journal, mapping: Mapping, options: ImportOpt
       ),
   });
   journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
+  if (staged.linesOutside !== undefined) journal.setMeta(linesOutsideKey, JSON.stringify(staged.linesOutside));
   // What the results CSV is written in, kept for a resumed run and for merge-results.
   journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
   // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
@@ -257,6 +261,12 @@ function prepareJournal(
 function nothingToSendOf(journal: Journal): ImportReport['nothingToSend'] {
   if (journal.pendingCount() > 0) return undefined;
   return { settledByRunAt: journal.meta(settledByRunAtKey) };
+}
+
+/** The lines outside a report's table, as staging counted them: a resumed run tells them as the first did. */
+function linesOutsideOf(journal: Journal): LinesOutside | undefined {
+  const recorded = journal.meta(linesOutsideKey);
+  return recorded === undefined ? undefined : (JSON.parse(recorded) as LinesOutside);
 }
 
 function openJournal(file: string): Journal {

@@ -1,3 +1,4 @@
+import { countOutside, describeLinesOutside } from '../csv/report-region.js';
 import type { ImportReport } from './run-import.js';
 import { formatThrottling, throttlingWorthTelling } from '../rate/throttling-summary.js';
 import { okOutcomes, outcomes } from '../job-files/import/columns.js';
@@ -39,6 +40,11 @@ export function formatSummary(
     lines.push(
       `rows whose case would not be filed: ${wouldNotFile} (by the filing rules the sandbox applies; ` +
         'error_code and error_message say why, as the real run would)',
+    );
+  // A report's title lines, trailer and blank lines: read and left out on purpose, never rows.
+  if (report.linesOutside !== undefined && countOutside(report.linesOutside) > 0)
+    lines.push(
+      `lines outside the table, not rows: ${countOutside(report.linesOutside)} (${describeLinesOutside(report.linesOutside)})`,
     );
   // Fixes fed back that reached cases the service held, or would in a dry run.
   if (summary.changed > 0)

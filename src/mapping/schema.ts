@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fileCategories } from '../api/schemas/known-values.js';
 import { csvDialectSchema } from '../csv/dialect.js';
+import { reportLayoutSchema } from '../csv/report-layout.js';
 import { fieldSpecSchema } from './field-spec.js';
 import { optionalColumnIssues } from './optional-columns.js';
 import { caseTargets, requiredCaseTargets, requiredSharedTargets, sharedTargets } from './targets.js';
@@ -38,6 +39,12 @@ export const mappingSchema = z
     $schema: z.string().optional(),
     description: z.string().optional().describe('what export layout this mapping reads'),
     csv: csvDialectSchema.default(csvDialectSchema.parse({})).describe('how the CSV is written'),
+    report: reportLayoutSchema
+      .optional()
+      .describe(
+        'a report around the table: title lines before the header, a trailer, blank lines, the header repeated, ' +
+          'records of several types; every line outside the table is counted, none is a row',
+      ),
     claim: z
       .strictObject({
         key: z

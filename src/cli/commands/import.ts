@@ -264,6 +264,8 @@ function finishedRecord(
     journal: files.journalFile,
     // A re-run with nothing left: which run settled the rows (null: a journal that did not record it).
     nothingToSend: report.nothingToSend && { settledByRunAt: report.nothingToSend.settledByRunAt ?? null },
+    // A report's title lines, trailer, blank lines: counted by why, never rows.
+    linesOutside: report.linesOutside,
   };
 }
 

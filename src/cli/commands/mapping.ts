@@ -21,6 +21,7 @@ import {
   type ExplainedRecord,
 } from './mapping-output.js';
 import { codeOf } from '../../errors/coded-error.js';
+import { exportLayout } from '../../import/export-layout.js';
 
 interface ExplainFlags {
   line: number;
@@ -162,7 +163,7 @@ async function findRecord(input: string, mapping: Mapping, { line, sheet }: Expl
   if (isWorkbookFile(input)) await handle.close();
   const rows = isWorkbookFile(input)
     ? readWorkbookRows(input, { sheet, readings: columnReadings(mapping) })
-    : readRows(handle.createReadStream(), mapping.csv);
+    : readRows(handle.createReadStream(), mapping.csv, exportLayout(mapping));
   try {
     // Returning from the loop ends the reader, which stops the parser and closes the file.
     for await (const row of rows) {

@@ -5,6 +5,8 @@ import Tinypool from 'tinypool';
 import { plainLayout, type FileLayout } from '../../csv/layout.js';
 import { readRecordBatches, type ReadRowsOptions } from '../../csv/read-rows.js';
 import type { CsvRecord, CsvRow } from '../../csv/records.js';
+import type { LinesOutside } from '../../csv/report-region.js';
+import { exportLayout } from '../export-layout.js';
 import { columnReadings } from '../../workbook/column-readings.js';
 import { readWorkbookRows } from '../../workbook/read-rows.js';
 import type { Mapping } from '../../mapping/schema.js';
@@ -59,6 +61,8 @@ export interface StageSummary {
   rowsRead: number;
   /** The input's line ending and byte order mark, for the results CSV to repeat. */
   layout: FileLayout;
+  /** Under the mapping's `report` layout: the lines that were not rows, and why. */
+  linesOutside: LinesOutside | undefined;
 }
 
 /** Records per batch: one message each way and one journal transaction. */
@@ -113,6 +117,7 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     seen.resultsInput = seen.statusCount > 0;
   };
   let layout = plainLayout;
+  let linesOutside: LinesOutside | undefined;
   const onLayout = (found: FileLayout) => {
     layout = found;
   };
@@ -140,7 +145,10 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     if (inFlight.length >= batchesInFlight) await writeOldest();
   };
   try {
-    const hooks = { onHeader, onLayout, renameHeader: renameStatusColumns };
+    const onLinesOutside = (outside: LinesOutside) => {
+      linesOutside = outside;
+    };
+    const hooks = { onHeader, onLayout, onLinesOutside, renameHeader: renameStatusColumns };
     const batches = inputBatches(options, hooks);
     // One await per batch the parser has ready, not per row.
     for await (const batch of batches) {
@@ -160,7 +168,13 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     options.journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
     await preparer.destroy();
   }
-  return { sourceColumns: seen.header.slice(seen.statusCount), resultsInput: seen.resultsInput, rowsRead, layout };
+  return {
+    sourceColumns: seen.header.slice(seen.statusCount),
+    resultsInput: seen.resultsInput,
+    rowsRead,
+    layout,
+    linesOutside,
+  };
 }
 
 /**
@@ -205,7 +219,7 @@ function batchPreparer(options: StageOptions): {
 /** The input's records in batches: a CSV's as the parser has them ready, a workbook's row by row. */
 function inputBatches(
   options: StageOptions,
-  hooks: Pick<ReadRowsOptions, 'onHeader' | 'onLayout' | 'renameHeader'>,
+  hooks: Pick<ReadRowsOptions, 'onHeader' | 'onLayout' | 'onLinesOutside' | 'renameHeader'>,
 ): AsyncIterable<CsvRecord[]> {
   const input = options.input;
   return 'workbook' in input
@@ -216,7 +230,7 @@ function inputBatches(
           ...hooks,
         }),
       )
-    : readRecordBatches(input, options.mapping.csv, hooks);
+    : readRecordBatches(input, options.mapping.csv, { ...hooks, ...exportLayout(options.mapping) });
 }
 
 /** A workbook's rows as the CSV reader's batches of records, one row each (exceljs reads row by row). */

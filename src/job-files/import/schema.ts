@@ -21,6 +21,9 @@ export const madeWithInputKey = 'made_with_input';
  */
 export const settledByRunAtKey = 'settled_by_run_at';
 
+/** The lines of a report outside its table, by why (JSON, docs/mappings.md "Reports with title lines, trailers and sections"). */
+export const linesOutsideKey = 'lines_outside';
+
 /**
  * The journal is the job: every input row, every claim and the last step each reached, recorded
  * before and after every remote call. A crash loses nothing; a re-run reads the steps and
