@@ -86,14 +86,44 @@ export function splitRecords(
   limit: number,
   complete = true,
 ): string[][] {
-  const records: string[][] = [];
+  return splitLines(text, delimiter, quote, limit, complete)
+    .filter((record) => !record.blank)
+    .map((record) => record.cells);
+}
+
+/** A record as `splitLines` reads it: its cells, the 1-based line it starts on, and whether it is a blank line. */
+export interface SplitRecord {
+  readonly cells: string[];
+  readonly line: number;
+  readonly blank: boolean;
+}
+
+/**
+ * The first `limit` records, blank lines among them, each with the line it starts on: what finds
+ * a report's header and trailer by the table between them. CR, LF and CRLF each end a line.
+ */
+export function splitLines(
+  text: string,
+  delimiter: string,
+  quote: string,
+  limit: number,
+  complete = true,
+): SplitRecord[] {
+  const records: SplitRecord[] = [];
   let fields: string[] = [];
   let field = '';
   let quoted = false;
   let position = 0;
+  let line = 1;
+  let startLine = 1;
+  const push = (cells: string[]) => {
+    records.push({ cells, line: startLine, blank: cells.length === 1 && cells[0] === '' });
+    startLine = line;
+  };
   for (; position < text.length && records.length < limit; position++) {
     const character = text.charAt(position);
     if (quoted) {
+      if (character === '\n' || (character === '\r' && text[position + 1] !== '\n')) line++;
       if (character !== quote) {
         field += character;
       } else if (text[position + 1] === quote) {
@@ -109,16 +139,17 @@ export function splitRecords(
       field = '';
     } else if (character === '\n' || character === '\r') {
       if (character === '\r' && text[position + 1] === '\n') position++;
+      line++;
       fields.push(field);
-      records.push(fields);
+      push(fields);
       fields = [];
       field = '';
     } else {
       field += character;
     }
   }
-  if ((field !== '' || fields.length > 0) && position >= text.length && complete) records.push([...fields, field]);
-  return records.filter((record) => !(record.length === 1 && record[0] === ''));
+  if ((field !== '' || fields.length > 0) && position >= text.length && complete) push([...fields, field]);
+  return records;
 }
 
 interface Consistency {
@@ -149,9 +180,13 @@ function consistency(records: string[][]): Consistency {
 
 const looksLikeData = /^[-+(]?[\d.,'\s/:€$£¥]+\)?$|^\d{4}-\d{2}-\d{2}/;
 
-/** Distinct, non-blank cells none of which reads as data (a number, an amount, a date). */
 function hasHeader(records: string[][]): boolean {
-  const names = (records[0] ?? []).map((cell) => cell.trim());
+  return looksLikeHeader(records[0] ?? []);
+}
+
+/** Distinct, non-blank cells none of which reads as data (a number, an amount, a date). */
+export function looksLikeHeader(cells: readonly string[]): boolean {
+  const names = cells.map((cell) => cell.trim());
   if (names.some((name) => name === '' || looksLikeData.test(name))) return false;
   return new Set(names).size === names.length;
 }

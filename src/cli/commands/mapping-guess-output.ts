@@ -1,5 +1,6 @@
 import { describeDelimiter, type DialectGuess, type Draft, type EncodingGuess } from '../../mapping/guess/index.js';
 import type { EvidenceDirNext } from './mapping-guess-evidence.js';
+import type { ReportLayoutGuess } from '../../mapping/guess/report-layout.js';
 
 export interface GuessSummary {
   samplePath: string;
@@ -10,6 +11,8 @@ export interface GuessSummary {
   rows: number;
   draft: Draft;
   firstLine: number;
+  /** Where the table sits when the export is a report: said first when the header is not line 1. */
+  report?: ReportLayoutGuess | undefined;
   /** `--evidence-dir` for the import, when the draft maps evidence columns (mapping-guess-evidence.ts). */
   evidenceDir?: EvidenceDirNext | undefined;
 }
@@ -25,6 +28,7 @@ export function formatGuessSummary(summary: GuessSummary): string {
     `mapping guess: ${summary.rows} rows of ${summary.samplePath}, ${encoding.encoding}, ` +
       `${describeDelimiter(dialect.delimiter)} delimited, ` +
       (dialect.header ? 'a header line' : 'no header line'),
+    ...reportLines(summary.report),
     'decided:',
     ...draft.decisions.map(
       (decision) =>
@@ -54,4 +58,24 @@ export function formatGuessSummary(summary: GuessSummary): string {
   );
   if (summary.evidenceDir?.note !== undefined) lines.push(`  (${summary.evidenceDir.note})`);
   return `${lines.join('\n')}\n`;
+}
+
+/** A report's title lines and trailer, said before the decisions: the first line is not always the header. */
+function reportLines(report: ReportLayoutGuess | undefined): string[] {
+  if (report?.layout === undefined) return [];
+  const lines: string[] = [];
+  const titles = report.titleLines.length;
+  if (titles > 0)
+    lines.push(
+      `the first line is not the header: line ${report.headerLine} is, after ${titles} title ${titles === 1 ? 'line' : 'lines'} ` +
+        '(report.header in the draft; they are never rows)',
+    );
+  if (report.trailer !== undefined)
+    lines.push(
+      `the rows end before a trailer, ${report.trailer.line === undefined ? 'the last line' : `line ${report.trailer.line}`} ` +
+        `${report.trailer.text} (report.trailer; it and the lines after it are never rows)`,
+    );
+  if (report.blankLinesInside > 0)
+    lines.push(`${report.blankLinesInside} blank lines among the rows: skipped and counted (report), never rows`);
+  return lines;
 }

@@ -1,4 +1,4 @@
-import { open, writeFile } from 'node:fs/promises';
+import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
@@ -19,6 +19,7 @@ import {
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatGuessSummary } from './mapping-guess-output.js';
+import { findReportLayout, type ReportLayoutGuess } from '../../mapping/guess/report-layout.js';
 import { evidenceDirNext } from './mapping-guess-evidence.js';
 import { codeOf } from '../../errors/coded-error.js';
 
@@ -71,13 +72,13 @@ export function guessCommand(context: CliContext): Command {
       const out = flags.out;
       if (out !== undefined && !flags.force && (await exists(out)))
         throw new UsageError(`--out ${out}: expected a new file, got an existing one (use --force to overwrite it)`);
-      const { encoding, dialect, sample, unreadableRows, firstLine } = isWorkbookFile(samplePath)
+      const { encoding, dialect, sample, unreadableRows, firstLine, report } = isWorkbookFile(samplePath)
         ? await readWorkbookSample(samplePath, flags)
         : await readSample(samplePath, flags.rows);
       const schemaPath = relative(out === undefined ? process.cwd() : dirname(resolve(out)), schemaFile)
         .split(sep)
         .join('/');
-      const draft = guessMapping({ sample, encoding, dialect, source: samplePath, unreadableRows, schemaPath });
+      const draft = guessMapping({ sample, encoding, dialect, report, source: samplePath, unreadableRows, schemaPath });
       if (out === undefined) context.io.stdout.write(draft.yaml);
       else await writeFile(out, draft.yaml, { flag: flags.force ? 'w' : 'wx' });
       const evidenceDir = await evidenceDirNext(samplePath, draft, sample.rows);
@@ -91,6 +92,7 @@ export function guessCommand(context: CliContext): Command {
           draft,
           firstLine,
           evidenceDir,
+          report,
         }),
       );
       context.setExitCode(ExitCode.ok);
@@ -119,6 +121,8 @@ interface ReadSample {
   unreadableRows: number;
   /** The line of the first data record, for the `mapping explain` to try next. */
   firstLine: number;
+  /** Where the table sits when the file is a report (title lines, a trailer); undefined for a workbook. */
+  report?: ReportLayoutGuess | undefined;
 }
 
 /** Sniffs the head, then streams the first `maxRows` records with what was sniffed. */
@@ -141,12 +145,18 @@ async function readSample(path: string, maxRows: number): Promise<ReadSample> {
         throw new UsageError(`${path}: ${error.message}`, { cause: error });
       throw error;
     }
-    const dialect = sniffDialect(
-      new TextDecoder(encoding.encoding).decode(head.subarray(0, bytesRead), { stream: true }),
-      bytesRead < headBytes,
-    );
+    const headText = new TextDecoder(encoding.encoding).decode(head.subarray(0, bytesRead), { stream: true });
+    const sniffed = sniffDialect(headText, bytesRead < headBytes);
+    const report = findReportLayout({
+      head: headText,
+      complete: bytesRead < headBytes,
+      tail: bytesRead < headBytes ? undefined : await tailText(handle, encoding.encoding),
+      delimiter: sniffed.delimiter,
+      quote: sniffed.quote,
+    });
+    const dialect = report === undefined ? sniffed : sniffTable(headText, bytesRead < headBytes, sniffed, report);
     try {
-      return { encoding, dialect, ...(await readRecords(path, dialect, encoding.encoding, maxRows)) };
+      return { encoding, dialect, report, ...(await readRecords(path, dialect, encoding.encoding, maxRows, report)) };
     } catch (error) {
       // Not UTF-8 after all, past the sniffed head: what Excel on Windows writes is the likely reading.
       if (
@@ -160,7 +170,12 @@ async function readSample(path: string, maxRows: number): Promise<ReadSample> {
           confidence: 'medium',
           evidence: `valid UTF-8 until line ${error.line}, then bytes that are not: windows-1252`,
         };
-        return { encoding: fallback, dialect, ...(await readRecords(path, dialect, fallback.encoding, maxRows)) };
+        return {
+          encoding: fallback,
+          dialect,
+          report,
+          ...(await readRecords(path, dialect, fallback.encoding, maxRows, report)),
+        };
       }
       throw error;
     }
@@ -217,7 +232,8 @@ async function readRecords(
   dialect: DialectGuess,
   encoding: CsvEncoding,
   maxRows: number,
-): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
+  report: ReportLayoutGuess | undefined,
+): Promise<Omit<ReadSample, 'encoding' | 'dialect' | 'report'>> {
   const csv = csvDialectSchema.parse({
     delimiter: dialect.delimiter,
     quote: dialect.quote,
@@ -228,10 +244,64 @@ async function readRecords(
   let columns: readonly string[] = [];
   return collectSample(
     path,
-    readRows(handle.createReadStream(), csv, { onHeader: (header) => (columns = header) }),
+    readRows(handle.createReadStream(), csv, {
+      onHeader: (header) => (columns = header),
+      report: report?.layout,
+    }),
     () => columns,
     maxRows,
   );
+}
+
+/**
+ * The dialect as the table below a report's title lines shows it: title lines of other widths
+ * made the first sniff less sure than the table is. Kept as first sniffed if the table reads
+ * otherwise (then the layout was found with the first sniff's delimiter).
+ */
+function sniffTable(text: string, complete: boolean, sniffed: DialectGuess, report: ReportLayoutGuess): DialectGuess {
+  const offsetOf = (line: number) => {
+    let offset = 0;
+    for (let at = 1; at < line && offset !== -1; at++) offset = text.indexOf('\n', offset) + 1 || -1;
+    return offset;
+  };
+  const start = offsetOf(report.headerLine);
+  if (start <= 0) return sniffed;
+  const trailerLine = report.trailer?.line;
+  const end = trailerLine === undefined ? -1 : offsetOf(trailerLine);
+  const table = sniffDialect(text.slice(start, end === -1 ? undefined : end), complete || end !== -1);
+  if (table.delimiter !== sniffed.delimiter || table.quote !== sniffed.quote) return sniffed;
+  return { ...table, lineEnding: sniffed.lineEnding, evidence: `${table.evidence} of the table below the title lines` };
+}
+
+/** Bytes of the file's end a trailer is looked for in, past any blank lines, and how far back those may go. */
+const tailBytes = 64 * 1024;
+const mostTrailingBlankBytes = 16 * 1024 * 1024;
+
+/**
+ * The file's last bytes with text in them, decoded: where a report's trailer is. Blank lines after
+ * the trailer (one published report ends with thousands) are stepped over.
+ */
+async function tailText(handle: FileHandle, encoding: CsvEncoding): Promise<string> {
+  const { size } = await handle.stat();
+  const buffer = Buffer.alloc(tailBytes + 2);
+  // The end of the text: the last byte that is not a line break, a space or (UTF-16) a zero byte.
+  let textEnd = 0;
+  for (let end = size; end > 0 && size - end < mostTrailingBlankBytes && textEnd === 0;) {
+    const start = Math.max(0, end - tailBytes);
+    const { bytesRead } = await handle.read(buffer, 0, end - start, start);
+    for (let at = bytesRead - 1; at >= 0; at--)
+      if (![0x0a, 0x0d, 0x20, 0x00].includes(buffer[at] ?? 0)) {
+        textEnd = start + at + 1;
+        break;
+      }
+    end = start;
+  }
+  if (textEnd === 0) return '';
+  // From an even offset, so that a UTF-16 file's bytes stay in pairs; one more byte for its last pair.
+  const end = Math.min(size, textEnd + 1);
+  const from = Math.max(0, end - tailBytes) & ~1;
+  const { bytesRead } = await handle.read(buffer, 0, end - from, from);
+  return new TextDecoder(encoding).decode(buffer.subarray(0, bytesRead));
 }
 
 /** The first `maxRows` records of a reader; leaving the loop ends it, which stops the parser and closes the file. */
@@ -240,7 +310,7 @@ async function collectSample(
   records: AsyncIterable<CsvRow>,
   header: () => readonly string[],
   maxRows: number,
-): Promise<Omit<ReadSample, 'encoding' | 'dialect'>> {
+): Promise<Omit<ReadSample, 'encoding' | 'dialect' | 'report'>> {
   const rows: Record<string, string>[] = [];
   let unreadableRows = 0;
   let firstLine: number | undefined;

@@ -8,7 +8,8 @@ import { isPlaceholder, placeholderColumn, type FieldDraft } from './field-draft
 import { describeValues, profileColumns, type ColumnProfile } from './profile.js';
 import { flow, renderSection, scalar, YamlLines } from './render-yaml.js';
 import { evidenceEntries, type EvidenceDraft } from './evidence-columns.js';
-import type { Confidence, Sample } from './types.js';
+import type { Confidence, Decision, Sample } from './types.js';
+import { renderReport, reportDecisions, type ReportLayoutGuess } from './report-layout.js';
 
 export interface GuessInput {
   readonly sample: Sample;
@@ -16,17 +17,15 @@ export interface GuessInput {
   readonly dialect: DialectGuess;
   /** The export's name as the user gave it, for the comments. */
   readonly source: string;
+  /** Where the table sits when the export is a report: title lines before the header, a trailer. */
+  readonly report?: ReportLayoutGuess | undefined;
   /** Records that could not be read (a stray quote): counted, not guessed from. */
   readonly unreadableRows: number;
   /** Path of mappings/mapping.schema.json as seen from where the draft is written. */
   readonly schemaPath: string;
 }
 
-export interface Decision {
-  readonly subject: string;
-  readonly decision: string;
-  readonly confidence: Confidence;
-}
+export type { Decision } from './types.js';
 
 export interface Draft {
   readonly yaml: string;
@@ -117,7 +116,7 @@ export function guessMapping(input: GuessInput): Draft {
 
 /** What was decided, field by field, with how sure each decision is: the command's table. */
 function decisionsOf(
-  { encoding, dialect }: GuessInput,
+  { encoding, dialect, report }: GuessInput,
   claimKey: ClaimKeyGuess,
   allFields: readonly FieldDraft[],
   evidence: readonly EvidenceDraft[],
@@ -131,6 +130,7 @@ function decisionsOf(
         (dialect.header ? 'a header line' : 'no header line'),
       confidence: dialect.confidence,
     },
+    ...(report === undefined ? [] : reportDecisions(report)),
     { subject: 'claim.key', decision: claimKey.column ?? 'none found', confidence: claimKey.confidence },
     ...allFields.map((field) => ({
       subject: `${field.section}.${field.target}`,
@@ -167,7 +167,11 @@ function renderHeader(yaml: YamlLines, input: GuessInput): void {
   yaml.comment(
     '  ',
     `line endings ${dialect.lineEnding} (the reader takes CRLF and LF alike); ` +
-      (dialect.header ? 'the first line names the columns' : 'no header line: columns are numbered from 1'),
+      (!dialect.header
+        ? 'no header line: columns are numbered from 1'
+        : input.report?.layout?.header === undefined
+          ? 'the first line names the columns'
+          : `line ${input.report.headerLine} names the columns (report, below)`),
   );
   yaml.add(
     `  delimiter: ${scalar(dialect.delimiter)}`,
@@ -175,6 +179,7 @@ function renderHeader(yaml: YamlLines, input: GuessInput): void {
     `  encoding: ${encoding.encoding}`,
     `  header: ${dialect.header}`,
   );
+  if (input.report !== undefined) renderReport(yaml, input.report);
 }
 
 function renderClaim(yaml: YamlLines, claimKey: ClaimKeyGuess, sequence: SequenceRange | undefined): void {

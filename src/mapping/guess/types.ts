@@ -4,7 +4,8 @@
  */
 
 // How sure a guess is: the CSV sniffers (src/csv) say it too.
-export type { Confidence } from '../../csv/confidence.js';
+import type { Confidence } from '../../csv/confidence.js';
+export type { Confidence };
 
 /** The first rows of an export, as read with the sniffed dialect. */
 export interface Sample {
@@ -31,4 +32,11 @@ export interface Todo {
   /** Where in the mapping, e.g. `shared.dispute.reason`. */
   readonly field: string;
   readonly message: string;
+}
+
+/** One line of what `mapping guess` decided, with how sure it is. */
+export interface Decision {
+  readonly subject: string;
+  readonly decision: string;
+  readonly confidence: Confidence;
 }
