@@ -75,6 +75,7 @@ async function readHeader(options: InputHeaderOptions): Promise<readonly string[
       sheet: options.sheet,
       readings: columnReadings(options.mapping),
       ...hooks,
+      ...exportLayout(options.mapping),
     });
     // Leaving the loop ends the reader: the header is all that is needed.
     for await (const _row of rows) break;

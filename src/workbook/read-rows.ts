@@ -2,6 +2,8 @@ import { createReadStream } from 'node:fs';
 import type ExcelJS from 'exceljs';
 import { CsvFormatError } from '../csv/errors.js';
 import { readHeader, toRow, type CsvRow } from '../csv/records.js';
+import type { ReportLayout } from '../csv/report-layout.js';
+import { ReportRegion, type LinesOutside } from '../csv/report-region.js';
 import { cellText, type ColumnReading, type ReadCell } from './cell-text.js';
 
 /** Whether a file is a workbook by its name: `.xlsx` (Office Open XML; not the old binary `.xls`). */
@@ -16,6 +18,10 @@ export interface ReadWorkbookOptions {
   readings?: ReadonlyMap<string, ColumnReading> | undefined;
   onHeader?: (header: readonly string[]) => void;
   renameHeader?: (header: readonly string[]) => readonly string[];
+  /** Title rows, a trailer, record types: the mapping's `report`, as for a CSV (src/csv/read-rows.ts). */
+  report?: ReportLayout | undefined;
+  readAsIs?: (firstRecord: readonly string[]) => boolean;
+  onLinesOutside?: (outside: LinesOutside) => void;
 }
 
 /** The minimum of exceljs's streamed row this reader uses. */
@@ -97,6 +103,8 @@ async function* sheetRows(
   let header: string[] | undefined;
   let readings: (ColumnReading | undefined)[] = [];
   let index = 0;
+  // Decided at the first row with a cell: one of our results workbooks fed back is read as it is.
+  let region: ReportRegion<CsvRow> | undefined;
   for await (const row of rows) {
     const width = header?.length ?? row.cellCount;
     const values: string[] = [];
@@ -107,14 +115,30 @@ async function* sheetRows(
     if (header === undefined) {
       while (values.at(-1) === '') values.pop();
       if (values.length === 0) continue;
+      if (options.report !== undefined && region === undefined && options.readAsIs?.(values) !== true)
+        region = new ReportRegion(options.report, ',');
+      // The header is the reader's once found: a later row alike is the header repeated, not a second header.
+      if (region !== undefined && region.placeBeforeHeader(values, row.number, false) === 'outside') continue;
       header = readHeader(options.renameHeader?.(values) ?? values, row.number);
+      region?.takeHeader(header, row.number);
       readings = header.map((name) => options.readings?.get(name));
       options.onHeader?.(header);
       continue;
     }
     if (values.every((value) => value === '')) continue;
-    yield toRow(header, values, row.number, index++);
+    if (region === undefined) {
+      yield toRow(header, values, row.number, index++);
+      continue;
+    }
+    if (region.place(values, false) === 'outside') continue;
+    for (const released of region.release(toRow(header, values, row.number, index++))) yield released;
   }
-  if (header === undefined)
+  if (header === undefined) {
+    if (region !== undefined) throw region.headerNotFound(1);
     throw new CsvFormatError('csv_empty', 1, `workbook ${file}: expected a header row, got an empty sheet`);
+  }
+  if (region !== undefined) {
+    region.finish();
+    options.onLinesOutside?.(region.outside);
+  }
 }

@@ -87,3 +87,32 @@ describe('reading a workbook', () => {
     await expect(rowsOf(file)).rejects.toMatchObject({ code: 'workbook_unreadable' });
   });
 });
+
+describe('reading a workbook report: title rows and a totals row', () => {
+  it('reads the table under the title rows and above the totals, the rows outside counted', async () => {
+    const folder = await temporaryFolder('workbook-report-');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Chargebacks');
+    sheet.addRow(['Chargeback report']);
+    sheet.addRow(['Bank: Example', 'Month: 2026-11']);
+    sheet.addRow([]);
+    sheet.addRow(['Case', 'ARN', 'Amount']);
+    sheet.addRow(['C1', '74000000000000000000001', '1.50']);
+    sheet.addRow(['Case', 'ARN', 'Amount']);
+    sheet.addRow(['C2', '74000000000000000000002', '2.50']);
+    sheet.addRow(['Total', '', '4.00']);
+    const file = join(folder, 'report.xlsx');
+    await workbook.xlsx.writeFile(file);
+
+    let outside: unknown;
+    const rows = await rowsOf(file, {
+      report: { header: { starts_with: 'Case,ARN' }, trailer: { matches: '^Total,' } },
+      onLinesOutside: (found) => (outside = found),
+    });
+    expect(rows.map((row) => [row.line, 'cells' in row ? row.cells.Case : row.error.code])).toEqual([
+      [5, 'C1'],
+      [7, 'C2'],
+    ]);
+    expect(outside).toEqual({ beforeHeader: 2, blank: 0, repeatedHeader: 1, trailer: 1, otherTypes: {} });
+  });
+});

@@ -162,7 +162,7 @@ async function findRecord(input: string, mapping: Mapping, { line, sheet }: Expl
   // A workbook is read by name (exceljs opens it); the handle only proved it readable.
   if (isWorkbookFile(input)) await handle.close();
   const rows = isWorkbookFile(input)
-    ? readWorkbookRows(input, { sheet, readings: columnReadings(mapping) })
+    ? readWorkbookRows(input, { sheet, readings: columnReadings(mapping), ...exportLayout(mapping) })
     : readRows(handle.createReadStream(), mapping.csv, exportLayout(mapping));
   try {
     // Returning from the loop ends the reader, which stops the parser and closes the file.

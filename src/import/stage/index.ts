@@ -228,6 +228,7 @@ function inputBatches(
           sheet: input.sheet,
           readings: columnReadings(options.mapping),
           ...hooks,
+          ...exportLayout(options.mapping),
         }),
       )
     : readRecordBatches(input, options.mapping.csv, { ...hooks, ...exportLayout(options.mapping) });
