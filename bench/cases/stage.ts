@@ -7,6 +7,7 @@ import { genericMappingFile } from '../support/paths.js';
 import { expectSuccess, runNodeMeasured } from '../support/process.js';
 import type { StageWorkerResult } from '../support/stage-worker.js';
 import { cardNumberColumn, expectDetectionOff, writeDetectionOffMapping } from '../support/detection-off.js';
+import { writeReportExport, writeReportMapping } from '../support/report-export.js';
 
 /**
  * Stage throughput: rows/s of the import's stage step (parse → map → validate → journal,
@@ -39,7 +40,7 @@ const goalRatio = 0.5;
 const detectionGoalRatio = 0.9;
 const workerScript = fileURLToPath(new URL('../support/stage-worker.js', import.meta.url));
 
-type Side = 'stage' | 'csv-parse' | 'stage, card numbers' | 'stage, card numbers, detection off';
+type Side = 'stage' | 'csv-parse' | 'stage, card numbers' | 'stage, card numbers, detection off' | 'stage, report';
 
 interface Files {
   csv: string;
@@ -47,12 +48,25 @@ interface Files {
   cardNumbersCsv: string;
   /** mappings/generic.yaml with every column in `not_card_numbers`: the stage with no cell read for card numbers. */
   detectionOffMapping: string;
+  /** The same rows under title lines and above a trailer and padding, and the mapping whose `report` finds them. */
+  reportCsv: string;
+  reportMapping: string;
 }
 
 async function onePass(context: BenchContext, side: Side, files: Files, round: number): Promise<StageWorkerResult> {
   const journalFile = join(context.workDir, `stage-${round}.journal.sqlite`);
-  const mapping = side === 'stage, card numbers, detection off' ? files.detectionOffMapping : genericMappingFile;
-  const csv = side === 'stage' || side === 'csv-parse' ? files.csv : files.cardNumbersCsv;
+  const mapping =
+    side === 'stage, card numbers, detection off'
+      ? files.detectionOffMapping
+      : side === 'stage, report'
+        ? files.reportMapping
+        : genericMappingFile;
+  const csv =
+    side === 'stage' || side === 'csv-parse'
+      ? files.csv
+      : side === 'stage, report'
+        ? files.reportCsv
+        : files.cardNumbersCsv;
   const args =
     side === 'csv-parse'
       ? [workerScript, 'csv-parse', csv, mapping]
@@ -85,7 +99,9 @@ type Rates = Record<Side, number[]>;
  */
 async function oneRound(context: BenchContext, files: Files, rows: number, round: number, rates: Rates): Promise<void> {
   const onAndOff: Side[] = ['stage, card numbers', 'stage, card numbers, detection off'];
-  const stages: Side[] = ['stage', ...(round % 2 === 0 ? onAndOff : onAndOff.reverse())];
+  // The report right after the plain stage, or right before it, alternating too.
+  const plainAndReport: Side[] = round % 2 === 0 ? ['stage', 'stage, report'] : ['stage, report', 'stage'];
+  const stages: Side[] = [...plainAndReport, ...(round % 2 === 0 ? onAndOff : onAndOff.reverse())];
   for (const side of ['csv-parse', ...stages] as const) {
     const result = await onePass(context, side, files, round);
     if (result.rows !== rows) throw new Error(`stage worker (${side}): expected ${rows} rows, got ${result.rows}`);
@@ -101,11 +117,15 @@ export const benchCase: BenchCase = {
       csv: join(context.workDir, `stage-${rows}.csv`),
       cardNumbersCsv: join(context.workDir, `stage-${rows}-card-numbers.csv`),
       detectionOffMapping: join(context.workDir, 'stage-detection-off.yaml'),
+      reportCsv: join(context.workDir, `stage-${rows}-report.csv`),
+      reportMapping: join(context.workDir, 'stage-report.yaml'),
     };
     const written = await writeGenericExport(files.csv, rows);
     await writeGenericExport(files.cardNumbersCsv, rows, cardNumberColumn);
     await writeDetectionOffMapping(files.detectionOffMapping);
     await expectDetectionOff(context.workDir, files.detectionOffMapping);
+    await writeReportExport(files.csv, files.reportCsv);
+    await writeReportMapping(files.reportMapping);
     context.log(`stage: generated ${count(rows)} rows (${(written.bytes / 1e6).toFixed(1)} MB)`);
 
     const rates: Rates = {
@@ -113,6 +133,7 @@ export const benchCase: BenchCase = {
       'csv-parse': [],
       'stage, card numbers': [],
       'stage, card numbers, detection off': [],
+      'stage, report': [],
     };
     const started = performance.now();
     const elapsedSeconds = () => (performance.now() - started) / 1000;
@@ -120,7 +141,7 @@ export const benchCase: BenchCase = {
       roundsDone === 0 || elapsedSeconds() * (1 + 1 / roundsDone) <= roundsBudgetSeconds;
     for (let round = 0; round < maxRounds && anotherRoundFits(round); round++)
       await oneRound(context, files, rows, round, rates);
-    return [stageRow(rows, rates), detectionRow(rows, rates)];
+    return [stageRow(rows, rates), detectionRow(rows, rates), reportRow(rows, rates)];
   },
 };
 
@@ -160,5 +181,26 @@ function detectionRow(rows: number, rates: Rates): BenchRow {
       `best of ${rates['stage, card numbers'].length} passes each, on and off alternating first; ` +
       `all passes: on ${rates['stage, card numbers'].map(perSecond).join(', ')}; ` +
       `off ${rates['stage, card numbers, detection off'].map(perSecond).join(', ')}`,
+  };
+}
+
+/** A report's table read through its layout against the same rows as a plain export: what finding the table costs. */
+function reportRow(rows: number, rates: Rates): BenchRow {
+  const report = Math.max(...rates['stage, report']);
+  const plain = Math.max(...rates.stage);
+  const ratio = report / plain;
+  return {
+    benchmark: `Stage throughput, a report with title lines and a trailer vs the same rows plain (${count(rows)} rows)`,
+    figure: `report: ${perSecond(report)}`,
+    baseline: `plain export: ${perSecond(plain)}`,
+    ratio,
+    goal: '>= 0.95 (report / plain: within noise)',
+    met: ratio >= 0.95,
+    note:
+      'the same stageRows() and build; the report is the plain export under two title lines, above a trailer ' +
+      'repeating the first and 5,000 blank lines, read through mappings/generic.yaml with a report section ' +
+      `(header starts_with, trailer starts_with); best of ${rates['stage, report'].length} passes each, which goes ` +
+      `first alternating; all passes: report ${rates['stage, report'].map(perSecond).join(', ')}; ` +
+      `plain ${rates.stage.map(perSecond).join(', ')}`,
   };
 }

@@ -65,15 +65,15 @@ export class ReportRegion<T> {
   private inTrailer = false;
   private recordsBefore = 0;
   private readonly held: T[] = [];
-  private readonly startsWith: ((text: string) => boolean) | undefined;
-  private readonly endsWith: ((text: string) => boolean) | undefined;
+  private readonly startsWith: ((cells: readonly string[]) => boolean) | undefined;
+  private readonly endsWith: ((cells: readonly string[]) => boolean) | undefined;
 
   constructor(
     private readonly layout: ReportLayout,
     private readonly delimiter: string,
   ) {
-    this.startsWith = matcher(layout.header);
-    this.endsWith = matcher(layout.trailer);
+    this.startsWith = matcher(layout.header, delimiter);
+    this.endsWith = matcher(layout.trailer, delimiter);
   }
 
   /** Where a record before the header is; `line` is the line it starts on. */
@@ -81,9 +81,7 @@ export class ReportRegion<T> {
     const header = this.layout.header;
     const isHeader =
       !blank &&
-      (header?.line !== undefined
-        ? line === header.line
-        : this.startsWith === undefined || this.startsWith(values.join(this.delimiter)));
+      (header?.line !== undefined ? line === header.line : this.startsWith === undefined || this.startsWith(values));
     if (isHeader) return 'header';
     if (header?.line !== undefined && line > header.line)
       throw new CsvFormatError(
@@ -119,14 +117,13 @@ export class ReportRegion<T> {
       this.outside.blank++;
       return 'outside';
     }
-    const text = values.join(this.delimiter);
     // The next block of a concatenated report, or the header printed again on a new page.
-    if (text === this.headerText) {
+    if (this.isHeaderAgain(values)) {
       this.inTrailer = false;
       this.outside.repeatedHeader++;
       return 'outside';
     }
-    if (this.inTrailer || this.endsWith?.(text) === true) {
+    if (this.inTrailer || this.endsWith?.(values) === true) {
       this.inTrailer = true;
       this.outside.trailer++;
       return 'outside';
@@ -150,7 +147,7 @@ export class ReportRegion<T> {
       this.outside.beforeHeader++;
       return 'outside';
     }
-    if (this.inTrailer || this.endsWith?.(raw.replace(/\r?\n$/, '')) === true) {
+    if (this.inTrailer || this.endsWith?.([raw.replace(/\r?\n$/, '')]) === true) {
       this.inTrailer = true;
       this.outside.trailer++;
       return 'outside';
@@ -167,6 +164,17 @@ export class ReportRegion<T> {
     if (lines === undefined) return [row];
     this.held.push(row);
     return this.held.length > lines ? this.held.splice(0, this.held.length - lines) : [];
+  }
+
+  /** Compared cell by cell first: joining every row's cells for this would cost a copy of the file. */
+  private isHeaderAgain(values: readonly string[]): boolean {
+    const header = this.header;
+    return (
+      header !== undefined &&
+      values.length === header.length &&
+      values[0] === header[0] &&
+      values.join(this.delimiter) === this.headerText
+    );
   }
 
   /** At the end of the input: the rows still held are the trailer. */
@@ -193,16 +201,24 @@ export class ReportRegion<T> {
   }
 }
 
+/**
+ * A line pattern as a test of a record's cells: its text is the cells joined by the delimiter, built
+ * only when the first cell alone cannot answer (a row of the table is tested once for the trailer).
+ */
 function matcher(
   settings: { starts_with?: string | undefined; matches?: string | undefined } | undefined,
-): ((text: string) => boolean) | undefined {
+  delimiter: string,
+): ((cells: readonly string[]) => boolean) | undefined {
   if (settings?.starts_with !== undefined) {
     const prefix = settings.starts_with;
-    return (text) => text.startsWith(prefix);
+    return (cells) => {
+      const first = cells[0] ?? '';
+      return prefix.length <= first.length ? first.startsWith(prefix) : cells.join(delimiter).startsWith(prefix);
+    };
   }
   if (settings?.matches !== undefined) {
     const pattern = new RegExp(settings.matches, 'u');
-    return (text) => pattern.test(text);
+    return (cells) => pattern.test(cells.join(delimiter));
   }
   return undefined;
 }
