@@ -8,7 +8,7 @@ import { isPlaceholder, placeholderColumn, type FieldDraft } from './field-draft
 import { describeValues, profileColumns, type ColumnProfile } from './profile.js';
 import { flow, renderSection, scalar, YamlLines } from './render-yaml.js';
 import { evidenceEntries, type EvidenceDraft } from './evidence-columns.js';
-import type { Confidence, Decision, Sample } from './types.js';
+import type { Decision, Sample } from './types.js';
 import { renderReport, reportDecisions, type ReportLayoutGuess } from './report-layout.js';
 
 export interface GuessInput {
