@@ -82,6 +82,19 @@ describe('import: a report with title lines and a trailer', () => {
       ['6', 'valid'],
     ]);
 
+    // The results fed back through the same mapping: read as they are, their own header first.
+    const fedBack = await workspace.write('fix.results.csv', await readFile(workspace.results));
+    const fixRun = await runCli(
+      [
+        ...pretty,
+        ...importArgs(workspace, fedBack, ['--dry-run', '--journal', `${workspace.dir}/fix.sqlite`], mapping),
+      ],
+      env,
+    );
+    expect(fixRun.exitCode, fixRun.stderr).toBe(0);
+    expect(fixRun.stderr).toContain('dry run finished: 3 rows, 2 claims');
+    expect(fixRun.stderr).not.toContain('lines outside the table');
+
     const args = importArgs(
       workspace,
       input,
