@@ -47,8 +47,8 @@ export function readCardNumber(cell: string): WrittenCardNumber | undefined {
   if (/^\d{4}$/.test(cell)) return { form: 'last_four', firstDigits: '', mask: undefined, length: 4, lastFour: cell };
   if (!groups.test(cell)) return undefined;
   const compact = cell.replace(/[ -]/g, '');
-  // Counted in code points: `•` is one character of the card number, whatever its encoding.
-  const length = [...compact].length;
+  // Every mask character is one UTF-16 unit (`•` is U+2022): the length counts the card's digits.
+  const length = compact.length;
   if (/^\d+$/.test(compact)) {
     if (length < shortestCard || length > longestCard) return undefined;
     return { form: 'whole', firstDigits: compact, mask: undefined, length, lastFour: compact.slice(-4) };

@@ -3,6 +3,7 @@ import { cardNumberNote, readsAsCardNumbers } from './card-number-column.js';
 import { isCurrencyCode } from './classify-scalars.js';
 import type { FieldDraft } from './field-draft.js';
 import type { ColumnProfile } from './profile.js';
+import { networkFromCardNumbers } from './network-from-card-numbers.js';
 import { isReasonColumn } from './reason-labels.js';
 import { currencyTargetOf, fieldsForRole, type RoleContext, type RoleReason } from './role-fields.js';
 import type { Confidence, Sample } from './types.js';
@@ -115,6 +116,15 @@ export function assignRoles(
   }
   const cardNumber = cardNumbers[0];
   if (!taken.has('card.last4') && cardNumber !== undefined) taken.set('card.last4', lastFourOf(cardNumber));
+  const network =
+    taken.has('card.network') || cardNumber === undefined ? undefined : networkFromCardNumbers(cardNumber);
+  if (network !== undefined && cardNumber !== undefined)
+    taken.set('card.network', {
+      role: 'card.network',
+      profile: cardNumber,
+      fields: [network],
+      confidence: network.confidence,
+    });
   return {
     assigned: [...taken.values()].filter((assignment) => !placedElsewhere.has(assignment.role)),
     named,
