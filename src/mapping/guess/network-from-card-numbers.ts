@@ -22,25 +22,29 @@ export function networkFromCardNumbers(profile: ColumnProfile): FieldDraft | und
   const distinct = [...new Map(shown.map((cell) => [cell.value, cell])).values()];
   for (const { value, card } of distinct) {
     // What the mapping's split takes, trimmed as split's part is: the digits before the mask, groups kept.
-    const key = (value.split(masks[0] ?? '')[0] ?? '').trim();
+    const key = (value.split(card?.mask ?? '')[0] ?? '').trim();
     const entry = byFirstDigits.get(key) ?? { count: 0, length: card?.length ?? 0, networks: new Set<string>() };
     entry.count++;
     entry.networks.add(card === undefined ? '' : (networkOfFirstDigits(card) ?? ''));
     byFirstDigits.set(key, entry);
   }
-  const seen = describeSeen(byFirstDigits, distinct.length);
+  const unread = profile.values.length - shown.length;
+  const seen = describeSeen(
+    byFirstDigits,
+    distinct.length,
+    unread === 0 ? 'sampled cards' : 'cards showing first digits',
+  );
   const evidence = [
     `no card network column: the first digits of the card numbers in ${JSON.stringify(column)}, placed in the ` +
       "card networks' issuer ranges",
     seen,
     'only the network is sent: the first digits pick an enum entry and are not sent themselves',
   ];
-  const unread = profile.values.length - shown.length;
   if (masks.length > 1 || unread > 0) {
     const why =
       masks.length > 1
         ? `the cells mask with ${masks.map((mask) => JSON.stringify(mask)).join(' and ')}, which one split cannot take apart`
-        : `${unread} of ${profile.values.length} sampled cells show no first digits`;
+        : `${unread} of ${profile.values.length} sampled cells show none`;
     return placeholder(
       'shared',
       'card.network',
@@ -82,15 +86,16 @@ export function networkFromCardNumbers(profile: ColumnProfile): FieldDraft | und
 function describeSeen(
   byFirstDigits: ReadonlyMap<string, { count: number; length: number; networks: ReadonlySet<string> }>,
   cards: number,
+  subject: string,
 ): string {
   const networkOf = (networks: ReadonlySet<string>) =>
     [...networks].map((network) => (network === '' ? 'no network' : network)).join(' or ');
   const entries = [...byFirstDigits];
   const [only] = entries;
   if (entries.length === 1 && only !== undefined)
-    return `${cards === 1 ? 'the one sampled card starts' : `all ${cards} sampled cards start`} ${only[0]} (${only[1].length} digits): ${networkOf(only[1].networks)}`;
+    return `${cards === 1 ? `the one ${subject.replace('cards', 'card')} starts` : `all ${cards} ${subject} start`} ${only[0]} (${only[1].length} digits): ${networkOf(only[1].networks)}`;
   const shown = entries
     .sort(([, left], [, right]) => right.count - left.count)
     .map(([key, { count, length, networks }]) => `${key} (${count}, ${length} digits): ${networkOf(networks)}`);
-  return `${cards} sampled cards start ${shown.join('; ')}`;
+  return `${cards} ${subject} start ${shown.join('; ')}`;
 }
