@@ -177,6 +177,18 @@ describe('card.network from the first digits of masked card numbers, when no col
     noFullCardNumber(draft);
   });
 
+  it('whole card numbers: split where the import masks them, "*", and nothing of them quoted', () => {
+    const sample = report({ card: (dispute) => cardNumber('546604', 16, dispute).replace(/(\d{4})(?=\d)/g, '$1 ') });
+    const draft = guess(sample);
+    const mapping = parseMapping(draft.yaml, 'draft.yaml');
+    expect(mapping.shared['card.network']).toMatchObject({
+      column: 'Account Number',
+      split: { separator: '*', index: 0 },
+      enum: { '546604': 'mastercard' },
+    });
+    noFullCardNumber(draft);
+  });
+
   it('the one card of a report: "the one sampled card starts 546604 (16 digits): mastercard"', () => {
     const draft = guess(report({ card: () => '546604XXXXXX4795' }));
     expect(draft.checks.map(({ message }) => message)).toContainEqual(
