@@ -1,3 +1,4 @@
+import { cardNetworks } from '../../api/schemas/known-values.js';
 import { networkOfFirstDigits, readCardNumber } from '../../card-numbers/written-forms.js';
 import { placeholder, type FieldDraft } from './field-draft.js';
 import type { ColumnProfile } from './profile.js';
@@ -57,10 +58,16 @@ export function networkFromCardNumbers(profile: ColumnProfile): FieldDraft | und
   }
   const table: Record<string, string> = {};
   const unknown: string[] = [];
+  // Networks the service does not take (Maestro, JCB, Diners, UnionPay): which of its four carries them is the issuer's to say.
+  const notTaken: Record<string, string> = {};
   for (const [key, { networks }] of byFirstDigits) {
     const [network = ''] = networks;
-    table[key] = networks.size === 1 && network !== '' ? network : 'TODO';
-    if (table[key] === 'TODO') unknown.push(key);
+    const known = networks.size === 1 && network !== '';
+    const taken = known && (cardNetworks as readonly string[]).includes(network);
+    table[key] = taken ? network : 'TODO';
+    if (taken) continue;
+    unknown.push(key);
+    if (known) notTaken[key] = `${network} by its first digits: the service takes ${cardNetworks.join(', ')}`;
   }
   const field: FieldDraft = {
     section: 'shared',
@@ -76,9 +83,10 @@ export function networkFromCardNumbers(profile: ColumnProfile): FieldDraft | und
   if (unknown.length === 0) return field;
   return {
     ...field,
+    ...(Object.keys(notTaken).length === 0 ? {} : { entryNotes: notTaken }),
     todo:
       `column ${JSON.stringify(column)}: write the card.network value of ${unknown.map((key) => JSON.stringify(key)).join(', ')} ` +
-      "in its enum (first digits in no card network's issuer range, at the length of their cards)",
+      "in its enum (first digits in no issuer range of the service's networks, at the length of their cards)",
   };
 }
 

@@ -220,11 +220,22 @@ describe('card.network from the first digits of masked card numbers, when no col
       expect.objectContaining({
         field: 'shared.card.network',
         message:
-          'column "Account Number": write the card.network value of "999999" in its enum (first digits in no card ' +
-          "network's issuer range, at the length of their cards)",
+          'column "Account Number": write the card.network value of "999999" in its enum (first digits in no ' +
+          "issuer range of the service's networks, at the length of their cards)",
       }),
     );
     expect(draft.yaml).toContain('enum: { "546604": mastercard, "999999": TODO }');
+  });
+
+  it('a network the service does not take (Maestro): a TODO on its entry, noting what its first digits say', () => {
+    const draft = guess(
+      report({ card: (dispute) => (dispute === 2 ? bankMasked(cardNumber('675941', 16, 2)) : mastercard(dispute)) }),
+    );
+    expect(draft.yaml).toContain(
+      '      "675941": TODO         # maestro by its first digits: the service takes visa, mastercard, amex, discover',
+    );
+    expect(draft.yaml).toContain('      "546604": mastercard');
+    expect(draft.todos.map(({ field }) => field)).toContain('shared.card.network');
   });
 
   it('masked with two characters in one column: a TODO naming what was seen', () => {
