@@ -272,3 +272,35 @@ describe('card.network from the first digits of masked card numbers, when no col
     );
   });
 });
+
+describe('a network column beside masked card numbers', () => {
+  it('agreeing with their first digits: said in the evidence, no CHECK', () => {
+    const draft = guess(report({ card: mastercard, networkColumn: true }));
+    expect(draft.yaml).toContain(
+      '#   the first digits of the card numbers in "Account Number" agree on all 8 sampled rows that show them (mastercard)',
+    );
+    expect(draft.checks.map(({ field }) => field)).not.toContain('shared.card.network');
+  });
+
+  it('naming another network than their first digits: a CHECK naming the rows, the column still mapped', () => {
+    // The report says MasterCard on every row; dispute 3's card is an American Express one.
+    const draft = guess(
+      report({ card: (dispute) => (dispute === 3 ? amex(dispute) : mastercard(dispute)), networkColumn: true }),
+    );
+    expect(draft.checks).toContainEqual(
+      expect.objectContaining({
+        field: 'shared.card.network',
+        message:
+          'the first digits of the card numbers in "Account Number" name another network on 2 of 8 sampled rows ' +
+          '(sampled row 5: "MasterCard" is mastercard, but 371511… (15 digits) is amex; sampled row 6: "MasterCard" ' +
+          'is mastercard, but 371511… (15 digits) is amex): is "Card Brand" the card\'s network?',
+      }),
+    );
+    expect(parseMapping(draft.yaml, 'draft.yaml').shared['card.network']).toMatchObject({ column: 'Card Brand' });
+    expect(draft.decisions).toContainEqual({
+      subject: 'shared.card.network',
+      decision: 'column "Card Brand"',
+      confidence: 'medium',
+    });
+  });
+});
