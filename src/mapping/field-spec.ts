@@ -19,8 +19,9 @@ export const fieldSpecSchema = z
       .boolean()
       .optional()
       .describe(
-        'take the last four digits of a card number in the cell (13 to 19 digits, whole, in groups or masked ' +
-          'as the import masks it, "497010******0012"); anything else is a row error',
+        'take the last four digits of a card number in the cell: 13 to 19 digits, whole or masked (first digits, ' +
+          'X, x, *, # or • for the hidden ones, the last four: "546604XXXXXX4795", "497010******0012"), in groups ' +
+          'or not; or its last four after a mask ("XXX1234", "**** 1234") or alone ("1234"); anything else is a row error',
       ),
     split: z
       .strictObject({ separator: z.string().min(1), index: z.number().int().nonnegative() })

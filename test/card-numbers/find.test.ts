@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../src/card-numbers/find.js';
 import { maskCardNumbers, maskedForm } from '../../src/card-numbers/mask.js';
 import { networkOf, passesLuhn } from '../../src/card-numbers/networks.js';
+import { isMaskedCardNumber, networkOfFirstDigits, readCardNumber } from '../../src/card-numbers/written-forms.js';
 
 /** `prefix` padded with varied digits to `length - 1` digits, then the Luhn check digit. */
 function cardNumber(prefix: string, length: number): string {
@@ -121,5 +122,73 @@ describe('card numbers', () => {
   it('a text with no card number is returned as it is', () => {
     const text = 'Débit en double le 12/11, montant 45,90 EUR, réf. 74970101234567890123456';
     expect(maskCardNumbers(text)).toBe(text);
+  });
+});
+
+/** A card number as a bank masks it in its own reports: first six, `mask` for the hidden digits, last four. */
+const bankMasked = (digits: string, mask: string) =>
+  `${digits.slice(0, 6)}${mask.repeat(digits.length - 10)}${digits.slice(-4)}`;
+
+describe('card numbers masked by the bank', () => {
+  const mastercard = cardNumber('546604', 16);
+  const amex = cardNumber('371511', 15);
+  const visa19 = cardNumber('4000', 19);
+  const grouped = (text: string) => text.replace(/(.{4})(?=.)/gu, '$1 ');
+  const dashed = (text: string) => text.replace(/(.{4})(?=.)/gu, '$1-');
+  const forms = [mastercard, amex, visa19].flatMap((digits) =>
+    ['X', 'x', '*', '#', '•'].flatMap((mask) => {
+      const masked = bankMasked(digits, mask);
+      const lastFour = digits.slice(-4);
+      return [
+        masked,
+        grouped(masked),
+        dashed(masked),
+        `${mask.repeat(3)}${lastFour}`,
+        `${mask.repeat(4)} ${lastFour}`,
+        grouped(`${mask.repeat(digits.length - 4)}${lastFour}`),
+        dashed(`${mask.repeat(12)}${lastFour}`),
+      ];
+    }),
+  );
+
+  it.each(forms)('%s: no full card number, so nothing to mask', (written) => {
+    expect(findCardNumbers(written)).toEqual([]);
+    expect(maskCardNumbers(written)).toBe(written);
+    const sentence = `carte ${written} débitée deux fois le 12/11, 45,90 EUR`;
+    expect(findCardNumbers(sentence)).toEqual([]);
+    expect(maskCardNumbers(sentence)).toBe(sentence);
+    // And read as a masked card number, the last four its only digits after the mask.
+    expect(isMaskedCardNumber(written)).toBe(true);
+    expect(readCardNumber(written)?.lastFour).toBe(written.replace(/[ -]/g, '').slice(-4));
+  });
+
+  it('beside a full card number in one text, only the full one is masked', () => {
+    const full = cardNumber('4970101', 16);
+    const text = `old card ${bankMasked(mastercard, 'X')}, new card ${full}`;
+    expect(findCardNumbers(text).map((found) => found.digits)).toEqual([full]);
+    expect(maskCardNumbers(text)).toBe(`old card ${bankMasked(mastercard, 'X')}, new card ${maskedForm(full)}`);
+  });
+
+  it("a masked number's first digits and length tell its network; the last four alone tell none", () => {
+    const network = (written: string) => {
+      const card = readCardNumber(written);
+      return card === undefined ? 'unreadable' : networkOfFirstDigits(card);
+    };
+    expect(network(bankMasked(mastercard, 'X'))).toBe('mastercard');
+    expect(network(bankMasked(amex, 'X'))).toBe('amex');
+    expect(network(grouped(bankMasked(visa19, '*')))).toBe('visa');
+    expect(network(maskedForm(cardNumber('6011', 16)))).toBe('discover');
+    // Amex numbers are 15 digits: a 16-character mask over 37… is no network's.
+    expect(network(`371511${'X'.repeat(6)}2097`)).toBeUndefined();
+    // Fewer than four first digits cannot tell 51–55 from 50… (Maestro) or 2221–2720 from 2220.
+    expect(network(`546${'X'.repeat(9)}4795`)).toBeUndefined();
+    expect(network('XXXX XXXX XXXX 4795')).toBeUndefined();
+    expect(network('XXX4795')).toBeUndefined();
+    expect(network('4795')).toBeUndefined();
+  });
+
+  it('is a masked card number in no other shape: whole, the last four alone, ids and codes are not', () => {
+    for (const text of [mastercard, '4795', '#4795', 'x4795', 'XXX47951', 'TX-000123456789', 'FR-2026-0001', 'XX'])
+      expect(isMaskedCardNumber(text), text).toBe(false);
   });
 });

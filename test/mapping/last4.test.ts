@@ -11,9 +11,10 @@ import type { Mapping } from '../../src/mapping/schema.js';
 import { lastFour } from '../../src/mapping/transforms/index.js';
 
 /**
- * `last4: true`: card.last4 read from a card-number column, whole, in groups or masked as the
- * import masks it, through mapRow and the compiled mapping alike; anything else a row error whose
- * message quotes the cell masked.
+ * `last4: true`: card.last4 read from a card-number column, whole, in groups, masked as the import
+ * masks it or as banks mask it (`546604XXXXXX4795`, `XXX1234`, `•••• 1234`), or its last four
+ * alone, through mapRow and the compiled mapping alike; anything else a row error whose message
+ * quotes the cell masked.
  */
 
 const generic = await loadMapping(fileURLToPath(new URL('../../mappings/generic.yaml', import.meta.url)));
@@ -52,14 +53,44 @@ describe('last4: true', () => {
     ['with spaces around it', '  497010******0012 '],
     ['13 digits', '4222222222222'.slice(0, 9) + '0012'],
     ['19 digits, masked', '622126*********0012'],
+    // Masked by the bank itself, first six and last four, in every mask character banks use.
+    ['masked by the bank with X', '546604XXXXXX4795'],
+    ['masked by the bank, American Express', '371511XXXXX2097'],
+    ['masked with x', '546604xxxxxx4795'],
+    ['masked with #', '546604######4795'],
+    ['masked with •', '546604••••••4795'],
+    ['masked with X, in groups', '5466 04XX XXXX 4795'],
+    ['masked with X, dashes between groups', '5466-04XX-XXXX-4795'],
+    ['masked showing the first four only', '5466XXXXXXXX4795'],
+    ['masked with nothing shown before the last four', 'XXXXXXXXXXXX4795'],
+    // The last four alone, after a mask standing for the rest.
+    ['as its last four after X', 'XXX1234'],
+    ['as its last four after x', 'xxxx1234'],
+    ['as its last four after *, in groups', '**** 1234'],
+    ['as its last four after •, in groups', '•••• 1234'],
+    ['as its last four after a full-length mask', '************1234'],
+    ['as its last four after a grouped mask', 'XXXX-XXXX-XXXX-1234'],
+    ['as its last four after two mask characters', '**1234'],
+    // A column of last four digits read with last4: true: the digits are the last four.
+    ['as its last four digits alone', '0012'],
   ])('takes the last four digits of a card number %s', (_how, cell) => {
     expect(lastFourSent(cell)).toBe(cell.trim().slice(-4));
   });
 
   it.each([
-    ['four digits', '0012'],
     // Not `leading_zeros_dropped`: the column holds card numbers, and three digits are none.
     ['three digits', '123'],
+    ['five digits', '12345'],
+    ['four digits in two groups', '12-34'],
+    ['four digits after one mask character (a number sign, an extension)', '#1234'],
+    ['x and four digits (an extension)', 'x1234'],
+    ['five digits after a mask', 'XXX12345'],
+    ['three digits after a mask', 'XXXX123'],
+    ['first digits and a mask, but too short for a card number', '5466XX4795'],
+    ['a mask of two characters in one cell', '546604XX**XX4795'],
+    ['two runs of mask', '5466XX04XXXX4795'],
+    ['a mask longer than a card number', `${'X'.repeat(16)}1234`],
+    ['other letters in place of digits', '546604YYYYYY4795'],
     ['12 digits', '497010**0012'],
     ['20 digits', '49701010000000120000'],
     ['masked at the end', '4970101000******'],
@@ -76,7 +107,9 @@ describe('last4: true', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors[0]?.message).toBe(
-      'last4: expected a card number (13 to 19 digits, whole or masked), got "card 497010******0012 twice"',
+      'last4: expected a card number, whole or masked (13 to 19 digits, "X", "x", "*", "#" or "•" in place of ' +
+        'hidden ones, e.g. "546604XXXXXX4795"), or its last four digits, alone or after a mask ("1234", "XXX1234", ' +
+        '"**** 1234"), got "card 497010******0012 twice"',
     );
     expect(findCardNumbers(JSON.stringify(result.errors))).toEqual([]);
   });

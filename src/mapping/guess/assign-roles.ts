@@ -3,6 +3,8 @@ import { cardNumberNote, readsAsCardNumbers } from './card-number-column.js';
 import { isCurrencyCode } from './classify-scalars.js';
 import type { FieldDraft } from './field-draft.js';
 import type { ColumnProfile } from './profile.js';
+import { checkedAgainstCardNumbers } from './network-agreement.js';
+import { networkFromCardNumbers } from './network-from-card-numbers.js';
 import { isReasonColumn } from './reason-labels.js';
 import { currencyTargetOf, fieldsForRole, type RoleContext, type RoleReason } from './role-fields.js';
 import type { Confidence, Sample } from './types.js';
@@ -115,6 +117,7 @@ export function assignRoles(
   }
   const cardNumber = cardNumbers[0];
   if (!taken.has('card.last4') && cardNumber !== undefined) taken.set('card.last4', lastFourOf(cardNumber));
+  if (cardNumber !== undefined) placeNetworkBy(cardNumber, sample, taken);
   return {
     assigned: [...taken.values()].filter((assignment) => !placedElsewhere.has(assignment.role)),
     named,
@@ -130,6 +133,29 @@ function isCardNumberColumn(profile: ColumnProfile): boolean {
     profile.kind.kind === 'card_number' ||
     (profile.header?.role === 'card_number' && readsAsCardNumbers(profile.values))
   );
+}
+
+/**
+ * card.network and the card numbers' first digits: the network from them when no column names it,
+ * else the column checked against them.
+ */
+function placeNetworkBy(cardNumber: ColumnProfile, sample: Sample, taken: Map<string, Assignment>): void {
+  const named = taken.get('card.network');
+  if (named !== undefined) {
+    const fields = named.fields.map((field) =>
+      field.target === 'card.network' ? checkedAgainstCardNumbers(sample, field, cardNumber) : field,
+    );
+    taken.set('card.network', { ...named, fields });
+    return;
+  }
+  const network = networkFromCardNumbers(cardNumber);
+  if (network !== undefined)
+    taken.set('card.network', {
+      role: 'card.network',
+      profile: cardNumber,
+      fields: [network],
+      confidence: network.confidence,
+    });
 }
 
 /** card.last4 from a card-number column: its last four digits, the only part of it a mapping sends. */

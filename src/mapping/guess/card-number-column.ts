@@ -1,4 +1,5 @@
 import { maskCardNumbers } from '../../card-numbers/mask.js';
+import { isMaskedCardNumber } from '../../card-numbers/written-forms.js';
 import { lastFour } from '../transforms/index.js';
 import { mostly } from './classify-scalars.js';
 import type { Sample } from './types.js';
@@ -23,12 +24,10 @@ export function maskedSample(sample: Sample): Sample {
 }
 
 /**
- * A card number as a masked sample holds it: one the import masked (`497010******0012`, whatever
- * its grouping was), or one the export masked the same way.
+ * Most values are card numbers as a masked sample holds them: masked by the import
+ * (`497010******0012`, whatever their grouping was) or by the bank (`546604XXXXXX4795`, `XXX1234`,
+ * `•••• 1234`). A card-number column by its cells alone.
  */
-export const isMaskedCardNumber = (value: string) => /^\d{6}\*{3,9}\d{4}$/.test(value);
-
-/** Most values are card numbers: a card-number column by its cells alone. */
 export function holdsCardNumbers(values: readonly string[]): boolean {
   return mostly(values, isMaskedCardNumber);
 }
