@@ -196,7 +196,8 @@ function amountField(
 }
 
 function dateField(role: string, profile: ColumnProfile, reason: RoleReason, field: FieldMaker): RoleFields {
-  const guess = classifyDate(profile.values);
+  // The role comes from a header (or a column already read as dates): six digits may be yyMMdd.
+  const guess = classifyDate(profile.values, { sixDigits: true });
   if (guess === undefined)
     return { ok: false, reason: `expected dates, got values like ${JSON.stringify(profile.values[0] ?? '')}` };
   if (guess.kind === 'ambiguous') {
