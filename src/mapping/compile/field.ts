@@ -138,11 +138,12 @@ function emitDamage(context: CompileContext, target: FieldTarget, label: string)
     const index = columnIndex.get(column);
     const cellText = index === undefined ? "''" : cell(index);
     const readsLastFour = spec.last4 === true;
-    if (index === undefined && identifierDamage(field, column, '', readsLastFour) === undefined) continue;
+    const splitsCell = spec.split !== undefined;
+    if (index === undefined && identifierDamage(field, column, '', readsLastFour, splitsCell) === undefined) continue;
     const damage = code.variable();
     code.line(
       `{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant(field)}, ${code.constant(column)}, ` +
-        `${cellText}, ${String(readsLastFour)});`,
+        `${cellText}, ${String(readsLastFour)}, ${String(splitsCell)});`,
     );
     code.line(
       `  if (${damage} !== undefined) { ${failure} = { ok: false, code: ${damage}.code, message: ${damage}.message }; break ${label}; } }`,
