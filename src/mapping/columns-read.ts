@@ -87,8 +87,12 @@ export function fieldColumns(mapping: MappingReads): Record<string, string[]> {
   return columns;
 }
 
-/** The columns one field reads: its column, or its template's placeholders. */
+/** The columns one field reads: its column, or its template's placeholders; then an amount's sign column. */
 export function specColumns(spec: FieldSpec): string[] {
-  if (spec.column !== undefined) return [spec.column];
-  return [...(spec.template ?? '').matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  const sources =
+    spec.column !== undefined
+      ? [spec.column]
+      : [...(spec.template ?? '').matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  const sign = spec.amount?.sign_column?.column;
+  return sign === undefined || sources.includes(sign) ? sources : [...sources, sign];
 }

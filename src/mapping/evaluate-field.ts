@@ -4,6 +4,7 @@ import {
   defaultTwoDigitWindowStart,
   lastFour,
   mapEnum,
+  signOfColumn,
   split,
   toBoolean,
   toDateTime,
@@ -119,10 +120,16 @@ function convertType(value: string, spec: FieldSpec, context: FieldContext): Tra
           message: `amount: expected a currency from ${spec.amount?.currency_field ?? 'the mapping'}, got none`,
         };
       }
+      const signColumn = spec.amount?.sign_column;
+      const columnSign =
+        signColumn === undefined ? undefined : signOfColumn(context.cells[signColumn.column] ?? '', signColumn);
+      if (columnSign !== undefined && !columnSign.ok) return columnSign;
       return toMinorUnits(value, {
         currency,
         decimalSeparator: spec.amount?.decimal_separator ?? '.',
         groupSeparator: spec.amount?.group_separator ?? '',
+        negative: spec.amount?.negative ?? 'refuse',
+        ...(columnSign === undefined ? {} : { columnSign: columnSign.value }),
       });
     }
     case 'string':

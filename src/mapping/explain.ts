@@ -97,7 +97,10 @@ function detailOf(step: FieldStepName, spec: FieldSpec): string | undefined {
       // A currency_field's value is shown by that field, evaluated before any amount.
       const currency = spec.amount.currency ?? spec.amount.currency_field ?? '';
       const grouping = spec.amount.group_separator === '' ? '' : `, group ${quote(spec.amount.group_separator)}`;
-      return `in ${currency}, decimal ${quote(spec.amount.decimal_separator)}${grouping}`;
+      // What a negative becomes, and where the sign is read, shown beside the value they give.
+      const negative = spec.amount.negative === 'magnitude' ? ', negative as magnitude' : '';
+      const sign = spec.amount.sign_column === undefined ? '' : `, sign from ${quote(spec.amount.sign_column.column)}`;
+      return `in ${currency}, decimal ${quote(spec.amount.decimal_separator)}${grouping}${negative}${sign}`;
     }
     default:
       return undefined;

@@ -44,6 +44,28 @@ export const fieldSpecSchema = z
         currency_field: z.string().optional().describe('or the target field holding it, e.g. "dispute.currency"'),
         decimal_separator: z.enum(['.', ',']).describe('always explicit: "9,99" is never guessed'),
         group_separator: z.enum([',', '.', ' ', "'", '']).default(''),
+        // docs/mappings.md, "Amounts and signs as banks write them"; the wire never carries a negative.
+        negative: z
+          .enum(['refuse', 'magnitude'])
+          .optional()
+          .describe(
+            'a negative amount ("-1.50", "1.50-", "(1.50)", or by sign_column): refuse (the default) makes it a row ' +
+              'error, amount_negative; magnitude reads it as its size, for a report that writes a chargeback as a debit',
+          ),
+        sign_column: z
+          .strictObject({
+            column: z.string().min(1).describe('the column holding the amount\'s sign, e.g. "Credit Debit Indicator"'),
+            negative: z.array(z.string()).min(1).describe('its cells that make the amount negative, e.g. ["-", "D"]'),
+            positive: z.array(z.string()).min(1).describe('its cells that leave it positive, e.g. ["+", "C"]'),
+          })
+          .refine((sign) => !sign.negative.some((value) => sign.positive.includes(value)), {
+            message: 'expected no value in both negative and positive',
+          })
+          .optional()
+          .describe(
+            'the sign from another column: an unsigned cell takes it, a signed cell must agree with it; a sign cell in ' +
+              'neither list is a row error, amount_sign_unknown',
+          ),
       })
       .refine((amount) => (amount.currency === undefined) !== (amount.currency_field === undefined), {
         message: 'expected exactly one of currency and currency_field',

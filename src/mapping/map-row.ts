@@ -3,7 +3,13 @@ import type { FieldSpec } from './field-spec.js';
 import { mappedFields, specColumns } from './columns-read.js';
 import { withBlankOptionalCells } from './optional-columns.js';
 import type { Mapping } from './schema.js';
-import { arnProblem, identifierDamage, isIdentifierTarget, serialDateHint } from './spreadsheet-damage.js';
+import {
+  arnProblem,
+  identifierDamage,
+  isIdentifierTarget,
+  serialDateHint,
+  spreadsheetTimeHint,
+} from './spreadsheet-damage.js';
 import type { TransformResult } from './transforms/index.js';
 
 /**
@@ -158,7 +164,7 @@ function damageIn(
 ): TransformResult<FieldValue> | undefined {
   if (!isIdentifierTarget(field) || spec.type !== 'string') return undefined;
   for (const column of specColumns(spec)) {
-    const damage = identifierDamage(field, column, cells[column] ?? '', spec.last4 === true);
+    const damage = identifierDamage(field, column, cells[column] ?? '', spec.last4 === true, spec.split !== undefined);
     if (damage !== undefined) return { ok: false, ...damage };
   }
   return undefined;
@@ -191,14 +197,15 @@ export function prefixedId(prefix: string, id: string | number | boolean): strin
   return `${prefix}-${String(id)}`;
 }
 
-/** A date that did not read, whose cell is a spreadsheet's serial number: the error says so. */
+/** A date that did not read, whose cell is a spreadsheet's serial number or time of day: the error says so. */
 export function withSerialDateHint(
   result: TransformResult<FieldValue>,
   spec: FieldSpec,
   cells: Readonly<Record<string, string>>,
 ): TransformResult<FieldValue> {
   if (result.ok || spec.type !== 'date' || spec.column === undefined) return result;
-  const hint = serialDateHint(cells[spec.column] ?? '');
+  const cell = cells[spec.column] ?? '';
+  const hint = serialDateHint(cell) ?? spreadsheetTimeHint(cell);
   return hint === undefined ? result : { ...result, message: `${result.message}; ${hint}` };
 }
 

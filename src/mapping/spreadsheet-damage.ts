@@ -3,9 +3,10 @@ import { quote } from './transforms/result.js';
 /**
  * What a spreadsheet does to the cells this tool sends to the card network, caught before a row is
  * mapped: an identifier saved as a number in scientific notation (`1.48792E+22`, `7,78563E+22`: its
- * last digits are gone for good), a fixed-width code that lost its leading zeros (last4 `0123`
- * saved as `123`), a date saved as its serial number (`46021`). Pure: text in, a row problem or
- * nothing out.
+ * last digits are gone for good), a cell read as a time of day (`00:00.0`), an id written as a
+ * decimal (`994268.00000`), a fixed-width code that lost its leading zeros (last4 `0123` saved as
+ * `123`), a date saved as its serial number (`46021`) or as a time. Pure: text in, a row problem
+ * or nothing out.
  */
 
 export interface Damage {
@@ -15,6 +16,13 @@ export interface Damage {
 
 /** `1.5e3`, `1.48792E+22`, `7,78563E+22` (a decimal-comma locale), `-2E-5`: how a spreadsheet writes a number it shortened. */
 const scientific = /^[+-]?\d+(?:[.,]\d+)?[eE][+-]?\d+$/;
+/**
+ * `00:00.0`, `12:34.5`: minutes, seconds and tenths, the way a spreadsheet shows a cell it read as
+ * a time of day (a timestamp, or digits with a colon), and saves it back: the value is gone.
+ */
+const spreadsheetTime = /^\d{1,2}:\d{2}[.,]\d$/;
+/** `994268.00000`: an id written as a decimal number, by a spreadsheet or the export's own tool. */
+const decimalId = /^\d+[.,]0+$/;
 
 /** Targets holding codes of a fixed number of digits, which a spreadsheet stores as numbers. */
 const fixedWidth: Readonly<Record<string, { digits: number; what: string }>> = {
@@ -38,14 +46,41 @@ export function isIdentifierTarget(field: string): boolean {
  * The damage a spreadsheet did to one identifier cell, or undefined when it looks untouched.
  * `readsLastFour`: the field takes the cell's last four digits (`last4: true`), so the cell is a
  * card number, not the field's fixed-width value: its width is the `last4` step's to check.
+ * `splitsCell`: the field takes a part of the cell (`split`), which reads `994268.00000` as 994268.
  */
 export function identifierDamage(
   field: string,
   column: string,
   cell: string,
   readsLastFour = false,
+  splitsCell = false,
 ): Damage | undefined {
   const text = cell.trim();
+  if (spreadsheetTime.test(text)) {
+    return {
+      code: 'spreadsheet_damaged',
+      message:
+        `column "${column}": expected the value as written, got ${quote(text)}, a time of day as a ` +
+        `spreadsheet shows one (minutes, seconds, tenths): a spreadsheet read the cell as a time and saved it ` +
+        `so, and the value is gone from this file; take the value from the original export (or open it with ` +
+        `the column typed as text) and run again`,
+    };
+  }
+  // A custom field may hold a quantity ("2.00"); a field that splits the cell has said how to read it.
+  if (decimalId.test(text) && !field.startsWith('custom_fields.') && !splitsCell) {
+    const digits = text.replace(/[.,]0+$/, '');
+    const fix =
+      field === 'claim.key'
+        ? 'key on a column that holds the reference as written'
+        : `take its whole part with split: { separator: ${JSON.stringify(text.charAt(digits.length))}, index: 0 } on the field`;
+    return {
+      code: 'spreadsheet_damaged',
+      message:
+        `column "${column}": expected an identifier's digits, got ${quote(text)}, a number written with ` +
+        `decimals (was it ${digits}?): a spreadsheet or the export's tool wrote the id as a decimal number, and ` +
+        `another export of it may write ${digits}; ${fix}, or export the column as text`,
+    };
+  }
   if (scientific.test(text)) {
     return {
       code: 'spreadsheet_damaged',
@@ -117,4 +152,32 @@ export function serialDateHint(cell: string): string | undefined {
     `the date as a number; write the date as the mapping's format says (or format the column as text ` +
     `before saving)`
   );
+}
+
+/**
+ * A date cell that a spreadsheet read as a time of day and saved as one (`00:00.0`): said in the
+ * date error, as nothing of the date is left to read.
+ */
+export function spreadsheetTimeHint(cell: string): string | undefined {
+  const text = cell.trim();
+  if (!spreadsheetTime.test(text)) return undefined;
+  return (
+    `${quote(text)} is a time of day as a spreadsheet shows one (minutes, seconds, tenths): the ` +
+    `spreadsheet read the cell as a time and saved it so, and its date is gone; take the date from the ` +
+    `original export (or open it with the column typed as text)`
+  );
+}
+
+/**
+ * What a spreadsheet or an export's tool did to a whole column of a sample, for `mapping guess`:
+ * times of day (`00:00.0`) where values were, or ids written as decimals (`994268.00000`, every
+ * value: a column of amounts in whole units, `25.00`, looks the same, so the guess asks the header
+ * first). Undefined when the column looks untouched.
+ */
+export function columnDamage(values: readonly string[]): 'spreadsheet_time' | 'decimal_id' | undefined {
+  if (values.length === 0) return undefined;
+  if (values.every((value) => spreadsheetTime.test(value.trim()))) return 'spreadsheet_time';
+  // Two zeros or more: "25.0" is as likely a quantity.
+  if (values.every((value) => /^\d+[.,]0{2,}$/.test(value.trim()))) return 'decimal_id';
+  return undefined;
 }

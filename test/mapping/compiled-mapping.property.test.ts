@@ -73,6 +73,15 @@ const cellArbitrary = fc.oneof(
         '-5',
         '(5)',
         '9999999999999999999',
+        '1.50000000',
+        '-435.52000000',
+        '1.50-',
+        '\u22121.50',
+        '(1.50)',
+        'D',
+        'C',
+        '+',
+        '-',
         '12',
         '2026',
         '28',
@@ -92,10 +101,17 @@ const cellArbitrary = fc.oneof(
         '15 Mar 2026',
         '46021',
         '46021,5',
+        '20240703',
+        '240703',
+        '20240230',
+        '00:00.0',
+        '12:34.5',
       ],
       ...[
         '1.48792E+22',
         '7,78563E+22',
+        '994268.00000',
+        '994268,00',
         '0123',
         '123',
         '4242',
@@ -137,6 +153,15 @@ const optional = <Value>(arbitrary: fc.Arbitrary<Value>) =>
 const separators = {
   decimal_separator: fc.constantFrom('.', ','),
   group_separator: fc.constantFrom(',', '.', ' ', "'", ''),
+  // What a negative means, and a sign from another column (a column the file may lack).
+  negative: optional(fc.constantFrom('refuse', 'magnitude')),
+  sign_column: optional(
+    fc.record({
+      column: columnArbitrary,
+      negative: fc.constantFrom(['-', 'D'], ['D']),
+      positive: fc.constantFrom(['+', 'C'], ['C', '']),
+    }),
+  ),
 };
 
 const stepsArbitrary = fc.record({
@@ -174,6 +199,8 @@ const typeArbitrary = fc.oneof(
       date: fc.record({
         format: fc.constantFrom(
           'yyyy-MM-dd',
+          'yyyyMMdd',
+          'yyMMdd',
           'dd.MM.yyyy',
           'MM/dd/yyyy',
           'yyyy-MM-dd HH:mm',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkHeaderFits, HeaderMismatchError } from '../../src/mapping/header-fit.js';
 import { MappingError, parseMapping } from '../../src/mapping/load.js';
 import { nearestColumn } from '../../src/mapping/nearest-column.js';
+import { fieldColumns } from '../../src/mapping/columns-read.js';
 import { genericColumns } from '../import/generate.js';
 
 /** The header check's parts: the nearest name, optional_columns in the schema, the fit itself. */
@@ -73,6 +74,24 @@ describe('checkHeaderFits', () => {
     expect(error.message).toContain(
       `the mapping's column "receipt_file" (evidence.receipt_file) is not in the export's header`,
     );
+  });
+
+  it("an amount's sign column is a column the mapping reads: required, optional when listed, an error_field's cell", () => {
+    const signed = genericText.replace(
+      'amount: { currency_field: dispute.currency, decimal_separator: "." }',
+      'amount: { currency_field: dispute.currency, decimal_separator: ".", negative: magnitude, ' +
+        'sign_column: { column: "Debit Credit", negative: [D], positive: [C] } }',
+    );
+    expect(signed).not.toBe(genericText);
+    const mapping = parseMapping(signed, 'm.yaml');
+    expect(fieldColumns(mapping)['case.dispute.amount']).toEqual(['disputed_amount', 'Debit Credit']);
+    const error = catchMismatch(() => checkHeaderFits(mapping, genericColumns, source));
+    expect(error.message).toContain(
+      `the mapping's column "Debit Credit" (case.dispute.amount) is not in the export's header`,
+    );
+    expect(checkHeaderFits(mapping, [...genericColumns, 'Debit Credit'], source).unnamed).toEqual([]);
+    const optional = parseMapping(`${signed}optional_columns: ["Debit Credit"]\n`, 'm.yaml');
+    expect(checkHeaderFits(optional, genericColumns, source).absentOptional).toEqual(['Debit Credit']);
   });
 
   it('a header without a csv header line suggests nothing: its names are numbers', () => {

@@ -24,6 +24,12 @@ describe('identifierDamage', () => {
     ['shared.card.last4', '123', 'leading_zeros_dropped'],
     ['shared.card.last4', '7', 'leading_zeros_dropped'],
     ['case.merchant.category_code', '742', 'leading_zeros_dropped'],
+    ['claim.key', '00:00.0', 'spreadsheet_damaged'],
+    ['case.case_id', '12:34.5', 'spreadsheet_damaged'],
+    ['custom_fields.ref', ' 9:05,0 ', 'spreadsheet_damaged'],
+    ['claim.key', '994268.00000', 'spreadsheet_damaged'],
+    ['case.transaction.arn', '55432863263204442746072.0', 'spreadsheet_damaged'],
+    ['shared.card.last4', '4795,00', 'spreadsheet_damaged'],
   ])('%s %j → %s', (field, cell, code) => {
     expect(identifierDamage(field, 'col', cell)?.code).toBe(code);
   });
@@ -36,6 +42,10 @@ describe('identifierDamage', () => {
     // A reference that only looks like a short number: not fixed-width, so not refused.
     ['custom_fields.ref', '123'],
     ['claim.key', 'CASE-1E5'],
+    // A custom field may hold a quantity; a time with seconds is no spreadsheet's mm:ss.0.
+    ['custom_fields.amount', '2.00'],
+    ['claim.key', '12:34:56'],
+    ['claim.key', '994268.5'],
   ])('%s %j is left alone', (field, cell) => {
     expect(identifierDamage(field, 'col', cell)).toBeUndefined();
   });
@@ -45,6 +55,23 @@ describe('identifierDamage', () => {
       'column "arn": expected the value as written, got "1.48792E+22", a number in scientific notation: a spreadsheet saved the cell as a number and dropped its last digits, which cannot be recovered from this file; take the value from the original export (or open it with the column typed as text) and run again',
     );
     expect(identifierDamage('shared.card.last4', 'card_last4', '123')?.message).toContain('was it 0123?');
+  });
+
+  it('an id written as a decimal says what it was and how to take it, unless the field splits the cell', () => {
+    expect(identifierDamage('case.case_id', 'Business Unit Identifier', '994268.00000')).toEqual({
+      code: 'spreadsheet_damaged',
+      message:
+        'column "Business Unit Identifier": expected an identifier\'s digits, got "994268.00000", a number written ' +
+        "with decimals (was it 994268?): a spreadsheet or the export's tool wrote the id as a decimal number, and " +
+        'another export of it may write 994268; take its whole part with split: { separator: ".", index: 0 } on ' +
+        'the field, or export the column as text',
+    });
+    expect(identifierDamage('claim.key', 'ref', '994268.00000')?.message).toContain(
+      'key on a column that holds the reference as written',
+    );
+    expect(identifierDamage('case.case_id', 'ref', '994268.00000', false, true)).toBeUndefined();
+    // Splitting never excuses what is gone for good.
+    expect(identifierDamage('case.case_id', 'ref', '00:00.0', false, true)?.code).toBe('spreadsheet_damaged');
   });
 
   it('identifier targets: ids, references, ARNs, codes; never amounts or dates', () => {
@@ -166,6 +193,27 @@ describe('mapRow refuses what a spreadsheet damaged', async () => {
       expect(result.errors.find((error) => error.field === 'case.transaction.date')?.message).toContain(
         'serial number for 2025-12-30',
       );
+  });
+
+  it('a date a spreadsheet saved as a time of day: the date error says its date is gone', () => {
+    const result = mapRow({ ...row, transaction_date: '00:00.0' }, mapping);
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.errors.find((error) => error.field === 'case.transaction.date')).toMatchObject({
+        code: 'date_format',
+        message: expect.stringContaining('"00:00.0" is a time of day as a spreadsheet shows one') as string,
+      });
+  });
+
+  it('a claim key written as a decimal or saved as a time is refused, never grouped on', () => {
+    for (const dispute_ref of ['994268.00000', '00:00.0']) {
+      const result = mapRow({ ...row, dispute_ref }, mapping);
+      expect(result.ok, dispute_ref).toBe(false);
+      if (!result.ok)
+        expect(result.errors).toContainEqual(
+          expect.objectContaining({ field: 'claim.key', code: 'spreadsheet_damaged' }),
+        );
+    }
   });
 
   it('the untouched row maps', () => {

@@ -6,7 +6,7 @@ import { specColumns } from '../columns-read.js';
 import { identifierDamage, isIdentifierTarget } from '../spreadsheet-damage.js';
 import { changeCase, lastFour, split, type TransformResult } from '../transforms/index.js';
 import { cell, type GeneratedCode } from './code.js';
-import { amountInCurrencyStep, enumStep, typeStep } from './steps.js';
+import { amountInCurrencyStep, enumStep, signStep, typeStep } from './steps.js';
 
 /**
  * One field of a mapping as straight-line code: the steps evaluate-field.ts runs, in its order,
@@ -94,7 +94,9 @@ interface RowIndependent {
 function rowIndependent(context: CompileContext, target: FieldTarget): RowIndependent | undefined {
   const { field, spec } = target;
   const blank = evaluateMappedField(field, spec, context.mapping, context.blankCells, nothingResolved);
-  if (spec.constant !== undefined && !readsCurrencyField(spec)) return { fixed: blank, blank, blankReachable: false };
+  // A text constant read with a sign column depends on the row's sign cell.
+  const readsRow = readsCurrencyField(spec) || (typeof spec.constant === 'string' && readsSignColumn(spec));
+  if (spec.constant !== undefined && !readsRow) return { fixed: blank, blank, blankReachable: false };
   const parts = sourceParts(spec);
   const missing = parts.some((part) => typeof part !== 'string' && !context.columnIndex.has(part.column));
   const literalText = parts.filter((part) => typeof part === 'string').join('');
@@ -119,6 +121,10 @@ function compilable(spec: FieldSpec): boolean {
   return spec.type !== 'date' || spec.date !== undefined;
 }
 
+function readsSignColumn(spec: FieldSpec): boolean {
+  return spec.type === 'amount' && spec.amount?.sign_column !== undefined;
+}
+
 function readsCurrencyField(spec: FieldSpec): boolean {
   return typeof spec.constant === 'string' && spec.type === 'amount' && spec.amount?.currency === undefined;
 }
@@ -132,11 +138,12 @@ function emitDamage(context: CompileContext, target: FieldTarget, label: string)
     const index = columnIndex.get(column);
     const cellText = index === undefined ? "''" : cell(index);
     const readsLastFour = spec.last4 === true;
-    if (index === undefined && identifierDamage(field, column, '', readsLastFour) === undefined) continue;
+    const splitsCell = spec.split !== undefined;
+    if (index === undefined && identifierDamage(field, column, '', readsLastFour, splitsCell) === undefined) continue;
     const damage = code.variable();
     code.line(
       `{ const ${damage} = ${code.constant(identifierDamage)}(${code.constant(field)}, ${code.constant(column)}, ` +
-        `${cellText}, ${String(readsLastFour)});`,
+        `${cellText}, ${String(readsLastFour)}, ${String(splitsCell)});`,
     );
     code.line(
       `  if (${damage} !== undefined) { ${failure} = { ok: false, code: ${damage}.code, message: ${damage}.message }; break ${label}; } }`,
@@ -230,16 +237,40 @@ function emitConversion(
     code.line(`{ const ${result} = ${code.constant(fixedType)}(${text}); ${settle} }`);
     return;
   }
-  // rowIndependent gives an amount read in a currency_field its failure, or leaves the field to the interpreter.
-  if (currencyNone === undefined)
-    throw new Error(`compiled mapping: expected the currency failure of ${target.field}, got none`);
-  // resolved(target): the case field's value, else the shared one's, of the fields already evaluated.
-  const currencyTarget = spec.amount?.currency_field ?? '';
-  const candidates = [`case.${currencyTarget}`, `shared.${currencyTarget}`].flatMap((name) => earlier.get(name) ?? []);
+  const fixedCurrency = spec.amount?.currency;
   const currency = code.variable();
-  code.line(`{ const ${currency} = ${candidates.length === 0 ? 'undefined' : candidates.join(' ?? ')};`);
-  code.line(`  if (typeof ${currency} !== 'string') { ${failure} = ${code.constant(currencyNone)}; break ${label}; }`);
-  code.line(`  const ${result} = ${code.constant(amountInCurrencyStep(spec))}(${text}, ${currency}); ${settle} }`);
+  if (fixedCurrency !== undefined) code.line(`{ const ${currency} = ${code.constant(fixedCurrency)};`);
+  else {
+    // rowIndependent gives an amount read in a currency_field its failure, or leaves the field to the interpreter.
+    if (currencyNone === undefined)
+      throw new Error(`compiled mapping: expected the currency failure of ${target.field}, got none`);
+    // resolved(target): the case field's value, else the shared one's, of the fields already evaluated.
+    const currencyTarget = spec.amount?.currency_field ?? '';
+    const candidates = [`case.${currencyTarget}`, `shared.${currencyTarget}`].flatMap(
+      (name) => earlier.get(name) ?? [],
+    );
+    code.line(`{ const ${currency} = ${candidates.length === 0 ? 'undefined' : candidates.join(' ?? ')};`);
+    code.line(
+      `  if (typeof ${currency} !== 'string') { ${failure} = ${code.constant(currencyNone)}; break ${label}; }`,
+    );
+  }
+  const sign = emitSign(context, target, label);
+  code.line(
+    `  const ${result} = ${code.constant(amountInCurrencyStep(spec))}(${text}, ${currency}${sign === undefined ? '' : `, ${sign}`}); ${settle} }`,
+  );
+}
+
+/** The row's sign column read into a variable (ending the field on a cell in neither list); undefined without one. */
+function emitSign(context: CompileContext, target: FieldTarget, label: string): string | undefined {
+  const { code, columnIndex } = context;
+  const step = signStep(target.spec);
+  const column = target.spec.amount?.sign_column?.column;
+  if (step === undefined || column === undefined) return undefined;
+  const index = columnIndex.get(column);
+  const sign = code.variable();
+  code.line(`  const ${sign} = ${code.constant(step)}(${index === undefined ? "''" : cell(index)});`);
+  code.line(`  if (!${sign}.ok) { ${target.failure} = ${sign}; break ${label}; }`);
+  return `${sign}.value`;
 }
 
 /** The interpreter's failure for an amount whose currency_field gave no currency (the same for any row). */

@@ -2,12 +2,14 @@ import type { FieldValue } from '../evaluate-field.js';
 import type { FieldSpec } from '../field-spec.js';
 import {
   mapEnum,
+  signOfColumn,
   toBoolean,
   toDateTime,
   toInteger,
   toMinorUnits,
   toYear,
   defaultTwoDigitWindowStart,
+  type ColumnSign,
   type TransformResult,
 } from '../transforms/index.js';
 
@@ -60,7 +62,8 @@ export function typeStep(spec: FieldSpec): Step | undefined {
     }
     case 'amount': {
       const currency = spec.amount?.currency;
-      if (currency === undefined) return undefined;
+      // A sign column is a second cell: emitConversion reads it and calls amountInCurrencyStep.
+      if (currency === undefined || spec.amount?.sign_column !== undefined) return undefined;
       const options = amountOptions(spec, currency);
       return (text) => toMinorUnits(text, options);
     }
@@ -69,17 +72,29 @@ export function typeStep(spec: FieldSpec): Step | undefined {
   }
 }
 
-/** An amount read in the currency another field mapped: the options kept per currency seen. */
-export function amountInCurrencyStep(spec: FieldSpec): (text: string, currency: string) => TransformResult<FieldValue> {
+/**
+ * An amount read in the currency another field mapped (or its own, with a sign column): the
+ * options kept per currency seen; `columnSign`, the row's sign column as signStep read it.
+ */
+export function amountInCurrencyStep(
+  spec: FieldSpec,
+): (text: string, currency: string, columnSign?: ColumnSign) => TransformResult<FieldValue> {
   const optionsByCurrency = new Map<string, ReturnType<typeof amountOptions>>();
-  return (text, currency) => {
+  return (text, currency, columnSign) => {
     let options = optionsByCurrency.get(currency);
     if (options === undefined) {
       options = amountOptions(spec, currency);
       if (optionsByCurrency.size < 64) optionsByCurrency.set(currency, options);
     }
-    return toMinorUnits(text, options);
+    return toMinorUnits(text, columnSign === undefined ? options : { ...options, columnSign });
   };
+}
+
+/** The sign a field's sign_column gives the row, read from its cell (evaluate-field.ts). */
+export function signStep(spec: FieldSpec): ((cell: string) => TransformResult<ColumnSign>) | undefined {
+  const signColumn = spec.amount?.sign_column;
+  if (signColumn === undefined) return undefined;
+  return (cell) => signOfColumn(cell, signColumn);
 }
 
 function amountOptions(spec: FieldSpec, currency: string) {
@@ -87,5 +102,6 @@ function amountOptions(spec: FieldSpec, currency: string) {
     currency,
     decimalSeparator: spec.amount?.decimal_separator ?? '.',
     groupSeparator: spec.amount?.group_separator ?? '',
+    negative: spec.amount?.negative ?? 'refuse',
   } as const;
 }

@@ -7,6 +7,7 @@ import { checkedAgainstCardNumbers } from './network-agreement.js';
 import { networkFromCardNumbers } from './network-from-card-numbers.js';
 import { isReasonColumn } from './reason-labels.js';
 import { currencyTargetOf, fieldsForRole, type RoleContext, type RoleReason } from './role-fields.js';
+import { signColumnCandidates, signColumnFor } from './sign-column.js';
 import type { Confidence, Sample } from './types.js';
 
 /** A column given a role: new_claim fields, or one of the roles placed elsewhere in a mapping. */
@@ -38,6 +39,8 @@ export interface Assignments {
 
 const rank: Readonly<Record<Confidence, number>> = { high: 3, medium: 2, low: 1 };
 const placedElsewhere = new Set(['claim_key', 'case_id', 'evidence']);
+/** Roles a header's other words may name that are not tried as a field (alternatives of HeaderMatch). */
+const notAlternative = new Set([...placedElsewhere, 'card_number', 'deadline']);
 
 /**
  * Which column fills which target. Headers first (an exact known name is `high`, a telling word in
@@ -53,25 +56,26 @@ export function assignRoles(
 ): Assignments {
   const notes = new Map<string, string>();
   const currencyColumn = findCurrencyColumn(profiles);
-  const context = roleContext(sample, currencyColumn, preferredDecimal);
+  const context = roleContext(sample, profiles, currencyColumn, preferredDecimal);
   const taken = new Map<string, Assignment>();
   const named = { claimKey: [] as ColumnProfile[], caseId: [] as ColumnProfile[], evidence: [] as ColumnProfile[] };
 
-  const propose = (role: string, profile: ColumnProfile, reason: RoleReason): boolean => {
+  /** `unfit`: the values do not fit the role (noted); `taken`: another column fills it more surely. */
+  const propose = (role: string, profile: ColumnProfile, reason: RoleReason): 'placed' | 'taken' | 'unfit' => {
     const result = fieldsForRole(role, profile, reason, context);
     if (!result.ok) {
       notes.set(profile.column, `looks like ${role} by ${reason.evidence[0] ?? 'its values'}, but ${result.reason}`);
-      return false;
+      return 'unfit';
     }
     const current = taken.get(role);
     if (current !== undefined && rank[current.confidence] >= rank[reason.confidence]) {
       notes.set(profile.column, `also looks like ${role}, which ${JSON.stringify(current.profile.column)} fills`);
-      return false;
+      return 'taken';
     }
     if (current !== undefined)
       notes.set(current.profile.column, `also looks like ${role}, which ${JSON.stringify(profile.column)} fills`);
     taken.set(role, { role, profile, fields: result.fields, confidence: reason.confidence });
-    return true;
+    return 'placed';
   };
 
   const cardNumbers = profiles.filter(isCardNumberColumn);
@@ -82,13 +86,22 @@ export function assignRoles(
       notes.set(profile.column, 'its header names card numbers, but its values are none');
       continue;
     }
+    // What a spreadsheet damaged is no field's (its description says why); a deadline is never the transaction date.
+    if (profile.kind.kind === 'damaged') continue;
+    if (header.role === 'deadline') {
+      notes.set(profile.column, 'its header names a deadline, which is never the transaction date');
+      continue;
+    }
     if (header.role === 'claim_key') named.claimKey.push(profile);
     else if (header.role === 'case_id') named.caseId.push(profile);
     else if (header.role === 'evidence') named.evidence.push(profile);
     else {
       const confidence: Confidence = header.how === 'exact' ? 'high' : 'medium';
       const how = header.how === 'exact' ? `${header.language} header` : `a ${header.language} word in the header`;
-      propose(header.role, profile, { confidence, evidence: [`${how} ${JSON.stringify(profile.column)}`] });
+      const reason = { confidence, evidence: [`${how} ${JSON.stringify(profile.column)}`] };
+      // "Settlement Currency Amount": the header's next role when its values are not the first's.
+      for (const role of [header.role, ...(header.alternatives ?? []).filter((other) => !notAlternative.has(other))])
+        if (propose(role, profile, reason) !== 'unfit') break;
     }
   }
   const isPlaced = (profile: ColumnProfile) =>
@@ -110,7 +123,10 @@ export function assignRoles(
     ['transaction.amount', 'number'],
   ] as const) {
     if (taken.has(role)) continue;
-    const loose = profiles.filter((profile) => !isPlaced(profile) && profile.kind.kind === kind);
+    // A deadline's date is never the transaction's (a TODO is right when there is no other).
+    const loose = profiles.filter(
+      (profile) => !isPlaced(profile) && profile.kind.kind === kind && profile.header?.role !== 'deadline',
+    );
     const only = loose[0];
     if (loose.length === 1 && only !== undefined)
       propose(role, only, { confidence: 'low', evidence: [`the only ${kind} column no header placed`] });
@@ -180,9 +196,11 @@ function lastFourOf(profile: ColumnProfile): Assignment {
 /** What judging a column for a role needs: the decimal separator expected, and where amounts' currencies are. */
 function roleContext(
   sample: Sample,
+  profiles: readonly ColumnProfile[],
   currencyColumn: ColumnProfile | undefined,
   preferredDecimal: DecimalSeparator,
 ): RoleContext {
+  const signCandidates = signColumnCandidates(profiles);
   const currencyOfRow = (rowIndex: number): string | undefined => {
     const code = (sample.rows[rowIndex]?.[currencyColumn?.column ?? ''] ?? '').trim().toUpperCase();
     return currencyColumn !== undefined && isCurrencyCode(code) ? code : undefined;
@@ -194,6 +212,7 @@ function roleContext(
       currencyColumn === undefined && amountTarget === 'dispute.amount'
         ? 'transaction.currency'
         : currencyTargetOf(amountTarget),
+    signColumnOf: (amount) => signColumnFor(amount, signCandidates),
   };
 }
 

@@ -35,7 +35,10 @@ export function proposeClaimKey(
 ): ClaimKeyGuess {
   const rowCount = sample.rows.length;
   const scored = candidates
-    .filter((profile) => profile.values.length > 0 && profile.blanks <= rowCount * 0.01)
+    // A spreadsheet's damage (00:00.0, 994268.00000) groups rows by what a re-export may change.
+    .filter(
+      (profile) => profile.values.length > 0 && profile.blanks <= rowCount * 0.01 && profile.kind.kind !== 'damaged',
+    )
     .map((profile) =>
       score(
         sample,

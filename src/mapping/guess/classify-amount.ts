@@ -1,4 +1,4 @@
-import { toMinorUnits, type DecimalSeparator, type GroupSeparator } from '../transforms/index.js';
+import { readAmount, type DecimalSeparator, type GroupSeparator } from '../transforms/index.js';
 import type { Confidence } from './types.js';
 
 export interface AmountReading {
@@ -13,6 +13,8 @@ export type AmountGuess =
       readonly confidence: Confidence;
       readonly evidence: string;
       readonly wholeNumbersOnly: boolean;
+      /** Cells that read as negative amounts (their own sign, or their row's sign column). */
+      readonly negatives: number;
     }
   /** Every value reads two ways that give different amounts (only `1,234`): a person decides. */
   | { readonly kind: 'ambiguous'; readonly readings: readonly AmountReading[]; readonly evidence: string };
@@ -21,6 +23,8 @@ export type AmountGuess =
 export interface AmountCell {
   readonly text: string;
   readonly currency: string | undefined;
+  /** The row's sign column makes it negative (sign-column.ts). */
+  readonly negative?: boolean;
 }
 
 /** Every decimal/grouping pair the amount transform accepts, conventional pairs first. */
@@ -69,7 +73,7 @@ export function classifyAmount(
     if (same) same.readings.push(reading);
     else classes.push({ readings: [reading], values });
   });
-  const wholeNumbersOnly = cells.every((cell) => /^\d+$/.test(cell.text));
+  const wholeNumbersOnly = cells.every((cell) => /^[-\u2212(]?\d+[-\u2212)]?$/.test(cell.text));
   const unread = cells.length - best;
   const unreadNote =
     unread === 0
@@ -105,18 +109,29 @@ export function classifyAmount(
   } else if (wholeNumbersOnly) {
     evidence = 'whole numbers in currencies without minor units (such as JPY)';
   }
-  return { kind: 'amount', reading, confidence, evidence: evidence + unreadNote, wholeNumbersOnly };
+  const negatives = cells.filter((cell) => cell.negative === true || isNegative(cell, reading)).length;
+  return { kind: 'amount', reading, confidence, evidence: evidence + unreadNote, wholeNumbersOnly, negatives };
 }
 
-/** The amount as "<minor units>@<exponent>" (comparable across readings), or undefined. */
+/** Whether the cell writes a debit (`-435.52`, `435.52-`, `(435.52)`). */
+function isNegative(cell: AmountCell, reading: AmountReading): boolean {
+  const result = readAmount(cell.text, {
+    currency: cell.currency ?? unknownCurrency,
+    decimalSeparator: reading.decimal,
+    groupSeparator: reading.group,
+  });
+  return result.ok && result.value.negative;
+}
+
+/** The amount, sign apart, as "<minor units>@<exponent>" (comparable across readings), or undefined. */
 function readAs(cell: AmountCell, reading: AmountReading): string | undefined {
   const currency = cell.currency ?? unknownCurrency;
-  const result = toMinorUnits(cell.text, {
+  const result = readAmount(cell.text, {
     currency,
     decimalSeparator: reading.decimal,
     groupSeparator: reading.group,
   });
-  return result.ok ? `${result.value}@${currency}` : undefined;
+  return result.ok ? `${result.value.minorUnits}@${currency}` : undefined;
 }
 
 /**

@@ -14,7 +14,16 @@ export type DateGuess =
   /** Day-first and month-first both read every value (no day above 12): a person decides. */
   | { readonly kind: 'ambiguous'; readonly formats: readonly string[]; readonly evidence: string };
 
+export interface DateClassifyOptions {
+  /** Whether six digits may be `yyMMdd`: only for a column whose header names a date. */
+  readonly sixDigits?: boolean;
+}
+
 const minimumShare = 0.9;
+/** `20240703`, `240703`, `20240703 14:30[:00]`: the dates of bank reports, without separators. */
+const compactShape = /^(\d{8}|\d{6})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+/** The years a dispute's date can fall in: an 8-digit number that reads as a date outside them is no date. */
+const plausibleYears = { first: 1970, last: 2099 };
 /** Distinct values tried per format: enough to meet a day above 12, bounded for speed. */
 const maxDistinct = 5000;
 
@@ -26,12 +35,13 @@ const shape =
  * The luxon format of a date or date-time column, tried with the date transform itself, so the
  * format found is one the import reads the same way. Candidates come from the values' shapes:
  * `2026-03-15`, `15.03.2026`, `03/15/2026`, `3/5/26`, with `HH:mm[:ss[.SSS]]` after a space or `T`,
- * and `Z` or an offset. Day-first and month-first formats are both tried: a value above 12 in the
+ * and `Z` or an offset; and bank reports' `20240703` (classifyCompactDate). Day-first and month-first formats are both tried: a value above 12 in the
  * first place rules month-first out (and the other way round); when none does, the column is
  * ambiguous and flagged, never guessed.
  */
-export function classifyDate(values: readonly string[]): DateGuess | undefined {
+export function classifyDate(values: readonly string[], options: DateClassifyOptions = {}): DateGuess | undefined {
   if (values.length === 0) return undefined;
+  if (compactShape.test(values[0] ?? '')) return classifyCompactDate(values, options.sixDigits === true);
   const candidates = candidateFormats(values);
   if (candidates.length === 0) return undefined;
   const distinct = countDistinct(values);
@@ -141,4 +151,46 @@ function decidingValue(values: readonly string[], format: string): string | unde
   const dayPosition = order === 'd-M-y' ? 1 : 3;
   const value = values.find((candidate) => Number(shape.exec(candidate)?.[dayPosition] ?? 0) > 12);
   return value === undefined ? undefined : `${JSON.stringify(value)} has a day above 12`;
+}
+
+/**
+ * A column of dates written without separators, `yyyyMMdd` (or `yyMMdd`, when allowed). Digits
+ * alone are often other numbers (ids, amounts in cents), so the bar is higher than for dates
+ * with separators: every sampled value has the same shape and is an existing date in a plausible
+ * year (plausibleYears), else the column is not a date.
+ */
+function classifyCompactDate(values: readonly string[], sixDigits: boolean): DateGuess | undefined {
+  const [, digits = '', hour, , seconds] = compactShape.exec(values[0] ?? '') ?? [];
+  if (digits.length === 6 && !sixDigits) return undefined;
+  const time = hour === undefined ? '' : seconds === undefined ? ' HH:mm' : ' HH:mm:ss';
+  const format = `${digits.length === 8 ? 'yyyyMMdd' : 'yyMMdd'}${time}`;
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  for (const value of countDistinct(values).keys()) {
+    const match = compactShape.exec(value);
+    if (
+      match === null ||
+      (match[1] ?? '').length !== digits.length ||
+      (match[2] === undefined) !== (hour === undefined)
+    )
+      return undefined;
+    const read = toDateTime(value, { format, timeZone: 'UTC' });
+    if (!read.ok) return undefined;
+    const year = Number(read.value.slice(0, 4));
+    if (year < plausibleYears.first || year > plausibleYears.last) return undefined;
+    first = Math.min(first, year);
+    last = Math.max(last, year);
+  }
+  const years = first === last ? `in ${first}` : `from ${first} to ${last}`;
+  return {
+    kind: 'date',
+    format,
+    hasTime: time !== '',
+    needsTimeZone: time !== '',
+    // Six digits are read as a two-digit year, month and day only because the header says date.
+    confidence: digits.length === 8 ? 'high' : 'medium',
+    evidence:
+      `format ${JSON.stringify(format)}, each of the ${values.length} sampled values an existing date ${years}` +
+      (digits.length === 8 ? '' : ' (six digits read as year, month and day: check a few rows)'),
+  };
 }

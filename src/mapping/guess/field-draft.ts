@@ -63,3 +63,13 @@ export function placeholder(
 export function isPlaceholder(field: FieldDraft): boolean {
   return field.spec.column === placeholderColumn;
 }
+
+/** The columns a draft field reads: its column, and an amount's sign column. */
+export function draftColumns(field: FieldDraft): string[] {
+  const amount = field.spec.amount;
+  const signColumn =
+    typeof amount === 'object' && !Array.isArray(amount) ? (amount as SpecObject).sign_column : undefined;
+  const sign =
+    typeof signColumn === 'object' && !Array.isArray(signColumn) ? (signColumn as SpecObject).column : undefined;
+  return [...(field.column === undefined ? [] : [field.column]), ...(typeof sign === 'string' ? [sign] : [])];
+}

@@ -4,7 +4,7 @@ import { describeDelimiter, type DialectGuess } from '../../csv/sniff-dialect.js
 import type { EncodingGuess } from '../../csv/sniff-encoding.js';
 import { cardNumberNote, maskedSample } from './card-number-column.js';
 import { caseIdField, completeFields } from './draft-fields.js';
-import { isPlaceholder, placeholderColumn, type FieldDraft } from './field-draft.js';
+import { draftColumns, isPlaceholder, placeholderColumn, type FieldDraft } from './field-draft.js';
 import { describeValues, profileColumns, type ColumnProfile } from './profile.js';
 import { flow, renderSection, scalar, YamlLines } from './render-yaml.js';
 import { evidenceEntries, type EvidenceDraft } from './evidence-columns.js';
@@ -54,7 +54,7 @@ export function guessMapping(input: GuessInput): Draft {
         .map((field) => field.column ?? ''),
     ),
   ];
-  const placedColumns = new Set(fields.map((field) => field.column));
+  const placedColumns = new Set<string | undefined>(fields.flatMap(draftColumns));
   const cardNumbers = assignments.cardNumbers;
   const keyCandidates = profiles.filter(
     (profile) =>
@@ -80,7 +80,7 @@ export function guessMapping(input: GuessInput): Draft {
 
   const used = new Set<string>([
     ...cardNumbers.map((profile) => profile.column),
-    ...allFields.map((field) => field.column ?? ''),
+    ...allFields.flatMap(draftColumns),
     claimKey.column ?? '',
     ...evidence.map((entry) => entry.column),
   ]);

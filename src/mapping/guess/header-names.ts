@@ -12,6 +12,11 @@ export interface HeaderMatch {
   readonly language: Language;
   /** `exact`: the whole name is a known header; `keyword`: the name contains a telling word. */
   readonly how: 'exact' | 'keyword';
+  /**
+   * The other roles the header's words name, in keywordOrder: tried when the values do not fit
+   * the first ("Settlement Currency Amount" holds amounts, not currency codes).
+   */
+  readonly alternatives?: readonly HeaderRole[];
 }
 
 /**
@@ -20,6 +25,8 @@ export interface HeaderMatch {
  * dispute was opened before the statement ("date de déclaration").
  */
 const keywordOrder: readonly HeaderRole[] = [
+  // "Dispute Due Date", "Representment Deadline": a deadline whatever else the header says.
+  'deadline',
   'dispute.amount',
   'dispute.date',
   'issuer_evidence.cardholder_explanation',
@@ -81,12 +88,17 @@ export function matchHeader(name: string): HeaderMatch | undefined {
   const exact = exactIndex.get(normalised) ?? exactIndex.get(squashed) ?? exactIndex.get(withoutStopWords(normalised));
   if (exact !== undefined) return exact;
   const padded = ` ${normalised} `;
+  let first: { role: HeaderRole; language: Language } | undefined;
+  const alternatives: HeaderRole[] = [];
   for (const { role, language, compounds, words } of keywords) {
     // Whole words in the spaced form; German and Dutch compounds ("Umsatzbetrag") in the squashed one.
     const found = words.some(
       (word) => padded.includes(` ${word} `) || (compounds && squashed.includes(word.replace(/ /g, ''))),
     );
-    if (found) return { role, language, how: 'keyword' };
+    if (!found) continue;
+    if (first === undefined) first = { role, language };
+    else if (role !== first.role && !alternatives.includes(role)) alternatives.push(role);
   }
-  return undefined;
+  if (first === undefined) return undefined;
+  return { ...first, how: 'keyword', ...(alternatives.length === 0 ? {} : { alternatives }) };
 }

@@ -15,6 +15,7 @@ import {
 } from './classify-scalars.js';
 import { holdsCardNumbers } from './card-number-column.js';
 import { matchHeader, type HeaderMatch } from './header-names.js';
+import { columnDamage } from '../spreadsheet-damage.js';
 import type { ColumnValues, Sample } from './types.js';
 
 /** What a column's values alone say it is, most specific first. */
@@ -30,6 +31,8 @@ export type ValueKind =
   | { kind: 'date'; guess: DateGuess }
   | { kind: 'four_digits' }
   | { kind: 'number' }
+  /** A spreadsheet's times of day (`00:00.0`) or ids written as decimals (`994268.00000`). */
+  | { kind: 'damaged'; damage: 'spreadsheet_time' | 'decimal_id' }
   | { kind: 'codes' }
   | { kind: 'text' };
 
@@ -56,8 +59,21 @@ export function profileColumns(sample: Sample, hasHeaderLine: boolean): ColumnPr
       rowIndexes,
       blanks: sample.rows.length - values.length,
     };
-    return { ...columnValues, header: hasHeaderLine ? matchHeader(column) : undefined, kind: valueKind(values) };
+    const header = hasHeaderLine ? matchHeader(column) : undefined;
+    return { ...columnValues, header, kind: damagedKind(values, header) ?? valueKind(values) };
   });
+}
+
+/**
+ * What a spreadsheet or an export's tool did to the whole column (spreadsheet-damage.ts): never a
+ * claim key or a field. Decimals of zeros under a header that names an amount are whole amounts.
+ */
+function damagedKind(values: readonly string[], header: HeaderMatch | undefined): ValueKind | undefined {
+  const damage = columnDamage(values);
+  if (damage === undefined) return undefined;
+  const roles = header === undefined ? [] : [header.role, ...(header.alternatives ?? [])];
+  if (damage === 'decimal_id' && roles.some((role) => role.endsWith('amount'))) return undefined;
+  return { kind: 'damaged', damage };
 }
 
 export function valueKind(values: readonly string[]): ValueKind {
@@ -74,7 +90,8 @@ export function valueKind(values: readonly string[]): ValueKind {
   const date = /\d/.test(values[0] ?? '') ? classifyDate(values) : undefined;
   if (date !== undefined) return { kind: 'date', guess: date };
   if (mostly(values, isFourDigits)) return { kind: 'four_digits' };
-  if (mostly(values, (value) => /^\d[\d.,' ]*$/.test(value))) return { kind: 'number' };
+  // A debit as reports write it, "-435.52", "435.52-", "(435.52)", is a number too.
+  if (mostly(values, (value) => /^[-\u2212(]?\d[\d.,' ]*[-\u2212)]?$/.test(value))) return { kind: 'number' };
   if (isCodeColumn(values)) return { kind: 'codes' };
   return { kind: 'text' };
 }
@@ -98,6 +115,12 @@ export function describeValues(profile: ColumnProfile): string {
       return `4-digit numbers, e.g. ${example}`;
     case 'number':
       return `numbers, e.g. ${example}`;
+    case 'damaged':
+      return profile.kind.damage === 'spreadsheet_time'
+        ? `times of day as a spreadsheet shows them, e.g. ${example}: a spreadsheet read the cells as times and ` +
+            'their values are gone (spreadsheet damage: never the claim key; take the column from the original export)'
+        : `ids written as decimals, e.g. ${example}: not proposed as the claim key or an id, as another export may ` +
+            'write them without decimals; a field reading one takes split: { separator: ".", index: 0 }';
     case 'expiry':
       return `expiry dates, e.g. ${example}`;
     case 'card_number':

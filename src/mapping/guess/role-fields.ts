@@ -14,6 +14,7 @@ import {
 } from './classify-scalars.js';
 import { placeholder, type FieldDraft, type SpecObject } from './field-draft.js';
 import { listCodes, type ColumnProfile } from './profile.js';
+import type { SignColumnGuess } from './sign-column.js';
 import type { Confidence } from './types.js';
 
 /** What the orchestrator knows that a field needs: the rows' currencies, the file's habits. */
@@ -23,6 +24,8 @@ export interface RoleContext {
   readonly currencyOfRow: (rowIndex: number) => string | undefined;
   /** The target an amount target's currency comes from (`currency_field`). */
   readonly currencyFieldOf: (amountTarget: string) => string;
+  /** The column holding an amount column's sign, if one sits beside it (sign-column.ts). */
+  readonly signColumnOf: (amount: ColumnProfile) => SignColumnGuess | undefined;
 }
 
 /** Why a column is proposed for a role: its header, its values, or both. */
@@ -158,17 +161,30 @@ function amountField(
   context: RoleContext,
   field: FieldMaker,
 ): RoleFields {
+  const sign = context.signColumnOf(profile);
   const cells = profile.values.map((text, position) => ({
     text,
     currency: context.currencyOfRow(profile.rowIndexes[position] ?? -1),
+    negative: sign?.negativeRow(profile.rowIndexes[position] ?? -1) ?? false,
   }));
   const guess = classifyAmount(cells, context.preferredDecimal);
   if (guess === undefined)
     return { ok: false, reason: `expected amounts, got values like ${JSON.stringify(profile.values[0] ?? '')}` };
   const currency_field = context.currencyFieldOf(role);
+  // Every sampled amount a debit: the report writes chargebacks so. Some only: they may be credits.
+  const negatives = guess.kind === 'amount' ? guess.negatives : 0;
+  const magnitude = negatives > 0 && negatives === cells.length;
+  const signColumn: SpecObject | undefined =
+    sign === undefined ? undefined : { column: sign.column, negative: sign.negative, positive: sign.positive };
   const spec = (reading: AmountReading): SpecObject => ({
     type: 'amount',
-    amount: { currency_field, decimal_separator: reading.decimal, group_separator: reading.group },
+    amount: {
+      currency_field,
+      decimal_separator: reading.decimal,
+      group_separator: reading.group,
+      ...(magnitude ? { negative: 'magnitude' } : {}),
+      ...(signColumn === undefined ? {} : { sign_column: signColumn }),
+    },
   });
   if (guess.kind === 'ambiguous') {
     const todo =
@@ -187,16 +203,38 @@ function amountField(
       alternatives,
     );
   }
-  const draft = field(role, spec(guess.reading), { evidence: [...reason.evidence, `amounts, ${guess.evidence}`] });
+  const signs = signChecks(negatives, cells.length, sign);
+  const draft = field(role, spec(guess.reading), {
+    evidence: [...reason.evidence, `amounts, ${guess.evidence}`, ...(sign === undefined ? [] : [sign.evidence])],
+  });
+  const problems = [...(guess.confidence === 'high' ? [] : [guess.evidence]), ...signs];
   const merged: FieldDraft =
-    guess.confidence === 'high'
+    problems.length === 0
       ? draft
-      : { ...draft, confidence: 'medium', check: `column ${JSON.stringify(profile.column)}: ${guess.evidence}` };
+      : { ...draft, confidence: 'medium', check: `column ${JSON.stringify(profile.column)}: ${problems.join('; ')}` };
   return { ok: true, fields: [merged] };
 }
 
+/** What the draft says of an amount column's signs: each is a guess a person confirms. */
+function signChecks(negatives: number, count: number, sign: SignColumnGuess | undefined): string[] {
+  const checks: string[] = [];
+  if (negatives === count)
+    checks.push(
+      `${negatives} of ${count} sampled amounts are negative: read as their magnitude (negative: magnitude), as ` +
+        'in a report that writes a chargeback as a debit; if they are credits, drop the line to refuse them',
+    );
+  else if (negatives > 0)
+    checks.push(
+      `${negatives} of ${count} sampled amounts are negative: refused as amount_negative (credits?); write ` +
+        'negative: magnitude if this report writes a chargeback as a debit',
+    );
+  if (sign !== undefined) checks.push(sign.evidence);
+  return checks;
+}
+
 function dateField(role: string, profile: ColumnProfile, reason: RoleReason, field: FieldMaker): RoleFields {
-  const guess = classifyDate(profile.values);
+  // The role comes from a header (or a column already read as dates): six digits may be yyMMdd.
+  const guess = classifyDate(profile.values, { sixDigits: true });
   if (guess === undefined)
     return { ok: false, reason: `expected dates, got values like ${JSON.stringify(profile.values[0] ?? '')}` };
   if (guess.kind === 'ambiguous') {

@@ -4,6 +4,21 @@ import { fail, ok, quote, type TransformResult } from './result.js';
 export type DecimalSeparator = '.' | ',';
 export type GroupSeparator = ',' | '.' | ' ' | "'" | '';
 
+/**
+ * What a negative amount means for a field (docs/mappings.md, "Amounts and signs as banks write
+ * them"): `refuse` (the default) makes it a row error, `amount_negative`, as a credit row should
+ * be; `magnitude` reads it as its size, for a report that writes a chargeback as a debit.
+ */
+export type NegativeAmounts = 'refuse' | 'magnitude';
+
+/** The sign a row's other column gives its amount (a field's `sign_column`), read by signOfColumn. */
+export interface ColumnSign {
+  readonly column: string;
+  /** The cell as written, for the messages. */
+  readonly written: string;
+  readonly negative: boolean;
+}
+
 export interface AmountOptions {
   /** ISO 4217 alphabetic code, upper case. */
   readonly currency: string;
@@ -11,6 +26,16 @@ export interface AmountOptions {
   readonly decimalSeparator: DecimalSeparator;
   /** Absent or '' means digits may not be grouped at all. */
   readonly groupSeparator?: GroupSeparator;
+  /** Absent means `refuse`. */
+  readonly negative?: NegativeAmounts;
+  /** The row's sign column, when the field names one: an unsigned cell takes its sign. */
+  readonly columnSign?: ColumnSign;
+}
+
+/** An amount as written: its size in minor units and whether its cell carries a minus. */
+export interface WrittenAmount {
+  readonly minorUnits: number;
+  readonly negative: boolean;
 }
 
 const DECIMAL_SEPARATORS: readonly string[] = ['.', ','];
@@ -20,8 +45,44 @@ const GROUP_SEPARATORS: readonly string[] = [',', '.', ' ', "'", ''];
  * A decimal string to an integer in the currency's minor units: "1.234,56" EUR with decimal ','
  * and group '.' is 123456. Strict by design: anything that could be read two ways, or would need
  * rounding, is an error rather than a guess. Works on the digit string (never floating point).
+ * Never negative: a negative amount is refused, or read as its magnitude (`negative`).
  */
 export function toMinorUnits(text: string, options: AmountOptions): TransformResult<number> {
+  const written = readAmount(text, options);
+  if (!written.ok) return written;
+  const trimmed = text.trim();
+  let negative = written.value.negative;
+  const { columnSign } = options;
+  if (columnSign !== undefined) {
+    // A cell's own sign may repeat the column's; a cell that says otherwise reads two ways.
+    if (negative && !columnSign.negative) {
+      return fail(
+        'amount_sign_conflict',
+        `amount: expected a sign that agrees with column ${JSON.stringify(columnSign.column)} ` +
+          `(${quote(columnSign.written)}, positive), got ${quote(trimmed)}`,
+      );
+    }
+    negative = columnSign.negative;
+  }
+  if (negative && (options.negative ?? 'refuse') === 'refuse') {
+    const because =
+      columnSign === undefined
+        ? ''
+        : ` with ${quote(columnSign.written)} in column ${JSON.stringify(columnSign.column)}, a negative sign`;
+    return fail(
+      'amount_negative',
+      `amount: expected a positive amount, got ${quote(trimmed)}${because} (negative: magnitude reads a debit as its size)`,
+    );
+  }
+  return ok(written.value.minorUnits);
+}
+
+/**
+ * The amount a cell writes, sign apart: `-1.50`, `1.50-`, `−1.50` (U+2212) and `(1.50)` are 150
+ * and negative. Zeros past the currency's exponent are no precision (`1.50000000` USD is 150,
+ * `3400.000` JPY is 3400); any other digit there is (`1.505` USD is `amount_precision`).
+ */
+export function readAmount(text: string, options: AmountOptions): TransformResult<WrittenAmount> {
   const optionsProblem = checkOptions(options);
   if (optionsProblem !== undefined) return optionsProblem;
   const exponent = minorUnitExponent(options.currency);
@@ -29,12 +90,9 @@ export function toMinorUnits(text: string, options: AmountOptions): TransformRes
 
   const trimmed = text.trim();
   if (trimmed === '') return fail('amount_empty', 'amount: expected a decimal number, got an empty cell');
-  // Disputed amounts are positive; a sign or accounting parentheses point at a credit row.
-  if (/^[-−(]|[-−)]$/.test(trimmed)) {
-    return fail('amount_negative', `amount: expected a positive amount, got ${quote(trimmed)}`);
-  }
+  const { body, negative } = withoutSign(trimmed);
 
-  const parts = trimmed.split(options.decimalSeparator);
+  const parts = body.split(options.decimalSeparator);
   const integerPart = parts[0] ?? '';
   const fractionPart = parts[1];
   if (parts.length > 2 || (fractionPart !== undefined && !/^\d+$/.test(fractionPart))) {
@@ -43,17 +101,18 @@ export function toMinorUnits(text: string, options: AmountOptions): TransformRes
   const integerDigits = groupedDigits(integerPart, options.groupSeparator ?? '');
   if (integerDigits === undefined) return formatError(trimmed, options);
 
-  const fraction = fractionPart ?? '';
+  // Reports pad every amount to a fixed number of decimals: zeros past the exponent say nothing.
+  const fraction = (fractionPart ?? '').slice(0, exponent.value);
   // No rounding: "12.345" USD or "12.5" JPY is a data problem the issuer has to look at.
-  if (fraction.length > exponent.value) {
+  if (!/^0*$/.test((fractionPart ?? '').slice(exponent.value))) {
     return fail(
       'amount_precision',
-      `amount: expected at most ${exponent.value} fraction digits for ${options.currency}, got ${quote(trimmed)}`,
+      `amount: expected at most ${exponent.value} fraction digits for ${options.currency} (or zeros after them), got ${quote(trimmed)}`,
     );
   }
   const digits = integerDigits + fraction.padEnd(exponent.value, '0');
   // Up to 15 digits are below 2^53 and exact as a Number; BigInt (slower) only for longer ones.
-  if (digits.length <= 15) return ok(Number(digits));
+  if (digits.length <= 15) return ok({ minorUnits: Number(digits), negative });
   const minorUnits = BigInt(digits);
   if (minorUnits > BigInt(Number.MAX_SAFE_INTEGER)) {
     return fail(
@@ -61,7 +120,15 @@ export function toMinorUnits(text: string, options: AmountOptions): TransformRes
       `amount: expected at most ${Number.MAX_SAFE_INTEGER} minor units, got ${quote(trimmed)}`,
     );
   }
-  return ok(Number(minorUnits));
+  return ok({ minorUnits: Number(minorUnits), negative });
+}
+
+/** The ways a report writes a debit: a leading or trailing minus (or U+2212), accounting parentheses. */
+function withoutSign(trimmed: string): { body: string; negative: boolean } {
+  if (/^\(.*\)$/.test(trimmed)) return { body: trimmed.slice(1, -1), negative: true };
+  if (/^[-\u2212]/.test(trimmed)) return { body: trimmed.slice(1), negative: true };
+  if (/[-\u2212]$/.test(trimmed)) return { body: trimmed.slice(0, -1), negative: true };
+  return { body: trimmed, negative: false };
 }
 
 function checkOptions(options: AmountOptions): TransformResult<never> | undefined {

@@ -71,7 +71,7 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
 
 /**
  * The fast path for the all-digit date formats exports use most (`yyyy-MM-dd`, `MM/dd/yyyy`,
- * `dd.MM.yyyy`, ...): luxon takes several microseconds per cell for them (its generic token
+ * `dd.MM.yyyy`, `yyyyMMdd`, ...): luxon takes several microseconds per cell for them (its generic token
  * matching and a DateTime object), which a million-row file pays twice per row.
  *
  * It answers only for a cell that matches the format exactly (ASCII digits, as luxon's en-US
@@ -103,8 +103,11 @@ interface PlainLayout {
   readonly day: number;
 }
 
-/** yyyy, MM and dd, each once, in any order, with one of - / . between them (and nothing else). */
-const PLAIN_FORMAT = /^(yyyy|MM|dd)([-/.])(yyyy|MM|dd)\2(yyyy|MM|dd)$/;
+/**
+ * yyyy, MM and dd, each once, in any order, with one of - / . between them or nothing (the
+ * `yyyyMMdd` of bank reports), and nothing else.
+ */
+const PLAIN_FORMAT = /^(yyyy|MM|dd)([-/.]?)(yyyy|MM|dd)\2(yyyy|MM|dd)$/;
 const plainLayouts = new Map<string, PlainLayout | undefined>();
 function plainLayoutOf(format: string): PlainLayout | undefined {
   if (plainLayouts.has(format)) return plainLayouts.get(format);
@@ -116,7 +119,8 @@ function plainLayoutOf(format: string): PlainLayout | undefined {
     const [year, month, day] = ['yyyy', 'MM', 'dd'].map((token) => tokens.indexOf(token) + 1);
     if (year !== undefined && month !== undefined && day !== undefined && year > 0 && month > 0 && day > 0) {
       const digits = tokens.map((token) => (token === 'yyyy' ? '([0-9]{4})' : '([0-9]{2})'));
-      layout = { regex: new RegExp(`^${digits.join(`\\${separator}`)}$`), year, month, day };
+      const between = separator === '' ? '' : `\\${separator}`;
+      layout = { regex: new RegExp(`^${digits.join(between)}$`), year, month, day };
     }
   }
   if (plainLayouts.size < 1000) plainLayouts.set(format, layout);

@@ -1,5 +1,15 @@
 /** Pure cell transforms for mapping files: each returns a value, none throws. */
-export { toMinorUnits, type AmountOptions, type DecimalSeparator, type GroupSeparator } from './amount.js';
+export {
+  readAmount,
+  toMinorUnits,
+  type AmountOptions,
+  type ColumnSign,
+  type DecimalSeparator,
+  type GroupSeparator,
+  type NegativeAmounts,
+  type WrittenAmount,
+} from './amount.js';
+export { signOfColumn, type SignColumnOptions } from './sign-column.js';
 export { lastFour } from './card-number.js';
 export { minorUnitExponent } from './currency.js';
 export { toDateTime, type DateOptions } from './date.js';

@@ -13,6 +13,9 @@ export const TRANSFORM_ERROR_CODES = [
   'amount_empty',
   'amount_format',
   'amount_negative',
+  // A sign column's cell in neither list, or a cell signed against it (a field's sign_column).
+  'amount_sign_unknown',
+  'amount_sign_conflict',
   'amount_precision',
   'amount_too_large',
   'currency_unknown',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toMinorUnits, type AmountOptions } from '../../../src/mapping/transforms/amount.js';
+import { readAmount, toMinorUnits, type AmountOptions } from '../../../src/mapping/transforms/amount.js';
+import { signOfColumn } from '../../../src/mapping/transforms/sign-column.js';
 import { minorUnitExponent } from '../../../src/mapping/transforms/currency.js';
 
 const usd: AmountOptions = { currency: 'USD', decimalSeparator: '.' };
@@ -34,10 +35,7 @@ describe('toMinorUnits: locale amounts', () => {
       ok: false,
       code: 'amount_precision',
     });
-    expect(toMinorUnits('12.0', { currency: 'JPY', decimalSeparator: '.' })).toMatchObject({
-      ok: false,
-      code: 'amount_precision',
-    });
+    expect(toMinorUnits('12.0', { currency: 'JPY', decimalSeparator: '.' })).toEqual({ ok: true, value: 12 });
   });
 });
 
@@ -63,7 +61,7 @@ describe('toMinorUnits', () => {
     expect(toMinorUnits('9.999', usd)).toEqual({
       ok: false,
       code: 'amount_precision',
-      message: 'amount: expected at most 2 fraction digits for USD, got "9.999"',
+      message: 'amount: expected at most 2 fraction digits for USD (or zeros after them), got "9.999"',
     });
     expect(toMinorUnits('1.2345', { currency: 'KWD', decimalSeparator: '.' })).toMatchObject({
       code: 'amount_precision',
@@ -116,6 +114,91 @@ describe('toMinorUnits', () => {
     });
     const fromUntypedFile = { currency: 'EUR', decimalSeparator: ';' } as unknown as AmountOptions;
     expect(toMinorUnits('1', fromUntypedFile)).toMatchObject({ ok: false, code: 'options_invalid' });
+  });
+});
+
+describe('toMinorUnits: amounts as bank reports write them', () => {
+  it('takes zeros past the exponent as no precision, and refuses any other digit there', () => {
+    expect(toMinorUnits('1.50000000', usd)).toEqual({ ok: true, value: 150 });
+    expect(toMinorUnits('435.52000000', usd)).toEqual({ ok: true, value: 43552 });
+    expect(toMinorUnits('3400.000', { currency: 'JPY', decimalSeparator: '.' })).toEqual({ ok: true, value: 3400 });
+    expect(toMinorUnits('789.1110', { currency: 'BHD', decimalSeparator: '.' })).toEqual({ ok: true, value: 789111 });
+    expect(toMinorUnits('1,50000000', { currency: 'EUR', decimalSeparator: ',' })).toEqual({ ok: true, value: 150 });
+    expect(toMinorUnits('1.505', usd)).toEqual({
+      ok: false,
+      code: 'amount_precision',
+      message: 'amount: expected at most 2 fraction digits for USD (or zeros after them), got "1.505"',
+    });
+    expect(toMinorUnits('1.50000001', usd)).toMatchObject({ ok: false, code: 'amount_precision' });
+    expect(toMinorUnits('3400.5', { currency: 'JPY', decimalSeparator: '.' })).toMatchObject({
+      code: 'amount_precision',
+    });
+  });
+
+  it('reads a leading or trailing minus, U+2212 and accounting parentheses as a negative amount', () => {
+    for (const text of ['-1.50', '1.50-', '\u22121.50', '1.50\u2212', '(1.50)', ' -1.50000000 ']) {
+      expect(readAmount(text, usd), text).toEqual({ ok: true, value: { minorUnits: 150, negative: true } });
+    }
+    expect(readAmount('1.50', usd)).toEqual({ ok: true, value: { minorUnits: 150, negative: false } });
+    for (const text of ['--1.50', '-(1.50)', '(1.50', '1.50)', '- 1.50', '-', '()', '-1.50-']) {
+      expect(readAmount(text, usd), text).toMatchObject({ ok: false, code: 'amount_format' });
+    }
+  });
+
+  it('refuses a negative amount by default, saying how to read a debit, and reads its magnitude when told', () => {
+    expect(toMinorUnits('-435.52000000', usd)).toEqual({
+      ok: false,
+      code: 'amount_negative',
+      message:
+        'amount: expected a positive amount, got "-435.52000000" (negative: magnitude reads a debit as its size)',
+    });
+    expect(toMinorUnits('-435.52000000', { ...usd, negative: 'refuse' })).toMatchObject({ code: 'amount_negative' });
+    const magnitude: AmountOptions = { ...usd, negative: 'magnitude' };
+    for (const text of ['-435.52000000', '435.52-', '(435.52)', '\u2212435.52', '435.52']) {
+      expect(toMinorUnits(text, magnitude), text).toEqual({ ok: true, value: 43552 });
+    }
+    // The sign never excuses a malformed or imprecise amount.
+    expect(toMinorUnits('-1.505', magnitude)).toMatchObject({ ok: false, code: 'amount_precision' });
+  });
+
+  it('takes the sign of another column: an unsigned cell takes it, a signed one must agree', () => {
+    const options = { column: 'Credit Debit Indicator', negative: ['-', 'D'], positive: ['+', 'C'] };
+    const sign = (cell: string) => {
+      const read = signOfColumn(cell, options);
+      if (!read.ok) throw new Error(read.message);
+      return read.value;
+    };
+    const magnitude: AmountOptions = { ...usd, negative: 'magnitude' };
+    expect(toMinorUnits('1.50', { ...magnitude, columnSign: sign('D') })).toEqual({ ok: true, value: 150 });
+    expect(toMinorUnits('-1.50', { ...magnitude, columnSign: sign('-') })).toEqual({ ok: true, value: 150 });
+    expect(toMinorUnits('1.50', { ...usd, columnSign: sign(' + ') })).toEqual({ ok: true, value: 150 });
+    expect(toMinorUnits('1.50', { ...usd, columnSign: sign('D') })).toEqual({
+      ok: false,
+      code: 'amount_negative',
+      message:
+        'amount: expected a positive amount, got "1.50" with "D" in column "Credit Debit Indicator", a negative sign ' +
+        '(negative: magnitude reads a debit as its size)',
+    });
+    expect(toMinorUnits('-1.50', { ...magnitude, columnSign: sign('C') })).toEqual({
+      ok: false,
+      code: 'amount_sign_conflict',
+      message: 'amount: expected a sign that agrees with column "Credit Debit Indicator" ("C", positive), got "-1.50"',
+    });
+  });
+
+  it('refuses a sign cell in neither list, naming the column and the values it takes', () => {
+    const options = { column: 'DC', negative: ['D'], positive: ['C'] };
+    expect(signOfColumn('X', options)).toEqual({
+      ok: false,
+      code: 'amount_sign_unknown',
+      message: 'amount.sign_column: expected "D" (negative) or "C" (positive) in column "DC", got "X"',
+    });
+    expect(signOfColumn('  ', options)).toMatchObject({ code: 'amount_sign_unknown', message: /got a blank cell$/ });
+    expect(signOfColumn('d', options)).toMatchObject({ code: 'amount_sign_unknown' });
+    expect(signOfColumn('', { ...options, positive: ['C', ''] })).toMatchObject({
+      ok: true,
+      value: { negative: false },
+    });
   });
 });
 

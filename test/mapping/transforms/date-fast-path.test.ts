@@ -56,9 +56,9 @@ const orders = [
   [2, 0, 1],
   [2, 1, 0],
 ] as const;
-/** Every format the fast path takes: each order of yyyy, MM and dd, with each separator. */
+/** Every format the fast path takes: each order of yyyy, MM and dd, with each separator or none. */
 const fastFormats = orders.flatMap((order) =>
-  ['-', '/', '.'].map((separator) => order.map((index) => tokens[index]).join(separator)),
+  ['-', '/', '.', ''].map((separator) => order.map((index) => tokens[index]).join(separator)),
 );
 const zones = ['UTC', 'Pacific/Kiritimati', 'America/Los_Angeles', 'Europe/Berlin'];
 

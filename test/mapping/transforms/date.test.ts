@@ -175,3 +175,35 @@ describe('toDateTime', () => {
     });
   });
 });
+
+describe('toDateTime: compact dates as bank reports write them', () => {
+  it('reads yyyyMMdd and yyMMdd as the calendar date written, in any zone', () => {
+    for (const timeZone of ['UTC', 'Pacific/Kiritimati', 'America/Los_Angeles']) {
+      expect(toDateTime('20240703', { format: 'yyyyMMdd', timeZone })).toEqual({
+        ok: true,
+        value: '2024-07-03T00:00:00.000Z',
+      });
+      expect(toDateTime('240703', { format: 'yyMMdd', timeZone })).toEqual({
+        ok: true,
+        value: '2024-07-03T00:00:00.000Z',
+      });
+    }
+    expect(toDateTime('20240230', { format: 'yyyyMMdd', timeZone: 'UTC' })).toMatchObject({ code: 'date_invalid' });
+    for (const text of ['2024073', '202407031', '2024-07-03', '994268.00000'])
+      expect(toDateTime(text, { format: 'yyyyMMdd', timeZone: 'UTC' }), text).toMatchObject({ code: 'date_format' });
+  });
+
+  it("reads a compact timestamp without a zone as wall-clock time in the mapping's zone", () => {
+    expect(toDateTime('20240703 14:30', { format: 'yyyyMMdd HH:mm', timeZone: 'Europe/Berlin' })).toEqual({
+      ok: true,
+      value: '2024-07-03T12:30:00.000Z',
+    });
+    expect(toDateTime('20240703143000', { format: 'yyyyMMddHHmmss', timeZone: 'America/New_York' })).toEqual({
+      ok: true,
+      value: '2024-07-03T18:30:00.000Z',
+    });
+    expect(toDateTime('20240331 02:30', { format: 'yyyyMMdd HH:mm', timeZone: 'Europe/Berlin' })).toMatchObject({
+      code: 'date_nonexistent_local_time',
+    });
+  });
+});

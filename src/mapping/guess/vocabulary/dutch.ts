@@ -85,6 +85,8 @@ export const dutch: LanguageVocabulary = {
     evidence: ['bijlage', 'bijlagen', 'bewijs', 'bonnetje', 'documenten'],
   },
   headerWords: {
+    // A date to answer by, never the transaction's (assign-roles.ts).
+    deadline: ['deadline', 'uiterste datum', 'termijn'],
     card_number: ['kaartnummer', 'pasnummer'],
     'dispute.amount': ['betwist'],
     'dispute.date': ['geopend', 'openingsdatum', 'meldingsdatum', 'datum melding'],

@@ -145,6 +145,8 @@ export const english: LanguageVocabulary = {
     ],
   },
   headerWords: {
+    // A date to answer by, never the transaction's (assign-roles.ts).
+    deadline: ['deadline', 'due date', 'due by', 'dispute due', 'response due', 'respond by', 'reply by'],
     card_number: ['card number', 'card no', 'pan'],
     'dispute.amount': ['disputed amount', 'chargeback amount'],
     'dispute.date': [

@@ -143,6 +143,8 @@ export const french: LanguageVocabulary = {
     evidence: ['justificatif', 'justificatifs', 'piece jointe', 'pieces jointes', 'documents'],
   },
   headerWords: {
+    // A date to answer by, never the transaction's (assign-roles.ts).
+    deadline: ['date limite', 'date butoir', 'echeance', 'delai de reponse'],
     card_number: ['numero de carte', 'numero carte'],
     'dispute.amount': ['conteste'],
     'dispute.date': ['date d ouverture', 'ouvert le', 'date du litige', 'date de contestation', 'date de reclamation'],

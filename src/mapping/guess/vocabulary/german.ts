@@ -117,6 +117,8 @@ export const german: LanguageVocabulary = {
     evidence: ['beleg', 'belege', 'anhang', 'anhange', 'dokumente', 'nachweis'],
   },
   headerWords: {
+    // A date to answer by, never the transaction's (assign-roles.ts).
+    deadline: ['frist', 'falligkeit'],
     card_number: ['kartennummer', 'kartennr'],
     'dispute.amount': ['reklamationsbetrag', 'strittig'],
     'dispute.date': ['eroffnet', 'eroffnungsdatum', 'reklamationsdatum', 'meldedatum', 'beanstandungsdatum'],

@@ -92,6 +92,8 @@ export const italian: LanguageVocabulary = {
     evidence: ['allegato', 'allegati', 'documenti', 'ricevuta', 'giustificativo'],
   },
   headerWords: {
+    // A date to answer by, never the transaction's (assign-roles.ts).
+    deadline: ['data limite', 'termine'],
     card_number: ['numero carta', 'numero di carta'],
     'dispute.amount': ['contestato'],
     'dispute.date': ['data apertura', 'data contestazione', 'data reclamo', 'data segnalazione'],

@@ -97,6 +97,8 @@ export const portuguese: LanguageVocabulary = {
     evidence: ['anexo', 'anexos', 'comprovante', 'comprovantes'],
   },
   headerWords: {
+    // A date to answer by, never the transaction's (assign-roles.ts).
+    deadline: ['prazo', 'data limite'],
     card_number: ['numero do cartao', 'numero cartao'],
     'dispute.amount': ['contestado'],
     'dispute.date': ['abertura', 'data da contestacao', 'data da reclamacao'],

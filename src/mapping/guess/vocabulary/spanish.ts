@@ -122,6 +122,8 @@ export const spanish: LanguageVocabulary = {
     evidence: ['comprobante', 'adjunto', 'adjuntos', 'documentos', 'justificante'],
   },
   headerWords: {
+    // A date to answer by, never the transaction's (assign-roles.ts).
+    deadline: ['fecha limite', 'fecha tope', 'plazo'],
     card_number: ['numero de tarjeta', 'numero tarjeta'],
     'dispute.amount': ['disputado', 'reclamado'],
     'dispute.date': ['apertura', 'fecha de reclamacion', 'fecha de la disputa'],
