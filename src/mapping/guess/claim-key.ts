@@ -35,9 +35,9 @@ export function proposeClaimKey(
 ): ClaimKeyGuess {
   const rowCount = sample.rows.length;
   const scored = candidates
-    // A spreadsheet's damage (00:00.0, 994268.00000) groups rows by what a re-export may change.
     .filter(
-      (profile) => profile.values.length > 0 && profile.blanks <= rowCount * 0.01 && profile.kind.kind !== 'damaged',
+      (profile) =>
+        profile.values.length > 0 && profile.blanks <= rowCount * 0.01 && !notReferences.has(profile.kind.kind),
     )
     .map((profile) =>
       score(
@@ -70,9 +70,10 @@ export function proposeClaimKey(
       grouping: 'repeats',
     };
   }
+  // Each row a claim of its own: a dispute's reference before the transaction's ARN, which every row has.
   const unique = scored
     .filter((candidate) => candidate.distinct === candidate.profile.values.length)
-    .sort(byPreference)[0];
+    .sort((left, right) => isArn(left) - isArn(right) || byPreference(left, right))[0];
   if (unique !== undefined) {
     return {
       column: unique.profile.column,
@@ -91,8 +92,31 @@ export function proposeClaimKey(
   };
 }
 
+/**
+ * Values that name no dispute, whatever they share: dates and times (three rows of one day are not
+ * one claim), currencies, networks, booleans, expiries, e-mail addresses, and a spreadsheet's
+ * damage (00:00.0, 994268.00000), which groups rows by what a re-export may change.
+ */
+const notReferences: ReadonlySet<string> = new Set([
+  'empty',
+  'date',
+  'currency',
+  'network',
+  'boolean',
+  'expiry',
+  'email',
+  'damaged',
+]);
+
+/**
+ * A header naming a dispute reference first, then the finest grouping; between groupings as fine,
+ * the transaction's ARN (a claim per disputed transaction) before a column that only happens to
+ * repeat with it.
+ */
+const isArn = (candidate: Candidate) => Number(candidate.profile.kind.kind === 'arn');
+
 function byPreference(left: Candidate, right: Candidate): number {
-  return Number(right.named) - Number(left.named) || right.distinct - left.distinct;
+  return Number(right.named) - Number(left.named) || right.distinct - left.distinct || isArn(right) - isArn(left);
 }
 
 function score(sample: Sample, profile: ColumnProfile, sharedColumns: readonly string[]): Candidate {

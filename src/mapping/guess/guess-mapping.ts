@@ -60,6 +60,8 @@ export function guessMapping(input: GuessInput): Draft {
     (profile) =>
       !cardNumbers.includes(profile) &&
       (assignments.named.claimKey.includes(profile) ||
+        // An ARN placed as the transaction's is a key too: a claim per disputed transaction.
+        profile.kind.kind === 'arn' ||
         (!placedColumns.has(profile.column) && !assignments.named.evidence.includes(profile))),
   );
   const claimKey = proposeClaimKey(sample, keyCandidates, sharedColumns);
