@@ -16,6 +16,7 @@ interface OptionalColumnsOf {
   readonly custom_fields: Readonly<Record<string, FieldSpec>>;
   readonly evidence: readonly { readonly column: string }[];
   readonly optional_columns?: readonly string[] | undefined;
+  readonly rows?: { readonly only?: Readonly<Record<string, readonly string[]>> | undefined } | undefined;
 }
 
 /**
@@ -64,6 +65,8 @@ export function withBlankOptionalCells(
 
 function columnsRead(mapping: OptionalColumnsOf): Set<string> {
   const columns = new Set<string>(mapping.evidence.map(({ column }) => column));
+  // A `rows.only` column may be absent too: its blank cells then match only a "" value.
+  for (const column of Object.keys(mapping.rows?.only ?? {})) columns.add(column);
   const specs = [
     mapping.claim.id,
     ...Object.values(mapping.shared),

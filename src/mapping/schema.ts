@@ -3,6 +3,7 @@ import { fileCategories } from '../api/schemas/known-values.js';
 import { csvDialectSchema } from '../csv/dialect.js';
 import { fieldSpecSchema } from './field-spec.js';
 import { optionalColumnIssues } from './optional-columns.js';
+import { rowsSchema } from './rows/schema.js';
 import { caseTargets, requiredCaseTargets, requiredSharedTargets, sharedTargets } from './targets.js';
 
 /**
@@ -87,6 +88,7 @@ export const mappingSchema = z
           'or given their default). Every other column the mapping reads must be in the header, or the import ' +
           'stops before anything is staged (HEADER_MISMATCH)',
       ),
+    rows: rowsSchema.optional(),
     file_mode: z
       .enum(['none', 'auto', 'chargeback'])
       .default('auto')

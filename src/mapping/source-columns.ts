@@ -1,10 +1,11 @@
 import type { FieldSpec } from './field-spec.js';
+import { filterColumns } from './rows/filter.js';
 import type { Mapping } from './schema.js';
 
 /**
  * The source columns behind each field of a mapping, by the names results use in `error_field`
  * (`case.transaction.arn`, `shared.card.last4`, `custom_fields.ref`, `claim.key`, `claim.id`,
- * `evidence.<column>`): what a reviewer must edit to fix the field (the results workbook highlights
+ * `evidence.<column>`, `rows.only.<column>`): what a reviewer must edit to fix the field (the results workbook highlights
  * that cell). A constant has none.
  */
 export function fieldColumns(mapping: Mapping): Record<string, string[]> {
@@ -18,7 +19,7 @@ export function fieldColumns(mapping: Mapping): Record<string, string[]> {
   for (const [target, spec] of Object.entries(mapping.case)) add(`case.${target}`, spec);
   for (const [name, spec] of Object.entries(mapping.custom_fields)) add(`custom_fields.${name}`, spec);
   for (const { column } of mapping.evidence) columns[`evidence.${column}`] = [column];
-  return columns;
+  return { ...columns, ...filterColumns(mapping) };
 }
 
 /** The columns one field reads: its column, or its template's placeholders. */
