@@ -28,7 +28,7 @@ export const exitCodeTable = {
     code: 0,
     meaning: 'every row ok',
     byCommand: {
-      import: 'every row filed, created or valid',
+      import: 'every row filed, created or valid, or set aside (skipped, duplicate)',
       'migrate-v1': 'all migrated or skipped',
       withdraw: 'all done',
       export: 'done',

@@ -46,6 +46,16 @@ export function formatSummary(
     lines.push(
       `lines outside the table, not rows: ${countOutside(report.linesOutside)} (${describeLinesOutside(report.linesOutside)})`,
     );
+  // Rows set aside at staging: ok, and nothing of them sent (docs/import.md, "Duplicates").
+  const skipped = summary.byOutcome.skipped ?? 0;
+  const duplicate = summary.byOutcome.duplicate ?? 0;
+  if (skipped + duplicate > 0)
+    lines.push(
+      `rows set aside, nothing of them sent: ${[
+        ...(skipped > 0 ? [`${skipped} skipped by the mapping's rows.only`] : []),
+        ...(duplicate > 0 ? [`${duplicate} duplicate of an earlier line`] : []),
+      ].join(', ')} (error_message says which rule or line)`,
+    );
   // Fixes fed back that reached cases the service held, or would in a dry run.
   if (summary.changed > 0)
     lines.push(

@@ -27,6 +27,12 @@ const hints: Readonly<Record<string, string>> = {
   card_number_in_field:
     'a card number stands in an identifying field (an id, an ARN, a switch serial number, an evidence path): take the ' +
     'field from another column, or clear the card number from the cell, then feed the results back',
+  // Rows set aside at staging (src/import/journal/duplicates.ts, src/mapping/rows): ok, nothing sent.
+  row_skipped:
+    "not a row to import by the mapping's rows.only: nothing was sent; if it should be imported, add its value to rows.only",
+  duplicate_row:
+    'the same dispute as the line error_message names, which carries its outcome: nothing was sent for this line; ' +
+    'if the export carries several disputes of one transaction, set rows.several_disputes_per_transaction in the mapping',
   claim_key_taken:
     'the service holds another dispute under this claim key (another file or source used the same key): ' +
     "set claim.id_prefix in the mapping (the source's name or the year) or key on a column unique across " +

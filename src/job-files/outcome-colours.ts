@@ -39,6 +39,7 @@ export const outcomeColours: Readonly<Record<string, string>> = {
   failed,
   migrated: won,
   skipped: none,
+  duplicate: none,
   // A withdrawal's: taken back in greens, left as it was in amber and red.
   withdrawn: won,
   deleted: done,

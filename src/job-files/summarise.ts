@@ -58,7 +58,8 @@ export class Summariser {
       return;
     }
     this.byOutcome.set(line.outcome, (this.byOutcome.get(line.outcome) ?? 0) + 1);
-    if (line.errorCode !== '') this.countError(line.errorCode, line.errorMessage);
+    // An ok line with a code is a row set aside (skipped, duplicate): its code says why, it is no error.
+    if (line.errorCode !== '' && !line.ok) this.countError(line.errorCode, line.errorMessage);
     // Rows without a claim key (their key cells were blank) belong to no claim.
     if (line.claimKey !== '') {
       const claim = this.claims.get(line.claimKey) ?? { claimId: '', outcomes: new Set<string>() };

@@ -16,6 +16,7 @@ export interface MappingReads {
   readonly custom_fields: Readonly<Record<string, FieldSpec>>;
   readonly evidence: readonly { readonly column: string }[];
   readonly report?: { readonly record_type?: { readonly column: string } | undefined } | undefined;
+  readonly rows?: { readonly only?: Readonly<Record<string, readonly string[]>> | undefined } | undefined;
 }
 
 /** A field of the mapping by the name results use in `error_field`: `claim.id`, `shared.card.last4`, `custom_fields.ref`. */
@@ -46,7 +47,7 @@ export function mappedFields(mapping: MappingReads): MappedField[] {
  */
 export interface ColumnReading {
   readonly column: string;
-  /** `claim.key`, a field's name, `evidence.<column>`, or `report.record_type`. */
+  /** `claim.key`, a field's name, `evidence.<column>`, `rows.only.<column>` or `report.record_type`. */
   readonly field: string;
   readonly whole: boolean;
 }
@@ -57,6 +58,8 @@ export function columnReadingsOf(mapping: MappingReads): ColumnReading[] {
   for (const { field, spec } of mappedFields(mapping))
     for (const column of specColumns(spec)) readings.push({ column, field, whole: spec.last4 !== true });
   for (const { column } of mapping.evidence) readings.push({ column, field: `evidence.${column}`, whole: true });
+  for (const column of Object.keys(mapping.rows?.only ?? {}))
+    readings.push({ column, field: `rows.only.${column}`, whole: true });
   const typeColumn = mapping.report?.record_type?.column;
   if (typeColumn !== undefined) readings.push({ column: typeColumn, field: 'report.record_type', whole: true });
   return readings;

@@ -10,6 +10,7 @@ import { columnReadingsOf, type MappingReads } from './columns-read.js';
 /** What the schema checks the list against: the claim key, and every column the mapping reads. */
 interface OptionalColumnsOf extends MappingReads {
   readonly optional_columns?: readonly string[] | undefined;
+  readonly rows?: { readonly only?: Readonly<Record<string, readonly string[]>> | undefined } | undefined;
 }
 
 /**

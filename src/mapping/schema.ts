@@ -4,6 +4,7 @@ import { csvDialectSchema } from '../csv/dialect.js';
 import { reportLayoutSchema } from '../csv/report-layout.js';
 import { fieldSpecSchema } from './field-spec.js';
 import { optionalColumnIssues } from './optional-columns.js';
+import { rowsSchema } from './rows/schema.js';
 import { caseTargets, requiredCaseTargets, requiredSharedTargets, sharedTargets } from './targets.js';
 
 /**
@@ -94,6 +95,7 @@ export const mappingSchema = z
           'or given their default). Every other column the mapping reads must be in the header, or the import ' +
           'stops before anything is staged (HEADER_MISMATCH)',
       ),
+    rows: rowsSchema.optional(),
     file_mode: z
       .enum(['none', 'auto', 'chargeback'])
       .default('auto')

@@ -54,11 +54,12 @@ const rowIndexes = (database: Database.Database): string[] =>
 describe('staging without per-row indexes', () => {
   it("refuses a case id on every row after the one that took it, keeping each row's claim and place", async () => {
     const journal = new Journal(journalFile());
+    // Another amount on each ARN taken again: the same ARN and amount would be a duplicate, never staged as a case.
     await stage(journal, [
       'A,4242,1.00,2026-03-01,74492156302000184700001',
-      'B,4242,1.00,2026-03-01,74492156302000184700001',
+      'B,4242,3.00,2026-03-01,74492156302000184700001',
       'A,4242,2.00,2026-03-02,74492156302000184700002',
-      'C,4242,1.00,2026-03-01,74492156302000184700001',
+      'C,4242,4.00,2026-03-01,74492156302000184700001',
     ]);
     const rows = journal.database
       .prepare(

@@ -181,7 +181,8 @@ case:
     directories.push(directory);
     const journal = new Journal(join(directory, 'journal.sqlite'));
     const input = Readable.from([
-      `${header}\nA,4242,FR,1.00,2026-03-01,74492156302000184700001\nB,4242,FR,1.00,2026-03-01,74492156302000184700001\n`,
+      // Another amount: the same ARN and amount would be a duplicate, never staged as a case.
+      `${header}\nA,4242,FR,1.00,2026-03-01,74492156302000184700001\nB,4242,FR,2.00,2026-03-01,74492156302000184700001\n`,
     ]);
     await stageRows({ input, mapping: withCaseId, journal });
     const rows = journal.database.prepare('SELECT outcome, error_code FROM rows ORDER BY idx').all();

@@ -123,7 +123,7 @@ export function importCommand(context: CliContext): Command {
       '--dry-run',
       'map and check everything (evidence included), send nothing; outcomes are valid, invalid, or ' +
         'would_not_file where the filing rules the sandbox applies would not file the case (exit 1, as the real ' +
-        "run's not_filed). With a service named, a fed-back file is compared with the claims it holds: " +
+        "run's not_filed), and skipped and duplicate as in a real run. With a service named, a fed-back file is compared with the claims it holds: " +
         'changed_fields shows what would be updated',
       false,
     )

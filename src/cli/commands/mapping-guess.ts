@@ -78,7 +78,16 @@ export function guessCommand(context: CliContext): Command {
       const schemaPath = relative(out === undefined ? process.cwd() : dirname(resolve(out)), schemaFile)
         .split(sep)
         .join('/');
-      const draft = guessMapping({ sample, encoding, dialect, report, source: samplePath, unreadableRows, schemaPath });
+      const draft = guessMapping({
+        sample,
+        encoding,
+        dialect,
+        report,
+        source: samplePath,
+        unreadableRows,
+        schemaPath,
+        firstLine,
+      });
       if (out === undefined) context.io.stdout.write(draft.yaml);
       else await writeFile(out, draft.yaml, { flag: flags.force ? 'w' : 'wx' });
       const evidenceDir = await evidenceDirNext(samplePath, draft, sample.rows);

@@ -55,9 +55,12 @@ export class Journal extends JobJournal {
    */
   reset(options: { forgetService?: boolean } = {}): void {
     this.transaction(() => {
-      this.empty(['rows', 'claims', ...(options.forgetService === true ? ['uploads', 'sent_claims'] : [])], {
-        meta: true,
-      });
+      this.empty(
+        ['rows', 'claims', 'other_shard_rows', ...(options.forgetService === true ? ['uploads', 'sent_claims'] : [])],
+        {
+          meta: true,
+        },
+      );
       this.setMeta('format', journalFormat);
     });
   }

@@ -1,4 +1,4 @@
-import type { StagedRowRecord } from '../../job-files/import/records.js';
+import type { OtherShardRecord, StagedRowRecord } from '../../job-files/import/records.js';
 import { type JournalDatabase } from '../../journal/open.js';
 import { createRowIndexes, rowIndexNames } from '../../job-files/import/schema.js';
 import type { JournalStatements } from './statements.js';
@@ -76,7 +76,15 @@ export class StagingWrites {
       row.error_code,
       row.error_message,
       row.error_field,
+      row.same_row ?? null,
+      row.same_transaction ?? null,
+      row.reported_created ?? 0,
     );
+  }
+
+  /** A row of another shard that names a transaction (--shard): only what tells its duplicates. */
+  insertOtherShardRow(row: OtherShardRecord): void {
+    this.statements.insertOtherShardRow.run(row.idx, row.line, row.same_transaction, row.reported_created);
   }
 }
 

@@ -24,8 +24,10 @@ const statementSql = {
   setClaimRows: 'UPDATE claims SET rows = ? WHERE claim_key = ?',
   fillClaim: 'UPDATE claims SET claim_id = ?, shared_json = ? WHERE claim_key = ?',
   insertRow: `INSERT INTO rows (idx, line, source, claim_key, ordinal, case_id, case_json, evidence_json,
-  file_ids, reported_case_id, warnings, outcome, error_code, error_message, error_field)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  file_ids, reported_case_id, warnings, outcome, error_code, error_message, error_field, same_row, same_transaction,
+  reported_created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insertOtherShardRow:
+    'INSERT INTO other_shard_rows (idx, line, same_transaction, reported_created) VALUES (?, ?, ?, ?)',
   setStep:
     'UPDATE claims SET step = ?, http_status = coalesce(?, http_status), error_code = NULL, error_message = NULL, error_field = NULL WHERE claim_key = ?',
   setStepOnly: 'UPDATE claims SET step = ? WHERE claim_key = ?',

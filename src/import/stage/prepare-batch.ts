@@ -31,6 +31,16 @@ export class BatchPreparer {
       // Mapped by index from the cells as read: no header-keyed object per row.
       const row = prepareRow(sent, this.mapping, task.seen, this.wireCheck);
       if (inShard(row.claimKey, this.shard)) prepared.push(row);
+      // Another shard's row: only the transaction it names, so that this shard knows the dispute.
+      else if (row.sameTransaction !== undefined)
+        prepared.push({
+          idx: row.idx,
+          line: row.line,
+          source: '',
+          claimKey: row.claimKey,
+          reportedCreated: row.reportedCreated,
+          otherShard: { sameTransaction: row.sameTransaction },
+        });
     }
     return prepared;
   }

@@ -1,6 +1,7 @@
 import { derivedCaseId } from '../../job-files/claims/ids.js';
 import type { ClaimRecord, Journal, RowProblem } from '../journal/journal.js';
 import { indexStagedRows } from '../journal/staging-writes.js';
+import { markDuplicateRows, settleClaimsOfDuplicates } from '../journal/duplicates.js';
 import { firstDifference } from '../../job-files/claims/wire-fields.js';
 import type { PreparedRow } from '../../job-files/import/prepare.js';
 import { StagedClaims, type StagingClaim } from './staged-claims.js';
@@ -24,6 +25,20 @@ export class StageWriter {
   }
 
   write(row: PreparedRow): void {
+    if (row.otherShard !== undefined) {
+      this.journal.staging.insertOtherShardRow({
+        idx: row.idx,
+        line: row.line,
+        same_transaction: row.otherShard.sameTransaction,
+        reported_created: row.reportedCreated ? 1 : 0,
+      });
+      return;
+    }
+    // Not a row to import (`rows.only`): in no claim, nothing of it sent.
+    if (row.skipped !== undefined) {
+      this.journal.staging.insertRow({ ...this.record(row, null, null, row.skipped, null), outcome: 'skipped' });
+      return;
+    }
     if (row.claimKey === undefined) {
       this.insert(
         row,
@@ -71,10 +86,15 @@ export class StageWriter {
     this.journal.staging.insertRow(this.record(row, key, ordinal, undefined, caseId));
   }
 
-  /** Call once, in a transaction, after the last row: the claims' counts, then the rows' indexes. */
+  /**
+   * Call once, in a transaction, after the last row: the claims' counts, the rows that repeat an
+   * earlier row's dispute taken out of their claims, then the rows' indexes.
+   */
   finish(): void {
     this.claims.saveAll();
+    const duplicates = markDuplicateRows(this.journal.database);
     indexStagedRows(this.journal.database);
+    if (duplicates > 0) settleClaimsOfDuplicates(this.journal.database);
   }
 
   /** A claim for a row that cannot name it (no id): the claim is invalid, held back whole. */
@@ -127,6 +147,9 @@ export class StageWriter {
       error_code: problem?.code ?? null,
       error_message: problem?.message ?? null,
       error_field: problem?.field ?? null,
+      same_row: row.sameRow ?? null,
+      same_transaction: row.sameTransaction ?? null,
+      reported_created: row.reportedCreated ? (1 as const) : (0 as const),
     };
   }
 }

@@ -30,7 +30,9 @@ export type StatusColumn = (typeof statusColumns)[number];
 
 /**
  * `valid` and `would_not_file` are a dry run's: checked and nothing sent, and of those the rows
- * whose case the filing rules would not file (docs/import.md, "A dry run").
+ * whose case the filing rules would not file (docs/import.md, "A dry run"). `skipped` and
+ * `duplicate` are rows set aside, nothing of them sent: not a row to import (the mapping's
+ * `rows.only`), or the same dispute as an earlier line (docs/import.md, "Duplicates").
  */
 export const outcomes = [
   'filed',
@@ -41,6 +43,8 @@ export const outcomes = [
   'failed',
   'valid',
   'would_not_file',
+  'skipped',
+  'duplicate',
 ] as const;
 export type Outcome = (typeof outcomes)[number];
 
@@ -50,8 +54,21 @@ export type Outcome = (typeof outcomes)[number];
  */
 export const maybeCreatedOutcomes: readonly string[] = ['filed', 'created', 'not_filed', 'failed'];
 
-/** Outcomes that count as ok for the exit code (0 when every row has one). */
-export const okOutcomes: readonly string[] = ['filed', 'created', 'valid'];
+/**
+ * Rows set aside at staging: their error_code says why (`row_skipped`, `duplicate_row`), and they
+ * are ok all the same. A nightly lifecycle report must not end in exit 1 for the rows it was told
+ * to skip, nor an export that repeats a dispute for the lines after the first: that dispute's own
+ * outcome is on its first line, which counts for the exit code by itself.
+ */
+export const setAsideOutcomes: readonly string[] = ['skipped', 'duplicate'];
+
+/** Outcomes that count as ok for the exit code (0 when every row has one, without an error code but for those set aside). */
+export const okOutcomes: readonly string[] = ['filed', 'created', 'valid', ...setAsideOutcomes];
+
+/** Whether a results line is ok: an ok outcome with no error code (`created` with `not_finished` is not), or a row set aside. */
+export function isOkResult(outcome: string, errorCode: string): boolean {
+  return setAsideOutcomes.includes(outcome) || (okOutcomes.includes(outcome) && errorCode === '');
+}
 
 /**
  * Whether a CSV is one of our results files fed back in (fixed by staff): it starts with the

@@ -11,6 +11,8 @@ import { restore } from '../../csv/neutralise.js';
 import { maskCardNumbers } from '../../card-numbers/mask.js';
 import { whatMaskingChanged } from './card-number-fields.js';
 import { wireFieldToMappingField } from '../claims/wire-fields.js';
+import { rowFilterFor, type SkipReason } from '../../mapping/rows/filter.js';
+import { sameRowDigest, sameTransactionOf } from './dispute-identity.js';
 
 /**
  * The part of staging that needs no journal: one record of the input, mapped and checked against
@@ -35,6 +37,13 @@ export interface PreparedRow {
   reportedCaseId?: string | undefined;
   /** What was changed in what is sent, the row still sent: `card_number_masked: <fields>` (the results' `warnings`). */
   warnings?: string | undefined;
+  /** Not a row to import (`rows.only`): reported `skipped` with the rule, in no claim. */
+  skipped?: SkipReason | undefined;
+  /** A digest of the staged cells, and the transaction the row disputes: what tells its duplicates (dispute-identity.ts). */
+  sameRow?: string | undefined;
+  sameTransaction?: string | undefined;
+  /** A row of another shard (--shard): staged only as the transaction it names, for this shard's duplicates. */
+  otherShard?: { sameTransaction: string } | undefined;
 }
 
 /** What the journal needs of a mapped row, already serialised (plain strings cross threads cheaply). */
@@ -81,11 +90,13 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
     const raw = (record.raw ?? []).map(masked);
     // A row of the wrong width still names its claim, which must not be sent without it.
     const claimKey = compiled.claimKey(resultsInput ? raw.map(restore) : raw);
+    const source = JSON.stringify(raw.slice(statusCount));
     return {
       ...base,
-      source: JSON.stringify(raw.slice(statusCount)),
+      source,
       claimKey,
       problem: { code: record.error.code, message: record.error.message },
+      sameRow: sameRowDigest(source),
     };
   }
   const { cells, status, reportedCreated, reportedFileIds } = readBack(seen, record.raw ?? []);
@@ -96,6 +107,10 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   raw = raw.map(masked);
   const source = JSON.stringify(resultsInput ? raw.slice(statusCount) : raw);
   const claimKey = compiled.claimKey(raw);
+  // A row the mapping's `rows.only` leaves out is not mapped: its fields may be anything.
+  const skipped = rowFilterFor(mapping, seen.header)?.(raw);
+  if (skipped !== undefined) return { ...base, source, claimKey, skipped };
+  const sameRow = sameRowDigest(source);
   const result = compiled.map(raw);
   const { problem: cardNumberProblem, warnings } = whatMaskingChanged(
     compiled,
@@ -103,14 +118,16 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
     { raw, unmasked },
     result,
   );
+  const identity = { sameRow, sameTransaction: result.ok ? sameTransactionOf(result.row, mapping) : undefined };
   if (cardNumberProblem !== undefined)
-    return { ...base, source, claimKey, reportedCreated, problem: cardNumberProblem };
-  if (!result.ok) return { ...base, source, claimKey, reportedCreated, problem: mappingProblem(result.errors) };
+    return { ...base, source, claimKey, reportedCreated, problem: cardNumberProblem, ...identity };
+  if (!result.ok)
+    return { ...base, source, claimKey, reportedCreated, problem: mappingProblem(result.errors), ...identity };
   const { row } = result;
   const caseBody = caseOf(row);
   const sharedJson = JSON.stringify(row.shared);
   const problem = wireCheck.problem(row, sharedJson, caseBody);
-  if (problem) return { ...base, source, claimKey, reportedCreated, problem };
+  if (problem) return { ...base, source, claimKey, reportedCreated, problem, ...identity };
   const mapped: MappedForJournal = {
     claimId: row.claimId ?? derivedClaimId(row.claimKey, mapping.claim.id_prefix),
     caseId: typeof row.case.case_id === 'string' ? row.case.case_id : undefined,
@@ -126,6 +143,7 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
       claimKey: row.claimKey,
       reportedCreated: false,
       problem: claimIdChanged(reportedClaimId, mapped.claimId),
+      ...identity,
     };
   // The results line proves which case is this row's: its differences are fixes.
   const reportedCaseId = reportedCreated ? statusCell(status, 'case_id') || undefined : undefined;
@@ -141,6 +159,8 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
     reportedCaseId,
     mapped,
     warnings,
+    sameRow,
+    sameTransaction: identity.sameTransaction,
   };
 }
 

@@ -93,7 +93,20 @@ export type StagedRowRecord = Omit<
   file_ids?: string | null | undefined;
   reported_case_id?: string | null | undefined;
   warnings?: string | null | undefined;
+  /** What tells this row's duplicates (dispute-identity.ts): a digest of its cells, and its transaction. */
+  same_row?: string | null | undefined;
+  same_transaction?: string | null | undefined;
+  /** A fed-back row whose results line reported its claim as created: never another row's duplicate. */
+  reported_created?: 0 | 1 | undefined;
 };
+
+/** A row of another shard, staged only so that this shard tells a dispute it has already seen. */
+export interface OtherShardRecord {
+  idx: number;
+  line: number;
+  same_transaction: string;
+  reported_created: 0 | 1;
+}
 
 /** What Journal.recordStep writes in one transaction. */
 export interface StepChange {

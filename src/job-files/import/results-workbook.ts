@@ -3,7 +3,7 @@ import { writeSheet, type CellMark, type SheetLine } from '../../workbook/write-
 import { statusColumns, type Outcome } from './columns.js';
 import type { ResultLine } from './row-outcome.js';
 
-/** Fills a reviewer reads at a glance: green filed, amber not filed (or would not), red invalid or rejected, orange failed. */
+/** Fills a reviewer reads at a glance: green filed, amber not filed (or would not), red invalid or rejected, orange failed, grey set aside. */
 export const outcomeFills: Record<Outcome, string> = {
   filed: 'FFC6EFCE',
   created: 'FFE2EFDA',
@@ -13,6 +13,8 @@ export const outcomeFills: Record<Outcome, string> = {
   invalid: 'FFFFC7CE',
   rejected: 'FFFFC7CE',
   failed: 'FFF8CBAD',
+  skipped: 'FFEDEDED',
+  duplicate: 'FFEDEDED',
 };
 /** The source cell to fix. */
 export const errorCellFill = 'FFFF9999';

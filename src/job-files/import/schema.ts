@@ -45,7 +45,10 @@ CREATE TABLE IF NOT EXISTS rows (
   changed_fields TEXT,           -- mapping fields an update changed in the service's case on a feed-back, ';'-separated
   reported_case_id TEXT,         -- a fed-back row's case id, as the results line it came from reported it on its claim (proof the row is that case)
   warnings TEXT,                 -- what staging changed in what is sent (a card number masked: 'card_number_masked: field;field')
-  outcome TEXT,                  -- a row-level outcome: invalid (stage, evidence), filed, not_filed, created
+  same_row TEXT,                 -- a digest of the staged cells: identical rows are one dispute (docs/import.md, "Duplicates")
+  same_transaction TEXT,         -- [arn, amount] as mapped: the same transaction is one dispute, unless the mapping says otherwise
+  reported_created INTEGER,      -- 1: a fed-back row whose claim its results line reported created (never a duplicate)
+  outcome TEXT,                  -- a row-level outcome: invalid (stage, evidence), filed, not_filed, created, skipped, duplicate
   error_code TEXT,
   error_message TEXT,
   error_field TEXT,
@@ -68,6 +71,9 @@ CREATE TABLE IF NOT EXISTS claims (
   error_field TEXT
 );
 CREATE INDEX IF NOT EXISTS claims_by_first_idx ON claims (first_idx);
+-- With --shard: the other shards' rows that name a transaction, so that a dispute is one shard's
+-- whichever shard its earlier line fell in (src/import/journal/duplicates.ts).
+CREATE TABLE IF NOT EXISTS other_shard_rows (idx INTEGER PRIMARY KEY, line INTEGER NOT NULL, same_transaction TEXT NOT NULL, reported_created INTEGER NOT NULL);
 -- Kept through --restart: evidence uploaded once per content and category for the life of the
 -- journal, and every claim id a create was ever sent for (looked up before it is sent again).
 CREATE TABLE IF NOT EXISTS uploads (sha256 TEXT NOT NULL, category TEXT NOT NULL, file_id TEXT NOT NULL, PRIMARY KEY (sha256, category));
@@ -119,4 +125,6 @@ function addMissingColumns(database: JournalDatabase): void {
   if (!rowColumns.has('changed_fields')) database.exec('ALTER TABLE rows ADD COLUMN changed_fields TEXT');
   if (!rowColumns.has('reported_case_id')) database.exec('ALTER TABLE rows ADD COLUMN reported_case_id TEXT');
   if (!rowColumns.has('warnings')) database.exec('ALTER TABLE rows ADD COLUMN warnings TEXT');
+  for (const column of ['same_row TEXT', 'same_transaction TEXT', 'reported_created INTEGER'])
+    if (!rowColumns.has(column.split(' ')[0] ?? '')) database.exec(`ALTER TABLE rows ADD COLUMN ${column}`);
 }

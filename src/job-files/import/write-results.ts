@@ -8,7 +8,7 @@ import { maskCardNumbers } from '../../card-numbers/mask.js';
 import { createEncoder } from '../../csv/encode.js';
 import type { WrittenDialect } from '../../csv/layout.js';
 import type { ResultRecord } from './records.js';
-import { okOutcomes, statusColumns, type Outcome } from './columns.js';
+import { isOkResult, setAsideOutcomes, statusColumns, type Outcome } from './columns.js';
 import { writeResultsWorkbook } from './results-workbook.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { neutralise } from '../../csv/neutralise.js';
@@ -118,9 +118,10 @@ function* resultLines(
     const result = cellsMasked ? read : { ...read, errorMessage: maskCardNumbers(read.errorMessage) };
     summary.rows++;
     summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
-    if (result.errorCode !== '')
+    // A row set aside says why in its error_code: counted by its outcome, not among the errors.
+    if (result.errorCode !== '' && !setAsideOutcomes.includes(result.outcome))
       summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
-    if (!okOutcomes.includes(result.outcome) || result.errorCode !== '') summary.allOk = false;
+    if (!isOkResult(result.outcome, result.errorCode)) summary.allOk = false;
     if ((record.changed_fields ?? '') !== '') summary.changed++;
     if ((record.warnings ?? '') !== '') summary.masked++;
     const cells = [...statusCells(record, result), ...sourceCells(record, sourceColumns)];

@@ -10,7 +10,7 @@ import { expectFormat, expectJsonFormat, expectStaged, metaOf, snapshotOf } from
 import { NotResultsError } from '../../files/not-results-error.js';
 import { rowResult } from '../import/row-outcome.js';
 import { displayKey } from '../import/write-results.js';
-import { okOutcomes } from '../import/columns.js';
+import { isOkResult } from '../import/columns.js';
 import { expectMigrateFormat, migrateRowsOf, type MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/columns.js';
 import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat } from '../withdraw/journal.js';
@@ -98,8 +98,8 @@ export function importLine(record: ResultRecord): ResultLine {
     errorCode: result.errorCode,
     errorMessage: maskCardNumbers(result.errorMessage),
     errorField: result.errorField,
-    // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done.
-    ok: okOutcomes.includes(result.outcome) && result.errorCode === '',
+    // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done; a row set aside is.
+    ok: isOkResult(result.outcome, result.errorCode),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { maskCardNumbers } from '../../card-numbers/mask.js';
 import type { DetectedDialect } from './results-dialect.js';
-import { isResultsHeader, okOutcomes, renameStatusColumns, statusCell, statusColumns } from '../import/columns.js';
+import { isResultsHeader, isOkResult, renameStatusColumns, statusCell, statusColumns } from '../import/columns.js';
 import { tableRows } from './read-table.js';
 import { NotResultsError } from '../../files/not-results-error.js';
 import { isMigrateHeader, migrateColumns } from '../migrate/columns.js';
@@ -133,8 +133,8 @@ export function resultLine(
     errorCode,
     errorMessage: cell('error_message'),
     errorField: cell('error_field'),
-    // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done.
-    ok: okOutcomes.includes(outcome) && errorCode === '',
+    // `created` with `not_finished` (a killed run's claim awaiting its filing) is not done; a row set aside is.
+    ok: isOkResult(outcome, errorCode),
   };
 }
 

@@ -10,6 +10,7 @@ import { flow, renderSection, scalar, YamlLines } from './render-yaml.js';
 import { evidenceEntries, type EvidenceDraft } from './evidence-columns.js';
 import type { Decision, Sample } from './types.js';
 import { renderReport, reportDecisions, type ReportLayoutGuess } from './report-layout.js';
+import { renderRows } from './rows/render-rows.js';
 
 export interface GuessInput {
   readonly sample: Sample;
@@ -23,6 +24,8 @@ export interface GuessInput {
   readonly unreadableRows: number;
   /** Path of mappings/mapping.schema.json as seen from where the draft is written. */
   readonly schemaPath: string;
+  /** The line of the sample's first row, to name repeated rows by line (default: right after the header). */
+  readonly firstLine?: number | undefined;
 }
 
 export type { Decision } from './types.js';
@@ -104,6 +107,8 @@ export function guessMapping(input: GuessInput): Draft {
     allFields.filter((field) => field.section === 'case'),
   );
   renderEvidence(yaml, evidence);
+  const unplacedProfiles = profiles.filter((profile) => !used.has(profile.column));
+  renderRows(yaml, sample, unplacedProfiles, input.firstLine ?? (dialect.header ? 2 : 1));
   yaml.comment(
     '',
     'auto files each claim after creating it; none only creates them, chargeback files as a chargeback.',
