@@ -53,8 +53,9 @@ export const exitCodeTable = {
     meaning: 'usage, configuration or mapping error: nothing was sent',
     byCommand: {
       import:
-        'usage, mapping, a header without columns the mapping reads (HEADER_MISMATCH), a journal of another ' +
-        'input, flags or service (SERVICE_MISMATCH), old Mac line ends (csv_line_endings): nothing sent',
+        'usage, mapping, a header without columns the mapping reads (HEADER_MISMATCH), a report whose header ' +
+        'its layout does not find (csv_header_not_found), a journal of another input, flags or service ' +
+        '(SERVICE_MISMATCH), old Mac line ends (csv_line_endings): nothing sent',
       'migrate-v1': 'usage, a journal of another --group-by or service',
       withdraw: 'nothing sent (usage, a live key without --yes, not confirmed)',
       export: 'usage, a state file of another resource or service: nothing sent',
