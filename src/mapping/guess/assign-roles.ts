@@ -58,6 +58,8 @@ export function assignRoles(
   const currencyColumn = findCurrencyColumn(profiles);
   const context = roleContext(sample, profiles, currencyColumn, preferredDecimal);
   const taken = new Map<string, Assignment>();
+  // The columns that wanted a role another one took, by a word of their headers alike.
+  const rivals = new Map<string, string[]>();
   const named = { claimKey: [] as ColumnProfile[], caseId: [] as ColumnProfile[], evidence: [] as ColumnProfile[] };
 
   /** `unfit`: the values do not fit the role (noted); `taken`: another column fills it more surely. */
@@ -68,6 +70,7 @@ export function assignRoles(
       return 'unfit';
     }
     const current = taken.get(role);
+    if (current !== undefined) rivals.set(role, [...(rivals.get(role) ?? []), profile.column, current.profile.column]);
     if (current !== undefined && rank[current.confidence] >= rank[reason.confidence]) {
       notes.set(profile.column, `also looks like ${role}, which ${JSON.stringify(current.profile.column)} fills`);
       return 'taken';
@@ -131,6 +134,7 @@ export function assignRoles(
     if (loose.length === 1 && only !== undefined)
       propose(role, only, { confidence: 'low', evidence: [`the only ${kind} column no header placed`] });
   }
+  checkRivals(taken, rivals);
   const cardNumber = cardNumbers[0];
   if (!taken.has('card.last4') && cardNumber !== undefined) taken.set('card.last4', lastFourOf(cardNumber));
   if (cardNumber !== undefined) placeNetworkBy(cardNumber, sample, taken);
@@ -141,6 +145,30 @@ export function assignRoles(
     currencyColumn,
     cardNumbers,
   };
+}
+
+/**
+ * A role taken by a word of its header where other columns' headers had the word too ("amount" in
+ * four columns of a lifecycle report): which is the one meant is a person's call, a CHECK naming
+ * the others. A header that is a known name whole ("Transaction Amount") needs none.
+ */
+function checkRivals(taken: Map<string, Assignment>, rivals: ReadonlyMap<string, readonly string[]>): void {
+  for (const [role, columns] of rivals) {
+    const assignment = taken.get(role);
+    if (assignment === undefined || assignment.profile.header?.how !== 'keyword') continue;
+    const others = [...new Set(columns)].filter((column) => column !== assignment.profile.column);
+    if (others.length === 0) continue;
+    const question =
+      `is ${JSON.stringify(assignment.profile.column)} the one meant? ` +
+      `${others.length === 1 ? 'another column names' : `${others.length} other columns name`} ${role} too: ` +
+      others.map((column) => JSON.stringify(column)).join(', ');
+    const fields = assignment.fields.map((field) =>
+      field.target === role
+        ? { ...field, check: field.check === undefined ? question : `${question}; ${field.check}` }
+        : field,
+    );
+    taken.set(role, { ...assignment, fields });
+  }
 }
 
 /** Card numbers by the cells (as masked: `497010******0012`), or by a header naming them over cells last4 reads. */

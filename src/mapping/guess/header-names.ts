@@ -43,6 +43,38 @@ const keywordOrder: readonly HeaderRole[] = [
   'cardholder.name',
 ];
 
+/** Last words that make a header an identifier: of the merchant, not its name (folded, every language). */
+const idWords: ReadonlySet<string> = new Set([
+  'id',
+  'identifier',
+  'identification',
+  'number',
+  'no',
+  'nr',
+  'code',
+  'ref',
+  'reference',
+  'nummer',
+  'kennung',
+  'numero',
+  'identifiant',
+  'identificador',
+  'identificativo',
+  'codigo',
+  'codice',
+]);
+
+/** Whether the words appear in this order, each whole ("dispute * amount" in "dispute settlement currency amount"). */
+function inOrder(padded: string, words: readonly string[]): boolean {
+  let from = 0;
+  for (const word of words) {
+    const at = padded.indexOf(` ${word} `, from);
+    if (at === -1) return false;
+    from = at + word.length + 1;
+  }
+  return true;
+}
+
 /** Lower case, accents and ß folded, every run of other characters one space: "Währung (ISO)" → "wahrung iso". */
 export const normaliseHeader = foldText;
 
@@ -77,7 +109,9 @@ const keywords: readonly { role: HeaderRole; language: Language; compounds: bool
   keywordOrder.flatMap((role) =>
     vocabularies.flatMap(({ language, compounds, headerWords }) => {
       const words = headerWords[role];
-      return words === undefined ? [] : [{ role, language, compounds, words: words.map(foldText) }];
+      // "dispute * amount": each part folded, the gap kept.
+      const folded = words?.map((word) => word.split('*').map(foldText).join(' * '));
+      return folded === undefined ? [] : [{ role, language, compounds, words: folded }];
     }),
   );
 
@@ -90,12 +124,17 @@ export function matchHeader(name: string): HeaderMatch | undefined {
   const padded = ` ${normalised} `;
   let first: { role: HeaderRole; language: Language } | undefined;
   const alternatives: HeaderRole[] = [];
+  const namesAnId = idWords.has(normalised.split(' ').at(-1) ?? '');
   for (const { role, language, compounds, words } of keywords) {
     // Whole words in the spaced form; German and Dutch compounds ("Umsatzbetrag") in the squashed one.
     const found = words.some(
-      (word) => padded.includes(` ${word} `) || (compounds && squashed.includes(word.replace(/ /g, ''))),
+      (word) =>
+        (word.includes(' * ') ? inOrder(padded, word.split(' * ')) : padded.includes(` ${word} `)) ||
+        (compounds && squashed.includes(word.replace(/ |\*/g, ''))),
     );
     if (!found) continue;
+    // "Merchant Acquirer Reporting Identifier", "Merchant Order Number": an id of the merchant, not its name.
+    if (namesAnId && role.endsWith('.name')) continue;
     if (first === undefined) first = { role, language };
     else if (role !== first.role && !alternatives.includes(role)) alternatives.push(role);
   }

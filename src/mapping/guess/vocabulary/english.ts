@@ -148,7 +148,8 @@ export const english: LanguageVocabulary = {
     // A date to answer by, never the transaction's (assign-roles.ts).
     deadline: ['deadline', 'due date', 'due by', 'dispute due', 'response due', 'respond by', 'reply by'],
     card_number: ['card number', 'card no', 'pan'],
-    'dispute.amount': ['disputed amount', 'chargeback amount'],
+    // "Dispute Settlement Currency Amount": the words apart, in this order (header-names.ts).
+    'dispute.amount': ['disputed amount', 'chargeback amount', 'dispute * amount', 'chargeback * amount'],
     'dispute.date': [
       'dispute date',
       'chargeback date',
