@@ -73,7 +73,13 @@ export const fieldSpecSchema = z
       .optional(),
     date: z
       .strictObject({
-        format: z.string().min(1).describe('luxon format, e.g. "dd.MM.yyyy" or "yyyy-MM-dd HH:mm"'),
+        format: z
+          .string()
+          .min(1)
+          .describe(
+            'luxon format, e.g. "dd.MM.yyyy" or "yyyy-MM-dd HH:mm"; or "iso" for ISO 8601 dates and date-times ' +
+              'with or without seconds, fractions and an offset',
+          ),
         time_zone: z
           .string()
           .min(1)

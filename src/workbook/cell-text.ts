@@ -72,6 +72,8 @@ function numberText(value: number, numFmt: string | undefined, reading: ColumnRe
 function dateText(value: Date, reading: ColumnReading): string {
   // exceljs reads a date serial as that wall-clock time in UTC.
   const time = DateTime.fromJSDate(value, { zone: 'UTC' });
+  // `iso` is no luxon pattern: a typed date cell reads as the ISO date-time it holds.
+  if (reading.dateFormat === 'iso') return time.toISO({ suppressMilliseconds: true }) ?? '';
   if (reading.dateFormat !== undefined) return time.toFormat(reading.dateFormat);
   const midnight = time.hour === 0 && time.minute === 0 && time.second === 0 && time.millisecond === 0;
   return midnight ? time.toFormat('yyyy-MM-dd') : time.toFormat("yyyy-MM-dd'T'HH:mm:ss");

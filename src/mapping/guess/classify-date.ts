@@ -1,3 +1,4 @@
+import { isoFormat } from '../transforms/date.js';
 import { toDateTime } from '../transforms/index.js';
 import type { Confidence } from './types.js';
 
@@ -47,7 +48,7 @@ export function classifyDate(values: readonly string[], options: DateClassifyOpt
   const distinct = countDistinct(values);
   const scored = candidates.map((format) => ({ format, read: readCount(distinct, format) }));
   const best = Math.max(...scored.map((candidate) => candidate.read));
-  if (best < values.length * minimumShare) return undefined;
+  if (best < values.length * minimumShare) return classifyIsoDate(values);
   const viable = scored.filter((candidate) => candidate.read === best).map((candidate) => candidate.format);
 
   // Two-digit tokens where they read as much as one-digit ones: stricter, and the fast path.
@@ -76,6 +77,27 @@ export function classifyDate(values: readonly string[], options: DateClassifyOpt
   const decidedBy = decidingValue(values, format);
   const evidence = `format ${JSON.stringify(format)}${decidedBy === undefined ? '' : `, ${decidedBy}`}${unreadNote}`;
   return { kind: 'date', format, hasTime, needsTimeZone, confidence: unread === 0 ? 'high' : 'medium', evidence };
+}
+
+/**
+ * ISO 8601 date-times that no one pattern reads: with and without fractions of a second (or an
+ * offset) in one column, as APIs write them. Every value must read.
+ */
+function classifyIsoDate(values: readonly string[]): DateGuess | undefined {
+  if (!values.every((value) => toDateTime(value, { format: isoFormat, timeZone: 'UTC' }).ok)) return undefined;
+  const hasTime = values.some((value) => value.includes('T'));
+  const needsTimeZone = values.some((value) => value.includes('T') && !/(?:Z|[+-]\d{2}(?::?\d{2})?)$/.test(value));
+  return {
+    kind: 'date',
+    format: isoFormat,
+    hasTime,
+    needsTimeZone,
+    confidence: 'high',
+    evidence: `ISO 8601 date-times written more than one way, e.g. ${[...new Set(values)]
+      .slice(0, 2)
+      .map((value) => JSON.stringify(value))
+      .join(' and ')}: format "iso" reads them all`,
+  };
 }
 
 function candidateFormats(values: readonly string[]): string[] {

@@ -18,6 +18,34 @@ const OFFSET_TOKENS = /[ZzXx]/;
 const YEAR_TOKENS = /[ykDfFXx]/;
 
 /**
+ * `format: iso`: any ISO 8601 date or date-time, as APIs and their exports write them, with or
+ * without seconds, fractions of a second and an offset on the same column (`2000-01-01T20:05:30Z`
+ * beside `2001-02-04T00:00:00.888Z`), which no one luxon pattern reads.
+ */
+export const isoFormat = 'iso';
+
+const isoDateOnly = /^\d{4}-\d{2}-\d{2}$/;
+const isoShape = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** An ISO 8601 cell: a date alone as its calendar date, a time without an offset in `timeZone`. */
+function isoDateTime(text: string, timeZone: string): TransformResult<string> {
+  if (!isValidZone(timeZone)) {
+    return fail(
+      'time_zone_unknown',
+      `date.timeZone: expected an IANA time zone like "Europe/Berlin", got ${quote(timeZone)}`,
+    );
+  }
+  const trimmed = text.trim();
+  if (trimmed === '') return fail('date_empty', 'date: expected an ISO 8601 date, got an empty cell');
+  const expected =
+    'an ISO 8601 date or date-time ("2026-03-15", "2026-03-15T20:05:30Z", "2026-03-15T20:05:30.888+01:00")';
+  if (!isoShape.test(trimmed)) return fail('date_format', `date: expected ${expected}, got ${quote(trimmed)}`);
+  const parsed = DateTime.fromISO(trimmed, { zone: isoDateOnly.test(trimmed) ? 'UTC' : timeZone });
+  if (!parsed.isValid) return fail('date_invalid', `date: expected an existing date, got ${quote(trimmed)}`);
+  return ok(parsed.toUTC().toISO() ?? '');
+}
+
+/**
  * A date or date-time cell to an ISO 8601 UTC string ("…Z").
  *
  * Date-only patterns give the calendar date exactly as written, at 00:00:00.000Z, whatever the
@@ -29,6 +57,7 @@ const YEAR_TOKENS = /[ykDfFXx]/;
  * Never uses the process time zone or locale: every parse names its zone and locale.
  */
 export function toDateTime(text: string, options: DateOptions): TransformResult<string> {
+  if (options.format === isoFormat) return isoDateTime(text, options.timeZone);
   const pattern = literalFree(options.format);
   if (!YEAR_TOKENS.test(pattern)) {
     return fail('options_invalid', `date.format: expected a pattern with a year, got ${quote(options.format)}`);

@@ -207,3 +207,24 @@ describe('toDateTime: compact dates as bank reports write them', () => {
     });
   });
 });
+
+describe('toDateTime: format "iso"', () => {
+  const iso = (text: string, timeZone = 'UTC') => toDateTime(text, { format: 'iso', timeZone });
+
+  it('reads ISO 8601 with and without seconds, fractions and offsets alike', () => {
+    expect(iso('2000-01-01T20:05:30Z')).toEqual({ ok: true, value: '2000-01-01T20:05:30.000Z' });
+    expect(iso('2001-02-04T00:00:00.888Z')).toEqual({ ok: true, value: '2001-02-04T00:00:00.888Z' });
+    expect(iso('2026-03-15T20:05+01:00')).toEqual({ ok: true, value: '2026-03-15T19:05:00.000Z' });
+  });
+
+  it('reads a time without an offset in the zone, and a date alone as its calendar date in every zone', () => {
+    expect(iso('2026-07-01T12:00:00', 'Europe/Berlin')).toEqual({ ok: true, value: '2026-07-01T10:00:00.000Z' });
+    expect(iso('2026-03-15', 'Pacific/Auckland')).toEqual({ ok: true, value: '2026-03-15T00:00:00.000Z' });
+  });
+
+  it('refuses what is not ISO 8601, and a date that does not exist', () => {
+    expect(iso('03/15/2026')).toMatchObject({ ok: false, code: 'date_format' });
+    expect(iso('2026-02-30')).toMatchObject({ ok: false, code: 'date_invalid' });
+    expect(iso('')).toMatchObject({ ok: false, code: 'date_empty' });
+  });
+});

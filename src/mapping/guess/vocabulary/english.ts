@@ -152,6 +152,8 @@ export const english: LanguageVocabulary = {
     'dispute.amount': ['disputed amount', 'chargeback amount', 'dispute * amount', 'chargeback * amount'],
     'dispute.date': [
       'dispute date',
+      'dispute * date',
+      'dispute time',
       'chargeback date',
       'claim date',
       'opened',
