@@ -42,7 +42,7 @@ function isoDateTime(text: string, timeZone: string): TransformResult<string> {
   if (!isoShape.test(trimmed)) return fail('date_format', `date: expected ${expected}, got ${quote(trimmed)}`);
   const parsed = DateTime.fromISO(trimmed, { zone: isoDateOnly.test(trimmed) ? 'UTC' : timeZone });
   if (!parsed.isValid) return fail('date_invalid', `date: expected an existing date, got ${quote(trimmed)}`);
-  return ok(parsed.toUTC().toISO() ?? '');
+  return ok(parsed.toUTC().toISO());
 }
 
 /**
