@@ -259,7 +259,6 @@ export function planOf(mapping: Mapping): MappingPlan {
   return plan;
 }
 
-
 /**
  * One section's values as a nested fragment: `shared.card.last4 = "4242"` → `{card: {last4: "4242"}}`.
  * Fields left out (undefined) stay out. Keys come in evaluation order, so equal rows give equal JSON.
