@@ -213,7 +213,9 @@ function matcher(
     const prefix = settings.starts_with;
     return (cells) => {
       const first = cells[0] ?? '';
-      return prefix.length <= first.length ? first.startsWith(prefix) : cells.join(delimiter).startsWith(prefix);
+      if (prefix.length <= first.length) return first.startsWith(prefix);
+      // A first cell that is not where the prefix starts rules the line out without joining it.
+      return prefix.startsWith(first) && cells.join(delimiter).startsWith(prefix);
     };
   }
   if (settings?.matches !== undefined) {
