@@ -64,8 +64,28 @@ interface Outcome {
   unhandled: unknown[];
 }
 
-/** What a dry run writes: a generated dispute may be valid yet past the filing rules (would_not_file). */
-const dryRunOutcomes: readonly string[] = ['valid', 'invalid', 'would_not_file'];
+/**
+ * What a dry run writes: a generated dispute may be valid yet past the filing rules
+ * (would_not_file), and a record built or mutated into a copy of an earlier one is that dispute
+ * again (duplicate, docs/import.md "Duplicates").
+ */
+const dryRunOutcomes: readonly string[] = ['valid', 'invalid', 'would_not_file', 'duplicate'];
+
+/** Exit 0 exactly when every row is valid or set aside as another's duplicate (docs/exit-codes.md). */
+const exitsOk = (rows: readonly { outcome: string }[]) =>
+  rows.every((row) => row.outcome === 'valid' || row.outcome === 'duplicate');
+
+/** A duplicate names an earlier line of the same results, never itself or a later one. */
+function expectDuplicatesNameEarlierLines(rows: readonly { line: string; outcome: string; error_message: string }[]) {
+  const lines = new Set<number>();
+  for (const row of rows) {
+    if (row.outcome === 'duplicate') {
+      const first = Number(/the same dispute as line (\d+)/.exec(row.error_message)?.[1]);
+      expect(lines.has(first), `line ${row.line}: ${row.error_message}`).toBe(true);
+    }
+    lines.add(Number(row.line));
+  }
+}
 
 /** One dry run of `bytes`, in-process, catching whatever escapes it. */
 async function dryRun(bytes: Uint8Array): Promise<Outcome> {
@@ -246,8 +266,8 @@ async function checkBuilt(built: Built): Promise<void> {
       expect(row, `line ${item.line}`).toMatchObject({ outcome: 'invalid', error_code: item.error });
     else expect(dryRunOutcomes, `line ${item.line}`).toContain(row?.outcome);
   });
-  // Exit 0 exactly when every row is valid (docs/exit-codes.md).
-  expect(outcome.exitCode === 0, outcome.stderr).toBe(rows.every((row) => row.outcome === 'valid'));
+  expectDuplicatesNameEarlierLines(rows);
+  expect(outcome.exitCode === 0, outcome.stderr).toBe(exitsOk(rows));
 }
 
 // --- Chaotic inputs: mutations of a valid file, and random bytes. ---
@@ -373,7 +393,8 @@ async function checkChaotic(bytes: Uint8Array): Promise<void> {
     rows.every((row) => dryRunOutcomes.includes(row.outcome)),
     rows.map((row) => row.outcome).join(','),
   ).toBe(true);
-  expect(outcome.exitCode === 0).toBe(rows.every((row) => row.outcome === 'valid'));
+  expectDuplicatesNameEarlierLines(rows);
+  expect(outcome.exitCode === 0).toBe(exitsOk(rows));
 }
 
 const timeout = sized(360_000, 60_000);

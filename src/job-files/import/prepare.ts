@@ -95,8 +95,9 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
       ...base,
       source,
       claimKey,
+      // A record that does not read (a blank line, a wrong width, a stray quote) is no dispute to
+      // compare: each stays an invalid line of its own, with what is wrong with it.
       problem: { code: record.error.code, message: record.error.message },
-      sameRow: sameRowDigest(source),
     };
   }
   const { cells, status, reportedCreated, reportedFileIds } = readBack(seen, record.raw ?? []);
