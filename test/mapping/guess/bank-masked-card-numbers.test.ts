@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../../src/card-numbers/find.js';
 import { passesLuhn } from '../../../src/card-numbers/networks.js';
-import type { DialectGuess } from '../../../src/csv/sniff-dialect.js';
-import { guessMapping, type Draft } from '../../../src/mapping/guess/guess-mapping.js';
+import type { Draft } from '../../../src/mapping/guess/guess-mapping.js';
 import type { Sample } from '../../../src/mapping/guess/types.js';
 import { parseMapping } from '../../../src/mapping/load.js';
 import { mapRow } from '../../../src/mapping/map-row.js';
+import { guessSample } from './guess-sample.js';
+
+const guess = (sample: Sample): Draft => guessSample(sample, { source: 'report.csv', dialect: { lineEnding: 'CRLF' } });
 
 /**
  * `mapping guess` over card numbers the bank masked in its own report (`546604XXXXXX4795`,
@@ -15,26 +17,6 @@ import { mapRow } from '../../../src/mapping/map-row.js';
  * enum of the first digits seen, with a CHECK saying what was seen (docs/mappings.md, "Card
  * numbers masked by the bank").
  */
-
-const dialect: DialectGuess = {
-  delimiter: ',',
-  quote: '"',
-  lineEnding: 'CRLF',
-  header: true,
-  confidence: 'high',
-  evidence: 'test',
-};
-
-function guess(sample: Sample): Draft {
-  return guessMapping({
-    sample,
-    encoding: { encoding: 'utf-8', confidence: 'high', evidence: 'test' },
-    dialect,
-    source: 'report.csv',
-    unreadableRows: 0,
-    schemaPath: 'mappings/mapping.schema.json',
-  });
-}
 
 /** A Luhn-valid card number of `length` digits starting with `prefix`, varied by `seed`. */
 function cardNumber(prefix: string, length: number, seed: number): string {

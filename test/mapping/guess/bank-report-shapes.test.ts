@@ -1,44 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import type { DialectGuess } from '../../../src/csv/sniff-dialect.js';
 import { classifyAmount } from '../../../src/mapping/guess/classify-amount.js';
 import { classifyDate } from '../../../src/mapping/guess/classify-date.js';
-import { guessMapping, type Draft } from '../../../src/mapping/guess/guess-mapping.js';
+import type { Draft } from '../../../src/mapping/guess/guess-mapping.js';
 import { matchHeader } from '../../../src/mapping/guess/header-names.js';
 import type { Sample } from '../../../src/mapping/guess/types.js';
+import { guessSample, sampleOf } from './guess-sample.js';
+
+const guess = (sample: Sample): Draft => guessSample(sample, { source: 'report.csv' });
 
 /**
  * `mapping guess` on the shapes bank reports come in (docs/mappings.md, "Amounts and signs as
  * banks write them"): eight decimals, debits, a sign column, compact dates, deadlines, and the
  * columns a spreadsheet or the bank's tool damaged. Fixtures of our own, written in those shapes.
  */
-
-function sampleOf(columns: string[], rows: string[][]): Sample {
-  return {
-    columns,
-    rows: rows.map((cells) => Object.fromEntries(columns.map((column, position) => [column, cells[position] ?? '']))),
-  };
-}
-
-const dialect: DialectGuess = {
-  delimiter: ',',
-  quote: '"',
-  lineEnding: 'LF',
-  header: true,
-  confidence: 'high',
-  evidence: 'test',
-};
-
-function guess(sample: Sample): Draft {
-  return guessMapping({
-    sample,
-    encoding: { encoding: 'utf-8', confidence: 'high', evidence: 'test' },
-    dialect,
-    source: 'report.csv',
-    unreadableRows: 0,
-    schemaPath: 'mappings/mapping.schema.json',
-  });
-}
 
 const specsOf = (draft: Draft) =>
   parseDocument(draft.yaml).toJS() as { claim: { key: string[] }; case: Record<string, Record<string, unknown>> };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../../src/card-numbers/find.js';
 import { passesLuhn } from '../../../src/card-numbers/networks.js';
-import type { DialectGuess } from '../../../src/csv/sniff-dialect.js';
-import { guessMapping, type Draft } from '../../../src/mapping/guess/guess-mapping.js';
+import type { Draft } from '../../../src/mapping/guess/guess-mapping.js';
 import type { Sample } from '../../../src/mapping/guess/types.js';
 import { parseMapping } from '../../../src/mapping/load.js';
 import { mapRow } from '../../../src/mapping/map-row.js';
+import { guessSample } from './guess-sample.js';
 
 /**
  * A card-number column in `mapping guess`: found by its cells (whole, grouped or masked card
@@ -14,25 +14,7 @@ import { mapRow } from '../../../src/mapping/map-row.js';
  * key, an id or free text; and no full card number quoted anywhere in the draft.
  */
 
-const dialect: DialectGuess = {
-  delimiter: ',',
-  quote: '"',
-  lineEnding: 'LF',
-  header: true,
-  confidence: 'high',
-  evidence: 'test',
-};
-
-function guess(sample: Sample): Draft {
-  return guessMapping({
-    sample,
-    encoding: { encoding: 'utf-8', confidence: 'high', evidence: 'test' },
-    dialect,
-    source: 'sample.csv',
-    unreadableRows: 0,
-    schemaPath: 'mappings/mapping.schema.json',
-  });
-}
+const guess = (sample: Sample): Draft => guessSample(sample);
 
 function cardNumber(seed: number): string {
   const body = `4970${String(seed).padStart(4, '0')}7359162`;

@@ -2,40 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { proposeClaimKey } from '../../../src/mapping/guess/claim-key.js';
 import type { DialectGuess } from '../../../src/csv/sniff-dialect.js';
-import { guessMapping, type Draft } from '../../../src/mapping/guess/guess-mapping.js';
+import type { Draft } from '../../../src/mapping/guess/guess-mapping.js';
 import { profileColumns } from '../../../src/mapping/guess/profile.js';
 import type { Sample } from '../../../src/mapping/guess/types.js';
 import { parseMapping } from '../../../src/mapping/load.js';
 import { mapRow } from '../../../src/mapping/map-row.js';
+import { guessSample, sampleOf } from './guess-sample.js';
+
+const guess = (sample: Sample, overrides: Partial<DialectGuess> = {}): Draft =>
+  guessSample(sample, { dialect: overrides });
 
 /** Whole drafts of `mapping guess` from plain samples, no file involved. */
-
-function sampleOf(columns: string[], rows: string[][]): Sample {
-  return {
-    columns,
-    rows: rows.map((cells) => Object.fromEntries(columns.map((column, position) => [column, cells[position] ?? '']))),
-  };
-}
-
-const dialect: DialectGuess = {
-  delimiter: ',',
-  quote: '"',
-  lineEnding: 'LF',
-  header: true,
-  confidence: 'high',
-  evidence: 'test',
-};
-
-function guess(sample: Sample, overrides: Partial<DialectGuess> = {}): Draft {
-  return guessMapping({
-    sample,
-    encoding: { encoding: 'utf-8', confidence: 'high', evidence: 'test' },
-    dialect: { ...dialect, ...overrides },
-    source: 'sample.csv',
-    unreadableRows: 0,
-    schemaPath: 'mappings/mapping.schema.json',
-  });
-}
 
 const fieldsOf = (draft: Draft) =>
   parseDocument(draft.yaml).toJS() as {

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { classifyDate } from '../../../src/mapping/guess/classify-date.js';
-import { guessMapping, type Draft } from '../../../src/mapping/guess/guess-mapping.js';
+import type { Draft } from '../../../src/mapping/guess/guess-mapping.js';
 import { matchHeader } from '../../../src/mapping/guess/header-names.js';
 import type { Sample } from '../../../src/mapping/guess/types.js';
+import { guessSample, sampleOf } from './guess-sample.js';
+
+const guess = (sample: Sample): Draft =>
+  guessSample(sample, { source: 'DisputeDetails.csv', dialect: { lineEnding: 'CRLF' } });
 
 /**
  * `mapping guess` on a processor's lifecycle report (docs/mappings.md, "Onboarding a new
@@ -11,24 +15,6 @@ import type { Sample } from '../../../src/mapping/guess/types.js';
  * identical rows, dates written as a service's API writes them. What it must not place: a date as
  * the claim key, a merchant's identifier as its name, a dispute's time as the transaction's date.
  */
-
-function sampleOf(columns: string[], rows: string[][]): Sample {
-  return {
-    columns,
-    rows: rows.map((cells) => Object.fromEntries(columns.map((column, position) => [column, cells[position] ?? '']))),
-  };
-}
-
-function guess(sample: Sample): Draft {
-  return guessMapping({
-    sample,
-    encoding: { encoding: 'utf-8', confidence: 'high', evidence: 'test' },
-    dialect: { delimiter: ',', quote: '"', lineEnding: 'CRLF', header: true, confidence: 'high', evidence: 'test' },
-    source: 'DisputeDetails.csv',
-    unreadableRows: 0,
-    schemaPath: 'mappings/mapping.schema.json',
-  });
-}
 
 const columns = [
   'Account Number',

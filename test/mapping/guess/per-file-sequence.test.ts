@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { perFileSequence } from '../../../src/mapping/guess/claim-key.js';
-import { guessMapping, type Draft } from '../../../src/mapping/guess/guess-mapping.js';
+import type { Draft } from '../../../src/mapping/guess/guess-mapping.js';
 import type { Sample } from '../../../src/mapping/guess/types.js';
 import { parseMapping } from '../../../src/mapping/load.js';
+import { guessSample, sampleOf } from './guess-sample.js';
+
+const guess = (sample: Sample): Draft => guessSample(sample);
 
 /**
  * A claim key that restarts in every file (1, 2, 3 …) gives the next file's claims this file's
@@ -33,24 +36,6 @@ describe('perFileSequence', () => {
     expect(perFileSequence(values, values.length)).toBeUndefined();
   });
 });
-
-function sampleOf(columns: string[], rows: string[][]): Sample {
-  return {
-    columns,
-    rows: rows.map((cells) => Object.fromEntries(columns.map((column, position) => [column, cells[position] ?? '']))),
-  };
-}
-
-function guess(sample: Sample): Draft {
-  return guessMapping({
-    sample,
-    encoding: { encoding: 'utf-8', confidence: 'high', evidence: 'test' },
-    dialect: { delimiter: ',', quote: '"', lineEnding: 'LF', header: true, confidence: 'high', evidence: 'test' },
-    source: 'sample.csv',
-    unreadableRows: 0,
-    schemaPath: 'mappings/mapping.schema.json',
-  });
-}
 
 const arn = (n: number) => `74492156302000184${String(n).padStart(6, '0')}`;
 const exportWithKey = (keys: string[]) =>

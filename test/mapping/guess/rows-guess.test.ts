@@ -1,40 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import type { DialectGuess } from '../../../src/csv/sniff-dialect.js';
-import { guessMapping, type Draft } from '../../../src/mapping/guess/guess-mapping.js';
-import type { Sample } from '../../../src/mapping/guess/types.js';
+import type { Draft } from '../../../src/mapping/guess/guess-mapping.js';
 import { rowsSchema } from '../../../src/mapping/rows/schema.js';
+import { guessSample, sampleOf } from './guess-sample.js';
+
+const guess = (columns: string[], rows: string[][], firstLine?: number): Draft =>
+  guessSample(sampleOf(columns, rows), { source: 'report.csv', firstLine });
 
 /**
  * `mapping guess` on reports with rows that are not all disputes to import (docs/mappings.md,
  * "Rows not for import, and the same dispute twice"): repeated rows are told as the import will
  * report them, and a column of a row's kind gets a commented rows.only with a CHECK.
  */
-
-const dialect: DialectGuess = {
-  delimiter: ',',
-  quote: '"',
-  lineEnding: 'LF',
-  header: true,
-  confidence: 'high',
-  evidence: 'test',
-};
-
-function guess(columns: string[], rows: string[][], firstLine?: number): Draft {
-  const sample: Sample = {
-    columns,
-    rows: rows.map((cells) => Object.fromEntries(columns.map((column, position) => [column, cells[position] ?? '']))),
-  };
-  return guessMapping({
-    sample,
-    encoding: { encoding: 'utf-8', confidence: 'high', evidence: 'test' },
-    dialect,
-    source: 'report.csv',
-    unreadableRows: 0,
-    schemaPath: 'mappings/mapping.schema.json',
-    firstLine,
-  });
-}
 
 const columns = ['Case Number', 'Dispute Category Code', 'Acquirer Reference Number', 'Amount', 'Currency'];
 const arn = (n: number) => `7449215630200018470000${n}`;
