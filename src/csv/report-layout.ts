@@ -44,7 +44,14 @@ export const reportLayoutSchema = z.strictObject({
     .describe('where the header is; the lines before it are title lines (default: the first line)'),
   trailer: z
     .strictObject({
-      lines: z.number().int().min(1).optional().describe('the last this many non-blank lines are the trailer'),
+      // The reader holds this many rows back until the input ends: a trailer's few lines, never a file's worth.
+      lines: z
+        .number()
+        .int()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('the last this many non-blank lines are the trailer (1 to 1000)'),
       ...linePattern,
     })
     .refine(

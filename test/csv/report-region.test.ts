@@ -218,3 +218,10 @@ describe('a report layout that does not fit the file', () => {
     expect(() => reportLayoutSchema.parse({ trailer: { matches: '(' } })).toThrow('which does not compile');
   });
 });
+
+describe('a report layout is bounded', () => {
+  it('holds back at most 1000 rows for a trailer given as a count', () => {
+    expect(() => reportLayoutSchema.parse({ trailer: { lines: 1001 } })).toThrow();
+    expect(reportLayoutSchema.parse({ trailer: { lines: 1000 } })).toEqual({ trailer: { lines: 1000 } });
+  });
+});
