@@ -1,6 +1,6 @@
 import type { StopReason } from './retry-policy.js';
 import type { ErrorBody } from './schemas/errors.js';
-import { CodedError } from '../errors/coded-error.js';
+import { CodedError, RefusalError } from '../errors/coded-error.js';
 
 /**
  * Errors of the API client. Each has a stable `CLAIMS_*` code and its context in fields
@@ -129,7 +129,7 @@ export class RequestInvalidError extends ClaimsError {
 }
 
 /** The client's own configuration is unusable (base URL, API key, timeouts). */
-export class ClaimsConfigError extends CodedError {
+export class ClaimsConfigError extends RefusalError {
   readonly code = 'CLAIMS_CONFIG';
   constructor(message: string) {
     super(message);

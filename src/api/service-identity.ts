@@ -1,4 +1,4 @@
-import { CodedError } from '../errors/coded-error.js';
+import { RefusalError } from '../errors/coded-error.js';
 
 /**
  * Which service a job was run against: the base URL as the user gave it, normalised,
@@ -15,7 +15,7 @@ export type ServiceIdentity =
   | { readonly kind: 'embedded-sandbox'; readonly db: string; readonly environment: KeyEnvironment };
 
 /** The error's message names both services and the ways out; the CLI maps it to exit 2 (nothing sent). */
-export class ServiceMismatchError extends CodedError {
+export class ServiceMismatchError extends RefusalError {
   readonly code = 'SERVICE_MISMATCH';
   override readonly name = 'ServiceMismatchError';
 }

@@ -1,21 +1,14 @@
 import { CommanderError } from 'commander';
-import { CsvFormatError } from '../csv/errors.js';
 import {
   AuthenticationError,
-  ClaimsConfigError,
   ClaimsError,
   ClaimsHttpError,
   ClaimsNetworkError,
   RequestInvalidError,
 } from '../api/errors.js';
-import { ServiceMismatchError } from '../api/service-identity.js';
 import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-error.js';
-import { ExportStateError } from '../export/state.js';
-import { JournalMismatchError } from '../journal/open.js';
-import { MappingError } from '../mapping/load.js';
-import { HeaderMismatchError } from '../mapping/header-fit.js';
 import { resourceFailure } from '../files/resource-failure.js';
-import { CodedError, codeOf } from '../errors/coded-error.js';
+import { CodedError, RefusalError, codeOf } from '../errors/coded-error.js';
 import { exitCodeTable } from './exit-code-table.js';
 
 /** The exit codes by name, their numbers from the one table of them (exit-code-table.ts, docs/exit-codes.md). */
@@ -32,7 +25,7 @@ export const ExitCode = {
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** A bad flag, a missing setting, a file that cannot be read: stops before anything is sent. */
-export class UsageError extends CodedError {
+export class UsageError extends RefusalError {
   readonly code = 'USAGE';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -60,19 +53,8 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     // --help and --version end through commander's exit path too, with code 0.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
-  if (
-    error instanceof UsageError ||
-    error instanceof MappingError ||
-    error instanceof HeaderMismatchError ||
-    error instanceof CsvFormatError ||
-    error instanceof JournalMismatchError ||
-    error instanceof ExportStateError ||
-    error instanceof ServiceMismatchError ||
-    error instanceof ClaimsConfigError ||
-    error instanceof RequestInvalidError
-  ) {
-    return ExitCode.usage;
-  }
+  // A refused file or setting; a request the service refused as invalid is the payload's fault too.
+  if (error instanceof RefusalError || error instanceof RequestInvalidError) return ExitCode.usage;
   if (error instanceof ConnectionSetupError) return setupExitCodes[error.category];
   if (error instanceof AuthenticationError || error instanceof ClaimsNetworkError) return ExitCode.aborted;
   if (error instanceof ClaimsHttpError)

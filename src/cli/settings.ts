@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from './exit-codes.js';
 import { positiveNumber } from './flags.js';
-import type { NetworkOptions } from '../api/client/config.js';
+import { resolveOptions, type NetworkOptions } from '../api/client/config.js';
 import { resolveNetwork, type NetworkFlags } from './network-settings.js';
 import { codeOf } from '../errors/coded-error.js';
 
@@ -31,7 +31,11 @@ export async function resolveServiceSettings(flags: ServiceFlags, env: NodeJS.Pr
   if (apiKey === undefined) {
     throw new UsageError('API key: expected CLAIMS_API_KEY or --api-key-file FILE, got neither');
   }
-  return { baseUrl, apiKey, network: await resolveNetwork(flags, env) };
+  const settings = { baseUrl, apiKey, network: await resolveNetwork(flags, env) };
+  // Checked here, as the client will check them, so that a bad address (credentials in it, a
+  // query) or a broken proxy or certificate stops the job before a journal is made or a row staged.
+  resolveOptions(settings);
+  return settings;
 }
 
 /** The key from `--api-key-file` or CLAIMS_API_KEY, or undefined when neither gives one. */

@@ -1,5 +1,5 @@
 import { maskCardNumbers } from '../card-numbers/mask.js';
-import { CodedError } from '../errors/coded-error.js';
+import { RefusalError } from '../errors/coded-error.js';
 
 /** Codes of run-level CSV failures: the whole file cannot be read as declared. */
 export type CsvFormatErrorCode =
@@ -28,7 +28,7 @@ export interface CsvRowError {
 }
 
 /** Thrown when the file as a whole cannot be read: row failures are values, run failures are thrown. */
-export class CsvFormatError extends CodedError {
+export class CsvFormatError extends RefusalError {
   override readonly name = 'CsvFormatError';
   readonly code: CsvFormatErrorCode;
   /** 1-based physical line where the problem starts. */

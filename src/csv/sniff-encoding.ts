@@ -1,6 +1,6 @@
 import type { CsvEncoding } from './dialect.js';
 import type { Confidence } from './confidence.js';
-import { CodedError } from '../errors/coded-error.js';
+import { RefusalError } from '../errors/coded-error.js';
 
 export interface EncodingGuess {
   readonly encoding: CsvEncoding;
@@ -10,7 +10,7 @@ export interface EncodingGuess {
 }
 
 /** A byte order mark of an encoding the reader cannot take: the command stops on it. */
-export class UnsupportedEncodingError extends CodedError {
+export class UnsupportedEncodingError extends RefusalError {
   readonly code = 'CSV_ENCODING_UNSUPPORTED';
 }
 

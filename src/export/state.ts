@@ -9,13 +9,13 @@ import {
 } from '../api/service-identity.js';
 import type { ExportResource } from './columns.js';
 import { resourceFailure } from '../files/resource-failure.js';
-import { CodedError, codeOf } from '../errors/coded-error.js';
+import { RefusalError, codeOf } from '../errors/coded-error.js';
 
 /**
  * A state file that cannot be used: unreadable, not ours, or another list's. The run stops before
  * anything is exported (the CLI maps it to exit 2, usage).
  */
-export class ExportStateError extends CodedError {
+export class ExportStateError extends RefusalError {
   readonly code = 'EXPORT_STATE';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -1,6 +1,6 @@
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { CodedError, codeOf } from '../errors/coded-error.js';
+import { CodedError, RefusalError, codeOf } from '../errors/coded-error.js';
 
 /**
  * How every job's journal opens: one SQLite file, locked for one process, and the errors that
@@ -10,7 +10,7 @@ import { CodedError, codeOf } from '../errors/coded-error.js';
 export type JournalDatabase = Database.Database;
 
 /** The journal belongs to another job: refused unless `--restart` (docs/import.md, "Resume"). */
-export class JournalMismatchError extends CodedError {
+export class JournalMismatchError extends RefusalError {
   readonly code = 'JOURNAL_MISMATCH';
 }
 

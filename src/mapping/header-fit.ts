@@ -1,6 +1,6 @@
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import { describeDelimiter } from '../csv/sniff-dialect.js';
-import { CodedError } from '../errors/coded-error.js';
+import { RefusalError } from '../errors/coded-error.js';
 import { placeholderColumn } from './guess/field-draft.js';
 import { nearestColumn } from './nearest-column.js';
 import type { Mapping } from './schema.js';
@@ -14,7 +14,7 @@ import { columnsRead } from './columns-read.js';
  */
 
 /** The header is not the one the mapping was made for: nothing was staged or sent (exit 2). */
-export class HeaderMismatchError extends CodedError {
+export class HeaderMismatchError extends RefusalError {
   readonly code = 'HEADER_MISMATCH';
   /**
    * The message may quote the file's header: a card number in it is masked. `reason`: another

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { mappingSchema, type Mapping } from './schema.js';
-import { CodedError, codeOf } from '../errors/coded-error.js';
+import { RefusalError, codeOf } from '../errors/coded-error.js';
 import { notAMappingSentence } from './not-a-mapping.js';
 
 export interface MappingIssue {
@@ -14,7 +14,7 @@ export interface MappingIssue {
 }
 
 /** A mapping that cannot be used: the run stops before anything is read or sent (exit code 2). */
-export class MappingError extends CodedError {
+export class MappingError extends RefusalError {
   readonly code = 'MAPPING_INVALID';
   constructor(
     readonly file: string,
@@ -50,6 +50,27 @@ export async function loadMapping(file: string): Promise<Mapping> {
 }
 
 /**
+ * A mapping shares a block with an anchor and a few aliases; a document whose aliases expand into
+ * aliases (the "billion laughs") would grow without bound. The yaml library stops the expansion at
+ * its own limit (100 aliases, weighted by what each expands to) with a ReferenceError, which is a
+ * refusal of the file like any other.
+ */
+function valueOf(document: Document, file: string): unknown {
+  try {
+    return document.toJS();
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    throw new MappingError(file, [
+      {
+        field: '',
+        line: undefined,
+        message: `expected YAML whose aliases expand to a mapping's size, got aliases of aliases that expand without bound (${error.message})`,
+      },
+    ]);
+  }
+}
+
+/**
  * The line of each `not_card_numbers` entry in its mapping file, for the error of a name that is
  * not a column of the file (card-number-columns.ts), found only once the file's header is read.
  * Keyed by the list itself, which a mapping copied with another id prefix still shares.
@@ -59,10 +80,8 @@ export const notCardNumberLines = new WeakMap<readonly string[], readonly (numbe
 export function parseMapping(text: string, file: string): Mapping {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
-  const notAMapping = notAMappingSentence(
-    text,
-    document.errors.length > 0 ? { syntaxError: true } : { value: document.toJS() as unknown },
-  );
+  const value = document.errors.length > 0 ? undefined : valueOf(document, file);
+  const notAMapping = notAMappingSentence(text, document.errors.length > 0 ? { syntaxError: true } : { value });
   if (notAMapping !== undefined) throw new MappingError(file, [{ field: '', line: undefined, message: notAMapping }]);
   if (document.errors.length > 0) {
     throw new MappingError(
@@ -74,7 +93,7 @@ export function parseMapping(text: string, file: string): Mapping {
       })),
     );
   }
-  const parsed = mappingSchema.safeParse(document.toJS());
+  const parsed = mappingSchema.safeParse(value);
   if (parsed.success) {
     if (parsed.data.not_card_numbers !== undefined)
       notCardNumberLines.set(

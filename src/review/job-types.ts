@@ -2,7 +2,7 @@ import type { WrittenDialect } from '../csv/layout.js';
 import type { ResultRecord } from '../job-files/import/records.js';
 import type { Mapping } from '../mapping/schema.js';
 import type { Summariser, Summary } from '../job-files/summarise.js';
-import { CodedError } from '../errors/coded-error.js';
+import { RefusalError } from '../errors/coded-error.js';
 
 /*
  * What a job under review is, whichever job wrote it: the shapes job.ts opens and import-job.ts,
@@ -120,7 +120,7 @@ export type ReadOnlyReviewJob = MigrateReviewJob | WithdrawReviewJob | TrackRevi
 
 export type ReviewJob = ImportReviewJob | ReadOnlyReviewJob;
 
-export class ReviewJobError extends CodedError {
+export class ReviewJobError extends RefusalError {
   readonly code = 'REVIEW_JOB';
 }
 

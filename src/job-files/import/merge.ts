@@ -1,7 +1,7 @@
 import { describeService, sameService, type ServiceIdentity } from '../../api/service-identity.js';
 import { describeDialect, sameDialect, type WrittenDialect } from '../../csv/layout.js';
 import type { Shard } from '../claims/ids.js';
-import { CodedError } from '../../errors/coded-error.js';
+import { RefusalError } from '../../errors/coded-error.js';
 
 /**
  * The decisions of `merge-results`, with no files: whether n shard journals are one job split n
@@ -37,7 +37,7 @@ export interface ShardJob {
 }
 
 /** The shards cannot be merged into one results CSV; the message says which file and why. */
-export class MergeRefusedError extends CodedError {
+export class MergeRefusedError extends RefusalError {
   readonly code = 'MERGE_REFUSED';
   override readonly name = 'MergeRefusedError';
 }

@@ -1,4 +1,4 @@
-import { CodedError } from '../../errors/coded-error.js';
+import { RefusalError } from '../../errors/coded-error.js';
 
 /**
  * A source a job cannot read (withdraw's and track's: a journal, a results file or a list of ids):
@@ -6,7 +6,7 @@ import { CodedError } from '../../errors/coded-error.js';
  * request, in one line that names the file and what was expected; the CLI exits 2 (nothing sent).
  * Its code is the one withdraw's sources have always carried (track's too): scripts match on it.
  */
-export class SourceError extends CodedError {
+export class SourceError extends RefusalError {
   readonly code = 'WITHDRAW_SOURCE';
   override readonly name = 'SourceError';
 }

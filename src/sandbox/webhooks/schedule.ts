@@ -1,4 +1,4 @@
-import { CodedError } from '../../errors/coded-error.js';
+import { RefusalError } from '../../errors/coded-error.js';
 
 /**
  * When a webhook delivery is tried again: an answer other than 2xx is retried on a configurable
@@ -10,7 +10,7 @@ import { CodedError } from '../../errors/coded-error.js';
  */
 
 /** The webhook options cannot be used (a bad URL, schedule or timeout). Thrown by startWebhooks. */
-export class WebhookConfigError extends CodedError {
+export class WebhookConfigError extends RefusalError {
   readonly code = 'WEBHOOK_CONFIG';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
