@@ -72,4 +72,22 @@ describe('refusals of a file or a setting', () => {
     expect(run.stderr).toContain('WITHDRAW_SOURCE');
     expect(run.stderr).not.toMatch(/"stack"|\n\s+at /);
   });
+
+  it('mapping guess on binary bytes: exit 2 saying so, not a report layout guessed from noise', async () => {
+    const workspace = await makeWorkspace();
+    const noise = await workspace.write(
+      'noise.csv',
+      Buffer.from(Array.from({ length: 5000 }, (_, index) => (index * 131 + 7) % 256)),
+    );
+    const endsWithCtrlZ = await workspace.write('old.csv', `${csvOf([fraudRow('A', 'T1'), fraudRow('B', 'T1')])}\x1a`);
+
+    const binary = await runCli(['mapping', 'guess', noise, '--out', join(workspace.dir, 'noise.yaml')], {});
+    const text = await runCli(['mapping', 'guess', endsWithCtrlZ, '--out', join(workspace.dir, 'old.yaml')], {});
+
+    expect(binary.exitCode, binary.stderr).toBe(2);
+    expect(binary.stderr).toContain('expected a CSV export (text), got binary content');
+    expect(binary.stderr).not.toContain('report.header');
+    expect(existsSync(join(workspace.dir, 'noise.yaml'))).toBe(false);
+    expect(text.exitCode, text.stderr).toBe(0);
+  });
 });

@@ -123,6 +123,20 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * Any bytes decode as windows-1252, so a binary file would otherwise be guessed at as a strange
+ * report. An export is text: a NUL, or control characters in more than 1 of 100 characters of
+ * the head (a stray one is tolerated: some old systems end a file with Ctrl-Z), means it is not.
+ */
+function refuseBinary(path: string, headText: string): void {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this counts
+  const controls = headText.match(/[\x00-\x08\x0b\x0e-\x1f\x7f]/g)?.length ?? 0;
+  if (headText.includes('\0') || controls > headText.length / 100)
+    throw new UsageError(
+      `${path}: expected a CSV export (text), got binary content (${controls} control characters in its first ${headText.length})`,
+    );
+}
+
 interface ReadSample {
   encoding: EncodingGuess;
   dialect: DialectGuess;
@@ -155,6 +169,7 @@ async function readSample(path: string, maxRows: number): Promise<ReadSample> {
       throw error;
     }
     const headText = new TextDecoder(encoding.encoding).decode(head.subarray(0, bytesRead), { stream: true });
+    refuseBinary(path, headText);
     const sniffed = sniffDialect(headText, bytesRead < headBytes);
     const report = findReportLayout({
       head: headText,
