@@ -195,8 +195,9 @@ function serverFor(options: SandboxOptions, listener: RequestListener): Server {
           listener,
         );
   if (options.onConnection !== undefined) server.on('connection', options.onConnection);
+  const bounds = { requestTimeoutMs: timeouts.requestTimeout, headersTimeoutMs: timeouts.headersTimeout };
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    answerClientError(error, socket, requestTimeout);
+    answerClientError(error, socket, bounds);
   });
   return server;
 }

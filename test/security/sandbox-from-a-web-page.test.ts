@@ -181,7 +181,12 @@ describe('a request a page of another origin sends is 403, before its key is loo
 describe('a 401 makes no browser keep a key', () => {
   it('no WWW-Authenticate challenge, the body as before', async () => {
     const t = await startTestSandbox();
-    for (const headers of [{}, { authorization: basic('test_unknown_key') }, { authorization: 'Bearer x' }]) {
+    const refused: Record<string, string>[] = [
+      {},
+      { authorization: basic('test_unknown_key') },
+      { authorization: 'Bearer x' },
+    ];
+    for (const headers of refused) {
       const answer = await fetch(`${t.sandbox.url}/v2/issuer/claims`, { headers });
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBeNull();
