@@ -20,6 +20,8 @@ export function refuseNonJsonBody(request: IncomingMessage): SandboxHttpError | 
 }
 
 function isJson(contentType: string): boolean {
+  // What our client sends: no parsing.
+  if (contentType === 'application/json') return true;
   const [mediaType, ...parameters] = contentType.split(';');
   if (mediaType?.trim().toLowerCase() !== 'application/json') return false;
   return parameters.every((parameter) => {
