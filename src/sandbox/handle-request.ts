@@ -3,7 +3,9 @@ import type { SandboxCore } from './core.js';
 import type { FaultDecision } from './faults/fault-injector.js';
 import type { authenticator } from './http/auth.js';
 import { readJson } from './http/body.js';
+import { refuseBrowserOrigin } from './http/browser-origin.js';
 import { SandboxHttpError, simpleError } from './http/errors.js';
+import { refuseNonJsonBody } from './http/json-content-type.js';
 import { requestTarget } from './http/request-target.js';
 import { JsonText, type routerFor } from './http/routes.js';
 import { routes } from './route-table.js';
@@ -16,8 +18,9 @@ export interface RequestContext {
 }
 
 /**
- * One request of the service's routes: the caller's key, the route, an injected fault, the
- * outcomes the clock has passed, the handler, then the answer once what it says is durable.
+ * One request of the service's routes: a web page of another origin refused, the caller's key,
+ * the route, a write's content type, an injected fault, the outcomes the clock has passed, the
+ * handler, then the answer once what it says is durable.
  */
 export async function handleRequest(
   { core, route, authenticate }: RequestContext,
@@ -27,6 +30,9 @@ export async function handleRequest(
   // A request admitted under --capacity holds its place until its answer is written.
   let release: (() => void) | undefined;
   try {
+    // Before the key: a browser may hold one for the sandbox and send it with a hostile page's request.
+    const crossOrigin = refuseBrowserOrigin(request);
+    if (crossOrigin !== undefined) throw crossOrigin;
     const caller = authenticate(request.headers.authorization);
     if (caller instanceof SandboxHttpError) throw caller;
     const { environment } = caller;
@@ -35,6 +41,10 @@ export async function handleRequest(
     if (match === undefined) throw simpleError(404, `no such route: ${request.method ?? ''} ${pathname}`);
     if (match === 'method-not-allowed')
       throw simpleError(405, `method ${request.method ?? ''} not allowed on ${pathname}`);
+    if (match.route.method !== 'GET' && match.route.body !== 'multipart') {
+      const notJson = refuseNonJsonBody(request);
+      if (notJson !== undefined) throw notJson;
+    }
     // Control routes are never faulted: they are how faults are turned off.
     const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now(), caller.apiKey);
     release = fault?.release;

@@ -26,7 +26,8 @@ import type { Route } from './http/routes.js';
 
 /**
  * Every endpoint of the service (v2 and v1), retrieve claim, retrieve case and file case included,
- * plus the control prefix. Every route requires a valid key.
+ * plus the control prefix. Every route requires a valid key and refuses web pages of other origins;
+ * every write but the upload takes JSON or no body (handle-request.ts).
  */
 export const routes: Route[] = [
   { method: 'POST', pattern: '/v2/issuer/claims', handler: createClaim },
@@ -44,7 +45,7 @@ export const routes: Route[] = [
   { method: 'POST', pattern: '/v2/issuer/cases/{case_id}/run_workflow', handler: runWorkflow },
   { method: 'POST', pattern: '/v2/issuer/cases/{case_id}/file', handler: fileCase },
   { method: 'GET', pattern: '/v2/issuer/cases/{case_id}/review', handler: reviewCase },
-  { method: 'POST', pattern: '/v2/issuer/files', handler: uploadFile },
+  { method: 'POST', pattern: '/v2/issuer/files', handler: uploadFile, body: 'multipart' },
   { method: 'GET', pattern: '/v2/issuer/events', handler: listEvents },
   { method: 'POST', pattern: '/v1/issuer/cases', handler: createV1Case },
   { method: 'GET', pattern: '/v1/issuer/cases', handler: listV1Cases },

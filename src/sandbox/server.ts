@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { SandboxCore } from './core.js';
 import type { FaultInjector } from './faults/fault-injector.js';
@@ -9,6 +10,7 @@ import type { WorkflowRules } from './rules/workflow-rules.js';
 import { startWebhooks, type WebhookOptions, type Webhooks } from './webhooks/dispatcher.js';
 import { resumeInterruptedWorkflows } from './workflow.js';
 import { authenticator } from './http/auth.js';
+import { answerClientError } from './http/client-errors.js';
 import { servePublicPage } from './http/openapi-routes.js';
 import { routerFor } from './http/routes.js';
 import { handleRequest, writeJson, type RequestContext } from './handle-request.js';
@@ -49,7 +51,26 @@ export interface SandboxOptions {
   tls?: { cert: string | Buffer; key: string | Buffer; clientCa?: string | Buffer | undefined } | undefined;
   /** Told of every connection accepted (TCP, before any TLS handshake): for tests and metrics. */
   onConnection?: ((socket: Socket) => void) | undefined;
+  /**
+   * A request (headers and body) not received within this many ms is cut: 408 `{message}` and the
+   * connection closed. Default `defaultRequestTimeoutMs`; shorter in tests.
+   */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * 30 s for the whole request: the largest body the sandbox takes, an upload under 4.5 MB, needs
+ * 150 KB/s for it, far below what loopback or a LAN carries, and our client waits 30 s for an
+ * answer's headers anyway. A body that trickles in holds a connection no longer than that.
+ */
+export const defaultRequestTimeoutMs = 30_000;
+/** Headers within 10 s (or the whole bound, if shorter): a client sends them in one go. */
+const headersTimeoutMs = 10_000;
+/**
+ * How often Node looks for requests past their bound: its default, 30 s, let slow headers hold a
+ * connection for 20 s past their 10 s, and a body 30 s past its bound.
+ */
+const timeoutCheckIntervalMs = 1000;
 
 export interface Sandbox {
   url: string;
@@ -153,11 +174,20 @@ function openStore(options: SandboxOptions): { core: SandboxCore; closeStore: ()
 /** An HTTP server, or HTTPS with `tls` (mutual TLS with a client CA), with its timeouts set. */
 function serverFor(options: SandboxOptions, listener: RequestListener): Server {
   const tls = options.tls;
+  // A client that opens a request and goes silent, or sends its body a byte at a time, must not
+  // hold a connection for Node's default 300 s.
+  const requestTimeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
+  const timeouts = {
+    requestTimeout,
+    headersTimeout: Math.min(headersTimeoutMs, requestTimeout),
+    connectionsCheckingInterval: Math.min(timeoutCheckIntervalMs, requestTimeout),
+  };
   const server: Server =
     tls === undefined
-      ? createServer(listener)
+      ? createServer(timeouts, listener)
       : createHttpsServer(
           {
+            ...timeouts,
             cert: tls.cert,
             key: tls.key,
             ...(tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true }),
@@ -165,10 +195,10 @@ function serverFor(options: SandboxOptions, listener: RequestListener): Server {
           listener,
         );
   if (options.onConnection !== undefined) server.on('connection', options.onConnection);
-  // A client that opens a request and goes silent must not hold a connection for Node's default
-  // 300 s: headers within 10 s, the whole request (a 4.5 MB upload included) within 60 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
+  const bounds = { requestTimeoutMs: timeouts.requestTimeout, headersTimeoutMs: timeouts.headersTimeout };
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    answerClientError(error, socket, bounds);
+  });
   return server;
 }
 

@@ -182,7 +182,7 @@ describe("through Prism's validating proxy (openapi/claims-service.json)", { tim
     });
     await fetch(`${sandbox.url}/_sandbox/cases/px_err_invalid-case-1/unavailable`, {
       method: 'POST',
-      headers: { authorization: basic(sandboxKey) },
+      headers: { authorization: basic(sandboxKey), 'content-type': 'application/json' },
       body: '{"unavailable":true}',
     });
     expect((await send('POST', '/v2/issuer/cases/px_err_invalid-case-1/run_workflow')).status).toBe(503);

@@ -379,7 +379,8 @@ describe.each(sandboxRoutes.map((route) => [`${route.method} ${route.pattern}`, 
         status: 401,
         body: { message },
       });
-      expect(response.headers.get('www-authenticate')).toBe('Basic realm="claims"');
+      // No challenge: a browser would ask for a key and then send it for any page (docs/sandbox.md).
+      expect(response.headers.get('www-authenticate')).toBeNull();
       // A refused key is never echoed back.
       expect(body).not.toContain(sandboxKey);
       expect(body).not.toContain('test_unknown_key_9999');

@@ -79,10 +79,10 @@ export function sharedResponses(): Record<string, unknown> {
     Unauthorized: response(
       decided(
         'Missing, malformed or unknown API key.',
-        'The error body for failed authentication is not shown: the simple shape.',
+        'The error body for failed authentication is not shown: the simple shape, with no ' +
+          '`WWW-Authenticate` challenge, so that a browser never asks for a key and then sends it for a web page.',
       ),
       simple,
-      { 'WWW-Authenticate': { description: 'The scheme to use: `Basic realm="claims"`.', schema: { type: 'string' } } },
     ),
     TooManyRequests: response(
       publicReference('Too many requests for this API key: retry after the time `Retry-After` gives.'),

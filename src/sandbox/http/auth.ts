@@ -28,8 +28,13 @@ export function authenticate(authorization: string | undefined, keys: ReadonlySe
   return { apiKey, environment: environmentOfKey(apiKey) };
 }
 
+/**
+ * No `WWW-Authenticate` challenge: with one, a browser asks for a key in its login dialog and
+ * then sends it with every request to the sandbox, a hostile page's included
+ * (docs/sandbox.md, "What a web page cannot do to a running sandbox").
+ */
 function unauthorized(message: string): SandboxHttpError {
-  return simpleError(401, message, { 'www-authenticate': 'Basic realm="claims"' });
+  return simpleError(401, message);
 }
 
 /** How many distinct accepted Authorization headers `authenticator` remembers. */

@@ -34,7 +34,7 @@ export async function readJson(request: IncomingMessage): Promise<unknown> {
 /**
  * The body's bytes, through the stream's own events rather than an async iterator, which cost a
  * new_claim more than its JSON.parse. A body that passes `maxJsonBytes` is drained, not buffered,
- * and refused; a request that closes before its end fails as the iterator did. Settles through
+ * and refused; a request that closes before its end is refused too. Settles through
  * `resolve` or `reject` (readJson's promise), exactly once.
  */
 function readBody(request: IncomingMessage, resolve: (body: Buffer) => void, reject: (error: unknown) => void): void {
@@ -55,14 +55,14 @@ function readBody(request: IncomingMessage, resolve: (body: Buffer) => void, rej
     // One chunk (the usual new_claim) needs no copy.
     resolve(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, size));
   };
-  const onError = (error: Error) => {
+  // A body cut short (the client gone, or its time up: server.ts) is the client's doing, as for an
+  // upload: a refusal, which nobody may read, rather than an error of the sandbox's to log.
+  const cutShort = () => {
     finish();
-    reject(error);
+    reject(simpleError(400, 'request body: expected the whole body, got a connection closed before its end'));
   };
-  const onClose = () => {
-    finish();
-    reject(Object.assign(new Error('request closed before its body ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-  };
+  const onError = cutShort;
+  const onClose = cutShort;
   const finish = () => {
     request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
   };

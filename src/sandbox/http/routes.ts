@@ -38,6 +38,11 @@ export interface Route {
   handler: (call: HandlerCall) => Promise<Reply>;
   /** Served only when the control prefix is enabled. */
   control?: boolean;
+  /**
+   * The body the route reads: JSON (or none) unless it says multipart, which the route checks
+   * itself (files/receive-upload.ts).
+   */
+  body?: 'multipart';
 }
 
 export interface RouteMatch {
