@@ -31,7 +31,7 @@ export const maxPdfFilters = 4;
  * heap outgrows this: the backstop for what the counts above do not foresee (a 4.5 MB file of
  * nothing but `<<>>` takes pdf-lib 275 MB of heap, no compression needed).
  */
-export const pdfWorkerHeapMb = 128;
+export const pdfWorkerHeapMb = 96;
 
 /** The worker is stopped and the file refused after this long on one file. */
 export const pdfParseTimeLimitMs = 10_000;

@@ -45,7 +45,7 @@ async function run(bytes: Uint8Array): Promise<PageCountAnswer> {
     maxThreads: 1,
     idleTimeout: idleTimeoutMs,
     maxMemoryLimitBeforeRecycle: recycleAboveHeapBytes,
-    resourceLimits: { maxOldGenerationSizeMb: pdfWorkerHeapMb },
+    resourceLimits: { maxOldGenerationSizeMb: pdfWorkerHeapMb, maxYoungGenerationSizeMb: 8 },
   });
   try {
     return (await pool.run(bytes, {
