@@ -28,8 +28,11 @@ export const maxPdfFilters = 4;
 
 /**
  * The worker thread that parses PDFs (pdf-page-pool.ts) is stopped and the file refused when its
- * heap outgrows this: the backstop for what the counts above do not foresee (a 4.5 MB file of
- * nothing but `<<>>` takes pdf-lib 275 MB of heap, no compression needed).
+ * heap outgrows this: the backstop for what the counts above do not foresee (a 4.4 MB file of
+ * nothing but `<<>>` takes pdf-lib 275 MB of heap, no compression needed). Real structure costs
+ * pdf-lib about 19 bytes of heap per byte: a 5-page form of 5,000 fields (10,010 objects, 1.7 MB
+ * of object streams) took 33 MB. With 96 MB such a refusal peaks at 183 MB for the process
+ * (128 MB: 339 MB, over the 300 MB a bomb may cost).
  */
 export const pdfWorkerHeapMb = 96;
 
