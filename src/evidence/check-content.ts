@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { fileSizeLimitBytes, isUnderFileSizeLimit, maxPdfPages } from '../files/limits.js';
-import { countPdfPages, PdfUnreadableError } from '../files/pdf-pages.js';
+import { countPdfPages, PdfTooComplexError, PdfUnreadableError } from '../files/pdf-pages.js';
 import { detectFileType, looksLikeText, type SniffedType } from '../files/sniff.js';
 import {
   fileEmpty,
   fileTooLarge,
   pdfNoPages,
+  pdfTooComplex,
   pdfTooManyPages,
   pdfUnreadable,
   typeUnsupported,
@@ -52,6 +53,7 @@ async function checkPdfPages(bytes: Buffer, cell: string): Promise<EvidenceFailu
     pageCount = await countPdfPages(bytes);
   } catch (error) {
     if (error instanceof PdfUnreadableError) return pdfUnreadable(cell, error.reason);
+    if (error instanceof PdfTooComplexError) return pdfTooComplex(cell, error.expected, error.got);
     throw error;
   }
   if (pageCount === 0) return pdfNoPages(cell);

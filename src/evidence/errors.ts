@@ -16,6 +16,7 @@ export const evidenceErrorCodes = [
   'evidence_too_large',
   'evidence_type_unsupported',
   'evidence_pdf_unreadable',
+  'evidence_pdf_too_complex',
   'evidence_pdf_no_pages',
   'evidence_pdf_too_many_pages',
 ] as const;
@@ -103,6 +104,13 @@ export const typeUnsupported = (cell: string, contentKind: 'text' | 'binary'): E
 /** `reason` comes from the PDF parser and describes structure, never content. */
 export const pdfUnreadable = (cell: string, reason: string): EvidenceFailure =>
   failure('evidence_pdf_unreadable', cell, 'a readable PDF document', reason);
+
+/**
+ * Reading the PDF would pass one of the limits that keep a hostile file from taking the process's
+ * memory or time (src/files/pdf-complexity-limits.ts); the sandbox refuses it the same way.
+ */
+export const pdfTooComplex = (cell: string, expected: string, got: string): EvidenceFailure =>
+  failure('evidence_pdf_too_complex', cell, expected, got);
 
 /** The sandbox refuses a PDF without pages too; refusing it here saves a doomed upload. */
 export const pdfNoPages = (cell: string): EvidenceFailure =>

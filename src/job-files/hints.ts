@@ -76,6 +76,8 @@ const hints: Readonly<Record<string, string>> = {
     'only JPEG, PNG and PDF are accepted (decided by content): convert the file, e.g. print it to PDF',
   evidence_too_large: 'shrink or split the file under the size limit (lower image resolution, compress the PDF)',
   evidence_pdf_too_many_pages: 'split the PDF or drop pages to stay within the page limit',
+  evidence_pdf_too_complex:
+    'the PDF would take too much memory or time to read (see docs/security.md): print it to a new PDF, or attach a scan as JPEG or PNG',
   // The service's filing review.
   parameter_missing:
     'the service needs the field in error_field before it files: fill it in the row (or map it) and run again',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkEvidence, evidenceErrorCodes, type EvidenceErrorCode } from '../../src/evidence/index.js';
 import { jpegMagicBytes, makeEvidenceTree, pdfBytes, pngMagicBytes, type EvidenceTree } from './fixtures.js';
+import { objectStreamBomb } from '../files/pdf-bombs.js';
 
 let tree: EvidenceTree;
 beforeEach(async () => {
@@ -107,6 +108,7 @@ describe('every error code', () => {
     ['evidence_too_large', file('big.jpg', () => jpegMagicBytes(4_500_001))],
     ['evidence_type_unsupported', file('notes.png', () => 'hello')],
     ['evidence_pdf_unreadable', file('b.pdf', () => '%PDF-1.4 junk')],
+    ['evidence_pdf_too_complex', file('bomb.pdf', () => objectStreamBomb(64 << 20))],
     ['evidence_pdf_no_pages', file('blank.pdf', async () => pdfBytes(0))],
     ['evidence_pdf_too_many_pages', file('six.pdf', async () => pdfBytes(6))],
   ];

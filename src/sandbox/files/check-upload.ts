@@ -1,6 +1,6 @@
 import { uploadCategories } from '../../api/schemas/known-values.js';
 import { maxPdfPages } from '../../files/limits.js';
-import { countPdfPages, PdfUnreadableError } from '../../files/pdf-pages.js';
+import { countPdfPages, PdfTooComplexError, PdfUnreadableError } from '../../files/pdf-pages.js';
 import { describeContent, detectFileType, pdfHeaderWindowBytes, type SniffedType } from '../../files/sniff.js';
 import { contentHead, type FileContent } from './file-content.js';
 import {
@@ -10,6 +10,7 @@ import {
   fileMissing,
   fileTypeUnsupported,
   pdfNoPages,
+  pdfTooComplex,
   pdfTooManyPages,
   pdfUnreadable,
   quote,
@@ -107,6 +108,7 @@ async function checkFile({
     pageCount = await countPdfPages(content.pieces);
   } catch (error) {
     if (error instanceof PdfUnreadableError) return { issue: pdfUnreadable(error.reason) };
+    if (error instanceof PdfTooComplexError) return { issue: pdfTooComplex(error.expected, error.got) };
     throw error;
   }
   if (pageCount === 0) return { issue: pdfNoPages() };

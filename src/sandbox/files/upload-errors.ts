@@ -20,6 +20,7 @@ export const uploadErrorCodes = [
   'file_too_large',
   'file_type_unsupported',
   'pdf_unreadable',
+  'pdf_too_complex',
   'pdf_no_pages',
   'pdf_too_many_pages',
 ] as const;
@@ -103,6 +104,10 @@ export const fileTypeUnsupported = (contentDescription: string, filename: string
 
 export const pdfUnreadable = (reason: string): UploadIssue =>
   issue('pdf_unreadable', 'file', 'a readable PDF document', reason);
+
+/** A limit that keeps a hostile file from taking the sandbox's memory or time (src/files/pdf-complexity-limits.ts). */
+export const pdfTooComplex = (expected: string, got: string): UploadIssue =>
+  issue('pdf_too_complex', 'file', expected, got);
 
 export const pdfNoPages = (): UploadIssue => issue('pdf_no_pages', 'file', 'at least 1 PDF page', '0');
 

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { jpegBytes, pdfBytes, pngBytes } from './fixtures.js';
 import { multipartBody, multipartContentType, partHead, type Part } from './multipart.js';
 import { postUpload, startUploadServer } from './upload-server.js';
+import { doublyDeflatedBomb } from '../../files/pdf-bombs.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const category = (value: string): Part => ({ name: 'category', content: value });
@@ -183,6 +184,21 @@ describe('receiveUpload refuses', () => {
       multipartBody([category('other'), file('fake.pdf', '%PDF-1.7\nnot really a pdf\n')]),
     );
     expect(answer).toMatchObject(refusal('pdf_unreadable', 'file', /^file: expected a readable PDF document, got /));
+  });
+
+  it('a PDF whose object stream inflates past the limit', async () => {
+    const server = await startUploadServer();
+    const answer = await postUpload(
+      server.url,
+      multipartBody([category('other'), file('bomb.pdf', doublyDeflatedBomb(1 << 30))]),
+    );
+    expect(answer).toMatchObject(
+      refusal(
+        'pdf_too_complex',
+        'file',
+        /^file: expected object and cross-reference streams that decode to at most 8,000,000 bytes in all, got /,
+      ),
+    );
   });
 
   it('a second file part', async () => {
