@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml } from '../job-files/html.js';
 import type { ReviewSessions } from './sessions.js';
 
 /** The session cookie of the review server on `port`: two servers on one machine keep theirs apart. */
@@ -25,8 +26,8 @@ export interface Guard {
  * - the session cookie, the token (`Authorization: Bearer …`, or `?token=` as in the printed
  *   address): 401 without, 403 with a wrong token;
  * - the printed address's first load exchanges its token for a session: a cookie holding a fresh
- *   random id (never the token, which any other local server would receive) and a redirect to
- *   the same address without it, so it leaves the address bar and the history;
+ *   random id (never the token, which any other local server would receive) and a page that moves
+ *   on to the same address without it, so it leaves the address bar and the tab's history;
  * - writes (anything but GET and HEAD) only from the page itself: `Origin` must be this server's.
  * No CORS headers are ever sent, so another origin cannot read an answer either.
  */
@@ -94,15 +95,26 @@ function proofOf(request: FastifyRequest, guard: Guard): Proof {
   return guard.sessions.has(session) ? 'session' : 'stale session';
 }
 
-/** The printed address's token for a session cookie, and the same address without the token. */
+/**
+ * The printed address's token for a session cookie, and on to the same address without the token.
+ * Not a 302: a browser that came from another site (the redirect file of `--open`, a link in a
+ * mail) carries that site into the redirect, and withholds a SameSite=Strict cookie from it, so the
+ * page would answer 401. A page of this origin that moves on (a refresh at once, which replaces the
+ * entry in the tab's history) is a navigation of this site: the cookie goes with it.
+ */
 async function exchange(request: FastifyRequest, reply: FastifyReply, guard: Guard): Promise<FastifyReply> {
   const held = request.cookies[guard.cookie()];
   const session = held !== undefined && guard.sessions.has(held) ? held : guard.sessions.open();
   const address = new URL(request.url, 'http://review.invalid');
   address.searchParams.delete('token');
+  const onward = escapeHtml(`${address.pathname}${address.search}`);
   return reply
     .setCookie(guard.cookie(), session, { httpOnly: true, sameSite: 'strict', path: '/' })
-    .redirect(`${address.pathname}${address.search}`);
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${onward}">` +
+        `<title>bulk-disputes review</title></head><body><p><a href="${onward}">Open the review page</a>.</p></body></html>\n`,
+    );
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -25,7 +25,7 @@ export async function sessionOf(server: ReviewServer): Promise<string> {
   const opened = request(server.url).then(async (first) => {
     await first.body.dump();
     const cookie = /^[^;]+/.exec(String(first.headers['set-cookie']))?.[0];
-    if (first.statusCode !== 302 || cookie === undefined)
+    if (first.statusCode !== 200 || cookie === undefined)
       throw new Error(`test: the printed address answered ${String(first.statusCode)} without a session`);
     return cookie;
   });
