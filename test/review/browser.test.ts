@@ -97,6 +97,8 @@ async function reviewInBrowser(
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   refuseContentPolicyViolations(page);
   await page.goto(address);
+  // The first load takes the token for a session and moves on to the page without it.
+  await page.waitForURL(`${new URL(address).origin}/`);
   return { workspace, service, env, page };
 }
 
