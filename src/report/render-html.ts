@@ -1,5 +1,6 @@
 import { hintFor } from '../job-files/hints.js';
 import { outcomeColours, unknownOutcomeColour } from '../job-files/outcome-colours.js';
+import { contentPolicyMeta } from '../job-files/content-policy.js';
 import { escapeHtml } from '../job-files/html.js';
 import { claimLabel } from './render-text.js';
 import type { ResultLine } from '../job-files/read/read-results.js';
@@ -29,12 +30,16 @@ document.querySelectorAll('#failed th').forEach(function(o){o.removeAttribute('a
 var rows=Array.prototype.slice.call(body.rows);rows.sort(function(a,b){var x=a.cells[i].textContent,y=b.cells[i].textContent;
 var d=(x!==''&&y!==''&&!isNaN(x)&&!isNaN(y))?x-y:x.localeCompare(y);return up?d:-d});rows.forEach(function(r){body.appendChild(r)})})});`;
 
-/** One self-contained page: inline CSS, SVG and script; nothing is fetched. */
+/**
+ * One self-contained page: inline CSS, SVG and script; nothing is fetched, and its policy allows
+ * nothing else to run (content-policy.ts).
+ */
 export function renderHtml(summary: Summary, source: string, service?: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+${contentPolicyMeta({ styles: [style], scripts: [sortScript] })}
 <title>bulk-disputes report: ${escapeHtml(source)}</title>
 <style>${style}</style>
 </head>

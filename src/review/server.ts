@@ -8,7 +8,11 @@ import type { ImportReviewJob, ReviewJob } from './job-types.js';
 import { reviewPage } from './page.js';
 import { RowViews, type RowQuery } from './row-views.js';
 import { saveFixes } from './save-fixes.js';
-import { secure, tokenCookie } from './security.js';
+import { pageScript } from './page-script.js';
+import { pageStyle } from './page-style.js';
+import { sendReviewHeaders } from './response-headers.js';
+import { secure, sessionCookieFor } from './security.js';
+import { ReviewSessions } from './sessions.js';
 import type { ReviewStore } from './store.js';
 import type { FixSender } from './send-fixes.js';
 
@@ -28,10 +32,12 @@ export interface ReviewServerOptions {
 }
 
 export interface ReviewServer {
-  /** The address to open, token included. */
+  /** The address to open, token included: its first load exchanges the token for a session (security.ts). */
   readonly url: string;
   readonly origin: string;
   readonly token: string;
+  /** The name of the session cookie the first load sets. */
+  readonly sessionCookie: string;
   close(): Promise<void>;
 }
 
@@ -46,21 +52,17 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   await app.register(cookie);
   let origins: string[] = [];
-  secure(app, { token, origins: () => origins });
+  let cookieName = '';
+  sendReviewHeaders(app);
+  secure(app, { token, sessions: new ReviewSessions(), origins: () => origins, cookie: () => cookieName });
   const edits = store.edits();
   const views = new RowViews(job, edits, options.evidenceDir);
   const hint = (code: string) => job.hints?.[code] ?? hintFor(code);
 
-  app.get('/', async (request, reply) => {
-    // The token leaves the address bar for a cookie this page alone sends back.
-    if (typeof (request.query as { token?: unknown }).token === 'string') {
-      return reply.setCookie(tokenCookie, token, { httpOnly: true, sameSite: 'strict', path: '/' }).redirect('/');
-    }
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
-      .send(reviewPage(job));
-  });
+  // The printed address's token is exchanged for a session before this (security.ts).
+  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(reviewPage(job)));
+  app.get('/review.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(pageScript));
+  app.get('/review.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(pageStyle));
 
   app.get('/api/overview', async () => overview(job, edits, hint));
 
@@ -80,10 +82,12 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
   origins = address.address === '127.0.0.1' ? [origin, `http://localhost:${address.port}`] : [origin];
+  cookieName = sessionCookieFor(address.port);
   return {
     url: `${origin}/?token=${token}`,
     origin,
     token,
+    sessionCookie: cookieName,
     close: async () => app.close(),
   };
 }

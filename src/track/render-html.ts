@@ -1,3 +1,4 @@
+import { contentPolicyMeta } from '../job-files/content-policy.js';
 import { escapeHtml } from '../job-files/html.js';
 import { groupColours } from '../job-files/outcome-colours.js';
 import { majorUnits } from '../job-files/track/status.js';
@@ -23,12 +24,16 @@ const groupNames: Readonly<Record<OutcomeGroup, string>> = {
 
 const style = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222;max-width:70rem}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}
 table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#f3f3f3}
-td.n{text-align:right}.note{color:#555}.key span{display:inline-block;width:.8rem;height:.8rem;margin:0 .3rem 0 1rem;vertical-align:middle}`;
+td.n{text-align:right}.note{color:#555}.key span{display:inline-block;width:.8rem;height:.8rem;margin:0 .3rem 0 1rem;vertical-align:middle}
+${Object.entries(groupColours)
+  .map(([group, colour]) => `.key .${group}{background:${colour}}`)
+  .join('')}`;
 
 /**
  * The summary as a page a manager reads (docs/track.md, "What it writes"): the recovery rate,
  * outcomes by reason as bars, cases resolved by week, the worklist as a table. One self-contained
- * file: inline CSS and SVG, no script, nothing fetched.
+ * file: inline CSS and SVG, no script, nothing fetched; its policy lets nothing else in
+ * (content-policy.ts), so the key's colours are classes of the style, not style attributes.
  */
 export function renderTrackHtml(
   summary: TrackSummary,
@@ -45,6 +50,7 @@ export function renderTrackHtml(
 <html lang="en">
 <head>
 <meta charset="utf-8">
+${contentPolicyMeta({ styles: [style] })}
 <title>bulk-disputes track: ${escapeHtml(context.title)}</title>
 <style>${style}</style>
 </head>
@@ -128,9 +134,7 @@ function outcomesByReason(summary: TrackSummary): string {
     );
   });
   const height = reasons.length * (barHeight + 6);
-  const key = groups
-    .map((group) => `<span style="background:${groupColours[group]}"></span>${groupNames[group]}`)
-    .join('');
+  const key = groups.map((group) => `<span class="${group}"></span>${groupNames[group]}`).join('');
   return `<svg id="outcomes" width="${labelWidth + barWidth + 60}" height="${height}" role="img" aria-label="outcomes by reason">${bars.join('')}</svg>
 <p class="key">${key}</p>`;
 }

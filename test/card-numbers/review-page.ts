@@ -7,7 +7,7 @@ import { cliBin } from '../helpers/sandbox-process.js';
  * browser on the page reads them, and the edits a reviewer makes sent the same way.
  */
 export interface ReviewProcess {
-  /** GET a path with the page's cookie: the answer's text. */
+  /** GET a path with the page's session cookie: the answer's text. */
   get: (path: string) => Promise<string>;
   /** A write as the page sends it (cookie and Origin): the answer's text. */
   send: (method: 'PUT' | 'POST', path: string, body: unknown) => Promise<string>;
@@ -36,7 +36,9 @@ export async function startReview(args: string[], env: NodeJS.ProcessEnv): Promi
       reject(new Error(`review exited with ${String(code)} before listening:\n${output}`));
     });
   });
-  const cookie = `review_token=${address.searchParams.get('token') ?? ''}`;
+  // The printed address's first load: its token exchanged for the session cookie.
+  const first = await fetch(address, { redirect: 'manual' });
+  const cookie = /^[^;]+/.exec(first.headers.get('set-cookie') ?? '')?.[0] ?? '';
   const get = async (path: string) => (await fetch(`${address.origin}${path}`, { headers: { cookie } })).text();
   const send = async (method: 'PUT' | 'POST', path: string, body: unknown) =>
     (

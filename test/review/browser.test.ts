@@ -17,6 +17,7 @@ import {
   runBin,
   type GenericRow,
 } from '../import/e2e-fixtures.js';
+import { refuseContentPolicyViolations } from '../helpers/policy-violations.js';
 
 /**
  * `review` in a real Chromium (Debian's, driven by playwright-core; .ci/run installs it when
@@ -94,7 +95,10 @@ async function reviewInBrowser(
   const browser: Browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
   onTestFinished(async () => browser.close());
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  refuseContentPolicyViolations(page);
   await page.goto(address);
+  // The first load takes the token for a session and moves on to the page without it.
+  await page.waitForURL(`${new URL(address).origin}/`);
   return { workspace, service, env, page };
 }
 

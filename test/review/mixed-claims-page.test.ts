@@ -8,6 +8,7 @@ import { openReviewJob } from '../../src/review/job.js';
 import { outcomeColours } from '../../src/job-files/outcome-colours.js';
 import { csvOf, fraudRow, genericMapping, jobArgs, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
 import { serveReview } from './review-http.js';
+import { refuseContentPolicyViolations } from '../helpers/policy-violations.js';
 
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) =>
   existsSync(path),
@@ -54,6 +55,7 @@ describe('review page: claims with mixed outcomes', () => {
     const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
     onTestFinished(async () => browser.close());
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    refuseContentPolicyViolations(page);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(server.url);

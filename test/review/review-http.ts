@@ -16,7 +16,24 @@ export async function serveReview(job: ReviewJob, evidenceDir: string): Promise<
   return server;
 }
 
-/** A request as a browser on the page sends it: the cookie, and for writes the page's Origin; a JSON answer read as `T`. */
+const sessions = new WeakMap<ReviewServer, Promise<string>>();
+
+/** The session cookie a browser holds after loading the printed address (`name=value`). */
+export async function sessionOf(server: ReviewServer): Promise<string> {
+  const known = sessions.get(server);
+  if (known !== undefined) return known;
+  const opened = request(server.url).then(async (first) => {
+    await first.body.dump();
+    const cookie = /^[^;]+/.exec(String(first.headers['set-cookie']))?.[0];
+    if (first.statusCode !== 200 || cookie === undefined)
+      throw new Error(`test: the printed address answered ${String(first.statusCode)} without a session`);
+    return cookie;
+  });
+  sessions.set(server, opened);
+  return opened;
+}
+
+/** A request as a browser on the page sends it: the session cookie, and for writes the page's Origin; a JSON answer read as `T`. */
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the answer's shape
 export async function call<T = Record<string, unknown>>(
   server: ReviewServer,
@@ -28,7 +45,7 @@ export async function call<T = Record<string, unknown>>(
   const response = await request(`${server.origin}${path}`, {
     method,
     headers: {
-      cookie: `review_token=${server.token}`,
+      cookie: await sessionOf(server),
       ...(write ? { origin: server.origin } : {}),
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...options.headers,

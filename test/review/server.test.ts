@@ -11,7 +11,7 @@ import { ReviewStore } from '../../src/review/store.js';
 import { runCli } from '../helpers/cli.js';
 import { readResults } from '../import/e2e-fixtures.js';
 import { importSampleWithBadAmount, temporaryFolder } from '../report/fixture.js';
-import { call, serveReview } from './review-http.js';
+import { call, serveReview, sessionOf } from './review-http.js';
 
 /** The review server's routes over real HTTP, its guards, and a fix fed back. */
 
@@ -27,7 +27,7 @@ async function reviewOf(folder: string): Promise<{ server: ReviewServer; journal
 
 describe('bulk-disputes review: the server', () => {
   it(
-    'refuses a request without the token (401), with another (403), for another Host (421), and a write from another origin or none (403)',
+    'refuses a request without the token (401), with a session it does not know (401), with another token (403), for another Host (421), and a write from another origin or none (403)',
     { timeout: 60_000 },
     async () => {
       const { server } = await reviewOf(await temporaryFolder());
@@ -58,7 +58,12 @@ describe('bulk-disputes review: the server', () => {
         expect([
           method,
           path,
-          (await call(server, method, path, { body, headers: { cookie: 'review_token=guess' } })).status,
+          (await call(server, method, path, { body, headers: { cookie: `${server.sessionCookie}=guess` } })).status,
+        ]).toEqual([method, path, 401]);
+        expect([
+          method,
+          path,
+          (await call(server, method, path, { body, headers: { authorization: 'Bearer guess' } })).status,
         ]).toEqual([method, path, 403]);
         expect([
           method,
@@ -76,7 +81,7 @@ describe('bulk-disputes review: the server', () => {
       ).toBe(403);
       const noOrigin = await request(`${server.origin}/api/save`, {
         method: 'POST',
-        headers: { cookie: `review_token=${server.token}` },
+        headers: { cookie: await sessionOf(server) },
       });
       expect(noOrigin.statusCode).toBe(403);
       await noOrigin.body.dump();
@@ -95,16 +100,19 @@ describe('bulk-disputes review: the server', () => {
     async () => {
       const { server } = await reviewOf(await temporaryFolder());
       const first = await request(server.url);
-      expect(first.statusCode).toBe(302);
-      expect(first.headers.location).toBe('/');
-      expect(String(first.headers['set-cookie'])).toMatch(/review_token=.*HttpOnly.*SameSite=Strict/i);
-      await first.body.dump();
+      expect(first.statusCode).toBe(200);
+      expect(await first.body.text()).toContain('<meta http-equiv="refresh" content="0;url=/">');
+      expect(String(first.headers['set-cookie'])).toMatch(
+        new RegExp(`^${server.sessionCookie}=[\\w-]{43}; Path=/; HttpOnly; SameSite=Strict$`),
+      );
+      expect(String(first.headers['set-cookie'])).not.toContain(server.token);
       const page = await call(server, 'GET', '/');
       expect(page.status).toBe(200);
       expect(typeof page.body === 'string' ? page.body : '').toContain('<label for="code">error code</label>');
       // The page's one script parses (a syntax error would leave a blank page).
-      const script = /<script>([\s\S]*)<\/script>/.exec(typeof page.body === 'string' ? page.body : '')?.[1] ?? '';
-      expect(() => new Script(script)).not.toThrow();
+      const script = await call<string>(server, 'GET', '/review.js');
+      expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(() => new Script(script.body)).not.toThrow();
       // Sending is off unless review was started with --send.
       expect((await call(server, 'POST', '/api/send')).status).toBe(404);
       const overview = await call(server, 'GET', '/api/overview');

@@ -14,6 +14,7 @@ import {
   type ReadOnlyOverview as Overview,
   type RowsPage as Page,
 } from './review-http.js';
+import { refuseContentPolicyViolations } from '../helpers/policy-violations.js';
 
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) =>
   existsSync(path),
@@ -158,6 +159,7 @@ describe('bulk-disputes review: a track journal', () => {
         const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
         onTestFinished(async () => browser.close());
         const shown = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+        refuseContentPolicyViolations(shown);
         const errors: string[] = [];
         shown.on('pageerror', (error) => errors.push(error.message));
         await shown.goto(server.url);

@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 import { csvOf, fraudRow, genericMapping, makeWorkspace, runCli } from '../import/e2e-fixtures.js';
+import { refuseContentPolicyViolations } from '../helpers/policy-violations.js';
 
 type Line = Record<string, string>;
 
@@ -166,6 +167,7 @@ async function renderInChromium(page: string, screenshot: string): Promise<void>
   const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
   try {
     const tab = await browser.newPage();
+    refuseContentPolicyViolations(tab);
     await tab.goto(pathToFileURL(page).href);
     const bars = await tab.locator('#outcomes rect').count();
     expect(bars).toBeGreaterThanOrEqual(3);

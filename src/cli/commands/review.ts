@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -70,7 +69,11 @@ export function reviewCommand(context: CliContext): Command {
         '127.0.0.1',
       )
       .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 0)
-      .option('--open', 'open the page in the default browser', false)
+      .option(
+        '--open',
+        'open the page in the default browser (BULK_DISPUTES_OPENER: another program to open it with)',
+        false,
+      )
       .option(
         '--evidence-dir <dir>',
         "where the rows' evidence paths point, as for the import (default: the folder the job's last run " +
@@ -137,14 +140,21 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
   await requireJournals(journals);
   const [first = ''] = journals;
   // Loaded when it runs, not by every command of the CLI.
-  const [{ openReviewJob }, { ReviewJobError }, { ReviewStore }, { startReviewServer }, { NotResultsError }] =
-    await Promise.all([
-      import('../../review/job.js'),
-      import('../../review/job-types.js'),
-      import('../../review/store.js'),
-      import('../../review/server.js'),
-      import('../../files/not-results-error.js'),
-    ]);
+  const [
+    { openReviewJob },
+    { ReviewJobError },
+    { ReviewStore },
+    { startReviewServer },
+    { NotResultsError },
+    { openThroughRedirectFile },
+  ] = await Promise.all([
+    import('../../review/job.js'),
+    import('../../review/job-types.js'),
+    import('../../review/store.js'),
+    import('../../review/server.js'),
+    import('../../files/not-results-error.js'),
+    import('../../review/redirect-file.js'),
+  ]);
   const job: ReviewJob = await openReviewJob(journals, flags.mapping).catch((error: unknown) => {
     if (error instanceof ReviewJobError || error instanceof NotResultsError)
       throw new UsageError(`journal ${journals.length === 1 ? first : journals.join(', ')}: ${error.message}`, {
@@ -196,10 +206,13 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       },
       'review started',
     );
-    if (flags.open) openInBrowser(server.url);
+    // The opener gets a redirect file's path, never the address: its arguments are anyone's to read.
+    const opened = flags.open
+      ? await openThroughRedirectFile(server.url, { opener: context.io.env.BULK_DISPUTES_OPENER || undefined })
+      : undefined;
     await new Promise<void>((stopped) => {
       context.io.onStop?.(() => {
-        void server.close().finally(() => {
+        void Promise.all([server.close(), opened?.remove()]).finally(() => {
           store.close();
           stopped();
         });
@@ -218,14 +231,4 @@ async function requireJournals(journals: readonly string[]): Promise<void> {
         `journal ${journal}: expected a job's journal file, got ${found === undefined ? 'nothing there' : 'something else'}`,
       );
   }
-}
-
-/** The page in the default browser, left to run on its own; a machine without one is not an error. */
-function openInBrowser(url: string): void {
-  spawn(process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open', [url], {
-    detached: true,
-    stdio: 'ignore',
-  })
-    .on('error', () => undefined)
-    .unref();
 }
