@@ -15,6 +15,8 @@ import { JournalMismatchError } from '../journal/open.js';
 import { MappingError } from '../mapping/load.js';
 import { HeaderMismatchError } from '../mapping/header-fit.js';
 import { resourceFailure } from '../files/resource-failure.js';
+import { NotOwnFileError } from '../files/own-file.js';
+import { NotADatabaseError } from '../files/own-database.js';
 import { CodedError, codeOf } from '../errors/coded-error.js';
 import { exitCodeTable } from './exit-code-table.js';
 
@@ -69,7 +71,10 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     error instanceof ExportStateError ||
     error instanceof ServiceMismatchError ||
     error instanceof ClaimsConfigError ||
-    error instanceof RequestInvalidError
+    error instanceof RequestInvalidError ||
+    // A link or a foreign file where the job writes: running again would meet it again (docs/data.md).
+    error instanceof NotOwnFileError ||
+    error instanceof NotADatabaseError
   ) {
     return ExitCode.usage;
   }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import {
   compareService,
@@ -9,6 +8,7 @@ import {
 } from '../api/service-identity.js';
 import type { ExportResource } from './columns.js';
 import { resourceFailure } from '../files/resource-failure.js';
+import { ownMode, temporaryBeside, temporaryFlags } from '../files/own-file.js';
 import { CodedError, codeOf } from '../errors/coded-error.js';
 
 /**
@@ -99,9 +99,10 @@ export function checkStateService(state: ExportState, file: string, current: Ser
 
 /** Written to a temporary file and renamed: a crash leaves the old bookmark or the new one, never half. */
 export async function writeState(file: string, state: ExportState): Promise<void> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = temporaryBeside(file);
   try {
-    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`);
+    // Owner-only like every file the tool writes, and never through a link (own-file.ts).
+    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: ownMode, flag: temporaryFlags });
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
