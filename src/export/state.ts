@@ -8,7 +8,7 @@ import {
 } from '../api/service-identity.js';
 import type { ExportResource } from './columns.js';
 import { resourceFailure } from '../files/resource-failure.js';
-import { ownMode, temporaryBeside, temporaryFlags } from '../files/own-file.js';
+import { expectOwnPath, ownMode, temporaryBeside, temporaryFlags } from '../files/own-file.js';
 import { CodedError, codeOf } from '../errors/coded-error.js';
 
 /**
@@ -43,6 +43,8 @@ export interface ExportState {
 /** The state in `file`, or undefined on the first run (no file yet). */
 export async function readState(file: string, resource: ExportResource): Promise<ExportState | undefined> {
   let text: string;
+  // Read and then replaced: a link at its name is refused, not read (docs/data.md).
+  expectOwnPath(file);
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
