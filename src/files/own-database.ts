@@ -21,7 +21,11 @@ export function openOwnDatabase(
 ): Database.Database {
   if (file === ':memory:' || file === '') return open(file);
   for (const companion of ['-wal', '-shm', '-journal']) ownExistingFile(`${file}${companion}`);
-  const fd = openOwnFile(file, 'write', { before: (opened) => expectDatabaseHeader(opened, notADatabase) });
+  const fd = openOwnFile(file, 'write', {
+    before: (opened) => {
+      expectDatabaseHeader(opened, notADatabase);
+    },
+  });
   try {
     const checked = fstatSync(fd);
     const database = open(file);

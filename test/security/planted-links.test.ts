@@ -48,17 +48,17 @@ const sandboxDb = () => join(base, 'sandbox.db');
 const env = {};
 
 /** A job against the one sandbox the base import filed into (its claims are what the other jobs read). */
-const job = ([command = '', ...rest]: string[], cwd: string) =>
+const job = async ([command = '', ...rest]: string[], cwd: string) =>
   runBin([command, '--sandbox-db', sandboxDb(), ...rest], env, { cwd });
 /** A job that reads and writes files only. */
-const local = (argv: string[], cwd: string) => runBin(argv, env, { cwd });
-const importInto = (at: (name: string) => string, files: string[]) =>
+const local = async (argv: string[], cwd: string) => runBin(argv, env, { cwd });
+const importInto = async (at: (name: string) => string, files: string[]) =>
   job(['import', sample, ...importFlags, ...files], at('.'));
 
 const cases: Record<string, Case | { notAPath: string }> = {
   'Import journal (SQLite)': {
     outputs: ['j.sqlite', 'j.sqlite-wal', 'j.sqlite-shm', 'j.sqlite-journal'],
-    run: (at) => importInto(at, ['--journal', at('j.sqlite'), '--results', at('r.csv')]),
+    run: async (at) => importInto(at, ['--journal', at('j.sqlite'), '--results', at('r.csv')]),
   },
   'Import results (CSV or .xlsx)': {
     outputs: ['r.csv', 'dry.results.csv', 'merged.csv'],
@@ -73,7 +73,8 @@ const cases: Record<string, Case | { notAPath: string }> = {
   'Payloads (JSON Lines)': {
     // `.partial`: the file the run writes before it is renamed into place.
     outputs: ['p.jsonl', 'p.jsonl.partial'],
-    run: (at) => importInto(at, ['--journal', at('j.sqlite'), '--results', at('r.csv'), '--payloads', at('p.jsonl')]),
+    run: async (at) =>
+      importInto(at, ['--journal', at('j.sqlite'), '--results', at('r.csv'), '--payloads', at('p.jsonl')]),
   },
   'Review store (SQLite)': {
     outputs: ['j.sqlite.review.sqlite'],
@@ -92,55 +93,68 @@ const cases: Record<string, Case | { notAPath: string }> = {
   },
   'Withdraw journal': {
     outputs: ['w.sqlite'],
-    run: (at) => withdrawRun(at),
+    run: async (at) => withdrawRun(at),
   },
   'Withdraw results': {
     outputs: ['w.csv'],
-    run: (at) => withdrawRun(at),
+    run: async (at) => withdrawRun(at),
   },
   'Track journal': {
     outputs: ['t.sqlite'],
-    run: (at) => trackRun(at),
+    run: async (at) => trackRun(at),
   },
   'Status file, worklist': {
     outputs: ['t.csv', 't.worklist.csv'],
-    run: (at) => trackRun(at),
+    run: async (at) => trackRun(at),
   },
   'Track page': {
     outputs: ['t.html'],
-    run: (at) => trackRun(at),
+    run: async (at) => trackRun(at),
   },
   'Migration journal': {
     outputs: ['m.sqlite'],
-    run: (at) => job(['migrate-v1', '--journal', at('m.sqlite'), '--results', at('m.csv')], at('.')),
+    run: async (at) => job(['migrate-v1', '--journal', at('m.sqlite'), '--results', at('m.csv')], at('.')),
   },
   'Migration results': {
     outputs: ['m.csv'],
-    run: (at) => job(['migrate-v1', '--journal', at('m.sqlite'), '--results', at('m.csv')], at('.')),
+    run: async (at) => job(['migrate-v1', '--journal', at('m.sqlite'), '--results', at('m.csv')], at('.')),
   },
   Export: {
     outputs: ['cases.csv'],
-    run: (at) => job(['export', 'cases', '--out', at('cases.csv')], at('.')),
+    run: async (at) => job(['export', 'cases', '--out', at('cases.csv')], at('.')),
   },
   'Export state': {
     outputs: ['state.json'],
-    run: (at) => job(['export', 'claims', '--out', at('claims.csv'), '--state', at('state.json')], at('.')),
+    run: async (at) => job(['export', 'claims', '--out', at('claims.csv'), '--state', at('state.json')], at('.')),
   },
   'Report page, results workbook': {
     outputs: ['report.html', 'report.xlsx'],
-    run: (at) =>
-      local(['report', join(base, 'base.results.csv'), '--html', at('report.html'), '--xlsx', at('report.xlsx')], at('.')),
+    run: async (at) =>
+      local(
+        ['report', join(base, 'base.results.csv'), '--html', at('report.html'), '--xlsx', at('report.xlsx')],
+        at('.'),
+      ),
   },
   "Report's copy of a journal": { notAPath: 'a folder mkdtemp names afresh in the temporary directory, 0700' },
   'Mapping draft': {
     outputs: ['draft.yaml'],
-    run: (at) => local(['mapping', 'guess', sample, '--out', at('draft.yaml'), '--force'], at('.')),
+    run: async (at) => local(['mapping', 'guess', sample, '--out', at('draft.yaml'), '--force'], at('.')),
   },
   'Embedded sandbox': {
     outputs: ['own.db', 'own.db-wal', 'own.db-shm', 'own.db.blobs'],
-    run: (at) =>
+    run: async (at) =>
       runBin(
-        ['import', sample, ...importFlags, '--sandbox-db', at('own.db'), '--journal', at('j.sqlite'), '--results', at('r.csv')],
+        [
+          'import',
+          sample,
+          ...importFlags,
+          '--sandbox-db',
+          at('own.db'),
+          '--journal',
+          at('j.sqlite'),
+          '--results',
+          at('r.csv'),
+        ],
         env,
         { cwd: at('.') },
       ),
@@ -148,18 +162,19 @@ const cases: Record<string, Case | { notAPath: string }> = {
   'Metrics file': {
     outputs: ['metrics.prom'],
     mode: 0o644,
-    run: (at) => job(['export', 'events', '--out', at('events.csv'), '--metrics-file', at('metrics.prom')], at('.')),
+    run: async (at) =>
+      job(['export', 'events', '--out', at('events.csv'), '--metrics-file', at('metrics.prom')], at('.')),
   },
   Logs: { notAPath: 'stderr' },
   'Data on stdout': { notAPath: 'stdout' },
 };
 
-function withdrawRun(at: (name: string) => string): Promise<CliRun> {
+async function withdrawRun(at: (name: string) => string): Promise<CliRun> {
   const files = ['--journal', at('w.sqlite'), '--results', at('w.csv')];
   return job(['withdraw', baseJournal(), '--claim-key', 'D-2026-0102', '--yes', ...files], at('.'));
 }
 
-function trackRun(at: (name: string) => string): Promise<CliRun> {
+async function trackRun(at: (name: string) => string): Promise<CliRun> {
   const files = ['--journal', at('t.sqlite'), '--results', at('t.csv'), '--worklist', at('t.worklist.csv')];
   return job(['track', baseJournal(), ...files, '--html', at('t.html')], at('.'));
 }
@@ -175,7 +190,9 @@ async function reviewRun(args: string[], options: { save?: boolean } = {}): Prom
     return { exitCode: Number(exit?.[1] ?? 99), stdout: '', stderr: text };
   }
   if (options.save === true) {
-    const { rows } = JSON.parse(await review.get('/api/rows?scope=all')) as { rows: { line: number; outcome: string }[] };
+    const { rows } = JSON.parse(await review.get('/api/rows?scope=all')) as {
+      rows: { line: number; outcome: string }[];
+    };
     const line = rows.find((row) => row.outcome === 'invalid')?.line;
     expect(line).toBeDefined();
     await review.send('PUT', `/api/rows/${String(line)}`, { cells: { disputed_amount: '849.99' } });
