@@ -1,7 +1,6 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { createTemporaryStream, temporaryBeside } from '../files/own-file.js';
 import { stringify } from 'csv-stringify/sync';
 import type { Options } from 'csv-stringify';
 import { csvWriteOptions } from './write-options.js';
@@ -25,8 +24,8 @@ export async function writeCsvFile(
     quote: dialect.quote ?? '"',
     escape: dialect.quote ?? '"',
   };
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const out = createWriteStream(temporary, { mode: 0o600 });
+  const temporary = temporaryBeside(file);
+  const out = createTemporaryStream(temporary);
   const failedWrite = once(out, 'error');
   failedWrite.catch(() => undefined);
   const write = async (cells: readonly string[]) => {

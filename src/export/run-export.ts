@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createTemporaryStream, temporaryBeside } from '../files/own-file.js';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -41,13 +40,13 @@ const pageSize = 100;
  */
 export async function runExport(options: ExportOptions): Promise<ExportReport> {
   const { target } = options;
-  const temporary = 'file' in target ? `${target.file}.${randomBytes(6).toString('hex')}.tmp` : undefined;
+  const temporary = 'file' in target ? temporaryBeside(target.file) : undefined;
   const csv = stringify(csvWriteOptions);
   const written = pipeline(
     csv,
     temporary === undefined
       ? sinkWritable((target as { sink: { write(text: string): unknown } }).sink)
-      : createWriteStream(temporary, { mode: 0o600 }),
+      : createTemporaryStream(temporary),
   );
   written.catch(() => undefined);
   try {

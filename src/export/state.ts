@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import {
   compareService,
@@ -9,6 +8,7 @@ import {
 } from '../api/service-identity.js';
 import type { ExportResource } from './columns.js';
 import { resourceFailure } from '../files/resource-failure.js';
+import { expectOwnPath, ownMode, temporaryBeside, temporaryFlags } from '../files/own-file.js';
 import { RefusalError, codeOf } from '../errors/coded-error.js';
 
 /**
@@ -43,6 +43,8 @@ export interface ExportState {
 /** The state in `file`, or undefined on the first run (no file yet). */
 export async function readState(file: string, resource: ExportResource): Promise<ExportState | undefined> {
   let text: string;
+  // Read and then replaced: a link at its name is refused, not read (docs/data.md).
+  expectOwnPath(file);
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
@@ -99,9 +101,10 @@ export function checkStateService(state: ExportState, file: string, current: Ser
 
 /** Written to a temporary file and renamed: a crash leaves the old bookmark or the new one, never half. */
 export async function writeState(file: string, state: ExportState): Promise<void> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = temporaryBeside(file);
   try {
-    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`);
+    // Owner-only like every file the tool writes, and never through a link (own-file.ts).
+    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: ownMode, flag: temporaryFlags });
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });

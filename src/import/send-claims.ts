@@ -1,11 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
 import { clientOf, type ServiceTarget } from '../api/service-target.js';
 import type { Mapping } from '../mapping/schema.js';
-import { namingFile, resourceFailure } from '../files/resource-failure.js';
 import { senderNotices } from '../progress/service-notices.js';
-import type { ClaimBody } from './claim/body.js';
+import { openPayloads } from './payloads-file.js';
 import { EvidenceUploads } from './claim/evidence.js';
 import type { Journal } from './journal/journal.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
@@ -21,11 +17,12 @@ export async function sendClaims(
   options: ImportOptions & { fileMode: Mapping['file_mode'] },
   resuming: boolean,
 ): Promise<ProcessSummary> {
+  // Before any client: a payloads path refused (a link planted there) stops the run before anything is sent.
+  const payloads = await openPayloads(options.payloadsFile, resuming);
   const connect = (service: ServiceTarget) => clientOf(service, options);
   const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
   // A dry run given a service reads from it, to compare a feed-back with what it holds.
   const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;
-  const payloads = openPayloads(options.payloadsFile, resuming);
   const total = journal.pendingCount();
   let done = 0;
   const { progress } = options;
@@ -76,29 +73,4 @@ export async function sendClaims(
     await reader?.close();
     await payloads?.close();
   }
-}
-
-/** `--payloads`: each body sent, one JSON line each; a failure to write stops the run, naming the file. */
-function openPayloads(
-  file: string | undefined,
-  resuming: boolean,
-): { write: (body: ClaimBody) => Promise<void>; close: () => Promise<void> } | undefined {
-  if (file === undefined) return undefined;
-  // A resumed job adds the claims it sends now to the bodies written before.
-  // Bodies hold cardholder details: readable by the owner only.
-  const payloads = createWriteStream(file, { flags: resuming ? 'a' : 'w', mode: 0o600 });
-  let payloadsFailed: Error | undefined;
-  payloads.on('error', (error) => {
-    payloadsFailed ??= resourceFailure(error, file, { resumes: true }) ?? error;
-  });
-  return {
-    write: async (body) => {
-      if (payloadsFailed !== undefined) throw payloadsFailed;
-      if (!payloads.write(`${JSON.stringify(body)}\n`)) await once(payloads, 'drain');
-    },
-    close: async () => {
-      payloads.end();
-      await finished(payloads).catch(namingFile(file, { resumes: true }));
-    },
-  };
 }

@@ -46,8 +46,8 @@ export class JobJournal {
 }
 
 /** A job's journal database: opened locked, its tables made where missing. */
-export function openJobDatabase(file: string, schema: string): JournalDatabase {
-  const database = openLockedDatabase(file);
+export function openJobDatabase(file: string, schema: string, what: string): JournalDatabase {
+  const database = openLockedDatabase(file, what);
   database.exec(schema);
   return database;
 }

@@ -1,6 +1,6 @@
-import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { CodedError, RefusalError, codeOf } from '../errors/coded-error.js';
+import { isNotADatabase, NotADatabaseError, openOwnDatabase } from '../files/own-database.js';
 
 /**
  * How every job's journal opens: one SQLite file, locked for one process, and the errors that
@@ -20,15 +20,32 @@ export class JournalBusyError extends CodedError {
 }
 
 /**
+ * The file at a journal's path is no SQLite database (or a damaged one): a run again would fail
+ * alike, so it is a refusal (exit 2), not a stop to retry.
+ */
+export function notAJournal(file: string, cause: unknown, what: string): NotADatabaseError {
+  const reason = typeof cause === 'string' ? cause : `SQLite: ${codeOf(cause) ?? 'unreadable'}`;
+  return new NotADatabaseError(
+    'JOURNAL_NOT_A_JOURNAL',
+    `${file}: expected ${what} (SQLite), got a file that is not one or is damaged (${reason}): ` +
+      'nothing was written to it; give another --journal or move it away',
+    typeof cause === 'string' ? undefined : { cause },
+  );
+}
+
+/**
  * A job journal's database, opened for one process only: the exclusive lock is taken at the first
  * write here and held until close (the OS drops it if the process dies, so a crash never leaves it
  * stuck). WAL with synchronous=NORMAL survives a process crash (SIGKILL); only an OS crash may
  * lose the last commits. The import's and the migration's journals both open this way.
  */
-export function openLockedDatabase(file: string): JournalDatabase {
-  // It holds cardholder details: readable by the owner only (a file that exists keeps its mode).
-  if (file !== ':memory:') closeSync(openSync(file, 'a', 0o600));
-  const database = new Database(file, { timeout: 1000 });
+export function openLockedDatabase(file: string, what = 'a journal'): JournalDatabase {
+  // It holds cardholder details: readable by the owner only, a journal resumed too; never through a link.
+  const database = openOwnDatabase(
+    file,
+    (path) => new Database(path, { timeout: 1000 }),
+    (reason) => notAJournal(file, reason, what),
+  );
   database.pragma('locking_mode = EXCLUSIVE');
   try {
     database.exec('BEGIN IMMEDIATE; COMMIT;');
@@ -40,6 +57,7 @@ export function openLockedDatabase(file: string): JournalDatabase {
         { cause: error },
       );
     }
+    if (isNotADatabase(error)) throw notAJournal(file, error, what);
     throw error;
   }
   database.pragma('journal_mode = WAL');

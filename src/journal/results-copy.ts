@@ -1,4 +1,5 @@
 import { closeSync, openSync } from 'node:fs';
+import { ownMode, temporaryFlags } from '../files/own-file.js';
 import Database from 'better-sqlite3';
 import { journalKindOf, tablesOf } from './kind.js';
 
@@ -52,7 +53,7 @@ export function copyForReading(file: string, copy: string): void {
     const claims = claimColumns.filter((column) => present('claims').has(column.split(' ')[0] ?? ''));
     const names = (columns: readonly string[]) => columns.map((column) => column.split(' ')[0]).join(', ');
     // An empty file is an empty database; the journal's connection may not create one (fileMustExist).
-    closeSync(openSync(copy, 'w', 0o600));
+    closeSync(openSync(copy, temporaryFlags, ownMode));
     source.prepare('ATTACH ? AS copy').run(copy);
     source.exec(`PRAGMA copy.journal_mode = OFF; PRAGMA copy.synchronous = OFF;
       BEGIN;

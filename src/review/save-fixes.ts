@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import { basename, dirname, join } from 'node:path';
 import { fieldColumns } from '../mapping/columns-read.js';
@@ -31,7 +31,8 @@ export async function saveFixes(
 ): Promise<SavedFixes> {
   const base = join(dirname(job.journal), basename(job.journal).replace(/\.journal\.sqlite$|\.sqlite$/, ''));
   let number = 1;
-  while (existsSync(`${base}.fix-${number}.results.${format}`)) number++;
+  // Anything at the name counts, a link too (even to nothing): never written through (docs/data.md).
+  while (lstatSync(`${base}.fix-${number}.results.${format}`, { throwIfNoEntry: false }) !== undefined) number++;
   const file = `${base}.fix-${number}.results.${format}`;
   // Rows of one claim go together, whatever their outcomes: a claim created from some of its rows could not take the others later.
   const claims = new Set(

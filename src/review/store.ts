@@ -1,5 +1,6 @@
-import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { isNotADatabase, openOwnDatabase } from '../files/own-database.js';
+import { notAJournal } from '../journal/open.js';
 import { maskCells } from '../mapping/card-number-columns.js';
 import type { Mapping } from '../mapping/schema.js';
 
@@ -17,14 +18,21 @@ export class ReviewStore {
     readonly file: string,
     private readonly mapping: Pick<Mapping, 'not_card_numbers'> = {},
   ) {
-    // Created owner-only before SQLite opens it (SQLite would create it 0644 under the usual umask).
-    closeSync(openSync(file, 'a', 0o600));
-    chmodSync(file, 0o600);
-    this.database = new Database(file);
-    this.database.pragma('journal_mode = WAL');
-    this.database.exec(
-      'CREATE TABLE IF NOT EXISTS edits (line INTEGER PRIMARY KEY, cells TEXT NOT NULL, updated_at TEXT NOT NULL)',
+    // Owner-only, never through a link (own-database.ts): SQLite would create it 0644 under the usual umask.
+    this.database = openOwnDatabase(
+      file,
+      (path) => new Database(path),
+      (reason) => notAJournal(file, reason, "a review's store"),
     );
+    try {
+      this.database.pragma('journal_mode = WAL');
+      this.database.exec(
+        'CREATE TABLE IF NOT EXISTS edits (line INTEGER PRIMARY KEY, cells TEXT NOT NULL, updated_at TEXT NOT NULL)',
+      );
+    } catch (error) {
+      this.database.close();
+      throw isNotADatabase(error) ? notAJournal(file, error, "a review's store") : error;
+    }
   }
 
   static fileFor(journal: string): string {

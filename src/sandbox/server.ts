@@ -146,6 +146,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
 /** The database, its checkpoints (for a file) and the core over them. */
 function openStore(options: SandboxOptions): { core: SandboxCore; closeStore: () => Promise<void> } {
+  // The blob folder first: refused (a link at its name), it leaves no database or worker open.
+  const blobs = blobStoreFor(options.db ?? ':memory:');
   const database = openDatabase(options.db ?? ':memory:');
   const onBackgroundError = (error: unknown) => options.logger?.error({ err: error }, 'sandbox background work failed');
   const checkpoints =
@@ -159,7 +161,7 @@ function openStore(options: SandboxOptions): { core: SandboxCore; closeStore: ()
   };
   const core = new SandboxCore({
     database,
-    blobs: blobStoreFor(options.db ?? ':memory:'),
+    blobs,
     now: options.now,
     workflowDelayMs: options.workflowDelayMs,
     onBackgroundError,

@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createTemporaryStream, temporaryBeside } from '../files/own-file.js';
 import { rename, rm } from 'node:fs/promises';
 import type ExcelJS from 'exceljs';
 
@@ -52,8 +51,8 @@ export interface SheetOf {
 export async function writeSheets(file: string, sheets: readonly SheetOf[]): Promise<void> {
   // Loaded when a workbook is written: exceljs takes 0.3 s to load, which no CSV run should pay.
   const { default: excel } = await import('exceljs');
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const stream = createWriteStream(temporary, { mode: 0o600 });
+  const temporary = temporaryBeside(file);
+  const stream = createTemporaryStream(temporary);
   const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   try {
     for (const { options, lines } of sheets) await addSheet(workbook, stream, options, lines());

@@ -1,4 +1,6 @@
-import { open, writeFile, type FileHandle } from 'node:fs/promises';
+import { lstat, open, writeFile, type FileHandle } from 'node:fs/promises';
+import { ownMode, temporaryFlags } from '../../files/own-file.js';
+import { writeFileAtomic } from '../../files/write-file.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
@@ -89,7 +91,10 @@ export function guessCommand(context: CliContext): Command {
         firstLine,
       });
       if (out === undefined) context.io.stdout.write(draft.yaml);
-      else await writeFile(out, draft.yaml, { flag: flags.force ? 'w' : 'wx' });
+      // Owner-only and never through a link (own-file.ts): --force replaces what stands at --out
+      // (a link too) by a rename; without it, a new file only (O_EXCL refuses a link as it refuses a file).
+      else if (flags.force) await writeFileAtomic(out, draft.yaml);
+      else await writeFile(out, draft.yaml, { flag: temporaryFlags, mode: ownMode });
       const evidenceDir = await evidenceDirNext(samplePath, draft, sample.rows);
       context.io.stderr.write(
         formatGuessSummary({
@@ -114,13 +119,9 @@ function positiveInteger(value: string): number {
   return Number(value);
 }
 
+/** Whether anything stands at `path`: a link too, even one to nothing. */
 async function exists(path: string): Promise<boolean> {
-  try {
-    await (await open(path, 'r')).close();
-    return true;
-  } catch {
-    return false;
-  }
+  return (await lstat(path).catch(() => undefined)) !== undefined;
 }
 
 /**

@@ -97,7 +97,7 @@ export function createRowIndexes(database: JournalDatabase): void {
 }
 
 export function openJournalDatabase(file: string): JournalDatabase {
-  const database = openLockedDatabase(file);
+  const database = openLockedDatabase(file, 'an import journal');
   database.exec(schema);
   addMissingColumns(database);
   if (!stagingInterrupted(database)) createRowIndexes(database);

@@ -1,7 +1,6 @@
-import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { randomBytes } from 'node:crypto';
+import { createTemporaryStream, temporaryBeside } from '../../files/own-file.js';
 import { Readable } from 'node:stream';
 import { stringify as stringifyBatch } from 'csv-stringify/sync';
 import { maskCardNumbers } from '../../card-numbers/mask.js';
@@ -135,8 +134,7 @@ async function writeResultsCsv(
   lines: Iterable<ResultLine>,
   dialect: WrittenDialect,
 ): Promise<void> {
-  // A name no other run picks, even one with the same pid in another container.
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = temporaryBeside(file);
   const utf8 = dialect.encoding === 'utf-8';
   const text = function* (): Generator<string> {
     // UTF-8 is csv-stringify's own output (its `bom` option writes the mark): no second stage that
@@ -162,12 +160,12 @@ async function writeResultsCsv(
     // Pulled by the file's stream: a batch is made when there is room for it (flat memory); a
     // failing disk rejects the pipeline, and ending the generator ends the journal's iterator.
     // Cardholder names and e-mails: readable by the owner only, like the journal.
-    if (utf8) await pipeline(Readable.from(text()), createWriteStream(temporary, { mode: 0o600 }));
+    if (utf8) await pipeline(Readable.from(text()), createTemporaryStream(temporary));
     else
       await pipeline(
         Readable.from(text()),
         createEncoder(dialect.encoding, dialect.byteOrderMark),
-        createWriteStream(temporary, { mode: 0o600 }),
+        createTemporaryStream(temporary),
       );
     await rename(temporary, file);
   } catch (error) {

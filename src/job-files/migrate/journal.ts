@@ -61,7 +61,7 @@ CREATE INDEX IF NOT EXISTS cases_by_group ON cases (group_key, idx);
 /** The migration's job journal: the exclusive lock and WAL settings of the import's (src/journal/open.ts). */
 export class MigrateJournal extends JobJournal {
   constructor(file: string) {
-    super(openJobDatabase(file, schema));
+    super(openJobDatabase(file, schema, 'a migrate-v1 journal'));
   }
 
   /**

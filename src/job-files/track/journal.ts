@@ -111,7 +111,7 @@ export class TrackJournal extends JobJournal {
   private readonly statements;
 
   constructor(file: string) {
-    super(openJobDatabase(file, schema));
+    super(openJobDatabase(file, schema, 'a track journal'));
     addJobColumns(this.database);
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {

@@ -98,7 +98,7 @@ export class WithdrawJournal extends JobJournal {
   private readonly statements;
 
   constructor(file: string) {
-    super(openJobDatabase(file, schema));
+    super(openJobDatabase(file, schema, 'a withdraw journal'));
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {
       insertTarget: prepare(

@@ -1,9 +1,10 @@
-import { mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readlinkSync, unlinkSync } from 'node:fs';
 import { access, open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { SandboxDatabase } from './database.js';
 import { contentBytes, type FileContent } from '../files/file-content.js';
+import { NotOwnFileError, temporaryFlags } from '../../files/own-file.js';
 
 /**
  * Where uploaded contents live, content-addressed by sha256 (one copy however many uploads).
@@ -36,7 +37,7 @@ const inTable: BlobStore = {
 };
 
 function inFolder(folder: string): BlobStore {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  ownFolder(folder);
   const pathOf = (sha256: string) => join(folder, sha256);
   return {
     async put(sha256, content) {
@@ -64,9 +65,21 @@ function inFolder(folder: string): BlobStore {
   };
 }
 
+/**
+ * The blob folder, owner-only (the evidence it keeps names cardholders): made 0700, or made so when
+ * it exists with another mode; a link standing at its name is refused (docs/data.md), never followed.
+ */
+function ownFolder(folder: string): void {
+  if (lstatSync(folder, { throwIfNoEntry: false }) === undefined) mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const found = lstatSync(folder);
+  if (found.isSymbolicLink()) throw new NotOwnFileError(folder, { link: readlinkSync(folder) });
+  if (!found.isDirectory()) throw new NotOwnFileError(folder, { kind: 'something that is not a folder' });
+  if ((found.mode & 0o777) !== 0o700) chmodSync(folder, 0o700);
+}
+
 /** The pieces one after another into a new file, with one `writev` (no copy into one buffer first). */
 async function writePieces(file: string, pieces: readonly Buffer[]): Promise<void> {
-  const handle = await open(file, 'wx', 0o600);
+  const handle = await open(file, temporaryFlags, 0o600);
   try {
     await handle.writev([...pieces]);
   } finally {

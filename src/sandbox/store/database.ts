@@ -1,5 +1,6 @@
-import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { codeOf } from '../../errors/coded-error.js';
+import { isNotADatabase, NotADatabaseError, openOwnDatabase } from '../../files/own-database.js';
 
 export type SandboxDatabase = Database.Database;
 
@@ -87,10 +88,21 @@ CREATE INDEX IF NOT EXISTS outcome_paths_by_time ON outcome_paths (next_at_ms);
  */
 export function openDatabase(path: string): SandboxDatabase {
   // It keeps what jobs sent it, cardholders' names and statements: readable by the owner only, as a
-  // journal is (docs/data.md); SQLite gives its -wal and -shm files the same mode. A file that exists keeps its mode.
-  if (path !== ':memory:' && path !== '') closeSync(openSync(path, 'a', 0o600));
-  const database = new Database(path);
-  database.pragma('journal_mode = WAL');
+  // journal is, never through a link (docs/data.md); SQLite gives its -wal and -shm files the same mode.
+  const notADatabase = (reason: string, cause?: unknown) =>
+    new NotADatabaseError(
+      'SANDBOX_NOT_A_DATABASE',
+      `${path}: expected the sandbox's database (SQLite), got a file that is not one or is damaged (${reason}): ` +
+        'nothing was written to it; give another --sandbox-db (sandbox --db) or move it away',
+      { cause },
+    );
+  const database = openOwnDatabase(path, (file) => new Database(file), notADatabase);
+  try {
+    database.pragma('journal_mode = WAL');
+  } catch (error) {
+    database.close();
+    throw isNotADatabase(error) ? notADatabase(`SQLite: ${codeOf(error) ?? 'unreadable'}`, error) : error;
+  }
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
