@@ -106,8 +106,28 @@ export function ownExistingFile(file: string, mode = ownMode): void {
   }
 }
 
-/** A name beside `file` no other run picks, even one with the same pid in another container. */
+/**
+ * What a file written through a rename may replace: nothing, a file, or a link (the rename replaces
+ * the link itself). A folder, a pipe or a device at the name is refused before anything is written:
+ * the rename would fail only once the work is done, and running again would meet it again.
+ */
+export function expectReplaceable(file: string): void {
+  let found: Stats;
+  try {
+    found = lstatSync(file);
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT') return;
+    throw error;
+  }
+  if (!found.isFile() && !found.isSymbolicLink()) throw new NotOwnFileError(file, { kind: kindOf(found) });
+}
+
+/**
+ * A name beside `file` no other run picks, even one with the same pid in another container; `file`
+ * checked first (`expectReplaceable`), so every file written through a rename is.
+ */
 export function temporaryBeside(file: string): string {
+  expectReplaceable(file);
   return `${file}.${randomBytes(6).toString('hex')}.tmp`;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { expectReplaceable } from '../files/own-file.js';
 import { cardNumbersMaskedKey, maskStagedCardNumbers } from '../job-files/import/mask-staged.js';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -59,6 +60,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // Before the journal is made: a header that does not fit leaves nothing to resume or to refuse
   // once the mapping is fixed, and no results file (docs/import.md, "What happens, in order").
   await checkInputHeader({ input: options.input, sheet: options.sheet, mapping, mappingFile: options.mappingFile });
+  // A folder where the results or the payloads go would only fail once every claim was sent.
+  expectReplaceable(options.resultsFile);
+  if (options.payloadsFile !== undefined) expectReplaceable(options.payloadsFile);
   const fileMode = options.fileMode ?? mapping.file_mode;
   const fingerprint = await fingerprintOf(options, mappingText, fileMode);
   const madeWith = { mappingText, inputFile: resolve(options.input) };

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startScriptedServer } from '../helpers/scripted-server.js';
@@ -90,4 +90,26 @@ describe('refusals of a file or a setting', () => {
     expect(existsSync(join(workspace.dir, 'noise.yaml'))).toBe(false);
     expect(text.exitCode, text.stderr).toBe(0);
   });
+
+  it.each(['--results', '--journal', '--payloads'])(
+    'a folder at %s: exit 2 with OUTPUT_NOT_A_FILE before anything is staged',
+    async (flag) => {
+      const workspace = await makeWorkspace();
+      const input = await workspace.write('disputes.csv', csvOf([fraudRow('A', 'T1')]));
+      const folder = join(workspace.dir, 'a-folder');
+      await mkdir(folder);
+      const paths = { ...workspace, [flag.slice(2)]: folder };
+
+      const run = await runCli(
+        importArgs(paths, input, ['--dry-run', ...(flag === '--payloads' ? ['--payloads', folder] : [])]),
+        {},
+      );
+
+      expect(run.exitCode, run.stderr).toBe(2);
+      expect(run.stderr).toContain('OUTPUT_NOT_A_FILE');
+      expect(run.stderr).toContain(`${folder}, got a folder`);
+      expect(run.stderr).not.toContain('staged');
+      expect(await readdir(folder)).toEqual([]);
+    },
+  );
 });
