@@ -4,7 +4,7 @@ import { readHeader, toRow, type CsvRow } from '../csv/records.js';
 import type { ReportLayout } from '../csv/report-layout.js';
 import { ReportRegion, type LinesOutside } from '../csv/report-region.js';
 import { cellText, type ColumnReading, type ReadCell } from './cell-text.js';
-import { checkedWorkbook, type CheckedWorkbook } from './parts/checked-workbook.js';
+import { checkedWorkbook, untilFailure, type CheckedWorkbook } from './parts/checked-workbook.js';
 import { workbookLimits } from './parts/limits.js';
 import { counted, tooLarge } from './parts/too-large.js';
 
@@ -59,18 +59,19 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
       hyperlinks: 'ignore',
       entries: 'ignore',
     });
-    for await (const worksheet of reader) {
+    const { failed } = input;
+    for await (const worksheet of untilFailure(reader, failed)) {
       const name = (worksheet as unknown as { name: string }).name;
       seen.push(name);
       if (!isWanted(name, options.sheet, reader)) {
         // Read to its end even so: exceljs parks a sheet stored before the shared strings in a
         // temporary file and deletes it once the next sheet is asked for; a sheet left unread has
         // its file opened after that deletion, an error no one can catch.
-        for await (const _row of worksheet);
+        for await (const _row of untilFailure(worksheet, failed));
         continue;
       }
       read = true;
-      yield* sheetRows(worksheet, file, name, options);
+      yield* sheetRows(untilFailure(worksheet as AsyncIterable<StreamedRow>, failed), file, name, options);
       break;
     }
   } catch (error) {

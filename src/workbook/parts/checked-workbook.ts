@@ -9,8 +9,13 @@ import { XmlBounds, type ItemBounds } from './xml-bounds.js';
 /** A workbook as exceljs's streaming reader is given it, and what refused it if anything did. */
 export interface CheckedWorkbook {
   readonly stream: Readable;
-  /** The limit a part went past, once it has: the stream ends there, and exceljs fails on the cut. */
+  /** The limit a part went past, once it has: the stream ends there. */
   readonly failure: () => CsvFormatError | undefined;
+  /**
+   * Rejects with that failure: exceljs may fail on the cut, or wait for the rest of a part for
+   * ever, so its reading is raced against this (`untilFailure`).
+   */
+  readonly failed: Promise<never>;
 }
 
 /** Read before the sheets, in the order exceljs needs them: a sheet read after the strings is parsed as it streams. */
@@ -30,6 +35,10 @@ const emptySharedStrings = Buffer.from('<sst/>');
 export async function checkedWorkbook(file: string): Promise<CheckedWorkbook> {
   const parts = (await declaredParts(file)).sort(inReadingOrder);
   let failure: CsvFormatError | undefined;
+  let fail: (error: CsvFormatError) => void = () => undefined;
+  const failed = new Promise<never>((_resolve, reject) => (fail = reject));
+  // Raced only while exceljs reads: a failure after the reading is done is no one's to handle.
+  failed.catch(() => undefined);
   async function* bytes(): AsyncGenerator<Buffer> {
     try {
       if (!parts.some((part) => part.kind === 'sharedStrings')) {
@@ -51,9 +60,34 @@ export async function checkedWorkbook(file: string): Promise<CheckedWorkbook> {
         error instanceof CsvFormatError
           ? error
           : new CsvFormatError('workbook_unreadable', 1, `workbook: expected a readable file, got ${String(error)}`);
+      fail(failure);
     }
   }
-  return { stream: Readable.from(bytes(), { objectMode: false }), failure: () => failure };
+  return { stream: Readable.from(bytes(), { objectMode: false }), failure: () => failure, failed };
+}
+
+/**
+ * An exceljs iteration that ends with the workbook's failure as soon as there is one, instead of
+ * waiting on a stream that was cut. What exceljs does with the cut afterwards is ignored.
+ */
+export async function* untilFailure<T>(source: AsyncIterable<T>, failed: Promise<never>): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      const next = iterator.next();
+      next.catch(() => undefined);
+      const result = await Promise.race([next, failed]);
+      if (result.done === true) {
+        finished = true;
+        return;
+      }
+      yield result.value;
+    }
+  } finally {
+    // exceljs's generator, still waiting on its stream, is left to end with it (the caller destroys it).
+    if (!finished) iterator.return?.(undefined).catch(() => undefined);
+  }
 }
 
 function inReadingOrder(a: DeclaredPart, b: DeclaredPart): number {

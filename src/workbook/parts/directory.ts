@@ -108,7 +108,11 @@ function checkedPart(entry: DirectoryEntry, kind: PartKind, fileBytes: number): 
     throw unreadable(name, `a stored entry of ${counted(compressed)} bytes as stored`, `${counted(inflated)} declared`);
   const limit = inflatedLimit(kind);
   if (inflated > limit)
-    throw tooLarge(name, `at most ${counted(limit)} bytes inflated`, `${counted(inflated)} (as its zip directory says)`);
+    throw tooLarge(
+      name,
+      `at most ${counted(limit)} bytes inflated`,
+      `${counted(inflated)} (as its zip directory says)`,
+    );
   if (inflated > workbookLimits.ratioGraceBytes && inflated > workbookLimits.ratio * compressed)
     throw tooLarge(
       name,

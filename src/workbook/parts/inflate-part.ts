@@ -48,7 +48,11 @@ export async function* inflatedPart(file: string, part: DeclaredPart): AsyncGene
     inflated.destroy();
   }
   if (total !== part.inflatedBytes)
-    throw unreadable(part.name, `${counted(part.inflatedBytes)} bytes inflated, as its zip directory says`, counted(total));
+    throw unreadable(
+      part.name,
+      `${counted(part.inflatedBytes)} bytes inflated, as its zip directory says`,
+      counted(total),
+    );
 }
 
 async function dataStart(file: string, part: DeclaredPart): Promise<number> {
@@ -62,7 +66,11 @@ async function dataStart(file: string, part: DeclaredPart): Promise<number> {
     const extraBytes = header.readUInt16LE(28);
     const localName = header.subarray(localHeaderBytes, localHeaderBytes + nameBytes).toString('utf8');
     if (localName !== part.name)
-      throw unreadable(part.name, 'its local file header to name it as its zip directory does', JSON.stringify(localName));
+      throw unreadable(
+        part.name,
+        'its local file header to name it as its zip directory does',
+        JSON.stringify(localName),
+      );
     const start = part.offset + localHeaderBytes + nameBytes + extraBytes;
     if (start + part.compressedBytes > (await handle.stat()).size)
       throw unreadable(part.name, 'an entry inside the file', 'one past its end');

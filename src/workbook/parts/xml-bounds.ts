@@ -86,15 +86,15 @@ export class XmlBounds {
           else this.state = 'bang';
           return at + 1;
         }
-      {
-        // An element's tag begins: the piece between two tags starts again.
-        this.run = 1;
-        const closing = byte === slash;
-        this.startName(closing);
-        if (!closing) return at;
-        this.add(1);
-        return at + 1;
-      }
+        {
+          // An element's tag begins: the piece between two tags starts again.
+          this.run = 1;
+          const closing = byte === slash;
+          this.startName(closing);
+          if (!closing) return at;
+          this.add(1);
+          return at + 1;
+        }
       case 'name':
         if (isNameEnd(byte)) {
           this.nameEnded();
