@@ -59,19 +59,19 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
       hyperlinks: 'ignore',
       entries: 'ignore',
     });
-    const { failed } = input;
-    for await (const worksheet of untilFailure(reader, failed)) {
+    const workbook = input;
+    for await (const worksheet of untilFailure(reader, workbook)) {
       const name = (worksheet as unknown as { name: string }).name;
       seen.push(name);
       if (!isWanted(name, options.sheet, reader)) {
         // Read to its end even so: exceljs parks a sheet stored before the shared strings in a
         // temporary file and deletes it once the next sheet is asked for; a sheet left unread has
         // its file opened after that deletion, an error no one can catch.
-        for await (const _row of untilFailure(worksheet, failed));
+        for await (const _row of untilFailure(worksheet, workbook));
         continue;
       }
       read = true;
-      yield* sheetRows(untilFailure(worksheet as AsyncIterable<StreamedRow>, failed), file, name, options);
+      yield* sheetRows(untilFailure(worksheet as AsyncIterable<StreamedRow>, workbook), file, name, options);
       break;
     }
   } catch (error) {

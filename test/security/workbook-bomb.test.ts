@@ -192,10 +192,11 @@ describe('workbook bombs', () => {
     const input = join(workspace.dir, 'strings-bomb.xlsx');
     await writeZip(input, workbookWith(stringsBomb));
     const refusal = await importInChild(workspace, input);
-    expectRefused(refusal, 'xl/sharedStrings.xml', /at most 268,435,456 bytes inflated, got 3,221,2\d\d,\d{3}/);
+    expectRefused(refusal, 'xl/sharedStrings.xml', /at most 67,108,864 bytes inflated, got 3,221,2\d\d,\d{3}/);
     const inProcess = await refusalOf(input);
     expect(inProcess.error).toBeInstanceOf(CsvFormatError);
-    expect(inProcess.ms).toBeLessThan(1_000);
+    // A second is the goal (it takes about 0.15 s); five leaves room for a loaded, shared CI machine.
+    expect(inProcess.ms).toBeLessThan(5_000);
   });
 
   it('one 1 GiB cell in a 1 MB file: xlsx_too_large naming the shared strings, never "Invalid string length"', async () => {
@@ -203,7 +204,7 @@ describe('workbook bombs', () => {
     const input = join(workspace.dir, 'cell-bomb.xlsx');
     await writeZip(input, workbookWith(cellBomb));
     const refusal = await importInChild(workspace, input);
-    expectRefused(refusal, 'xl/sharedStrings.xml', /at most 268,435,456 bytes inflated, got 1,07\d,\d{3},\d{3}/);
+    expectRefused(refusal, 'xl/sharedStrings.xml', /at most 67,108,864 bytes inflated, got 1,07\d,\d{3},\d{3}/);
   });
 
   it('the 1 GiB cell whose zip directory says 64 KiB: stopped as it inflates past what was declared', async () => {

@@ -12,10 +12,11 @@ export interface CheckedWorkbook {
   /** The limit a part went past, once it has: the stream ends there. */
   readonly failure: () => CsvFormatError | undefined;
   /**
-   * Rejects with that failure: exceljs may fail on the cut, or wait for the rest of a part for
-   * ever, so its reading is raced against this (`untilFailure`).
+   * Calls `listener` with that failure when it comes, until the returned function is called:
+   * exceljs may fail on the cut, or wait for the rest of a part for ever, so its reading is raced
+   * against it (`untilFailure`).
    */
-  readonly failed: Promise<never>;
+  readonly whenFailed: (listener: (failure: CsvFormatError) => void) => () => void;
 }
 
 /** Read before the sheets, in the order exceljs needs them: a sheet read after the strings is parsed as it streams. */
@@ -35,10 +36,7 @@ const emptySharedStrings = Buffer.from('<sst/>');
 export async function checkedWorkbook(file: string): Promise<CheckedWorkbook> {
   const parts = (await declaredParts(file)).sort(inReadingOrder);
   let failure: CsvFormatError | undefined;
-  let fail: (error: CsvFormatError) => void = () => undefined;
-  const failed = new Promise<never>((_resolve, reject) => (fail = reject));
-  // Raced only while exceljs reads: a failure after the reading is done is no one's to handle.
-  failed.catch(() => undefined);
+  const listeners = new Set<(failure: CsvFormatError) => void>();
   async function* bytes(): AsyncGenerator<Buffer> {
     try {
       if (!parts.some((part) => part.kind === 'sharedStrings')) {
@@ -60,24 +58,48 @@ export async function checkedWorkbook(file: string): Promise<CheckedWorkbook> {
         error instanceof CsvFormatError
           ? error
           : new CsvFormatError('workbook_unreadable', 1, `workbook: expected a readable file, got ${String(error)}`);
-      fail(failure);
+      for (const listener of listeners) listener(failure);
     }
   }
-  return { stream: Readable.from(bytes(), { objectMode: false }), failure: () => failure, failed };
+  return {
+    stream: Readable.from(bytes(), { objectMode: false }),
+    failure: () => failure,
+    whenFailed: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
 /**
  * An exceljs iteration that ends with the workbook's failure as soon as there is one, instead of
- * waiting on a stream that was cut. What exceljs does with the cut afterwards is ignored.
+ * waiting on a stream that was cut. What exceljs does with the cut afterwards is ignored. Each
+ * step listens for the failure only while it waits (a race against one long-lived promise would
+ * keep every row it ever raced).
  */
-export async function* untilFailure<T>(source: AsyncIterable<T>, failed: Promise<never>): AsyncGenerator<T> {
+export async function* untilFailure<T>(source: AsyncIterable<T>, workbook: CheckedWorkbook): AsyncGenerator<T> {
   const iterator = source[Symbol.asyncIterator]();
   let finished = false;
   try {
     for (;;) {
-      const next = iterator.next();
-      next.catch(() => undefined);
-      const result = await Promise.race([next, failed]);
+      const result = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        const failure = workbook.failure();
+        if (failure !== undefined) {
+          reject(failure);
+          return;
+        }
+        const stop = workbook.whenFailed(reject);
+        iterator.next().then(
+          (next) => {
+            stop();
+            resolve(next);
+          },
+          (error: unknown) => {
+            stop();
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+      });
       if (result.done === true) {
         finished = true;
         return;

@@ -11,22 +11,28 @@ export const workbookLimits = {
   /** Entries in the zip's directory: a workbook has a dozen, a hundred with pictures; more is no workbook. */
   entries: 10_000,
   /**
-   * A sheet's XML, inflated: a sheet of Excel's 1,048,576 rows and 30 filled columns is about 2 GiB
-   * (a 100,000-row results workbook's sheet is 170 MiB), and the reader streams it.
+   * A sheet's XML, inflated: streamed, so memory stays flat; the bound is on time. A 100,000-row
+   * results workbook's sheet is 160 MiB, the same export saved by LibreOffice 90 MiB; a sheet of
+   * Excel's 1,048,576 rows is about ten times that.
    */
   sheetBytes: 2048 * mib,
   /**
-   * The shared-strings table, inflated: held in memory while the sheet is read. A 100,000-row
-   * export saved by LibreOffice keeps 36 MiB of strings; 256 MiB is seven times that.
+   * The shared-strings table, inflated: exceljs holds it in memory while the sheet is read, at
+   * about 3.5 bytes of memory per byte of XML (a 137 MiB table: 489 MiB peak). A 100,000-row export
+   * saved by LibreOffice keeps 9.1 MiB of strings; 64 MiB is seven times that, or 20 text columns
+   * of 100,000 rows all different. A table at the limit (1.6 million strings) reads at 348 MiB
+   * peak for the whole process.
    */
-  sharedStringsBytes: 256 * mib,
-  /** Strings in the shared-strings table: 2,000,000 unique strings is 20 text columns of 100,000 rows, all different. */
-  sharedStrings: 8_000_000,
+  sharedStringsBytes: 64 * mib,
+  /** Strings in the table: that export holds 185,694; 2,000,000 is 20 text columns of 100,000 rows, all different. */
+  sharedStrings: 2_000_000,
   /** Every other part read (the workbook, its relationships, its styles): kilobytes in real workbooks. */
   otherPartBytes: 64 * mib,
   /**
    * Inflated bytes per compressed byte, for a part and for all the parts read: Apache POI's
-   * `ZipSecureFile` refuses past 100 as a bomb. Real workbooks measure 5 to 30 (docs/import.md).
+   * `ZipSecureFile` refuses past 100 as a bomb. Real workbooks measure 9 to 20 (a 100,000-row
+   * sheet 8.8 or 11, its strings 20), and shapes made to compress well under 30 (a million styled
+   * empty rows: 28); repeats a bomb is made of, about 1000.
    */
   ratio: 100,
   /** Parts smaller than this are not held to the ratio: a few kilobytes of empty styled cells deflate far better. */
