@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -271,5 +272,43 @@ describe('zips that show the reader one thing and the directory another', () => 
     const { error } = await refusalOf(input);
     expect(error).toMatchObject({ code: 'workbook_unreadable' });
     expect((error as Error).message).toMatch(/expected 70,000 bytes inflated, as its zip directory says, got \d+/);
+  });
+});
+
+describe('cells past what a spreadsheet holds', () => {
+  it("a shared string of 40,000 characters: refused at its cell, Excel's limit named", async () => {
+    const folder = await makeWorkspace();
+    const input = join(folder.dir, 'long-cell.xlsx');
+    await writeZip(
+      input,
+      workbookWith((table) => {
+        table[header.length] = 'x'.repeat(40_000);
+        return honestStrings(table);
+      }),
+    );
+    const { error } = await refusalOf(input);
+    expect(error).toMatchObject({ code: 'xlsx_too_large', line: 2 });
+    expect((error as Error).message).toBe(
+      `line 2: workbook sheet "Disputes" cell A2: expected at most 32,767 characters (Excel's limit), got 40,000`,
+    );
+  });
+
+  it('a 2 MiB cell written inline in the sheet: refused as it streams, before the XML parser holds it', async () => {
+    const folder = await makeWorkspace();
+    const input = join(folder.dir, 'inline-cell.xlsx');
+    // Random text, which deflate cannot shorten much: the ratio passes, the cell's bound does not.
+    const digits = randomBytes((3 * mib) / 2).toString('base64');
+    const inlineCell = (xml: string) =>
+      deflatedEntry(
+        'xl/worksheets/sheet1.xml',
+        xml.replace('<c r="A2" t="s"><v>', `<c r="A2" t="inlineStr"><is><t>${digits}</t></is></c><c r="Z2" t="s"><v>`),
+      );
+    await writeZip(input, workbookWith(honestStrings, inlineCell));
+    const { error, ms } = await refusalOf(input);
+    expect(error).toMatchObject({ code: 'xlsx_too_large' });
+    expect((error as Error).message).toContain(
+      'workbook xl/worksheets/sheet1.xml: expected at most 1,048,576 bytes of text or markup between two tags',
+    );
+    expect(ms).toBeLessThan(5_000);
   });
 });
