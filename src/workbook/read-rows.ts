@@ -38,7 +38,8 @@ interface StreamedRow {
  * each later row one record keyed by it, `line` the sheet's row number (what the person sees at the
  * left of the row). Streamed with exceljs's WorkbookReader: rows are read as the caller iterates.
  * Shared strings (the text table most spreadsheets write) are held in memory while the sheet is
- * read; the workbooks this tool writes use none.
+ * read; the workbooks this tool writes use none. Every part is read within the limits of
+ * src/workbook/parts/limits.ts (docs/import.md "Workbook limits"): past one, `xlsx_too_large`.
  *
  * Rows with no cell (a spreadsheet writes nothing for them) are not records: in a sheet, empty
  * rows are layout, and the line numbers of the rows around them stay true.
@@ -59,19 +60,18 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
       hyperlinks: 'ignore',
       entries: 'ignore',
     });
-    const workbook = input;
-    for await (const worksheet of untilFailure(reader, workbook)) {
+    for await (const worksheet of untilFailure(reader, input)) {
       const name = (worksheet as unknown as { name: string }).name;
       seen.push(name);
       if (!isWanted(name, options.sheet, reader)) {
-        // Read to its end even so: exceljs parks a sheet stored before the shared strings in a
-        // temporary file and deletes it once the next sheet is asked for; a sheet left unread has
-        // its file opened after that deletion, an error no one can catch.
-        for await (const _row of untilFailure(worksheet, workbook));
+        // Read to its end even so: exceljs reads every sheet from the one zip stream, in order, and
+        // (given a sheet stored before the shared strings, which checked-workbook.ts never gives it)
+        // parks it in a temporary file that a sheet left unread would open after its deletion.
+        for await (const _row of untilFailure(worksheet, input));
         continue;
       }
       read = true;
-      yield* sheetRows(untilFailure(worksheet as AsyncIterable<StreamedRow>, workbook), file, name, options);
+      yield* sheetRows(untilFailure(worksheet as AsyncIterable<StreamedRow>, input), file, name, options);
       break;
     }
   } catch (error) {

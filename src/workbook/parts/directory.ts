@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { stat } from 'node:fs/promises';
+import { CsvFormatError } from '../../csv/errors.js';
 import { workbookLimits } from './limits.js';
 import { counted, tooLarge, unreadable } from './too-large.js';
 
@@ -92,7 +93,13 @@ async function directoryOf(file: string): Promise<DirectoryEntry[]> {
   try {
     return (await unzipper.Open.file(file)).files;
   } catch (error) {
-    throw unreadable('zip', 'a zip central directory (an .xlsx file is a zip)', (error as Error).message);
+    // As exceljs's own failures read (src/workbook/read-rows.ts): a file that is no zip is no workbook.
+    throw new CsvFormatError(
+      'workbook_unreadable',
+      1,
+      `workbook: expected an .xlsx file (Office Open XML), got one that does not read (no zip central directory: ${(error as Error).message})`,
+      { cause: error },
+    );
   }
 }
 
