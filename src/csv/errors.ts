@@ -17,7 +17,9 @@ export type CsvFormatErrorCode =
   | 'csv_record_type_column'
   // A workbook input: not a readable .xlsx, or without the sheet asked for.
   | 'workbook_unreadable'
-  | 'workbook_sheet_missing';
+  | 'workbook_sheet_missing'
+  // A workbook part, cell or zip entry past its limit (src/workbook/parts/limits.ts): a bomb, or no real workbook.
+  | 'xlsx_too_large';
 
 /** Codes of row-level CSV failures: one record is bad, the rest of the file is fine. */
 export type CsvRowErrorCode = 'csv_column_count' | 'csv_blank_line' | 'csv_quote';

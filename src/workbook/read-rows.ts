@@ -1,10 +1,12 @@
-import { createReadStream } from 'node:fs';
 import type ExcelJS from 'exceljs';
 import { CsvFormatError } from '../csv/errors.js';
 import { readHeader, toRow, type CsvRow } from '../csv/records.js';
 import type { ReportLayout } from '../csv/report-layout.js';
 import { ReportRegion, type LinesOutside } from '../csv/report-region.js';
 import { cellText, type ColumnReading, type ReadCell } from './cell-text.js';
+import { checkedWorkbook, untilFailure, type CheckedWorkbook } from './parts/checked-workbook.js';
+import { workbookLimits } from './parts/limits.js';
+import { counted, tooLarge } from './parts/too-large.js';
 
 /** Whether a file is a workbook by its name: `.xlsx` (Office Open XML; not the old binary `.xls`). */
 export function isWorkbookFile(file: string): boolean {
@@ -36,7 +38,8 @@ interface StreamedRow {
  * each later row one record keyed by it, `line` the sheet's row number (what the person sees at the
  * left of the row). Streamed with exceljs's WorkbookReader: rows are read as the caller iterates.
  * Shared strings (the text table most spreadsheets write) are held in memory while the sheet is
- * read; the workbooks this tool writes use none.
+ * read; the workbooks this tool writes use none. Every part is read within the limits of
+ * src/workbook/parts/limits.ts (docs/import.md "Workbook limits"): past one, `xlsx_too_large`.
  *
  * Rows with no cell (a spreadsheet writes nothing for them) are not records: in a sheet, empty
  * rows are layout, and the line numbers of the rows around them stay true.
@@ -44,32 +47,37 @@ interface StreamedRow {
 export async function* readWorkbookRows(file: string, options: ReadWorkbookOptions = {}): AsyncGenerator<CsvRow> {
   // Loaded when a workbook is read: exceljs takes 0.3 s to load, which no CSV run should pay.
   const { default: excel } = await import('exceljs');
-  const input = createReadStream(file);
-  const reader = new excel.stream.xlsx.WorkbookReader(input, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
+  let input: CheckedWorkbook | undefined;
   const seen: string[] = [];
   let read = false;
   try {
-    for await (const worksheet of reader) {
+    // The parts exceljs reads, checked against the limits before and while they inflate (src/workbook/parts).
+    input = await checkedWorkbook(file);
+    const reader = new excel.stream.xlsx.WorkbookReader(input.stream, {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+      styles: 'cache',
+      hyperlinks: 'ignore',
+      entries: 'ignore',
+    });
+    for await (const worksheet of untilFailure(reader, input)) {
       const name = (worksheet as unknown as { name: string }).name;
       seen.push(name);
       if (!isWanted(name, options.sheet, reader)) {
-        // Read to its end even so: exceljs parks a sheet stored before the shared strings in a
-        // temporary file and deletes it once the next sheet is asked for; a sheet left unread has
-        // its file opened after that deletion, an error no one can catch.
-        for await (const _row of worksheet);
+        // Read to its end even so: exceljs reads every sheet from the one zip stream, in order, and
+        // (given a sheet stored before the shared strings, which checked-workbook.ts never gives it)
+        // parks it in a temporary file that a sheet left unread would open after its deletion.
+        for await (const _row of untilFailure(worksheet, input));
         continue;
       }
       read = true;
-      yield* sheetRows(worksheet, file, options);
+      yield* sheetRows(untilFailure(worksheet as AsyncIterable<StreamedRow>, input), file, name, options);
       break;
     }
   } catch (error) {
+    // A part past its limit ends exceljs's stream there: what exceljs then says of the cut is not the reason.
+    const failure = input?.failure();
+    if (failure !== undefined) throw failure;
     if (error instanceof CsvFormatError) throw error;
     throw new CsvFormatError(
       'workbook_unreadable',
@@ -78,7 +86,7 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
       { cause: error },
     );
   } finally {
-    input.destroy();
+    input?.stream.destroy();
   }
   if (!read) {
     const found =
@@ -98,6 +106,7 @@ function isWanted(name: string, sheet: string | undefined, reader: ExcelJS.strea
 async function* sheetRows(
   rows: AsyncIterable<StreamedRow>,
   file: string,
+  sheet: string,
   options: ReadWorkbookOptions,
 ): AsyncGenerator<CsvRow> {
   let header: string[] | undefined;
@@ -108,8 +117,11 @@ async function* sheetRows(
   for await (const row of rows) {
     const width = header?.length ?? row.cellCount;
     const values: string[] = [];
-    for (let column = 1; column <= Math.max(width, row.cellCount); column++)
-      values.push(cellText(row.getCell(column), readings[column - 1]));
+    for (let column = 1; column <= Math.max(width, row.cellCount); column++) {
+      const text = cellText(row.getCell(column), readings[column - 1]);
+      if (text.length > workbookLimits.cellCharacters) throw cellTooLarge(sheet, row.number, column, text.length);
+      values.push(text);
+    }
     // Cells past the header that hold nothing are not columns (a spreadsheet keeps formatted empty cells).
     while (values.length > width && values.at(-1) === '') values.pop();
     if (header === undefined) {
@@ -141,4 +153,22 @@ async function* sheetRows(
     region.finish();
     options.onLinesOutside?.(region.outside);
   }
+}
+
+/** A cell past Excel's own limit: no spreadsheet wrote it (a shared string or a run of rich text made to be long). */
+function cellTooLarge(sheet: string, line: number, column: number, characters: number): CsvFormatError {
+  return tooLarge(
+    `sheet ${JSON.stringify(sheet)} cell ${columnName(column)}${line}`,
+    `at most ${counted(workbookLimits.cellCharacters)} characters (Excel's limit)`,
+    counted(characters),
+    line,
+  );
+}
+
+/** A column's letters, as a spreadsheet shows them: 1 is A, 27 AA. */
+function columnName(column: number): string {
+  let name = '';
+  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26))
+    name = String.fromCharCode(65 + ((rest - 1) % 26)) + name;
+  return name;
 }
