@@ -136,6 +136,10 @@ const cases: Record<string, Case | { notAPath: string }> = {
       ),
   },
   "Report's copy of a journal": { notAPath: 'a folder mkdtemp names afresh in the temporary directory, 0700' },
+  // Its mode and folder are checked in review-open.test.ts.
+  "`--open`'s redirect file": {
+    notAPath: 'created only (wx) in a folder mkdtemp names afresh in the temporary directory, 0700',
+  },
   'Mapping draft': {
     outputs: ['draft.yaml'],
     run: async (at) => local(['mapping', 'guess', sample, '--out', at('draft.yaml'), '--force'], at('.')),
