@@ -35,14 +35,12 @@ describe('countPdfPages within the limits', () => {
       document.addPage().drawText(`page ${index + 1}: the quick brown fox`, { x: 40, y: 700, size: 12, font });
     const form = document.getForm();
     for (let index = 0; index < 200; index++)
-      form
-        .createTextField(`field${index}`)
-        .addToPage(document.getPage(index % 5), {
-          x: 10 + (index % 10) * 50,
-          y: 20 * (index % 30),
-          width: 40,
-          height: 15,
-        });
+      form.createTextField(`field${index}`).addToPage(document.getPage(index % 5), {
+        x: 10 + (index % 10) * 50,
+        y: 20 * (index % 30),
+        width: 40,
+        height: 15,
+      });
     expect(await countPdfPages(await document.save({ useObjectStreams: true }))).toBe(5);
   });
 
