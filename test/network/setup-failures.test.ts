@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,8 +182,14 @@ describe('a bank network set up wrongly: a clear failure, never retried, nothing
     }
     // The proxy's password never shows.
     if (setup.proxy?.withCredentials !== undefined) expect(run.stderr).not.toContain('wrong-password');
-    // Nothing marked sent: the claim staged, no id recorded as sent (a journal exists once staging ran).
-    const journal = new Database(join(workspace.dir, 'one.journal.sqlite'), { readonly: true, fileMustExist: false });
+    // Nothing marked sent: the claim staged, no id recorded as sent (a journal exists once staging
+    // ran). What the settings alone tell (a key that is not its certificate's, a wrong passphrase)
+    // stops the job before the journal is made.
+    const journalFile = join(workspace.dir, 'one.journal.sqlite');
+    const toldBySettings = setup.code.startsWith('CLAIMS_TLS_CLIENT_KEY');
+    expect(existsSync(journalFile)).toBe(!toldBySettings);
+    if (toldBySettings) return;
+    const journal = new Database(journalFile, { readonly: true, fileMustExist: true });
     try {
       const tables = (
         journal.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]

@@ -103,6 +103,8 @@ async function neighbour(review: string): Promise<{ origin: string; received: Re
         server.close(() => {
           closed();
         });
+        // A browser keeps its connections open: close waits for them otherwise.
+        server.closeAllConnections();
       }),
   );
   return { origin: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, received };

@@ -261,11 +261,13 @@ describe.skipIf(browserPath === undefined && !required)('from hostile pages in a
     await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
     onTestFinished(
       async () =>
-        new Promise<void>((resolve) =>
+        new Promise<void>((resolve) => {
           hostile.close(() => {
             resolve();
-          }),
-        ),
+          });
+          // A browser keeps its connections open: close waits for them otherwise.
+          hostile.closeAllConnections();
+        }),
     );
     const hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
     const folder = await temporaryFolder('bulk-disputes-hostile-page-');
