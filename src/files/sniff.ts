@@ -42,11 +42,14 @@ function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
   return bytes.byteLength >= signature.length && signature.every((byte, index) => bytes[index] === byte);
 }
 
+/** The control characters no text holds: all but tab, LF, FF and CR. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+export const binaryControlCharacters = /[\x00-\x08\x0b\x0e-\x1f\x7f]/g;
+
 /** Text here means valid UTF-8 without control characters other than tab, LF, FF and CR. */
 export function looksLikeText(head: Uint8Array): boolean {
   const decoded = new TextDecoder('utf-8').decode(head);
   // A multi-byte character cut at the window's end is not a reason to call the file binary.
   const body = decoded.endsWith('\uFFFD') ? decoded.slice(0, -1) : decoded;
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
-  return !body.includes('\uFFFD') && !/[\x00-\x08\x0b\x0e-\x1f\x7f]/.test(body);
+  return !body.includes('\uFFFD') && body.search(binaryControlCharacters) === -1;
 }

@@ -1,5 +1,6 @@
 import { lstat, open, writeFile, type FileHandle } from 'node:fs/promises';
 import { ownMode, temporaryFlags } from '../../files/own-file.js';
+import { binaryControlCharacters } from '../../files/sniff.js';
 import { writeFileAtomic } from '../../files/write-file.js';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,8 +131,7 @@ async function exists(path: string): Promise<boolean> {
  * the head (a stray one is tolerated: some old systems end a file with Ctrl-Z), means it is not.
  */
 function refuseBinary(path: string, headText: string): void {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what this counts
-  const controls = headText.match(/[\x00-\x08\x0b\x0e-\x1f\x7f]/g)?.length ?? 0;
+  const controls = headText.match(binaryControlCharacters)?.length ?? 0;
   if (headText.includes('\0') || controls > headText.length / 100)
     throw new UsageError(
       `${path}: expected a CSV export (text), got binary content (${controls} control characters in its first ${headText.length})`,
