@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { fileCategories } from '../api/schemas/known-values.js';
 import { csvDialectSchema } from '../csv/dialect.js';
+import { controlsSchema } from '../csv/controls.js';
+import { fixedWidthLayoutSchema } from '../csv/fixed-width/layout.js';
 import { reportLayoutSchema } from '../csv/report-layout.js';
+import { fixedWidthIssues } from './fixed-width-issues.js';
 import { fieldSpecSchema } from './field-spec.js';
 import { optionalColumnIssues } from './optional-columns.js';
 import { rowsSchema } from './rows/schema.js';
@@ -45,6 +48,19 @@ export const mappingSchema = z
       .describe(
         'a report around the table: title lines before the header, a trailer, blank lines, the header repeated, ' +
           'records of several types; every line outside the table is counted, none is a row',
+      ),
+    fixed_width: fixedWidthLayoutSchema
+      .optional()
+      .describe(
+        'a fixed-width record file instead of a CSV: record types by position, each with its fields at fixed ' +
+          'positions; the detail records are the rows, their fields the columns (csv then says how the results ' +
+          'file is written and read back)',
+      ),
+    controls: controlsSchema
+      .optional()
+      .describe(
+        "the trailer's control figures (record count, amount total), checked block by block before anything is " +
+          'staged or sent: a mismatch stops the import (TRAILER_MISMATCH, exit 2)',
       ),
     claim: z
       .strictObject({
@@ -126,6 +142,7 @@ export const mappingSchema = z
         path: ['case'],
       });
     for (const issue of optionalColumnIssues(mapping)) context.addIssue({ code: 'custom', ...issue });
+    for (const issue of fixedWidthIssues(mapping)) context.addIssue({ code: 'custom', ...issue });
   });
 
 export type Mapping = z.output<typeof mappingSchema>;
