@@ -14,7 +14,7 @@ const regexWithGroup = z
     (source) => {
       try {
         // A group that captures: the value is its text.
-        return new RegExp(`${source}|`, 'u').exec('')!.length > 1;
+        return (new RegExp(`${source}|`, 'u').exec('')?.length ?? 0) > 1;
       } catch {
         return false;
       }
