@@ -15,6 +15,11 @@ export type CsvFormatErrorCode =
   // A report's layout (the mapping's `report`): no header where it says, or no record type column in it.
   | 'csv_header_not_found'
   | 'csv_record_type_column'
+  // A fixed-width file (the mapping's `fixed_width`): a record of no type it lists, or outside its block.
+  | 'fixed_width_record_type'
+  | 'fixed_width_block'
+  // The mapping's `controls`: the column whose amounts its total adds up is not in the header.
+  | 'csv_control_column'
   // A workbook input: not a readable .xlsx, or without the sheet asked for.
   | 'workbook_unreadable'
   | 'workbook_sheet_missing'

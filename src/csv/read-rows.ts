@@ -7,7 +7,7 @@ import type { CsvDialect } from './dialect.js';
 import { CsvFormatError, type CsvRowError } from './errors.js';
 import type { FileLayout } from './layout.js';
 import type { ReportLayout } from './report-layout.js';
-import { ReportRegion, type LinesOutside } from './report-region.js';
+import { ReportRegion, type LinesOutside, type ReportControls } from './report-region.js';
 import {
   continuesSkippedRecord,
   countLineBreaks,
@@ -107,6 +107,8 @@ export interface ReadRowsOptions {
   readAsIs?: (firstRecord: readonly string[]) => boolean;
   /** Called once the input has been read to its end under a `report` layout, with the lines not rows and why. */
   onLinesOutside?: (outside: LinesOutside) => void;
+  /** The mapping's control figures and the tally that checks them, block by block (a report with a trailer). */
+  controls?: ReportControls | undefined;
 }
 
 export async function* readRows(
@@ -261,7 +263,7 @@ class RowAssembler<R> {
     }
     this.regionDecided = true;
     if (this.options.readAsIs?.(values) === true) return undefined;
-    this.region = new ReportRegion(report, this.dialect.delimiter);
+    this.region = new ReportRegion(report, this.dialect.delimiter, this.options.controls);
     this.region.outside.blank += this.blankLinesBefore;
     return this.region;
   }
@@ -278,7 +280,7 @@ class RowAssembler<R> {
       this.options.onHeader?.(this.header);
       if (this.dialect.header) return;
     }
-    if (region.place(values, blank) === 'outside') return;
+    if (region.place(values, blank, line) === 'outside') return;
     for (const released of region.release(this.shape.row(this.header, values, line, this.index++))) rows.push(released);
   }
 
@@ -290,7 +292,7 @@ class RowAssembler<R> {
     }
     const line = this.nextLine;
     const region = this.regionFor([raw], false);
-    if (region !== undefined && region !== 'undecided' && region.placeUnreadable(raw) === 'outside') {
+    if (region !== undefined && region !== 'undecided' && region.placeUnreadable(raw, line) === 'outside') {
       this.nextLine += countLineBreaks([raw]) + 1;
       this.previousSkippedRaw = raw;
       return;

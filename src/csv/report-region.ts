@@ -1,3 +1,5 @@
+import type { ControlTally } from './control-tally.js';
+import type { Controls } from './controls.js';
 import { CsvFormatError } from './errors.js';
 import type { ReportLayout } from './report-layout.js';
 
@@ -10,8 +12,10 @@ export interface LinesOutside {
   repeatedHeader: number;
   /** The trailer's lines, and the lines after it. */
   trailer: number;
-  /** Records whose type `record_type.keep` does not list, by type. */
+  /** Records whose type `record_type.keep` does not list (or a fixed-width layout ignores), by type. */
   otherTypes: Record<string, number>;
+  /** A fixed-width file's header records, one per block (absent in journals from before them). */
+  headerRecords?: number;
 }
 
 export const noLinesOutside = (): LinesOutside => ({
@@ -25,6 +29,7 @@ export const noLinesOutside = (): LinesOutside => ({
 export function countOutside(outside: LinesOutside): number {
   return (
     outside.beforeHeader +
+    (outside.headerRecords ?? 0) +
     outside.blank +
     outside.repeatedHeader +
     outside.trailer +
@@ -37,6 +42,8 @@ export function describeLinesOutside(outside: LinesOutside): string {
   const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
   const parts: string[] = [];
   if (outside.beforeHeader > 0) parts.push(`${outside.beforeHeader} before the header`);
+  if ((outside.headerRecords ?? 0) > 0)
+    parts.push(plural(outside.headerRecords ?? 0, 'header record', 'header records'));
   if (outside.trailer > 0) parts.push(plural(outside.trailer, 'trailer line', 'trailer lines'));
   if (outside.repeatedHeader > 0) parts.push(plural(outside.repeatedHeader, 'header repeated', 'headers repeated'));
   if (outside.blank > 0) parts.push(plural(outside.blank, 'blank line', 'blank lines'));
@@ -57,8 +64,17 @@ export type RecordPlace = 'header' | 'row' | 'outside';
  * trailer given as a number of lines is only known at the end: `release` hands the records back
  * once enough follow them.
  */
+/** A report's control figures, told to a tally as the records are placed (docs/mappings.md, "Fixed-width files and control records"). */
+export interface ReportControls {
+  readonly controls: Controls;
+  readonly tally: ControlTally;
+}
+
 export class ReportRegion<T> {
   readonly outside = noLinesOutside();
+  private sumsAt = -1;
+  private readonly countPattern: RegExp | undefined;
+  private readonly amountPattern: RegExp | undefined;
   private header: readonly string[] | undefined;
   private headerText: string | undefined;
   private typePosition: number | undefined;
@@ -71,9 +87,13 @@ export class ReportRegion<T> {
   constructor(
     private readonly layout: ReportLayout,
     private readonly delimiter: string,
+    private readonly checked?: ReportControls,
   ) {
     this.startsWith = matcher(layout.header, delimiter);
     this.endsWith = matcher(layout.trailer, delimiter);
+    const pattern = (source: string | undefined) => (source === undefined ? undefined : new RegExp(source, 'u'));
+    this.countPattern = pattern(checked?.controls.record_count?.matches);
+    this.amountPattern = pattern(checked?.controls.amount_total?.matches);
   }
 
   /** Where a record before the header is; `line` is the line it starts on. */
@@ -99,6 +119,17 @@ export class ReportRegion<T> {
   takeHeader(header: readonly string[], line: number): void {
     this.header = header;
     this.headerText = header.join(this.delimiter);
+    this.checked?.tally.header(line);
+    const sums = this.checked?.controls.amount_total?.sums;
+    if (sums !== undefined) {
+      this.sumsAt = header.indexOf(sums);
+      if (this.sumsAt === -1)
+        throw new CsvFormatError(
+          'csv_control_column',
+          line,
+          `header: expected the column ${JSON.stringify(sums)} (controls.amount_total.sums), got a header without it`,
+        );
+    }
     const typeColumn = this.layout.record_type?.column;
     if (typeColumn === undefined) return;
     const position = header.indexOf(typeColumn);
@@ -111,14 +142,17 @@ export class ReportRegion<T> {
     this.typePosition = position;
   }
 
-  /** Where a record after the header is. */
-  place(values: readonly string[], blank: boolean): RecordPlace {
+  /** Where a record after the header is; `line` is the line it starts on. */
+  place(values: readonly string[], blank: boolean, line: number): RecordPlace {
     if (blank) {
       this.outside.blank++;
       return 'outside';
     }
-    // The next block of a concatenated report, or the header printed again on a new page.
+    const tally = this.checked?.tally;
+    // The next block of a concatenated report, or the header printed again on a new page: only a
+    // header after a trailer opens a block of its own.
     if (this.isHeaderAgain(values)) {
+      if (tally?.trailerSeen === true) tally.header(line);
       this.inTrailer = false;
       this.outside.repeatedHeader++;
       return 'outside';
@@ -126,31 +160,52 @@ export class ReportRegion<T> {
     if (this.inTrailer || this.endsWith?.(values) === true) {
       this.inTrailer = true;
       this.outside.trailer++;
+      if (tally !== undefined) this.tellTrailer(tally, values.join(this.delimiter), line);
       return 'outside';
     }
     if (this.typePosition !== undefined) {
       const type = (values[this.typePosition] ?? '').trim();
       if (!(this.layout.record_type?.keep ?? []).includes(type)) {
         this.outside.otherTypes[type] = (this.outside.otherTypes[type] ?? 0) + 1;
+        tally?.record(line);
         return 'outside';
       }
     }
+    if (tally !== undefined) {
+      tally.record(line);
+      tally.detail(line, this.sumsAt === -1 ? undefined : (values[this.sumsAt] ?? ''));
+    }
     return 'row';
+  }
+
+  /** A trailer line's figures: each control's pattern, its first group. */
+  private tellTrailer(tally: ControlTally, text: string, line: number): void {
+    tally.trailer(line, {
+      count: this.countPattern?.exec(text)?.[1],
+      amount: this.amountPattern?.exec(text)?.[1],
+    });
   }
 
   /**
    * A record the parser could not split into cells (a stray quote), judged by its raw text:
    * outside before the header and in the trailer, else a row's failure.
    */
-  placeUnreadable(raw: string): RecordPlace {
+  placeUnreadable(raw: string, line: number): RecordPlace {
     if (this.header === undefined) {
       this.outside.beforeHeader++;
       return 'outside';
     }
-    if (this.inTrailer || this.endsWith?.([raw.replace(/\r?\n$/, '')]) === true) {
+    const text = raw.replace(/\r?\n$/, '');
+    const tally = this.checked?.tally;
+    if (this.inTrailer || this.endsWith?.([text]) === true) {
       this.inTrailer = true;
       this.outside.trailer++;
+      if (tally !== undefined) this.tellTrailer(tally, text, line);
       return 'outside';
+    }
+    if (tally !== undefined) {
+      tally.record(line);
+      tally.detail(line, this.sumsAt === -1 ? undefined : text);
     }
     return 'row';
   }
@@ -181,6 +236,7 @@ export class ReportRegion<T> {
   finish(): void {
     this.outside.trailer += this.held.length;
     this.held.length = 0;
+    this.checked?.tally.end();
   }
 
   /** The input ended, or the search gave up, without the header. */

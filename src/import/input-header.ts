@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { CsvFormatError } from '../csv/errors.js';
-import { readRecordBatches } from '../csv/read-rows.js';
 import { numberedHeader } from '../csv/records.js';
 import { delimiterCandidates, splitRecords } from '../csv/sniff-dialect.js';
 import { renamedStatusCount, renameStatusColumns } from '../job-files/import/columns.js';
@@ -9,6 +8,7 @@ import { checkNotCardNumbers } from '../mapping/card-number-columns.js';
 import { checkHeaderFits, HeaderMismatchError, type HeaderFit, type HeaderSource } from '../mapping/header-fit.js';
 import type { Mapping } from '../mapping/schema.js';
 import { exportLayout } from './export-layout.js';
+import { exportRecordBatches } from './export-records.js';
 import { columnReadings } from '../workbook/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../workbook/read-rows.js';
 
@@ -80,10 +80,7 @@ async function readHeader(options: InputHeaderOptions): Promise<readonly string[
     // Leaving the loop ends the reader: the header is all that is needed.
     for await (const _row of rows) break;
   } else {
-    const batches = readRecordBatches(createReadStream(options.input), options.mapping.csv, {
-      ...hooks,
-      ...exportLayout(options.mapping),
-    });
+    const batches = exportRecordBatches(createReadStream(options.input), options.mapping, hooks);
     for await (const _batch of batches) break;
   }
   // Both readers throw csv_empty on a file without a header; a header alone yields no row.

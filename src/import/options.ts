@@ -1,3 +1,4 @@
+import type { ControlMismatch } from '../csv/control-tally.js';
 import type { LinesOutside } from '../csv/report-region.js';
 import type { ServiceTarget } from '../api/service-target.js';
 import type { EvidenceDirSetBy } from '../evidence/index.js';
@@ -37,6 +38,11 @@ export interface ImportOptions extends SendingOptions {
   /** Start a journal made for another input, mapping or flags over. */
   restart: boolean;
   /**
+   * Import a file whose trailers disagree with what it holds (docs/mappings.md, "Fixed-width files
+   * and control records"): its blocks' rows are warned, instead of the run refused.
+   */
+  acceptTrailerMismatch?: boolean | undefined;
+  /**
    * Where to send; absent in a dry run. `identity` names it in the journal, which then belongs to
    * it; by default the base URL and the key's environment (the CLI passes the embedded sandbox's
    * data file).
@@ -72,4 +78,6 @@ export interface ImportReport {
   nothingToSend?: { settledByRunAt: string | undefined } | undefined;
   /** Under the mapping's `report` layout: the input's lines that were not rows, and why (recorded at staging). */
   linesOutside?: LinesOutside | undefined;
+  /** Trailers that disagreed with their blocks, imported all the same (`acceptTrailerMismatch`). */
+  trailerMismatches?: readonly ControlMismatch[] | undefined;
 }

@@ -39,6 +39,7 @@ import { fieldColumns } from '../mapping/columns-read.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
 import { checkInputHeader } from './input-header.js';
+import { checkInputControls, warnRowsOfBlocks } from './check-controls.js';
 import { codeOf } from '../errors/coded-error.js';
 
 import type { ImportOptions, ImportReport } from './options.js';
@@ -60,6 +61,18 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   // Before the journal is made: a header that does not fit leaves nothing to resume or to refuse
   // once the mapping is fixed, and no results file (docs/import.md, "What happens, in order").
   await checkInputHeader({ input: options.input, sheet: options.sheet, mapping, mappingFile: options.mappingFile });
+  // And a trailer that disagrees with its block: a file cut short or joined is fetched again, not imported short.
+  const trailerMismatches = await checkInputControls({
+    input: options.input,
+    sheet: options.sheet,
+    mapping,
+    accept: options.acceptTrailerMismatch,
+  });
+  for (const mismatch of trailerMismatches)
+    options.logger.warn(
+      { input: options.input, line: mismatch.line, code: mismatch.code },
+      `${mismatch.message}; imported all the same (--accept-trailer-mismatch), its rows warned`,
+    );
   // A folder where the results or the payloads go would only fail once every claim was sent.
   expectReplaceable(options.resultsFile);
   if (options.payloadsFile !== undefined) expectReplaceable(options.payloadsFile);
@@ -76,6 +89,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     const resuming = journal.meta('staged') === '1';
     if (!resuming) {
       await stageInput(journal, mapping, options);
+      warnRowsOfBlocks(journal, trailerMismatches);
     } else {
       phases.rename('resuming');
       options.logger.info({ journal: options.journalFile }, 'resuming from the journal');
@@ -117,6 +131,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       phases: phases.end(),
       nothingToSend,
       linesOutside: linesOutsideOf(journal),
+      trailerMismatches: trailerMismatches.length === 0 ? undefined : trailerMismatches,
     };
   } catch (error) {
     // A full disk, a refused or read-only folder, a file gone: in words naming the file.

@@ -2,7 +2,7 @@ import type ExcelJS from 'exceljs';
 import { CsvFormatError } from '../csv/errors.js';
 import { readHeader, toRow, type CsvRow } from '../csv/records.js';
 import type { ReportLayout } from '../csv/report-layout.js';
-import { ReportRegion, type LinesOutside } from '../csv/report-region.js';
+import { ReportRegion, type LinesOutside, type ReportControls } from '../csv/report-region.js';
 import { cellText, type ColumnReading, type ReadCell } from './cell-text.js';
 import { checkedWorkbook, untilFailure, type CheckedWorkbook } from './parts/checked-workbook.js';
 import { workbookLimits } from './parts/limits.js';
@@ -24,6 +24,8 @@ export interface ReadWorkbookOptions {
   report?: ReportLayout | undefined;
   readAsIs?: (firstRecord: readonly string[]) => boolean;
   onLinesOutside?: (outside: LinesOutside) => void;
+  /** The mapping's control figures and their tally, as for a CSV report. */
+  controls?: ReportControls | undefined;
 }
 
 /** The minimum of exceljs's streamed row this reader uses. */
@@ -128,7 +130,7 @@ async function* sheetRows(
       while (values.at(-1) === '') values.pop();
       if (values.length === 0) continue;
       if (options.report !== undefined && region === undefined && options.readAsIs?.(values) !== true)
-        region = new ReportRegion(options.report, ',');
+        region = new ReportRegion(options.report, ',', options.controls);
       // The header is the reader's once found: a later row alike is the header repeated, not a second header.
       if (region !== undefined && region.placeBeforeHeader(values, row.number, false) === 'outside') continue;
       header = readHeader(options.renameHeader?.(values) ?? values, row.number);
@@ -142,7 +144,7 @@ async function* sheetRows(
       yield toRow(header, values, row.number, index++);
       continue;
     }
-    if (region.place(values, false) === 'outside') continue;
+    if (region.place(values, false, row.number) === 'outside') continue;
     for (const released of region.release(toRow(header, values, row.number, index++))) yield released;
   }
   if (header === undefined) {

@@ -40,6 +40,7 @@ import {
 
 interface ImportFlags extends JobFlags {
   mapping: string;
+  acceptTrailerMismatch: boolean;
   results?: string;
   resultsFormat?: 'csv' | 'xlsx';
   sheet?: string;
@@ -136,7 +137,13 @@ export function importCommand(context: CliContext): Command {
         "give it again on the job's re-runs and feed-backs",
       idPrefixOf,
     )
-    .option('--restart', 'start over a journal made for another input, mapping, flags or service', false);
+    .option('--restart', 'start over a journal made for another input, mapping, flags or service', false)
+    .option(
+      '--accept-trailer-mismatch',
+      "import a file whose trailers disagree with what it holds (the mapping's controls), each row of such a " +
+        'block warned in the results; without it such a file stops the import with nothing sent (exit 2)',
+      false,
+    );
   return addMetricsOptions(addServiceOptions(command, { sandbox: 'db-and-clock' }))
     .addHelpText('after', helpText)
     .addHelpText('after', exitCodeHelp('import'))
@@ -186,6 +193,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       shard: flags.shard,
       idPrefix: flags.idPrefix,
       restart: flags.restart,
+      acceptTrailerMismatch: flags.acceptTrailerMismatch,
       service: target?.service ?? readFrom,
       logger,
       progress: context.progress,

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { CsvFormatError } from '../../csv/errors.js';
-import { readRows } from '../../csv/read-rows.js';
+import { exportRows } from '../../import/export-records.js';
 import { columnReadings } from '../../workbook/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../../workbook/read-rows.js';
 import { countLineBreaks, type CsvRow } from '../../csv/records.js';
@@ -163,7 +163,7 @@ async function findRecord(input: string, mapping: Mapping, { line, sheet }: Expl
   if (isWorkbookFile(input)) await handle.close();
   const rows = isWorkbookFile(input)
     ? readWorkbookRows(input, { sheet, readings: columnReadings(mapping), ...exportLayout(mapping) })
-    : readRows(handle.createReadStream(), mapping.csv, exportLayout(mapping));
+    : exportRows(handle.createReadStream(), mapping);
   try {
     // Returning from the loop ends the reader, which stops the parser and closes the file.
     for await (const row of rows) {

@@ -15,7 +15,11 @@ export function recordOfRole(
   return entry === undefined ? undefined : { type: entry[0], record: entry[1] };
 }
 
-/** A row's columns, in order: the detail record's fields, then the header fields its block carries. */
+/** A row's columns, in order: the detail record's fields, the header fields its block carries, the blank columns. */
 export function fixedWidthColumns(layout: FixedWidthLayout): string[] {
-  return [...Object.keys(detailRecord(layout).record.fields), ...(recordOfRole(layout, 'header')?.record.carry ?? [])];
+  return [
+    ...Object.keys(detailRecord(layout).record.fields),
+    ...(recordOfRole(layout, 'header')?.record.carry ?? []),
+    ...(layout.blank_columns ?? []),
+  ];
 }

@@ -61,6 +61,13 @@ export const fixedWidthLayoutSchema = z
       .default(true)
       .describe('remove the padding spaces around each field (zero padding is kept: amounts read it)'),
     record_type: positions.describe("where each record's type code is, e.g. [0, 0] for a first character H, D or T"),
+    blank_columns: z
+      .array(fieldName)
+      .optional()
+      .describe(
+        'columns the records do not hold (a CBNOT record has no ARN), blank in every row: the results file gets ' +
+          'a column for each, for staff to fill in before feeding it back; never filled in by the tool',
+      ),
     records: z
       .record(z.string().min(1), recordLayout)
       .refine((records) => Object.keys(records).length > 0, 'expected at least one record type')
@@ -114,6 +121,13 @@ export const fixedWidthLayoutSchema = z
     // The columns of a row: the detail fields, then the carried header fields; one name each.
     const detail = Object.values(layout.records).find((record) => record.role === 'detail');
     const header = Object.values(layout.records).find((record) => record.role === 'header');
+    for (const name of layout.blank_columns ?? [])
+      if (detail?.fields[name] !== undefined || (header?.carry ?? []).includes(name))
+        context.addIssue({
+          code: 'custom',
+          path: ['blank_columns'],
+          message: `expected a blank column to be named apart from the fields read, got ${JSON.stringify(name)}`,
+        });
     for (const name of header?.carry ?? [])
       if (detail?.fields[name] !== undefined)
         context.addIssue({

@@ -3,10 +3,11 @@ import { cardNumberColumnsSkipped, checkNotCardNumbers, columnsSentWhole } from 
 import type { Readable } from 'node:stream';
 import Tinypool from 'tinypool';
 import { plainLayout, type FileLayout } from '../../csv/layout.js';
-import { readRecordBatches, type ReadRowsOptions } from '../../csv/read-rows.js';
+import type { ReadRowsOptions } from '../../csv/read-rows.js';
 import type { CsvRecord, CsvRow } from '../../csv/records.js';
 import type { LinesOutside } from '../../csv/report-region.js';
 import { exportLayout } from '../export-layout.js';
+import { exportRecordBatches } from '../export-records.js';
 import { columnReadings } from '../../workbook/column-readings.js';
 import { readWorkbookRows } from '../../workbook/read-rows.js';
 import type { Mapping } from '../../mapping/schema.js';
@@ -231,7 +232,7 @@ function inputBatches(
           ...exportLayout(options.mapping),
         }),
       )
-    : readRecordBatches(input, options.mapping.csv, { ...hooks, ...exportLayout(options.mapping) });
+    : exportRecordBatches(input, options.mapping, hooks);
 }
 
 /** A workbook's rows as the CSV reader's batches of records, one row each (exceljs reads row by row). */

@@ -122,7 +122,7 @@ function* resultLines(
       summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
     if (!isOkResult(result.outcome, result.errorCode)) summary.allOk = false;
     if ((record.changed_fields ?? '') !== '') summary.changed++;
-    if ((record.warnings ?? '') !== '') summary.masked++;
+    if ((record.warnings ?? '').includes('card_number_masked')) summary.masked++;
     const cells = [...statusCells(record, result), ...sourceCells(record, sourceColumns)];
     yield { result, cells: cellsMasked ? cells : cells.map(maskCardNumbers) };
   }
