@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { checkInputHeader, type InputHeaderFit } from '../../import/input-header.js';
+import { checkInputControls, ControlMismatchError } from '../../import/check-controls.js';
 import { HeaderMismatchError } from '../../mapping/header-fit.js';
 import { loadMapping, MappingError } from '../../mapping/load.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
@@ -51,9 +52,16 @@ export function checkCommand(context: CliContext): Command {
       try {
         const fit = await checkInputHeader({ input: flags.input, sheet: flags.sheet, mapping, mappingFile: file });
         context.io.stdout.write(formatFit(flags.input, file, fit));
+        // The trailers too, as the import checks them before anything is staged.
+        if (mapping.controls !== undefined || mapping.fixed_width !== undefined) {
+          await checkInputControls({ input: flags.input, sheet: flags.sheet, mapping });
+          if (mapping.controls !== undefined)
+            context.io.stdout.write(`  its trailers' control figures agree with what each block holds\n`);
+        }
         context.setExitCode(ExitCode.ok);
       } catch (error) {
-        if (error instanceof HeaderMismatchError) context.io.stderr.write(`${error.code}: ${error.message}\n`);
+        if (error instanceof HeaderMismatchError || error instanceof ControlMismatchError)
+          context.io.stderr.write(`${error.code}: ${error.message}\n`);
         // A not_card_numbers name the header lacks: FILE:LINE: FIELD: MESSAGE, as mapping lint says it.
         else if (error instanceof MappingError) context.io.stderr.write(`${error.message}\n`);
         else throw error;

@@ -1,4 +1,5 @@
 import type { CsvRowError } from '../../csv/errors.js';
+import { describeSlices, type SlicedRecord } from '../../csv/fixed-width/slice.js';
 import type { FieldValue } from '../../mapping/evaluate-field.js';
 import {
   sourceOf,
@@ -19,6 +20,8 @@ export interface ExplainedRecord {
   line: number;
   /** A workbook input: the sheet asked for, or undefined for its first. */
   workbook?: { sheet?: string | undefined } | undefined;
+  /** A fixed-width input: the record cut by the layout, field by field. */
+  fixedWidth?: SlicedRecord | undefined;
 }
 
 /** Step labels line up within a field; a long one (an amount's settings) only widens its own field. */
@@ -42,6 +45,7 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
     // A workbook has no delimiter, quote or encoding; its typed dates read in the mapping's date formats.
     `  workbook     an .xlsx input reads its sheet's cells: the csv section's delimiter, quote and ` +
       `encoding do not apply${dialect.header ? '' : ' (its first row is the header whatever the csv section says)'}`,
+    ...fixedWidthNote(mapping),
     `  claim        key ${mapping.claim.key.join(' + ')}; id ${claimId}${idPrefixNote(mapping)}`,
     `  fields       ${counts.join(', ')}`,
     `  file_mode    ${mapping.file_mode}`,
@@ -49,6 +53,31 @@ export function formatLintSummary(file: string, mapping: Mapping): string {
     ...optionalColumnsNote(mapping),
     '',
   ].join('\n');
+}
+
+/** A fixed-width layout's record types and the controls checked: what a reviewer compares with the published layout. */
+function fixedWidthNote(mapping: Mapping): string[] {
+  const layout = mapping.fixed_width;
+  const controls = mapping.controls;
+  const checked = [
+    controls?.record_count === undefined
+      ? undefined
+      : `record count (${controls.record_count.counts.replace('_', ' ')})`,
+    controls?.amount_total === undefined ? undefined : `amount total of ${controls.amount_total.sums}`,
+  ].filter((each) => each !== undefined);
+  const controlLine =
+    checked.length === 0
+      ? []
+      : [`  controls     ${checked.join(', ')}, checked block by block before anything is staged`];
+  if (layout === undefined) return controlLine;
+  const types = Object.entries(layout.records).map(
+    ([type, record]) => `${JSON.stringify(type)} ${record.role} (${Object.keys(record.fields).length} fields)`,
+  );
+  return [
+    `  fixed width  record type at ${layout.record_type.join('–')} (positions from ${layout.positions_from}): ${types.join(', ')}; ` +
+      `${layout.encoding}; the csv section is the results file's`,
+    ...controlLine,
+  ];
 }
 
 /** Masking is on for every column but those the mapping names: a reviewer sees the exceptions here. */
@@ -86,6 +115,7 @@ export function formatExplanation(record: ExplainedRecord, explanation: RowExpla
   const lines = [
     `${record.input}:${record.line} through ${record.mapping}`,
     ...workbook,
+    ...(record.fixedWidth === undefined ? [] : [...describeSlices(record.fixedWidth), '']),
     `claim key: ${keyCells.join(', ')}`,
     '',
   ];
@@ -106,13 +136,24 @@ export function formatExplanation(record: ExplainedRecord, explanation: RowExpla
   return `${lines.join('\n')}\n`;
 }
 
+/** A fixed-width record that is no row (a header, a trailer, an ignored type): its fields, and why nothing is mapped. */
+export function formatRecordOnly(record: ExplainedRecord, sliced: SlicedRecord): string {
+  const why =
+    sliced.role === undefined
+      ? `result: fixed_width_record_type: a type fixed_width.records does not list; the import stops at this line`
+      : `result: a ${sliced.role} record: read for its fields, never a row, so no field is mapped`;
+  return [`${record.input}:${record.line} through ${record.mapping}`, ...describeSlices(sliced), '', why, ''].join(
+    '\n',
+  );
+}
+
 export function formatUnreadableRecord(record: ExplainedRecord, error: CsvRowError): string {
   return `${record.input}:${record.line}: the record cannot be read, so no field is mapped\nresult: ${error.code}: ${error.message}\n`;
 }
 
 /** The same as the text, for scripts. A field left out (blank, optional) has `"value": null`. */
-export function explanationJson(record: ExplainedRecord, explanation: RowExplanation): string {
-  return toJson({ ...record, ...explanation });
+export function explanationJson(record: ExplainedRecord, explanation: RowExplanation | undefined): string {
+  return toJson({ ...record, ...(explanation ?? { ok: record.fixedWidth?.role !== undefined, row: null }) });
 }
 
 export function unreadableRecordJson(record: ExplainedRecord, error: CsvRowError): string {

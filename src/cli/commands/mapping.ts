@@ -1,7 +1,12 @@
 import { open } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { CsvFormatError } from '../../csv/errors.js';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createDecoder } from '../../csv/decode.js';
+import { sliceRecord, type SlicedRecord } from '../../csv/fixed-width/slice.js';
 import { exportRows } from '../../import/export-records.js';
+import { isResultsHeader } from '../../job-files/import/columns.js';
 import { columnReadings } from '../../workbook/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../../workbook/read-rows.js';
 import { countLineBreaks, type CsvRow } from '../../csv/records.js';
@@ -15,6 +20,7 @@ import { checkCommand } from './mapping-check.js';
 import {
   explanationJson,
   formatExplanation,
+  formatRecordOnly,
   formatLintSummary,
   formatUnreadableRecord,
   unreadableRecordJson,
@@ -123,13 +129,21 @@ function explainCommand(context: CliContext): Command {
       const mapping = await loadMapping(file);
       if (flags.sheet !== undefined && !isWorkbookFile(input))
         throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
-      const row = await findRecord(input, mapping, flags);
+      const sliced = isWorkbookFile(input) ? undefined : await slicedLine(input, mapping, flags.line);
       const record: ExplainedRecord = {
         mapping: file,
         input,
         line: flags.line,
         workbook: isWorkbookFile(input) ? { sheet: flags.sheet } : undefined,
+        fixedWidth: sliced,
       };
+      // A header, trailer or ignored record is read for its fields, never a row: its slices are all there is.
+      if (sliced !== undefined && sliced.role !== 'detail') {
+        context.io.stdout.write(flags.json ? explanationJson(record, undefined) : formatRecordOnly(record, sliced));
+        context.setExitCode(sliced.role === undefined ? ExitCode.someRowsNotOk : ExitCode.ok);
+        return;
+      }
+      const row = await findRecord(input, mapping, flags);
       if ('error' in row) {
         context.io.stdout.write(
           flags.json ? unreadableRecordJson(record, row.error) : formatUnreadableRecord(record, row.error),
@@ -149,6 +163,29 @@ function lineNumber(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new InvalidArgumentError(`expected a line number from 1, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/**
+ * Line `line` of a fixed-width file cut by the mapping's layout (docs/mappings.md, "Fixed-width
+ * files and control records"); undefined for a CSV, and for one of our results files fed back.
+ */
+async function slicedLine(input: string, mapping: Mapping, line: number): Promise<SlicedRecord | undefined> {
+  const layout = mapping.fixed_width;
+  if (layout === undefined) return undefined;
+  const decoded = createReadStream(input).pipe(createDecoder(layout.encoding));
+  const lines = createInterface({ input: decoded, crlfDelay: Infinity });
+  let number = 0;
+  try {
+    for await (const text of lines) {
+      number++;
+      if (number === 1 && isResultsHeader(text.split(mapping.csv.delimiter))) return undefined;
+      if (number === line) return sliceRecord(layout, text);
+    }
+  } finally {
+    lines.close();
+    decoded.destroy();
+  }
+  return undefined;
 }
 
 /** The record that starts at `line`, read with the mapping's dialect; any other line is a usage error naming what it is. */
