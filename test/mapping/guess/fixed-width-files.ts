@@ -5,12 +5,11 @@
  * 80-character layout of our own (type codes "01"/"05"/"09", implied-decimal amounts, Julian dates).
  */
 
-/** A record of `length` spaces with `fields` written at their 0-based first positions. */
+/** A record of `length` spaces with `fields` (ASCII) written at their 0-based first positions. */
 function record(length: number, fields: readonly (readonly [number, string])[]): string {
-  const characters = Array.from({ length }, () => ' ');
-  for (const [first, text] of fields)
-    for (const [offset, character] of [...text].entries()) characters[first + offset] = character;
-  return characters.join('');
+  let text = ' '.repeat(length);
+  for (const [first, value] of fields) text = text.slice(0, first) + value + text.slice(first + value.length);
+  return text;
 }
 
 const pad = (value: number | string, width: number, filler = '0') => String(value).padStart(width, filler);
