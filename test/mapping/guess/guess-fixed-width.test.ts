@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sniffDialect } from '../../../src/csv/sniff-dialect.js';
-import { fixedWidthDialect, recogniseFixedWidth } from '../../../src/mapping/guess/fixed-width/recognise.js';
-import { guessMapping } from '../../../src/mapping/guess/guess-mapping.js';
+import { recogniseFixedWidth } from '../../../src/mapping/guess/fixed-width/recognise.js';
 import { parseMapping } from '../../../src/mapping/load.js';
 import { runCli } from '../../helpers/cli.js';
 import { temporaryFolder } from '../../helpers/temporary-folder.js';
@@ -194,16 +193,5 @@ describe('mapping guess: a CSV is never taken for a fixed-width file', () => {
     const guess = recogniseFixedWidth({ head: cut, complete: false, dialect: sniffDialect(cut, false), maxRows: 100 });
     expect(guess?.records.types.map((type) => type.code)).toEqual(['H', 'D']);
     expect(guess?.recordCount).toBeUndefined();
-    const draft = guessMapping({
-      sample: guess?.sample ?? { columns: [], rows: [] },
-      encoding: { encoding: 'utf-8', confidence: 'high', evidence: 'test' },
-      dialect: fixedWidthDialect(sniffDialect(cut, false)),
-      source: 'cbnot.txt',
-      unreadableRows: 0,
-      schemaPath: 'mappings/mapping.schema.json',
-      fixedWidth: guess,
-    });
-    expect(draft.yaml).toContain('# controls: no whole block (header to trailer) in the part of the file read');
-    expect(draft.yaml).not.toContain('\ncontrols:');
   });
 });

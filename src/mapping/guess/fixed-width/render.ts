@@ -111,12 +111,9 @@ function renderControls(yaml: YamlLines, guess: FixedWidthGuess): void {
   const count = guess.recordCount;
   if (guess.trailer === undefined) return;
   if (count === undefined) {
-    const seen = guess.records.blocks.some((block) => block.complete);
     yaml.comment(
       '',
-      (seen
-        ? 'controls: no digits of the trailer equal the records of its block (all, or the detail records): '
-        : 'controls: no whole block (header to trailer) in the part of the file read: ') +
+      'controls: no digits of the trailer equal the records of its block (all, or the detail records): ' +
         "the trailer's count, if it has one, is for a person to name from the layout",
     );
     return;
