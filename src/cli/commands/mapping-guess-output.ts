@@ -1,6 +1,8 @@
 import { describeDelimiter, type DialectGuess, type Draft, type EncodingGuess } from '../../mapping/guess/index.js';
 import type { EvidenceDirNext } from './mapping-guess-evidence.js';
 import type { ReportLayoutGuess } from '../../mapping/guess/report-layout.js';
+import type { FixedWidthGuess } from '../../mapping/guess/fixed-width/recognise.js';
+import { fixedWidthSummaryLines } from '../../mapping/guess/fixed-width/render.js';
 
 export interface GuessSummary {
   samplePath: string;
@@ -15,6 +17,8 @@ export interface GuessSummary {
   report?: ReportLayoutGuess | undefined;
   /** `--evidence-dir` for the import, when the draft maps evidence columns (mapping-guess-evidence.ts). */
   evidenceDir?: EvidenceDirNext | undefined;
+  /** A fixed-width record file: its record types, said instead of a delimiter. */
+  fixedWidth?: FixedWidthGuess | undefined;
 }
 
 /** What `mapping guess` says on stderr: what was decided, what needs a person, what to run next. */
@@ -26,8 +30,11 @@ export function formatGuessSummary(summary: GuessSummary): string {
   const decisionWidth = Math.max(...draft.decisions.map((decision) => decision.decision.length), 10);
   const lines = [
     `mapping guess: ${summary.rows} rows of ${summary.samplePath}, ${encoding.encoding}, ` +
-      `${describeDelimiter(dialect.delimiter)} delimited, ` +
-      (dialect.header ? 'a header line' : 'no header line'),
+      (summary.fixedWidth !== undefined
+        ? 'fixed-width records'
+        : `${describeDelimiter(dialect.delimiter)} delimited, ` +
+          (dialect.header ? 'a header line' : 'no header line')),
+    ...(summary.fixedWidth === undefined ? [] : fixedWidthSummaryLines(summary.fixedWidth)),
     ...reportLines(summary.report),
     'decided:',
     ...draft.decisions.map(

@@ -25,6 +25,11 @@ import { formatGuessSummary } from './mapping-guess-output.js';
 import { findReportLayout, type ReportLayoutGuess } from '../../mapping/guess/report-layout.js';
 import { evidenceDirNext } from './mapping-guess-evidence.js';
 import { codeOf } from '../../errors/coded-error.js';
+import {
+  fixedWidthDialect,
+  recogniseFixedWidth,
+  type FixedWidthGuess,
+} from '../../mapping/guess/fixed-width/recognise.js';
 
 interface GuessFlags {
   out?: string;
@@ -75,7 +80,7 @@ export function guessCommand(context: CliContext): Command {
       const out = flags.out;
       if (out !== undefined && !flags.force && (await exists(out)))
         throw new UsageError(`--out ${out}: expected a new file, got an existing one (use --force to overwrite it)`);
-      const { encoding, dialect, sample, unreadableRows, firstLine, report } = isWorkbookFile(samplePath)
+      const { encoding, dialect, sample, unreadableRows, firstLine, report, fixedWidth } = isWorkbookFile(samplePath)
         ? await readWorkbookSample(samplePath, flags)
         : await readSample(samplePath, flags.rows);
       const schemaPath = relative(out === undefined ? process.cwd() : dirname(resolve(out)), schemaFile)
@@ -90,6 +95,7 @@ export function guessCommand(context: CliContext): Command {
         unreadableRows,
         schemaPath,
         firstLine,
+        fixedWidth,
       });
       if (out === undefined) context.io.stdout.write(draft.yaml);
       // Owner-only and never through a link (own-file.ts): --force replaces what stands at --out
@@ -108,6 +114,7 @@ export function guessCommand(context: CliContext): Command {
           firstLine,
           evidenceDir,
           report,
+          fixedWidth,
         }),
       );
       context.setExitCode(ExitCode.ok);
@@ -147,6 +154,8 @@ interface ReadSample {
   firstLine: number;
   /** Where the table sits when the file is a report (title lines, a trailer); undefined for a workbook. */
   report?: ReportLayoutGuess | undefined;
+  /** A fixed-width record file: its records, the detail ones the sample's rows (read from the head). */
+  fixedWidth?: FixedWidthGuess | undefined;
 }
 
 /** Sniffs the head, then streams the first `maxRows` records with what was sniffed. */
@@ -172,6 +181,21 @@ async function readSample(path: string, maxRows: number): Promise<ReadSample> {
     const headText = new TextDecoder(encoding.encoding).decode(head.subarray(0, bytesRead), { stream: true });
     refuseBinary(path, headText);
     const sniffed = sniffDialect(headText, bytesRead < headBytes);
+    const fixedWidth = recogniseFixedWidth({
+      head: headText,
+      complete: bytesRead < headBytes,
+      dialect: sniffed,
+      maxRows,
+    });
+    if (fixedWidth !== undefined)
+      return {
+        encoding,
+        dialect: fixedWidthDialect(sniffed),
+        sample: fixedWidth.sample,
+        unreadableRows: 0,
+        firstLine: fixedWidth.firstLine,
+        fixedWidth,
+      };
     const report = findReportLayout({
       head: headText,
       complete: bytesRead < headBytes,

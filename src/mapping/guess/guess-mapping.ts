@@ -11,6 +11,8 @@ import { evidenceEntries, type EvidenceDraft } from './evidence-columns.js';
 import type { Decision, Sample } from './types.js';
 import { renderReport, reportDecisions, type ReportLayoutGuess } from './report-layout.js';
 import { renderRows } from './rows/render-rows.js';
+import type { FixedWidthGuess } from './fixed-width/recognise.js';
+import { fixedWidthDecisions, renderFixedWidth } from './fixed-width/render.js';
 
 export interface GuessInput {
   readonly sample: Sample;
@@ -26,6 +28,8 @@ export interface GuessInput {
   readonly schemaPath: string;
   /** The line of the sample's first row, to name repeated rows by line (default: right after the header). */
   readonly firstLine?: number | undefined;
+  /** A fixed-width record file: its record types and fields; the sample's rows are its detail records. */
+  readonly fixedWidth?: FixedWidthGuess | undefined;
 }
 
 export type { Decision } from './types.js';
@@ -47,7 +51,8 @@ export function guessMapping(input: GuessInput): Draft {
   const { dialect } = input;
   // Masked as the import masks it: nothing the draft quotes can hold a full card number.
   const sample = maskedSample(input.sample);
-  const profiles = profileColumns(sample, dialect.header);
+  // A fixed-width file's field names are positions, not headers: the values alone say what a field holds.
+  const profiles = profileColumns(sample, dialect.header && input.fixedWidth === undefined);
   const assignments = assignRoles(sample, profiles, dialect.delimiter === ';' ? ',' : '.');
   const fields = completeFields(assignments);
   const sharedColumns = [
@@ -123,20 +128,24 @@ export function guessMapping(input: GuessInput): Draft {
 
 /** What was decided, field by field, with how sure each decision is: the command's table. */
 function decisionsOf(
-  { encoding, dialect, report }: GuessInput,
+  { encoding, dialect, report, fixedWidth }: GuessInput,
   claimKey: ClaimKeyGuess,
   allFields: readonly FieldDraft[],
   evidence: readonly EvidenceDraft[],
 ): Decision[] {
   return [
     { subject: 'encoding', decision: encoding.encoding, confidence: encoding.confidence },
-    {
-      subject: 'delimiter',
-      decision:
-        `${describeDelimiter(dialect.delimiter)}, quote ${dialect.quote}, ${dialect.lineEnding} line endings, ` +
-        (dialect.header ? 'a header line' : 'no header line'),
-      confidence: dialect.confidence,
-    },
+    ...(fixedWidth === undefined
+      ? [
+          {
+            subject: 'delimiter',
+            decision:
+              `${describeDelimiter(dialect.delimiter)}, quote ${dialect.quote}, ${dialect.lineEnding} line endings, ` +
+              (dialect.header ? 'a header line' : 'no header line'),
+            confidence: dialect.confidence,
+          },
+        ]
+      : fixedWidthDecisions(fixedWidth)),
     ...(report === undefined ? [] : reportDecisions(report)),
     { subject: 'claim.key', decision: claimKey.column ?? 'none found', confidence: claimKey.confidence },
     ...allFields.map((field) => ({
@@ -169,6 +178,15 @@ function renderHeader(yaml: YamlLines, input: GuessInput): void {
     `description: ${scalar(`Draft for ${input.source}, guessed from ${sample.rows.length} rows: review the TODO and CHECK comments`)}`,
   );
   yaml.add('csv:');
+  if (input.fixedWidth !== undefined) {
+    yaml.comment(
+      '  ',
+      'a fixed-width file (fixed_width, below): csv says how the results file is written and read back',
+    );
+    yaml.add('  encoding: utf-8');
+    renderFixedWidth(yaml, input.fixedWidth, encoding);
+    return;
+  }
   yaml.comment('  ', `encoding: ${encoding.evidence} (confidence: ${encoding.confidence})`);
   yaml.comment('  ', `delimiter: ${dialect.evidence} (confidence: ${dialect.confidence})`);
   yaml.comment(
