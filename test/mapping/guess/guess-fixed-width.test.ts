@@ -7,7 +7,7 @@ import { recogniseFixedWidth } from '../../../src/mapping/guess/fixed-width/reco
 import { parseMapping } from '../../../src/mapping/load.js';
 import { runCli } from '../../helpers/cli.js';
 import { temporaryFolder } from '../../helpers/temporary-folder.js';
-import { cbnotFile, simpleFile } from './fixed-width-files.js';
+import { cbnotFile, simpleFile } from '../../helpers/fixed-width-files.js';
 
 /** `mapping guess` on fixed-width record files (docs/mappings.md, "mapping guess and fixed-width files"). */
 
