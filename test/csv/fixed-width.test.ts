@@ -114,7 +114,7 @@ async function rowsOf(text: string, mapping: Mapping) {
 
 async function fileOf(text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'bulk-disputes-fixed-'));
-  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  onTestFinished(async () => rm(dir, { recursive: true, force: true }));
   const path = join(dir, 'batch.txt');
   await writeFile(path, text);
   return path;

@@ -16,7 +16,7 @@ import { genericColumns } from './generate.js';
  * import leaves behind (results CSV, payloads, the sandbox's tables).
  */
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const genericMapping = join(repoRoot, 'mappings/generic.yaml');
 const samplesEvidence = join(repoRoot, 'samples/evidence');
 
