@@ -54,7 +54,8 @@ export const exitCodeTable = {
     byCommand: {
       import:
         'usage, mapping, a header without columns the mapping reads (HEADER_MISMATCH), a report whose header ' +
-        'its layout does not find (csv_header_not_found), a journal of another input, flags or service ' +
+        'its layout does not find (csv_header_not_found), a trailer that disagrees with its block ' +
+        '(TRAILER_MISMATCH, TRAILER_MISSING), a journal of another input, flags or service ' +
         '(SERVICE_MISMATCH), old Mac line ends (csv_line_endings): nothing sent',
       'migrate-v1': 'usage, a journal of another --group-by or service',
       withdraw: 'nothing sent (usage, a live key without --yes, not confirmed)',
