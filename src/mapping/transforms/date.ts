@@ -62,9 +62,8 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
   if (!YEAR_TOKENS.test(pattern)) {
     return fail('options_invalid', `date.format: expected a pattern with a year, got ${quote(options.format)}`);
   }
-  const dayOfYear = dayOfYearProblem(options.format);
-  if (dayOfYear !== undefined) return fail('options_invalid', `date.format: ${dayOfYear}`);
-  const format = luxonDateFormat(options.format);
+  const { luxonFormat: format, problem } = readingOf(options.format);
+  if (problem !== undefined) return fail('options_invalid', `date.format: ${problem}`);
   if (!isValidZone(options.timeZone)) {
     return fail(
       'time_zone_unknown',
@@ -109,20 +108,8 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
  * without separators, and deadlines"). Workbook date cells are written back in this format too.
  */
 export function luxonDateFormat(format: string): string {
-  let translated = luxonFormats.get(format);
-  if (translated === undefined) {
-    translated = YEAR_BESIDE_DAY.test(literalFree(format))
-      ? unquotedParts(format)
-          .map((part) => (part.startsWith("'") ? part : part.replace(/(?<!D)DDD(?!D)/g, 'ooo')))
-          .join('')
-      : format;
-    if (luxonFormats.size < 1000) luxonFormats.set(format, translated);
-  }
-  return translated;
+  return readingOf(format).luxonFormat;
 }
-
-const luxonFormats = new Map<string, string>();
-const YEAR_BESIDE_DAY = /y/;
 
 /**
  * A `D`, `DD` or `DDDD` beside a year token (Java's unpadded day of the year, or a typo): luxon
@@ -130,13 +117,37 @@ const YEAR_BESIDE_DAY = /y/;
  * say why; the mapping is refused instead, naming the token that reads a day of the year.
  */
 export function dayOfYearProblem(format: string): string | undefined {
-  if (format === isoFormat) return undefined;
-  const luxonFormat = luxonDateFormat(format);
-  if (!YEAR_BESIDE_DAY.test(literalFree(luxonFormat)) || !/D/.test(literalFree(luxonFormat))) return undefined;
-  return (
-    `expected DDD or ooo for a day of the year (or MM and dd for a month and day) beside a year, ` +
-    `got ${quote(format)} (D, DD and DDDD are a whole localized date in luxon)`
-  );
+  return readingOf(format).problem;
+}
+
+interface FormatReading {
+  readonly luxonFormat: string;
+  readonly problem?: string;
+}
+
+/** Worked out once per format: the transform asks for every cell of a column. */
+const formatReadings = new Map<string, FormatReading>();
+function readingOf(format: string): FormatReading {
+  let reading = formatReadings.get(format);
+  if (reading === undefined) {
+    reading = translatedFormat(format);
+    if (formatReadings.size < 1000) formatReadings.set(format, reading);
+  }
+  return reading;
+}
+
+function translatedFormat(format: string): FormatReading {
+  if (format === isoFormat || !/y/.test(literalFree(format))) return { luxonFormat: format };
+  const luxonFormat = unquotedParts(format)
+    .map((part) => (part.startsWith("'") ? part : part.replace(/(?<!D)DDD(?!D)/g, 'ooo')))
+    .join('');
+  if (!/D/.test(literalFree(luxonFormat))) return { luxonFormat };
+  return {
+    luxonFormat,
+    problem:
+      `expected DDD or ooo for a day of the year (or MM and dd for a month and day) beside a year, ` +
+      `got ${quote(format)} (D, DD and DDDD are a whole localized date in luxon)`,
+  };
 }
 
 /** `yyyy'D'DDD` → `yyyy`, `'D'`, `DDD`: text in quotes is literal. */
