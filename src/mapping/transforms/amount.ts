@@ -115,14 +115,15 @@ export function readAmount(text: string, options: AmountOptions): TransformResul
     const reading =
       options.impliedDecimals === undefined
         ? ''
-        : ` (${parts.integer}.${parts.fraction} with ${impliedDecimalsText(options.impliedDecimals)})`;
+        : ` (${parts.integer.replace(/^0+(?=\d)/, '')}.${parts.fraction} with ${impliedDecimalsText(options.impliedDecimals)})`;
     return fail(
       'amount_precision',
       `amount: expected at most ${exponent.value} fraction digits for ${options.currency} (or zeros after them), got ${quote(trimmed)}${reading}`,
     );
   }
+  let digits = parts.integer + fraction.padEnd(exponent.value, '0');
   // Fixed-width files pad with zeros to any length; without them most amounts stay on the Number path.
-  const digits = (parts.integer + fraction.padEnd(exponent.value, '0')).replace(/^0+(?=\d)/, '');
+  if (digits.length > 15) digits = digits.replace(/^0+(?=\d)/, '');
   // Up to 15 digits are below 2^53 and exact as a Number; BigInt (slower) only for longer ones.
   if (digits.length <= 15) return ok({ minorUnits: Number(digits), negative });
   const minorUnits = BigInt(digits);
@@ -158,7 +159,7 @@ function impliedParts(body: string, impliedDecimals: number): AmountParts | unde
   if (!/^\d+$/.test(body)) return undefined;
   const padded = body.padStart(impliedDecimals + 1, '0');
   const point = padded.length - impliedDecimals;
-  return { integer: padded.slice(0, point).replace(/^0+(?=\d)/, ''), fraction: padded.slice(point) };
+  return { integer: padded.slice(0, point), fraction: padded.slice(point) };
 }
 
 function impliedDecimalsText(impliedDecimals: number): string {
