@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { compileMapping } from '../../src/mapping/compile/index.js';
 import { explainRow } from '../../src/mapping/explain.js';
@@ -5,6 +7,8 @@ import { MappingError, parseMapping } from '../../src/mapping/load.js';
 import { mapRow, type RowMapping } from '../../src/mapping/map-row.js';
 import type { Mapping } from '../../src/mapping/schema.js';
 import { columnReadings } from '../../src/workbook/column-readings.js';
+import { readWorkbookRows } from '../../src/workbook/read-rows.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 /**
  * A mapping of a fixed-width chargeback file's fields (each field a column): amounts with implied
@@ -161,6 +165,31 @@ describe('a mapping with implied decimals', () => {
     expect(readings.get('AMT')).toEqual({ decimalSeparator: undefined });
     expect(readings.get('JULIAN')).toEqual({ dateFormat: 'yyyyooo' });
     expect(readings.get('TXN')).toEqual({ dateFormat: 'yyMMdd' });
+  });
+
+  it('maps a workbook’s typed cells: a whole number as its digits, a fraction refused, a date cell as yyyyDDD', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Chargebacks');
+    sheet.addRow(header);
+    const typed = (amount: number) => rowOf({}).map((cell, position) => (header[position] === 'AMT' ? amount : cell));
+    sheet.addRow(
+      typed(1235).map((cell, position) => (header[position] === 'JULIAN' ? new Date(Date.UTC(2017, 4, 21)) : cell)),
+    );
+    sheet.addRow(typed(12.35));
+    const file = join(await temporaryFolder('implied-decimals-'), 'chargebacks.xlsx');
+    await workbook.xlsx.writeFile(file);
+    const results: RowMapping[] = [];
+    for await (const row of readWorkbookRows(file, { readings: columnReadings(usd) })) {
+      if ('error' in row) throw new Error(`expected a row, got ${JSON.stringify(row.error)}`);
+      results.push(
+        mapped(usd, Object.fromEntries(header.map((column, position) => [column, row.raw[position] ?? '']))),
+      );
+    }
+    expect(results.map(amountOf)).toEqual([
+      1235,
+      ['amount_format: amount: expected digits only (2 implied decimals, no decimal separator), got "12.35"'],
+    ]);
+    expect(results[0]).toMatchObject({ ok: true, row: { shared: { dispute: { date: '2017-05-21T00:00:00.000Z' } } } });
   });
 });
 
