@@ -124,9 +124,12 @@ function convertType(value: string, spec: FieldSpec, context: FieldContext): Tra
       const columnSign =
         signColumn === undefined ? undefined : signOfColumn(context.cells[signColumn.column] ?? '', signColumn);
       if (columnSign !== undefined && !columnSign.ok) return columnSign;
+      const impliedDecimals = spec.amount?.implied_decimals;
       return toMinorUnits(value, {
         currency,
-        decimalSeparator: spec.amount?.decimal_separator ?? '.',
+        ...(impliedDecimals === undefined
+          ? { decimalSeparator: spec.amount?.decimal_separator ?? '.' }
+          : { impliedDecimals }),
         groupSeparator: spec.amount?.group_separator ?? '',
         negative: spec.amount?.negative ?? 'refuse',
         ...(columnSign === undefined ? {} : { columnSign: columnSign.value }),

@@ -100,7 +100,12 @@ function detailOf(step: FieldStepName, spec: FieldSpec): string | undefined {
       // What a negative becomes, and where the sign is read, shown beside the value they give.
       const negative = spec.amount.negative === 'magnitude' ? ', negative as magnitude' : '';
       const sign = spec.amount.sign_column === undefined ? '' : `, sign from ${quote(spec.amount.sign_column.column)}`;
-      return `in ${currency}, decimal ${quote(spec.amount.decimal_separator)}${grouping}${negative}${sign}`;
+      const implied = spec.amount.implied_decimals;
+      const decimals =
+        implied === undefined
+          ? `decimal ${quote(spec.amount.decimal_separator ?? '.')}`
+          : `implied ${implied} decimal${implied === 1 ? '' : 's'}`;
+      return `in ${currency}, ${decimals}${grouping}${negative}${sign}`;
     }
     default:
       return undefined;

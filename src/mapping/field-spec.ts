@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { maxImpliedDecimals } from './transforms/amount.js';
+import { dayOfYearProblem } from './transforms/date.js';
 import { defaultTwoDigitWindowStart, maxWindowStart, minWindowStart } from './transforms/year.js';
 
 /**
@@ -42,7 +44,21 @@ export const fieldSpecSchema = z
           .optional()
           .describe('fixed ISO 4217 currency'),
         currency_field: z.string().optional().describe('or the target field holding it, e.g. "dispute.currency"'),
-        decimal_separator: z.enum(['.', ',']).describe('always explicit: "9,99" is never guessed'),
+        decimal_separator: z
+          .enum(['.', ','])
+          .optional()
+          .describe('always explicit: "9,99" is never guessed; or implied_decimals'),
+        // docs/mappings.md, "Amounts and signs as banks write them": fixed-width files write no separator.
+        implied_decimals: z
+          .number()
+          .int()
+          .min(0)
+          .max(maxImpliedDecimals)
+          .optional()
+          .describe(
+            'or: the cell has no decimal separator and its last N digits are the decimals ("000000001235" with 2 is ' +
+              '12.35); a cell with a separator is a row error, amount_format',
+          ),
         group_separator: z.enum([',', '.', ' ', "'", '']).default(''),
         // docs/mappings.md, "Amounts and signs as banks write them"; the wire never carries a negative.
         negative: z
@@ -70,15 +86,31 @@ export const fieldSpecSchema = z
       .refine((amount) => (amount.currency === undefined) !== (amount.currency_field === undefined), {
         message: 'expected exactly one of currency and currency_field',
       })
+      .refine((amount) => amount.decimal_separator !== undefined || amount.implied_decimals !== undefined, {
+        message: 'expected decimal_separator or implied_decimals, got neither',
+      })
+      // One meaning per cell: with implied decimals a separator in a cell is an error, never read.
+      .refine((amount) => amount.decimal_separator === undefined || amount.implied_decimals === undefined, {
+        message: 'expected decimal_separator or implied_decimals, got both',
+        path: ['implied_decimals'],
+      })
+      .refine((amount) => amount.implied_decimals === undefined || amount.group_separator === '', {
+        message: 'expected no group_separator with implied_decimals (its digits are never grouped)',
+        path: ['group_separator'],
+      })
       .optional(),
     date: z
       .strictObject({
         format: z
           .string()
           .min(1)
+          // A Java-style day of the year luxon would read as a localized date (transforms/date.ts).
+          .refine((format) => dayOfYearProblem(format) === undefined, {
+            error: (issue) => dayOfYearProblem(String(issue.input)) ?? 'expected a luxon format',
+          })
           .describe(
-            'luxon format, e.g. "dd.MM.yyyy" or "yyyy-MM-dd HH:mm"; or "iso" for ISO 8601 dates and date-times ' +
-              'with or without seconds, fractions and an offset',
+            'luxon format, e.g. "dd.MM.yyyy" or "yyyy-MM-dd HH:mm" ("yyyyDDD" or "yyyyooo" for a year and its ' +
+              'day of the year); or "iso" for ISO 8601 dates and date-times with or without seconds, fractions and an offset',
           ),
         time_zone: z
           .string()

@@ -1,5 +1,6 @@
 import type { FieldSpec } from '../mapping/field-spec.js';
 import type { Mapping } from '../mapping/schema.js';
+import { luxonDateFormat } from '../mapping/transforms/date.js';
 import type { ColumnReading } from './cell-text.js';
 
 /**
@@ -17,7 +18,10 @@ export function columnReadings(mapping: Mapping): Map<string, ColumnReading> {
   for (const spec of specs) {
     // A split column (`09/28` read as month and year) is text, not one date or number.
     if (spec.column === undefined || spec.split !== undefined || readings.has(spec.column)) continue;
-    if (spec.type === 'date' && spec.date !== undefined) readings.set(spec.column, { dateFormat: spec.date.format });
+    // `yyyyDDD` as the date transform reads it (luxon's own DDD would write "May 21, 2017").
+    if (spec.type === 'date' && spec.date !== undefined)
+      readings.set(spec.column, { dateFormat: luxonDateFormat(spec.date.format) });
+    // With implied decimals a typed number reads as it is: an integer is its digits, a fraction is refused.
     if (spec.type === 'amount' && spec.amount !== undefined)
       readings.set(spec.column, { decimalSeparator: spec.amount.decimal_separator });
   }

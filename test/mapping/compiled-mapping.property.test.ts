@@ -89,6 +89,12 @@ const cellArbitrary = fc.oneof(
         '12/28',
         '09/2028',
         '1/2/3',
+        // Fixed-width amounts: implied decimals, zero-padded, signed or not.
+        '000000001235',
+        '000000123400',
+        '000000001235-',
+        '-000000012345',
+        '0000000000000000000001',
       ],
       ...[
         '2026-03-15',
@@ -106,6 +112,10 @@ const cellArbitrary = fc.oneof(
         '20240230',
         '00:00.0',
         '12:34.5',
+        '2017141',
+        '2017366',
+        '2016366',
+        '17141',
       ],
       ...[
         '1.48792E+22',
@@ -151,8 +161,6 @@ const cellArbitrary = fc.oneof(
 const optional = <Value>(arbitrary: fc.Arbitrary<Value>) =>
   fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
 const separators = {
-  decimal_separator: fc.constantFrom('.', ','),
-  group_separator: fc.constantFrom(',', '.', ' ', "'", ''),
   // What a negative means, and a sign from another column (a column the file may lack).
   negative: optional(fc.constantFrom('refuse', 'magnitude')),
   sign_column: optional(
@@ -163,6 +171,18 @@ const separators = {
     }),
   ),
 };
+
+/** A decimal separator (and grouping), or the implied decimals of a fixed-width file. */
+const decimals = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      decimal_separator: fc.constantFrom('.', ','),
+      group_separator: fc.constantFrom(',', '.', ' ', "'", ''),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ implied_decimals: fc.constantFrom(0, 2, 3, 5) }) },
+);
 
 const stepsArbitrary = fc.record({
   trim: fc.boolean(),
@@ -207,6 +227,9 @@ const typeArbitrary = fc.oneof(
           "yyyy-MM-dd'T'HH:mm:ss'Z'",
           'dd MMM yyyy',
           'MM-dd',
+          'yyyyDDD',
+          'yyDDD',
+          'yyyyooo',
         ),
         time_zone: fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Not/A_Zone'),
       }),
@@ -216,19 +239,24 @@ const typeArbitrary = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       type: fc.constant('amount'),
-      amount: fc.oneof(
-        fc.record({ currency: fc.constantFrom('USD', 'JPY', 'KWD', 'XAU', 'ABC'), ...separators }),
-        fc.record({
-          currency_field: fc.constantFrom(
-            'transaction.currency',
-            'dispute.currency',
-            'card.network',
-            'transaction.amount',
-            'nowhere',
+      amount: fc
+        .tuple(
+          fc.oneof(
+            fc.record({ currency: fc.constantFrom('USD', 'JPY', 'KWD', 'XAU', 'ABC'), ...separators }),
+            fc.record({
+              currency_field: fc.constantFrom(
+                'transaction.currency',
+                'dispute.currency',
+                'card.network',
+                'transaction.amount',
+                'nowhere',
+              ),
+              ...separators,
+            }),
           ),
-          ...separators,
-        }),
-      ),
+          decimals,
+        )
+        .map(([amount, written]) => ({ ...amount, ...written })),
     }),
   },
 );

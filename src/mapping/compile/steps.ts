@@ -9,6 +9,7 @@ import {
   toMinorUnits,
   toYear,
   defaultTwoDigitWindowStart,
+  type AmountOptions,
   type ColumnSign,
   type TransformResult,
 } from '../transforms/index.js';
@@ -79,7 +80,7 @@ export function typeStep(spec: FieldSpec): Step | undefined {
 export function amountInCurrencyStep(
   spec: FieldSpec,
 ): (text: string, currency: string, columnSign?: ColumnSign) => TransformResult<FieldValue> {
-  const optionsByCurrency = new Map<string, ReturnType<typeof amountOptions>>();
+  const optionsByCurrency = new Map<string, AmountOptions>();
   return (text, currency, columnSign) => {
     let options = optionsByCurrency.get(currency);
     if (options === undefined) {
@@ -97,11 +98,14 @@ export function signStep(spec: FieldSpec): ((cell: string) => TransformResult<Co
   return (cell) => signOfColumn(cell, signColumn);
 }
 
-function amountOptions(spec: FieldSpec, currency: string) {
+function amountOptions(spec: FieldSpec, currency: string): AmountOptions {
+  const impliedDecimals = spec.amount?.implied_decimals;
   return {
     currency,
-    decimalSeparator: spec.amount?.decimal_separator ?? '.',
+    ...(impliedDecimals === undefined
+      ? { decimalSeparator: spec.amount?.decimal_separator ?? '.' }
+      : { impliedDecimals }),
     groupSeparator: spec.amount?.group_separator ?? '',
     negative: spec.amount?.negative ?? 'refuse',
-  } as const;
+  };
 }

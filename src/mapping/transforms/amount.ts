@@ -22,9 +22,18 @@ export interface ColumnSign {
 export interface AmountOptions {
   /** ISO 4217 alphabetic code, upper case. */
   readonly currency: string;
-  /** Always explicit: `9,99` means 999 or 9.99 depending only on this, never on a guess from the cells. */
-  readonly decimalSeparator: DecimalSeparator;
-  /** Absent or '' means digits may not be grouped at all. */
+  /**
+   * Always explicit: `9,99` means 999 or 9.99 depending only on this, never on a guess from the
+   * cells. Exactly one of this and `impliedDecimals`.
+   */
+  readonly decimalSeparator?: DecimalSeparator;
+  /**
+   * The cell has no separator and its last N digits are the decimals, as fixed-width files write
+   * amounts (`000000001235` with 2 is 12.35; docs/mappings.md, "Amounts and signs as banks write
+   * them"). N is the file's, not the currency's: the digits past the currency's exponent must be zeros.
+   */
+  readonly impliedDecimals?: number;
+  /** Absent or '' means digits may not be grouped at all; always so with `impliedDecimals`. */
   readonly groupSeparator?: GroupSeparator;
   /** Absent means `refuse`. */
   readonly negative?: NegativeAmounts;
@@ -40,6 +49,8 @@ export interface WrittenAmount {
 
 const DECIMAL_SEPARATORS: readonly string[] = ['.', ','];
 const GROUP_SEPARATORS: readonly string[] = [',', '.', ' ', "'", ''];
+/** A Number holds 15 digits exactly: a field with more decimals than that has no whole digits worth reading. */
+export const maxImpliedDecimals = 15;
 
 /**
  * A decimal string to an integer in the currency's minor units: "1.234,56" EUR with decimal ','
@@ -80,7 +91,9 @@ export function toMinorUnits(text: string, options: AmountOptions): TransformRes
 /**
  * The amount a cell writes, sign apart: `-1.50`, `1.50-`, `−1.50` (U+2212) and `(1.50)` are 150
  * and negative. Zeros past the currency's exponent are no precision (`1.50000000` USD is 150,
- * `3400.000` JPY is 3400); any other digit there is (`1.505` USD is `amount_precision`).
+ * `3400.000` JPY is 3400); any other digit there is (`1.505` USD is `amount_precision`). With
+ * implied decimals the same holds of the digits the cell's last N are: `000000123400` with 2 is
+ * 1234 JPY, `000000001235` with 2 is `amount_precision` in JPY.
  */
 export function readAmount(text: string, options: AmountOptions): TransformResult<WrittenAmount> {
   const optionsProblem = checkOptions(options);
@@ -91,26 +104,26 @@ export function readAmount(text: string, options: AmountOptions): TransformResul
   const trimmed = text.trim();
   if (trimmed === '') return fail('amount_empty', 'amount: expected a decimal number, got an empty cell');
   const { body, negative } = withoutSign(trimmed);
-
-  const parts = body.split(options.decimalSeparator);
-  const integerPart = parts[0] ?? '';
-  const fractionPart = parts[1];
-  if (parts.length > 2 || (fractionPart !== undefined && !/^\d+$/.test(fractionPart))) {
-    return formatError(trimmed, options);
-  }
-  const integerDigits = groupedDigits(integerPart, options.groupSeparator ?? '');
-  if (integerDigits === undefined) return formatError(trimmed, options);
+  const parts =
+    options.impliedDecimals === undefined ? separatedParts(body, options) : impliedParts(body, options.impliedDecimals);
+  if (parts === undefined) return formatError(trimmed, options);
 
   // Reports pad every amount to a fixed number of decimals: zeros past the exponent say nothing.
-  const fraction = (fractionPart ?? '').slice(0, exponent.value);
+  const fraction = parts.fraction.slice(0, exponent.value);
   // No rounding: "12.345" USD or "12.5" JPY is a data problem the issuer has to look at.
-  if (!/^0*$/.test((fractionPart ?? '').slice(exponent.value))) {
+  if (!/^0*$/.test(parts.fraction.slice(exponent.value))) {
+    const reading =
+      options.impliedDecimals === undefined
+        ? ''
+        : ` (${parts.integer.replace(/^0+(?=\d)/, '')}.${parts.fraction} with ${impliedDecimalsText(options.impliedDecimals)})`;
     return fail(
       'amount_precision',
-      `amount: expected at most ${exponent.value} fraction digits for ${options.currency} (or zeros after them), got ${quote(trimmed)}`,
+      `amount: expected at most ${exponent.value} fraction digits for ${options.currency} (or zeros after them), got ${quote(trimmed)}${reading}`,
     );
   }
-  const digits = integerDigits + fraction.padEnd(exponent.value, '0');
+  let digits = parts.integer + fraction.padEnd(exponent.value, '0');
+  // Fixed-width files pad with zeros to any length; without them most amounts stay on the Number path.
+  if (digits.length > 15) digits = digits.replace(/^0+(?=\d)/, '');
   // Up to 15 digits are below 2^53 and exact as a Number; BigInt (slower) only for longer ones.
   if (digits.length <= 15) return ok({ minorUnits: Number(digits), negative });
   const minorUnits = BigInt(digits);
@@ -121,6 +134,36 @@ export function readAmount(text: string, options: AmountOptions): TransformResul
     );
   }
   return ok({ minorUnits: Number(minorUnits), negative });
+}
+
+/** An amount's digits either side of its decimal point, sign apart. */
+interface AmountParts {
+  readonly integer: string;
+  readonly fraction: string;
+}
+
+/** `1.234,56` with decimal ',' and group '.': 1234 and 56; undefined when malformed. */
+function separatedParts(body: string, options: AmountOptions): AmountParts | undefined {
+  const parts = body.split(options.decimalSeparator ?? '.');
+  const fraction = parts[1];
+  if (parts.length > 2 || (fraction !== undefined && !/^\d+$/.test(fraction))) return undefined;
+  const integer = groupedDigits(parts[0] ?? '', options.groupSeparator ?? '');
+  return integer === undefined ? undefined : { integer, fraction: fraction ?? '' };
+}
+
+/**
+ * `000000001235` with 2 implied decimals: 0000000012 and 35; `5` is 0 and 05. Digits only: a
+ * separator in such a cell says the column is not what the mapping thinks it is.
+ */
+function impliedParts(body: string, impliedDecimals: number): AmountParts | undefined {
+  if (!/^\d+$/.test(body)) return undefined;
+  const padded = body.padStart(impliedDecimals + 1, '0');
+  const point = padded.length - impliedDecimals;
+  return { integer: padded.slice(0, point), fraction: padded.slice(point) };
+}
+
+function impliedDecimalsText(impliedDecimals: number): string {
+  return `${impliedDecimals} implied decimal${impliedDecimals === 1 ? '' : 's'}`;
 }
 
 /** The ways a report writes a debit: a leading or trailing minus (or U+2212), accounting parentheses. */
@@ -134,10 +177,11 @@ function withoutSign(trimmed: string): { body: string; negative: boolean } {
 function checkOptions(options: AmountOptions): TransformResult<never> | undefined {
   const group = options.groupSeparator ?? '';
   // The options come from a parsed mapping file, so the unions are checked at run time too.
-  if (!DECIMAL_SEPARATORS.includes(options.decimalSeparator)) {
+  if (options.impliedDecimals !== undefined) return checkImpliedOptions(options.impliedDecimals, options, group);
+  if (!DECIMAL_SEPARATORS.includes(options.decimalSeparator ?? '')) {
     return fail(
       'options_invalid',
-      `amount.decimalSeparator: expected "." or ",", got ${quote(options.decimalSeparator)}`,
+      `amount.decimalSeparator: expected "." or ",", got ${quote(options.decimalSeparator ?? '')}`,
     );
   }
   if (!GROUP_SEPARATORS.includes(group)) {
@@ -148,6 +192,29 @@ function checkOptions(options: AmountOptions): TransformResult<never> | undefine
       'options_invalid',
       `amount.groupSeparator: expected a character other than the decimal separator, got ${quote(group)}`,
     );
+  }
+  return undefined;
+}
+
+function checkImpliedOptions(
+  impliedDecimals: number,
+  options: AmountOptions,
+  group: string,
+): TransformResult<never> | undefined {
+  if (!Number.isInteger(impliedDecimals) || impliedDecimals < 0 || impliedDecimals > maxImpliedDecimals) {
+    return fail(
+      'options_invalid',
+      `amount.impliedDecimals: expected a whole number from 0 to ${maxImpliedDecimals}, got ${String(impliedDecimals)}`,
+    );
+  }
+  if (options.decimalSeparator !== undefined) {
+    return fail(
+      'options_invalid',
+      `amount.decimalSeparator: expected none with impliedDecimals, got ${quote(options.decimalSeparator)}`,
+    );
+  }
+  if (group !== '') {
+    return fail('options_invalid', `amount.groupSeparator: expected none with impliedDecimals, got ${quote(group)}`);
   }
   return undefined;
 }
@@ -171,10 +238,16 @@ function escapeRegExp(text: string): string {
 }
 
 function formatError(trimmed: string, options: AmountOptions): TransformResult<never> {
+  if (options.impliedDecimals !== undefined) {
+    return fail(
+      'amount_format',
+      `amount: expected digits only (${impliedDecimalsText(options.impliedDecimals)}, no decimal separator), got ${quote(trimmed)}`,
+    );
+  }
   const group = options.groupSeparator ?? '';
   const grouping = group === '' ? 'no digit grouping' : `${quote(group)} grouping digits by three`;
   return fail(
     'amount_format',
-    `amount: expected digits with ${quote(options.decimalSeparator)} as decimal separator and ${grouping}, got ${quote(trimmed)}`,
+    `amount: expected digits with ${quote(options.decimalSeparator ?? '.')} as decimal separator and ${grouping}, got ${quote(trimmed)}`,
   );
 }

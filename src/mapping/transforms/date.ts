@@ -62,6 +62,8 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
   if (!YEAR_TOKENS.test(pattern)) {
     return fail('options_invalid', `date.format: expected a pattern with a year, got ${quote(options.format)}`);
   }
+  const { luxonFormat: format, problem } = readingOf(options.format);
+  if (problem !== undefined) return fail('options_invalid', `date.format: ${problem}`);
   if (!isValidZone(options.timeZone)) {
     return fail(
       'time_zone_unknown',
@@ -72,10 +74,10 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
   if (trimmed === '') return fail('date_empty', `date: expected a date as ${quote(options.format)}, got an empty cell`);
 
   const locale = options.locale ?? 'en-US';
-  const calendarDate = locale === 'en-US' ? plainDate(trimmed, options.format) : undefined;
+  const calendarDate = locale === 'en-US' ? plainDate(trimmed, format) : undefined;
   if (calendarDate !== undefined) return ok(calendarDate);
   // Parsed in UTC, the fields are exactly what was written (unless the text carries an offset).
-  const parser = parserFor(options.format, locale);
+  const parser = parserFor(format, locale);
   const asWritten = DateTime.fromFormatParser(trimmed, parser, { zone: 'UTC', locale });
   if (!asWritten.isValid) {
     // "unit out of range" is a well-formed date that does not exist, like 2026-02-30.
@@ -96,6 +98,61 @@ export function toDateTime(text: string, options: DateOptions): TransformResult<
     );
   }
   return ok(zoned.toUTC().toISO());
+}
+
+/**
+ * A format as luxon reads it: the day of the year as published layouts write it, Java's and
+ * COBOL's `DDD` (`yyyyDDD`, `2017141` is 2017-05-21), becomes luxon's `ooo`. Luxon's own `DDD` is
+ * a whole localized date ("May 21, 2017"), which beside a year token can only be a misreading, so
+ * it is translated only there; a `DDD` alone, or in quotes, stays luxon's (docs/mappings.md, "Dates
+ * without separators, and deadlines"). Workbook date cells are written back in this format too.
+ */
+export function luxonDateFormat(format: string): string {
+  return readingOf(format).luxonFormat;
+}
+
+/**
+ * A `D`, `DD` or `DDDD` beside a year token (Java's unpadded day of the year, or a typo): luxon
+ * reads each as a whole localized date, so every cell would fail as a date_format that does not
+ * say why; the mapping is refused instead, naming the token that reads a day of the year.
+ */
+export function dayOfYearProblem(format: string): string | undefined {
+  return readingOf(format).problem;
+}
+
+interface FormatReading {
+  readonly luxonFormat: string;
+  readonly problem?: string;
+}
+
+/** Worked out once per format: the transform asks for every cell of a column. */
+const formatReadings = new Map<string, FormatReading>();
+function readingOf(format: string): FormatReading {
+  let reading = formatReadings.get(format);
+  if (reading === undefined) {
+    reading = translatedFormat(format);
+    if (formatReadings.size < 1000) formatReadings.set(format, reading);
+  }
+  return reading;
+}
+
+function translatedFormat(format: string): FormatReading {
+  if (format === isoFormat || !/y/.test(literalFree(format))) return { luxonFormat: format };
+  const luxonFormat = unquotedParts(format)
+    .map((part) => (part.startsWith("'") ? part : part.replace(/(?<!D)DDD(?!D)/g, 'ooo')))
+    .join('');
+  if (!/D/.test(literalFree(luxonFormat))) return { luxonFormat };
+  return {
+    luxonFormat,
+    problem:
+      `expected DDD or ooo for a day of the year (or MM and dd for a month and day) beside a year, ` +
+      `got ${quote(format)} (D, DD and DDDD are a whole localized date in luxon)`,
+  };
+}
+
+/** `yyyy'D'DDD` → `yyyy`, `'D'`, `DDD`: text in quotes is literal. */
+function unquotedParts(format: string): string[] {
+  return format.split(/('[^']*')/).filter((part) => part !== '');
 }
 
 /**
