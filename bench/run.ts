@@ -4,6 +4,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCase as evidence } from './cases/evidence.js';
+import { benchCase as fixedWidth } from './cases/fixed-width.js';
 import { benchCase as memory } from './cases/memory.js';
 import { benchCase as network } from './cases/network.js';
 import { benchCase as packageCase } from './cases/package.js';
@@ -50,6 +51,7 @@ const allCases: readonly BenchCase[] = [
   track,
   packageCase,
   weather,
+  fixedWidth,
 ];
 
 interface Flags {

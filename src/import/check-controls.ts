@@ -63,7 +63,8 @@ export async function checkInputControls(options: InputControlsOptions): Promise
     });
     for await (const _row of rows);
   } else {
-    for await (const _batch of exportRecordBatches(createReadStream(input), mapping, { tally }));
+    // Only the tally is wanted: a fixed-width file's rows are not built (a CSV's are, to be counted).
+    for await (const _batch of exportRecordBatches(createReadStream(input), mapping, { tally, tallyOnly: true }));
   }
   if (tally.mismatchCount === 0) return [];
   if (options.accept === true) return tally.mismatches;

@@ -17,6 +17,8 @@ import { exportLayout } from './export-layout.js';
 export type ExportHooks = Pick<ReadRowsOptions, 'onHeader' | 'onLayout' | 'onLinesOutside' | 'renameHeader'> & {
   /** Told the records as they are read, to check the control figures block by block. */
   tally?: ControlTally | undefined;
+  /** A fixed-width file's records told to `tally` only, no rows built (the control pre-pass). */
+  tallyOnly?: boolean | undefined;
 };
 
 export function exportRecordBatches(
@@ -24,7 +26,7 @@ export function exportRecordBatches(
   mapping: Mapping,
   hooks: ExportHooks = {},
 ): AsyncIterable<CsvRecord[]> {
-  const { tally, ...csvHooks } = hooks;
+  const { tally, tallyOnly: _tallyOnly, ...csvHooks } = hooks;
   const controls =
     tally === undefined || mapping.controls === undefined ? undefined : { controls: mapping.controls, tally };
   const layout = mapping.fixed_width;
@@ -79,7 +81,7 @@ async function* fixedWidthOrResults(
   const stream = Readable.from(rest(), { objectMode: false });
   try {
     if (startsAsResults(head, mapping)) {
-      const { tally: _tally, ...csvHooks } = hooks;
+      const { tally: _tally, tallyOnly: _tallyOnly, ...csvHooks } = hooks;
       yield* readRecordBatches(stream, mapping.csv, csvHooks);
       return;
     }
@@ -89,6 +91,7 @@ async function* fixedWidthOrResults(
       onLinesOutside: hooks.onLinesOutside,
       controls: mapping.controls,
       tally: hooks.tally,
+      tallyOnly: hooks.tallyOnly,
     });
   } finally {
     stream.destroy();

@@ -27,6 +27,11 @@ export interface FixedWidthReadOptions {
   /** The mapping's control figures: told to `tally`, checked as each block closes. */
   controls?: Controls | undefined;
   tally?: ControlTally | undefined;
+  /**
+   * The control pre-pass (src/import/check-controls.ts): every record read, typed, placed in its
+   * block and told to `tally`, but no row built and none yielded. Only the summed field is cut.
+   */
+  tallyOnly?: boolean | undefined;
 }
 
 /** A field's place in a record as `slice` takes it. */
@@ -156,7 +161,8 @@ class FixedWidthRecords {
         return;
       case 'detail':
         this.expectInBlock(line, 'a detail record');
-        rows.push(this.row(text, line));
+        if (this.options.tallyOnly === true) this.tallyDetail(text, line);
+        else rows.push(this.row(text, line));
     }
   }
 
@@ -191,6 +197,20 @@ class FixedWidthRecords {
       this.tally.detail(line, this.sumsAt === -1 ? undefined : values[this.sumsAt]);
     }
     return { line, index: this.index++, raw: values, error: undefined };
+  }
+
+  /** What `row` tells the tally, without the row: the summed column alone is read. */
+  private tallyDetail(text: string, line: number): void {
+    if (this.tally === undefined) return;
+    this.tally.record(line);
+    this.tally.detail(line, this.sumsAt === -1 ? undefined : this.columnValue(text, this.sumsAt));
+  }
+
+  /** One column of a detail record's row, as `row` fills it: a detail field, a carried header field, or blank. */
+  private columnValue(text: string, position: number): string {
+    const detail = this.detailSlices[position];
+    if (detail !== undefined) return this.cut(text, detail);
+    return this.carriedValues[position - this.detailSlices.length] ?? '';
   }
 
   /** A header opens a block; one after a block without its trailer is the tally's to report. */
