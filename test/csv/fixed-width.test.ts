@@ -34,6 +34,7 @@ function batchFile(blocks: readonly { amounts: number[]; count?: number; total?:
       record(40, [
         [0, 'HDR'],
         [3, `2026${pad(100 + number, 3)}`],
+        [10, pad(number + 1, 3)],
       ]),
     );
     lines.push(
@@ -68,7 +69,7 @@ function batchFile(blocks: readonly { amounts: number[]; count?: number; total?:
 const layout = {
   record_type: [0, 2],
   records: {
-    HDR: { role: 'header', fields: { file_date: [3, 9] }, carry: ['file_date'] },
+    HDR: { role: 'header', fields: { file_date: [3, 9], batch: [10, 12] }, carry: ['batch', 'file_date'] },
     BAT: { role: 'ignore' },
     DTL: { role: 'detail', fields: { reference: [3, 10], amount: [11, 20], sign: [21, 21], date: [22, 29] } },
     TRL: { role: 'trailer', fields: { count: [3, 8], total: [9, 20] } },
@@ -124,11 +125,28 @@ describe('fixed-width records', () => {
   it('reads each detail record once as a row with its line, the header fields carried, other records counted', async () => {
     const mapping = mappingOf({ fixed_width: layout, controls });
     const { header, rows, outside } = await rowsOf(batchFile([{ amounts: [1235, -50] }, { amounts: [99] }]), mapping);
-    expect(header).toEqual(['reference', 'amount', 'sign', 'date', 'file_date']);
+    // The carried fields in the order `carry` names them, not the header's.
+    expect(header).toEqual(['reference', 'amount', 'sign', 'date', 'batch', 'file_date']);
     expect(rows.map((row) => ('cells' in row ? [row.line, row.cells] : row))).toEqual([
-      [3, { reference: 'REF00001', amount: '0000001235', sign: '', date: '20261130', file_date: '2026100' }],
-      [4, { reference: 'REF00002', amount: '0000000050', sign: '-', date: '20261130', file_date: '2026100' }],
-      [8, { reference: 'REF00003', amount: '0000000099', sign: '', date: '20261130', file_date: '2026101' }],
+      [
+        3,
+        { reference: 'REF00001', amount: '0000001235', sign: '', date: '20261130', batch: '001', file_date: '2026100' },
+      ],
+      [
+        4,
+        {
+          reference: 'REF00002',
+          amount: '0000000050',
+          sign: '-',
+          date: '20261130',
+          batch: '001',
+          file_date: '2026100',
+        },
+      ],
+      [
+        8,
+        { reference: 'REF00003', amount: '0000000099', sign: '', date: '20261130', batch: '002', file_date: '2026101' },
+      ],
     ]);
     expect(outside).toMatchObject({ headerRecords: 2, trailer: 2, otherTypes: { BAT: 2 } });
   });

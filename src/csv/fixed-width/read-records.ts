@@ -125,7 +125,9 @@ class FixedWidthRecords {
     const header = recordOfRole(layout, 'header');
     this.hasHeader = header !== undefined;
     const carry = header?.record.carry ?? [];
-    this.carried = header === undefined ? [] : slicesOf(header.record).filter((slice) => carry.includes(slice.name));
+    // In the order `carry` names them, as the columns are.
+    const headerSlices = header === undefined ? [] : slicesOf(header.record);
+    this.carried = carry.flatMap((name) => headerSlices.filter((slice) => slice.name === name));
     this.carriedValues = carry.map(() => '');
     this.columns = fixedWidthColumns(layout);
     const sums = options.controls?.amount_total?.sums;
