@@ -58,7 +58,7 @@ export const controlsSchema = z.strictObject({
         .number()
         .int()
         .min(0)
-        .max(6)
+        .max(12)
         .default(0)
         .describe(
           'digits of a figure written without a decimal point that are decimals ("000000001235" with 2: 12.35)',

@@ -44,7 +44,16 @@ export function describeLinesOutside(outside: LinesOutside): string {
   if (outside.beforeHeader > 0) parts.push(`${outside.beforeHeader} before the header`);
   if ((outside.headerRecords ?? 0) > 0)
     parts.push(plural(outside.headerRecords ?? 0, 'header record', 'header records'));
-  if (outside.trailer > 0) parts.push(plural(outside.trailer, 'trailer line', 'trailer lines'));
+  // A fixed-width file's trailers are records of their own type; a report's trailer is its last lines.
+  const records = outside.headerRecords !== undefined;
+  if (outside.trailer > 0)
+    parts.push(
+      plural(
+        outside.trailer,
+        records ? 'trailer record' : 'trailer line',
+        records ? 'trailer records' : 'trailer lines',
+      ),
+    );
   if (outside.repeatedHeader > 0) parts.push(plural(outside.repeatedHeader, 'header repeated', 'headers repeated'));
   if (outside.blank > 0) parts.push(plural(outside.blank, 'blank line', 'blank lines'));
   for (const [type, count] of Object.entries(outside.otherTypes))

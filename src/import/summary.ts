@@ -46,6 +46,12 @@ export function formatSummary(
     lines.push(
       `lines outside the table, not rows: ${countOutside(report.linesOutside)} (${describeLinesOutside(report.linesOutside)})`,
     );
+  // A file known to be wrong, imported on purpose: said after the counts, as the rows' warnings say it.
+  for (const mismatch of report.trailerMismatches ?? [])
+    lines.push(
+      `imported all the same (--accept-trailer-mismatch): ${mismatch.message} (the rows of lines ` +
+        `${mismatch.firstLine}–${mismatch.lastLine} say so in warnings)`,
+    );
   // Rows set aside at staging: ok, and nothing of them sent (docs/import.md, "Duplicates").
   const skipped = summary.byOutcome.skipped ?? 0;
   const duplicate = summary.byOutcome.duplicate ?? 0;

@@ -45,6 +45,13 @@ export function fixedWidthIssues(mapping: LayoutSections): { message: string; pa
       issues.push({ path, message: 'expected matches (a CSV report states its figures in a trailer line), got field' });
     else if (report?.trailer === undefined)
       issues.push({ path, message: 'expected report.trailer (the lines the figures are read from), got none' });
+    // A trailer of the last N lines is only known at the end, after its lines were counted as rows.
+    else if (report.trailer.lines !== undefined)
+      issues.push({
+        path,
+        message:
+          'expected report.trailer found by starts_with or matches (its lines known as they are read), got lines',
+      });
   }
   const sums = controls.amount_total?.sums;
   if (sums !== undefined && layout !== undefined && !fixedWidthColumns(layout).includes(sums))

@@ -258,6 +258,12 @@ describe('fixed-width records', () => {
     expect(() =>
       mappingOf({ fixed_width: layout, controls: { record_count: { field: 'nope', counts: 'all_records' } } }),
     ).toThrow('expected a field of the trailer record "TRL", got "nope"');
+    expect(() =>
+      mappingOf({
+        report: { trailer: { lines: 1 } },
+        controls: { record_count: { matches: '(\\d+)', counts: 'all_records' } },
+      }),
+    ).toThrow('expected report.trailer found by starts_with or matches (its lines known as they are read), got lines');
     expect(() => mappingOf({ controls: { record_count: { matches: '(\\d+)', counts: 'all_records' } } })).toThrow(
       'expected report.trailer (the lines the figures are read from), got none',
     );

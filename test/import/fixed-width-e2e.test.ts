@@ -38,7 +38,7 @@ describe('import: a fixed-width CBNOT file', () => {
     );
     const first = await runCli([...pretty, ...args], env);
     expect(first.exitCode, first.stderr).toBe(1);
-    expect(first.stderr).toContain('lines outside the table, not rows: 4 (2 header records, 2 trailer lines)');
+    expect(first.stderr).toContain('lines outside the table, not rows: 4 (2 header records, 2 trailer records)');
     const results = await readResults(workspace.results);
     expect(results.rows.map((row) => [row.line, row.outcome, row.error_field, row.case_number])).toEqual([
       ['2', 'invalid', 'case.transaction.arn', 'C2604100000'],
@@ -78,6 +78,28 @@ describe('import: a fixed-width CBNOT file', () => {
     });
     expect(JSON.stringify(documents[0])).toContain('2026-02-01');
     expect(JSON.stringify(documents)).toContain('"last4":"1000"');
+
+    // The same command again: the journal has sent everything, nothing goes twice.
+    const again = await runCli([...pretty, ...fixArgs], env);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('nothing to send');
+    expect(countIn(sandbox, 'cases')).toBe(3);
+  });
+
+  it('explain cuts a record by the layout, a trailer too, which it says is no row', async () => {
+    const workspace = await makeWorkspace();
+    const input = await workspace.write('cbnot.txt', cbnotFile({ blocks: [1] }));
+    const detail = await runCli(['mapping', 'explain', cbnotMapping, input, '--line', '2']);
+    expect(detail.stdout).toContain('record: type "D" (detail), 2114 characters');
+    expect(detail.stdout).toMatch(/ {2}case_number +46–56 +"C2604100000"/);
+    expect(detail.stdout).toContain('transaction.arn');
+    const trailer = await runCli(['mapping', 'explain', cbnotMapping, input, '--line', '3', '--json']);
+    expect(trailer.exitCode).toBe(0);
+    const document = JSON.parse(trailer.stdout) as {
+      fixedWidth: { role: string; fields: { name: string; text: string }[] };
+    };
+    expect(document.fixedWidth.role).toBe('trailer');
+    expect(document.fixedWidth.fields).toContainEqual({ name: 'record_count', first: 35, last: 43, text: '000000003' });
   });
 
   it('a trailer that disagrees stops the import with exit 2: no journal, no results, nothing sent; accepted, the rows say so', async () => {
@@ -103,6 +125,10 @@ describe('import: a fixed-width CBNOT file', () => {
 
     const accepted = await runCli([...pretty, ...args, '--accept-trailer-mismatch', '--dry-run'], env);
     expect(accepted.exitCode, accepted.stderr).toBe(1);
+    expect(accepted.stderr).toContain(
+      'imported all the same (--accept-trailer-mismatch): the trailer on line 7 says 4 records, block 2 (lines 5–7) ' +
+        'holds 3, its header and trailer included: a file cut short or joined? (the rows of lines 5–7 say so in warnings)',
+    );
     const rows = (await readResults(workspace.results)).rows;
     expect(rows.map((row) => [row.line, row.warnings.startsWith('trailer_mismatch_accepted: ')])).toEqual([
       ['2', false],

@@ -91,7 +91,8 @@ export function importCommand(context: CliContext): Command {
     )
     .argument(
       '<input>',
-      'the CSV export, or a workbook (.xlsx: a fed-back results workbook, or an export delivered as one)',
+      "the CSV export, a fixed-width record file (the mapping's fixed_width), or a workbook (.xlsx: a fed-back " +
+        'results workbook, or an export delivered as one)',
     )
     .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
     .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
