@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { regexSource } from './report-layout.js';
 
 /**
  * Control figures (docs/mappings.md, "Fixed-width files and control records"): a trailer's record
@@ -7,22 +8,18 @@ import { z } from 'zod';
  * anything is staged or sent.
  */
 
-const regexWithGroup = z
-  .string()
-  .min(1)
-  .refine(
-    (source) => {
-      try {
-        // A group that captures: the value is its text.
-        return (new RegExp(`${source}|`, 'u').exec('')?.length ?? 0) > 1;
-      } catch {
-        return false;
-      }
-    },
-    {
-      error: (issue) => `expected a regular expression with one capturing group, got ${JSON.stringify(issue.input)}`,
-    },
-  );
+/** A pattern whose first group captures the figure: the value is that group's text. */
+const regexWithGroup = regexSource.refine(
+  (source) => {
+    try {
+      return (new RegExp(`${source}|`, 'u').exec('')?.length ?? 0) > 1;
+    } catch {
+      // Said once, by the compile check before this one.
+      return true;
+    }
+  },
+  { error: (issue) => `expected a regular expression with one capturing group, got ${JSON.stringify(issue.input)}` },
+);
 
 /** Where a control figure is: a trailer field of a fixed-width layout, or a capture in a CSV trailer line. */
 const figureSource = {

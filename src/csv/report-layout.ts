@@ -9,7 +9,7 @@ import { z } from 'zod';
  */
 
 /** A pattern from a mapping file: compiled here, so that a bad one stops with the schema's message. */
-const regexSource = z
+export const regexSource = z
   .string()
   .min(1)
   .refine(

@@ -80,7 +80,8 @@ const controls = {
   amount_total: { field: 'total', sums: 'amount', implied_decimals: 2 },
 };
 
-function mappingOf(sections: Record<string, unknown>): Mapping {
+/** A mapping over these columns with `sections` (a layout, controls); dates as `dateFormat`. */
+function mappingOf(sections: Record<string, unknown>, dateFormat = 'yyyyMMdd'): Mapping {
   return parseMapping(
     stringify({
       ...sections,
@@ -93,7 +94,7 @@ function mappingOf(sections: Record<string, unknown>): Mapping {
       case: {
         'transaction.amount': { column: 'amount', type: 'amount', amount: { currency: 'EUR', decimal_separator: '.' } },
         'transaction.currency': { constant: 'EUR' },
-        'transaction.date': { column: 'date', type: 'date', date: { format: 'yyyyMMdd' } },
+        'transaction.date': { column: 'date', type: 'date', date: { format: dateFormat } },
         'transaction.arn': { column: 'reference' },
       },
     }),
@@ -216,28 +217,12 @@ describe('fixed-width records', () => {
   });
 
   it('checks a CSV report whose trailer line states its count', async () => {
-    const mapping = parseMapping(
-      stringify({
+    const mapping = mappingOf(
+      {
         report: { trailer: { starts_with: 'TOTAL' } },
         controls: { record_count: { matches: '^TOTAL RECORDS,(\\d+)', counts: 'detail_records' } },
-        claim: { key: ['reference'] },
-        shared: {
-          'card.last4': { constant: '1234' },
-          'card.network': { constant: 'visa' },
-          'dispute.reason': { constant: 'fraud' },
-        },
-        case: {
-          'transaction.amount': {
-            column: 'amount',
-            type: 'amount',
-            amount: { currency: 'EUR', decimal_separator: '.' },
-          },
-          'transaction.currency': { constant: 'EUR' },
-          'transaction.date': { column: 'date', type: 'date', date: { format: 'yyyy-MM-dd' } },
-          'transaction.arn': { column: 'reference' },
-        },
-      }),
-      'report.yaml',
+      },
+      'yyyy-MM-dd',
     );
     const csv = (count: number) =>
       `reference,amount,date\nA,1.00,2026-11-30\nB,2.00,2026-11-30\nTOTAL RECORDS,${count}\n\n`;
@@ -252,6 +237,13 @@ describe('fixed-width records', () => {
   });
 
   it('refuses controls the file cannot state, naming the setting', () => {
+    const trailerLine = (matches: string) =>
+      mappingOf({
+        report: { trailer: { starts_with: 'TOTAL' } },
+        controls: { record_count: { matches, counts: 'detail_records' } },
+      });
+    expect(() => trailerLine('(\\d+')).toThrow('which does not compile');
+    expect(() => trailerLine('\\d+')).toThrow('expected a regular expression with one capturing group, got "\\\\d+"');
     expect(() =>
       mappingOf({ fixed_width: layout, controls: { record_count: { field: 'nope', counts: 'all_records' } } }),
     ).toThrow(MappingError);
