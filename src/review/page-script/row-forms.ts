@@ -90,12 +90,19 @@ function attach(row, container) {
   path.setAttribute('list', 'evidence-files');
   path.autocomplete = 'off';
   let timer;
-  path.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(async () => {
+  // Asked again when a request fails (a busy machine, a dropped connection): the offer would
+  // otherwise stay empty until the reviewer types again.
+  const offer = async (attempt) => {
+    try {
       const found = await api('GET', '/api/evidence?q=' + encodeURIComponent(path.value));
       byId('evidence-files').replaceChildren(...found.files.map((file) => new Option(file, file)));
-    }, 200);
+    } catch {
+      if (attempt < 3) timer = setTimeout(() => offer(attempt + 1), 500);
+    }
+  };
+  path.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => offer(0), 200);
   });
   const add = button('Attach', () => {
     const value = path.value.trim();
