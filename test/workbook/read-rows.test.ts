@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import { ControlTally } from '../../src/csv/control-tally.js';
 import { CsvFormatError } from '../../src/csv/errors.js';
 import type { CsvRow } from '../../src/csv/records.js';
 import { readWorkbookRows, type ReadWorkbookOptions } from '../../src/workbook/read-rows.js';
@@ -114,5 +115,33 @@ describe('reading a workbook report: title rows and a totals row', () => {
       [7, 'C2'],
     ]);
     expect(outside).toEqual({ beforeHeader: 2, blank: 0, repeatedHeader: 1, trailer: 1, otherTypes: {} });
+  });
+});
+
+describe("a workbook report's trailer checked against its rows", () => {
+  it('adds up the amounts of the rows above the totals row, the header repeated inside the one block', async () => {
+    const folder = await temporaryFolder('workbook-controls-');
+    const totalOf = async (total: string) => {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Chargebacks');
+      sheet.addRow(['Case', 'ARN', 'Amount']);
+      sheet.addRow(['C1', '74000000000000000000001', '1.50']);
+      sheet.addRow(['Case', 'ARN', 'Amount']);
+      sheet.addRow(['C2', '74000000000000000000002', '2.50']);
+      sheet.addRow(['Total', '2', total]);
+      const file = join(folder, `report-${total}.xlsx`);
+      await workbook.xlsx.writeFile(file);
+      const controls = {
+        record_count: { matches: '^Total,(\\d+),', counts: 'detail_records' as const },
+        amount_total: { matches: '^Total,\\d+,(.*)$', sums: 'Amount', implied_decimals: 0 },
+      };
+      const tally = new ControlTally(controls, true);
+      await rowsOf(file, { report: { trailer: { starts_with: 'Total' } }, controls: { controls, tally } });
+      return tally.mismatches.map((mismatch) => mismatch.message);
+    };
+    expect(await totalOf('4.00')).toEqual([]);
+    expect(await totalOf('5.00')).toEqual([
+      'the trailer on line 5 says a total of 5, the Amount amounts of block 1 (lines 1–5) add up to 4: a file cut short or joined?',
+    ]);
   });
 });
