@@ -1,3 +1,4 @@
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import type { Controls } from './controls.js';
 
 /**
@@ -132,6 +133,7 @@ export class ControlTally {
     }
   }
 
+  /** The messages reach the log, the journal and the results: a text quoted in them has its card numbers masked. */
   private check(block: OpenBlock): ControlMismatch[] {
     const where = `block ${block.number} (lines ${block.firstLine}–${block.lastLine})`;
     if (block.trailerLine === undefined) {
@@ -171,7 +173,9 @@ export class ControlTally {
       if (block.count === undefined)
         mismatch(`${trailer} states no record count (${describeSource(countSetting)}), ${holds}`);
       else if (stated === undefined)
-        mismatch(`${trailer} says ${JSON.stringify(block.count.text)} where its record count is, expected digits`);
+        mismatch(
+          `${trailer} says ${JSON.stringify(maskCardNumbers(block.count.text))} where its record count is, expected digits`,
+        );
       else if (stated !== actual) mismatch(`${trailer} says ${stated} ${noun}, ${holds}: a file cut short or joined?`);
     }
     const amountSetting = this.controls?.amount_total;
@@ -181,11 +185,13 @@ export class ControlTally {
         block.amount === undefined ? undefined : readFigure(block.amount.text, amountSetting.implied_decimals);
       if (block.amount === undefined) mismatch(`${trailer} states no amount total (${describeSource(amountSetting)})`);
       else if (stated === undefined)
-        mismatch(`${trailer} says ${JSON.stringify(block.amount.text)} where its amount total is, expected a number`);
+        mismatch(
+          `${trailer} says ${JSON.stringify(maskCardNumbers(block.amount.text))} where its amount total is, expected a number`,
+        );
       else if (block.unreadableAmount !== undefined)
         mismatch(
           `${trailer}'s amount total cannot be checked: ${amountSetting.sums} on line ${block.unreadableAmount.line} ` +
-            `reads ${JSON.stringify(block.unreadableAmount.text)}, expected a number`,
+            `reads ${JSON.stringify(maskCardNumbers(block.unreadableAmount.text))}, expected a number`,
         );
       else if (stated !== block.sum)
         mismatch(

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { stringify } from 'yaml';
+import { ControlTally } from '../../src/csv/control-tally.js';
 import type { LinesOutside } from '../../src/csv/report-region.js';
 import { checkInputControls, ControlMismatchError } from '../../src/import/check-controls.js';
 import { exportRows } from '../../src/import/export-records.js';
@@ -214,6 +215,19 @@ describe('fixed-width records', () => {
     expect((missing as Error).message).toContain(
       'block 2 (lines 6–9) ends on line 9 without its trailer: a file cut short?',
     );
+  });
+
+  it('masks a card number where a figure that does not read is quoted', () => {
+    const tally = new ControlTally({ record_count: { field: 'count', counts: 'detail_records' } }, true);
+    tally.header(1);
+    tally.record(2);
+    tally.detail(2, undefined);
+    tally.trailer(3, { count: '4111 1111 1111 1111' });
+    tally.end();
+    const [mismatch] = tally.mismatches;
+    expect(mismatch?.message).toContain('where its record count is, expected digits');
+    expect(mismatch?.message).not.toContain('4111 1111 1111 1111');
+    expect(mismatch?.message).toContain('1111');
   });
 
   it('checks a CSV report whose trailer line states its count', async () => {

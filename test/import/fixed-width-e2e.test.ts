@@ -93,6 +93,14 @@ describe('import: a fixed-width CBNOT file', () => {
     expect(detail.stdout).toContain('record: type "D" (detail), 2114 characters');
     expect(detail.stdout).toMatch(/ {2}case_number +46–56 +"C2604100000"/);
     expect(detail.stdout).toContain('transaction.arn');
+    // A full card number where the masked one belongs: the slices show it masked, as the cells are.
+    const planted = await workspace.write(
+      'planted.txt',
+      cbnotFile({ blocks: [1] }).replace(/372522XXXXX\d{4}/, '4111111111111111'),
+    );
+    const masked = await runCli(['mapping', 'explain', cbnotMapping, planted, '--line', '2']);
+    expect(masked.stdout).toMatch(/cm_account_number +26–44 +"411111\S*1111 +"/);
+    expect(masked.stdout).not.toContain('4111111111111111');
     const trailer = await runCli(['mapping', 'explain', cbnotMapping, input, '--line', '3', '--json']);
     expect(trailer.exitCode).toBe(0);
     const document = JSON.parse(trailer.stdout) as {

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { CsvFormatError } from '../../csv/errors.js';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { maskCardNumbers } from '../../card-numbers/mask.js';
 import { createDecoder } from '../../csv/decode.js';
 import { sliceRecord, type SlicedRecord } from '../../csv/fixed-width/slice.js';
 import { exportRows } from '../../import/export-records.js';
@@ -179,13 +180,24 @@ async function slicedLine(input: string, mapping: Mapping, line: number): Promis
     for await (const text of lines) {
       number++;
       if (number === 1 && isResultsHeader(text.split(mapping.csv.delimiter))) return undefined;
-      if (number === line) return sliceRecord(layout, text);
+      if (number === line) return maskedSlices(sliceRecord(layout, text), mapping);
     }
   } finally {
     lines.close();
     decoded.destroy();
   }
   return undefined;
+}
+
+/** A record's fields as explain shows them: card numbers masked, as in its cells (but in `not_card_numbers`). */
+function maskedSlices(sliced: SlicedRecord, mapping: Mapping): SlicedRecord {
+  const kept = new Set(mapping.not_card_numbers ?? []);
+  return {
+    ...sliced,
+    fields: sliced.fields.map((field) =>
+      kept.has(field.name) ? field : { ...field, text: maskCardNumbers(field.text) },
+    ),
+  };
 }
 
 /** The record that starts at `line`, read with the mapping's dialect; any other line is a usage error naming what it is. */
