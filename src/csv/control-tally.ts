@@ -58,11 +58,6 @@ export class ControlTally {
     private readonly trailerExpected: boolean,
   ) {}
 
-  /** Whether detail records are tallied for an amount total. */
-  get sumsAmounts(): boolean {
-    return this.controls?.amount_total !== undefined;
-  }
-
   /** A header record: a new block, the open one closed first. */
   header(line: number): void {
     this.close();

@@ -163,8 +163,8 @@ class FixedWidthRecords {
         return;
       case 'detail':
         this.expectInBlock(line, 'a detail record');
-        if (this.options.tallyOnly === true) this.tallyDetail(text, line);
-        else rows.push(this.row(text, line));
+        this.tallyDetail(text, line);
+        if (this.options.tallyOnly !== true) rows.push(this.row(text, line));
     }
   }
 
@@ -194,14 +194,10 @@ class FixedWidthRecords {
     }
     for (let position = 0; position < this.carriedValues.length; position++)
       values[slices.length + position] = this.carriedValues[position] ?? '';
-    if (this.tally !== undefined) {
-      this.tally.record(line);
-      this.tally.detail(line, this.sumsAt === -1 ? undefined : values[this.sumsAt]);
-    }
     return { line, index: this.index++, raw: values, error: undefined };
   }
 
-  /** What `row` tells the tally, without the row: the summed column alone is read. */
+  /** A detail record told to the tally: of its fields, only the summed column is read. */
   private tallyDetail(text: string, line: number): void {
     if (this.tally === undefined) return;
     this.tally.record(line);
