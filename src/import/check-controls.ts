@@ -3,7 +3,7 @@ import type { ControlMismatch } from '../csv/control-tally.js';
 import { RefusalError } from '../errors/coded-error.js';
 import type { Mapping } from '../mapping/schema.js';
 import type { Journal } from './journal/journal.js';
-import { columnReadings } from '../workbook/column-readings.js';
+import { columnReadings } from '../mapping/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../workbook/read-rows.js';
 import { exportLayout } from './export-layout.js';
 import { controlTallyFor, exportRecordBatches } from './export-records.js';

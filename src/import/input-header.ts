@@ -9,7 +9,7 @@ import { checkHeaderFits, HeaderMismatchError, type HeaderFit, type HeaderSource
 import type { Mapping } from '../mapping/schema.js';
 import { exportLayout } from './export-layout.js';
 import { exportRecordBatches } from './export-records.js';
-import { columnReadings } from '../workbook/column-readings.js';
+import { columnReadings } from '../mapping/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../workbook/read-rows.js';
 
 /**

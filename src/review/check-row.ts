@@ -3,7 +3,7 @@ import { cardNumberColumnsSkipped, columnsSentWhole } from '../mapping/card-numb
 import { evidenceOf } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/columns-read.js';
-import { prepareRow, WireCheck } from '../job-files/import/prepare.js';
+import { prepareRow, WireCheck } from '../staging/prepare-row.js';
 import { checkEvidence } from '../evidence/index.js';
 
 /** One problem of a row, with the source columns a reviewer edits to fix it. */

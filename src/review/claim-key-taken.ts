@@ -17,7 +17,7 @@ export function keyStillTaken(row: RowEntry, cells: Readonly<Record<string, stri
   const mapped = mapCells(cells, mapping);
   // A row that does not map shows its own problems; its claim id is not known.
   if (!mapped.ok) return [];
-  // As staging derives it (src/job-files/import/prepare.ts).
+  // As staging derives it (src/staging/prepare-row.ts).
   const claimId = mapped.row.claimId ?? derivedClaimId(mapped.row.claimKey, mapping.claim.id_prefix);
   if (claimId !== row.claimId) return [];
   const columnsOf = fieldColumns(mapping);

@@ -6,7 +6,7 @@ import { explainRow } from '../../src/mapping/explain.js';
 import { MappingError, parseMapping } from '../../src/mapping/load.js';
 import { mapRow, type RowMapping } from '../../src/mapping/map-row.js';
 import type { Mapping } from '../../src/mapping/schema.js';
-import { columnReadings } from '../../src/workbook/column-readings.js';
+import { columnReadings } from '../../src/mapping/column-readings.js';
 import { readWorkbookRows } from '../../src/workbook/read-rows.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 

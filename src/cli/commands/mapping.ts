@@ -8,7 +8,7 @@ import { createDecoder } from '../../csv/decode.js';
 import { sliceRecord, type SlicedRecord } from '../../csv/fixed-width/slice.js';
 import { exportRows } from '../../import/export-records.js';
 import { isResultsHeader } from '../../job-files/import/columns.js';
-import { columnReadings } from '../../workbook/column-readings.js';
+import { columnReadings } from '../../mapping/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../../workbook/read-rows.js';
 import { countLineBreaks, type CsvRow } from '../../csv/records.js';
 import { explainRow } from '../../mapping/explain.js';

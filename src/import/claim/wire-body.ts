@@ -14,7 +14,7 @@ import { buildClaimBody, checkClaimBody, type ClaimBody, type ClaimBodyCheck } f
  * Building the body as a value and checking it whole was about a quarter of the import's main
  * thread while sending: each claim's stored JSON parsed, spread, walked by the check and
  * serialised again. When this process staged the journal, each row's JSON has passed this very
- * schema already (src/job-files/import/prepare.ts: the row's case in a whole body, the claim's
+ * schema already (src/staging/prepare-row.ts: the row's case in a whole body, the claim's
  * shared fields with it), so the body is spliced from that text instead, byte for byte what JSON.stringify of
  * buildClaimBody's value gives, and only what the whole claim adds is checked here: the claim id
  * and case ids as sent (derived ones were never checked), no case id twice, at least one case,

@@ -8,16 +8,17 @@ import type { CsvRecord, CsvRow } from '../../csv/records.js';
 import type { LinesOutside } from '../../csv/report-region.js';
 import { exportLayout } from '../export-layout.js';
 import { exportRecordBatches } from '../export-records.js';
-import { columnReadings } from '../../workbook/column-readings.js';
+import { columnReadings } from '../../mapping/column-readings.js';
 import { readWorkbookRows } from '../../workbook/read-rows.js';
 import type { Mapping } from '../../mapping/schema.js';
 import { checkHeaderFits } from '../../mapping/header-fit.js';
 import type { Shard } from '../../job-files/claims/ids.js';
 import type { Journal } from '../journal/journal.js';
 import { renamedStatusCount, renameStatusColumns } from '../../job-files/import/columns.js';
-import type { HeaderSeen, PreparedRow } from '../../job-files/import/prepare.js';
-import { BatchPreparer, type PrepareTask, type SentRecord } from './prepare-batch.js';
-import type { StageWorkerData } from './worker.js';
+import type { HeaderSeen, PreparedRow } from '../../staging/prepare-row.js';
+import { BatchPreparer, type PrepareTask, type SentRecord } from '../../staging/prepare-batch.js';
+import type { StageWorkerData } from '../../staging/worker.js';
+import { stagingWorkerFile } from '../../staging/worker-file.js';
 import { dropRowIndexes } from '../journal/staging-writes.js';
 import { StageWriter } from './write.js';
 
@@ -27,7 +28,7 @@ import { StageWriter } from './write.js';
  * transactions, grouped by claim key however far apart its rows are.
  *
  * Three parts: this thread reads the CSV and sends batches of records to a worker thread
- * (src/import/stage/worker.ts), which maps and checks them; it writes what comes back to the
+ * (src/staging/worker.ts), which maps and checks them; it writes what comes back to the
  * journal, batch by batch in input order, and is the only thread that touches the journal. At most
  * `batchesInFlight` batches are out at once, and the input is read only as batches come back:
  * memory is that window, whatever the file's size.
@@ -191,7 +192,7 @@ function batchPreparer(options: StageOptions): {
     workerThreads === 0
       ? undefined
       : new Tinypool({
-          filename: workerFile().href,
+          filename: stagingWorkerFile().href,
           minThreads: workerThreads,
           maxThreads: workerThreads,
           workerData,
@@ -239,15 +240,4 @@ function inputBatches(
 async function* workbookRecords(rows: AsyncIterable<CsvRow>): AsyncGenerator<CsvRecord[]> {
   for await (const row of rows)
     yield [{ line: row.line, index: row.index, raw: row.raw, error: 'error' in row ? row.error : undefined }];
-}
-
-/**
- * The worker's compiled file beside this one. Run from the TypeScript sources (vitest), this module
- * is src/import/stage/index.ts and a worker thread cannot load TypeScript: it uses the build in
- * dist/ instead (`npm test` builds before it tests).
- */
-function workerFile(): URL {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new URL('./worker.js', here);
-  return new URL(here.replace(/\/src\/(?!.*\/src\/)/, '/dist/').replace(/index\.ts$/, 'worker.js'));
 }

@@ -3,7 +3,7 @@ import type { ClaimRecord, Journal, RowProblem } from '../journal/journal.js';
 import { indexStagedRows } from '../journal/staging-writes.js';
 import { markDuplicateRows, settleClaimsOfDuplicates } from '../journal/duplicates.js';
 import { firstDifference } from '../../job-files/claims/wire-fields.js';
-import type { PreparedRow } from '../../job-files/import/prepare.js';
+import type { PreparedRow } from '../../staging/prepare-row.js';
 import { StagedClaims, type StagingClaim } from './staged-claims.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { CompiledMapping } from '../../mapping/compile/index.js';
-import type { MappedRow, RowMapping } from '../../mapping/map-row.js';
-import type { RowProblem } from './records.js';
+import type { CompiledMapping } from '../mapping/compile/index.js';
+import type { MappedRow, RowMapping } from '../mapping/map-row.js';
+import type { RowProblem } from '../job-files/import/records.js';
 
 /**
  * The fields that identify: an id, a reference the card network matches on. A card number in one

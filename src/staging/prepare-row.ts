@@ -1,17 +1,17 @@
-import { newClaimBody, newClaimCaseSchema } from '../../api/schemas/claim.js';
-import { precompiledSafeParse } from '../../api/schemas/precompiled.js';
-import type { CsvRowError } from '../../csv/errors.js';
-import { compileMapping } from '../../mapping/compile/index.js';
-import type { FieldError, MappedRow } from '../../mapping/map-row.js';
-import type { Mapping } from '../../mapping/schema.js';
-import { derivedClaimId } from '../claims/ids.js';
-import type { RowProblem } from './records.js';
-import { maybeCreatedOutcomes, statusCell } from './columns.js';
-import { restore } from '../../csv/neutralise.js';
-import { maskCardNumbers } from '../../card-numbers/mask.js';
+import { newClaimBody, newClaimCaseSchema } from '../api/schemas/claim.js';
+import { precompiledSafeParse } from '../api/schemas/precompiled.js';
+import type { CsvRowError } from '../csv/errors.js';
+import { compileMapping } from '../mapping/compile/index.js';
+import type { FieldError, MappedRow } from '../mapping/map-row.js';
+import type { Mapping } from '../mapping/schema.js';
+import { derivedClaimId } from '../job-files/claims/ids.js';
+import type { RowProblem } from '../job-files/import/records.js';
+import { maybeCreatedOutcomes, statusCell } from '../job-files/import/columns.js';
+import { restore } from '../csv/neutralise.js';
+import { maskCardNumbers } from '../card-numbers/mask.js';
 import { whatMaskingChanged } from './card-number-fields.js';
-import { wireFieldToMappingField } from '../claims/wire-fields.js';
-import { rowFilterFor, type SkipReason } from '../../mapping/rows/filter.js';
+import { wireFieldToMappingField } from '../job-files/claims/wire-fields.js';
+import { rowFilterFor, type SkipReason } from '../mapping/rows/filter.js';
 import { sameRowDigest, sameTransactionOf } from './dispute-identity.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { CsvRecord } from '../../csv/records.js';
-import type { Mapping } from '../../mapping/schema.js';
-import { inShard, type Shard } from '../../job-files/claims/ids.js';
-import { prepareRow, WireCheck, type HeaderSeen, type PreparedRow } from '../../job-files/import/prepare.js';
+import type { CsvRecord } from '../csv/records.js';
+import type { Mapping } from '../mapping/schema.js';
+import { inShard, type Shard } from '../job-files/claims/ids.js';
+import { prepareRow, WireCheck, type HeaderSeen, type PreparedRow } from './prepare-row.js';
 
 /** A record as it crosses to the worker: its cells as read, without a header-keyed copy (the reader makes none). */
 export type SentRecord = CsvRecord;

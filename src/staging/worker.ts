@@ -1,7 +1,7 @@
 import Tinypool from 'tinypool';
-import type { Mapping } from '../../mapping/schema.js';
-import type { Shard } from '../../job-files/claims/ids.js';
-import type { PreparedRow } from '../../job-files/import/prepare.js';
+import type { Mapping } from '../mapping/schema.js';
+import type { Shard } from '../job-files/claims/ids.js';
+import type { PreparedRow } from './prepare-row.js';
 import { BatchPreparer, type PrepareTask } from './prepare-batch.js';
 
 /**

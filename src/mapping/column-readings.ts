@@ -1,7 +1,12 @@
-import type { FieldSpec } from '../mapping/field-spec.js';
-import type { Mapping } from '../mapping/schema.js';
-import { luxonDateFormat } from '../mapping/transforms/date.js';
-import type { ColumnReading } from './cell-text.js';
+import type { FieldSpec } from './field-spec.js';
+import type { Mapping } from './schema.js';
+import { luxonDateFormat } from './transforms/date.js';
+
+/** How one column's typed cells are read as text (the workbook reader's `readings` take these). */
+export interface ColumnReading {
+  readonly dateFormat?: string | undefined;
+  readonly decimalSeparator?: '.' | ',' | undefined;
+}
 
 /**
  * How a mapping reads each column, for typed workbook cells: a date cell in a column the mapping

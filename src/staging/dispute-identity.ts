@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { MappedRow } from '../../mapping/map-row.js';
-import type { Mapping } from '../../mapping/schema.js';
+import type { MappedRow } from '../mapping/map-row.js';
+import type { Mapping } from '../mapping/schema.js';
 
 /**
  * What says that two rows of one run describe the same dispute (docs/import.md, "Duplicates"):
