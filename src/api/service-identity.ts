@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { RefusalError } from '../errors/coded-error.js';
 
 /**
@@ -78,6 +79,12 @@ export function parseService(text: string | undefined): ServiceIdentity | undefi
 }
 
 /** A recorded service from an already parsed value (a state file's field), or undefined. */
+/** A service identity as a journal records it (JSON). */
+export const serviceIdentitySchema: z.ZodType<ServiceIdentity> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('url'), baseUrl: z.string(), environment: z.enum(['test', 'live']) }),
+  z.object({ kind: z.literal('embedded-sandbox'), db: z.string(), environment: z.enum(['test', 'live']) }),
+]);
+
 export function serviceFrom(value: unknown): ServiceIdentity | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { kind, baseUrl, db, environment } = value as Record<string, unknown>;

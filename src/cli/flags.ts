@@ -21,13 +21,16 @@ export const maxRpsHelp =
 export const claimsInFlightHelp =
   'the most claims in flight at once; fewer while the service answers 503, growing back while few are refused';
 
+/** `--concurrency` when none is given: the review's feed-back of fixes runs at it too. */
+export const defaultConcurrency = 8;
+
 /**
  * A sender's pace: `--concurrency` (its help names what is in flight; absent for a sender that is
  * not concurrent, export) and `--max-rps`.
  */
 export function addPacingOptions(command: Command, concurrencyHelp: string | undefined): Command {
   if (concurrencyHelp !== undefined)
-    command.option('--concurrency <n>', concurrencyHelp, integer('--concurrency', 1, 256), 8);
+    command.option('--concurrency <n>', concurrencyHelp, integer('--concurrency', 1, 256), defaultConcurrency);
   return command.option('--max-rps <n>', maxRpsHelp, positiveNumber('--max-rps'));
 }
 

@@ -1,4 +1,5 @@
-import type { CsvDialect, CsvEncoding } from './dialect.js';
+import { z } from 'zod';
+import { csvEncodings, type CsvDialect, type CsvEncoding } from './dialect.js';
 
 /**
  * What an input file's bytes say beyond its mapping's dialect: how its lines end and whether it
@@ -21,6 +22,15 @@ export interface WrittenDialect extends FileLayout {
   readonly quote: string;
   readonly encoding: CsvEncoding;
 }
+
+/** A written dialect as a journal records it (JSON). */
+export const writtenDialectSchema: z.ZodType<WrittenDialect> = z.object({
+  delimiter: z.string().length(1),
+  quote: z.string().length(1),
+  encoding: z.enum(csvEncodings),
+  lineEnding: z.enum(['\r\n', '\n']),
+  byteOrderMark: z.boolean(),
+});
 
 /**
  * The results CSV's dialect from before results followed their input's dialect (and of a journal

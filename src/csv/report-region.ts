@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ControlTally } from './control-tally.js';
 import type { Controls } from './controls.js';
 import { CsvFormatError } from './errors.js';
@@ -17,6 +18,16 @@ export interface LinesOutside {
   /** A fixed-width file's header records, one per block (absent in journals from before them). */
   headerRecords?: number;
 }
+
+/** The lines outside as a journal records them (JSON). */
+export const linesOutsideSchema: z.ZodType<LinesOutside> = z.object({
+  beforeHeader: z.number().int().nonnegative(),
+  blank: z.number().int().nonnegative(),
+  repeatedHeader: z.number().int().nonnegative(),
+  trailer: z.number().int().nonnegative(),
+  otherTypes: z.record(z.string(), z.number().int().nonnegative()),
+  headerRecords: z.number().int().nonnegative().optional(),
+});
 
 export const noLinesOutside = (): LinesOutside => ({
   beforeHeader: 0,

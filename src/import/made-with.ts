@@ -11,23 +11,12 @@ import {
 } from '../journal/made-with.js';
 import type { JournalMismatchError } from '../journal/open.js';
 import type { Shard } from '../job-files/claims/ids.js';
+import type { ImportFingerprint, RecordedImportFingerprint } from '../job-files/import/meta.js';
 
 /**
  * What ties an import's journal to its job (the fingerprint, in the journal's `meta`), and, when a
  * run differs, the refusal that names what differs and what to change (docs/import.md, "Resume").
  */
-
-/** The fingerprint, as recorded: the input's and the mapping's sha256, and the flags that change what is sent. */
-export interface ImportFingerprint {
-  format: string;
-  input: string;
-  mapping: string;
-  fileMode: string;
-  shard: Shard | null;
-  dryRun: boolean;
-  sheet?: string | undefined;
-  idPrefix?: string | undefined;
-}
 
 /** What the journal keeps beside its fingerprint, to say what changed: the mapping's text and the input's path. */
 export interface MadeWithFiles {
@@ -89,7 +78,7 @@ function mappingDifference(then: ImportFingerprint, now: ImportFingerprint, file
 
 /** Every part of this run that differs from the journal's, in the order a reader checks them. */
 export function importDifferences(
-  then: Partial<ImportFingerprint>,
+  then: RecordedImportFingerprint,
   now: ImportFingerprint,
   files: MadeWithFiles,
   current: { mappingText: string; inputFile: string },
@@ -127,12 +116,11 @@ export function importDifferences(
 /** The refusal of a run whose input, mapping or flags differ from the journal's. */
 export function importMismatch(
   journalFile: string,
-  recordedFingerprint: string,
+  then: RecordedImportFingerprint,
   now: ImportFingerprint,
   files: MadeWithFiles,
   current: { mappingText: string; inputFile: string },
 ): JournalMismatchError {
-  const then = JSON.parse(recordedFingerprint) as Partial<ImportFingerprint>;
   return madeWithMismatch(
     journalFile,
     'input, mapping and flags',

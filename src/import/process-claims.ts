@@ -5,16 +5,13 @@ import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { Sender, type FollowedClient, type SenderNotices } from '../rate/sender.js';
 import { PrepareAhead, type ClaimAhead } from './claim/prepare-ahead.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
+import type { ImportPlan } from './plan.js';
 import type { RowProblem } from './journal/journal.js';
 import { codeOf } from '../errors/coded-error.js';
 
-export interface ProcessOptions extends ClaimWork {
-  /** The most claims in flight; fewer while the service throttles. */
-  concurrency: number;
-  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
-  breakerThreshold: number;
-  /** Checked between claims: true stops pulling more (Ctrl-C, SIGTERM). */
-  stopRequested?: () => boolean;
+export interface ProcessOptions {
+  work: ClaimWork;
+  pacing: ImportPlan['pacing'];
   /** After each claim this run worked on, whatever became of it (the progress line counts its rows). */
   onClaimDone?: (claimKey: string) => void;
   /** The service's waits and the breaker on the progress line, how near the run is to stopping. */
@@ -38,14 +35,21 @@ const pageSize = 200;
  * (docs/rate-limits.md).
  */
 export async function processClaims(options: ProcessOptions): Promise<ProcessSummary> {
-  const sender = new Sender<FollowedClient | undefined>(options);
+  const { work } = options;
+  const sender = new Sender<FollowedClient | undefined>({
+    // A dry run sends nothing, so follows nothing; the breaker and the stop check still hold.
+    client: work.mode.kind === 'send' ? work.mode.client : undefined,
+    pacing: options.pacing,
+    logger: work.logger,
+    notices: options.notices,
+  });
   let abortedBecause: string | undefined;
   let throttling: ThrottlingSummary | undefined;
   try {
     abortedBecause = await processAll(options, sender);
   } finally {
     throttling = sender.finish();
-    if (throttling !== undefined) options.logger.info({ throttling }, 'sending paced');
+    if (throttling !== undefined) work.logger.info({ throttling }, 'sending paced');
   }
   return { abortedBecause, throttling };
 }
@@ -54,12 +58,13 @@ async function processAll(
   options: ProcessOptions,
   sender: Sender<FollowedClient | undefined>,
 ): Promise<string | undefined> {
-  const { journal } = options;
-  const window = options.concurrency * 2;
+  const { work } = options;
+  const { journal } = work;
+  const window = options.pacing.concurrency * 2;
   const running = new Set<Promise<void>>();
 
   // The claims waiting in the window are prepared while the claims in flight wait on the network.
-  const prepareAhead = new PrepareAhead(journal, options.stagedHere === true);
+  const prepareAhead = new PrepareAhead(journal, work.stagedHere);
   // Never rejects: whatever happens to one claim is recorded, so every task settles before the end.
   const run = async (claim: Parameters<typeof processClaim>[0], ahead: ClaimAhead) => {
     // Queued in p-limit before a stop: not started at all, left for the next run.
@@ -68,11 +73,11 @@ async function processAll(
       return;
     }
     try {
-      await processClaim(claim, options, ahead);
+      await processClaim(claim, work, ahead);
       sender.succeeded();
     } catch (error) {
       try {
-        recordFailure(claim, error, options, sender);
+        recordFailure(claim, error, work, sender);
       } catch (bookkeeping) {
         // The journal itself failed (disk full, say): nothing more can be recorded.
         sender.stopFor(bookkeeping);
@@ -126,7 +131,7 @@ async function processAll(
 function recordFailure(
   claim: Parameters<typeof processClaim>[0],
   error: unknown,
-  { journal, logger }: ProcessOptions,
+  { journal, logger }: ClaimWork,
   sender: Sender<FollowedClient | undefined>,
 ): void {
   if (isFatalFailure(error) || !isRemoteFailure(error)) {

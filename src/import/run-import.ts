@@ -1,50 +1,30 @@
-import { createHash } from 'node:crypto';
 import { expectReplaceable } from '../files/own-file.js';
-import { cardNumbersMaskedKey, maskStagedCardNumbers } from '../job-files/import/mask-staged.js';
+import { maskStagedCardNumbers } from '../job-files/import/mask-staged.js';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { identityOf } from '../api/service-target.js';
-import { plainDialect, writtenDialectOf, type WrittenDialect } from '../csv/layout.js';
-import { MappingError, parseMapping } from '../mapping/load.js';
+import { plainDialect, writtenDialectOf } from '../csv/layout.js';
 import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
-import type { Mapping } from '../mapping/schema.js';
-import {
-  evidenceDirKey,
-  journalFormat,
-  madeWithInputKey,
-  madeWithMappingKey,
-  mappingFileKey,
-  linesOutsideKey,
-  settledByRunAtKey,
-} from '../job-files/import/schema.js';
-import type { LinesOutside } from '../csv/report-region.js';
-import { importMismatch, type ImportFingerprint } from './made-with.js';
+import { sameRecord } from '../journal/meta.js';
+import { importMismatch } from './made-with.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from '../journal/service-binding.js';
 import { sendClaims } from './send-claims.js';
 import { PhaseTimer } from '../progress/phases.js';
-import {
-  fieldColumnsKey,
-  inputKindKey,
-  resultsDialectKey,
-  resultsFormatOf,
-  writeResults,
-  type ResultsSummary,
-} from '../job-files/import/write-results.js';
+import { resultsFormatOf, writeResults, type ResultsSummary } from '../job-files/import/write-results.js';
 import { fieldColumns } from '../mapping/columns-read.js';
-import { isWorkbookFile } from '../workbook/read-rows.js';
 import { stageRows } from './stage/index.js';
 import { checkInputHeader } from './input-header.js';
 import { checkInputControls, warnRowsOfBlocks } from './check-controls.js';
-import { codeOf } from '../errors/coded-error.js';
 
-import type { ImportOptions, ImportReport } from './options.js';
+import { resolveImportPlan, type ImportPlan, type ImportRequest } from './plan.js';
+import type { ImportReport } from './report.js';
 
-export type { ImportOptions, ImportReport } from './options.js';
+export type { ImportRequest } from './plan.js';
+export type { ImportReport } from './report.js';
 
 /**
  * The import (docs/import.md, "What happens, in order"): stage every row into the journal, then
@@ -52,85 +32,94 @@ export type { ImportOptions, ImportReport } from './options.js';
  * again with the same arguments, it continues where the journal stands and never creates a claim
  * twice.
  */
-export async function runImport(options: ImportOptions): Promise<ImportReport> {
-  // Staging starts with reading the mapping and hashing the input.
+export async function runImport(request: ImportRequest): Promise<ImportReport> {
   const phases = new PhaseTimer();
   const startedAt = new Date();
+  // Staging starts with reading the mapping and hashing the input.
   phases.next('staging');
-  const { mappingText, mapping } = await readMapping(options);
+  return importByPlan(await resolveImportPlan(request), { phases, startedAt });
+}
+
+async function importByPlan(
+  plan: ImportPlan,
+  { phases, startedAt }: { phases: PhaseTimer; startedAt: Date },
+): Promise<ImportReport> {
+  const { input, mapping, logger } = plan;
   // Before the journal is made: a header that does not fit leaves nothing to resume or to refuse
   // once the mapping is fixed, and no results file (docs/import.md, "What happens, in order").
-  await checkInputHeader({ input: options.input, sheet: options.sheet, mapping, mappingFile: options.mappingFile });
+  await checkInputHeader({
+    input: input.file,
+    sheet: input.sheet,
+    mapping: mapping.mapping,
+    mappingFile: mapping.file,
+  });
   // And a trailer that disagrees with its block: a file cut short or joined is fetched again, not imported short.
   const trailerMismatches = await checkInputControls({
-    input: options.input,
-    sheet: options.sheet,
-    mapping,
-    accept: options.acceptTrailerMismatch,
+    input: input.file,
+    sheet: input.sheet,
+    mapping: mapping.mapping,
+    accept: plan.acceptTrailerMismatch,
   });
   for (const mismatch of trailerMismatches)
-    options.logger.warn(
-      { input: options.input, line: mismatch.line, code: mismatch.code },
+    logger.warn(
+      { input: input.file, line: mismatch.line, code: mismatch.code },
       `${mismatch.message}; imported all the same (--accept-trailer-mismatch), its rows warned`,
     );
   // A folder where the results or the payloads go would only fail once every claim was sent.
-  expectReplaceable(options.resultsFile);
-  if (options.payloadsFile !== undefined) expectReplaceable(options.payloadsFile);
-  const fileMode = options.fileMode ?? mapping.file_mode;
-  const fingerprint = await fingerprintOf(options, mappingText, fileMode);
-  const madeWith = { mappingText, inputFile: resolve(options.input) };
-  const temporaryDir = options.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
-  const journalFile = options.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite');
+  expectReplaceable(plan.resultsFile);
+  if (plan.payloadsFile !== undefined) expectReplaceable(plan.payloadsFile);
+  const temporaryDir = plan.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
+  const journalFile = plan.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite');
   const journal = openJournal(journalFile);
   try {
-    prepareJournal(journal, fingerprint, madeWith, options);
-    journal.setMeta(evidenceDirKey, resolve(options.evidenceDir));
-    journal.setMeta(mappingFileKey, resolve(options.mappingFile));
-    const resuming = journal.meta('staged') === '1';
+    prepareJournal(journal, plan);
+    journal.meta.set('evidence_dir', resolve(plan.evidence.evidenceDir));
+    journal.meta.set('mapping_file', resolve(mapping.file));
+    const resuming = journal.meta.get('staged') === true;
     if (!resuming) {
-      await stageInput(journal, mapping, options);
+      await stageInput(journal, plan);
       warnRowsOfBlocks(journal, trailerMismatches);
     } else {
       phases.rename('resuming');
-      options.logger.info({ journal: options.journalFile }, 'resuming from the journal');
-      const masked = maskStagedCardNumbers(journal.database);
+      logger.info({ journal: plan.journalFile }, 'resuming from the journal');
+      const masked = maskStagedCardNumbers(journal.database, journal.meta);
       if (masked > 0)
-        options.logger.warn(
-          { journal: options.journalFile, rows: masked },
+        logger.warn(
+          { journal: plan.journalFile, rows: masked },
           `the journal was staged by an earlier version, which kept card numbers as read: ${masked} rows masked in place before sending`,
         );
     }
 
-    options.onStaged?.();
+    plan.onStaged();
     const nothingToSend = resuming ? nothingToSendOf(journal) : undefined;
     // This run settles what it finds to do: a later one with nothing left names it. Written before
     // sending, so that a disk that fills while sending still leaves the results written below.
-    if (nothingToSend === undefined) journal.setMeta(settledByRunAtKey, startedAt.toISOString());
+    if (nothingToSend === undefined) journal.meta.set('settled_by_run_at', startedAt.toISOString());
     let abortedBecause: string | undefined;
     let fatal: unknown;
     let throttling: ThrottlingSummary | undefined;
-    phases.next(options.dryRun ? 'checking' : 'sending');
+    phases.next(plan.mode.kind === 'check' ? 'checking' : 'sending');
     try {
-      ({ abortedBecause, throttling } = await sendClaims(journal, { ...options, fileMode }, resuming));
+      ({ abortedBecause, throttling } = await sendClaims(journal, plan, resuming));
     } catch (error) {
       // A refused key or a failing disk stops the run; the results still account for every row.
       fatal = jobResourceFailure(error, { journal: journalFile });
       abortedBecause = (fatal as Error).message;
     }
-    options.progress?.done();
+    plan.progress?.done();
     phases.next('results');
-    const summary = await writeImportResults(journal, journalFile, mapping, options);
+    const summary = await writeImportResults(journal, journalFile, plan);
     return {
       summary,
       claims: journal.counts().claims,
       claimsByOutcome: journal.claimOutcomes(),
-      resultsFile: options.resultsFile,
+      resultsFile: plan.resultsFile,
       abortedBecause,
       fatal,
       throttling,
       phases: phases.end(),
       nothingToSend,
-      linesOutside: linesOutsideOf(journal),
+      linesOutside: journal.meta.get('lines_outside'),
       trailerMismatches: trailerMismatches.length === 0 ? undefined : trailerMismatches,
     };
   } catch (error) {
@@ -138,154 +127,100 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     throw jobResourceFailure(error, { journal: journalFile });
   } finally {
     // A failure mid-staging too leaves no progress line drawn, nor its ticker running.
-    options.progress?.done();
+    plan.progress?.done();
     journal.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
   }
 }
 
-/** The mapping file, read and checked, with `--id-prefix` applied; its text too, for the fingerprint. */
-async function readMapping(options: ImportOptions): Promise<{ mappingText: string; mapping: Mapping }> {
-  const mappingText = await readFile(options.mappingFile, 'utf8').catch((error: unknown) => {
-    throw new MappingError(options.mappingFile, [
-      {
-        field: '',
-        line: undefined,
-        message: `expected a readable mapping file, got ${codeOf(error) ?? 'unreadable'}`,
-      },
-    ]);
-  });
-  const parsed = parseMapping(mappingText, options.mappingFile);
-  const mapping =
-    options.idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: options.idPrefix } };
-  return { mappingText, mapping };
-}
-
-/** What ties a journal to its job: the input's and the mapping's bytes, and the flags that change what is sent. */
-async function fingerprintOf(
-  options: ImportOptions,
-  mappingText: string,
-  fileMode: Mapping['file_mode'],
-): Promise<ImportFingerprint> {
-  return {
-    format: journalFormat,
-    input: await sha256Of(options.input),
-    mapping: createHash('sha256').update(mappingText).digest('hex'),
-    fileMode,
-    shard: options.shard ?? null,
-    dryRun: options.dryRun,
-    // Another sheet of the same workbook is another input (absent for CSV: fingerprints of older journals hold).
-    sheet: options.sheet,
-    // Absent without the flag: fingerprints of journals made before it hold.
-    idPrefix: options.idPrefix,
-  };
-}
-
 /** Every row of the input into the journal, grouped by claim; what the results need of the input recorded beside them. */
-async function stageInput(journal: Journal, mapping: Mapping, options: ImportOptions): Promise<void> {
-  const input = isWorkbookFile(options.input) ? undefined : createReadStream(options.input);
+async function stageInput(journal: Journal, plan: ImportPlan): Promise<void> {
+  const { input, mapping, progress } = plan;
+  const stream = input.kind === 'xlsx' ? undefined : createReadStream(input.file);
   // The share of the file read, from its size: a CSV's bytes read so far cost nothing to ask (a workbook's rows only).
-  const sizeBytes = input === undefined ? 0 : (await stat(options.input)).size;
-  options.progress?.begin({ label: 'staging', unit: 'rows' });
+  const sizeBytes = stream === undefined ? 0 : (await stat(input.file)).size;
+  progress?.begin({ label: 'staging', unit: 'rows' });
   const staged = await stageRows({
-    input: input ?? { workbook: options.input, sheet: options.sheet },
-    mapping,
-    mappingFile: options.mappingFile,
+    input: stream ?? { workbook: input.file, sheet: input.sheet },
+    mapping: mapping.mapping,
+    mappingFile: mapping.file,
     journal,
-    shard: options.shard,
+    shard: plan.shard,
     onProgress: (rows) =>
-      options.progress?.staged(
+      progress?.staged(
         rows,
         'rows',
-        input === undefined || sizeBytes === 0 ? undefined : input.bytesRead / sizeBytes,
+        stream === undefined || sizeBytes === 0 ? undefined : stream.bytesRead / sizeBytes,
       ),
   });
-  journal.setMeta('source_columns', JSON.stringify(staged.sourceColumns));
-  if (staged.linesOutside !== undefined) journal.setMeta(linesOutsideKey, JSON.stringify(staged.linesOutside));
+  journal.meta.set('source_columns', staged.sourceColumns);
+  if (staged.linesOutside !== undefined) journal.meta.set('lines_outside', staged.linesOutside);
   // What the results CSV is written in, kept for a resumed run and for merge-results.
-  journal.setMeta(resultsDialectKey, JSON.stringify(writtenDialectOf(mapping.csv, staged.layout)));
+  journal.meta.set('results_dialect', writtenDialectOf(mapping.mapping.csv, staged.layout));
   // Which source cells each field reads, for a results workbook written from the journal alone (merge-results, report --xlsx).
-  journal.setMeta(fieldColumnsKey, JSON.stringify(fieldColumns(mapping)));
-  journal.setMeta(inputKindKey, isWorkbookFile(options.input) ? 'xlsx' : 'csv');
-  journal.setMeta(cardNumbersMaskedKey, '1');
-  journal.setMeta('staged', '1');
-  options.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
+  journal.meta.set('field_columns', fieldColumns(mapping.mapping));
+  journal.meta.set('input_kind', input.kind);
+  journal.meta.set('card_numbers_masked', '1');
+  journal.meta.set('staged', true);
+  plan.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
 }
 
 /** The results file, from the journal alone: every input row once, in the input's dialect or as a workbook. */
-async function writeImportResults(
-  journal: Journal,
-  journalFile: string,
-  mapping: Mapping,
-  options: ImportOptions,
-): Promise<ResultsSummary> {
+async function writeImportResults(journal: Journal, journalFile: string, plan: ImportPlan): Promise<ResultsSummary> {
   // The last turn's group commit, before the results read the journal statement by statement.
   journal.flush();
-  const sourceColumns = JSON.parse(journal.meta('source_columns') ?? '[]') as string[];
-  const format = resultsFormatOf(
-    options.resultsFile,
-    resultsDialectOf(journal.meta(resultsDialectKey), mapping),
-    fieldColumns(mapping),
-  );
-  const summary = await writeResults(journal, sourceColumns, options.resultsFile, format).catch((error: unknown) => {
-    throw jobResourceFailure(error, { journal: journalFile, file: options.resultsFile });
+  const { mapping } = plan.mapping;
+  const sourceColumns = journal.meta.get('source_columns') ?? [];
+  // A journal staged before the dialect was recorded gets its mapping's delimiter, quote and
+  // encoding with LF and no mark, near enough to what it wrote then.
+  const dialect = journal.meta.get('results_dialect') ?? writtenDialectOf(mapping.csv, plainDialect);
+  const format = resultsFormatOf(plan.resultsFile, dialect, fieldColumns(mapping));
+  return writeResults(journal, sourceColumns, plan.resultsFile, format).catch((error: unknown) => {
+    throw jobResourceFailure(error, { journal: journalFile, file: plan.resultsFile });
   });
-  return summary;
 }
 
-/**
- * The dialect recorded at staging. A journal staged before it was recorded gets its mapping's
- * delimiter, quote and encoding with LF and no mark, near enough to what it wrote then.
- */
-function resultsDialectOf(recorded: string | undefined, mapping: Mapping): WrittenDialect {
-  if (recorded !== undefined) return JSON.parse(recorded) as WrittenDialect;
-  return writtenDialectOf(mapping.csv, plainDialect);
-}
-
-function prepareJournal(
-  journal: Journal,
-  fingerprintParts: ImportFingerprint,
-  madeWith: { mappingText: string; inputFile: string },
-  options: ImportOptions,
-): void {
-  const fingerprint = JSON.stringify(fingerprintParts);
+/** Binds the journal to the plan's service and job: a journal of another is refused, or started over with `--restart`. */
+function prepareJournal(journal: Journal, plan: ImportPlan): void {
+  const { fingerprint, mode } = plan;
+  const journalName = plan.journalFile ?? 'journal';
   // Before the fingerprint: a journal of another service is refused whatever else changed.
-  if (options.service !== undefined) {
-    const binding = bindService(journal, identityOf(options.service), {
-      file: options.journalFile ?? 'journal',
-      restart: options.restart,
-      holdsJob: journal.meta('fingerprint') !== undefined,
+  const service = mode.kind === 'send' ? mode.service : mode.compareWith;
+  if (service !== undefined) {
+    const binding = bindService(journal.meta, identityOf(service), {
+      file: journalName,
+      restart: plan.restart,
+      holdsJob: journal.meta.has('fingerprint'),
       holdsServiceData: journal.holdsServiceData(),
-      logger: options.logger,
+      logger: plan.logger,
     });
     if (binding === 'forget') journal.reset({ forgetService: true });
   }
-  const recorded = journal.meta('fingerprint');
-  if (recorded !== undefined && recorded !== fingerprint && !options.restart) {
-    const files = { mappingText: journal.meta(madeWithMappingKey), inputFile: journal.meta(madeWithInputKey) };
-    throw importMismatch(options.journalFile ?? '', recorded, fingerprintParts, files, madeWith);
+  const madeWith = { mappingText: plan.mapping.text, inputFile: resolve(plan.input.file) };
+  const recorded = journal.meta.get('fingerprint');
+  const same = recorded !== undefined && sameRecord(recorded, fingerprint);
+  if (recorded !== undefined && !same && !plan.restart) {
+    const files = {
+      mappingText: journal.meta.get('made_with_mapping'),
+      inputFile: journal.meta.get('made_with_input'),
+    };
+    throw importMismatch(plan.journalFile ?? '', recorded, fingerprint, files, madeWith);
   }
-  if (recorded !== fingerprint || journal.meta('staged') !== '1') {
+  if (!same || journal.meta.get('staged') !== true) {
     // Nothing is sent before staging completes, so a half-staged journal is simply staged again.
     journal.reset();
-    journal.setMeta('fingerprint', fingerprint);
+    journal.meta.set('fingerprint', fingerprint);
   }
   // Kept to name what changed when a later run differs (a journal of an earlier version gets them
   // here: its fingerprint matched, so these are the bytes it was made with).
-  journal.setMeta(madeWithMappingKey, madeWith.mappingText);
-  journal.setMeta(madeWithInputKey, madeWith.inputFile);
+  journal.meta.set('made_with_mapping', madeWith.mappingText);
+  journal.meta.set('made_with_input', madeWith.inputFile);
 }
 
 /** A resumed journal with no claim left to send: every row settled by an earlier run, named by when it started. */
 function nothingToSendOf(journal: Journal): ImportReport['nothingToSend'] {
   if (journal.pendingCount() > 0) return undefined;
-  return { settledByRunAt: journal.meta(settledByRunAtKey) };
-}
-
-/** The lines outside a report's table, as staging counted them: a resumed run tells them as the first did. */
-function linesOutsideOf(journal: Journal): LinesOutside | undefined {
-  const recorded = journal.meta(linesOutsideKey);
-  return recorded === undefined ? undefined : (JSON.parse(recorded) as LinesOutside);
+  return { settledByRunAt: journal.meta.get('settled_by_run_at') };
 }
 
 function openJournal(file: string): Journal {
@@ -294,10 +229,4 @@ function openJournal(file: string): Journal {
   } catch (error) {
     throw resourceFailure(error, file, { resumes: true }) ?? error;
   }
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(file), hash);
-  return hash.digest('hex');
 }

@@ -1,32 +1,26 @@
-import { clientOf, type ServiceTarget } from '../api/service-target.js';
-import type { Mapping } from '../mapping/schema.js';
+import { clientOf } from '../api/service-target.js';
 import { senderNotices } from '../progress/service-notices.js';
 import { openPayloads } from './payloads-file.js';
 import { EvidenceUploads } from './claim/evidence.js';
 import type { Journal } from './journal/journal.js';
 import { processClaims, type ProcessSummary } from './process-claims.js';
 import { outcomes } from '../job-files/import/columns.js';
-import type { ImportOptions } from './options.js';
+import type { ImportPlan } from './plan.js';
+import type { ClaimMode } from './claim/claim-work.js';
 
 /** SQLite's default, and the sending phase's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
 const defaultCheckpointPages = 1000;
 const sendingCheckpointPages = 10_000;
 
-export async function sendClaims(
-  journal: Journal,
-  options: ImportOptions & { fileMode: Mapping['file_mode'] },
-  resuming: boolean,
-): Promise<ProcessSummary> {
+export async function sendClaims(journal: Journal, plan: ImportPlan, resuming: boolean): Promise<ProcessSummary> {
   // Before any client: a payloads path refused (a link planted there) stops the run before anything is sent.
-  const payloads = await openPayloads(options.payloadsFile, resuming);
-  const connect = (service: ServiceTarget) => clientOf(service, options);
-  const client = options.service === undefined || options.dryRun ? undefined : connect(options.service);
-  // A dry run given a service reads from it, to compare a feed-back with what it holds.
-  const reader = options.service !== undefined && options.dryRun ? connect(options.service) : undefined;
+  const payloads = await openPayloads(plan.payloadsFile, resuming);
+  const mode = connect(plan, journal);
+  const checking = mode.kind === 'check';
   const total = journal.pendingCount();
   let done = 0;
-  const { progress } = options;
-  progress?.begin({ label: options.dryRun ? 'checking' : 'sending', unit: 'claims', total });
+  const { progress } = plan;
+  progress?.begin({ label: checking ? 'checking' : 'sending', unit: 'claims', total });
   // Counted for the terminal only: two reads of the journal per claim.
   const counting = progress?.enabled === true;
   if (counting) {
@@ -40,37 +34,45 @@ export async function sendClaims(
   journal.database.pragma(`wal_autocheckpoint = ${sendingCheckpointPages}`);
   try {
     const processed = await processClaims({
-      journal,
-      client,
-      reader,
-      uploads: client === undefined ? undefined : new EvidenceUploads(journal, client),
-      evidenceDir: options.evidenceDir,
-      evidenceDirSetBy: options.evidenceDirSetBy,
-      fileMode: options.fileMode,
-      filingClock: options.filingClock,
-      // Staged by this process, not an earlier run: bodies are spliced from the rows' JSON (claim/wire-body.ts).
-      stagedHere: !resuming,
-      concurrency: options.concurrency,
-      breakerThreshold: options.breakerThreshold ?? 5,
-      logger: options.logger,
-      stopRequested: options.stopRequested,
+      work: {
+        journal,
+        mode,
+        evidence: plan.evidence,
+        fileMode: plan.mapping.fileMode,
+        // Staged by this process, not an earlier run: bodies are spliced from the rows' JSON (claim/wire-body.ts).
+        stagedHere: !resuming,
+        onPayload: payloads?.write,
+        logger: plan.logger,
+      },
+      pacing: plan.pacing,
       onClaimDone: (claimKey) => {
         if (counting) for (const outcome of journal.outcomesOf(claimKey)) progress.count(outcome);
         progress?.update(++done);
       },
       notices: senderNotices(progress),
-      onPayload: payloads?.write,
     });
     if (processed.abortedBecause !== undefined)
-      options.logger.error(
+      plan.logger.error(
         { reason: processed.abortedBecause },
         'run stopped early; run the same command again to continue',
       );
     return processed;
   } finally {
     journal.database.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
-    await client?.close();
-    await reader?.close();
+    await (mode.kind === 'send' ? mode.client : mode.reader)?.close();
     await payloads?.close();
   }
+}
+
+/** The plan's mode with its clients: the service's, to send to; a dry run's reader when a service was named. */
+function connect(plan: ImportPlan, journal: Journal): ClaimMode {
+  const { mode } = plan;
+  if (mode.kind === 'check') {
+    const { compareWith } = mode;
+    const reader =
+      compareWith === undefined ? undefined : clientOf(compareWith, { ...plan.pacing, logger: plan.logger });
+    return { kind: 'check', filingClock: mode.filingClock, reader };
+  }
+  const client = clientOf(mode.service, { ...plan.pacing, logger: plan.logger });
+  return { kind: 'send', client, uploads: new EvidenceUploads(journal, client) };
 }

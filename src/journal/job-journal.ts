@@ -1,32 +1,21 @@
-import type Database from 'better-sqlite3';
+import { JournalMeta, metaTableOf, type MetaFields } from './meta.js';
 import { openLockedDatabase, type JournalDatabase } from './open.js';
 import { serviceMetaKey } from './service-binding.js';
 
 /**
  * What every job's journal has in common, whatever its own tables: the database, opened locked
- * (open.ts); its `meta` values (the fingerprint, the format, the service it belongs to); and
+ * (open.ts); its `meta` values, through its kind's schema (the fingerprint, the format, the service it belongs to); and
  * forgetting the job on a restart while keeping the service (service-binding.ts). The import's,
  * migrate-v1's, withdraw's and track's journals extend it.
  */
-export class JobJournal {
+export class JobJournal<Fields extends MetaFields> {
   readonly database: JournalDatabase;
-  readonly #getMeta: Database.Statement;
-  readonly #setMeta: Database.Statement;
+  /** The `meta` values, typed and checked by the journal kind's fields (meta.ts). */
+  readonly meta: JournalMeta<Fields>;
 
-  constructor(database: JournalDatabase) {
+  constructor(database: JournalDatabase, fields: Fields, file: string) {
     this.database = database;
-    this.#getMeta = database.prepare('SELECT value FROM meta WHERE key = ?');
-    this.#setMeta = database.prepare(
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-    );
-  }
-
-  meta(key: string): string | undefined {
-    return (this.#getMeta.get(key) as { value: string } | undefined)?.value;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.#setMeta.run(key, value);
+    this.meta = new JournalMeta(fields, metaTableOf(database), file);
   }
 
   /**

@@ -2,19 +2,25 @@ import type { Logger } from 'pino';
 import {
   compareService,
   describeService,
-  parseService,
-  serialiseService,
+  serviceIdentitySchema,
   ServiceMismatchError,
   type ServiceIdentity,
 } from '../api/service-identity.js';
+import { jsonField, JournalMeta, metaTableOf } from './meta.js';
 
-/** The meta key under which a journal (the import's or migrate-v1's) records its service. */
+/** The meta key under which every journal kind records its service: a field of each kind's meta. */
 export const serviceMetaKey = 'service';
+export const serviceField = jsonField(serviceIdentitySchema);
 
-/** What a journal's meta table offers; both journals have it. */
-export interface MetaStore {
-  meta(key: string): string | undefined;
-  setMeta(key: string, value: string): void;
+/** A journal's meta, with the service among its keys. */
+export type ServiceMeta = JournalMeta<{ readonly service: typeof serviceField }>;
+
+/** The service a journal of any kind records, read from its database (a private copy): undefined when none is. */
+export function recordedService(
+  database: Parameters<typeof metaTableOf>[0],
+  file: string,
+): ServiceIdentity | undefined {
+  return new JournalMeta({ service: serviceField }, metaTableOf(database), file).get('service');
 }
 
 export interface BindOptions {
@@ -41,10 +47,10 @@ export type Binding = 'keep' | 'forget';
  * The ways out are a new journal (`--journal`) or `--restart`, which forgets the other service's
  * claims and uploads.
  */
-export function bindService(journal: MetaStore, current: ServiceIdentity, options: BindOptions): Binding {
-  const verdict = compareService(parseService(journal.meta(serviceMetaKey)), current);
+export function bindService(meta: ServiceMeta, current: ServiceIdentity, options: BindOptions): Binding {
+  const verdict = compareService(meta.get(serviceMetaKey), current);
   const record = () => {
-    journal.setMeta(serviceMetaKey, serialiseService(current));
+    meta.set(serviceMetaKey, current);
   };
   if (verdict.kind === 'same') return 'keep';
   if (verdict.kind === 'unrecorded') {

@@ -44,41 +44,18 @@ export async function snapshotOf(file: string): Promise<{ database: Database.Dat
   }
 }
 
-/** A journal's `meta` values by key (an import's, migrate-v1's or withdraw's: each keeps one such table). */
-export function metaOf(database: Database.Database): (key: string) => string | undefined {
-  const statement = database.prepare('SELECT value FROM meta WHERE key = ?');
-  return (key) => (statement.get(key) as { value: string } | undefined)?.value;
-}
-
 /** A journal whose staging did not finish holds only part of the input: its report would mislead. */
-export function expectStaged(database: Database.Database, complete: string): void {
-  const staged = metaOf(database)('staged');
-  if (staged !== complete)
+export function expectStaged(meta: { get(key: 'staged'): true | undefined }): void {
+  if (meta.get('staged') !== true)
     throw new NotResultsError(
       'expected a journal whose staging finished, got one stopped while reading its input (run the job again: it stages from the start)',
     );
 }
 
-export function expectFormat(database: Database.Database, key: string, expected: string, what: string): void {
-  const recorded = metaOf(database)(key);
+/** A journal of the format this version reads (`recorded`: its `format` meta, or its fingerprint's or settings' `format`). */
+export function expectFormat(recorded: unknown, expected: string, what: string): void {
   if (recorded !== expected)
     throw new NotResultsError(
-      `expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${recorded}`}`,
+      `expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${typeof recorded === 'string' ? recorded : JSON.stringify(recorded)}`}`,
     );
-}
-
-/** A journal whose format is the `format` of a JSON meta value (migrate-v1's `settings`, withdraw's `fingerprint`). */
-export function expectJsonFormat(database: Database.Database, key: string, expected: string, what: string): void {
-  const value = metaOf(database)(key);
-  let recorded: unknown;
-  try {
-    recorded = value === undefined ? undefined : (JSON.parse(value) as { format?: unknown }).format;
-  } catch {
-    recorded = 'unreadable';
-  }
-  if (recorded !== expected) {
-    throw new NotResultsError(
-      `expected ${what} of format ${expected}, got ${recorded === undefined ? 'none recorded' : `format ${JSON.stringify(recorded)}`}`,
-    );
-  }
 }

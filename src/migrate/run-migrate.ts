@@ -1,3 +1,5 @@
+import type { MigrateSettings } from '../job-files/migrate/meta.js';
+import { sameRecord } from '../journal/meta.js';
 import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
 import { ClaimsClient } from '../api/client/index.js';
 import { bindService } from '../journal/service-binding.js';
@@ -6,7 +8,8 @@ import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
 import { flagDifference, madeWithMismatch, shownValue } from '../journal/made-with.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
-import { Sender, type SendingOptions } from '../rate/sender.js';
+import { Sender } from '../rate/sender.js';
+import { resolvePacing, type SendingOptions } from '../rate/pacing.js';
 import { ClaimRun } from './claim-run.js';
 import { groupKeyOf, migratedClaimId } from '../job-files/migrate/group.js';
 import { MigrateJournal, migrateJournalFormat, type StagedCase } from '../job-files/migrate/journal.js';
@@ -49,11 +52,11 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
   const journal = new MigrateJournal(options.journalFile);
   try {
     // Before the listing, the first request: a journal of another service is refused.
-    const binding = bindService(journal, identityOf(options.service), {
+    const binding = bindService(journal.meta, identityOf(options.service), {
       file: options.journalFile,
       restart: options.restart,
-      holdsJob: journal.meta('settings') !== undefined,
-      holdsServiceData: journal.meta('staged') === 'complete',
+      holdsJob: journal.meta.has('settings'),
+      holdsServiceData: journal.meta.get('staged') === true,
       logger: options.logger,
     });
     if (binding === 'forget') journal.reset();
@@ -65,9 +68,9 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
   // The claims in flight follow the service's 503s, and the pace its 429s (docs/rate-limits.md);
   // p-limit applies a new limit to the claims it starts next.
   const sender = new Sender({
-    ...options,
     client,
-    breakerThreshold: options.breakerThreshold ?? 10,
+    pacing: resolvePacing(options, { breakerThreshold: 10 }),
+    logger: options.logger,
     notices: senderNotices(options.progress),
   });
   const phases = new PhaseTimer();
@@ -136,9 +139,9 @@ async function sendGroups(
 
 /** Lists the v1 cases into the journal once; a staging cut short starts over (nothing was sent). */
 async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: MigrateOptions): Promise<void> {
-  const settings = JSON.stringify({ format: migrateJournalFormat, groupBy: options.groupBy, dryRun: options.dryRun });
-  const recorded = journal.meta('settings');
-  if (recorded !== undefined && recorded !== settings) {
+  const settings: MigrateSettings = { format: migrateJournalFormat, groupBy: options.groupBy, dryRun: options.dryRun };
+  const recorded = journal.meta.get('settings');
+  if (recorded !== undefined && !sameRecord(recorded, settings)) {
     if (!options.restart) {
       throw migrateMismatch(options.journalFile, recorded, settings);
     }
@@ -146,12 +149,12 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
   } else if (options.restart) {
     journal.reset();
   }
-  if (journal.meta('staged') === 'complete') {
+  if (journal.meta.get('staged') === true) {
     options.logger.info({ cases: journal.count() }, 'resuming from the journal');
     return;
   }
   journal.reset();
-  journal.setMeta('settings', settings);
+  journal.meta.set('settings', settings);
   options.progress?.begin({ label: 'staging', unit: 'v1 cases' });
   let idx = 0;
   let batch: StagedCase[] = [];
@@ -169,22 +172,21 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
     }
   }
   journal.stage(batch);
-  journal.setMeta('staged', 'complete');
+  journal.meta.set('staged', true);
   options.logger.info({ cases: journal.count() }, 'v1 cases staged');
 }
 
 /** The refusal of a run whose `--group-by` or dry run differs from the journal's, naming which and the two values. */
-function migrateMismatch(journalFile: string, recorded: string, settings: string): Error {
-  type Settings = { format?: string; groupBy?: string; dryRun?: boolean };
-  const then = JSON.parse(recorded) as Settings;
-  const now = JSON.parse(settings) as Settings;
+function migrateMismatch(journalFile: string, then: MigrateSettings, now: MigrateSettings): Error {
   const differences = [];
   if (then.format !== now.format)
     differences.push({
       said: `a journal of format ${shownValue(then.format)}, written by another version of bulk-disputes`,
       resume: 'the version that made it',
     });
-  if (then.groupBy !== now.groupBy) differences.push(flagDifference('--group-by', then.groupBy, now.groupBy));
+  const groupBy = (settings: MigrateSettings) =>
+    settings.groupBy.length === 0 ? undefined : settings.groupBy.join(',');
+  if (groupBy(then) !== groupBy(now)) differences.push(flagDifference('--group-by', groupBy(then), groupBy(now)));
   if (then.dryRun !== now.dryRun) differences.push(flagDifference('--dry-run', then.dryRun, now.dryRun));
   return madeWithMismatch(
     journalFile,

@@ -1,5 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { Logger } from 'pino';
+import type { Pacing } from './pacing.js';
 import { CircuitBreaker, judgeFailure } from './breaker.js';
 import {
   followThrottling,
@@ -7,19 +7,6 @@ import {
   type ThrottleFollower,
   type ThrottlingSummary,
 } from './follow-throttling.js';
-
-/** What a job that sends or reads many (import, migrate-v1, withdraw, track) is given for its pace. */
-export interface SendingOptions {
-  /** The most claims in flight; fewer while the service throttles. */
-  concurrency: number;
-  /** Requests per second for the whole job (`--max-rps`); undefined: no limit. */
-  maxRps?: number | undefined;
-  logger: Logger;
-  /** Checked between claims: true stops pulling more (Ctrl-C, SIGTERM). */
-  stopRequested?: (() => boolean) | undefined;
-  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3); each job has its default. */
-  breakerThreshold?: number | undefined;
-}
 
 /** The client a sender follows: what it answers, and its requests on the wire. */
 export type FollowedClient = FollowOptions['client'];
@@ -37,13 +24,8 @@ export interface SenderNotices {
 export interface SenderOptions<Followed extends FollowedClient | undefined = FollowedClient> {
   /** Undefined: nothing is sent (a dry run), so nothing is followed; the breaker and the stop check still hold. */
   client: Followed;
-  /** The most claims in flight; fewer while the service throttles. */
-  concurrency: number;
-  /** Claims failed on the service's side in the last minute, and half of those that ended, that stop the run (exit 3). */
-  breakerThreshold: number;
+  pacing: Pacing;
   logger: FollowOptions['logger'];
-  /** Checked between claims: true stops pulling more (Ctrl-C, SIGTERM). */
-  stopRequested?: (() => boolean) | undefined;
   notices?: SenderNotices | undefined;
 }
 
@@ -65,16 +47,17 @@ export class Sender<Followed extends FollowedClient | undefined = FollowedClient
   private finished = false;
 
   constructor(private readonly options: SenderOptions<Followed>) {
-    const limit = pLimit(options.concurrency);
+    const { concurrency, breakerThreshold } = options.pacing;
+    const limit = pLimit(concurrency);
     this.limit = limit;
-    this.breaker = new CircuitBreaker(options.breakerThreshold);
+    this.breaker = new CircuitBreaker(breakerThreshold);
     const { client } = options;
     this.follower =
       client === undefined
         ? undefined
         : followThrottling({
             client,
-            concurrency: options.concurrency,
+            concurrency,
             apply: (next) => (limit.concurrency = next),
             logger: options.logger,
           });
@@ -88,7 +71,7 @@ export class Sender<Followed extends FollowedClient | undefined = FollowedClient
 
   /** Ctrl-C or SIGTERM. */
   get stopRequested(): boolean {
-    return this.options.stopRequested?.() === true;
+    return this.options.pacing.stopRequested();
   }
 
   succeeded(): void {

@@ -1,15 +1,12 @@
 import { maskCells } from '../mapping/card-number-columns.js';
 import { describeService } from '../api/service-identity.js';
-import type { WrittenDialect } from '../csv/layout.js';
 import { readResultRecordAt, readResultRecords } from '../job-files/import/result-records.js';
 import type { ResultRecord } from '../job-files/import/records.js';
-import { evidenceDirKey, mappingFileKey } from '../job-files/import/schema.js';
 import { mergeByLine, MergeRefusedError } from '../job-files/import/merge.js';
 import { openShardJournals, type OpenShards } from '../job-files/import/merge-journals.js';
-import { inputKindKey, resultsDialectKey } from '../job-files/import/write-results.js';
+import { importMetaOf } from '../job-files/import/meta.js';
 import { parseMapping } from '../mapping/load.js';
 import type { Mapping } from '../mapping/schema.js';
-import { metaOf } from '../journal/snapshot.js';
 import { importLine } from '../job-files/read/read-journal.js';
 import { Summariser, type Summary } from '../job-files/summarise.js';
 import { outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
@@ -30,17 +27,17 @@ export async function openImportJob(
   try {
     const [first] = opened.shards;
     if (first === undefined) throw new ReviewJobError('expected the journal of a job, got none');
-    const meta = metaOf(first.database);
+    const meta = importMetaOf(first.database, first.job.file);
     // --mapping, else the one the journal recorded while it is unchanged.
     const { file: mappingFile, text: mappingText } = await jobMapping(givenMapping, {
-      file: meta(mappingFileKey),
+      file: meta.get('mapping_file'),
       sha256: first.job.mappingSha256,
     });
     const parsed = parseMapping(mappingText, mappingFile);
     // A job run with --id-prefix is checked and fed back with its ids as they were made.
-    const idPrefix = (JSON.parse(meta('fingerprint') ?? '{}') as { idPrefix?: string }).idPrefix;
+    const idPrefix = meta.get('fingerprint')?.idPrefix;
     const mapping = idPrefix === undefined ? parsed : { ...parsed, claim: { ...parsed.claim, id_prefix: idPrefix } };
-    const dialectText = meta(resultsDialectKey);
+    const dialect = meta.get('results_dialect');
     const columns = first.job.sourceColumns;
     const { entries, rows, summary, mixedClaims } = readRows(opened, columns, mapping);
     const service = opened.shards.find((shard) => shard.job.service !== undefined)?.job.service;
@@ -60,9 +57,9 @@ export async function openImportJob(
       mappingFile,
       idPrefix,
       columns,
-      dialect: dialectText === undefined ? undefined : (JSON.parse(dialectText) as WrittenDialect),
-      inputKind: meta(inputKindKey) === 'xlsx' ? 'xlsx' : 'csv',
-      evidenceDir: meta(evidenceDirKey),
+      dialect,
+      inputKind: meta.get('input_kind') ?? 'csv',
+      evidenceDir: meta.get('evidence_dir'),
       service:
         service === undefined ? (first.job.dryRun ? 'none (a dry run)' : 'not recorded') : describeService(service),
       entries,

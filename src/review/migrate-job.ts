@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
-import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
-import { expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
+import { expectMigrateJournal, migrateRowsOf } from '../job-files/migrate/journal.js';
+import { migrateMetaOf } from '../job-files/migrate/meta.js';
+import { snapshotOf } from '../journal/snapshot.js';
 import { migrateRowLine, serviceOf } from '../job-files/read/read-journal.js';
 import { Summariser } from '../job-files/summarise.js';
 import { readOnlyLines, type MigrateReviewJob, type RowEntry } from './job-types.js';
@@ -16,9 +17,10 @@ const caseColumns = ['case_id', 'group_key', 'claim_id', 'attempts', 'http_statu
 export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
   const { database, folder } = await snapshotOf(file);
   try {
-    expectMigrateFormat(database);
-    expectStaged(database, 'complete');
-    const service = serviceOf(database);
+    const meta = migrateMetaOf(database, file);
+    expectMigrateJournal(meta);
+    const settings = meta.get('settings');
+    const service = serviceOf(meta.get('service'), settings?.dryRun === true);
     const summariser = new Summariser();
     const entries: RowEntry[] = [];
     const cells = new Map<number, Record<string, string>>();
@@ -48,7 +50,6 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
         http_status: row.http_status === null ? '' : String(row.http_status),
       });
     }
-    const settings = JSON.parse(metaOf(database)('settings') ?? '{}') as { groupBy?: string[]; dryRun?: boolean };
     return {
       kind: 'migrate-v1',
       journals: [file],
@@ -61,10 +62,8 @@ export async function openMigrateJob(file: string): Promise<MigrateReviewJob> {
         "A migration's cases are read from the service: nothing to edit here.\nRetry the failed cases (a rejected case: fix it on the service first):",
       retryCommand:
         `bulk-disputes migrate-v1 --journal ${file}` +
-        (settings.groupBy !== undefined && settings.groupBy.length > 0
-          ? ` --group-by ${settings.groupBy.join(',')}`
-          : '') +
-        (settings.dryRun === true ? ' --dry-run' : ''),
+        (settings !== undefined && settings.groupBy.length > 0 ? ` --group-by ${settings.groupBy.join(',')}` : '') +
+        (settings?.dryRun === true ? ' --dry-run' : ''),
       close: async () => undefined,
     };
   } finally {

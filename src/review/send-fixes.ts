@@ -2,12 +2,37 @@ import type { Logger } from 'pino';
 import type { ServiceIdentity } from '../api/service-identity.js';
 import type { ServiceTarget } from '../api/service-target.js';
 import { Progress } from '../progress/progress.js';
-import { runImport } from '../import/index.js';
 import type { ImportReviewJob } from './job-types.js';
 import { saveFixes } from './save-fixes.js';
 
 /** The job's service, named as its journal names it. */
 export type SendTarget = Readonly<ServiceTarget & { identity: ServiceIdentity }>;
+
+/** A fix file to feed back: what the import is asked, the rest of its settings its own defaults. */
+export interface FixFeedBack {
+  input: string;
+  mappingFile: string;
+  idPrefix: string | undefined;
+  resultsFile: string;
+  journalFile: string;
+  evidenceDir: string;
+  service: SendTarget;
+  logger: Logger;
+  progress: Progress;
+}
+
+/** What the review shows of the import that fed a fix file back. */
+export interface FixFeedBackReport {
+  summary: { byOutcome: Record<string, number> };
+  abortedBecause: string | undefined;
+  fatal?: unknown;
+}
+
+/**
+ * The import itself, given by the CLI (cli/commands/review.ts): the review stands beside the
+ * import, not on it, and feeds a fix file back through the same plan as `bulk-disputes import`.
+ */
+export type FeedBack = (fix: FixFeedBack) => Promise<FixFeedBackReport>;
 
 export interface SendState {
   readonly status: 'idle' | 'running' | 'done' | 'failed';
@@ -31,7 +56,7 @@ export class FixSender {
   constructor(
     private readonly job: ImportReviewJob,
     private readonly target: SendTarget,
-    private readonly options: { evidenceDir: string; logger: Logger; format: 'csv' | 'xlsx' },
+    private readonly options: { evidenceDir: string; logger: Logger; format: 'csv' | 'xlsx'; feedBack: FeedBack },
   ) {}
 
   state(): SendState {
@@ -60,24 +85,16 @@ export class FixSender {
         if (line !== '') this.current = { ...this.current, progress: line };
       },
     });
-    const report = await runImport({
+    const report = await this.options.feedBack({
       input: saved.file,
       mappingFile: this.job.mappingFile,
       idPrefix: this.job.idPrefix,
       resultsFile: results,
       journalFile: saved.journal,
       evidenceDir: this.options.evidenceDir,
-      fileMode: undefined,
-      concurrency: 8,
-      maxRps: undefined,
-      dryRun: false,
-      payloadsFile: undefined,
-      shard: undefined,
-      restart: false,
       service: this.target,
       logger: this.options.logger,
       progress,
-      stopRequested: () => false,
     });
     if (report.fatal !== undefined) throw report.fatal as Error;
     this.current = {

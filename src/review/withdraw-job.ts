@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
-import { parseService } from '../api/service-identity.js';
-import { serviceMetaKey } from '../journal/service-binding.js';
-import { expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../journal/snapshot.js';
+import { expectWithdrawJournal, withdrawMetaOf, type WithdrawMeta } from '../job-files/withdraw/meta.js';
+import { snapshotOf } from '../journal/snapshot.js';
 import { serviceOf } from '../job-files/read/read-journal.js';
 import { withdrawLine } from '../job-files/read/read-results.js';
 import { Summariser } from '../job-files/summarise.js';
@@ -38,10 +37,9 @@ export async function openWithdrawJob(file: string): Promise<WithdrawReviewJob> 
   const { database, folder } = await snapshotOf(file);
   let journal: WithdrawJournal | undefined;
   try {
-    expectJsonFormat(database, 'fingerprint', withdrawJournalFormat, 'a withdraw journal');
-    expectStaged(database, '1');
-    const service = serviceOf(database);
-    const meta = metaOf(database);
+    const meta = withdrawMetaOf(database, file);
+    expectWithdrawJournal(meta, withdrawJournalFormat);
+    const service = serviceOf(meta.get('service'), meta.get('fingerprint')?.dryRun === true);
     const retry = retryOf(file, meta);
     const copy = database.name;
     database.close();
@@ -106,16 +104,6 @@ function readLines(lines: Iterable<WithdrawLine>): {
   return { entries, cells, summariser };
 }
 
-/** The withdraw's fingerprint (run-withdraw.ts `stageOnce`): the flags a re-run must repeat, or it is refused as another job. */
-interface Fingerprint {
-  scope?: string;
-  deleteUnfiled?: boolean;
-  outcomes?: string[] | null;
-  claimKeys?: string[] | null;
-  column?: string | null;
-  dryRun?: boolean;
-}
-
 /**
  * The same withdraw, run again on this journal: it continues, settles the failed cases (each
  * claim retrieved first, so nothing is sent twice) and sends nothing for the rest. Its sources
@@ -123,10 +111,10 @@ interface Fingerprint {
  * in the fingerprint) says so instead of guessing. The service is the journal's own: its address
  * or the embedded sandbox's file, never a key.
  */
-function retryOf(file: string, meta: (key: string) => string | undefined): { command: string; note: string } {
-  const fingerprint = JSON.parse(meta('fingerprint') ?? '{}') as Fingerprint;
-  const sources = JSON.parse(meta('sources') ?? 'null') as string[] | null;
-  const service = parseService(meta(serviceMetaKey));
+function retryOf(file: string, meta: WithdrawMeta): { command: string; note: string } {
+  const fingerprint = meta.get('fingerprint') ?? {};
+  const sources = meta.get('sources') ?? null;
+  const service = meta.get('service');
   const parts = [
     'bulk-disputes',
     'withdraw',

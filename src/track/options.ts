@@ -4,7 +4,7 @@ import type { TrackSummary } from '../job-files/track/summary.js';
 import type { PhaseTime } from '../progress/phases.js';
 import type { Progress } from '../progress/progress.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
-import type { SendingOptions } from '../rate/sender.js';
+import type { SendingOptions } from '../rate/pacing.js';
 import type { TrackRequests } from './requests.js';
 
 /** What a track run is asked to do, and what it reports: shared by the run and its steps. */

@@ -4,15 +4,14 @@ import { isFatalFailure } from '../rate/breaker.js';
 import { bindService } from '../journal/service-binding.js';
 import { PhaseTimer } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
+import { resolvePacing } from '../rate/pacing.js';
 import { Sender } from '../rate/sender.js';
-import { dueWithinKey, sourcesKey, TrackJournal } from '../job-files/track/journal.js';
+import { TrackJournal } from '../job-files/track/journal.js';
 import { StateReader, TrackStopped } from './read-states.js';
 import { stageSources } from './stage-sources.js';
 import { writeFiles } from './write-files.js';
 
 import type { RunKind, TrackOptions, TrackReport } from './options.js';
-
-const cursorKey = 'events_cursor';
 
 /**
  * `bulk-disputes track` (docs/track.md): the sources' rows into the journal (again only when a
@@ -27,18 +26,18 @@ export async function runTrack(options: TrackOptions): Promise<TrackReport> {
   const phases = new PhaseTimer();
   try {
     phases.next('reading sources');
-    const binding = bindService(journal, current, {
+    const binding = bindService(journal.meta, current, {
       file: options.journalFile,
       restart: options.restart,
-      holdsJob: journal.meta(sourcesKey) !== undefined,
+      holdsJob: journal.meta.has('sources'),
       holdsServiceData: journal.readCount() > 0,
       logger: options.logger,
     });
     if (binding === 'forget')
       journal.transaction(() => {
         journal.reset();
-        journal.setMeta(cursorKey, '');
-        journal.setMeta(sourcesKey, '');
+        journal.meta.delete('events_cursor');
+        journal.meta.delete('sources');
       });
     const format = await stageSources(journal, current, options);
     client = clientOf(options.service, options);
@@ -59,9 +58,9 @@ async function readAndWrite(
 ): Promise<TrackReport> {
   const { progress } = options;
   const sender = new Sender({
-    ...options,
     client,
-    breakerThreshold: options.breakerThreshold ?? 5,
+    pacing: resolvePacing(options, { breakerThreshold: 5 }),
+    logger: options.logger,
     notices: senderNotices(progress),
   });
   const firstEver = journal.completedRuns() === 0;
@@ -69,7 +68,7 @@ async function readAndWrite(
   const runStartedAt = new Date().toISOString();
   const run = journal.startRun(kind, runStartedAt);
   // `report` and `review` of the journal list the worklist as this run did.
-  journal.setMeta(dueWithinKey, String(options.dueWithinDays));
+  journal.meta.set('due_within', String(options.dueWithinDays));
   const reader = new StateReader({
     client,
     journal,
@@ -129,16 +128,16 @@ async function readService(
   options: TrackOptions,
   kind: RunKind,
 ): Promise<void> {
-  const cursor = journal.meta(cursorKey);
+  const cursor = journal.meta.get('events_cursor');
   // The feed's place is taken before anything is read: an event during the read is read again next time, never missed.
   const takeCursor = async () => {
-    journal.setMeta(cursorKey, await reader.newestEventId());
+    journal.meta.set('events_cursor', await reader.newestEventId());
   };
   if (kind === 'incremental' && cursor !== undefined) {
     const followed = await reader.followEvents(
       cursor,
       (newest) => {
-        journal.setMeta(cursorKey, newest);
+        journal.meta.set('events_cursor', newest);
       },
       options.all
         ? (caseId) => {

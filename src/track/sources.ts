@@ -2,23 +2,23 @@ import { readJournalInOneRead } from '../job-files/read/journal-in-one-read.js';
 import { jobStem } from '../job-files/job-name.js';
 import { maskCardNumbers } from '../card-numbers/mask.js';
 import Database from 'better-sqlite3';
-import { parseService, type ServiceIdentity } from '../api/service-identity.js';
+import type { ServiceIdentity } from '../api/service-identity.js';
 import { CsvFormatError } from '../csv/errors.js';
 import type { WrittenDialect } from '../csv/layout.js';
 import { readResultRecords } from '../job-files/import/result-records.js';
-import { journalFormat } from '../job-files/import/schema.js';
-import { serviceMetaKey } from '../journal/service-binding.js';
-import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
 import { rowResult } from '../job-files/import/row-outcome.js';
-import { displayKey, recordedResultsDialect } from '../job-files/import/write-results.js';
+import { displayKey } from '../job-files/import/write-results.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
-import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
+import { expectMigrateJournal, migrateRowsOf } from '../job-files/migrate/journal.js';
 import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
 import type { TrackRow } from '../job-files/track/journal.js';
 import { sourceShape } from '../job-files/read/source-bytes.js';
 import { sourceError } from '../job-files/read/source-error.js';
 import { readSourceTable, type TableShape } from '../job-files/read/read-table.js';
 import { journalKindOf, tablesOf } from '../journal/kind.js';
+import { expectImportJournal, importMetaOf } from '../job-files/import/meta.js';
+import { migrateMetaOf } from '../job-files/migrate/meta.js';
+import { recordedService } from '../journal/service-binding.js';
 
 export type TrackSourceKind = 'import-journal' | 'migrate-journal' | 'results' | 'list';
 
@@ -87,11 +87,11 @@ function readTables(
   add: (row: TrackRow) => void,
 ): JournalRead {
   const tables = tablesOf(database);
-  const service = parseService(metaOf(database)(serviceMetaKey));
+  const service = recordedService(database, file);
   const kind = journalKindOf(tables);
   if (kind === 'import') {
-    expectFormat(database, 'format', journalFormat, 'an import journal');
-    expectStaged(database, '1');
+    const meta = importMetaOf(database, file);
+    expectImportJournal(meta);
     for (const record of readResultRecords(database)) {
       const { outcome, errorCode, errorMessage } = rowResult(record);
       const caseId = record.case_id ?? '';
@@ -108,11 +108,10 @@ function readTables(
         job_error: jobError(errorCode, errorMessage),
       });
     }
-    return { kind: 'import-journal', service, dialect: recordedResultsDialect(metaOf(database)) };
+    return { kind: 'import-journal', service, dialect: meta.get('results_dialect') };
   }
   if (kind === 'migrate-v1') {
-    expectMigrateFormat(database);
-    expectStaged(database, 'complete');
+    expectMigrateJournal(migrateMetaOf(database, file));
     for (const row of migrateRowsOf(database)) {
       const { outcome, code, message } = migrateOutcomeOf(row);
       const claimId = row.claim_id === '' ? migratedClaimId(row.group_key) : row.claim_id;

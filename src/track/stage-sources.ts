@@ -6,7 +6,9 @@ import {
   ServiceMismatchError,
   type ServiceIdentity,
 } from '../api/service-identity.js';
-import { sourcesKey, TrackJournal, trackJournalFormat } from '../job-files/track/journal.js';
+import { TrackJournal, trackJournalFormat } from '../job-files/track/journal.js';
+import type { TrackSourcesRecord } from '../job-files/track/meta.js';
+import { sameRecord } from '../journal/meta.js';
 import type { TrackOptions, TrackReport } from './options.js';
 import { readTrackSources } from './sources.js';
 
@@ -16,19 +18,18 @@ export async function stageSources(
   current: ServiceIdentity,
   options: TrackOptions,
 ): Promise<TrackReport['format']> {
-  const signature = JSON.stringify({
+  const signature: TrackSourcesRecord = {
     format: trackJournalFormat,
     all: options.all,
     column: options.column ?? null,
     sources: await Promise.all(
       options.sources.map(async (source) => {
         const found = await stat(source);
-        return [resolve(source), found.size, found.mtimeMs];
+        return [resolve(source), found.size, found.mtimeMs] as [string, number, number];
       }),
     ),
-  });
-  if (journal.meta(sourcesKey) === signature)
-    return JSON.parse(journal.meta('format') ?? '{}') as TrackReport['format'];
+  };
+  if (sameRecord(journal.meta.get('sources'), signature)) return journal.meta.get('format') ?? {};
   // One transaction for the whole read: a crash leaves the rows of before, never half of them.
   journal.database.exec('BEGIN');
   try {
@@ -51,8 +52,8 @@ export async function stageSources(
       journal.database.exec(
         "DELETE FROM track_cases WHERE case_id NOT IN (SELECT case_id FROM track_rows WHERE case_id <> '')",
       );
-    journal.setMeta(sourcesKey, signature);
-    journal.setMeta('format', JSON.stringify(format));
+    journal.meta.set('sources', signature);
+    journal.meta.set('format', format);
     journal.database.exec('COMMIT');
     return format;
   } catch (error) {

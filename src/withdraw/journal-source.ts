@@ -1,19 +1,18 @@
 import { readJournalInOneRead } from '../job-files/read/journal-in-one-read.js';
 import Database from 'better-sqlite3';
-import { parseService, type ServiceIdentity } from '../api/service-identity.js';
-import { journalFormat } from '../job-files/import/schema.js';
-import { recordedResultsDialect } from '../job-files/import/write-results.js';
+import type { ServiceIdentity } from '../api/service-identity.js';
 import type { WrittenDialect } from '../csv/layout.js';
-import { serviceMetaKey } from '../journal/service-binding.js';
 import { migratedClaimId } from '../job-files/migrate/group.js';
-import { expectMigrateFormat, migrateRowsOf } from '../job-files/migrate/journal.js';
+import { expectMigrateJournal, migrateRowsOf } from '../job-files/migrate/journal.js';
 import { migrateOutcomeOf } from '../job-files/migrate/columns.js';
-import { expectFormat, expectStaged, metaOf } from '../journal/snapshot.js';
 import { importJournalTargets } from './import-journal-source.js';
 import { sourceError, sourceKinds } from '../job-files/read/source-error.js';
 import { claimKeyWanted, outcomeWanted, type TargetFilter } from '../job-files/read/target-filter.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 import { journalKindOf, tablesOf } from '../journal/kind.js';
+import { expectImportJournal, importMetaOf } from '../job-files/import/meta.js';
+import { migrateMetaOf } from '../job-files/migrate/meta.js';
+import { recordedService } from '../journal/service-binding.js';
 
 export interface JournalRead {
   readonly kind: 'import-journal' | 'migrate-journal';
@@ -44,21 +43,20 @@ function readTables(
   seenKeys: Set<string>,
 ): JournalRead {
   const tables = tablesOf(database);
-  const service = () => parseService(metaOf(database)(serviceMetaKey));
+  const service = () => recordedService(database, file);
   const kind = journalKindOf(tables);
   if (kind === 'import') {
-    expectFormat(database, 'format', journalFormat, 'an import journal');
-    expectStaged(database, '1');
+    const meta = importMetaOf(database, file);
+    expectImportJournal(meta);
     return {
       kind: 'import-journal',
       service: service(),
       targets: importJournalTargets(database, filter, seenKeys),
-      dialect: recordedResultsDialect(metaOf(database)),
+      dialect: meta.get('results_dialect'),
     };
   }
   if (kind === 'migrate-v1') {
-    expectMigrateFormat(database);
-    expectStaged(database, 'complete');
+    expectMigrateJournal(migrateMetaOf(database, file));
     return { kind: 'migrate-journal', service: service(), targets: migrateJournalTargets(database, filter, seenKeys) };
   }
   const found = tables.size === 0 ? 'no tables' : `the tables ${[...tables].join(', ')}`;

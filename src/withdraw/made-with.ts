@@ -6,22 +6,12 @@ import {
   type MadeWithDifference,
 } from '../journal/made-with.js';
 import type { JournalMismatchError } from '../journal/open.js';
+import type { RecordedWithdrawFingerprint, WithdrawFingerprint } from '../job-files/withdraw/meta.js';
 
 /**
  * What ties a withdraw journal to its job (its sources' sha256 and the flags that choose what is
  * taken back), and the refusal that names what differs and what to change (docs/withdraw.md).
  */
-
-export interface WithdrawFingerprint {
-  format: string;
-  sources: string[];
-  scope: string;
-  deleteUnfiled: boolean;
-  outcomes: readonly string[] | null;
-  claimKeys: readonly string[] | null;
-  column: string | null;
-  dryRun: boolean;
-}
 
 /** Repeatable flags: `--outcome a --outcome b` as one value, `a, b`. */
 const listed = (values: readonly string[] | null | undefined) =>
@@ -43,10 +33,7 @@ function sourcesDifference(then: readonly string[], now: readonly string[]): Mad
 }
 
 /** Every part of this run that differs from the journal's. */
-export function withdrawDifferences(
-  then: Partial<WithdrawFingerprint>,
-  now: WithdrawFingerprint,
-): MadeWithDifference[] {
+export function withdrawDifferences(then: RecordedWithdrawFingerprint, now: WithdrawFingerprint): MadeWithDifference[] {
   const differences: MadeWithDifference[] = [];
   if (then.format !== now.format)
     differences.push({
@@ -71,10 +58,9 @@ export function withdrawDifferences(
 /** The refusal of a run whose sources or flags differ from the journal's. */
 export function withdrawMismatch(
   journalFile: string,
-  recorded: string,
+  then: RecordedWithdrawFingerprint,
   now: WithdrawFingerprint,
 ): JournalMismatchError {
-  const then = JSON.parse(recorded) as Partial<WithdrawFingerprint>;
   return madeWithMismatch(
     journalFile,
     'sources and flags',

@@ -10,13 +10,16 @@ import {
   ServiceMismatchError,
   type ServiceIdentity,
 } from '../api/service-identity.js';
-import { withdrawMismatch, type WithdrawFingerprint } from './made-with.js';
+import { withdrawMismatch } from './made-with.js';
+import type { WithdrawFingerprint } from '../job-files/withdraw/meta.js';
+import { sameRecord } from '../journal/meta.js';
 import { bindService } from '../journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
-import { Sender, type SendingOptions } from '../rate/sender.js';
+import { Sender } from '../rate/sender.js';
+import { resolvePacing, type SendingOptions } from '../rate/pacing.js';
 import { linesWithUnsettled, withdrawJournalFormat, WithdrawJournal } from '../job-files/withdraw/journal.js';
 import type { Scope } from './plan.js';
 import { planTargets } from './plan-targets.js';
@@ -70,10 +73,10 @@ export async function runWithdraw(options: WithdrawOptions): Promise<WithdrawRep
   const phases = new PhaseTimer();
   try {
     phases.next('reading');
-    const binding = bindService(journal, current, {
+    const binding = bindService(journal.meta, current, {
       file: options.journalFile,
       restart: options.restart,
-      holdsJob: journal.meta('fingerprint') !== undefined,
+      holdsJob: journal.meta.has('fingerprint'),
       holdsServiceData: journal.anySent(),
       logger: options.logger,
     });
@@ -104,12 +107,11 @@ async function stageOnce(
     column: options.sourceOptions.column ?? null,
     dryRun: options.dryRun,
   };
-  const fingerprint = JSON.stringify(fingerprintParts);
-  const recorded = journal.meta('fingerprint');
-  if (recorded !== undefined && recorded !== fingerprint && !options.restart)
+  const recorded = journal.meta.get('fingerprint');
+  const same = recorded !== undefined && sameRecord(recorded, fingerprintParts);
+  if (recorded !== undefined && !same && !options.restart)
     throw withdrawMismatch(options.journalFile, recorded, fingerprintParts);
-  if (recorded === fingerprint && journal.meta('staged') === '1')
-    return JSON.parse(journal.meta('results_format') ?? '{}') as WithdrawResultsFormat;
+  if (same && journal.meta.get('staged') === true) return journal.meta.get('results_format') ?? {};
   const read = await readSources(options.sources, options.sourceOptions);
   // A journal's claims are its service's: against another, they are other claims, or none.
   for (const { file, service } of read.services) {
@@ -132,11 +134,14 @@ async function stageOnce(
   journal.database.transaction(() => {
     journal.reset();
     journal.stage(read.targets);
-    journal.setMeta('fingerprint', fingerprint);
-    journal.setMeta('results_format', JSON.stringify(format));
+    journal.meta.set('fingerprint', fingerprintParts);
+    journal.meta.set('results_format', format);
     // What `review` gives as the command that runs this withdraw again: the fingerprint holds only their sha256.
-    journal.setMeta('sources', JSON.stringify(options.sources.map((source) => resolve(source))));
-    journal.setMeta('staged', '1');
+    journal.meta.set(
+      'sources',
+      options.sources.map((source) => resolve(source)),
+    );
+    journal.meta.set('staged', true);
   })();
   return format;
 }
@@ -150,9 +155,9 @@ async function planAndSend(
   phases: PhaseTimer,
 ): Promise<WithdrawReport> {
   const sender = new Sender({
-    ...options,
     client,
-    breakerThreshold: options.breakerThreshold ?? 5,
+    pacing: resolvePacing(options, { breakerThreshold: 5 }),
+    logger: options.logger,
     notices: senderNotices(options.progress),
   });
   const ending = async (preview: WithdrawPreview, declined: boolean, stoppedEarly: boolean) =>

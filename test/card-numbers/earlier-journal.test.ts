@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { expect, it, onTestFinished } from 'vitest';
 import { maskedForm } from '../../src/card-numbers/mask.js';
-import { runImport, type ImportOptions } from '../../src/import/run-import.js';
+import { runImport, type ImportRequest } from '../../src/import/run-import.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
 
 /**
@@ -31,7 +31,7 @@ it('a journal staged before card numbers were masked is masked in place when a r
       done();
     },
   });
-  const options: ImportOptions = {
+  const options: ImportRequest = {
     input: join(root, 'samples/generic-export.csv'),
     mappingFile: join(root, 'mappings/generic.yaml'),
     resultsFile: join(dir, 'results.csv'),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { expect, it, onTestFinished } from 'vitest';
-import { runImport, type ImportOptions } from '../../src/import/run-import.js';
+import { runImport, type ImportRequest } from '../../src/import/run-import.js';
 import { oneToThreeRows, plannedRows, writeDisputesCsv } from './generate.js';
 
 /**
@@ -21,7 +21,7 @@ it('tells onStaged once, after staging, on the first run and on a resumed one', 
   const input = join(dir, 'in.csv');
   await writeDisputesCsv(input, plannedRows({ rows: 30, sizeOf: oneToThreeRows, block: 5 }));
   const events: string[] = [];
-  const options = (resultsFile: string): ImportOptions => ({
+  const options = (resultsFile: string): ImportRequest => ({
     input,
     mappingFile: mapping,
     resultsFile,

@@ -123,7 +123,7 @@ describe('staging without per-row indexes', () => {
     const journal = new Journal(file);
     expect(rowIndexes(journal.database)).toEqual(['rows_by_case_id', 'rows_by_claim']);
     await stage(journal, ['A,4242,1.00,2026-03-01,74492156302000184700001']);
-    journal.setMeta('staged', '1');
+    journal.meta.set('staged', true);
     journal.close();
     const reopened = new Journal(file);
     const indexes = rowIndexes(reopened.database);

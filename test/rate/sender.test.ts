@@ -2,6 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/api/errors.js';
 import type { CircuitBreaker } from '../../src/rate/breaker.js';
+import { resolvePacing } from '../../src/rate/pacing.js';
 import { Sender, type FollowedClient, type SenderOptions } from '../../src/rate/sender.js';
 import { clientFor } from '../helpers/client.js';
 import { json, startScriptedServer } from '../helpers/scripted-server.js';
@@ -16,13 +17,14 @@ const logger = pino({ level: 'silent' });
 const tooMany = json(429, { message: 'too many requests' });
 
 /** A sender with nothing to follow (a dry run's), as the jobs make one. */
-function dryRunSender(options: Partial<SenderOptions<undefined>> = {}): Sender<FollowedClient | undefined> {
+function dryRunSender(
+  options: Pick<SenderOptions<undefined>, 'notices'> & { stopRequested?: () => boolean } = {},
+): Sender<FollowedClient | undefined> {
   return new Sender<FollowedClient | undefined>({
     client: undefined,
-    concurrency: 2,
-    breakerThreshold: 2,
+    pacing: resolvePacing({ concurrency: 2, stopRequested: options.stopRequested }, { breakerThreshold: 2 }),
     logger,
-    ...options,
+    notices: options.notices,
   });
 }
 
@@ -33,8 +35,7 @@ describe('Sender', () => {
     const waits: string[] = [];
     const sender = new Sender({
       client,
-      concurrency: 8,
-      breakerThreshold: 5,
+      pacing: resolvePacing({ concurrency: 8 }, { breakerThreshold: 5 }),
       logger,
       notices: {
         showWaits: () => {

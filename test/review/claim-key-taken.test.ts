@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { describeService, serviceAt } from '../../src/api/service-identity.js';
+import { runImport } from '../../src/import/run-import.js';
 import { openReviewJob } from '../../src/review/job.js';
 import { FixSender, type SendState } from '../../src/review/send-fixes.js';
 import { startReviewServer, type ReviewServer } from '../../src/review/server.js';
@@ -126,7 +127,12 @@ async function reviewWithSend(workspace: Workspace, service: ServiceBehindDoor):
   const sender = new FixSender(
     job,
     { baseUrl: service.url, apiKey: liveKey, identity },
-    { evidenceDir: workspace.evidenceDir, logger: pino({ level: 'silent' }), format: 'csv' },
+    {
+      evidenceDir: workspace.evidenceDir,
+      logger: pino({ level: 'silent' }),
+      format: 'csv',
+      feedBack: async (fix) => runImport({ ...fix, concurrency: 8 }),
+    },
   );
   const store = new ReviewStore(ReviewStore.fileFor(job.journal));
   const server = await startReviewServer({ job, store, evidenceDir: workspace.evidenceDir, sender });

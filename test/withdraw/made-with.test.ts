@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withdrawMismatch, type WithdrawFingerprint } from '../../src/withdraw/made-with.js';
+import { withdrawMismatch } from '../../src/withdraw/made-with.js';
+import type { WithdrawFingerprint } from '../../src/job-files/withdraw/meta.js';
 import { changedPaths, describeChangedPaths } from '../../src/journal/made-with.js';
 
 /** A refused withdraw journal names what differs (docs/withdraw.md); the mapping's changed keys are found by path. */
@@ -19,7 +20,7 @@ describe('a withdraw journal refusing other sources or flags', () => {
   it('names the source that differs by its place and sha256, and each flag with both values', () => {
     const now = { ...made, sources: ['a'.repeat(64), 'c'.repeat(64)], scope: 'case', outcomes: ['filed', 'not_filed'] };
 
-    const error = withdrawMismatch('w.journal.sqlite', JSON.stringify(made), now);
+    const error = withdrawMismatch('w.journal.sqlite', made, now);
 
     expect(error.code).toBe('JOURNAL_MISMATCH');
     expect(error.message).toBe(

@@ -4,13 +4,14 @@ import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { writeNotice } from '../output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { integer } from '../flags.js';
+import { defaultConcurrency, integer } from '../flags.js';
 import type { NetworkFlags } from '../network-settings.js';
 import { addServiceOptions } from './service-target.js';
 import { resolveServiceSettings } from '../settings.js';
 import { describeService, serviceAt } from '../../api/service-identity.js';
 import type { ImportReviewJob, ReviewJob } from '../../review/job-types.js';
 import type { FixSender } from '../../review/send-fixes.js';
+import { runImport } from '../../import/run-import.js';
 
 interface ReviewFlags extends NetworkFlags {
   send: boolean;
@@ -130,7 +131,13 @@ async function senderFor(
   return new FixSender(
     job,
     { ...settings, identity },
-    { evidenceDir, logger: context.logger, format: flags.fixFormat ?? job.inputKind },
+    {
+      evidenceDir,
+      logger: context.logger,
+      format: flags.fixFormat ?? job.inputKind,
+      // The fix file through the import's own plan, at its default pace.
+      feedBack: async (fix) => runImport({ ...fix, concurrency: defaultConcurrency }),
+    },
   );
 }
 

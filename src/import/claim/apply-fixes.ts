@@ -1,22 +1,13 @@
-import type { Logger } from 'pino';
-import type { ClaimsClient } from '../../api/client/index.js';
 import type { Case, CaseUpdate } from '../../api/schemas/case.js';
 import type { Claim } from '../../api/schemas/claim.js';
 import { isRefusal } from '../../api/client/settle.js';
-import type { EvidenceUploads } from './evidence.js';
-import type { EvidenceDirSetBy } from '../../evidence/index.js';
-import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
+import type { ClaimRecord, RowProblem, RowRecord } from '../journal/journal.js';
 import { caseAsSent, caseChanges } from './case-changes.js';
 import { newEvidence, type NewEvidence } from './new-evidence.js';
+import type { ClaimWork, SendingClaims } from './claim-work.js';
 
-export interface FixWork {
-  journal: Journal;
-  client: ClaimsClient;
-  uploads: EvidenceUploads;
-  evidenceDir: string;
-  evidenceDirSetBy?: EvidenceDirSetBy | undefined;
-  logger: Logger;
-}
+/** Fixes reach the service only when the run sends. */
+type FixWork = ClaimWork & { readonly mode: SendingClaims };
 
 /** Case statuses that may still change: created and not filed (the service refuses an update otherwise). */
 const updatableStatuses = new Set(['created']);
@@ -61,10 +52,10 @@ export async function recordDryRunFixes(
   found: Claim,
   claim: ClaimRecord,
   rows: readonly RowRecord[],
-  work: Omit<FixWork, 'client' | 'uploads'>,
+  work: ClaimWork,
 ): Promise<void> {
   const { journal } = work;
-  const plan = await planFixes(found, claim, rows, { ...work, uploads: undefined });
+  const plan = await planFixes(found, claim, rows, work);
   journal.transaction(() => {
     for (const [idx, { outcome, ...problem }] of plan.evidence.problems) journal.setRowOutcome(idx, outcome, problem);
     for (const fix of plan.fixes) {
@@ -87,9 +78,7 @@ async function planFixes(
   found: Claim,
   claim: ClaimRecord,
   rows: readonly RowRecord[],
-  work: Pick<FixWork, 'journal' | 'evidenceDir' | 'evidenceDirSetBy' | 'logger'> & {
-    uploads: EvidenceUploads | undefined;
-  },
+  work: ClaimWork,
 ): Promise<{ fixes: CaseFix[]; evidence: NewEvidence }> {
   const heldById = new Map((found.cases ?? []).map((item) => [item.case_id, item]));
   const named = new Set(rows.map((row) => row.case_id));
@@ -152,7 +141,7 @@ async function applyToCase(fix: CaseFix, work: FixWork): Promise<void> {
   }
   await journal.beginUpdate(row.idx, fields.join(';'));
   try {
-    await work.client.cases.update(caseId, update);
+    await work.mode.client.cases.update(caseId, update);
     work.logger.debug({ caseId, fields }, 'case updated');
   } catch (error) {
     if (!isRefusal(error)) throw error;

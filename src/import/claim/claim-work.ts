@@ -1,35 +1,43 @@
 import type { Logger } from 'pino';
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { Journal } from '../journal/journal.js';
+import type { ImportPlan } from '../plan.js';
 import type { ClaimBody } from './body.js';
 import type { EvidenceUploads } from './evidence.js';
-import type { EvidenceDirSetBy } from '../../evidence/index.js';
 
+/** A claim's steps that reach the service: its create, uploads and filing, through `client`. */
+export interface SendingClaims {
+  readonly kind: 'send';
+  readonly client: ClaimsClient;
+  readonly uploads: EvidenceUploads;
+}
+
+/**
+ * A dry run's claims: everything checked, nothing sent; filing judged at `filingClock`'s time.
+ * `reader`, when a service is named: a fed-back claim the service holds is retrieved and compared,
+ * to show what the run would update. Never used to write.
+ */
+export interface CheckingClaims {
+  readonly kind: 'check';
+  readonly filingClock: () => number;
+  readonly reader: ClaimsClient | undefined;
+}
+
+/** The plan's mode (plan.ts), connected: the clients its claims use. */
+export type ClaimMode = SendingClaims | CheckingClaims;
+
+/** What each claim's steps take of the plan, and the journal and clients of the run. */
 export interface ClaimWork {
-  journal: Journal;
-  /** Absent in a dry run: everything is checked, nothing is sent. */
-  client: ClaimsClient | undefined;
-  /**
-   * A dry run's reads, when a service is named: a fed-back claim the service holds is retrieved
-   * and compared, to show what the run would update. Never used to write.
-   */
-  reader?: ClaimsClient | undefined;
-  uploads: EvidenceUploads | undefined;
-  evidenceDir: string;
-  /** Whether `--evidence-dir` named the folder or it is the export's (evidence messages say which). */
-  evidenceDirSetBy?: EvidenceDirSetBy | undefined;
-  fileMode: 'none' | 'auto' | 'chargeback';
+  readonly journal: Journal;
+  readonly mode: ClaimMode;
+  readonly evidence: ImportPlan['evidence'];
+  readonly fileMode: ImportPlan['mapping']['fileMode'];
   /**
    * This process staged the journal (not a resumed run): its rows' JSON passed this code's wire
-   * check, so a claim's body is spliced from it (wire-body.ts). Absent: built and checked whole.
+   * check, so a claim's body is spliced from it (wire-body.ts). False: built and checked whole.
    */
-  stagedHere?: boolean | undefined;
-  /**
-   * A dry run's clock for the filing rules (docs/import.md, "A dry run"): the time the real run
-   * would file at. Absent: now.
-   */
-  filingClock?: (() => number) | undefined;
+  readonly stagedHere: boolean;
   /** Receives each claim's body (`--payloads`), before it is sent. */
-  onPayload?: ((body: ClaimBody) => Promise<void>) | undefined;
-  logger: Logger;
+  readonly onPayload?: ((body: ClaimBody) => Promise<void>) | undefined;
+  readonly logger: Logger;
 }

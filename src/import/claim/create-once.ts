@@ -1,7 +1,7 @@
 import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
 import type { CheckedBody } from '../../api/client/request-parts.js';
 import type { Claim, newClaimBody } from '../../api/schemas/claim.js';
-import type { ClaimWork } from './claim-work.js';
+import type { CheckingClaims, ClaimWork, SendingClaims } from './claim-work.js';
 import { claimWire, type ClaimWire } from './wire-body.js';
 import type { PreparedClaim } from './prepare-ahead.js';
 import { checkClaimEvidence, type CheckedFile } from './evidence.js';
@@ -25,6 +25,9 @@ interface Created {
 /** A claim whose id is known: every claim that gets as far as the service. */
 type NamedClaim = ClaimRecord & { claim_id: string };
 
+type SendingWork = ClaimWork & { readonly mode: SendingClaims };
+type CheckingWork = ClaimWork & { readonly mode: CheckingClaims };
+
 /**
  * Evidence, then the create, unless something stops the claim first. Set when the claim exists
  * in the service afterwards; undefined when it is held back, refused, or only checked (dry run).
@@ -43,11 +46,11 @@ export async function createOnce(
     return undefined;
   }
   const named = { ...claim, claim_id: claim.claim_id };
-  const held =
-    claim.sent === 1 && work.client === undefined && work.reader !== undefined
-      ? await settle(work.reader, named.claim_id)
-      : undefined;
-  if (held !== undefined) {
+  const { mode } = work;
+  if (mode.kind === 'check') {
+    // A fed-back claim the service holds, read to show what the real run would update.
+    const held = claim.sent === 1 && mode.reader !== undefined ? await settle(mode.reader, named.claim_id) : undefined;
+    if (held === undefined) return checkNew(named, prepared, { ...work, mode });
     if (!provenOurs(held, claim, rows, journal)) return undefined;
     await recordDryRunFixes(held, named, rows, work);
     journal.setStep(key, 'valid');
@@ -55,9 +58,10 @@ export async function createOnce(
   }
   // Reported created by an earlier run (or this journal): a retrieve settles it before any
   // file is uploaded or create sent.
-  const found = claim.sent === 1 && work.client !== undefined ? await settle(work.client, named.claim_id) : undefined;
-  if (found !== undefined) return adoptFound(found, named, rows, work);
-  return createNew(named, prepared, work);
+  const sending = { ...work, mode };
+  const found = claim.sent === 1 ? await settle(mode.client, named.claim_id) : undefined;
+  if (found !== undefined) return adoptFound(found, named, rows, sending);
+  return createNew(named, prepared, sending);
 }
 
 /** A claim the service holds under our id: adopted only when proven ours, its fed-back fixes applied. */
@@ -65,15 +69,14 @@ async function adoptFound(
   found: Claim,
   named: NamedClaim,
   rows: readonly RowRecord[],
-  work: ClaimWork,
+  work: SendingWork,
 ): Promise<Created | undefined> {
   const { journal } = work;
   const key = named.claim_key;
   // Another dispute under our id (a key that met another file's) is never adopted nor updated.
   if (!provenOurs(found, named, rows, journal)) return undefined;
   // Fixes fed back reach the claim before it is filed again; an unchanged claim gets no request.
-  if (work.client !== undefined && work.uploads !== undefined)
-    await applyFixes(found, named, rows, { ...work, client: work.client, uploads: work.uploads });
+  await applyFixes(found, named, rows, work);
   const done = recordCreated(
     journal,
     key,
@@ -86,37 +89,19 @@ async function adoptFound(
 }
 
 /** A claim the service does not hold: its evidence checked and uploaded, then new_claim (or, in a dry run, only checked). */
-async function createNew(named: NamedClaim, prepared: PreparedClaim, work: ClaimWork): Promise<Created | undefined> {
+async function createNew(named: NamedClaim, prepared: PreparedClaim, work: SendingWork): Promise<Created | undefined> {
   const { journal } = work;
   const { rows, wire } = prepared;
   const key = named.claim_key;
-  // Prepared ahead: no row names a file, so there is nothing to check or upload.
-  const checked =
-    wire === undefined
-      ? await checkClaimEvidence(rows, work)
-      : { ok: true as const, filesByRow: new Map<number, CheckedFile[]>() };
-  if (!checked.ok) {
-    journal.transaction(() => {
-      for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
-    });
-    holdBack(
-      journal,
-      key,
-      rows.filter((row) => checked.problems.has(row.idx)),
-    );
-    return undefined;
-  }
-  if (work.client === undefined || work.uploads === undefined) {
-    await checkOnly(named, prepared, checked.filesByRow, work);
-    return undefined;
-  }
-  const fileIds = await uploadEvidence(journal, key, rows, checked.filesByRow, work.uploads);
+  const filesByRow = await checkedEvidence(named, prepared, work);
+  if (filesByRow === undefined) return undefined;
+  const fileIds = await uploadEvidence(journal, key, rows, filesByRow, work.mode.uploads);
   if (fileIds === undefined) return undefined;
-  const body = wire ?? claimWire(named, rows, fileIds, work.stagedHere === true);
+  const body = wire ?? claimWire(named, rows, fileIds, work.stagedHere);
   const wireBody = checkOrReject(journal, key, rows, body.check);
   if (wireBody === undefined) return undefined;
   await work.onPayload?.(body.body);
-  const outcome = await submitClaim(work.client, journal, key, body, rows, wireBody);
+  const outcome = await submitClaim(work.mode.client, journal, key, body, rows, wireBody);
   if (outcome.kind === 'rejected') {
     journal.transaction(() => {
       for (const row of rows)
@@ -133,33 +118,57 @@ async function createNew(named: NamedClaim, prepared: PreparedClaim, work: Claim
 }
 
 /**
- * A dry run's claim: its body built and checked, given to `--payloads`, recorded valid; nothing
- * sent. When the run would file, each case is checked against the filing rules too, and a row
- * whose case would not file is recorded `would_not_file` (the claim's other rows stay valid, as the
- * real run files each case on its own).
+ * The files the claim's rows name, checked; or undefined, the rows with a bad file recorded invalid
+ * and the claim held back.
  */
-async function checkOnly(
+async function checkedEvidence(
   named: NamedClaim,
   { rows, wire }: PreparedClaim,
-  filesByRow: Map<number, CheckedFile[]>,
   work: ClaimWork,
-): Promise<void> {
+): Promise<Map<number, CheckedFile[]> | undefined> {
+  // Prepared ahead: no row names a file, so there is nothing to check or upload.
+  if (wire !== undefined) return new Map<number, CheckedFile[]>();
+  const checked = await checkClaimEvidence(rows, work.evidence);
+  if (checked.ok) return checked.filesByRow;
+  const { journal } = work;
+  journal.transaction(() => {
+    for (const [idx, problem] of checked.problems) journal.setRowOutcome(idx, 'invalid', problem);
+  });
+  holdBack(
+    journal,
+    named.claim_key,
+    rows.filter((row) => checked.problems.has(row.idx)),
+  );
+  return undefined;
+}
+
+/**
+ * A dry run's claim the service does not hold: its evidence checked, its body built and checked,
+ * given to `--payloads`, recorded valid; nothing sent. When the run would file, each case is
+ * checked against the filing rules too, and a row whose case would not file is recorded
+ * `would_not_file` (the claim's other rows stay valid, as the real run files each case on its own).
+ */
+async function checkNew(named: NamedClaim, prepared: PreparedClaim, work: CheckingWork): Promise<undefined> {
+  const filesByRow = await checkedEvidence(named, prepared, work);
+  if (filesByRow === undefined) return undefined;
+  const { rows, wire } = prepared;
   const { journal } = work;
   // Dry run: file ids are not known; each file is named by its content's hash instead.
   const placeholders = new Map(
     [...filesByRow].map(([idx, files]) => [idx, files.map((file) => `sha256_${file.sha256.slice(0, 32)}`)]),
   );
-  const body = wire ?? claimWire(named, rows, placeholders, work.stagedHere === true);
-  if (checkOrReject(journal, named.claim_key, rows, body.check) === undefined) return;
+  const body = wire ?? claimWire(named, rows, placeholders, work.stagedHere);
+  if (checkOrReject(journal, named.claim_key, rows, body.check) === undefined) return undefined;
   await work.onPayload?.(body.body);
   const wouldNotFile =
     work.fileMode === 'none'
       ? new Map<number, RowProblem>()
-      : predictFiling(body.body, rows, filesByRow, (work.filingClock ?? Date.now)());
+      : predictFiling(body.body, rows, filesByRow, work.mode.filingClock());
   journal.transaction(() => {
     for (const [idx, problem] of wouldNotFile) journal.setRowOutcome(idx, 'would_not_file', problem);
     journal.setStep(named.claim_key, 'valid');
   });
+  return undefined;
 }
 
 /**

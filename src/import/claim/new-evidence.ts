@@ -1,7 +1,8 @@
 import type { Claim } from '../../api/schemas/claim.js';
 import { isRefusal } from '../../api/client/settle.js';
-import { checkClaimEvidence, type CheckedFile, type EvidenceFolder, type EvidenceUploads } from './evidence.js';
-import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
+import { checkClaimEvidence, type CheckedFile, type EvidenceFolder } from './evidence.js';
+import type { ClaimWork } from './claim-work.js';
+import type { RowProblem, RowRecord } from '../journal/journal.js';
 
 /** What the fed-back rows of a claim the service holds add to its documentation. */
 export interface NewEvidence {
@@ -22,13 +23,13 @@ export interface NewEvidence {
  * hash of a file, so a file counts as attached when this job uploaded its content (sha256 and
  * category) under an id the claim holds, or when a fed-back row names as many files as its
  * results line reported ids and the claim holds them all (the row's files as they were). Anything
- * else is uploaded (once per content for the job) and becomes new documentation; without
- * `uploads` (a dry run) it is only named, by its content's hash.
+ * else is uploaded (once per content for the job) and becomes new documentation; in a dry run it
+ * is only named, by its content's hash.
  */
 export async function newEvidence(
   found: Claim,
   rows: readonly RowRecord[],
-  work: { journal: Journal; uploads: EvidenceUploads | undefined } & EvidenceFolder,
+  work: Pick<ClaimWork, 'journal' | 'mode' | 'evidence'>,
 ): Promise<NewEvidence> {
   const held = heldDocumentation(found);
   const heldSet = new Set(held);
@@ -41,8 +42,10 @@ export async function newEvidence(
   };
   const named = rows.filter((row) => row.evidence_json !== null && row.evidence_json !== '[]');
   if (named.length === 0) return result;
-  const checked = await checkClaimEvidence(named, work);
-  const filesByRow = checked.ok ? checked.filesByRow : await checkedRows(named, work, checked.problems, result);
+  const checked = await checkClaimEvidence(named, work.evidence);
+  const filesByRow = checked.ok
+    ? checked.filesByRow
+    : await checkedRows(named, work.evidence, checked.problems, result);
   const added = new Set<string>();
   for (const [idx, files] of filesByRow) {
     const row = named.find((candidate) => candidate.idx === idx);
@@ -59,11 +62,11 @@ export async function newEvidence(
     for (const file of files) {
       let id: string;
       try {
-        // A dry run (no uploads) names a file it would upload by its content, as a dry run's bodies do.
+        // A dry run names a file it would upload by its content, as a dry run's bodies do.
         id =
-          work.uploads === undefined
-            ? (work.journal.uploadedFileId(file.sha256, file.category) ?? `sha256_${file.sha256.slice(0, 32)}`)
-            : await work.uploads.fileIdFor(file);
+          work.mode.kind === 'send'
+            ? await work.mode.uploads.fileIdFor(file)
+            : (work.journal.uploadedFileId(file.sha256, file.category) ?? `sha256_${file.sha256.slice(0, 32)}`);
       } catch (error) {
         if (!isRefusal(error)) throw error;
         result.problems.set(idx, {

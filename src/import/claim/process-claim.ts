@@ -19,11 +19,7 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: 
   let settleFirst = step === 'filing';
   let found: Claim | undefined;
   if (step === 'staged' || step === 'submitting') {
-    const created = await createOnce(
-      claim,
-      ahead?.take() ?? prepareClaim(claim, work.journal, work.stagedHere === true),
-      work,
-    );
+    const created = await createOnce(claim, ahead?.take() ?? prepareClaim(claim, work.journal, work.stagedHere), work);
     // Not filed (--file-mode none): recorded done with the create, nothing left to do.
     if (created === undefined || created.done) return;
     step = 'created';
@@ -46,7 +42,8 @@ async function fileCases(
   const { journal } = work;
   const key = claim.claim_key;
   if (step !== 'created' && step !== 'filing') return;
-  if (claim.claim_id === null || work.client === undefined) return;
+  // A dry run stops at the create's check: nothing is filed.
+  if (claim.claim_id === null || work.mode.kind !== 'send') return;
   const cases = rows.filter((row) => row.outcome === null && row.case_id !== null);
   if (work.fileMode === 'none') {
     journal.transaction(() => {
@@ -57,7 +54,7 @@ async function fileCases(
   }
   await journal.beginFiling(key);
   const filing = await fileClaim(
-    work.client,
+    work.mode.client,
     claim.claim_id,
     cases.map((row) => row.case_id ?? ''),
     work.fileMode,

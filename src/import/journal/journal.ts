@@ -1,6 +1,6 @@
 import { JobJournal } from '../../journal/job-journal.js';
 import { GroupCommit } from './group-commit.js';
-import { journalFormat, openJournalDatabase } from '../../job-files/import/schema.js';
+import { openJournalDatabase } from '../../job-files/import/schema.js';
 import type {
   ClaimRecord,
   ClaimStep,
@@ -18,11 +18,12 @@ import type { Outcome } from '../../job-files/import/columns.js';
 import { StagingWrites } from './staging-writes.js';
 
 // The records are the journal's vocabulary: its users import them from here, beside the class.
+import { importMetaFields, journalFormat, type ImportMetaFields } from '../../job-files/import/meta.js';
 export * from '../../job-files/import/records.js';
 export { readResultRecordAt, readResultRecords } from '../../job-files/import/result-records.js';
 
 /** A typed face on the journal's tables; every method is one statement or one transaction. */
-export class Journal extends JobJournal {
+export class Journal extends JobJournal<ImportMetaFields> {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** What the sending phase runs for every claim (sending-statements.ts). */
   private readonly sending: SendingStatements;
@@ -34,7 +35,7 @@ export class Journal extends JobJournal {
   readonly staging: StagingWrites;
 
   constructor(file: string) {
-    super(openJournalDatabase(file));
+    super(openJournalDatabase(file), importMetaFields, file);
     this.statements = prepareStatements(this.database);
     this.sending = prepareSendingStatements(this.database);
     this.staging = new StagingWrites(this.statements);
@@ -61,7 +62,7 @@ export class Journal extends JobJournal {
           meta: true,
         },
       );
-      this.setMeta('format', journalFormat);
+      this.meta.set('format', journalFormat);
     });
   }
 

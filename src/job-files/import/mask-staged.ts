@@ -1,11 +1,6 @@
 import { maskCardNumbers } from '../../card-numbers/mask.js';
 import type { JournalDatabase } from '../../journal/open.js';
-
-/**
- * Set once a journal's rows are masked (docs/import.md, "Card numbers"): staged by this version,
- * or masked in place when a run resumes a journal staged by an earlier one.
- */
-export const cardNumbersMaskedKey = 'card_numbers_masked';
+import type { ImportMeta } from './meta.js';
 
 /**
  * A journal staged before card numbers were masked holds them as read, and a resumed run would send
@@ -16,9 +11,9 @@ export const cardNumbersMaskedKey = 'card_numbers_masked';
  * is overwritten, not left in the file's free pages or its write-ahead log (`secure_delete`, then a
  * checkpoint that empties the log). Returns the rows changed (0 for a journal masked already).
  */
-export function maskStagedCardNumbers(database: JournalDatabase): number {
-  const marked = database.prepare('SELECT value FROM meta WHERE key = ?').get(cardNumbersMaskedKey);
-  if (marked !== undefined) return 0;
+export function maskStagedCardNumbers(database: JournalDatabase, meta: ImportMeta): number {
+  // Set once a journal's rows are masked (docs/import.md, "Card numbers"): staged by this version, or masked in place since.
+  if (meta.has('card_numbers_masked')) return 0;
   database.function('mask_card_numbers', { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? maskCardNumbers(text) : text,
   );
@@ -38,7 +33,7 @@ export function maskStagedCardNumbers(database: JournalDatabase): number {
          WHERE ${['shared_json', 'error_message'].map(changed).join(' OR ')}`,
       )
       .run();
-    database.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(cardNumbersMaskedKey, '1');
+    meta.set('card_numbers_masked', '1');
     return changedRows;
   })();
   database.pragma('secure_delete = OFF');

@@ -1,25 +1,15 @@
 import { rm } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
-import { plainDialect, type WrittenDialect } from '../../csv/layout.js';
+import { plainDialect } from '../../csv/layout.js';
 import { isSqlite } from '../../files/file-kind.js';
-import type { Shard } from '../claims/ids.js';
 import { readResultRecords } from './result-records.js';
 import type { ResultRecord } from './records.js';
-import { journalFormat } from './schema.js';
-import { expectFormat, expectStaged, metaOf, snapshotOf } from '../../journal/snapshot.js';
-import { serviceMetaKey } from '../../journal/service-binding.js';
-import { parseService } from '../../api/service-identity.js';
+import { snapshotOf } from '../../journal/snapshot.js';
+import { expectImportJournal, importMetaOf } from './meta.js';
 import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from './merge.js';
 import { NotResultsError } from '../../files/not-results-error.js';
-import {
-  fieldColumnsKey,
-  resultsDialectKey,
-  resultsFormatOf,
-  writeResultRecords,
-  type ResultsSummary,
-} from './write-results.js';
+import { resultsFormatOf, writeResultRecords, type ResultsSummary } from './write-results.js';
 import { journalKindOf, tablesOf } from '../../journal/kind.js';
-import { cardNumbersMaskedKey } from './mask-staged.js';
 
 /**
  * `merge-results`: the journals of one import split with `--shard i/n`, checked to be exactly the n
@@ -111,28 +101,17 @@ async function openShard(file: string): Promise<OpenShard> {
   }
 }
 
-/** The journal's fingerprint, as run-import.ts records it. */
-interface Fingerprint {
-  input: string;
-  mapping: string;
-  fileMode: string;
-  shard: Shard | null;
-  dryRun: boolean;
-}
-
 function shardJobOf(database: Database.Database, file: string): ShardJob {
   const tables = tablesOf(database);
   if (journalKindOf(tables) !== 'import')
     throw new MergeRefusedError(
       `${file}: expected an import's journal (tables meta, rows and claims), got another SQLite database`,
     );
-  expectFormat(database, 'format', journalFormat, 'an import journal');
-  expectStaged(database, '1');
-  const meta = metaOf(database);
-  const fingerprint = JSON.parse(meta('fingerprint') ?? '{}') as Partial<Fingerprint>;
-  if (typeof fingerprint.input !== 'string' || typeof fingerprint.mapping !== 'string')
+  const meta = importMetaOf(database, file);
+  expectImportJournal(meta);
+  const fingerprint = meta.get('fingerprint') ?? {};
+  if (fingerprint.input === undefined || fingerprint.mapping === undefined)
     throw new MergeRefusedError(`${file}: expected a journal that records its input and mapping, got none recorded`);
-  const recordedDialect = meta(resultsDialectKey);
   return {
     file,
     inputSha256: fingerprint.input,
@@ -140,12 +119,12 @@ function shardJobOf(database: Database.Database, file: string): ShardJob {
     fileMode: String(fingerprint.fileMode),
     dryRun: fingerprint.dryRun === true,
     shard: fingerprint.shard ?? undefined,
-    sourceColumns: JSON.parse(meta('source_columns') ?? '[]') as string[],
+    sourceColumns: meta.get('source_columns') ?? [],
     // A journal staged before the dialect was recorded wrote its results plain.
-    dialect: recordedDialect === undefined ? plainDialect : (JSON.parse(recordedDialect) as WrittenDialect),
-    service: parseService(meta(serviceMetaKey)),
+    dialect: meta.get('results_dialect') ?? plainDialect,
+    service: meta.get('service'),
     // A journal staged before they were recorded: a results workbook without its error cells marked.
-    fieldColumns: JSON.parse(meta(fieldColumnsKey) ?? '{}') as Record<string, string[]>,
-    cellsMasked: meta(cardNumbersMaskedKey) !== undefined,
+    fieldColumns: meta.get('field_columns') ?? {},
+    cellsMasked: meta.has('card_numbers_masked'),
   };
 }

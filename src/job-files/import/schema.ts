@@ -1,28 +1,5 @@
 import { openLockedDatabase, type JournalDatabase } from '../../journal/open.js';
-
-/** Bumped when the tables change: an older journal is refused rather than misread. */
-export const journalFormat = '2';
-
-/** The evidence folder of the journal's last run (`review` checks evidence paths where the import looked). */
-export const evidenceDirKey = 'evidence_dir';
-
-/** The mapping file of the journal's last run, absolute (`review` finds it when its sha256 is still the fingerprint's). */
-export const mappingFileKey = 'mapping_file';
-
-/** The mapping's text the journal was made with: a later run with another mapping is told which keys changed. */
-export const madeWithMappingKey = 'made_with_mapping';
-
-/** The input file the journal was made with, absolute: a later run with another input is told which file it was. */
-export const madeWithInputKey = 'made_with_input';
-
-/**
- * When the last run that had claims to send (or rows to stage) started, ISO 8601: a later run with
- * nothing left to send names it as the run that settled every row.
- */
-export const settledByRunAtKey = 'settled_by_run_at';
-
-/** The lines of a report outside its table, by why (JSON, docs/mappings.md "Reports with title lines, trailers and sections"). */
-export const linesOutsideKey = 'lines_outside';
+import { importMetaOf } from './meta.js';
 
 /**
  * The journal is the job: every input row, every claim and the last step each reached, recorded
@@ -100,7 +77,7 @@ export function openJournalDatabase(file: string): JournalDatabase {
   const database = openLockedDatabase(file, 'an import journal');
   database.exec(schema);
   addMissingColumns(database);
-  if (!stagingInterrupted(database)) createRowIndexes(database);
+  if (!stagingInterrupted(database, file)) createRowIndexes(database);
   return database;
 }
 
@@ -109,9 +86,9 @@ export function openJournalDatabase(file: string): JournalDatabase {
  * and perhaps with a case id twice (found when staging ends). Building the indexes here would
  * cost a sort of every row, or fail on such a case id; the import stages the journal again.
  */
-function stagingInterrupted(database: JournalDatabase): boolean {
-  const staged = database.prepare("SELECT value FROM meta WHERE key = 'staged'").get() as { value: string } | undefined;
-  return staged?.value !== '1' && database.prepare('SELECT 1 FROM rows LIMIT 1').get() !== undefined;
+function stagingInterrupted(database: JournalDatabase, file: string): boolean {
+  const staged = importMetaOf(database, file).get('staged');
+  return staged !== true && database.prepare('SELECT 1 FROM rows LIMIT 1').get() !== undefined;
 }
 
 /**

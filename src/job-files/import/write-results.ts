@@ -14,13 +14,6 @@ import { neutralise } from '../../csv/neutralise.js';
 import { rowResult, type ResultLine, type RowResult } from './row-outcome.js';
 import { csvWriteOptionsFor } from '../../csv/write-options.js';
 
-/** The journal's meta key for the results CSV's dialect (a JSON `WrittenDialect`), recorded at staging. */
-export const resultsDialectKey = 'results_dialect';
-/** The journal's meta key for the mapping's `fieldColumns` (JSON), recorded at staging: a results workbook's error cells. */
-export const fieldColumnsKey = 'field_columns';
-/** What the input was, `csv` or `xlsx` (`review` writes a workbook's fixes as a workbook). */
-export const inputKindKey = 'input_kind';
-
 export interface ResultsSummary {
   rows: number;
   byOutcome: Partial<Record<Outcome, number>>;
@@ -209,14 +202,4 @@ function sourceCells(record: ResultRecord, sourceColumns: readonly string[]): st
 /** Keys are stored as JSON arrays of the key columns' values; people read them joined. */
 export function displayKey(claimKey: string): string {
   return (JSON.parse(claimKey) as string[]).join('|');
-}
-
-/**
- * The dialect an import journal's results are written in (its input's), for what another job
- * writes from that journal (track's status file, withdraw's results); undefined for a journal
- * staged before the dialect was recorded, whose results were plain.
- */
-export function recordedResultsDialect(meta: (key: string) => string | undefined): WrittenDialect | undefined {
-  const recorded = meta(resultsDialectKey);
-  return recorded === undefined ? undefined : (JSON.parse(recorded) as WrittenDialect);
 }

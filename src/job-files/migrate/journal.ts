@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { JobJournal, openJobDatabase } from '../../journal/job-journal.js';
-import { expectJsonFormat } from '../../journal/snapshot.js';
+import { expectFormat, expectStaged } from '../../journal/snapshot.js';
+import { migrateMetaFields, type MigrateMeta } from './meta.js';
 
 /** Bumped when the table changes: an older journal is refused rather than misread. */
 export const migrateJournalFormat = '1';
@@ -59,9 +60,9 @@ CREATE INDEX IF NOT EXISTS cases_by_group ON cases (group_key, idx);
 `;
 
 /** The migration's job journal: the exclusive lock and WAL settings of the import's (src/journal/open.ts). */
-export class MigrateJournal extends JobJournal {
+export class MigrateJournal extends JobJournal<typeof migrateMetaFields> {
   constructor(file: string) {
-    super(openJobDatabase(file, schema, 'a migrate-v1 journal'));
+    super(openJobDatabase(file, schema, 'a migrate-v1 journal'), migrateMetaFields, file);
   }
 
   /**
@@ -133,9 +134,10 @@ export class MigrateJournal extends JobJournal {
   }
 }
 
-/** migrate-v1 records its format inside the `settings` JSON. */
-export function expectMigrateFormat(database: Database.Database): void {
-  expectJsonFormat(database, 'settings', migrateJournalFormat, 'a migrate-v1 journal');
+/** A migrate-v1 journal of this version's format, staged whole (its format is inside the `settings` JSON). */
+export function expectMigrateJournal(meta: MigrateMeta): void {
+  expectFormat(meta.get('settings')?.format, migrateJournalFormat, 'a migrate-v1 journal');
+  expectStaged(meta);
 }
 
 /**

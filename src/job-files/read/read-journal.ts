@@ -1,17 +1,17 @@
 import { rm } from 'node:fs/promises';
 import { maskCardNumbers } from '../../card-numbers/mask.js';
-import type Database from 'better-sqlite3';
-import { describeService, parseService } from '../../api/service-identity.js';
-import { journalFormat } from '../import/schema.js';
-import { serviceMetaKey } from '../../journal/service-binding.js';
+import { describeService, type ServiceIdentity } from '../../api/service-identity.js';
+import { expectImportJournal, importMetaOf } from '../import/meta.js';
+import { migrateMetaOf } from '../migrate/meta.js';
+import { expectWithdrawJournal, withdrawMetaOf } from '../withdraw/meta.js';
 import { readResultRecords } from '../import/result-records.js';
 import type { ResultRecord } from '../import/records.js';
-import { expectFormat, expectJsonFormat, expectStaged, metaOf, snapshotOf } from '../../journal/snapshot.js';
+import { snapshotOf } from '../../journal/snapshot.js';
 import { NotResultsError } from '../../files/not-results-error.js';
 import { rowResult } from '../import/row-outcome.js';
 import { displayKey } from '../import/write-results.js';
 import { isOkResult } from '../import/columns.js';
-import { expectMigrateFormat, migrateRowsOf, type MigrateRow } from '../migrate/journal.js';
+import { expectMigrateJournal, migrateRowsOf, type MigrateRow } from '../migrate/journal.js';
 import { migrateOutcomeOf } from '../migrate/columns.js';
 import { linesWithUnsettled, WithdrawJournal, withdrawJournalFormat } from '../withdraw/journal.js';
 import { migrateLine, withdrawLine, type ResultLine } from './read-results.js';
@@ -30,20 +30,20 @@ export async function* readJournal(file: string, onService?: (service: string) =
     const tables = tablesOf(database);
     const kind = journalKindOf(tables);
     if (kind === 'import') {
-      expectFormat(database, 'format', journalFormat, 'an import journal');
-      expectStaged(database, '1');
-      onService?.(serviceOf(database));
+      const meta = importMetaOf(database, file);
+      expectImportJournal(meta);
+      onService?.(serviceOf(meta.get('service'), meta.get('fingerprint')?.dryRun === true));
       for (const record of readResultRecords(database)) yield importLine(record);
     } else if (kind === 'migrate-v1') {
-      expectMigrateFormat(database);
-      expectStaged(database, 'complete');
-      onService?.(serviceOf(database));
+      const meta = migrateMetaOf(database, file);
+      expectMigrateJournal(meta);
+      onService?.(serviceOf(meta.get('service'), meta.get('settings')?.dryRun === true));
       let position = 0;
       for (const row of migrateRowsOf(database)) yield migrateRowLine(++position, row);
     } else if (kind === 'withdraw') {
-      expectJsonFormat(database, 'fingerprint', withdrawJournalFormat, 'a withdraw journal');
-      expectStaged(database, '1');
-      onService?.(serviceOf(database));
+      const meta = withdrawMetaOf(database, file);
+      expectWithdrawJournal(meta, withdrawJournalFormat);
+      onService?.(serviceOf(meta.get('service'), meta.get('fingerprint')?.dryRun === true));
       // The copy is read by withdraw's own journal code, which opens it alone.
       database.close();
       yield* withdrawJournalLines(database.name);
@@ -75,11 +75,8 @@ function* withdrawJournalLines(copy: string): Generator<ResultLine> {
 }
 
 /** Which service the journal belongs to, for a person. */
-export function serviceOf(database: Database.Database): string {
-  const meta = metaOf(database);
-  const service = parseService(meta(serviceMetaKey));
+export function serviceOf(service: ServiceIdentity | undefined, dryRun: boolean): string {
   if (service !== undefined) return describeService(service);
-  const dryRun = (JSON.parse(meta('fingerprint') ?? '{}') as { dryRun?: unknown }).dryRun === true;
   return dryRun ? 'none (a dry run)' : 'not recorded (a journal made before journals recorded their service)';
 }
 

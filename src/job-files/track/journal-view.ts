@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
-import { parseService, type ServiceIdentity } from '../../api/service-identity.js';
+import type { ServiceIdentity } from '../../api/service-identity.js';
 import { isSqlite } from '../../files/file-kind.js';
-import { serviceMetaKey } from '../../journal/service-binding.js';
-import { metaOf, snapshotOf } from '../../journal/snapshot.js';
+import { snapshotOf } from '../../journal/snapshot.js';
 import { serviceOf } from '../read/read-journal.js';
-import { dueWithinKey, rowsWithStatesSql, sourcesKey, type RowWithState, type TrackSourcesRecord } from './journal.js';
+import { rowsWithStatesSql, type RowWithState } from './journal.js';
+import { trackMetaOf, type TrackSourcesRecord } from './meta.js';
 import { statusLineOf, type StatusLine } from './status.js';
 import type { WorkItem } from './worklist.js';
 import type { TrackSummary } from './summary.js';
@@ -43,8 +43,8 @@ export async function viewTrackJournal(
   try {
     const tables = tablesOf(database);
     if (journalKindOf(tables) !== 'track') return undefined;
-    const meta = metaOf(database);
-    const recorded = Number(meta(dueWithinKey));
+    const meta = trackMetaOf(database, file);
+    const recorded = Number(meta.get('due_within'));
     // Not recorded (a journal of an earlier version): NaN, so track's default.
     const dueWithinDays = Number.isInteger(recorded) && recorded >= 0 ? recorded : defaultDueWithinDays;
     const last = database
@@ -56,15 +56,14 @@ export async function viewTrackJournal(
       tally.add(line);
       options.onLine?.(line);
     }
-    const sources = meta(sourcesKey);
     return {
       worklist: tally.worklist(),
       summary: tally.summary,
-      service: serviceOf(database),
+      service: serviceOf(meta.get('service'), false),
       lastRunAt: last?.started ?? '',
       dueWithinDays,
-      sources: sources === undefined || sources === '' ? undefined : (JSON.parse(sources) as TrackSourcesRecord),
-      serviceIdentity: parseService(meta(serviceMetaKey)),
+      sources: meta.get('sources'),
+      serviceIdentity: meta.get('service'),
     };
   } finally {
     database.close();

@@ -1,4 +1,6 @@
 import { JobJournal, openJobDatabase } from '../../journal/job-journal.js';
+import type { JournalDatabase } from '../../journal/open.js';
+import { trackMetaFields } from './meta.js';
 
 /** Bumped when the tables change: an older track journal is refused rather than misread. */
 export const trackJournalFormat = '2';
@@ -49,18 +51,6 @@ CREATE TABLE IF NOT EXISTS track_runs (
 );
 `;
 
-/** Meta keys other readers of the journal use: the sources and flags it was staged from (JSON), and the last run's `--due-within`. */
-export const sourcesKey = 'sources';
-export const dueWithinKey = 'due_within';
-
-/** What `sourcesKey` holds: what a run repeats to read the same cases again. */
-export interface TrackSourcesRecord {
-  all: boolean;
-  column: string | null;
-  /** Absolute path, size, mtime of each source. */
-  sources: [string, number, number][];
-}
-
 export interface TrackRowRecord {
   seq: number;
   source: number;
@@ -107,11 +97,11 @@ export interface RowWithState extends Omit<TrackRowRecord, 'job_outcome' | 'job_
   decided_at: string | null;
 }
 
-export class TrackJournal extends JobJournal {
+export class TrackJournal extends JobJournal<typeof trackMetaFields> {
   private readonly statements;
 
   constructor(file: string) {
-    super(openJobDatabase(file, schema, 'a track journal'));
+    super(openJobDatabase(file, schema, 'a track journal'), trackMetaFields, file);
     addJobColumns(this.database);
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {
@@ -254,7 +244,7 @@ export class TrackJournal extends JobJournal {
  * A journal made before rows kept their job's outcome gets the two columns, empty; its sources are
  * read again on the next run (the format is part of what the rows were staged from), which fills them.
  */
-function addJobColumns(database: JobJournal['database']): void {
+function addJobColumns(database: JournalDatabase): void {
   const columns = new Set(
     (database.pragma('table_info(track_rows)') as { name: string }[]).map((column) => column.name),
   );

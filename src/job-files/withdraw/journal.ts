@@ -1,5 +1,6 @@
 import { JobJournal, openJobDatabase } from '../../journal/job-journal.js';
 import type { WithdrawTarget } from './target.js';
+import { withdrawMetaFields } from './meta.js';
 
 /** Bumped when the tables change: an older withdraw journal is refused rather than misread. */
 export const withdrawJournalFormat = '1';
@@ -94,11 +95,11 @@ export function lineValues(
   ];
 }
 
-export class WithdrawJournal extends JobJournal {
+export class WithdrawJournal extends JobJournal<typeof withdrawMetaFields> {
   private readonly statements;
 
   constructor(file: string) {
-    super(openJobDatabase(file, schema, 'a withdraw journal'));
+    super(openJobDatabase(file, schema, 'a withdraw journal'), withdrawMetaFields, file);
     const prepare = (sql: string) => this.database.prepare(sql);
     this.statements = {
       insertTarget: prepare(
