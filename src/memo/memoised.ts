@@ -7,11 +7,11 @@
 export function memoised<Key, Value>(limit: number, compute: (key: Key) => Value): (key: Key) => Value {
   const answers = new Map<Key, Value>();
   return (key) => {
-    let answer = answers.get(key);
-    if (answer === undefined) {
-      answer = compute(key);
-      if (answers.size < limit) answers.set(key, answer);
-    }
+    const kept = answers.get(key);
+    // An answer may itself be undefined ("no such layout"), kept all the same: has() tells.
+    if (kept !== undefined || answers.has(key)) return kept as Value;
+    const answer = compute(key);
+    if (answers.size < limit) answers.set(key, answer);
     return answer;
   };
 }

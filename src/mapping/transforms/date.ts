@@ -187,9 +187,8 @@ interface PlainLayout {
  * `yyyyMMdd` of bank reports), and nothing else.
  */
 const PLAIN_FORMAT = /^(yyyy|MM|dd)([-/.]?)(yyyy|MM|dd)\2(yyyy|MM|dd)$/;
-const plainLayouts = new Map<string, PlainLayout | undefined>();
-function plainLayoutOf(format: string): PlainLayout | undefined {
-  if (plainLayouts.has(format)) return plainLayouts.get(format);
+const plainLayoutOf = memoised(1000, plainLayout);
+function plainLayout(format: string): PlainLayout | undefined {
   let layout: PlainLayout | undefined;
   const parts = PLAIN_FORMAT.exec(format);
   if (parts !== null) {
@@ -202,7 +201,6 @@ function plainLayoutOf(format: string): PlainLayout | undefined {
       layout = { regex: new RegExp(`^${digits.join(between)}$`), year, month, day };
     }
   }
-  if (plainLayouts.size < 1000) plainLayouts.set(format, layout);
   return layout;
 }
 
