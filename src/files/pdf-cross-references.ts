@@ -1,4 +1,5 @@
 import { BytePieces } from './byte-pieces.js';
+import { countPageLeaves } from './pdf-page-tree.js';
 import {
   NotPlainPdf,
   PdfReader,
@@ -47,7 +48,7 @@ export function pageCountFromCrossReferences(pieces: readonly Uint8Array[]): num
   const content = new BytePieces(pieces);
   try {
     const file = new CrossReferencedFile(content);
-    return countPageLeaves(file);
+    return countPages(file);
   } catch {
     // NotPlainPdf, or anything this shortcut did not foresee: it only ever saves time, so whatever
     // goes wrong in it is pdf-lib's to decide, never a reason to stop an import.
@@ -190,7 +191,7 @@ function readSection(reader: PdfReader): Section {
  * The page tree walked as pdf-pages.ts walks pdf-lib's (same rules: a node is a leaf when its
  * /Type says Page or it has no /Kids), but anything pdf-lib would refuse or repair is left to it.
  */
-function countPageLeaves(file: CrossReferencedFile): number {
+function countPages(file: CrossReferencedFile): number {
   const catalog = file.resolve(file.root);
   // pdf-lib looks for another catalog when /Root names none; that search is pdf-lib's to make.
   if (!(catalog instanceof Map) || !isName(file.resolve(catalog.get('Type')), 'Catalog'))
@@ -198,25 +199,19 @@ function countPageLeaves(file: CrossReferencedFile): number {
   const root = file.resolve(catalog.get('Pages'));
   if (!(root instanceof Map)) throw new NotPlainPdf('no page tree');
 
-  const seen = new Set<PdfDictionary>();
-  const pending: PdfDictionary[] = [root];
-  let pageCount = 0;
-  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    if (seen.has(node)) throw new NotPlainPdf('a page tree that reaches the same node twice');
-    seen.add(node);
-    const kids = file.resolve(node.get('Kids'));
-    if (isName(file.resolve(node.get('Type')), 'Page') || kids === undefined) {
-      pageCount++;
-      continue;
-    }
-    if (!Array.isArray(kids)) throw new NotPlainPdf('a /Kids that is not an array');
-    for (const kid of kids) {
-      const child = file.resolve(kid);
-      if (!(child instanceof Map)) throw new NotPlainPdf('a page tree kid that is not a dictionary');
-      pending.push(child);
-    }
-  }
-  return pageCount;
+  return countPageLeaves(root, {
+    kidsOf(node) {
+      const kids = file.resolve(node.get('Kids'));
+      if (isName(file.resolve(node.get('Type')), 'Page') || kids === undefined) return undefined;
+      if (!Array.isArray(kids)) throw new NotPlainPdf('a /Kids that is not an array');
+      return kids.map((kid) => {
+        const child = file.resolve(kid);
+        if (!(child instanceof Map)) throw new NotPlainPdf('a page tree kid that is not a dictionary');
+        return child;
+      });
+    },
+    refusal: (reason) => new NotPlainPdf(reason),
+  });
 }
 
 function isRef(value: PdfValue): value is PdfRef {

@@ -1,6 +1,7 @@
 import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFObject } from 'pdf-lib';
 import { withinBudget } from './pdf-bounded-streams.js';
 import { PdfUnreadableError } from './pdf-errors.js';
+import { countPageLeaves } from './pdf-page-tree.js';
 import { PdfParseBudget } from './pdf-parse-budget.js';
 
 /**
@@ -29,10 +30,10 @@ export async function countPagesWithPdfLib(bytes: Uint8Array): Promise<number> {
     throw new PdfUnreadableError(`a file pdf-lib cannot parse (${messageOf(error)})`, { cause: error });
   }
   budget.checkObjectCount(document.context.enumerateIndirectObjects().length);
-  return countPageLeaves(document);
+  return countPages(document);
 }
 
-function countPageLeaves(document: PDFDocument): number {
+function countPages(document: PDFDocument): number {
   const pagesKey = PDFName.of('Pages');
   const kidsKey = PDFName.of('Kids');
   const typeKey = PDFName.of('Type');
@@ -44,30 +45,23 @@ function countPageLeaves(document: PDFDocument): number {
   const root = catalog.lookup(pagesKey);
   if (!(root instanceof PDFDict)) throw new PdfUnreadableError('no page tree (catalog /Pages missing or broken)');
 
-  const seen = new Set<PDFDict>();
-  const pending: PDFDict[] = [root];
-  let pageCount = 0;
-  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    // ISO 32000-1 §7.7.3: the page tree is a tree. A node reached twice means a cycle or a
-    // shared subtree; refusing it keeps the walk linear in the size of the file.
-    if (seen.has(node)) throw new PdfUnreadableError('a page tree that reaches the same node twice');
-    seen.add(node);
-    const kids = node.lookup(kidsKey);
-    // Sloppy writers omit /Type; a node is a leaf when it says so or has no /Kids to descend.
-    if (node.lookup(typeKey) === pageType || kids === undefined) {
-      pageCount++;
-      continue;
-    }
-    if (!(kids instanceof PDFArray))
-      throw new PdfUnreadableError(`a page tree node whose /Kids is ${describe(kids)}, not an array`);
-    for (let index = 0; index < kids.size(); index++) {
-      const kid = kids.lookup(index);
-      if (!(kid instanceof PDFDict))
-        throw new PdfUnreadableError(`a page tree kid that is ${describe(kid)}, not a dictionary`);
-      pending.push(kid);
-    }
-  }
-  return pageCount;
+  return countPageLeaves(root, {
+    kidsOf(node) {
+      const kids = node.lookup(kidsKey);
+      if (node.lookup(typeKey) === pageType || kids === undefined) return undefined;
+      if (!(kids instanceof PDFArray))
+        throw new PdfUnreadableError(`a page tree node whose /Kids is ${describe(kids)}, not an array`);
+      const dictionaries: PDFDict[] = [];
+      for (let index = 0; index < kids.size(); index++) {
+        const kid = kids.lookup(index);
+        if (!(kid instanceof PDFDict))
+          throw new PdfUnreadableError(`a page tree kid that is ${describe(kid)}, not a dictionary`);
+        dictionaries.push(kid);
+      }
+      return dictionaries;
+    },
+    refusal: (reason) => new PdfUnreadableError(reason),
+  });
 }
 
 function describe(value: PDFObject | undefined): string {

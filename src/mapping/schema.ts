@@ -18,6 +18,10 @@ import { caseTargets, requiredCaseTargets, requiredSharedTargets, sharedTargets 
 
 const targetsOf = (targets: string[]) => z.enum(targets as [string, ...string[]]);
 
+/** A list of column names, none twice. */
+const distinctColumns = () =>
+  z.array(z.string().min(1)).refine((columns) => new Set(columns).size === columns.length, 'expected each column once');
+
 /**
  * `claim.id_prefix`: claim ids derive from the claim key, so two sources or two years whose keys
  * overlap would meet at one claim id. A short name stated once keeps them apart. Only characters
@@ -93,18 +97,14 @@ export const mappingSchema = z
       )
       .default([])
       .describe('files to upload and attach to the claim'),
-    not_card_numbers: z
-      .array(z.string().min(1))
-      .refine((columns) => new Set(columns).size === columns.length, 'expected each column once')
+    not_card_numbers: distinctColumns()
       .optional()
       .describe(
         'columns whose numbers pass as card numbers but are not (16-digit order numbers that happen to pass ' +
           'Luhn): the import leaves their cells unmasked. RISK: a real card number in such a column is kept in ' +
           'the journal and the results file, and sent in full if the column is mapped',
       ),
-    optional_columns: z
-      .array(z.string().min(1))
-      .refine((columns) => new Set(columns).size === columns.length, 'expected each column once')
+    optional_columns: distinctColumns()
       .optional()
       .describe(
         'columns the mapping reads that a file may lack: an absent one reads as blank cells (its fields left out, ' +

@@ -7,20 +7,33 @@ import { paginate } from './paginate.js';
 import { endpoint, jsonOf, queryOf } from './request-parts.js';
 import type { Transport } from './transport.js';
 
-const casePage = listPage(caseResponse);
 const casePath = '/v2/issuer/cases/{case_id}';
 
-/** /v2/issuer/cases. Filing and run_workflow are not repeatable; the rest is. */
+/** The cases operations, one line each: filing and run_workflow are not repeatable; the rest is. */
+const operations = {
+  retrieve: { method: 'GET', path: casePath, repeatable: true, response: caseResponse },
+  update: { method: 'PUT', path: casePath, repeatable: true, response: z.unknown() },
+  delete: { method: 'DELETE', path: casePath, repeatable: true, response: successResponse },
+  withdraw: { method: 'POST', path: `${casePath}/withdraw`, repeatable: true, response: successResponse },
+  runWorkflow: {
+    method: 'POST',
+    path: `${casePath}/run_workflow`,
+    repeatable: false,
+    caseScoped: true,
+    response: successResponse,
+  },
+  file: { method: 'POST', path: `${casePath}/file`, repeatable: false, caseScoped: true, response: successResponse },
+  review: { method: 'GET', path: `${casePath}/review`, repeatable: true, response: caseReviewResponse },
+  list: { method: 'GET', path: '/v2/issuer/cases', repeatable: true, response: listPage(caseResponse) },
+} as const;
+
+/** /v2/issuer/cases. */
 export class CasesEndpoints {
   constructor(private readonly transport: Transport) {}
 
   /** GET /v2/issuer/cases/{case_id}: one case, from the production service's public reference. */
   async retrieve(caseId: string) {
-    return endpoint(this.transport, 'GET', casePath, {
-      params: { case_id: caseId },
-      repeatable: true,
-      response: caseResponse,
-    });
+    return endpoint(this.transport, operations.retrieve, { params: { case_id: caseId } });
   }
 
   /**
@@ -28,76 +41,43 @@ export class CasesEndpoints {
    * comes back (nothing included) is accepted as it is: read the case back with `retrieve`.
    */
   async update(caseId: string, body: CaseUpdate) {
-    return endpoint(this.transport, 'PUT', casePath, {
+    return endpoint(this.transport, operations.update, {
       params: { case_id: caseId },
       body: jsonOf(updateCaseBody, body),
-      repeatable: true,
-      response: z.unknown(),
     });
   }
 
   /** DELETE /v2/issuer/cases/{case_id}: only while unfiled. A retried delete may answer 404. */
   async delete(caseId: string) {
-    return endpoint(this.transport, 'DELETE', casePath, {
-      params: { case_id: caseId },
-      repeatable: true,
-      response: successResponse,
-    });
+    return endpoint(this.transport, operations.delete, { params: { case_id: caseId } });
   }
 
   /** POST .../withdraw: only in `created` or `chargeback_filed`. */
   async withdraw(caseId: string) {
-    return endpoint(this.transport, 'POST', `${casePath}/withdraw`, {
-      params: { case_id: caseId },
-      repeatable: true,
-      response: successResponse,
-    });
+    return endpoint(this.transport, operations.withdraw, { params: { case_id: caseId } });
   }
 
   /** POST .../run_workflow: 202 means accepted for evaluation, not filed. */
   async runWorkflow(caseId: string) {
-    return endpoint(this.transport, 'POST', `${casePath}/run_workflow`, {
-      params: { case_id: caseId },
-      repeatable: false,
-      caseScoped: true,
-      response: successResponse,
-    });
+    return endpoint(this.transport, operations.runWorkflow, { params: { case_id: caseId } });
   }
 
   /** POST .../file with `file_mode` (docs/sandbox.md). */
   async file(caseId: string, body: FileBody) {
-    return endpoint(this.transport, 'POST', `${casePath}/file`, {
-      params: { case_id: caseId },
-      body: jsonOf(fileBody, body),
-      repeatable: false,
-      caseScoped: true,
-      response: successResponse,
-    });
+    return endpoint(this.transport, operations.file, { params: { case_id: caseId }, body: jsonOf(fileBody, body) });
   }
 
   /** GET .../review: `processing` until the evaluation completes. */
   async review(caseId: string) {
-    return endpoint(this.transport, 'GET', `${casePath}/review`, {
-      params: { case_id: caseId },
-      repeatable: true,
-      response: caseReviewResponse,
-    });
+    return endpoint(this.transport, operations.review, { params: { case_id: caseId } });
   }
 
   /** GET /v2/issuer/cases: one page of full cases. */
   async list(query: ListQuery = {}) {
-    return endpoint(this.transport, 'GET', '/v2/issuer/cases', {
-      query: queryOf(listQuery, query),
-      repeatable: true,
-      response: casePage,
-    });
+    return endpoint(this.transport, operations.list, { query: queryOf(listQuery, query) });
   }
 
   listAll(start: ListQuery = {}) {
-    return paginate(
-      async (cursor) => this.list(cursor),
-      (record) => record.case_id,
-      start,
-    );
+    return paginate(async (cursor) => this.list(cursor), 'case_id', start);
   }
 }

@@ -26,25 +26,22 @@ export class FilesEndpoints {
   }
 }
 
-const eventPage = listPage(eventResponse);
+const listEvents = {
+  method: 'GET',
+  path: '/v2/issuer/events',
+  repeatable: true,
+  response: listPage(eventResponse),
+} as const;
 
 /** GET /v2/issuer/events: the page-size parameter is `limit` (docs/interface.md). */
 export class EventsEndpoints {
   constructor(private readonly transport: Transport) {}
 
   async list(query: ListQuery = {}) {
-    return endpoint(this.transport, 'GET', '/v2/issuer/events', {
-      query: queryOf(listQuery, query),
-      repeatable: true,
-      response: eventPage,
-    });
+    return endpoint(this.transport, listEvents, { query: queryOf(listQuery, query) });
   }
 
   listAll(start: ListQuery = {}) {
-    return paginate(
-      async (cursor) => this.list(cursor),
-      (event) => event.event_id,
-      start,
-    );
+    return paginate(async (cursor) => this.list(cursor), 'event_id', start);
   }
 }

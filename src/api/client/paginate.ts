@@ -12,10 +12,11 @@ export interface PageCursor {
  * - from the start or `starting_after`, it yields newest to oldest (cursor: each page's last id);
  * - from `ending_before`, it yields what is newer than that id, oldest to newest (each page
  *   reversed; cursor: each page's newest id), the order an incremental export wants.
+ * An item's id is its field `idKey` (`claim_id`, `case_id`, `event_id`).
  */
-export async function* paginate<Item>(
+export async function* paginate<Key extends string, Item extends Readonly<Record<Key, string>>>(
   fetchPage: (cursor: PageCursor) => Promise<ApiResult<ListPage<Item>>>,
-  idOf: (item: Item) => string,
+  idKey: Key,
   start: PageCursor = {},
 ): AsyncGenerator<Item, void, undefined> {
   const limit = start.limit ?? 100;
@@ -27,12 +28,12 @@ export async function* paginate<Item>(
       yield* [...page.data].reverse();
       const newest = page.data[0];
       if (!page.has_more || newest === undefined) return;
-      cursor = { limit, ending_before: idOf(newest) };
+      cursor = { limit, ending_before: newest[idKey] };
     } else {
       yield* page.data;
       const oldest = page.data.at(-1);
       if (!page.has_more || oldest === undefined) return;
-      cursor = { limit, starting_after: idOf(oldest) };
+      cursor = { limit, starting_after: oldest[idKey] };
     }
   }
 }

@@ -16,29 +16,35 @@ export interface Route {
 }
 
 /**
- * What an endpoint method says of its request, a line of the interface's table: the rest (the
- * route, its parameters checked, the body and query checked against their schemas) is built here.
+ * One operation of the service's interface as the client sends it, a line of the interface's
+ * table: where it is (the path a template: `/v2/issuer/claims/{claim_id}`), whether sending it
+ * twice does no more than once, and what it answers.
  */
-export interface Endpoint<Data> {
-  /** The path template's parameters: `{ claim_id: claimId }` for `/v2/issuer/claims/{claim_id}`. */
-  params?: Record<string, string>;
-  /** Built once the route is known, so that a problem names it: `jsonOf(schema, body)`. */
-  body?: (route: Route) => RequestBody;
-  /** Likewise: `queryOf(schema, query)`. */
-  query?: (route: Route) => NonNullable<ApiRequest<Data>['query']>;
+export interface Operation<Data> {
+  method: HttpMethod;
+  path: string;
   repeatable: ApiRequest<Data>['repeatable'];
   caseScoped?: ApiRequest<Data>['caseScoped'];
   response: ApiRequest<Data>['response'];
 }
 
-/** Sends one endpoint's request, its parts checked first (a problem is a RequestInvalidError, 0 attempts). */
+/** What one call of an operation brings; the route, its parameters checked, is built here. */
+export interface RequestParts {
+  /** The path template's parameters: `{ claim_id: claimId }` for `/v2/issuer/claims/{claim_id}`. */
+  params?: Record<string, string>;
+  /** Built once the route is known, so that a problem names it: `jsonOf(schema, body)`. */
+  body?: (route: Route) => RequestBody;
+  /** Likewise: `queryOf(schema, query)`. */
+  query?: (route: Route) => NonNullable<ApiRequest<unknown>['query']>;
+}
+
+/** Sends one operation's request, its parts checked first (a problem is a RequestInvalidError, 0 attempts). */
 export async function endpoint<Data>(
   transport: Transport,
-  method: HttpMethod,
-  template: string,
-  { params, body, query, ...rest }: Endpoint<Data>,
+  { method, path, ...rest }: Operation<Data>,
+  { params, body, query }: RequestParts = {},
 ): Promise<ApiResult<Data>> {
-  const route = routeFor(method, template, params);
+  const route = routeFor(method, path, params);
   return transport.send({
     ...route,
     ...(body && { body: body(route) }),

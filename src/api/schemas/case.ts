@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { allOptional } from './all-optional.js';
 import { issuerEvidenceSchema } from './evidence.js';
 import {
   cardholderTypes,
@@ -27,69 +28,69 @@ import { tolerant } from './tolerant.js';
 
 /** The version 2 Case and its nested objects. */
 
-export const billingAddressSchema = z.strictObject({
-  city: z.string().optional(),
-  country: z.string().optional(),
-  line1: z.string().optional(),
-  line2: z.string().optional(),
-  postal_code: z.string().optional(),
-  state: z.string().optional(),
+export const billingAddressSchema = allOptional({
+  city: z.string(),
+  country: z.string(),
+  line1: z.string(),
+  line2: z.string(),
+  postal_code: z.string(),
+  state: z.string(),
 });
 
-export const cardholderSchema = z.strictObject({
-  issuer_id: z.string().optional(),
-  name: z.string().optional(),
-  email: z.email().optional(),
-  type: z.enum(cardholderTypes).optional(),
-  billing_address: billingAddressSchema.optional(),
+export const cardholderSchema = allOptional({
+  issuer_id: z.string(),
+  name: z.string(),
+  email: z.email(),
+  type: z.enum(cardholderTypes),
+  billing_address: billingAddressSchema,
 });
 
-export const disputeSchema = z.strictObject({
-  amount: minorUnits.optional(),
-  currency: currencyCode.optional(),
-  date: dateTime.optional(),
-  reason: z.enum(disputeReasons).optional(),
-  raised_by: z.enum(disputeRaisers).optional(),
+export const disputeSchema = allOptional({
+  amount: minorUnits,
+  currency: currencyCode,
+  date: dateTime,
+  reason: z.enum(disputeReasons),
+  raised_by: z.enum(disputeRaisers),
 });
 
-export const merchantSchema = z.strictObject({
-  name: z.string().optional(),
-  category_code: merchantCategoryCode.optional(),
-  issuer_id: z.string().optional(),
+export const merchantSchema = allOptional({
+  name: z.string(),
+  category_code: merchantCategoryCode,
+  issuer_id: z.string(),
 });
 
-export const cardSchema = z.strictObject({
-  last4: last4.optional(),
-  network: z.enum(cardNetworks).optional(),
-  type: z.enum(cardTypes).optional(),
-  expiry_month: expiryMonth.optional(),
-  expiry_year: expiryYear.optional(),
-  issuer_id: z.string().optional(),
-  billing_cycle_day: z.number().int().min(1).max(31).optional(),
+export const cardSchema = allOptional({
+  last4: last4,
+  network: z.enum(cardNetworks),
+  type: z.enum(cardTypes),
+  expiry_month: expiryMonth,
+  expiry_year: expiryYear,
+  issuer_id: z.string(),
+  billing_cycle_day: z.number().int().min(1).max(31),
 });
 
 /**
  * One network's sub-object of `network_details`. The document names the visa-style fields and,
  * for another network, `switch_serial_number`; one object with all of them covers every network.
  */
-export const networkDetailSchema = z.strictObject({
-  transaction_id: z.string().optional(),
-  electronic_commerce_indicator: z.string().optional(),
-  cvv_check: z.string().optional(),
-  avs_postal_match: z.string().optional(),
-  avs_street_match: z.string().optional(),
-  switch_serial_number: z.string().optional(),
+export const networkDetailSchema = allOptional({
+  transaction_id: z.string(),
+  electronic_commerce_indicator: z.string(),
+  cvv_check: z.string(),
+  avs_postal_match: z.string(),
+  avs_street_match: z.string(),
+  switch_serial_number: z.string(),
 });
 
-export const transactionSchema = z.strictObject({
-  amount: minorUnits.optional(),
-  currency: currencyCode.optional(),
-  date: dateTime.optional(),
-  arn: z.string().min(1).optional(),
-  issuer_id: z.string().optional(),
-  system: z.enum(transactionSystems).optional(),
-  card: cardSchema.optional(),
-  network_details: z.partialRecord(z.enum(cardNetworks), networkDetailSchema).optional(),
+export const transactionSchema = allOptional({
+  amount: minorUnits,
+  currency: currencyCode,
+  date: dateTime,
+  arn: z.string().min(1),
+  issuer_id: z.string(),
+  system: z.enum(transactionSystems),
+  card: cardSchema,
+  network_details: z.partialRecord(z.enum(cardNetworks), networkDetailSchema),
 });
 
 /** The fields a client sets on a case (PUT /v2/issuer/cases/{case_id} lists exactly these). */

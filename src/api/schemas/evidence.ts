@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { allOptional } from './all-optional.js';
 import { cardNetworks, cardTypes } from './known-values.js';
 import { currencyCode, dateTime, expiryMonth, expiryYear, identifier, last4, minorUnits } from './primitives.js';
 
@@ -7,106 +8,106 @@ import { currencyCode, dateTime, expiryMonth, expiryYear, identifier, last4, min
  * and field is optional in shape; which ones a reason needs is the filing validation's business.
  */
 
-const amountCorrection = z.strictObject({
-  amount: minorUnits.optional(),
-  currency: currencyCode.optional(),
+const amountCorrection = allOptional({
+  amount: minorUnits,
+  currency: currencyCode,
 });
 
-const cancellation = z.strictObject({
-  date: dateTime.optional(),
-  description: z.string().optional(),
-  id: z.string().optional(),
-  policy_provided: z.boolean().optional(),
+const cancellation = allOptional({
+  date: dateTime,
+  description: z.string(),
+  id: z.string(),
+  policy_provided: z.boolean(),
 });
 
-const cardEvidence = z.strictObject({
-  cardholder_has_possession: z.boolean().optional(),
-  is_active: z.boolean().optional(),
-  lost_date: dateTime.optional(),
+const cardEvidence = allOptional({
+  cardholder_has_possession: z.boolean(),
+  is_active: z.boolean(),
+  lost_date: dateTime,
   /** Listings only; value seen `had_possession`. */
-  possession_at_transaction: z.string().optional(),
+  possession_at_transaction: z.string(),
 });
 
-const delivery = z.strictObject({
-  date: dateTime.optional(),
-  expected_date: dateTime.optional(),
+const delivery = allOptional({
+  date: dateTime,
+  expected_date: dateTime,
 });
 
-const fraud = z.strictObject({
-  submit_report: z.boolean().optional(),
-  was_reported: z.boolean().optional(),
+const fraud = allOptional({
+  submit_report: z.boolean(),
+  was_reported: z.boolean(),
 });
 
-const merchantContact = z.strictObject({
-  date: dateTime.optional(),
-  description: z.string().optional(),
-  prohibited_reason: z.string().optional(),
-  was_attempted: z.boolean().optional(),
-  was_successful: z.boolean().optional(),
+const merchantContact = allOptional({
+  date: dateTime,
+  description: z.string(),
+  prohibited_reason: z.string(),
+  was_attempted: z.boolean(),
+  was_successful: z.boolean(),
 });
 
-const priorTransactionCard = z.strictObject({
-  expiry_month: expiryMonth.optional(),
-  expiry_year: expiryYear.optional(),
-  issuer_id: z.string().optional(),
-  last4: last4.optional(),
-  network: z.enum(cardNetworks).optional(),
-  type: z.enum(cardTypes).optional(),
+const priorTransactionCard = allOptional({
+  expiry_month: expiryMonth,
+  expiry_year: expiryYear,
+  issuer_id: z.string(),
+  last4: last4,
+  network: z.enum(cardNetworks),
+  type: z.enum(cardTypes),
 });
 
-const priorTransaction = z.strictObject({
-  amount: minorUnits.optional(),
-  arn: z.string().optional(),
-  currency: currencyCode.optional(),
-  date: dateTime.optional(),
-  issuer_id: z.string().optional(),
-  card: priorTransactionCard.optional(),
+const priorTransaction = allOptional({
+  amount: minorUnits,
+  arn: z.string(),
+  currency: currencyCode,
+  date: dateTime,
+  issuer_id: z.string(),
+  card: priorTransactionCard,
 });
 
-const product = z.strictObject({
-  condition: z.string().optional(),
-  description: z.string().optional(),
-  order_id: z.string().optional(),
+const product = allOptional({
+  condition: z.string(),
+  description: z.string(),
+  order_id: z.string(),
   /** Listings only; value seen `merchandise`. */
-  type: z.string().optional(),
+  type: z.string(),
 });
 
-const refund = z.strictObject({
-  description: z.string().optional(),
-  policy_provided: z.boolean().optional(),
-  promise_date: dateTime.optional(),
-  was_promised: z.boolean().optional(),
+const refund = allOptional({
+  description: z.string(),
+  policy_provided: z.boolean(),
+  promise_date: dateTime,
+  was_promised: z.boolean(),
 });
 
-const returnEvidence = z.strictObject({
-  date: dateTime.optional(),
-  description: z.string().optional(),
-  policy_provided: z.boolean().optional(),
-  was_attempted: z.boolean().optional(),
-  was_successful: z.boolean().optional(),
-  shipping: z.strictObject({ carrier: z.string().optional(), tracking_number: z.string().optional() }).optional(),
+const returnEvidence = allOptional({
+  date: dateTime,
+  description: z.string(),
+  policy_provided: z.boolean(),
+  was_attempted: z.boolean(),
+  was_successful: z.boolean(),
+  shipping: allOptional({ carrier: z.string(), tracking_number: z.string() }),
 });
 
-const service = z.strictObject({
-  end_date: dateTime.optional(),
+const service = allOptional({
+  end_date: dateTime,
 });
 
-export const issuerEvidenceSchema = z.strictObject({
-  amount_correction: amountCorrection.optional(),
-  cancellation: cancellation.optional(),
-  card: cardEvidence.optional(),
-  cardholder_explanation: z.string().optional(),
-  delivery: delivery.optional(),
+export const issuerEvidenceSchema = allOptional({
+  amount_correction: amountCorrection,
+  cancellation: cancellation,
+  card: cardEvidence,
+  cardholder_explanation: z.string(),
+  delivery: delivery,
   /** File ids returned by the upload endpoint. */
-  documentation: z.array(identifier).optional(),
-  fraud: fraud.optional(),
-  issuer_explanation: z.string().optional(),
-  merchant_contact: merchantContact.optional(),
-  prior_transaction: priorTransaction.optional(),
-  product: product.optional(),
-  refund: refund.optional(),
-  return: returnEvidence.optional(),
-  service: service.optional(),
+  documentation: z.array(identifier),
+  fraud: fraud,
+  issuer_explanation: z.string(),
+  merchant_contact: merchantContact,
+  prior_transaction: priorTransaction,
+  product: product,
+  refund: refund,
+  return: returnEvidence,
+  service: service,
 });
 
 /** Sub-objects shared unchanged by the version 1 evidence (see v1.ts). */

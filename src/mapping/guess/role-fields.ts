@@ -190,17 +190,12 @@ function amountField(
     const todo =
       `column ${JSON.stringify(profile.column)}: pick the decimal separator ` +
       `(${guess.readings.map(describeReading).join(', or ')}), then write its column`;
-    const alternatives = guess.readings.map((reading) => ({
-      column: profile.column,
-      required: true,
-      ...spec(reading),
-    }));
     return ambiguousField(
       role,
       profile,
       todo,
       [...reason.evidence, `amounts, ambiguous: ${guess.evidence}`],
-      alternatives,
+      guess.readings.map(spec),
     );
   }
   const signs = signChecks(negatives, cells.length, sign);
@@ -239,18 +234,12 @@ function dateField(role: string, profile: ColumnProfile, reason: RoleReason, fie
     return { ok: false, reason: `expected dates, got values like ${JSON.stringify(profile.values[0] ?? '')}` };
   if (guess.kind === 'ambiguous') {
     const todo = `column ${JSON.stringify(profile.column)}: day or month first? (${guess.formats.join(' or ')}), then write its column`;
-    const alternatives = guess.formats.map((format) => ({
-      column: profile.column,
-      required: true,
-      type: 'date',
-      date: { format },
-    }));
     return ambiguousField(
       role,
       profile,
       todo,
       [...reason.evidence, `dates, ambiguous: ${guess.evidence}`],
-      alternatives,
+      guess.formats.map((format) => ({ type: 'date', date: { format } })),
     );
   }
   const date: SpecObject = guess.needsTimeZone ? { format: guess.format, time_zone: 'UTC' } : { format: guess.format };
@@ -319,7 +308,8 @@ function ambiguousField(
   profile: ColumnProfile,
   todo: string,
   evidence: string[],
-  alternatives: Parameters<typeof placeholder>[4],
+  readings: readonly SpecObject[],
 ): RoleFields {
+  const alternatives = readings.map((reading) => ({ column: profile.column, required: true, ...reading }));
   return { ok: true, fields: [placeholder(sectionOf(role), role, todo, evidence, alternatives, profile.column)] };
 }

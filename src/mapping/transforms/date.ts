@@ -1,4 +1,5 @@
 import { DateTime, IANAZone, type TokenParser } from 'luxon';
+import { memoised } from '../../memo/memoised.js';
 import { fail, ok, quote, type TransformResult } from './result.js';
 
 export interface DateOptions {
@@ -126,15 +127,7 @@ interface FormatReading {
 }
 
 /** Worked out once per format: the transform asks for every cell of a column. */
-const formatReadings = new Map<string, FormatReading>();
-function readingOf(format: string): FormatReading {
-  let reading = formatReadings.get(format);
-  if (reading === undefined) {
-    reading = translatedFormat(format);
-    if (formatReadings.size < 1000) formatReadings.set(format, reading);
-  }
-  return reading;
-}
+const readingOf = memoised(1000, translatedFormat);
 
 function translatedFormat(format: string): FormatReading {
   if (format === isoFormat || !/y/.test(literalFree(format))) return { luxonFormat: format };
@@ -194,9 +187,8 @@ interface PlainLayout {
  * `yyyyMMdd` of bank reports), and nothing else.
  */
 const PLAIN_FORMAT = /^(yyyy|MM|dd)([-/.]?)(yyyy|MM|dd)\2(yyyy|MM|dd)$/;
-const plainLayouts = new Map<string, PlainLayout | undefined>();
-function plainLayoutOf(format: string): PlainLayout | undefined {
-  if (plainLayouts.has(format)) return plainLayouts.get(format);
+const plainLayoutOf = memoised(1000, plainLayout);
+function plainLayout(format: string): PlainLayout | undefined {
   let layout: PlainLayout | undefined;
   const parts = PLAIN_FORMAT.exec(format);
   if (parts !== null) {
@@ -209,7 +201,6 @@ function plainLayoutOf(format: string): PlainLayout | undefined {
       layout = { regex: new RegExp(`^${digits.join(between)}$`), year, month, day };
     }
   }
-  if (plainLayouts.size < 1000) plainLayouts.set(format, layout);
   return layout;
 }
 
@@ -235,15 +226,7 @@ function parserFor(format: string, locale: string): TokenParser {
  * Luxon checks a zone by building a new Intl.DateTimeFormat each time; called for every cell of
  * a million-row file that costs hundreds of MB of native memory. A mapping names a few zones.
  */
-const zoneValidity = new Map<string, boolean>();
-function isValidZone(zone: string): boolean {
-  let valid = zoneValidity.get(zone);
-  if (valid === undefined) {
-    valid = IANAZone.isValidZone(zone);
-    if (zoneValidity.size < 1000) zoneValidity.set(zone, valid);
-  }
-  return valid;
-}
+const isValidZone = memoised(1000, (zone: string) => IANAZone.isValidZone(zone));
 
 function literalFree(format: string): string {
   return format.replace(/'[^']*'/g, '');

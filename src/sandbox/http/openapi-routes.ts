@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { defaultServerUrl, openApiText } from '../../api/openapi/document.js';
+import { memoised } from '../../memo/memoised.js';
 
 /**
  * The OpenAPI document and a page that renders it (docs/openapi.md), served without a key, as any
@@ -96,16 +97,7 @@ function answerFor(path: string, request: IncomingMessage): Promise<Body> | unde
 }
 
 /** The generated text per server address, made once each (a sandbox has one or two). */
-const documents = new Map<string, string>();
-
-function documentFor(serverUrl: string): string {
-  let text = documents.get(serverUrl);
-  if (text === undefined) {
-    text = openApiText(serverUrl);
-    if (documents.size < 16) documents.set(serverUrl, text);
-  }
-  return text;
-}
+const documentFor = memoised(16, (serverUrl: string) => openApiText(serverUrl));
 
 /** The address the caller used: the Host header when it is a plain host[:port], else the default. */
 function serverUrlOf(request: IncomingMessage): string {

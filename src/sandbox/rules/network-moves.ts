@@ -1,3 +1,5 @@
+import { v1CaseStatuses } from '../../api/schemas/known-values.js';
+
 /**
  * The moves the card network makes after filing, driven through the control prefix: each status and
  * where it may go next. Outcomes `won` and `lost` end the case.
@@ -10,14 +12,10 @@ export const networkMoves: Record<string, readonly string[]> = {
   arbitration_filed: ['won', 'lost'],
 };
 
-export const advanceTargets = [
-  'chargeback_represented',
-  'prearb_filed',
-  'prearb_rebutted',
-  'arbitration_filed',
-  'won',
-  'lost',
-] as const;
+/** Every status a move can reach, in the order the statuses are listed (what the advance body accepts). */
+export const advanceTargets = v1CaseStatuses.filter((status) =>
+  Object.values(networkMoves).some((next) => next.includes(status)),
+);
 
 export function canAdvance(from: string, to: string): boolean {
   return networkMoves[from]?.includes(to) ?? false;
