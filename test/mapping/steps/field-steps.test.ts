@@ -4,7 +4,7 @@ import { compileMapping } from '../../../src/mapping/compile/index.js';
 import { fieldSpecSchema, type FieldSpec } from '../../../src/mapping/field-spec.js';
 import { mapRow } from '../../../src/mapping/map-row.js';
 import type { Mapping } from '../../../src/mapping/schema.js';
-import { fieldSteps, type TableStepName } from '../../../src/mapping/steps/index.js';
+import { fieldSteps, type FieldStepDefinition, type TableStepName } from '../../../src/mapping/steps/index.js';
 
 /**
  * Every step of the table (src/mapping/steps/index.ts), interpreted (mapRow) and compiled
@@ -244,6 +244,18 @@ describe('the step table', () => {
     const names: readonly string[] = fieldSteps.map((step) => step.name);
     const types = fieldSpecSchema.shape.type.unwrap().options.filter((type) => type !== 'string');
     for (const type of types) expect(names).toContain(type);
+  });
+
+  it('refuses, by its type, a step without its code', () => {
+    const interpretedOnly = {
+      name: 'reversed',
+      applies: () => true,
+      readsRow: () => false,
+      interpret: () => undefined,
+    };
+    // @ts-expect-error: no emit, so not a step the table can hold (npx tsc checks this line).
+    const table: readonly FieldStepDefinition[] = [...fieldSteps, interpretedOnly];
+    expect(table.at(-1)).not.toHaveProperty('emit');
   });
 
   it('applies exactly one source to any spec', () => {
