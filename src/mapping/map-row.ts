@@ -117,7 +117,7 @@ export function mapRow(
 /**
  * One field of one row as mapRow evaluates it: spreadsheet damage, the field's steps, a date's
  * serial-number hint, the id prefix. Exported for the compiled mapping (src/mapping/compile/),
- * which works out row-independent results with it and uses it for what it does not compile.
+ * which works out with it the result of a field that reads nothing of the row.
  */
 export function evaluateMappedField(
   field: string,

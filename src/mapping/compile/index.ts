@@ -9,8 +9,9 @@ import { withAbsentOptionalColumns } from '../optional-columns.js';
  * for one header, into generated code that reads a record's cells by index and builds the new_claim
  * fragments directly. It gives exactly what mapRow gives for the same cells (values, key order,
  * errors with their order, codes, messages and fields); mapRow stays the reference, and what
- * `mapping explain` runs. A property test holds the two together
- * (test/mapping/compiled-mapping.property.test.ts).
+ * `mapping explain` runs. A field's steps are the step table's (src/mapping/steps/), each of
+ * which writes its own code, so the two cannot run different steps; tests hold them together
+ * (test/mapping/compiled-mapping.property.test.ts, test/mapping/steps/).
  */
 export interface CompiledMapping {
   readonly header: readonly string[];
