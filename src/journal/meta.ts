@@ -156,3 +156,12 @@ export function metaTableOf(database: {
     },
   };
 }
+
+/** A journal's meta, read (and, on a journal opened to write, written) through its kind's fields. */
+export function journalMetaOf<Fields extends MetaFields>(
+  fields: Fields,
+  database: Parameters<typeof metaTableOf>[0],
+  file: string,
+): JournalMeta<Fields> {
+  return new JournalMeta(fields, metaTableOf(database), file);
+}

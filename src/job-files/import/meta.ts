@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { linesOutsideSchema } from '../../csv/report-region.js';
 import { writtenDialectSchema } from '../../csv/layout.js';
-import { jsonField, JournalMeta, metaTableOf, stagedField, textField, type MetaTable } from '../../journal/meta.js';
+import { journalMetaOf, jsonField, stagedField, textField, type JournalMeta } from '../../journal/meta.js';
 import type { JournalDatabase } from '../../journal/open.js';
 import { serviceField } from '../../journal/service-binding.js';
 import { expectFormat, expectStaged } from '../../journal/snapshot.js';
@@ -73,14 +73,8 @@ export const importMetaFields = {
 export type ImportMetaFields = typeof importMetaFields;
 export type ImportMeta = JournalMeta<ImportMetaFields>;
 
-/** An import journal's meta, read (and, on a journal opened to write, written) through its schema. */
-export function importMetaOf(
-  database: JournalDatabase,
-  file: string,
-  table: MetaTable = metaTableOf(database),
-): ImportMeta {
-  return new JournalMeta(importMetaFields, table, file);
-}
+export const importMetaOf = (database: JournalDatabase, file: string): ImportMeta =>
+  journalMetaOf(importMetaFields, database, file);
 
 /** An import journal of this version's format, staged whole: what every reader of one it did not write checks first. */
 export function expectImportJournal(meta: ImportMeta): void {

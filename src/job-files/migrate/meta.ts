@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonField, JournalMeta, metaTableOf, stagedField, type MetaTable } from '../../journal/meta.js';
+import { journalMetaOf, jsonField, stagedField, type JournalMeta } from '../../journal/meta.js';
 import type { JournalDatabase } from '../../journal/open.js';
 import { serviceField } from '../../journal/service-binding.js';
 
@@ -21,10 +21,5 @@ export const migrateMetaFields = {
 
 export type MigrateMeta = JournalMeta<typeof migrateMetaFields>;
 
-export function migrateMetaOf(
-  database: JournalDatabase,
-  file: string,
-  table: MetaTable = metaTableOf(database),
-): MigrateMeta {
-  return new JournalMeta(migrateMetaFields, table, file);
-}
+export const migrateMetaOf = (database: JournalDatabase, file: string): MigrateMeta =>
+  journalMetaOf(migrateMetaFields, database, file);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonField, JournalMeta, metaTableOf, textField, type MetaTable } from '../../journal/meta.js';
+import { journalMetaOf, jsonField, textField, type JournalMeta } from '../../journal/meta.js';
 import type { JournalDatabase } from '../../journal/open.js';
 import { serviceField } from '../../journal/service-binding.js';
 
@@ -29,10 +29,5 @@ export const trackMetaFields = {
 
 export type TrackMeta = JournalMeta<typeof trackMetaFields>;
 
-export function trackMetaOf(
-  database: JournalDatabase,
-  file: string,
-  table: MetaTable = metaTableOf(database),
-): TrackMeta {
-  return new JournalMeta(trackMetaFields, table, file);
-}
+export const trackMetaOf = (database: JournalDatabase, file: string): TrackMeta =>
+  journalMetaOf(trackMetaFields, database, file);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonField, JournalMeta, metaTableOf, stagedField, type MetaTable } from '../../journal/meta.js';
+import { journalMetaOf, jsonField, stagedField, type JournalMeta } from '../../journal/meta.js';
 import type { JournalDatabase } from '../../journal/open.js';
 import { serviceField } from '../../journal/service-binding.js';
 import { expectFormat, expectStaged } from '../../journal/snapshot.js';
@@ -42,13 +42,8 @@ export const withdrawMetaFields = {
 
 export type WithdrawMeta = JournalMeta<typeof withdrawMetaFields>;
 
-export function withdrawMetaOf(
-  database: JournalDatabase,
-  file: string,
-  table: MetaTable = metaTableOf(database),
-): WithdrawMeta {
-  return new JournalMeta(withdrawMetaFields, table, file);
-}
+export const withdrawMetaOf = (database: JournalDatabase, file: string): WithdrawMeta =>
+  journalMetaOf(withdrawMetaFields, database, file);
 
 /** A withdraw journal of this version's format (inside its fingerprint), staged whole. */
 export function expectWithdrawJournal(meta: WithdrawMeta, format: string): void {
