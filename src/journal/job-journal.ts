@@ -16,6 +16,12 @@ export class JobJournal<Fields extends MetaFields> {
   constructor(database: JournalDatabase, fields: Fields, file: string) {
     this.database = database;
     this.meta = new JournalMeta(fields, metaTableOf(database), file);
+    try {
+      this.meta.checkAll();
+    } catch (error) {
+      database.close();
+      throw error;
+    }
   }
 
   /**

@@ -86,12 +86,21 @@ export class JournalMeta<Fields extends MetaFields> {
       try {
         value = JSON.parse(text);
       } catch {
-        throw this.invalid(key, 'JSON', text);
+        throw this.invalid(key, text, 'not JSON');
       }
     }
     const parsed = field.schema.safeParse(value);
-    if (!parsed.success) throw this.invalid(key, describeIssue(parsed.error), text);
+    if (!parsed.success) throw this.invalid(key, text, describeIssue(parsed.error));
     return parsed.data;
+  }
+
+  /**
+   * Every value recorded, checked: what a job does before it acts on its journal, so that a value no
+   * version of this tool wrote stops it at the door, naming its key.
+   */
+  checkAll(): this {
+    for (const key of Object.keys(this.fields) as (keyof Fields & string)[]) this.get(key);
+    return this;
   }
 
   /** Whether anything is recorded under `key`, whatever it is. */
@@ -112,10 +121,10 @@ export class JournalMeta<Fields extends MetaFields> {
     this.table.remove(key);
   }
 
-  private invalid(key: string, expected: string, text: string): JournalInvalidError {
+  private invalid(key: string, text: string, why: string): JournalInvalidError {
     const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text;
     return new JournalInvalidError(
-      `${this.file}: meta "${key}": expected ${expected}, got ${JSON.stringify(shown)}: the journal was changed ` +
+      `${this.file}: meta "${key}": expected what this tool records there, got ${JSON.stringify(shown)} (${why}): the journal was changed ` +
         'by something other than this tool (edited, or damaged): move it away and run the job again',
     );
   }
@@ -124,9 +133,8 @@ export class JournalMeta<Fields extends MetaFields> {
 /** The first problem zod found, in words: where in the value, and what it expected. */
 function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
-  if (issue === undefined) return 'a valid value';
-  const where = issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
-  return `a valid value${where} (${issue.message})`;
+  if (issue === undefined) return 'not a valid value';
+  return issue.path.length === 0 ? issue.message : `at ${issue.path.join('.')}: ${issue.message}`;
 }
 
 /**
@@ -163,5 +171,5 @@ export function journalMetaOf<Fields extends MetaFields>(
   database: Parameters<typeof metaTableOf>[0],
   file: string,
 ): JournalMeta<Fields> {
-  return new JournalMeta(fields, metaTableOf(database), file);
+  return new JournalMeta(fields, metaTableOf(database), file).checkAll();
 }

@@ -75,9 +75,15 @@ export function createRowIndexes(database: JournalDatabase): void {
 
 export function openJournalDatabase(file: string): JournalDatabase {
   const database = openLockedDatabase(file, 'an import journal');
-  database.exec(schema);
-  addMissingColumns(database);
-  if (!stagingInterrupted(database, file)) createRowIndexes(database);
+  try {
+    database.exec(schema);
+    addMissingColumns(database);
+    if (!stagingInterrupted(database, file)) createRowIndexes(database);
+  } catch (error) {
+    // A journal refused here (its meta damaged) is left as it was, and unlocked.
+    database.close();
+    throw error;
+  }
   return database;
 }
 
