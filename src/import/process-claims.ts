@@ -72,12 +72,14 @@ async function processAll(
       ahead.drop();
       return;
     }
+    // Every line a claim's steps log names the claim.
+    const claimWork = { ...work, logger: work.logger.child({ claimId: claim.claim_id }) };
     try {
-      await processClaim(claim, work, ahead);
+      await processClaim(claim, claimWork, ahead);
       sender.succeeded();
     } catch (error) {
       try {
-        recordFailure(claim, error, work, sender);
+        recordFailure(claim, error, claimWork, sender);
       } catch (bookkeeping) {
         // The journal itself failed (disk full, say): nothing more can be recorded.
         sender.stopFor(bookkeeping);
@@ -142,10 +144,7 @@ function recordFailure(
   journal.setClaimProblem(claim.claim_key, problemOf(error));
   // Only an unavailable service counts towards stopping the run; a refused upload does not.
   if (isServiceDown(error)) sender.breaker.failed((error as Error).message);
-  logger.warn(
-    { claimId: claim.claim_id, code: codeOf(error), error: (error as Error).message },
-    'claim failed; the next run retries it',
-  );
+  logger.warn({ code: codeOf(error), error: (error as Error).message }, 'claim failed; the next run retries it');
 }
 
 /** The service is not answering usefully: down, overloaded, or the outcome is unknown. */

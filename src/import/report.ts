@@ -2,10 +2,13 @@ import type { ControlMismatch } from '../csv/control-tally.js';
 import type { LinesOutside } from '../csv/report-region.js';
 import type { ResultsSummary } from '../job-files/import/write-results.js';
 import type { PhaseTime } from '../progress/phases.js';
+import type { ImportMode } from './plan.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 
 /** What an import did, for its summary, its exit code and its metrics. */
 export interface ImportReport {
+  /** The plan's mode (plan.ts): `check` for a dry run. */
+  mode: ImportMode['kind'];
   summary: ResultsSummary;
   /** Claims in the journal (this shard's), whatever their outcome. */
   claims: number;

@@ -81,11 +81,12 @@ async function importByPlan(
       warnRowsOfBlocks(journal, trailerMismatches);
     } else {
       phases.rename('resuming');
-      logger.info({ journal: plan.journalFile }, 'resuming from the journal');
+      const journalLogger = logger.child({ journal: plan.journalFile });
+      journalLogger.info('resuming from the journal');
       const masked = maskStagedCardNumbers(journal.database, journal.meta);
       if (masked > 0)
-        logger.warn(
-          { journal: plan.journalFile, rows: masked },
+        journalLogger.warn(
+          { rows: masked },
           `the journal was staged by an earlier version, which kept card numbers as read: ${masked} rows masked in place before sending`,
         );
     }
@@ -110,6 +111,7 @@ async function importByPlan(
     phases.next('results');
     const summary = await writeImportResults(journal, journalFile, plan);
     return {
+      mode: plan.mode.kind,
       summary,
       claims: journal.counts().claims,
       claimsByOutcome: journal.claimOutcomes(),

@@ -14,7 +14,6 @@ const evidenceFolderCodes = new Set(['evidence_not_found', 'evidence_path_outsid
 export function formatSummary(
   report: ImportReport,
   options: {
-    dryRun: boolean;
     service?: string | undefined;
     embedded?: boolean;
     topErrors?: number;
@@ -23,12 +22,13 @@ export function formatSummary(
   },
 ): string {
   const { summary } = report;
+  const dryRun = report.mode === 'check';
   const service = options.service ?? (options.embedded === true ? 'the embedded sandbox' : undefined);
-  const what = options.dryRun ? 'dry run' : service === undefined ? 'import' : `import into ${service}`;
+  const what = dryRun ? 'dry run' : service === undefined ? 'import' : `import into ${service}`;
   const lines = [
     `${what} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`,
   ];
-  if (report.nothingToSend !== undefined) lines.push(nothingToSendLine(report, report.nothingToSend, options.dryRun));
+  if (report.nothingToSend !== undefined) lines.push(nothingToSendLine(report, report.nothingToSend, dryRun));
   // Ten wide as always; wider only for a dry run's `would_not_file`, so that the counts stay in one column.
   const present = outcomes.filter((outcome) => summary.byOutcome[outcome] !== undefined);
   const width = Math.max(10, ...present.map((outcome) => outcome.length));
@@ -65,12 +65,12 @@ export function formatSummary(
   // Fixes fed back that reached cases the service held, or would in a dry run.
   if (summary.changed > 0)
     lines.push(
-      `${options.dryRun ? 'cases that would be updated' : 'cases updated'}: ${summary.changed} (changed_fields says which fields)`,
+      `${dryRun ? 'cases that would be updated' : 'cases updated'}: ${summary.changed} (changed_fields says which fields)`,
     );
   // Sent all the same, so not among the errors: a card number typed into free text, masked.
   if (summary.masked > 0)
     lines.push(
-      `${options.dryRun ? 'rows that would be sent' : 'rows sent'} with a card number masked: ${summary.masked} ` +
+      `${dryRun ? 'rows that would be sent' : 'rows sent'} with a card number masked: ${summary.masked} ` +
         '(warnings says which fields)',
     );
   const top = [...summary.byErrorCode].sort((left, right) => right[1] - left[1]).slice(0, options.topErrors ?? 5);

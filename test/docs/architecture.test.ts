@@ -3,6 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fieldSpecSchema } from '../../src/mapping/field-spec.js';
+import { fieldSteps } from '../../src/mapping/steps/index.js';
+import { compareStep, neverFails, stepCases, type Seen } from '../mapping/steps/step-cases.js';
 
 /**
  * docs/architecture.md holds the house's plan: the folders of src/ by floor. The plan and the code
@@ -13,9 +16,6 @@ import { describe, expect, it } from 'vitest';
 
 /** The jobs: each stands on the rooms below it, never on another job ("How to add a job"). */
 const jobs = new Set(['import', 'report', 'withdraw', 'track', 'review', 'migrate', 'export']);
-
-/** Imports from one job into another that the plan allows: none (the CLI gives the review the import it feeds fixes to). */
-const allowedAcrossJobs: readonly { from: string; to: string }[] = [];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const page = await readFile(join(root, 'docs', 'architecture.md'), 'utf8');
@@ -67,8 +67,49 @@ async function folderImports(): Promise<
   return found;
 }
 
-function allowedAcross(from: string, target: string): boolean {
-  return allowedAcrossJobs.some((allowed) => allowed.from === from && allowed.to === target);
+/** Every import from one source file of src/ to another (within a folder too), by file. */
+async function fileImports(): Promise<Map<string, Set<string>>> {
+  const edges = new Map<string, Set<string>>();
+  for (const file of await sourceFiles()) {
+    const text = await readFile(file, 'utf8');
+    const targets = new Set<string>();
+    for (const [, specifier = ''] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g))
+      targets.add(normalize(join(dirname(file), specifier)).replace(/\.js$/, '.ts'));
+    edges.set(file, targets);
+  }
+  return edges;
+}
+
+/** The circles of a graph: its strongly connected parts of more than one node (Tarjan's). */
+function circlesOf(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) ?? 0);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node) ?? 0, index.get(next) ?? 0));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const part: string[] = [];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      onStack.delete(top);
+      part.push(top);
+      if (top === node) break;
+    }
+    if (part.length > 1) circles.push(part);
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return circles;
 }
 
 /** The most folders one chain of imports passes through (a chain of n imports passes through n + 1). */
@@ -106,8 +147,7 @@ describe('docs/architecture.md', () => {
 
   it('has no import that runs up a floor, or across one to another folder', async () => {
     const upward: string[] = [];
-    for (const { file, from, target, to, specifier } of await folderImports()) {
-      if (allowedAcross(from, target)) continue;
+    for (const { file, from, to, specifier } of await folderImports()) {
       const fromFloor = floors.get(from) ?? Number.NaN;
       const toFloor = floors.get(to) ?? Number.NaN;
       if (!(toFloor < fromFloor))
@@ -118,7 +158,7 @@ describe('docs/architecture.md', () => {
 
   it('has no job importing another job', async () => {
     const across = (await folderImports())
-      .filter(({ from, to, target }) => jobs.has(from) && jobs.has(to) && !allowedAcross(from, target))
+      .filter(({ from, to }) => jobs.has(from) && jobs.has(to))
       .map(({ file, specifier }) => `${relative(root, file)} imports ${specifier}`);
     expect(across).toEqual([]);
     for (const job of jobs) expect(floors.has(job), `src/${job} on a floor`).toBe(true);
@@ -127,9 +167,32 @@ describe('docs/architecture.md', () => {
   it('has as many floors as the longest chain of folder imports needs', async () => {
     const edges = new Map<string, Set<string>>();
     for (const folder of floors.keys()) edges.set(folder, new Set());
-    for (const { from, to, target } of await folderImports())
-      if (!allowedAcrossJobs.some((allowed) => allowed.to === target && allowed.to !== 'src/import/index.ts'))
-        edges.get(from)?.add(to);
+    for (const { from, to } of await folderImports()) edges.get(from)?.add(to);
     expect(new Set(floors.values()).size).toBe(longestChain(edges));
+  });
+
+  it('has no circle of imports among its files, within a folder or across', async () => {
+    const circles = circlesOf(await fileImports()).map((part) => part.map((file) => relative(root, file)).join(' -> '));
+    expect(circles).toEqual([]);
+  });
+});
+
+describe("the step table's interpreter and generator agree on every step", () => {
+  it('has a case for every step of the table, and no case for a step it lacks', () => {
+    expect(Object.keys(stepCases).sort()).toStrictEqual(fieldSteps.map((step) => step.name).sort());
+  });
+
+  it.each(fieldSteps.map((step) => [step.name, step] as const))('%s', (name, step) => {
+    const total: Seen = { ok: 0, failed: 0 };
+    for (const stepCase of stepCases[name]) {
+      // Each case is about its step: the step applies to its spec.
+      expect(step.applies(fieldSpecSchema.parse(stepCase.spec)), JSON.stringify(stepCase.spec)).toBe(true);
+      const seen = compareStep(name, stepCase);
+      total.ok += seen.ok;
+      total.failed += seen.failed;
+    }
+    // Seen running (mapping explain's trace): giving a value, and failing where the step can.
+    expect(total.ok).toBeGreaterThan(0);
+    if (!neverFails.has(name)) expect(total.failed).toBeGreaterThan(0);
   });
 });

@@ -205,7 +205,6 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
     logger.info(finishedRecord(report, target, { resultsFile, journalFile }), 'import finished');
     io.stderr.write(
       formatSummary(report, {
-        dryRun: flags.dryRun,
         embedded: embedded !== undefined,
         service: target === undefined || embedded !== undefined ? undefined : describeService(target.service.identity),
         evidenceDir: describeEvidenceDir(evidenceDir, evidenceDirSetBy),

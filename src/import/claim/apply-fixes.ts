@@ -86,7 +86,7 @@ async function planFixes(
   // A row taken out of the export does not take its case out of the claim: said, left as it is.
   if (unnamed.length > 0)
     work.logger.warn(
-      { claimId: found.claim_id, caseIds: unnamed },
+      { caseIds: unnamed },
       'the claim holds cases no row names any more: left as they are (withdraw a case in the service to drop it)',
     );
   const open = rows.filter((row) => row.outcome === null && row.case_id !== null && heldById.has(row.case_id));
