@@ -1,3 +1,4 @@
+import { memoised } from '../../memo/memoised.js';
 import type { TransformResult } from '../transforms/index.js';
 
 /**
@@ -10,13 +11,5 @@ export function remembered<Value>(
   step: (text: string) => TransformResult<Value>,
   bound = 2048,
 ): (text: string) => TransformResult<Value> {
-  const answers = new Map<string, TransformResult<Value>>();
-  return (text) => {
-    let answer = answers.get(text);
-    if (answer === undefined) {
-      answer = step(text);
-      if (answers.size < bound) answers.set(text, answer);
-    }
-    return answer;
-  };
+  return memoised(bound, step);
 }
