@@ -22,6 +22,7 @@ import {
   addMetricsOptions,
   addPacingOptions,
   claimsInFlightHelp,
+  integer,
   resultsFileName,
   resultsFormatOption,
 } from '../flags.js';
@@ -51,6 +52,7 @@ interface ImportFlags extends JobFlags {
   payloads?: string;
   shard?: Shard;
   idPrefix?: string;
+  breakerThreshold?: number;
 }
 
 const helpText = `
@@ -122,6 +124,12 @@ export function importCommand(context: CliContext): Command {
   addPacingOptions(command, claimsInFlightHelp);
   command
     .option(
+      '--breaker-threshold <n>',
+      "claims failed on the service's side in the last minute, and half of those that ended, that stop the run " +
+        '(exit 3: run it again); default 5',
+      integer('--breaker-threshold', 1, 10_000),
+    )
+    .option(
       '--dry-run',
       'map and check everything (evidence included), send nothing; outcomes are valid, invalid, or ' +
         'would_not_file where the filing rules the sandbox applies would not file the case (exit 1, as the real ' +
@@ -184,6 +192,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       fileMode: flags.fileMode,
       concurrency: flags.concurrency,
       maxRps,
+      breakerThreshold: flags.breakerThreshold,
       dryRun: flags.dryRun,
       // Filing checked at the time the real run would file: the embedded sandbox's clock, when it goes there.
       filingClock:
