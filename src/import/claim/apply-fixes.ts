@@ -26,44 +26,36 @@ const closedStatuses = new Set(['closed', 'withdrawn']);
  * - an unchanged case gets no request.
  * The fields are recorded before the PUT leaves (durably), and an update is the same request
  * whenever it is sent: a crash before its answer is settled by the next run's comparison, which
- * finds what is left to change (nothing, if it was applied).
+ * finds what is left to change (nothing, if it was applied). A dry run records what it would do
+ * and sends nothing (recordWouldApply).
  */
 export async function applyFixes(
   found: Claim,
   claim: ClaimRecord,
   rows: readonly RowRecord[],
-  work: FixWork,
+  work: ClaimWork,
 ): Promise<void> {
-  const { journal } = work;
+  const { journal, mode } = work;
   const plan = await planFixes(found, claim, rows, work);
   journal.transaction(() => {
-    for (const [idx, ids] of plan.evidence.fileIdsByRow) if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
+    if (mode.kind === 'send')
+      for (const [idx, ids] of plan.evidence.fileIdsByRow)
+        if (ids.length > 0) journal.setRowFileIds(idx, ids.join(';'));
     for (const [idx, { outcome, ...problem }] of plan.evidence.problems) journal.setRowOutcome(idx, outcome, problem);
+    if (mode.kind === 'check') for (const fix of plan.fixes) recordWouldApply(fix, work);
   });
-  for (const fix of plan.fixes) await applyToCase(fix, work);
+  if (mode.kind === 'send') for (const fix of plan.fixes) await applyToCase(fix, { ...work, mode });
 }
 
 /**
- * `--dry-run` on a feed-back: what `applyFixes` would do, recorded on the rows (their
- * `changed_fields`, or `already_filed` / `case_closed`), with nothing sent: a new file is checked
- * and counted, not uploaded.
+ * A dry run's fix (`--dry-run` on a feed-back): what the real run would do, recorded on the row
+ * (its `changed_fields`, or `already_filed` / `case_closed`), with nothing sent: a new file is
+ * checked and counted, not uploaded.
  */
-export async function recordDryRunFixes(
-  found: Claim,
-  claim: ClaimRecord,
-  rows: readonly RowRecord[],
-  work: ClaimWork,
-): Promise<void> {
-  const { journal } = work;
-  const plan = await planFixes(found, claim, rows, work);
-  journal.transaction(() => {
-    for (const [idx, { outcome, ...problem }] of plan.evidence.problems) journal.setRowOutcome(idx, outcome, problem);
-    for (const fix of plan.fixes) {
-      const refusal = unchangeable(fix);
-      if (refusal === undefined) journal.setRowChangedFields(fix.row.idx, fix.fields.join(';'));
-      else journal.setRowOutcome(fix.row.idx, 'valid', refusal.problem);
-    }
-  });
+function recordWouldApply(fix: CaseFix, { journal }: ClaimWork): void {
+  const refusal = unchangeable(fix);
+  if (refusal === undefined) journal.setRowChangedFields(fix.row.idx, fix.fields.join(';'));
+  else journal.setRowOutcome(fix.row.idx, 'valid', refusal.problem);
 }
 
 /** One case's fix: what changed, as the update that applies it. */

@@ -9,7 +9,7 @@ import { uploadEvidence } from './upload-evidence.js';
 import { settle } from '../../api/client/settle.js';
 import { submitClaim } from './submit.js';
 import { claimOwnership, intendedFromRows, withdrawnRefusal } from '../../job-files/claims/identity.js';
-import { applyFixes, recordDryRunFixes } from './apply-fixes.js';
+import { applyFixes } from './apply-fixes.js';
 import { predictFiling } from './predict-filing.js';
 
 /** What the create left: the claim exists in the service (see createOnce). */
@@ -52,7 +52,7 @@ export async function createOnce(
     const held = claim.sent === 1 && mode.reader !== undefined ? await settle(mode.reader, named.claim_id) : undefined;
     if (held === undefined) return checkNew(named, prepared, { ...work, mode });
     if (!provenOurs(held, claim, rows, journal)) return undefined;
-    await recordDryRunFixes(held, named, rows, work);
+    await applyFixes(held, named, rows, work);
     journal.setStep(key, 'valid');
     return undefined;
   }
