@@ -5,13 +5,11 @@ import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { Sender, type FollowedClient, type SenderNotices } from '../rate/sender.js';
 import { PrepareAhead, type ClaimAhead } from './claim/prepare-ahead.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
-import type { ImportPlan } from './plan.js';
 import type { RowProblem } from './journal/journal.js';
 import { codeOf } from '../errors/coded-error.js';
 
 export interface ProcessOptions {
   work: ClaimWork;
-  pacing: ImportPlan['pacing'];
   /** After each claim this run worked on, whatever became of it (the progress line counts its rows). */
   onClaimDone?: (claimKey: string) => void;
   /** The service's waits and the breaker on the progress line, how near the run is to stopping. */
@@ -39,7 +37,7 @@ export async function processClaims(options: ProcessOptions): Promise<ProcessSum
   const sender = new Sender<FollowedClient | undefined>({
     // A dry run sends nothing, so follows nothing; the breaker and the stop check still hold.
     client: work.mode.kind === 'send' ? work.mode.client : undefined,
-    pacing: options.pacing,
+    pacing: work.plan.pacing,
     logger: work.logger,
     notices: options.notices,
   });
@@ -60,7 +58,7 @@ async function processAll(
 ): Promise<string | undefined> {
   const { work } = options;
   const { journal } = work;
-  const window = options.pacing.concurrency * 2;
+  const window = work.plan.pacing.concurrency * 2;
   const running = new Set<Promise<void>>();
 
   // The claims waiting in the window are prepared while the claims in flight wait on the network.

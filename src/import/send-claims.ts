@@ -35,16 +35,14 @@ export async function sendClaims(journal: Journal, plan: ImportPlan, resuming: b
   try {
     const processed = await processClaims({
       work: {
+        plan,
         journal,
         mode,
-        evidence: plan.evidence,
-        fileMode: plan.mapping.fileMode,
         // Staged by this process, not an earlier run: bodies are spliced from the rows' JSON (claim/wire-body.ts).
         stagedHere: !resuming,
         onPayload: payloads?.write,
         logger: plan.logger,
       },
-      pacing: plan.pacing,
       onClaimDone: (claimKey) => {
         if (counting) for (const outcome of journal.outcomesOf(claimKey)) progress.count(outcome);
         progress?.update(++done);

@@ -26,12 +26,11 @@ export interface CheckingClaims {
 /** The plan's mode (plan.ts), connected: the clients its claims use. */
 export type ClaimMode = SendingClaims | CheckingClaims;
 
-/** What each claim's steps take of the plan, and the journal and clients of the run. */
+/** What each claim's steps work with: the plan, and the journal and clients of the run. */
 export interface ClaimWork {
+  readonly plan: ImportPlan;
   readonly journal: Journal;
   readonly mode: ClaimMode;
-  readonly evidence: ImportPlan['evidence'];
-  readonly fileMode: ImportPlan['mapping']['fileMode'];
   /**
    * This process staged the journal (not a resumed run): its rows' JSON passed this code's wire
    * check, so a claim's body is spliced from it (wire-body.ts). False: built and checked whole.
@@ -39,5 +38,6 @@ export interface ClaimWork {
   readonly stagedHere: boolean;
   /** Receives each claim's body (`--payloads`), before it is sent. */
   readonly onPayload?: ((body: ClaimBody) => Promise<void>) | undefined;
+  /** The plan's logger, with what every line of the part at work says (a claim's id). */
   readonly logger: Logger;
 }

@@ -83,7 +83,7 @@ async function adoptFound(
     named.claim_id,
     journal.rowsOf(key),
     new Set((found.cases ?? []).map((item) => item.case_id)),
-    { attempts: 0, finish: work.fileMode === 'none' },
+    { attempts: 0, finish: work.plan.mapping.fileMode === 'none' },
   );
   return { existing: true, done, found };
 }
@@ -112,7 +112,7 @@ async function createNew(named: NamedClaim, prepared: PreparedClaim, work: Sendi
   }
   const done = recordCreated(journal, key, named.claim_id, rows, outcome.caseIds, {
     attempts: outcome.attempts,
-    finish: work.fileMode === 'none',
+    finish: work.plan.mapping.fileMode === 'none',
   });
   return { existing: outcome.existing, done };
 }
@@ -128,7 +128,7 @@ async function checkedEvidence(
 ): Promise<Map<number, CheckedFile[]> | undefined> {
   // Prepared ahead: no row names a file, so there is nothing to check or upload.
   if (wire !== undefined) return new Map<number, CheckedFile[]>();
-  const checked = await checkClaimEvidence(rows, work.evidence);
+  const checked = await checkClaimEvidence(rows, work.plan.evidence);
   if (checked.ok) return checked.filesByRow;
   const { journal } = work;
   journal.transaction(() => {
@@ -161,7 +161,7 @@ async function checkNew(named: NamedClaim, prepared: PreparedClaim, work: Checki
   if (checkOrReject(journal, named.claim_key, rows, body.check) === undefined) return undefined;
   await work.onPayload?.(body.body);
   const wouldNotFile =
-    work.fileMode === 'none'
+    work.plan.mapping.fileMode === 'none'
       ? new Map<number, RowProblem>()
       : predictFiling(body.body, rows, filesByRow, work.mode.filingClock());
   journal.transaction(() => {

@@ -29,7 +29,7 @@ export interface NewEvidence {
 export async function newEvidence(
   found: Claim,
   rows: readonly RowRecord[],
-  work: Pick<ClaimWork, 'journal' | 'mode' | 'evidence'>,
+  work: Pick<ClaimWork, 'journal' | 'mode' | 'plan'>,
 ): Promise<NewEvidence> {
   const held = heldDocumentation(found);
   const heldSet = new Set(held);
@@ -42,10 +42,10 @@ export async function newEvidence(
   };
   const named = rows.filter((row) => row.evidence_json !== null && row.evidence_json !== '[]');
   if (named.length === 0) return result;
-  const checked = await checkClaimEvidence(named, work.evidence);
+  const checked = await checkClaimEvidence(named, work.plan.evidence);
   const filesByRow = checked.ok
     ? checked.filesByRow
-    : await checkedRows(named, work.evidence, checked.problems, result);
+    : await checkedRows(named, work.plan.evidence, checked.problems, result);
   const added = new Set<string>();
   for (const [idx, files] of filesByRow) {
     const row = named.find((candidate) => candidate.idx === idx);

@@ -45,7 +45,7 @@ async function fileCases(
   // A dry run stops at the create's check: nothing is filed.
   if (claim.claim_id === null || work.mode.kind !== 'send') return;
   const cases = rows.filter((row) => row.outcome === null && row.case_id !== null);
-  if (work.fileMode === 'none') {
+  if (work.plan.mapping.fileMode === 'none') {
     journal.transaction(() => {
       for (const row of cases) journal.setRowOutcome(row.idx, 'created', { httpStatus: 201 });
       journal.setStep(key, 'done');
@@ -57,7 +57,7 @@ async function fileCases(
     work.mode.client,
     claim.claim_id,
     cases.map((row) => row.case_id ?? ''),
-    work.fileMode,
+    work.plan.mapping.fileMode,
     settleFirst,
     found,
   );
