@@ -6,20 +6,13 @@ import { parseGroupBy } from '../../job-files/migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
 import type { CliContext } from '../context.js';
-import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
-import {
-  addPacingOptions,
-  claimsInFlightHelp,
-  resultsFileName,
-  resultsFormatOption,
-  type ResultsFormat,
-  addMetricsOptions,
-} from '../flags.js';
+import { claimsInFlightHelp, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { claimsOf, phasesOf, rowsOf } from '../../metrics/recorder.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
-import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
+import { addJobOptions } from './job-options.js';
+import { runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
 
 interface MigrateFlags extends JobFlags {
   groupBy?: string[];
@@ -69,18 +62,13 @@ export function migrateV1Command(context: CliContext): Command {
         'migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)',
     )
     .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false);
-  addPacingOptions(command, claimsInFlightHelp);
-  command.option(
-    '--restart',
-    'start over a journal made with other --group-by or --dry-run, or against another service',
-    false,
-  );
-  return addMetricsOptions(addServiceOptions(command))
-    .addHelpText('after', helpText)
-    .addHelpText('after', exitCodeHelp('migrate-v1'))
-    .action(async (flags: MigrateFlags) => {
-      context.setExitCode(await runMigrateCommand(flags, context));
-    });
+  return addJobOptions(command, 'migrate-v1', {
+    concurrency: claimsInFlightHelp,
+    restart: 'start over a journal made with other --group-by or --dry-run, or against another service',
+    after: helpText,
+  }).action(async (flags: MigrateFlags) => {
+    context.setExitCode(await runMigrateCommand(flags, context));
+  });
 }
 
 function groupByOf(value: string): string[] {
@@ -134,7 +122,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       },
       'migrate-v1 finished',
     );
-    io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
+    io.stderr.write(formatMigrateSummary(report.summary, report.mode));
     io.stderr.write(`service: ${describeService(service.identity)}\n`);
     writeSummaryTail(io, report, `results: ${resultsFile}\n`);
     context.metrics.record({
