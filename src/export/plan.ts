@@ -28,7 +28,7 @@ export interface ExportRequest extends Pick<PacingRequest, 'maxRps'> {
   state?: ExportStateFile | undefined;
   /** Drop the state file's bookmark (also one taken from another service): everything, then a new bookmark. */
   restart?: boolean | undefined;
-  /** Where to read; `identity` is what the bookmark records, by default the base URL and the key's environment. */
+  /** Where the list is read; a new bookmark records it (`identity`). */
   service: ServiceTarget;
   logger: Logger;
   /** The terminal's progress line (not drawn when the CSV goes to that same terminal). */

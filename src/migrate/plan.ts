@@ -12,7 +12,7 @@ import { resolvePacing, type Pacing, type SendingOptions } from '../rate/pacing.
 
 /** What migrate-v1 is asked to do: what its flags resolve to. */
 export interface MigrateRequest extends SendingOptions {
-  /** Where the v1 cases are listed from and the claims created; `identity` names it in the journal, by default the base URL and the key's environment. */
+  /** Where the v1 cases are listed from and the claims created; the journal belongs to it. */
   service: ServiceTarget;
   journalFile: string;
   resultsFile: string;

@@ -81,22 +81,7 @@ function groupByOf(value: string): string[] {
 
 async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   const { io, logger } = context;
-  // A rehearsal into the embedded sandbox never shares a default file with the real run.
-  const name = `migrate-v1${sandboxNamePart(flags, io.env)}`;
-  const resultsFile = resolve(
-    resultsFileName(flags.results, flags.resultsFormat, `${name}${flags.dryRun ? '.dry-run' : ''}.results`),
-  );
-  const journalFile =
-    flags.journal === undefined
-      ? flags.dryRun
-        ? ':memory:'
-        : resolve(`${name}.journal.sqlite`)
-      : resolve(flags.journal);
-  if (resultsFile === journalFile)
-    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
-  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {
-    if (file !== undefined) await mkdir(dirname(file), { recursive: true });
-  }
+  const { resultsFile, journalFile } = await filesOf(flags, io.env);
   // Checked before anything is sent, like the flag itself (exit 2).
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   // A full disk, a refused or read-only folder: in words naming the journal or the file.
@@ -107,7 +92,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       ...job,
       journalFile,
       resultsFile,
-      groupBy: flags.groupBy ?? [],
+      groupBy: flags.groupBy,
       dryRun: flags.dryRun,
     });
     logger.info(
@@ -133,4 +118,31 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
     });
     return jobExitCode(report, report.summary.allOk, io);
   });
+}
+
+/**
+ * The results file and the journal: given, or the defaults (a dry run's journal in memory); their
+ * folders made.
+ */
+async function filesOf(
+  flags: MigrateFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<{ resultsFile: string; journalFile: string }> {
+  // A rehearsal into the embedded sandbox never shares a default file with the real run.
+  const name = `migrate-v1${sandboxNamePart(flags, env)}`;
+  const resultsFile = resolve(
+    resultsFileName(flags.results, flags.resultsFormat, `${name}${flags.dryRun ? '.dry-run' : ''}.results`),
+  );
+  const journalFile =
+    flags.journal === undefined
+      ? flags.dryRun
+        ? ':memory:'
+        : resolve(`${name}.journal.sqlite`)
+      : resolve(flags.journal);
+  if (resultsFile === journalFile)
+    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
+  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {
+    if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+  }
+  return { resultsFile, journalFile };
 }
