@@ -1,130 +1,52 @@
-import { createTemporaryStream, temporaryBeside } from '../files/own-file.js';
-import { once } from 'node:events';
-import { rename, rm } from 'node:fs/promises';
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
-import type { ClaimsClient } from '../api/client/index.js';
-import { maskCardNumbers } from '../card-numbers/mask.js';
-import { neutralise } from '../csv/neutralise.js';
-import type { ExportResource } from './columns.js';
-import { flatten } from './flatten.js';
-import { csvWriteOptions } from '../csv/write-options.js';
-import { resourceFailure } from '../files/resource-failure.js';
+import { clientOf } from '../api/service-target.js';
+import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
+import { showServiceWaits } from '../progress/service-notices.js';
+import type { ThrottlingSummary } from '../rate/follow-throttling.js';
+import { pacingSummary } from '../rate/throttling-summary.js';
+import { resolveExportPlan, type ExportPlan, type ExportRequest } from './plan.js';
+import { writeState } from './state.js';
+import { writeExportCsv, type WrittenCsv } from './write-csv.js';
 
-/** Where the CSV goes: a file (through a temporary file and a rename), or a text sink such as stdout. */
-export type ExportTarget = { file: string } | { sink: { write(text: string): unknown } };
+export type { ExportRequest, ExportTarget } from './plan.js';
 
-export interface ExportOptions {
-  client: ClaimsClient;
-  resource: ExportResource;
-  columns: readonly string[];
-  target: ExportTarget;
-  /** Export only what is newer than this id, oldest first; without it, everything, newest first. */
-  after?: string | undefined;
-  /** After each record written, with the count so far (the progress line). */
-  onRecord?: ((rows: number) => void) | undefined;
+export interface ExportReport extends WrittenCsv {
+  /** What the service's pace did to the paging (an export has no concurrency of its own). */
+  throttling: ThrottlingSummary;
+  /** How long exporting took. */
+  phases: PhaseTime[];
 }
-
-export interface ExportReport {
-  rows: number;
-  /** The newest id exported, or `after` when nothing new came. */
-  bookmark: string | undefined;
-}
-
-const pageSize = 100;
 
 /**
- * One list to CSV in flat memory: the client holds one page at a time and fetches the next only
- * when the CSV writer has room, so a slow disk or reader slows the paging down.
+ * `bulk-disputes export` (docs/export.md): one list of the service to CSV; with `--state`, only
+ * what is newer than the bookmark, which moves to the newest id exported once the CSV is written.
+ * A failed run leaves the bookmark as it was.
  */
-export async function runExport(options: ExportOptions): Promise<ExportReport> {
-  const { target } = options;
-  const temporary = 'file' in target ? temporaryBeside(target.file) : undefined;
-  const csv = stringify(csvWriteOptions);
-  const written = pipeline(
-    csv,
-    temporary === undefined
-      ? sinkWritable((target as { sink: { write(text: string): unknown } }).sink)
-      : createTemporaryStream(temporary),
-  );
-  written.catch(() => undefined);
+export async function runExport(request: ExportRequest): Promise<ExportReport> {
+  return exportByPlan(resolveExportPlan(request));
+}
+
+async function exportByPlan(plan: ExportPlan): Promise<ExportReport> {
+  const { progress } = plan;
+  const client = clientOf(plan.service, { ...plan.pacing, logger: plan.logger });
   try {
-    const report = await writeRecords(csv, options);
-    csv.end();
-    await written;
-    if (temporary !== undefined && 'file' in target) await rename(temporary, target.file);
-    return report;
-  } catch (error) {
-    csv.destroy();
-    await written.catch(() => undefined);
-    if (temporary !== undefined) await rm(temporary, { force: true });
-    // A full disk or a refused folder names the CSV asked for, not its temporary file.
-    throw 'file' in target ? (resourceFailure(error, target.file) ?? error) : error;
+    // records/s and elapsed on a terminal; a list has no total to count down.
+    const phases = new PhaseTimer();
+    phases.next('exporting');
+    progress?.begin({ label: 'exporting', unit: plan.resource });
+    const stopShowingWaits = progress === undefined ? () => undefined : showServiceWaits(client, progress);
+    const written = await writeExportCsv(client, plan).finally(() => {
+      stopShowingWaits();
+      progress?.done();
+    });
+    if (plan.bookmark !== undefined)
+      await writeState(plan.bookmark.file, {
+        resource: plan.resource,
+        bookmark: written.bookmark ?? null,
+        updated: new Date().toISOString(),
+        service: plan.serviceIdentity,
+      });
+    return { ...written, throttling: pacingSummary(client), phases: phases.end() };
+  } finally {
+    await client.close();
   }
-}
-
-async function writeRecords(csv: ReturnType<typeof stringify>, options: ExportOptions): Promise<ExportReport> {
-  const { columns, after } = options;
-  await write(csv, columns.map(neutralise));
-  let rows = 0;
-  let bookmark = after;
-  for await (const record of listAll(options.client, options.resource, after)) {
-    const flat = flatten(record);
-    // The service's free text may hold a card number someone typed (docs/export.md): written masked.
-    await write(
-      csv,
-      columns.map((column) => neutralise(maskCardNumbers(flat[column] ?? ''))),
-    );
-    rows++;
-    options.onRecord?.(rows);
-    const id = idOf(options.resource, record);
-    // From the start the list is newest first, so the bookmark is the first id; after a
-    // bookmark it is oldest first (paginate.ts), so the bookmark is the last one.
-    if (after !== undefined || rows === 1) bookmark = id;
-  }
-  return { rows, bookmark };
-}
-
-function listAll(client: ClaimsClient, resource: ExportResource, after: string | undefined): AsyncIterable<unknown> {
-  const start = after === undefined ? { limit: pageSize } : { limit: pageSize, ending_before: after };
-  if (resource === 'cases') return client.cases.listAll(start);
-  if (resource === 'claims') return client.claims.listAll(start);
-  return client.events.listAll(start);
-}
-
-const idFields: Record<ExportResource, string> = { cases: 'case_id', claims: 'claim_id', events: 'event_id' };
-
-function idOf(resource: ExportResource, record: unknown): string {
-  return String((record as Record<string, unknown>)[idFields[resource]]);
-}
-
-async function write(csv: ReturnType<typeof stringify>, record: string[]): Promise<void> {
-  // What destroyed it (a closed stdout, a full disk) says more than that it was destroyed.
-  if (csv.destroyed) throw csv.errored ?? new Error('export: the CSV could not be written');
-  // `once` rejects on 'error', so a failing disk ends the wait.
-  if (!csv.write(record)) await once(csv, 'drain');
-}
-
-/** A text sink as a stream; a sink that is itself a stream (process.stdout) passes its backpressure on. */
-function sinkWritable(sink: { write(text: string): unknown }): Writable {
-  return new Writable({
-    decodeStrings: false,
-    write(chunk: string | Buffer, _encoding, callback) {
-      let accepted: unknown;
-      try {
-        accepted = sink.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
-      } catch (error) {
-        // A sink that throws (the CLI's stdout once its reader has gone) fails the pipeline with it.
-        callback(error as Error);
-        return;
-      }
-      const emitter = sink as { once?: (event: string, listener: () => void) => unknown };
-      if (accepted === false && typeof emitter.once === 'function')
-        emitter.once('drain', () => {
-          callback();
-        });
-      else callback();
-    },
-  });
 }

@@ -40,6 +40,16 @@ export interface ExportState {
   service?: ServiceIdentity | undefined;
 }
 
+/** A `--state` file as read: undefined `recorded` on the first run (no file yet). */
+export interface ExportStateFile {
+  readonly file: string;
+  readonly recorded: ExportState | undefined;
+}
+
+export async function readStateFile(file: string, resource: ExportResource): Promise<ExportStateFile> {
+  return { file, recorded: await readState(file, resource) };
+}
+
 /** The state in `file`, or undefined on the first run (no file yet). */
 export async function readState(file: string, resource: ExportResource): Promise<ExportState | undefined> {
   let text: string;

@@ -9,53 +9,56 @@ import { migratedClaimId } from '../job-files/migrate/group.js';
 import type { MigrateJournal, MigrateRow, Problem } from '../job-files/migrate/journal.js';
 import { keyTaken } from '../job-files/migrate/key-taken.js';
 import { codeOf } from '../errors/coded-error.js';
-
-/** What one migration claim needs of the run's options. */
-export interface ClaimRunOptions {
-  dryRun: boolean;
-  logger: Logger;
-}
+import type { GroupClaims } from './group-claims.js';
 
 /** A create may be sent again after this many settles that found nothing. */
 const maxSends = 3;
 const settleDelayMs = 1000;
 
+/** One group's claim as the run works on it: its lines carry the group key. */
+interface GroupClaim {
+  readonly groupKey: string;
+  readonly claimId: string;
+  readonly logger: Logger;
+}
+
 /**
- * One claim of migrate-v1: `POST /v2/issuer/claims {case_ids, claim_id}` exactly once, an unknown
- * outcome or a 409 settled with a retrieve first, so that no claim is ever created twice.
+ * The claims of migrate-v1 that are sent (the plan's `send` mode): `POST /v2/issuer/claims
+ * {case_ids, claim_id}` exactly once each, an unknown outcome or a 409 settled with a retrieve
+ * first, so that no claim is ever created twice.
  */
-export class ClaimRun {
+export class ClaimRun implements GroupClaims {
   created = 0;
   adopted = 0;
 
   constructor(
     private readonly journal: MigrateJournal,
     private readonly client: ClaimsClient,
-    private readonly options: ClaimRunOptions,
     /** The job's sender: its breaker counts each claim, and a fatal error stops it. */
     private readonly sender: Sender,
+    private readonly logger: Logger,
   ) {}
 
   async migrate(groupKey: string): Promise<void> {
     const rows = this.journal.groupRows(groupKey);
     const first = rows[0];
     if (first === undefined) return;
-    if (this.options.dryRun) {
-      this.journal.setGroupStep(groupKey, 'valid');
-      return;
-    }
-    const claimId = migratedClaimId(groupKey);
+    const claim: GroupClaim = {
+      groupKey,
+      claimId: migratedClaimId(groupKey),
+      logger: this.logger.child({ groupKey }),
+    };
     try {
       // An earlier run may have sent it: look before sending again.
-      if ((first.step === 'submitting' || first.step === 'failed') && (await this.settled(groupKey, claimId, rows)))
-        return;
-      await this.send(groupKey, claimId, rows);
+      if ((first.step === 'submitting' || first.step === 'failed') && (await this.settled(claim, rows))) return;
+      await this.send(claim, rows);
     } catch (error) {
-      this.failed(groupKey, error);
+      this.failed(claim, error);
     }
   }
 
-  private async send(groupKey: string, claimId: string, initialRows: MigrateRow[]): Promise<void> {
+  private async send(claim: GroupClaim, initialRows: MigrateRow[]): Promise<void> {
+    const { groupKey, claimId } = claim;
     let rows = initialRows;
     for (let sends = 1; ; sends++) {
       this.journal.setGroupStep(groupKey, 'submitting');
@@ -74,7 +77,7 @@ export class ClaimRun {
         const conflict = error instanceof ClaimsHttpError && error.status === 409;
         if (error instanceof OutcomeUnknownError || conflict) {
           if (error instanceof OutcomeUnknownError) await sleep(settleDelayMs);
-          if (await this.settled(groupKey, claimId, rows, conflict ? 409 : undefined)) return;
+          if (await this.settled(claim, rows, conflict ? 409 : undefined)) return;
           if (conflict) {
             // No claim of ours: some case of the group belongs to another claim by now.
             const moved = await this.skipOwnedElsewhere(rows, claimId);
@@ -89,7 +92,7 @@ export class ClaimRun {
         }
         if (isRefusal(error)) {
           // A refusal of a resend may be the service's way of saying the first send worked.
-          if (sends > 1 && (await this.settled(groupKey, claimId, rows, error.status))) return;
+          if (sends > 1 && (await this.settled(claim, rows, error.status))) return;
           this.journal.setGroupStep(groupKey, 'rejected', problemOf(error));
           this.sender.succeeded();
           return;
@@ -103,22 +106,15 @@ export class ClaimRun {
    * Retrieves the claim by its id: found holding the group's cases → adopted (migrated); found
    * holding others → another group's claim under the same key, refused. True when settled.
    */
-  private async settled(
-    groupKey: string,
-    claimId: string,
-    rows: readonly MigrateRow[],
-    httpStatus?: number,
-  ): Promise<boolean> {
+  private async settled(claim: GroupClaim, rows: readonly MigrateRow[], httpStatus?: number): Promise<boolean> {
+    const { groupKey, claimId } = claim;
     const found = await settle(this.client, claimId);
     if (found === undefined) return false;
     const taken = keyTaken(found, rows, httpStatus);
     if (taken !== undefined) {
       this.journal.setGroupStep(groupKey, 'rejected', taken);
       this.sender.succeeded();
-      this.options.logger.warn(
-        { groupKey, claimId },
-        "another claim holds this group's claim id: refused, left as it is",
-      );
+      claim.logger.warn({ claimId }, "another claim holds this group's claim id: refused, left as it is");
       return true;
     }
     this.journal.setGroupStep(groupKey, 'migrated');
@@ -140,7 +136,7 @@ export class ClaimRun {
     return moved;
   }
 
-  private failed(groupKey: string, error: unknown): void {
+  private failed({ groupKey, logger }: GroupClaim, error: unknown): void {
     if (isFatalFailure(error)) {
       // Left as it stands (submitting settles next run); the run stops.
       this.sender.stopFor(error);
@@ -149,10 +145,7 @@ export class ClaimRun {
     const problem = problemOf(error);
     this.journal.setGroupStep(groupKey, 'failed', problem);
     this.sender.breaker.failed(`${problem.code}: ${problem.message}`);
-    this.options.logger.warn(
-      { groupKey, code: problem.code, error: problem.message },
-      'claim failed; the next run tries it again',
-    );
+    logger.warn({ code: problem.code, error: problem.message }, 'claim failed; the next run tries it again');
   }
 }
 

@@ -8,6 +8,7 @@ import {
 } from '../job-files/migrate/columns.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, type SheetLine } from '../workbook/write-sheet.js';
+import type { MigratePlan } from './plan.js';
 
 export interface MigrateSummary {
   cases: number;
@@ -61,8 +62,8 @@ export async function writeMigrateResults(journal: MigrateJournal, file: string)
 const outcomeColumn = migrateColumns.indexOf('outcome');
 
 /** The line that proves nothing was lost: source = migrated + skipped + failed + rejected. */
-export function formatMigrateSummary(summary: MigrateSummary, dryRun: boolean): string {
-  const done = dryRun ? `${summary.byOutcome.valid} valid` : `${summary.byOutcome.migrated} migrated`;
+export function formatMigrateSummary(summary: MigrateSummary, mode: MigratePlan['mode']): string {
+  const done = mode.kind === 'check' ? `${summary.byOutcome.valid} valid` : `${summary.byOutcome.migrated} migrated`;
   return (
     `migrate-v1 finished: ${summary.cases} v1 cases = ${done} + ${summary.byOutcome.skipped} skipped + ` +
     `${summary.byOutcome.failed} failed + ${summary.byOutcome.rejected} rejected (${summary.claims} ` +

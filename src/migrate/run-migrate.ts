@@ -1,7 +1,7 @@
 import type { MigrateSettings } from '../job-files/migrate/meta.js';
 import { sameRecord } from '../journal/meta.js';
-import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
-import { ClaimsClient } from '../api/client/index.js';
+import { clientOf, identityOf } from '../api/service-target.js';
+import type { ClaimsClient } from '../api/client/index.js';
 import { bindService } from '../journal/service-binding.js';
 import type { Progress } from '../progress/progress.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
@@ -9,25 +9,15 @@ import { senderNotices } from '../progress/service-notices.js';
 import { flagDifference, madeWithMismatch, shownValue } from '../journal/made-with.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { Sender } from '../rate/sender.js';
-import { resolvePacing, type SendingOptions } from '../rate/pacing.js';
-import { ClaimRun } from './claim-run.js';
+import { groupClaimsOf, type GroupClaims } from './group-claims.js';
 import { groupKeyOf, migratedClaimId } from '../job-files/migrate/group.js';
-import { MigrateJournal, migrateJournalFormat, type StagedCase } from '../job-files/migrate/journal.js';
+import { MigrateJournal, type StagedCase } from '../job-files/migrate/journal.js';
 import { writeMigrateResults, type MigrateSummary } from './results.js';
 import { migrateOutcomeOf, migrateOutcomes } from '../job-files/migrate/columns.js';
 import { namingFile } from '../files/resource-failure.js';
+import { resolveMigratePlan, type MigratePlan, type MigrateRequest } from './plan.js';
 
-export interface MigrateOptions extends SendingOptions {
-  /** Where to migrate; `identity` names it in the journal, by default the base URL and the key's environment. */
-  service: ServiceTarget;
-  journalFile: string;
-  resultsFile: string;
-  groupBy: readonly string[];
-  dryRun: boolean;
-  restart: boolean;
-  /** The terminal's progress bar (silent when stderr is not a terminal). */
-  progress?: Progress | undefined;
-}
+export type { MigrateRequest } from './plan.js';
 
 export interface MigrateReport {
   summary: MigrateSummary;
@@ -41,6 +31,8 @@ export interface MigrateReport {
   throttling: ThrottlingSummary;
   /** How long listing the v1 cases, sending and writing the results took. */
   phases: PhaseTime[];
+  /** The plan's mode: a dry run's cases count `valid`, not `migrated`. */
+  mode: MigratePlan['mode'];
 }
 
 /**
@@ -48,60 +40,61 @@ export interface MigrateReport {
  * `POST /v2/issuer/claims {case_ids, claim_id}` exactly once (no claim is ever created twice);
  * then the results CSV from the journal. Run again, it continues.
  */
-export async function runMigrate(options: MigrateOptions): Promise<MigrateReport> {
-  const journal = new MigrateJournal(options.journalFile);
+export async function runMigrate(request: MigrateRequest): Promise<MigrateReport> {
+  return migrateByPlan(resolveMigratePlan(request));
+}
+
+async function migrateByPlan(plan: MigratePlan): Promise<MigrateReport> {
+  const { logger, progress } = plan;
+  const journal = new MigrateJournal(plan.journalFile);
   try {
     // Before the listing, the first request: a journal of another service is refused.
-    const binding = bindService(journal.meta, identityOf(options.service), {
-      file: options.journalFile,
-      restart: options.restart,
+    const binding = bindService(journal.meta, identityOf(plan.service), {
+      file: plan.journalFile,
+      restart: plan.restart,
       holdsJob: journal.meta.has('settings'),
       holdsServiceData: journal.meta.get('staged') === true,
-      logger: options.logger,
+      logger,
     });
     if (binding === 'forget') journal.reset();
   } catch (error) {
     journal.close();
     throw error;
   }
-  const client = clientOf(options.service, options);
+  const client = clientOf(plan.service, { ...plan.pacing, logger });
   // The claims in flight follow the service's 503s, and the pace its 429s (docs/rate-limits.md);
   // p-limit applies a new limit to the claims it starts next.
-  const sender = new Sender({
-    client,
-    pacing: resolvePacing(options, { breakerThreshold: 10 }),
-    logger: options.logger,
-    notices: senderNotices(options.progress),
-  });
+  const sender = new Sender({ client, pacing: plan.pacing, logger, notices: senderNotices(progress) });
   const phases = new PhaseTimer();
   try {
     phases.next('staging');
-    await stageAll(journal, client, options);
+    await stageAll(journal, client, plan);
     phases.next('sending');
-    const run = new ClaimRun(journal, client, options, sender);
+    const claims = groupClaimsOf(plan.mode, { journal, client, sender, logger });
     const queue = journal.pendingGroups();
-    const started = await sendGroups(queue, run, journal, sender, options.progress);
-    options.progress?.done();
+    const started = await sendGroups(queue, claims, journal, sender, progress);
+    progress?.done();
     phases.next('results');
     const throttling = sender.finish();
-    options.logger.info({ throttling }, 'sending paced');
+    logger.info({ throttling }, 'sending paced');
     // A full disk while writing the results names them: the journal holds everything.
-    const summary = await writeMigrateResults(journal, options.resultsFile).catch(
-      namingFile(options.resultsFile, { resumes: true }),
+    const summary = await writeMigrateResults(journal, plan.resultsFile).catch(
+      namingFile(plan.resultsFile, { resumes: true }),
     );
     const stoppedEarly = started < queue.length || sender.breaker.open;
     return {
       summary,
       abortedBecause: stoppedEarly ? (sender.breaker.why ?? 'stop requested') : undefined,
       fatal: sender.fatal,
-      claimsCreated: run.created,
-      claimsAdopted: run.adopted,
+      claimsCreated: claims.created,
+      claimsAdopted: claims.adopted,
       throttling,
       phases: phases.end(),
+      mode: plan.mode,
     };
   } finally {
     sender.finish();
-    options.progress?.done();
+    progress?.done();
     journal.close();
     await client.close();
   }
@@ -110,7 +103,7 @@ export async function runMigrate(options: MigrateOptions): Promise<MigrateReport
 /** Each claim of the queue migrated once, as many at once as the sender allows. Returns how many were started. */
 async function sendGroups(
   queue: readonly string[],
-  run: ClaimRun,
+  claims: GroupClaims,
   journal: MigrateJournal,
   sender: Sender,
   progress: Progress | undefined,
@@ -125,7 +118,7 @@ async function sendGroups(
         // Queued before a stop: not started, left for the next run.
         if (sender.stopping) return;
         started++;
-        await run.migrate(groupKey);
+        await claims.migrate(groupKey);
         // The running counts, per v1 case: read only for a terminal.
         if (progress?.enabled === true)
           for (const row of journal.groupRows(groupKey)) progress.count(migrateOutcomeOf(row).outcome);
@@ -138,28 +131,28 @@ async function sendGroups(
 }
 
 /** Lists the v1 cases into the journal once; a staging cut short starts over (nothing was sent). */
-async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: MigrateOptions): Promise<void> {
-  const settings: MigrateSettings = { format: migrateJournalFormat, groupBy: options.groupBy, dryRun: options.dryRun };
+async function stageAll(journal: MigrateJournal, client: ClaimsClient, plan: MigratePlan): Promise<void> {
+  const { settings, logger, progress } = plan;
   const recorded = journal.meta.get('settings');
   if (recorded !== undefined && !sameRecord(recorded, settings)) {
-    if (!options.restart) {
-      throw migrateMismatch(options.journalFile, recorded, settings);
+    if (!plan.restart) {
+      throw migrateMismatch(plan.journalFile, recorded, settings);
     }
     journal.reset();
-  } else if (options.restart) {
+  } else if (plan.restart) {
     journal.reset();
   }
   if (journal.meta.get('staged') === true) {
-    options.logger.info({ cases: journal.count() }, 'resuming from the journal');
+    logger.info({ cases: journal.count() }, 'resuming from the journal');
     return;
   }
   journal.reset();
   journal.meta.set('settings', settings);
-  options.progress?.begin({ label: 'staging', unit: 'v1 cases' });
+  progress?.begin({ label: 'staging', unit: 'v1 cases' });
   let idx = 0;
   let batch: StagedCase[] = [];
   for await (const record of client.v1.cases.listAll({ limit: 100 })) {
-    const groupKey = groupKeyOf(record, options.groupBy);
+    const groupKey = groupKeyOf(record, plan.groupBy);
     const claimId = migratedClaimId(groupKey);
     const existing = typeof record.claim_id === 'string' && record.claim_id !== '' ? record.claim_id : undefined;
     // A case in a claim of ours (a journal lost after sending) is staged: the create settles it.
@@ -168,12 +161,12 @@ async function stageAll(journal: MigrateJournal, client: ClaimsClient, options: 
     if (batch.length >= 100) {
       journal.stage(batch);
       batch = [];
-      options.progress?.staged(idx, 'v1 cases');
+      progress?.staged(idx, 'v1 cases');
     }
   }
   journal.stage(batch);
   journal.meta.set('staged', true);
-  options.logger.info({ cases: journal.count() }, 'v1 cases staged');
+  logger.info({ cases: journal.count() }, 'v1 cases staged');
 }
 
 /** The refusal of a run whose `--group-by` or dry run differs from the journal's, naming which and the two values. */

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
-import { clientOf } from '../../api/service-target.js';
 import {
   defaultColumns,
   exportResources,
@@ -11,19 +10,15 @@ import {
   type ExportResource,
 } from '../../export/columns.js';
 import { runExport } from '../../export/run-export.js';
-import { checkStateService, readState, writeState, type ExportState } from '../../export/state.js';
-import { describeService, type ServiceIdentity } from '../../api/service-identity.js';
+import { readStateFile } from '../../export/state.js';
+import { describeService } from '../../api/service-identity.js';
 import type { CliContext } from '../context.js';
-import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
-import { pacingSummary } from '../../rate/throttling-summary.js';
-import { addPacingOptions, addMetricsOptions } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { writeSummaryTail } from './job-ending.js';
-import { addServiceOptions, serviceTarget } from './service-target.js';
-import { PhaseTimer } from '../../progress/phases.js';
+import { addJobOptions } from './job-options.js';
+import { serviceTarget } from './service-target.js';
 import { phasesOf } from '../../metrics/recorder.js';
-import { showServiceWaits } from '../../progress/service-notices.js';
 
 interface ExportFlags {
   out: string;
@@ -72,18 +67,14 @@ export function exportCommand(context: CliContext): Command {
       '--state <file>',
       "bookmark file: export only what is newer than the last run's newest record, then move the bookmark",
     );
-  addPacingOptions(command, undefined);
-  command.option(
-    '--restart',
-    'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service',
-    false,
-  );
-  return addMetricsOptions(addServiceOptions(command))
-    .addHelpText('after', helpText)
-    .addHelpText('after', exitCodeHelp('export'))
-    .action(async (resource: string, flags: ExportFlags) => {
-      await runExportCommand(resource, flags, context);
-    });
+  return addJobOptions(command, 'export', {
+    concurrency: undefined,
+    restart:
+      'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service',
+    after: helpText,
+  }).action(async (resource: string, flags: ExportFlags) => {
+    await runExportCommand(resource, flags, context);
+  });
 }
 
 async function runExportCommand(resourceName: string, flags: ExportFlags, context: CliContext): Promise<void> {
@@ -91,52 +82,30 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
   if (!isExportResource(resourceName))
     throw new UsageError(`resource: expected one of ${exportResources.join(', ')}, got ${resourceName}`);
   const resource: ExportResource = resourceName;
-  const columns = flags.columns === undefined ? defaultColumns[resource] : parseColumns(flags.columns);
-  if (columns.length === 0) throw new UsageError('--columns: expected at least one column name, got none');
-  warnOfUnknownColumns(resource, columns, io);
+  const columns = flags.columns === undefined ? undefined : columnsOf(flags.columns, resource, io);
   const toStdout = flags.out === '-';
   const outFile = toStdout ? undefined : resolve(flags.out);
   const stateFile = flags.state === undefined ? undefined : resolve(flags.state);
   // Read before anything is sent: a state file for another list stops the run here.
-  const recorded = stateFile === undefined ? undefined : await readState(stateFile, resource);
+  const state = stateFile === undefined ? undefined : await readStateFile(stateFile, resource);
   for (const file of [outFile, stateFile]) if (file !== undefined) await mkdir(dirname(file), { recursive: true });
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
 
   const { service, embedded } = await serviceTarget(flags, context, 'exporting from');
-  const client = clientOf(service, { maxRps, logger });
   try {
-    // Checked before the first page is read: another service's bookmark would skip this one's records.
-    const state =
-      recorded === undefined || stateFile === undefined
-        ? undefined
-        : stateFor(recorded, stateFile, service.identity, flags.restart, context);
-    // records/s and elapsed on a terminal; a list has no total to count down.
-    const phases = new PhaseTimer();
-    phases.next('exporting');
-    // Not over the CSV itself when it goes to this same terminal.
-    if (!(toStdout && io.stdout.isTTY === true)) context.progress.begin({ label: 'exporting', unit: resource });
-    const stopShowingWaits = showServiceWaits(client, context.progress);
     const report = await runExport({
-      client,
       resource,
       columns,
       target: outFile === undefined ? { sink: io.stdout } : { file: outFile },
-      after: state?.bookmark ?? undefined,
-      onRecord: (rows) => {
-        context.progress.update(rows);
-      },
-    }).finally(() => {
-      stopShowingWaits();
-      context.progress.done();
+      state,
+      restart: flags.restart,
+      service,
+      maxRps,
+      logger,
+      // Not over the CSV itself when it goes to this same terminal.
+      progress: toStdout && io.stdout.isTTY === true ? undefined : context.progress,
     });
-    if (stateFile !== undefined)
-      await writeState(stateFile, {
-        resource,
-        bookmark: report.bookmark ?? null,
-        updated: new Date().toISOString(),
-        service: service.identity,
-      });
-    const throttling = pacingSummary(client);
+    const { throttling, phases } = report;
     logger.info(
       {
         resource,
@@ -152,57 +121,29 @@ async function runExportCommand(resourceName: string, flags: ExportFlags, contex
     io.stderr.write(
       `exported ${report.rows} ${resource} to ${outFile ?? 'stdout'} (bookmark: ${report.bookmark ?? 'none'})\n`,
     );
-    const took = phases.end();
     context.metrics.record({
       rows: [{ outcome: 'exported', ok: true, count: report.rows }],
-      phases: phasesOf(took),
+      phases: phasesOf(phases),
       throttling,
     });
     // As import and migrate-v1: lines only when the service throttled or --max-rps paced the run.
-    writeSummaryTail(io, { throttling, phases: took });
+    writeSummaryTail(io, { throttling, phases });
   } finally {
-    await client.close();
     await embedded?.close();
   }
 }
 
-/** Columns the interface does not document: a warning, not an error (the service may send more than it documents). */
-function warnOfUnknownColumns(
-  resource: Parameters<typeof unknownColumns>[0],
-  columns: readonly string[],
-  io: CliContext['io'],
-): void {
+/**
+ * `--columns`: at least one. Columns the interface does not document: a warning, not an error (the
+ * service may send more than it documents); the default columns are all documented.
+ */
+function columnsOf(value: string, resource: ExportResource, io: CliContext['io']): string[] {
+  const columns = parseColumns(value);
+  if (columns.length === 0) throw new UsageError('--columns: expected at least one column name, got none');
   const unknown = unknownColumns(resource, columns);
   if (unknown.length > 0)
     io.stderr.write(
       `warning: ${unknown.join(', ')}: not documented fields of ${resource}; their cells stay empty unless the service sends them\n`,
     );
-}
-
-/**
- * The bookmark to export after, if it is this service's; `--restart` drops it (export everything).
- * A bookmark of nothing yet (null) skips nothing, whichever service it came from.
- */
-function stateFor(
-  recorded: ExportState,
-  file: string,
-  current: ServiceIdentity,
-  restart: boolean,
-  context: CliContext,
-): ExportState | undefined {
-  if (restart) {
-    context.logger.warn(
-      { state: file },
-      '--restart: the bookmark is dropped; exporting everything, then a new bookmark for this service',
-    );
-    return undefined;
-  }
-  if (recorded.bookmark === null) return recorded;
-  if (checkStateService(recorded, file, current) === 'unrecorded') {
-    context.logger.warn(
-      { state: file, service: describeService(current) },
-      `--state ${file} records no service (written before bookmarks recorded one): taken as ${describeService(current)}'s from now on`,
-    );
-  }
-  return recorded;
+  return columns;
 }

@@ -6,20 +6,13 @@ import { parseGroupBy } from '../../job-files/migrate/group.js';
 import { formatMigrateSummary } from '../../migrate/results.js';
 import { runMigrate } from '../../migrate/run-migrate.js';
 import type { CliContext } from '../context.js';
-import { exitCodeHelp } from '../exit-code-help.js';
 import { UsageError } from '../exit-codes.js';
-import {
-  addPacingOptions,
-  claimsInFlightHelp,
-  resultsFileName,
-  resultsFormatOption,
-  type ResultsFormat,
-  addMetricsOptions,
-} from '../flags.js';
+import { claimsInFlightHelp, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { resolveMaxRps } from '../settings.js';
 import { claimsOf, phasesOf, rowsOf } from '../../metrics/recorder.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
-import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
+import { addJobOptions } from './job-options.js';
+import { runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
 
 interface MigrateFlags extends JobFlags {
   groupBy?: string[];
@@ -69,18 +62,13 @@ export function migrateV1Command(context: CliContext): Command {
         'migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)',
     )
     .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false);
-  addPacingOptions(command, claimsInFlightHelp);
-  command.option(
-    '--restart',
-    'start over a journal made with other --group-by or --dry-run, or against another service',
-    false,
-  );
-  return addMetricsOptions(addServiceOptions(command))
-    .addHelpText('after', helpText)
-    .addHelpText('after', exitCodeHelp('migrate-v1'))
-    .action(async (flags: MigrateFlags) => {
-      context.setExitCode(await runMigrateCommand(flags, context));
-    });
+  return addJobOptions(command, 'migrate-v1', {
+    concurrency: claimsInFlightHelp,
+    restart: 'start over a journal made with other --group-by or --dry-run, or against another service',
+    after: helpText,
+  }).action(async (flags: MigrateFlags) => {
+    context.setExitCode(await runMigrateCommand(flags, context));
+  });
 }
 
 function groupByOf(value: string): string[] {
@@ -93,22 +81,7 @@ function groupByOf(value: string): string[] {
 
 async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
   const { io, logger } = context;
-  // A rehearsal into the embedded sandbox never shares a default file with the real run.
-  const name = `migrate-v1${sandboxNamePart(flags, io.env)}`;
-  const resultsFile = resolve(
-    resultsFileName(flags.results, flags.resultsFormat, `${name}${flags.dryRun ? '.dry-run' : ''}.results`),
-  );
-  const journalFile =
-    flags.journal === undefined
-      ? flags.dryRun
-        ? ':memory:'
-        : resolve(`${name}.journal.sqlite`)
-      : resolve(flags.journal);
-  if (resultsFile === journalFile)
-    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
-  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {
-    if (file !== undefined) await mkdir(dirname(file), { recursive: true });
-  }
+  const { resultsFile, journalFile } = await filesOf(flags, io.env);
   // Checked before anything is sent, like the flag itself (exit 2).
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   // A full disk, a refused or read-only folder: in words naming the journal or the file.
@@ -119,7 +92,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       ...job,
       journalFile,
       resultsFile,
-      groupBy: flags.groupBy ?? [],
+      groupBy: flags.groupBy,
       dryRun: flags.dryRun,
     });
     logger.info(
@@ -134,7 +107,7 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
       },
       'migrate-v1 finished',
     );
-    io.stderr.write(formatMigrateSummary(report.summary, flags.dryRun));
+    io.stderr.write(formatMigrateSummary(report.summary, report.mode));
     io.stderr.write(`service: ${describeService(service.identity)}\n`);
     writeSummaryTail(io, report, `results: ${resultsFile}\n`);
     context.metrics.record({
@@ -145,4 +118,31 @@ async function runMigrateCommand(flags: MigrateFlags, context: CliContext) {
     });
     return jobExitCode(report, report.summary.allOk, io);
   });
+}
+
+/**
+ * The results file and the journal: given, or the defaults (a dry run's journal in memory); their
+ * folders made.
+ */
+async function filesOf(
+  flags: MigrateFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<{ resultsFile: string; journalFile: string }> {
+  // A rehearsal into the embedded sandbox never shares a default file with the real run.
+  const name = `migrate-v1${sandboxNamePart(flags, env)}`;
+  const resultsFile = resolve(
+    resultsFileName(flags.results, flags.resultsFormat, `${name}${flags.dryRun ? '.dry-run' : ''}.results`),
+  );
+  const journalFile =
+    flags.journal === undefined
+      ? flags.dryRun
+        ? ':memory:'
+        : resolve(`${name}.journal.sqlite`)
+      : resolve(flags.journal);
+  if (resultsFile === journalFile)
+    throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the journal`);
+  for (const file of [resultsFile, journalFile === ':memory:' ? undefined : journalFile]) {
+    if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+  }
+  return { resultsFile, journalFile };
 }

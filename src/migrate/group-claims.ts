@@ -1,0 +1,36 @@
+import type { Logger } from 'pino';
+import type { ClaimsClient } from '../api/client/index.js';
+import type { MigrateJournal } from '../job-files/migrate/journal.js';
+import type { Sender } from '../rate/sender.js';
+import { ClaimRun } from './claim-run.js';
+import type { MigratePlan } from './plan.js';
+
+/** What the run does with each group's claim: the plan's mode, connected (`groupClaimsOf`). */
+export interface GroupClaims {
+  migrate(groupKey: string): Promise<void>;
+  /** Claims created by this run. */
+  readonly created: number;
+  /** Claims an earlier run had created, found and taken as this group's. */
+  readonly adopted: number;
+}
+
+/** A dry run's claims: each group listed and grouped counts valid; nothing is sent. */
+class CheckedGroups implements GroupClaims {
+  readonly created = 0;
+  readonly adopted = 0;
+
+  constructor(private readonly journal: MigrateJournal) {}
+
+  async migrate(groupKey: string): Promise<void> {
+    if (this.journal.groupRows(groupKey).length > 0) this.journal.setGroupStep(groupKey, 'valid');
+  }
+}
+
+/** The plan's mode with the run's journal, client and sender: how each group's claim is migrated. */
+export function groupClaimsOf(
+  mode: MigratePlan['mode'],
+  run: { journal: MigrateJournal; client: ClaimsClient; sender: Sender; logger: Logger },
+): GroupClaims {
+  if (mode.kind === 'check') return new CheckedGroups(run.journal);
+  return new ClaimRun(run.journal, run.client, run.sender, run.logger);
+}
