@@ -9,7 +9,15 @@ import { migratedClaimId } from '../job-files/migrate/group.js';
 import type { MigrateJournal, MigrateRow, Problem } from '../job-files/migrate/journal.js';
 import { keyTaken } from '../job-files/migrate/key-taken.js';
 import { codeOf } from '../errors/coded-error.js';
-import type { GroupClaims } from './group-claims.js';
+
+/** What the run does with each group's claim: the plan's mode, connected (group-claims.ts `groupClaimsOf`). */
+export interface GroupClaims {
+  migrate(groupKey: string): Promise<void>;
+  /** Claims created by this run. */
+  readonly created: number;
+  /** Claims an earlier run had created, found and taken as this group's. */
+  readonly adopted: number;
+}
 
 /** A create may be sent again after this many settles that found nothing. */
 const maxSends = 3;

@@ -2,17 +2,8 @@ import type { Logger } from 'pino';
 import type { ClaimsClient } from '../api/client/index.js';
 import type { MigrateJournal } from '../job-files/migrate/journal.js';
 import type { Sender } from '../rate/sender.js';
-import { ClaimRun } from './claim-run.js';
+import { ClaimRun, type GroupClaims } from './claim-run.js';
 import type { MigratePlan } from './plan.js';
-
-/** What the run does with each group's claim: the plan's mode, connected (`groupClaimsOf`). */
-export interface GroupClaims {
-  migrate(groupKey: string): Promise<void>;
-  /** Claims created by this run. */
-  readonly created: number;
-  /** Claims an earlier run had created, found and taken as this group's. */
-  readonly adopted: number;
-}
 
 /** A dry run's claims: each group listed and grouped counts valid; nothing is sent. */
 class CheckedGroups implements GroupClaims {
