@@ -58,7 +58,7 @@ export interface JournalJob extends BindingJob {
 }
 
 /**
- * A job's run on its journal (a kind of src/job-files, opened by its constructor), against its
+ * A job's run on its journal (`kind`: the journal's class, opened by its constructor), against its
  * service: the journal opened and bound (`openBoundJournal`), then `run` with it and `connect`,
  * which makes the client to the service the first time it is called (a run refused while staging
  * never made one). At the end, however it ends: the progress line cleared, the journal and the
