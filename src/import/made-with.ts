@@ -4,12 +4,12 @@ import {
   describeChangedPaths,
   describeValuesThen,
   flagDifference,
-  madeWithMismatch,
+  flagDifferences,
+  madeWithRefusal,
   shortHash,
   shownValue,
   type MadeWithDifference,
 } from '../journal/made-with.js';
-import type { JournalMismatchError } from '../journal/open.js';
 import type { Shard } from '../job-files/claims/ids.js';
 import type { ImportFingerprint, RecordedImportFingerprint } from '../job-files/import/meta.js';
 
@@ -105,26 +105,20 @@ export function importDifferences(
     differences.push(flagDifference('--file-mode', recorded.fileMode, now.fileMode));
   const shardText = (shard: Shard | null) =>
     shard === null ? undefined : `${String(shard.index)}/${String(shard.count)}`;
-  if (shardText(recorded.shard) !== shardText(now.shard))
-    differences.push(flagDifference('--shard', shardText(recorded.shard), shardText(now.shard)));
-  if (recorded.dryRun !== now.dryRun) differences.push(flagDifference('--dry-run', recorded.dryRun, now.dryRun));
-  if (then.sheet !== now.sheet) differences.push(flagDifference('--sheet', then.sheet, now.sheet));
-  if (then.idPrefix !== now.idPrefix) differences.push(flagDifference('--id-prefix', then.idPrefix, now.idPrefix));
-  return differences;
+  return [
+    ...differences,
+    ...flagDifferences([
+      ['--shard', shardText(recorded.shard), shardText(now.shard)],
+      ['--dry-run', recorded.dryRun, now.dryRun],
+      ['--sheet', then.sheet, now.sheet],
+      ['--id-prefix', then.idPrefix, now.idPrefix],
+    ]),
+  ];
 }
 
 /** The refusal of a run whose input, mapping or flags differ from the journal's. */
-export function importMismatch(
-  journalFile: string,
-  then: RecordedImportFingerprint,
-  now: ImportFingerprint,
-  files: MadeWithFiles,
-  current: { mappingText: string; inputFile: string },
-): JournalMismatchError {
-  return madeWithMismatch(
-    journalFile,
-    'input, mapping and flags',
-    importDifferences(then, now, files, current),
-    'claims created before are recognised by their ids, never duplicated',
-  );
-}
+export const importMismatch = madeWithRefusal(
+  'input, mapping and flags',
+  'claims created before are recognised by their ids, never duplicated',
+  importDifferences,
+);

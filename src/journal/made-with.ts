@@ -79,6 +79,22 @@ export function flagDifference(
   return { said: `${flag}: ${shown(then)} → ${shown(now)}`, resume };
 }
 
+/** A journal another version wrote, in a format this one does not (withdraw's, migrate-v1's). */
+export function formatDifference(then: unknown): MadeWithDifference {
+  return {
+    said: `a journal of format ${shownValue(then)}, written by another version of bulk-disputes`,
+    resume: 'the version that made it',
+  };
+}
+
+/** A flag whose recorded value and this run's: `[flag, then, now]`. */
+export type FlagValues = readonly [flag: string, then: string | boolean | undefined, now: string | boolean | undefined];
+
+/** Each flag whose value differs from the journal's, as `flagDifference` says it, in the order given. */
+export function flagDifferences(flags: readonly FlagValues[]): MadeWithDifference[] {
+  return flags.filter(([, then, now]) => then !== now).map(([flag, then, now]) => flagDifference(flag, then, now));
+}
+
 /**
  * The refusal: `journal FILE: expected the … it was made with, got …`, then what to do. `parts`
  * names what the journal is tied to (`the input, mapping and flags`).
@@ -98,4 +114,16 @@ export function madeWithMismatch(
       `To resume it, run again with ${resume}; to start it over with the new ones, add --restart (${startOver}), ` +
       'or give another --journal file',
   );
+}
+
+/**
+ * A job's refusal of a run its journal was not made with: `differences` names what differs, from
+ * what the journal recorded and what this run has; `parts` and `startOver` as `madeWithMismatch`'s.
+ */
+export function madeWithRefusal<Compared extends unknown[]>(
+  parts: string,
+  startOver: string,
+  differences: (...compared: Compared) => MadeWithDifference[],
+): (journalFile: string, ...compared: Compared) => JournalMismatchError {
+  return (journalFile, ...compared) => madeWithMismatch(journalFile, parts, differences(...compared), startOver);
 }

@@ -1,17 +1,19 @@
-import { clientOf, identityOf } from '../api/service-target.js';
-import { ClaimsClient } from '../api/client/index.js';
+import type { ClaimsClient } from '../api/client/index.js';
 import { isFatalFailure } from '../rate/breaker.js';
-import { bindService } from '../journal/service-binding.js';
+import { withBoundJournal } from '../journal/bound-journal.js';
 import { PhaseTimer } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
-import { resolvePacing } from '../rate/pacing.js';
 import { Sender } from '../rate/sender.js';
 import { TrackJournal } from '../job-files/track/journal.js';
+import { resolveTrackPlan, type TrackPlan, type TrackRequest } from './plan.js';
 import { StateReader, TrackStopped } from './read-states.js';
 import { stageSources } from './stage-sources.js';
 import { writeFiles } from './write-files.js';
 
-import type { RunKind, TrackOptions, TrackReport } from './options.js';
+import type { RunKind, TrackReport } from './report.js';
+
+export type { TrackRequest } from './plan.js';
+export type { RunKind, TrackReport } from './report.js';
 
 /**
  * `bulk-disputes track` (docs/track.md): the sources' rows into the journal (again only when a
@@ -19,73 +21,51 @@ import type { RunKind, TrackOptions, TrackReport } from './options.js';
  * runs only the cases the events since the last run name; then the status file, the worklist and
  * the summary, from the journal. Stopped early, the next run goes on where this one stopped.
  */
-export async function runTrack(options: TrackOptions): Promise<TrackReport> {
-  const current = identityOf(options.service);
-  const journal = new TrackJournal(options.journalFile);
-  let client: ClaimsClient | undefined;
+export async function runTrack(request: TrackRequest): Promise<TrackReport> {
+  return trackByPlan(resolveTrackPlan(request));
+}
+
+async function trackByPlan(plan: TrackPlan): Promise<TrackReport> {
   const phases = new PhaseTimer();
-  try {
-    phases.next('reading sources');
-    const binding = bindService(journal.meta, current, {
-      file: options.journalFile,
-      restart: options.restart,
-      holdsJob: journal.meta.has('sources'),
-      holdsServiceData: journal.readCount() > 0,
-      logger: options.logger,
-    });
-    if (binding === 'forget')
-      journal.transaction(() => {
-        journal.reset();
-        journal.meta.delete('events_cursor');
-        journal.meta.delete('sources');
-      });
-    const format = await stageSources(journal, current, options);
-    client = clientOf(options.service, options);
-    return await readAndWrite(journal, client, options, phases, format);
-  } finally {
-    options.progress?.done();
-    journal.close();
-    await client?.close();
-  }
+  phases.next('reading sources');
+  return withBoundJournal(TrackJournal, plan, async (journal, connect) => {
+    const format = await stageSources(journal, plan);
+    return readAndWrite(journal, connect(), plan, phases, format);
+  });
 }
 
 async function readAndWrite(
   journal: TrackJournal,
   client: ClaimsClient,
-  options: TrackOptions,
+  plan: TrackPlan,
   phases: PhaseTimer,
   format: TrackReport['format'],
 ): Promise<TrackReport> {
-  const { progress } = options;
-  const sender = new Sender({
-    client,
-    pacing: resolvePacing(options, { breakerThreshold: 5 }),
-    logger: options.logger,
-    notices: senderNotices(progress),
-  });
+  const { progress } = plan;
+  const sender = new Sender({ client, pacing: plan.pacing, logger: plan.logger, notices: senderNotices(progress) });
   const firstEver = journal.completedRuns() === 0;
-  const kind: RunKind = firstEver ? 'first' : options.full ? 'full' : 'incremental';
+  const kind: RunKind = firstEver ? 'first' : plan.full ? 'full' : 'incremental';
   const runStartedAt = new Date().toISOString();
   const run = journal.startRun(kind, runStartedAt);
   // `report` and `review` of the journal list the worklist as this run did.
-  journal.meta.set('due_within', String(options.dueWithinDays));
+  journal.meta.set('due_within', String(plan.worklist.dueWithinDays));
   const reader = new StateReader({
     client,
     journal,
     run,
     runStartedAt,
-    concurrency: options.concurrency,
+    concurrency: plan.pacing.concurrency,
     sender,
     onProgress: (read) => progress?.update(read),
   });
   try {
     phases.next('reading the service');
-    await readService(journal, reader, options, kind);
+    await readService(journal, reader, plan, kind);
   } catch (error) {
     if (isFatalFailure(error)) sender.fatal ??= error;
     else if (!(error instanceof TrackStopped)) {
       sender.fatal ??= error;
-      options.logger.error({ err: error }, 'track: reading the service failed');
+      plan.logger.error({ err: error }, 'track: reading the service failed');
     }
   } finally {
     sender.stopShowingWaits();
@@ -94,7 +74,7 @@ async function readAndWrite(
   const abortedBecause = whyStopped(journal, sender);
   progress?.done();
   phases.next('writing');
-  const written = await writeFiles(journal, run, options, format);
+  const written = await writeFiles(journal, run, plan, format);
   const requests = {
     ...reader.requests,
     requests:
@@ -122,12 +102,8 @@ function whyStopped(journal: TrackJournal, sender: Sender): string | undefined {
   );
 }
 
-async function readService(
-  journal: TrackJournal,
-  reader: StateReader,
-  options: TrackOptions,
-  kind: RunKind,
-): Promise<void> {
+async function readService(journal: TrackJournal, reader: StateReader, plan: TrackPlan, kind: RunKind): Promise<void> {
+  const { all } = plan.sources;
   const cursor = journal.meta.get('events_cursor');
   // The feed's place is taken before anything is read: an event during the read is read again next time, never missed.
   const takeCursor = async () => {
@@ -139,34 +115,34 @@ async function readService(
       (newest) => {
         journal.meta.set('events_cursor', newest);
       },
-      options.all
+      all
         ? (caseId) => {
             addWholeCase(journal, caseId);
           }
         : undefined,
     );
     if (followed === undefined) {
-      options.logger.warn(
+      plan.logger.warn(
         { cursor },
         'the events cursor of the last run is no longer known to the service: every case is read again',
       );
       journal.markAllStale();
       await takeCursor();
-      await readStates(journal, reader, options, true);
+      await readStates(journal, reader, plan.progress, true);
       return;
     }
-    await readStates(journal, reader, options, false);
+    await readStates(journal, reader, plan.progress, false);
     return;
   }
   if (kind === 'full' || cursor === undefined) await takeCursor();
   if (kind === 'full') journal.markAllStale();
-  if (options.all && kind !== 'incremental') {
-    options.progress?.begin({ label: 'reading cases', unit: 'cases' });
+  if (all && kind !== 'incremental') {
+    plan.progress?.begin({ label: 'reading cases', unit: 'cases' });
     await reader.walkEverything((caseId) => {
       addWholeCase(journal, caseId);
     });
   }
-  await readStates(journal, reader, options, true);
+  await readStates(journal, reader, plan.progress, true);
 }
 
 /** `--all`: a case found in the list or the events is tracked from now on, as a row of its own. */
@@ -188,10 +164,10 @@ function addWholeCase(journal: TrackJournal, caseId: string): void {
 async function readStates(
   journal: TrackJournal,
   reader: StateReader,
-  options: TrackOptions,
+  progress: TrackPlan['progress'],
   walk: boolean,
 ): Promise<void> {
   await reader.expandClaims();
-  options.progress?.begin({ label: 'reading cases', unit: 'cases', total: journal.staleCount() });
+  progress?.begin({ label: 'reading cases', unit: 'cases', total: journal.staleCount() });
   await reader.readStale({ walk });
 }

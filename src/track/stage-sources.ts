@@ -1,29 +1,24 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import {
-  compareService,
-  describeService,
-  ServiceMismatchError,
-  type ServiceIdentity,
-} from '../api/service-identity.js';
+import { compareService, describeService, ServiceMismatchError } from '../api/service-identity.js';
 import { TrackJournal, trackJournalFormat } from '../job-files/track/journal.js';
 import type { TrackSourcesRecord } from '../job-files/track/meta.js';
 import { sameRecord } from '../journal/meta.js';
-import type { TrackOptions, TrackReport } from './options.js';
+import type { TrackPlan } from './plan.js';
+import type { TrackReport } from './report.js';
 import { readTrackSources } from './sources.js';
 
 /** The sources' rows, read again only when a source or the flags changed since the last run (the states read stay). */
 export async function stageSources(
   journal: TrackJournal,
-  current: ServiceIdentity,
-  options: TrackOptions,
+  { sources, identity: current }: Pick<TrackPlan, 'sources' | 'identity'>,
 ): Promise<TrackReport['format']> {
   const signature: TrackSourcesRecord = {
     format: trackJournalFormat,
-    all: options.all,
-    column: options.column ?? null,
+    all: sources.all,
+    column: sources.column ?? null,
     sources: await Promise.all(
-      options.sources.map(async (source) => {
+      sources.files.map(async (source) => {
         const found = await stat(source);
         return [resolve(source), found.size, found.mtimeMs] as [string, number, number];
       }),
@@ -34,7 +29,7 @@ export async function stageSources(
   journal.database.exec('BEGIN');
   try {
     journal.database.exec('DELETE FROM track_rows');
-    const read = await readTrackSources(options.sources, options.column, (row) => {
+    const read = await readTrackSources(sources.files, sources.column, (row) => {
       journal.addRow(row);
     });
     for (const { file, service } of read.services) {
@@ -48,7 +43,7 @@ export async function stageSources(
     const format: TrackReport['format'] =
       read.csvDialect === undefined ? {} : { delimiter: read.csvDialect.delimiter, quote: read.csvDialect.quote };
     // Cases no source names any more are forgotten (with --all, every case is named).
-    if (!options.all)
+    if (!sources.all)
       journal.database.exec(
         "DELETE FROM track_cases WHERE case_id NOT IN (SELECT case_id FROM track_rows WHERE case_id <> '')",
       );

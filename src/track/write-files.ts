@@ -5,7 +5,8 @@ import type { TrackJournal } from '../job-files/track/journal.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import { writeSheet, writeSheets, type SheetLine, type SheetOf } from '../workbook/write-sheet.js';
 import { renderTrackHtml } from './render-html.js';
-import type { TrackOptions, TrackReport } from './options.js';
+import type { TrackPlan } from './plan.js';
+import type { TrackReport } from './report.js';
 import { jobStem } from '../job-files/job-name.js';
 import {
   decimalFor,
@@ -27,11 +28,12 @@ import { TrackTally } from '../job-files/track/tally.js';
 export async function writeFiles(
   journal: TrackJournal,
   run: number,
-  options: TrackOptions,
+  plan: Pick<TrackPlan, 'files' | 'sources' | 'worklist' | 'serviceName'>,
   format: TrackReport['format'],
 ): Promise<{ summary: TrackSummary; worklist: WorkItem[] }> {
-  const asOf = options.asOf ?? Date.now();
-  const tally = new TrackTally(options.dueWithinDays);
+  const { statusFile, worklistFile, htmlFile } = plan.files;
+  const asOf = plan.worklist.asOf();
+  const tally = new TrackTally(plan.worklist.dueWithinDays);
   // A workbook's cells are text in any locale; a CSV in a `;` dialect gets decimal commas.
   const decimalOf = (file: string | undefined): Decimal =>
     file === undefined || isWorkbookFile(file) ? '.' : decimalFor(format.delimiter);
@@ -39,13 +41,13 @@ export async function writeFiles(
     for (const row of journal.rowsWithStates()) {
       const line = statusLineOf(row, run, asOf);
       tally.add(line);
-      yield { cells: statusCells(line, decimalOf(options.statusFile)) };
+      yield { cells: statusCells(line, decimalOf(statusFile)) };
     }
   };
   const worklistLines = (worklist: readonly WorkItem[]) =>
-    worklist.map((item) => ({ cells: worklistCells(item, decimalOf(options.worklistFile)) }));
+    worklist.map((item) => ({ cells: worklistCells(item, decimalOf(worklistFile)) }));
   let worklist: WorkItem[] = [];
-  if (options.worklistFile === undefined) {
+  if (worklistFile === undefined) {
     // One workbook, the worklist its second sheet: known once every status line is written.
     const sheets: SheetOf[] = [
       { options: { sheetName: 'status', header: statusColumns }, lines },
@@ -54,24 +56,25 @@ export async function writeFiles(
         lines: () => worklistLines((worklist = tally.worklist())),
       },
     ];
-    await writeSheets(options.statusFile, sheets).catch(namingFile(options.statusFile, { resumes: true }));
+    await writeSheets(statusFile, sheets).catch(namingFile(statusFile, { resumes: true }));
   } else {
-    await writeTable(options.statusFile, 'status', statusColumns, lines(), format).catch(
-      namingFile(options.statusFile, { resumes: true }),
+    await writeTable(statusFile, 'status', statusColumns, lines(), format).catch(
+      namingFile(statusFile, { resumes: true }),
     );
     worklist = tally.worklist();
-    await writeTable(options.worklistFile, 'worklist', worklistColumns, worklistLines(worklist), format).catch(
-      namingFile(options.worklistFile, { resumes: true }),
+    await writeTable(worklistFile, 'worklist', worklistColumns, worklistLines(worklist), format).catch(
+      namingFile(worklistFile, { resumes: true }),
     );
   }
   const summary = tally.summary;
-  if (options.htmlFile !== undefined) {
+  if (htmlFile !== undefined) {
+    const { sources } = plan;
     const page = renderTrackHtml(summary, worklist, {
-      title: options.all ? 'every case' : options.sources.map((source) => jobStem(source)).join(', '),
-      service: options.serviceName ?? '',
+      title: sources.all ? 'every case' : sources.files.map((source) => jobStem(source)).join(', '),
+      service: plan.serviceName,
       asOf: new Date(asOf).toISOString(),
     });
-    await writeFileAtomic(options.htmlFile, page).catch(namingFile(options.htmlFile, { resumes: true }));
+    await writeFileAtomic(htmlFile, page).catch(namingFile(htmlFile, { resumes: true }));
   }
   return { summary, worklist };
 }

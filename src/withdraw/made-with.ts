@@ -1,11 +1,10 @@
 import {
-  flagDifference,
-  madeWithMismatch,
+  flagDifferences,
+  formatDifference,
+  madeWithRefusal,
   shortHash,
-  shownValue,
   type MadeWithDifference,
 } from '../journal/made-with.js';
-import type { JournalMismatchError } from '../journal/open.js';
 import type { RecordedWithdrawFingerprint, WithdrawFingerprint } from '../job-files/withdraw/meta.js';
 
 /**
@@ -32,39 +31,28 @@ function sourcesDifference(then: readonly string[], now: readonly string[]): Mad
   return { said: `source files that differ from those the journal was made with: ${changed.join(', ')}`, resume };
 }
 
+/** The refusal of a run whose sources or flags differ from the journal's. */
+export const withdrawMismatch = madeWithRefusal(
+  'sources and flags',
+  'what it sent is settled, never sent twice',
+  withdrawDifferences,
+);
+
 /** Every part of this run that differs from the journal's. */
 export function withdrawDifferences(then: RecordedWithdrawFingerprint, now: WithdrawFingerprint): MadeWithDifference[] {
   const differences: MadeWithDifference[] = [];
-  if (then.format !== now.format)
-    differences.push({
-      said: `a journal of format ${shownValue(then.format)}, written by another version of bulk-disputes`,
-      resume: 'the version that made it',
-    });
+  if (then.format !== now.format) differences.push(formatDifference(then.format));
   if (JSON.stringify(then.sources) !== JSON.stringify(now.sources))
     differences.push(sourcesDifference(then.sources ?? [], now.sources));
-  if (then.scope !== now.scope) differences.push(flagDifference('--scope', then.scope, now.scope));
-  if (then.deleteUnfiled !== now.deleteUnfiled)
-    differences.push(flagDifference('--delete-unfiled', then.deleteUnfiled, now.deleteUnfiled));
-  if (listed(then.outcomes) !== listed(now.outcomes))
-    differences.push(flagDifference('--outcome', listed(then.outcomes), listed(now.outcomes)));
-  if (listed(then.claimKeys) !== listed(now.claimKeys))
-    differences.push(flagDifference('--claim-key', listed(then.claimKeys), listed(now.claimKeys)));
-  if ((then.column ?? null) !== now.column)
-    differences.push(flagDifference('--column', then.column ?? undefined, now.column ?? undefined));
-  if (then.dryRun !== now.dryRun) differences.push(flagDifference('--dry-run', then.dryRun, now.dryRun));
-  return differences;
-}
-
-/** The refusal of a run whose sources or flags differ from the journal's. */
-export function withdrawMismatch(
-  journalFile: string,
-  then: RecordedWithdrawFingerprint,
-  now: WithdrawFingerprint,
-): JournalMismatchError {
-  return madeWithMismatch(
-    journalFile,
-    'sources and flags',
-    withdrawDifferences(then, now),
-    'what it sent is settled, never sent twice',
-  );
+  return [
+    ...differences,
+    ...flagDifferences([
+      ['--scope', then.scope, now.scope],
+      ['--delete-unfiled', then.deleteUnfiled, now.deleteUnfiled],
+      ['--outcome', listed(then.outcomes), listed(now.outcomes)],
+      ['--claim-key', listed(then.claimKeys), listed(now.claimKeys)],
+      ['--column', then.column ?? undefined, now.column ?? undefined],
+      ['--dry-run', then.dryRun, now.dryRun],
+    ]),
+  ];
 }

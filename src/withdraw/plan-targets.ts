@@ -2,10 +2,10 @@ import type { ClaimsClient } from '../api/client/index.js';
 import { settle } from '../api/client/settle.js';
 import { ClaimsHttpError } from '../api/errors.js';
 import type { Claim } from '../api/schemas/claim.js';
-import type { Progress } from '../progress/progress.js';
-import type { Sender } from '../rate/sender.js';
 import type { TargetRecord, WithdrawJournal, WithdrawLine } from '../job-files/withdraw/journal.js';
-import { planClaim, type ClaimPlan, type Scope } from './plan.js';
+import type { WithdrawPlan } from './plan.js';
+import type { WithdrawWork } from './withdraw-work.js';
+import { planClaim, type ClaimPlan } from './withdrawals.js';
 import type { WithdrawTarget } from './sources.js';
 
 /** A target's claim as retrieved, and what taking it back means. */
@@ -14,24 +14,16 @@ export interface PlannedTarget {
   plan: ClaimPlan;
 }
 
-export interface PlanningOptions {
-  scope: Scope;
-  deleteUnfiled: boolean;
-  progress?: Progress | undefined;
-}
-
 /**
  * Reads only: every pending claim retrieved and planned, so the confirmation shows it all. The
  * plans by the target's place in the journal; a target not planned (the run stopped) is absent.
  */
 export async function planTargets(
   pending: readonly TargetRecord[],
-  client: ClaimsClient,
-  journal: WithdrawJournal,
-  sender: Sender,
-  options: PlanningOptions,
+  work: WithdrawWork,
+  { withdrawals, progress }: Pick<WithdrawPlan, 'withdrawals' | 'progress'>,
 ): Promise<Map<number, PlannedTarget>> {
-  const { progress } = options;
+  const { client, journal, sender } = work;
   const plans = new Map<number, PlannedTarget>();
   const planned = new Set<string>();
   progress?.begin({ label: 'planning', unit: 'claims', total: pending.length });
@@ -41,10 +33,10 @@ export async function planTargets(
       sender.limit(async () => {
         if (sender.stopping) return;
         try {
-          const entry = await planTarget(client, record, options, journal);
+          const entry = await planTarget(client, record, withdrawals, journal);
           sender.succeeded();
           // Two sources naming one claim: it is taken back once.
-          if (options.scope === 'claim' && entry.found !== undefined) {
+          if (withdrawals.scope === 'claim' && entry.found !== undefined) {
             if (planned.has(entry.found.claim_id)) entry.plan = { final: [], requests: [] };
             planned.add(entry.found.claim_id);
           }
@@ -64,7 +56,7 @@ export async function planTargets(
 async function planTarget(
   client: ClaimsClient,
   record: TargetRecord,
-  options: PlanningOptions,
+  withdrawals: WithdrawPlan['withdrawals'],
   journal: WithdrawJournal,
 ): Promise<{ target: WithdrawTarget; plan: ClaimPlan; found: Claim | undefined }> {
   const target: WithdrawTarget = {
@@ -83,8 +75,7 @@ async function planTarget(
   }
   const found = await settle(client, target.claimId);
   const plan = planClaim(target, found, {
-    scope: options.scope,
-    deleteUnfiled: options.deleteUnfiled,
+    ...withdrawals,
     wasSent: (id, action) => journal.wasSent(id, action),
   });
   return { target, plan, found };

@@ -1,5 +1,5 @@
 import type { Claim } from '../api/schemas/claim.js';
-import type { ClaimPlan } from './plan.js';
+import type { ClaimPlan } from './withdrawals.js';
 import type { WithdrawTarget } from '../job-files/withdraw/target.js';
 
 /**

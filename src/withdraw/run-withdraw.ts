@@ -1,51 +1,24 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { clientOf, identityOf, type ServiceTarget } from '../api/service-target.js';
-import { ClaimsClient } from '../api/client/index.js';
-import {
-  compareService,
-  describeService,
-  ServiceMismatchError,
-  type ServiceIdentity,
-} from '../api/service-identity.js';
+import type { ClaimsClient } from '../api/client/index.js';
+import { compareService, describeService, ServiceMismatchError } from '../api/service-identity.js';
 import { withdrawMismatch } from './made-with.js';
-import type { WithdrawFingerprint } from '../job-files/withdraw/meta.js';
 import { sameRecord } from '../journal/meta.js';
-import { bindService } from '../journal/service-binding.js';
-import type { Progress } from '../progress/progress.js';
+import { withBoundJournal } from '../journal/bound-journal.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { Sender } from '../rate/sender.js';
-import { resolvePacing, type SendingOptions } from '../rate/pacing.js';
-import { linesWithUnsettled, withdrawJournalFormat, WithdrawJournal } from '../job-files/withdraw/journal.js';
-import type { Scope } from './plan.js';
+import { linesWithUnsettled, WithdrawJournal } from '../job-files/withdraw/journal.js';
 import { planTargets } from './plan-targets.js';
+import { resolveWithdrawPlan, type WithdrawPlan, type WithdrawRequest } from './plan.js';
 import { previewOf, type WithdrawPreview } from './preview.js';
 import { writeWithdrawResults, type WithdrawResultsFormat, type WithdrawSummary } from './results.js';
 import { sendPlans, settleDryRun } from './send-plans.js';
-import { readSources, type SourceOptions } from './sources.js';
+import { readSources } from './sources.js';
+import type { WithdrawWork } from './withdraw-work.js';
 import { namingFile } from '../files/resource-failure.js';
 
-export interface WithdrawOptions extends SendingOptions {
-  sources: readonly string[];
-  sourceOptions: SourceOptions;
-  scope: Scope;
-  deleteUnfiled: boolean;
-  service: ServiceTarget;
-  journalFile: string;
-  resultsFile: string;
-  dryRun: boolean;
-  restart: boolean;
-  progress?: Progress | undefined;
-  /**
-   * Asked once every claim is planned and before anything is sent: the CLI asks a person on a
-   * terminal when the key is live. False: nothing is sent.
-   */
-  confirm?: ((preview: WithdrawPreview) => Promise<boolean>) | undefined;
-}
+export type { WithdrawRequest } from './plan.js';
 
 export interface WithdrawReport {
   summary: WithdrawSummary;
@@ -62,70 +35,47 @@ export interface WithdrawReport {
 }
 
 /**
- * `bulk-disputes withdraw`: the claims the sources name, each retrieved and planned (plan.ts), the
- * plan confirmed when it must be, then each withdrawal or delete sent once (send.ts), and the
- * results written from the journal. Run again, it continues and, once done, sends nothing.
+ * `bulk-disputes withdraw`: the claims the sources name, each retrieved and planned
+ * (withdrawals.ts), the plan confirmed when it must be, then each withdrawal or delete sent once
+ * (send.ts), and the results written from the journal. Run again, it continues and, once done,
+ * sends nothing.
  */
-export async function runWithdraw(options: WithdrawOptions): Promise<WithdrawReport> {
-  const current = identityOf(options.service);
-  const journal = new WithdrawJournal(options.journalFile);
-  let client: ClaimsClient | undefined;
+export async function runWithdraw(request: WithdrawRequest): Promise<WithdrawReport> {
   const phases = new PhaseTimer();
-  try {
-    phases.next('reading');
-    const binding = bindService(journal.meta, current, {
-      file: options.journalFile,
-      restart: options.restart,
-      holdsJob: journal.meta.has('fingerprint'),
-      holdsServiceData: journal.anySent(),
-      logger: options.logger,
-    });
-    if (binding === 'forget') journal.reset({ forgetSent: true });
-    const format = await stageOnce(journal, current, options);
-    client = clientOf(options.service, options);
-    return await planAndSend(journal, client, current, options, format, phases);
-  } finally {
-    options.progress?.done();
-    journal.close();
-    await client?.close();
-  }
+  // Reading starts with hashing the sources.
+  phases.next('reading');
+  return withdrawByPlan(await resolveWithdrawPlan(request), phases);
+}
+
+async function withdrawByPlan(plan: WithdrawPlan, phases: PhaseTimer): Promise<WithdrawReport> {
+  return withBoundJournal(WithdrawJournal, plan, async (journal, connect) => {
+    const format = await stageOnce(journal, plan);
+    return planAndSend(journal, connect(), plan, format, phases);
+  });
 }
 
 /** Reads the sources into the journal once (a journal staged for the same sources and flags is resumed). */
-async function stageOnce(
-  journal: WithdrawJournal,
-  current: ServiceIdentity,
-  options: WithdrawOptions,
-): Promise<WithdrawResultsFormat> {
-  const fingerprintParts: WithdrawFingerprint = {
-    format: withdrawJournalFormat,
-    sources: await Promise.all(options.sources.map(sha256Of)),
-    scope: options.scope,
-    deleteUnfiled: options.deleteUnfiled,
-    outcomes: options.sourceOptions.outcomes ?? null,
-    claimKeys: options.sourceOptions.claimKeys ?? null,
-    column: options.sourceOptions.column ?? null,
-    dryRun: options.dryRun,
-  };
+async function stageOnce(journal: WithdrawJournal, plan: WithdrawPlan): Promise<WithdrawResultsFormat> {
+  const { fingerprint, identity, logger } = plan;
   const recorded = journal.meta.get('fingerprint');
-  const same = recorded !== undefined && sameRecord(recorded, fingerprintParts);
-  if (recorded !== undefined && !same && !options.restart)
-    throw withdrawMismatch(options.journalFile, recorded, fingerprintParts);
+  const same = recorded !== undefined && sameRecord(recorded, fingerprint);
+  if (recorded !== undefined && !same && !plan.restart)
+    throw withdrawMismatch(plan.files.journalFile, recorded, fingerprint);
   if (same && journal.meta.get('staged') === true) return journal.meta.get('results_format') ?? {};
-  const read = await readSources(options.sources, options.sourceOptions);
+  const read = await readSources(plan.sources.files, plan.sources.filter);
   // A journal's claims are its service's: against another, they are other claims, or none.
   for (const { file, service } of read.services) {
-    if (service !== undefined && compareService(service, current).kind === 'other') {
+    if (service !== undefined && compareService(service, identity).kind === 'other') {
       throw new ServiceMismatchError(
-        `${file}: expected a journal of ${describeService(current)}, got one made against ` +
+        `${file}: expected a journal of ${describeService(identity)}, got one made against ` +
           `${describeService(service)}; its claims are that service's, so nothing was sent`,
       );
     }
   }
   for (const skipped of read.skipped)
-    options.logger.warn(skipped, 'a line of the sources names no claim or case to take back: skipped');
+    logger.warn(skipped, 'a line of the sources names no claim or case to take back: skipped');
   if (read.unmatchedClaimKeys.length > 0)
-    options.logger.warn(
+    logger.warn(
       { claimKeys: read.unmatchedClaimKeys },
       '--claim-key: no claim the sources could take back has these keys',
     );
@@ -134,12 +84,12 @@ async function stageOnce(
   journal.database.transaction(() => {
     journal.reset();
     journal.stage(read.targets);
-    journal.meta.set('fingerprint', fingerprintParts);
+    journal.meta.set('fingerprint', fingerprint);
     journal.meta.set('results_format', format);
     // What `review` gives as the command that runs this withdraw again: the fingerprint holds only their sha256.
     journal.meta.set(
       'sources',
-      options.sources.map((source) => resolve(source)),
+      plan.sources.files.map((source) => resolve(source)),
     );
     journal.meta.set('staged', true);
   })();
@@ -149,19 +99,15 @@ async function stageOnce(
 async function planAndSend(
   journal: WithdrawJournal,
   client: ClaimsClient,
-  current: ServiceIdentity,
-  options: WithdrawOptions,
+  plan: WithdrawPlan,
   format: WithdrawResultsFormat,
   phases: PhaseTimer,
 ): Promise<WithdrawReport> {
-  const sender = new Sender({
-    client,
-    pacing: resolvePacing(options, { breakerThreshold: 5 }),
-    logger: options.logger,
-    notices: senderNotices(options.progress),
-  });
+  const { mode, progress } = plan;
+  const sender = new Sender({ client, pacing: plan.pacing, logger: plan.logger, notices: senderNotices(progress) });
+  const work: WithdrawWork = { journal, client, sender };
   const ending = async (preview: WithdrawPreview, declined: boolean, stoppedEarly: boolean) =>
-    finish(journal, options, phases, {
+    finish(journal, plan, phases, {
       preview,
       declined,
       fatal: sender.fatal,
@@ -173,21 +119,21 @@ async function planAndSend(
     // 1. Reads only: every pending claim retrieved and planned, so the confirmation shows it all.
     const pending = journal.pendingTargets();
     phases.next('planning');
-    const plans = await planTargets(pending, client, journal, sender, options);
+    const plans = await planTargets(pending, work, plan);
     phases.end();
-    const preview = previewOf([...plans.values()], describeService(current));
+    const preview = previewOf([...plans.values()], describeService(plan.identity));
     const unplanned = pending.length - plans.size;
-    if (options.dryRun) {
+    if (mode.kind === 'check') {
       settleDryRun(journal, plans);
       return await ending(preview, false, unplanned > 0);
     }
     // 2. A person says yes (or not) before the first write.
-    const writes = [...plans.values()].some(({ plan }) => plan.requests.length > 0);
-    if (writes && unplanned === 0 && options.confirm !== undefined && !(await options.confirm(preview)))
+    const writes = [...plans.values()].some((planned) => planned.plan.requests.length > 0);
+    if (writes && unplanned === 0 && mode.confirm !== undefined && !(await mode.confirm(preview)))
       return await ending(preview, true, false);
     // 3. Each withdrawal or delete once; the lines settled with it. Nothing is written while the plan is incomplete.
     phases.next('withdrawing');
-    const notStarted = await sendPlans(plans, unplanned, client, journal, sender, options.progress);
+    const notStarted = await sendPlans(plans, unplanned, work, progress);
     return await ending(preview, false, unplanned > 0 || notStarted > 0 || sender.breaker.open);
   } finally {
     sender.finish();
@@ -196,21 +142,16 @@ async function planAndSend(
 
 async function finish(
   journal: WithdrawJournal,
-  options: WithdrawOptions,
+  plan: WithdrawPlan,
   phases: PhaseTimer,
   report: Omit<WithdrawReport, 'summary' | 'phases'>,
 ): Promise<WithdrawReport> {
-  options.progress?.done();
+  const { resultsFile } = plan.files;
+  plan.progress?.done();
   phases.next('results');
   // A full disk while writing the results names them: the journal holds everything.
-  const summary = await writeWithdrawResults(linesWithUnsettled(journal), options.resultsFile, report.format).catch(
-    namingFile(options.resultsFile, { resumes: true }),
+  const summary = await writeWithdrawResults(linesWithUnsettled(journal), resultsFile, report.format).catch(
+    namingFile(resultsFile, { resumes: true }),
   );
   return { ...report, summary, phases: phases.end() };
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(file), hash);
-  return hash.digest('hex');
 }

@@ -1,9 +1,8 @@
-import type { ClaimsClient } from '../api/client/index.js';
-import type { Progress } from '../progress/progress.js';
-import type { Sender } from '../rate/sender.js';
 import type { WithdrawJournal, WithdrawLine } from '../job-files/withdraw/journal.js';
+import type { WithdrawPlan } from './plan.js';
 import type { PlannedTarget } from './plan-targets.js';
 import { sendRequest } from './send.js';
+import type { WithdrawWork } from './withdraw-work.js';
 
 /** A dry run: each planned line settled as what it would become, nothing sent. */
 export function settleDryRun(journal: WithdrawJournal, plans: ReadonlyMap<number, PlannedTarget>): void {
@@ -30,11 +29,10 @@ export function settleDryRun(journal: WithdrawJournal, plans: ReadonlyMap<number
 export async function sendPlans(
   plans: ReadonlyMap<number, PlannedTarget>,
   unplanned: number,
-  client: ClaimsClient,
-  journal: WithdrawJournal,
-  sender: Sender,
-  progress: Progress | undefined,
+  work: WithdrawWork,
+  progress: WithdrawPlan['progress'],
 ): Promise<number> {
+  const { client, journal, sender } = work;
   let notStarted = 0;
   progress?.begin({ label: 'withdrawing', unit: 'claims', total: plans.size });
   let done = 0;

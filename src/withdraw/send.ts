@@ -3,7 +3,7 @@ import { AuthenticationError, ClaimsHttpError } from '../api/errors.js';
 import { ConnectionSetupError } from '../api/network/setup-error.js';
 import { isRefusal } from '../api/client/settle.js';
 import type { WithdrawJournal, WithdrawLine } from '../job-files/withdraw/journal.js';
-import type { PendingRequest } from './plan.js';
+import type { PendingRequest } from './withdrawals.js';
 import { codeOf } from '../errors/coded-error.js';
 
 /** A request's lines as it left them; `final` false: it failed on the service's side, for the next run. */

@@ -2,27 +2,21 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { describeService } from '../../api/service-identity.js';
+import type { TrackFiles, TrackRequest } from '../../track/plan.js';
 import { runTrack } from '../../track/run-track.js';
 import { formatWorklist } from '../../track/render-text.js';
 import { jobStem } from '../../job-files/job-name.js';
 import { formatTrackSummary, recoveryRates } from '../../job-files/track/summary.js';
 import type { CliContext } from '../context.js';
-import { exitCodeHelp } from '../exit-code-help.js';
 import { phasesOf } from '../../metrics/recorder.js';
 import { UsageError } from '../exit-codes.js';
-import {
-  addPacingOptions,
-  integer,
-  resultsFileName,
-  resultsFormatOption,
-  type ResultsFormat,
-  addMetricsOptions,
-} from '../flags.js';
+import { integer, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { resolveMaxRps } from '../settings.js';
 import { requireFile } from './required-paths.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
-import { addServiceOptions, runAgainstService, sandboxNamePart, type JobFlags } from './service-target.js';
+import { addJobOptions, type JobCommandHelp } from './job-command.js';
+import { runAgainstService, sandboxNamePart, type JobFlags, type JobSetUp } from './service-target.js';
 
 interface TrackFlags extends JobFlags {
   all: boolean;
@@ -37,7 +31,12 @@ interface TrackFlags extends JobFlags {
   full: boolean;
 }
 
-const helpText = `
+/** What the job's shared flags say for track, and its help after the options. */
+const jobHelp: JobCommandHelp = {
+  job: 'track',
+  concurrency: 'the most reads at once; fewer while the service answers 503, paced while it answers 429',
+  restart: 'start over a journal made against another service',
+  after: `
 Sources name the cases to follow, as withdraw takes them:
   an import's journal (or its shards' journals), or a migrate-v1 journal: every row of the job
   a results file of ours (CSV in any dialect we write, or .xlsx)
@@ -55,7 +54,8 @@ The first run reads every case; later runs read only the cases the service's eve
 the last run. Reads only: track never changes anything at the service. Writes a status file (one
 line per source row), a worklist (cases needing a person: review, a merchant's answer, a due date
 within --due-within days; soonest first) and prints the summary.
-`;
+`,
+};
 
 /** `bulk-disputes track`: what became of the disputes filed, and the morning's worklist (docs/track.md). */
 export function trackCommand(context: CliContext): Command {
@@ -94,14 +94,9 @@ export function trackCommand(context: CliContext): Command {
     )
     .option('--as-of <datetime>', 'count days left from this time (default: now), e.g. 2026-11-28T08:00:00Z', dateOf)
     .option('--full', 'read every case again, whatever the events say', false);
-  addPacingOptions(command, 'the most reads at once; fewer while the service answers 503, paced while it answers 429');
-  command.option('--restart', 'start over a journal made against another service', false);
-  return addMetricsOptions(addServiceOptions(command))
-    .addHelpText('after', helpText)
-    .addHelpText('after', exitCodeHelp('track'))
-    .action(async (sources: string[], flags: TrackFlags) => {
-      context.setExitCode(await runTrackCommand(sources, flags, context));
-    });
+  return addJobOptions(command, jobHelp).action(async (sources: string[], flags: TrackFlags) => {
+    context.setExitCode(await runTrackCommand(sources, flags, context));
+  });
 }
 
 function dateOf(value: string): Date {
@@ -116,24 +111,12 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
   if (sources.length === 0 && !flags.all)
     throw new UsageError('track: expected a source (a journal, a results file or a list of ids) or --all, got neither');
   for (const source of sources) await requireFile(source, 'source', 'a readable journal, results file or list');
-  const { statusFile, worklistFile, htmlFile, journalFile } = await filesOf(sources, flags, io.env);
+  const files = await filesOf(sources, flags, io.env);
+  const { statusFile, worklistFile, htmlFile, journalFile } = files;
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   return runAgainstService(flags, context, { doing: 'tracking at', journalFile, maxRps }, async (job) => {
     const { service } = job;
-    const report = await runTrack({
-      ...job,
-      sources,
-      all: flags.all,
-      column: flags.column,
-      journalFile,
-      statusFile,
-      worklistFile,
-      htmlFile,
-      serviceName: describeService(service.identity),
-      full: flags.full,
-      dueWithinDays: flags.dueWithin,
-      asOf: flags.asOf?.getTime(),
-    });
+    const report = await runTrack(trackRequestOf(sources, flags, files, job));
     logger.info(
       {
         service: describeService(service.identity),
@@ -180,12 +163,19 @@ async function runTrackCommand(sources: string[], flags: TrackFlags, context: Cl
   });
 }
 
-interface TrackFiles {
-  statusFile: string;
-  /** Undefined: the worklist is the status workbook's second sheet. */
-  worklistFile: string | undefined;
-  htmlFile: string | undefined;
-  journalFile: string;
+/** The request, from the flags: every flag of the job's own is read here, and nowhere else on its way to the plan. */
+function trackRequestOf(sources: readonly string[], flags: TrackFlags, files: TrackFiles, job: JobSetUp): TrackRequest {
+  return {
+    ...job,
+    ...files,
+    sources,
+    all: flags.all,
+    column: flags.column,
+    serviceName: describeService(job.service.identity),
+    full: flags.full,
+    dueWithinDays: flags.dueWithin,
+    asOf: flags.asOf?.getTime(),
+  };
 }
 
 /** The files track writes: given, or named after the first source; each a file of its own, its folder made. */

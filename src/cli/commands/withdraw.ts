@@ -5,29 +5,23 @@ import { Command, Option } from 'commander';
 import { describeService, keyEnvironmentOf } from '../../api/service-identity.js';
 import { formatPreview, type WithdrawPreview } from '../../withdraw/preview.js';
 import { formatWithdrawSummary } from '../../withdraw/results.js';
+import type { WithdrawFiles, WithdrawRequest } from '../../withdraw/plan.js';
 import { runWithdraw } from '../../withdraw/run-withdraw.js';
 import type { CliContext } from '../context.js';
-import { exitCodeHelp } from '../exit-code-help.js';
 import { withdrawOkOutcomes } from '../../job-files/withdraw/columns.js';
 import { phasesOf, rowsOf } from '../../metrics/recorder.js';
 import { UsageError } from '../exit-codes.js';
-import {
-  addPacingOptions,
-  collect,
-  resultsFileName,
-  resultsFormatOption,
-  type ResultsFormat,
-  addMetricsOptions,
-} from '../flags.js';
+import { collect, resultsFileName, resultsFormatOption, type ResultsFormat } from '../flags.js';
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { requireFile } from './required-paths.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
+import { addJobOptions, type JobCommandHelp } from './job-command.js';
 import {
-  addServiceOptions,
   runAgainstService,
   sandboxNamePart,
   usesEmbeddedSandbox,
   type JobFlags,
+  type JobSetUp,
 } from './service-target.js';
 
 interface WithdrawFlags extends JobFlags {
@@ -43,7 +37,12 @@ interface WithdrawFlags extends JobFlags {
   yes: boolean;
 }
 
-const helpText = `
+/** What the job's shared flags say for withdraw, and its help after the options. */
+const jobHelp: JobCommandHelp = {
+  job: 'withdraw',
+  concurrency: 'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429',
+  restart: 'start over a journal made for other sources or flags, or another service',
+  after: `
 Sources name the claims to take back:
   an import's journal (or its shards' journals), or a migrate-v1 journal: every claim that job
     created, each proven the job's own before it is touched; --outcome and --claim-key narrow it
@@ -66,7 +65,8 @@ Each withdrawal or delete is sent once: a crash or a lost answer is settled by r
 claim or case, never by sending it again. Run the same command again to continue; once done, it
 sends nothing. Results: one line per case (withdrawn, deleted, already_closed, not_found,
 refused, failed).
-`;
+`,
+};
 
 /** `bulk-disputes withdraw`: take claims back in bulk, exactly once. */
 export function withdrawCommand(context: CliContext): Command {
@@ -104,17 +104,9 @@ export function withdrawCommand(context: CliContext): Command {
     )
     .option('--dry-run', 'retrieve and list what would happen to each claim and case; send nothing', false)
     .option('--yes', 'a live key without a terminal: go ahead without asking', false);
-  addPacingOptions(
-    command,
-    'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429',
-  );
-  command.option('--restart', 'start over a journal made for other sources or flags, or another service', false);
-  return addMetricsOptions(addServiceOptions(command))
-    .addHelpText('after', helpText)
-    .addHelpText('after', exitCodeHelp('withdraw'))
-    .action(async (sources: string[], flags: WithdrawFlags) => {
-      context.setExitCode(await runWithdrawCommand(sources, flags, context));
-    });
+  return addJobOptions(command, jobHelp).action(async (sources: string[], flags: WithdrawFlags) => {
+    context.setExitCode(await runWithdrawCommand(sources, flags, context));
+  });
 }
 
 async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, context: CliContext) {
@@ -124,7 +116,8 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
     throw new UsageError(
       '--delete-unfiled: expected --scope case (a whole claim is withdrawn, never deleted), got --scope claim',
     );
-  const { resultsFile, journalFile } = await filesOf(sources, flags, io.env);
+  const files = await filesOf(sources, flags, io.env);
+  const { resultsFile, journalFile } = files;
   const maxRps = resolveMaxRps(flags.maxRps, io.env);
   const live = !flags.dryRun && !flags.yes && (await liveKeyAhead(flags, context));
   // Without a terminal, a live key needs --yes: refused before any request.
@@ -135,17 +128,8 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
   // A full disk, a refused or read-only folder: in words naming the journal or the file.
   return runAgainstService(flags, context, { doing: 'withdrawing from', journalFile, maxRps }, async (job) => {
     const { service } = job;
-    const report = await runWithdraw({
-      ...job,
-      sources,
-      sourceOptions: { outcomes: nonEmpty(flags.outcome), claimKeys: nonEmpty(flags.claimKey), column: flags.column },
-      scope: flags.scope,
-      deleteUnfiled: flags.deleteUnfiled,
-      journalFile,
-      resultsFile,
-      dryRun: flags.dryRun,
-      confirm: live ? async (preview) => confirmOnTerminal(preview, context) : undefined,
-    });
+    const confirm = live ? async (preview: WithdrawPreview) => confirmOnTerminal(preview, context) : undefined;
+    const report = await runWithdraw(withdrawRequestOf(sources, flags, files, { ...job, confirm }));
     logger.info(
       {
         service: describeService(service.identity),
@@ -173,12 +157,30 @@ async function runWithdrawCommand(sources: string[], flags: WithdrawFlags, conte
   });
 }
 
+/** The request, from the flags: every flag of the job's own is read here, and nowhere else on its way to the plan. */
+function withdrawRequestOf(
+  sources: readonly string[],
+  flags: WithdrawFlags,
+  files: WithdrawFiles,
+  job: JobSetUp & Pick<WithdrawRequest, 'confirm'>,
+): WithdrawRequest {
+  return {
+    ...job,
+    ...files,
+    sources,
+    filter: { outcomes: nonEmpty(flags.outcome), claimKeys: nonEmpty(flags.claimKey), column: flags.column },
+    scope: flags.scope,
+    deleteUnfiled: flags.deleteUnfiled,
+    dryRun: flags.dryRun,
+  };
+}
+
 /** The results file and the journal: given, or named after the first source; their folders made. */
 async function filesOf(
   sources: readonly string[],
   flags: WithdrawFlags,
   env: NodeJS.ProcessEnv,
-): Promise<{ resultsFile: string; journalFile: string }> {
+): Promise<WithdrawFiles> {
   const first = resolve(sources[0] ?? '');
   // `night.journal.sqlite`, `night.results.csv` → `night.withdraw…`: the job's name, never taken for an import's file.
   const job = jobStem(first);

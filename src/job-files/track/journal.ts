@@ -145,6 +145,25 @@ export class TrackJournal extends JobJournal<typeof trackMetaFields> {
     this.empty(['track_rows', 'track_cases'], { meta: false });
   }
 
+  /** A journal of a job: its sources were read into it (bound-journal.ts). */
+  holdsJob(): boolean {
+    return this.meta.has('sources');
+  }
+
+  /** A case was read from the service. */
+  holdsServiceData(): boolean {
+    return this.readCount() > 0;
+  }
+
+  /** `--restart` onto another service: the rows, the cases read there and the place in its events forgotten. */
+  forgetService(): void {
+    this.transaction(() => {
+      this.reset();
+      this.meta.delete('events_cursor');
+      this.meta.delete('sources');
+    });
+  }
+
   addRow(row: TrackRow): void {
     const { source, job, line, claim_key, claim_id, case_id, note, job_outcome, job_error } = row;
     this.statements.insertRow.run(source, job, line, claim_key, claim_id, case_id, note, job_outcome, job_error);

@@ -124,6 +124,20 @@ export class WithdrawJournal extends JobJournal<typeof withdrawMetaFields> {
     return this.statements.anySent.get() !== undefined;
   }
 
+  /** A journal of a job: its sources were read into it (bound-journal.ts). */
+  holdsJob(): boolean {
+    return this.meta.has('fingerprint');
+  }
+
+  holdsServiceData(): boolean {
+    return this.anySent();
+  }
+
+  /** `--restart` onto another service: the job, and what was sent to the other, forgotten. */
+  forgetService(): void {
+    this.reset({ forgetSent: true });
+  }
+
   targetCount(): number {
     return (this.statements.count.get() as { n: number }).n;
   }
