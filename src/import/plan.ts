@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { fileSha256 } from '../files/file-sha256.js';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { ServiceTarget } from '../api/service-target.js';
 import { codeOf } from '../errors/coded-error.js';
@@ -171,7 +169,7 @@ async function fingerprintOf(
 ): Promise<ImportFingerprint> {
   return {
     format: journalFormat,
-    input: await sha256Of(request.input),
+    input: await fileSha256(request.input),
     mapping: createHash('sha256').update(mapping.text).digest('hex'),
     fileMode: mapping.fileMode,
     shard: request.shard ?? null,
@@ -181,10 +179,4 @@ async function fingerprintOf(
     // Absent without the flag: fingerprints of journals made before it hold.
     idPrefix: request.idPrefix,
   };
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(resolve(file)), hash);
-  return hash.digest('hex');
 }

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
+import { fileSha256 } from '../files/file-sha256.js';
 import type { Logger } from 'pino';
 import type { ServiceIdentity } from '../api/service-identity.js';
 import { identityOf, type ServiceTarget } from '../api/service-target.js';
@@ -113,7 +111,7 @@ async function fingerprintOf(
 ): Promise<WithdrawFingerprint> {
   return {
     format: withdrawJournalFormat,
-    sources: await Promise.all(sources.files.map(sha256Of)),
+    sources: await Promise.all(sources.files.map(fileSha256)),
     scope: withdrawals.scope,
     deleteUnfiled: withdrawals.deleteUnfiled,
     outcomes: sources.filter.outcomes ?? null,
@@ -121,10 +119,4 @@ async function fingerprintOf(
     column: sources.filter.column ?? null,
     dryRun: mode.kind === 'check',
   };
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(file), hash);
-  return hash.digest('hex');
 }

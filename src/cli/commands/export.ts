@@ -67,7 +67,8 @@ export function exportCommand(context: CliContext): Command {
       '--state <file>',
       "bookmark file: export only what is newer than the last run's newest record, then move the bookmark",
     );
-  return addJobOptions(command, 'export', {
+  return addJobOptions(command, {
+    job: 'export',
     concurrency: undefined,
     restart:
       'with --state: drop its bookmark (also one taken from another service) and export everything, then bookmark this service',

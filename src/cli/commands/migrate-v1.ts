@@ -62,7 +62,8 @@ export function migrateV1Command(context: CliContext): Command {
         'migrate-v1[.sandbox].journal.sqlite here; a dry run uses a temporary one)',
     )
     .option('--dry-run', 'list and group, send nothing; outcomes are valid or skipped', false);
-  return addJobOptions(command, 'migrate-v1', {
+  return addJobOptions(command, {
+    job: 'migrate-v1',
     concurrency: claimsInFlightHelp,
     restart: 'start over a journal made with other --group-by or --dry-run, or against another service',
     after: helpText,

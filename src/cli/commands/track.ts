@@ -15,7 +15,7 @@ import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { resolveMaxRps } from '../settings.js';
 import { requireFile } from './required-paths.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
-import { addJobOptions, type JobCommandHelp } from './job-command.js';
+import { addJobOptions, type JobOptionsHelp } from './job-options.js';
 import { runAgainstService, sandboxNamePart, type JobFlags, type JobSetUp } from './service-target.js';
 
 interface TrackFlags extends JobFlags {
@@ -32,7 +32,7 @@ interface TrackFlags extends JobFlags {
 }
 
 /** What the job's shared flags say for track, and its help after the options. */
-const jobHelp: JobCommandHelp = {
+const jobHelp: JobOptionsHelp = {
   job: 'track',
   concurrency: 'the most reads at once; fewer while the service answers 503, paced while it answers 429',
   restart: 'start over a journal made against another service',

@@ -15,7 +15,7 @@ import { collect, resultsFileName, resultsFormatOption, type ResultsFormat } fro
 import { resolveApiKey, resolveMaxRps } from '../settings.js';
 import { requireFile } from './required-paths.js';
 import { jobExitCode, writeSummaryTail } from './job-ending.js';
-import { addJobOptions, type JobCommandHelp } from './job-command.js';
+import { addJobOptions, type JobOptionsHelp } from './job-options.js';
 import {
   runAgainstService,
   sandboxNamePart,
@@ -38,7 +38,7 @@ interface WithdrawFlags extends JobFlags {
 }
 
 /** What the job's shared flags say for withdraw, and its help after the options. */
-const jobHelp: JobCommandHelp = {
+const jobHelp: JobOptionsHelp = {
   job: 'withdraw',
   concurrency: 'the most claims in flight at once; fewer while the service answers 503, paced while it answers 429',
   restart: 'start over a journal made for other sources or flags, or another service',
