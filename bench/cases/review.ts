@@ -109,7 +109,8 @@ export const benchCase: BenchCase = {
     if (job.kind !== 'import') throw new Error('review bench: expected an import job');
     const store = new ReviewStore(join(context.workDir, 'review.review.sqlite'));
     const server = await startReviewServer({ job, store, evidenceDir: context.workDir });
-    const headers = { cookie: `review_token=${server.token}` };
+    // As a script calls the API (docs/review.md): the token as a bearer, the session cookie being the page's.
+    const headers = { authorization: `Bearer ${server.token}` };
     const first = await request(`${server.origin}/api/rows`, { headers });
     const page = (await first.body.json()) as {
       total: number;
