@@ -9,6 +9,7 @@ import { plainDialect, writtenDialectOf } from '../csv/layout.js';
 import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { sameRecord } from '../journal/meta.js';
+import { recordWrittenFiles } from '../journal/retention-meta.js';
 import { importMismatch } from './made-with.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from '../journal/service-binding.js';
@@ -75,6 +76,11 @@ async function importByPlan(
     prepareJournal(journal, plan);
     journal.meta.set('evidence_dir', resolve(plan.evidence.evidenceDir));
     journal.meta.set('mapping_file', resolve(mapping.file));
+    if (plan.journalFile !== undefined)
+      recordWrittenFiles(journal.meta, [
+        { path: resolve(plan.resultsFile), role: 'results' },
+        plan.payloadsFile === undefined ? undefined : { path: resolve(plan.payloadsFile), role: 'payloads' },
+      ]);
     const resuming = journal.meta.get('staged') === true;
     if (!resuming) {
       await stageInput(journal, plan);

@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import type { MigrateSettings } from '../job-files/migrate/meta.js';
 import { sameRecord } from '../journal/meta.js';
+import { recordWrittenFiles } from '../journal/retention-meta.js';
 import { clientOf, identityOf } from '../api/service-target.js';
 import type { ClaimsClient } from '../api/client/index.js';
 import { bindService } from '../journal/service-binding.js';
@@ -76,6 +78,7 @@ async function migrateByPlan(plan: MigratePlan): Promise<MigrateReport> {
     const started = await sendGroups(queue, claims, journal, sender, progress);
     progress?.done();
     phases.next('results');
+    recordWrittenFiles(journal.meta, [{ path: resolve(plan.resultsFile), role: 'results' }]);
     const throttling = sender.finish();
     logger.info({ throttling }, 'sending paced');
     // A full disk while writing the results names them: the journal holds everything.

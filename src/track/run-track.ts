@@ -1,6 +1,8 @@
 import type { ClaimsClient } from '../api/client/index.js';
 import { isFatalFailure } from '../rate/breaker.js';
+import { resolve } from 'node:path';
 import { withBoundJournal } from '../journal/bound-journal.js';
+import { recordWrittenFiles } from '../journal/retention-meta.js';
 import { PhaseTimer } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
 import { Sender } from '../rate/sender.js';
@@ -74,6 +76,12 @@ async function readAndWrite(
   const abortedBecause = whyStopped(journal, sender);
   progress?.done();
   phases.next('writing');
+  const { statusFile, worklistFile, htmlFile } = plan.files;
+  recordWrittenFiles(journal.meta, [
+    { path: resolve(statusFile), role: 'status' },
+    worklistFile === undefined ? undefined : { path: resolve(worklistFile), role: 'worklist' },
+    htmlFile === undefined ? undefined : { path: resolve(htmlFile), role: 'page' },
+  ]);
   const written = await writeFiles(journal, run, plan, format);
   const requests = {
     ...reader.requests,

@@ -3,6 +3,7 @@ import type { ClaimsClient } from '../api/client/index.js';
 import { compareService, describeService, ServiceMismatchError } from '../api/service-identity.js';
 import { withdrawMismatch } from './made-with.js';
 import { sameRecord } from '../journal/meta.js';
+import { recordWrittenFiles } from '../journal/retention-meta.js';
 import { withBoundJournal } from '../journal/bound-journal.js';
 import { PhaseTimer, type PhaseTime } from '../progress/phases.js';
 import { senderNotices } from '../progress/service-notices.js';
@@ -147,6 +148,7 @@ async function finish(
   report: Omit<WithdrawReport, 'summary' | 'phases'>,
 ): Promise<WithdrawReport> {
   const { resultsFile } = plan.files;
+  recordWrittenFiles(journal.meta, [{ path: resolve(resultsFile), role: 'results' }]);
   plan.progress?.done();
   phases.next('results');
   // A full disk while writing the results names them: the journal holds everything.

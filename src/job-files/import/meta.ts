@@ -3,6 +3,7 @@ import { linesOutsideSchema } from '../../csv/report-region.js';
 import { writtenDialectSchema } from '../../csv/layout.js';
 import { journalMetaOf, jsonField, stagedField, textField, type JournalMeta } from '../../journal/meta.js';
 import type { JournalDatabase } from '../../journal/open.js';
+import { thinnedField, writtenFilesField } from '../../journal/retention-meta.js';
 import { serviceField } from '../../journal/service-binding.js';
 import { expectFormat, expectStaged } from '../../journal/snapshot.js';
 
@@ -68,6 +69,9 @@ export const importMetaFields = {
   input_kind: textField(z.enum(['csv', 'xlsx'])),
   /** Staged by a version that masks card numbers, or masked in place since (mask-staged.ts). */
   card_numbers_masked: textField(z.literal('1')),
+  /** The files the job's runs wrote, and when prune removed its personal data (docs/data.md, "Retention"). */
+  written_files: writtenFilesField,
+  thinned: thinnedField,
 } as const;
 
 export type ImportMetaFields = typeof importMetaFields;

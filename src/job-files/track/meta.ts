@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { journalMetaOf, jsonField, textField, type JournalMeta } from '../../journal/meta.js';
 import type { JournalDatabase } from '../../journal/open.js';
+import { thinnedField, writtenFilesField } from '../../journal/retention-meta.js';
 import { serviceField } from '../../journal/service-binding.js';
 
 /**
@@ -25,6 +26,9 @@ export const trackMetaFields = {
   events_cursor: textField(),
   /** The last run's `--due-within`, in days (the review and the report show the same worklist). */
   due_within: textField(z.string().regex(/^\d+$/)),
+  /** The files the job's runs wrote, and when prune removed its personal data (docs/data.md, "Retention"). */
+  written_files: writtenFilesField,
+  thinned: thinnedField,
 } as const;
 
 export type TrackMeta = JournalMeta<typeof trackMetaFields>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { journalMetaOf, jsonField, stagedField, type JournalMeta } from '../../journal/meta.js';
 import type { JournalDatabase } from '../../journal/open.js';
+import { thinnedField, writtenFilesField } from '../../journal/retention-meta.js';
 import { serviceField } from '../../journal/service-binding.js';
 import { expectFormat, expectStaged } from '../../journal/snapshot.js';
 
@@ -38,6 +39,9 @@ export const withdrawMetaFields = {
   results_format: jsonField(delimitedFormatSchema),
   /** The sources, absolute: what `review` gives as the command that runs this withdraw again. */
   sources: jsonField(z.array(z.string())),
+  /** The files the job's runs wrote, and when prune removed its personal data (docs/data.md, "Retention"). */
+  written_files: writtenFilesField,
+  thinned: thinnedField,
 } as const;
 
 export type WithdrawMeta = JournalMeta<typeof withdrawMetaFields>;
