@@ -126,6 +126,7 @@ const commandModules = new Map<string, (context: CliContext) => Promise<Command>
   ['review', async (context) => (await import('./commands/review.js')).reviewCommand(context)],
   ['withdraw', async (context) => (await import('./commands/withdraw.js')).withdrawCommand(context)],
   ['track', async (context) => (await import('./commands/track.js')).trackCommand(context)],
+  ['prune', async (context) => (await import('./commands/prune.js')).pruneCommand(context)],
 ]);
 
 /**

@@ -26,12 +26,14 @@ export class JobJournal<Fields extends MetaFields> {
 
   /**
    * Empties the job's tables in one transaction; with `meta`, its `meta` too, but for the service
-   * the journal belongs to (a restart does not move a journal to another service).
+   * the journal belongs to (a restart does not move a journal to another service) and the files
+   * its runs wrote (still the job's, for `prune`).
    */
   protected empty(tables: readonly string[], options: { meta: boolean }): void {
     this.database.transaction(() => {
       for (const table of tables) this.database.exec(`DELETE FROM ${table};`);
-      if (options.meta) this.database.prepare('DELETE FROM meta WHERE key <> ?').run(serviceMetaKey);
+      if (options.meta)
+        this.database.prepare("DELETE FROM meta WHERE key NOT IN (?, 'written_files')").run(serviceMetaKey);
     })();
   }
 

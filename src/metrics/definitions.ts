@@ -136,4 +136,22 @@ export const metricDefinitions: readonly MetricDefinition[] = [
     labels: ['currency'],
     values: ({ track }) => byKey('currency', track?.recoveryByCurrency),
   },
+  {
+    name: 'bulk_disputes_prune_jobs',
+    help: 'prune: jobs by what the run did with them (thin, remove, finish, keep, leave)',
+    labels: ['action'],
+    values: ({ prune }) => byKey('action', prune?.jobsByAction),
+  },
+  {
+    name: 'bulk_disputes_prune_deleted_bytes',
+    help: 'prune: bytes of job files deleted by the run',
+    labels: [],
+    values: ({ prune }) => one(prune?.bytesDeleted),
+  },
+  {
+    name: 'bulk_disputes_prune_keep_personal_data_seconds',
+    help: "prune: the policy's personal-data period, in seconds (the overdue alert's allowance)",
+    labels: [],
+    values: ({ prune }) => one(prune?.keepPersonalDataSeconds),
+  },
 ];

@@ -17,6 +17,16 @@ export interface RunFigures {
   requests?: readonly RouteAnswerCount[] | undefined;
   /** track's figures. */
   track?: TrackFigures | undefined;
+  /** prune's figures. */
+  prune?: PruneFigures | undefined;
+}
+
+export interface PruneFigures {
+  /** Jobs by what prune did with them: thin, remove, finish, keep, leave. */
+  jobsByAction: Readonly<Record<string, number>>;
+  bytesDeleted: number;
+  /** The policy's personal-data period, in seconds: how long a job's personal data may stay, what the overdue alert allows between prunes. */
+  keepPersonalDataSeconds: number;
 }
 
 export interface TrackFigures {

@@ -17,7 +17,7 @@ import {
   withDecimal,
   type Decimal,
 } from '../job-files/track/status.js';
-import { nextStepOf, whyText, type WorkItem } from '../job-files/track/worklist.js';
+import { nextStepOf, whyText, worklistColumns, type WorkItem } from '../job-files/track/worklist.js';
 import type { TrackSummary } from '../job-files/track/summary.js';
 import { TrackTally } from '../job-files/track/tally.js';
 
@@ -79,23 +79,6 @@ export async function writeFiles(
   return { summary, worklist };
 }
 
-export const worklistColumns = [
-  'case_id',
-  'why',
-  'resolution_due_date',
-  'days_left',
-  'status',
-  'review_status',
-  'amount',
-  'currency',
-  'reason',
-  'claim_id',
-  'claim_key',
-  'job',
-  'line',
-  'job_error',
-  'next_step',
-] as const;
 
 export function worklistCells(item: WorkItem, decimal: Decimal = '.'): string[] {
   const { line } = item;

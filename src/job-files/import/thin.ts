@@ -27,10 +27,11 @@ export function thinImportJournal(database: JournalDatabase, meta: ImportMeta, t
   // The claims' messages first: their rows' texts are still there to compare with.
   const rowsOfClaim = database.prepare('SELECT source, case_json FROM rows WHERE claim_key = ?');
   const updateClaim = database.prepare('UPDATE claims SET shared_json = ?, error_message = ? WHERE rowid = ?');
-  const claims = inPages<{ id: number; claim_key: string; shared_json: string; error_message: string | null }>(
+  const claims = inPages(
     database,
     'SELECT rowid AS id, claim_key, shared_json, error_message FROM claims',
-    (claim) => {
+    (record) => {
+      const claim = record as unknown as ClaimText;
       const texts = () =>
         quotableTexts([
           claim.shared_json,
@@ -47,31 +48,38 @@ export function thinImportJournal(database: JournalDatabase, meta: ImportMeta, t
   const updateRow = database.prepare(
     "UPDATE rows SET source = '[]', case_json = ?, evidence_json = NULL, error_message = ? WHERE idx = ?",
   );
-  const rows = inPages<{ id: number; source: string; case_json: string | null; error_message: string | null }>(
-    database,
-    'SELECT idx AS id, source, case_json, error_message FROM rows',
-    (row) => {
-      const message = count(row.error_message, scrubbed(row.error_message, quotableTexts([row.source, row.case_json])));
-      updateRow.run(thinnedCaseJson(row.case_json), message, row.id);
-    },
-  );
+  const rows = inPages(database, 'SELECT idx AS id, source, case_json, error_message FROM rows', (record) => {
+    const row = record as unknown as RowText;
+    const message = count(row.error_message, scrubbed(row.error_message, quotableTexts([row.source, row.case_json])));
+    updateRow.run(thinnedCaseJson(row.case_json), message, row.id);
+  });
   meta.set('thinned', thinned);
   return { rows, claims, messages };
+}
+
+interface ClaimText {
+  id: number;
+  claim_key: string;
+  shared_json: string;
+  error_message: string | null;
+}
+
+interface RowText {
+  id: number;
+  source: string;
+  case_json: string | null;
+  error_message: string | null;
 }
 
 /**
  * Each record of `select` (whose first column is `id`, its rowid), a page at a time: a table is
  * not held in memory, and no statement is left reading while its rows are updated.
  */
-function inPages<T extends { id: number }>(
-  database: JournalDatabase,
-  select: string,
-  each: (record: T) => void,
-): number {
+function inPages(database: JournalDatabase, select: string, each: (record: PagedRecord) => void): number {
   const page = database.prepare(`${select} WHERE id > ? ORDER BY id LIMIT ${pageSize}`);
   let seen = 0;
   for (let after = -1; ;) {
-    const records = page.all(after) as T[];
+    const records = page.all(after) as PagedRecord[];
     for (const record of records) each(record);
     seen += records.length;
     const last = records.at(-1);
@@ -81,3 +89,5 @@ function inPages<T extends { id: number }>(
 }
 
 const pageSize = 1000;
+
+type PagedRecord = { id: number } & Record<string, unknown>;

@@ -74,3 +74,22 @@ export function workTextOf(item: WorkItem): string {
   if (item.why !== 'not_filed' || item.line.jobError === '') return step;
   return `not filed by the job ${item.line.job}: ${item.line.jobError}; ${step.replace(/^never filed: /, '')}`;
 }
+
+/** The worklist's columns, in order (docs/track.md, "The worklist"). */
+export const worklistColumns = [
+  'case_id',
+  'why',
+  'resolution_due_date',
+  'days_left',
+  'status',
+  'review_status',
+  'amount',
+  'currency',
+  'reason',
+  'claim_id',
+  'claim_key',
+  'job',
+  'line',
+  'job_error',
+  'next_step',
+] as const;
