@@ -55,7 +55,11 @@ export async function startServing(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      resolve();
+    });
+  });
   const printed = await new Promise<RegExpExecArray>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
@@ -65,7 +69,9 @@ export async function startServing(
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('exit', (code) => {
-      reject(new Error(`test: bulk-disputes ${args.join(' ')} exited with ${String(code)} before it was ready:\n${output}`));
+      reject(
+        new Error(`test: bulk-disputes ${args.join(' ')} exited with ${String(code)} before it was ready:\n${output}`),
+      );
     });
   });
   return { printed, output: () => output, stop: async () => stopped(child, exited) };

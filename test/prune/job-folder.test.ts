@@ -64,7 +64,7 @@ const journalsOf = (files: JobFolder['files']) => [
 describe('the job folder', () => {
   it('holds every file of the manifest, and beside them only the journals’ -wal and -shm', async () => {
     const { dir, files, sandboxDb } = made();
-    const listed = Object.values(files).flatMap((group) => Object.values(group) as string[]);
+    const listed = Object.values(files).flatMap((group) => Object.values<string>(group));
     for (const file of listed) expect([file, existsSync(file)]).toEqual([file, true]);
     const inDir = listed.filter((file) => file.startsWith(`${dir}/`));
     const companions = new Set([...journalsOf(files), files.review.store].flatMap((db) => [`${db}-wal`, `${db}-shm`]));
@@ -93,7 +93,10 @@ describe('the job folder', () => {
     expect(plantedBy.import.length).toBe(37);
     expectIn(files.import.journal, plantedBy.import);
     expectIn(files.import.results, plantedBy.import);
-    expectIn(files.import.payloads, plantedBy.import.filter((value) => !heldBack(value)));
+    expectIn(
+      files.import.payloads,
+      plantedBy.import.filter((value) => !heldBack(value)),
+    );
     expect(valuesIn(files.import.payloads).filter(heldBack)).toEqual([]);
     expectIn(files.workbookImport.journal, plantedBy.workbookImport);
     expectIn(files.workbookImport.results, plantedBy.workbookImport);
@@ -106,7 +109,13 @@ describe('the job folder', () => {
     expectIn(files.migrate.journal, ['kestrelmoor.9@planted.example', 'wyndcaster.10@planted.example']);
     expectIn(files.migrate.results, ['kestrelmoor.9@planted.example', 'wyndcaster.10@planted.example']);
     // What docs/data.md says holds no cardholder data holds none.
-    for (const file of [files.withdraw.journal, files.withdraw.results, files.track.status, files.track.worklist, files.track.page])
+    for (const file of [
+      files.withdraw.journal,
+      files.withdraw.results,
+      files.track.status,
+      files.track.worklist,
+      files.track.page,
+    ])
       expect([relative(job.dir, file), valuesIn(file)]).toEqual([relative(job.dir, file), []]);
 
     // The workbook's text is deflated: found only by inflating its entries.
@@ -163,7 +172,7 @@ describe('the job folder', () => {
   it('has every filed case decided on the sandbox clock, then ageJobFolder moves every clock back', async () => {
     const job = made();
     const { files } = job;
-    const trackClocks = () =>
+    const trackClocks = async () =>
       fromCopy(files.track.journal, (database) => ({
         cases: database
           .prepare<[], { status: string | null; decided_at: string | null }>(
@@ -186,7 +195,8 @@ describe('the job folder', () => {
     expect(before.runs).toHaveLength(2);
 
     const importJournals = [files.import.journal, files.workbookImport.journal, files.review.fixJournal];
-    const settled = async () => Promise.all(importJournals.map(async (journal) => metaOf(journal, 'settled_by_run_at')));
+    const settled = async () =>
+      Promise.all(importJournals.map(async (journal) => metaOf(journal, 'settled_by_run_at')));
     const settledBefore = await settled();
     const mtimesBefore = await Promise.all(journalsOf(files).map(async (journal) => (await stat(journal)).mtimeMs));
     const days = 400;
@@ -197,8 +207,12 @@ describe('the job folder', () => {
 
     expect(await settled()).toEqual(settledBefore.map(back));
     const after = await trackClocks();
-    expect(after.cases.map(({ decided_at }) => decided_at)).toEqual(before.cases.map(({ decided_at }) => back(decided_at)));
-    expect(after.runs).toEqual(before.runs.map(({ started, ended }) => ({ started: back(started), ended: back(ended) })));
+    expect(after.cases.map(({ decided_at }) => decided_at)).toEqual(
+      before.cases.map(({ decided_at }) => back(decided_at)),
+    );
+    expect(after.runs).toEqual(
+      before.runs.map(({ started, ended }) => ({ started: back(started), ended: back(ended) })),
+    );
     const mtimesAfter = await Promise.all(journalsOf(files).map(async (journal) => (await stat(journal)).mtimeMs));
     for (const [index, mtime] of mtimesAfter.entries())
       expect(Math.round(((mtimesBefore[index] ?? 0) - mtime) / 86_400_000)).toBe(days);

@@ -95,7 +95,19 @@ export async function makeJobFolder(): Promise<JobFolder> {
   const sandboxDb = join(serviceDir, 'sandbox.db');
   const apiKey = `test_${randomBytes(12).toString('hex')}`;
   const sandbox = await startServing(
-    ['sandbox', '--port', '0', '--db', sandboxDb, '--api-key', apiKey, '--control', '--outcomes', '--log-level', 'warn'],
+    [
+      'sandbox',
+      '--port',
+      '0',
+      '--db',
+      sandboxDb,
+      '--api-key',
+      apiKey,
+      '--control',
+      '--outcomes',
+      '--log-level',
+      'warn',
+    ],
     /sandbox listening on (http:\/\/\S+)/,
     { cwd: serviceDir, env: {} },
   );
@@ -133,7 +145,10 @@ export async function makeJobFolder(): Promise<JobFolder> {
         fixResults: join(dir, 'night.fix-1.results.csv'),
       },
       // Beside the source (the journal), results here.
-      withdraw: { journal: join(dir, 'out/night.withdraw.journal.sqlite'), results: join(dir, 'night.withdraw.results.csv') },
+      withdraw: {
+        journal: join(dir, 'out/night.withdraw.journal.sqlite'),
+        results: join(dir, 'night.withdraw.results.csv'),
+      },
       track: {
         journal: join(dir, 'out/night.track.journal.sqlite'),
         status: join(dir, 'night.track.csv'),
@@ -188,7 +203,9 @@ export async function makeJobFolder(): Promise<JobFolder> {
       throw new Error(`test: the review saved ${fix.file} (journal ${fix.journal}), expected ${files.review.fixFile}`);
     const fedBack = await runPrintedCommand(fix.command, { ...inDir, toolsDir });
     if (fedBack.exitCode !== 0)
-      throw new Error(`test: the printed feed-back command exited ${String(fedBack.exitCode)}: ${fix.command}\n${fedBack.stderr}`);
+      throw new Error(
+        `test: the printed feed-back command exited ${String(fedBack.exitCode)}: ${fix.command}\n${fedBack.stderr}`,
+      );
 
     const withdrawn = 'P-03';
     await runCommand(['withdraw', files.import.journal, '--claim-key', withdrawn, ...quiet], {

@@ -166,7 +166,14 @@ export function nightExport(): { rows: ExportRow[]; planted: string[]; fixedByRe
     { ref: 'P-08', reason: 'NR', person: d, rows: 2 },
     { ref: 'P-09', reason: 'CNP', person: e, rows: 2, receipt: 'receipts/harbour-lane-receipt.jpg' },
     { ref: 'P-10', reason: 'FR', person: e, rows: 3 },
-    { ref: 'P-11', reason: 'NAD', person: f, rows: 2, receipt: northwindInvoice, firstRow: { dispute_date: plantedBadDate } },
+    {
+      ref: 'P-11',
+      reason: 'NAD',
+      person: f,
+      rows: 2,
+      receipt: northwindInvoice,
+      firstRow: { dispute_date: plantedBadDate },
+    },
     { ref: 'P-12', reason: 'FR', person: f, rows: 1, firstRow: { disputed_amount: '84x.99' } },
   ];
   const rows = claims.flatMap((spec, index) => rowsOf(spec, index + 1));

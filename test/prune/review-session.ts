@@ -46,7 +46,8 @@ export async function reviewAndSaveFix(
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.body.text();
-      if (response.statusCode !== 200) throw new Error(`test: review ${method} ${path}: ${String(response.statusCode)} ${text}`);
+      if (response.statusCode !== 200)
+        throw new Error(`test: review ${method} ${path}: ${String(response.statusCode)} ${text}`);
       return JSON.parse(text) as unknown;
     };
     const { rows } = (await api('GET', '/api/rows')) as RowsPage;
