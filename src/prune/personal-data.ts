@@ -26,9 +26,10 @@ export function personalDataOfJournal(kind: JournalKind): readonly string[] {
   }
 }
 
-export function personalDataOfFile(role: BelongingRole): readonly string[] {
+export function personalDataOfFile(role: BelongingRole, kind: JournalKind): readonly string[] {
   switch (role) {
     case 'results':
+      return kind === 'import' ? ['rows as read'] : kind === 'migrate-v1' ? ['values cases were grouped by'] : [];
     case 'fix-file':
       return ['rows as read'];
     case 'payloads':

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { open } from 'node:fs/promises';
 import { codeOf } from '../errors/coded-error.js';
 import { fileKindOf } from '../files/file-kind.js';
@@ -11,6 +10,7 @@ import { worklistColumns } from '../job-files/track/worklist.js';
 import { journalKindOf, tablesOf, type JournalKind } from '../journal/kind.js';
 import type { WrittenFileRole } from '../journal/retention-meta.js';
 import { PruneUnreadableError } from './errors.js';
+import { readDatabase } from './read-only.js';
 
 /**
  * Whether a file is one of the tool's, by what it holds, never by its name alone (docs/data.md,
@@ -30,23 +30,21 @@ export type DatabaseKind =
 /** What a SQLite file is, opened read-only; undefined when the file is not SQLite. */
 export async function databaseKindOf(file: string): Promise<DatabaseKind | undefined> {
   if (fileKindOf(await headOf(file, 16)) !== 'sqlite') return undefined;
-  let database: Database.Database | undefined;
   try {
-    database = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
-    const tables = tablesOf(database);
-    const journal = journalKindOf(tables);
-    if (journal !== undefined) return { kind: 'journal', journal };
-    if (tables.size === 1 && tables.has('edits')) return { kind: 'review-store' };
-    return { kind: 'other' };
+    const kind = readDatabase(file, (database): DatabaseKind => {
+      const tables = tablesOf(database);
+      const journal = journalKindOf(tables);
+      if (journal !== undefined) return { kind: 'journal', journal };
+      if (tables.size === 1 && tables.has('edits')) return { kind: 'review-store' };
+      return { kind: 'other' };
+    });
+    return kind ?? { kind: 'busy' };
   } catch (error) {
-    if (codeOf(error) === 'SQLITE_BUSY' || codeOf(error) === 'SQLITE_LOCKED') return { kind: 'busy' };
     throw new PruneUnreadableError(
       `${file}: expected a SQLite database prune can read, got ${isNotADatabase(error) ? 'a damaged one' : (codeOf(error) ?? String(error))}: ` +
-        'prune stopped here; the jobs listed before it are done, nothing else was changed',
+        'prune stopped before changing anything',
       { cause: error },
     );
-  } finally {
-    database?.close();
   }
 }
 

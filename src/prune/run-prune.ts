@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { lstatSync } from 'node:fs';
 import { codeOf } from '../errors/coded-error.js';
 import { JournalBusyError, openLockedDatabase } from '../journal/open.js';
@@ -15,6 +15,7 @@ import { approximateDays } from './periods.js';
 import { resolvePrunePlan, type PrunePlan, type PruneRequest } from './plan.js';
 import { appendRecord, type JobRecordLine } from './record.js';
 import { reclaimIfNeeded, thinJournal } from './thin-journal.js';
+import { readDatabase } from './read-only.js';
 
 export type { PruneRequest } from './plan.js';
 
@@ -142,7 +143,9 @@ async function assessAll(
       const decision = decide(read.facts, read.cases, plan.policy, {
         now: plan.now,
         journalWrittenAt: job.journal.modified,
-        leftovers: found.belongings.length > 0 || job.siblings.some((sibling) => sibling.path.endsWith('-wal')),
+        leftovers:
+          found.belongings.length > 0 ||
+          job.siblings.some((sibling) => sibling.path.endsWith('-wal') && sibling.bytes > 0),
       });
       assessed.push({ job, decision, belongings: found.belongings });
     }
@@ -154,20 +157,15 @@ async function assessAll(
 
 /** `read` on the journal opened read-only; undefined when a run holds it locked. */
 function withReadable<T>(job: FoundJob, read: (database: Database.Database) => T): T | undefined {
-  let database: Database.Database | undefined;
   try {
-    database = new Database(job.journal.path, { readonly: true, fileMustExist: true, timeout: 0 });
-    return read(database);
+    return readDatabase(job.journal.path, read);
   } catch (error) {
-    if (codeOf(error) === 'SQLITE_BUSY' || codeOf(error) === 'SQLITE_LOCKED') return undefined;
-    if (error instanceof Error && 'code' in error && typeof error.code === 'string' && !error.code.startsWith('SQLITE'))
-      throw error;
+    // A journal whose meta no version wrote (JOURNAL_INVALID) says so in its own words.
+    if (codeOf(error)?.startsWith('SQLITE') !== true) throw error;
     throw new PruneUnreadableError(
       `${job.journal.path}: expected a journal prune can read, got ${codeOf(error) ?? String(error)}: prune stopped before changing anything`,
       { cause: error },
     );
-  } finally {
-    database?.close();
   }
 }
 
@@ -177,7 +175,7 @@ function filesOf({ job, decision, belongings }: Assessed): PrunedFile[] {
     path: belonging.path,
     role: belonging.role,
     bytes: belonging.bytes + belonging.siblings.reduce((sum, sibling) => sum + sibling.bytes, 0),
-    personalData: personalDataOfFile(belonging.role),
+    personalData: personalDataOfFile(belonging.role, job.kind),
   }));
   const journal = {
     path: job.journal.path,
@@ -213,7 +211,19 @@ async function act(assessed: Assessed, plan: PrunePlan): Promise<PrunedJob> {
     keep_records: plan.policy.keepRecords.text,
   };
   try {
-    if (decision.action === 'thin') thinJournal(job.journal.path, job.kind, thinned);
+    const asRead = {
+      bytes: job.journal.bytes,
+      modified: job.journal.modified,
+      logBytes: job.siblings.find((sibling) => sibling.path.endsWith('-wal'))?.bytes ?? 0,
+    };
+    if (decision.action === 'thin' && thinJournal(job.journal.path, job.kind, thinned, asRead) === 'changed')
+      return {
+        ...planned,
+        action: 'leave',
+        why: 'written to since prune read it: left for the next prune',
+        files: [],
+        bytes: 0,
+      };
     else if (decision.action === 'finish') reclaimIfNeeded(job.journal.path);
     else openLockedDatabase(job.journal.path).close();
   } catch (error) {
