@@ -268,7 +268,9 @@ function prepareJournal(journal: Journal, plan: ImportPlan): void {
     };
     throw importMismatch(plan.journalFile ?? '', recorded, fingerprint, files, madeWith);
   }
-  if (!same || journal.meta.get('staged') !== true) {
+  // A thinned journal restarted is staged afresh, its cells back (docs/import.md, "Resume").
+  const restartThinned = plan.restart && journal.meta.has('thinned');
+  if (!same || journal.meta.get('staged') !== true || restartThinned) {
     // Nothing is sent before staging completes, so a half-staged journal is simply staged again.
     journal.reset();
     journal.meta.set('fingerprint', fingerprint);
