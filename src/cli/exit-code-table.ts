@@ -56,12 +56,15 @@ export const exitCodeTable = {
         'usage, mapping, a header without columns the mapping reads (HEADER_MISMATCH), a report whose header ' +
         'its layout does not find (csv_header_not_found), a trailer that disagrees with its block ' +
         '(TRAILER_MISMATCH, TRAILER_MISSING), a journal of another input, flags or service ' +
-        '(SERVICE_MISMATCH), old Mac line ends (csv_line_endings): nothing sent',
+        '(SERVICE_MISMATCH), a thinned journal with claims left to send (JOURNAL_THINNED), old Mac line ends ' +
+        '(csv_line_endings): nothing sent',
       'migrate-v1': 'usage, a journal of another --group-by or service',
       withdraw: 'nothing sent (usage, a live key without --yes, not confirmed)',
       export: 'usage, a state file of another resource or service: nothing sent',
       track: 'nothing read (usage)',
-      'merge-results': "a shard missing, repeated or foreign, a file that is not an import's journal: nothing written",
+      'merge-results':
+        "a shard missing, repeated or foreign, a file that is not an import's journal, a shard prune thinned " +
+        '(JOURNAL_THINNED): nothing written',
     },
   },
   aborted: {

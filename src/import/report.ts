@@ -28,6 +28,8 @@ export interface ImportReport {
    * earlier run, which started at `settledByRunAt` (ISO 8601; absent in a journal of an earlier version).
    */
   nothingToSend?: { settledByRunAt: string | undefined } | undefined;
+  /** Set when the journal was thinned by prune: one sentence saying so, and that the cells were read again from the input. */
+  cellsReadAgain?: string | undefined;
   /** Under the mapping's `report` layout: the input's lines that were not rows, and why (recorded at staging). */
   linesOutside?: LinesOutside | undefined;
   /** Trailers that disagreed with their blocks, imported all the same (`acceptTrailerMismatch`). */

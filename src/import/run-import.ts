@@ -9,13 +9,20 @@ import { plainDialect, writtenDialectOf } from '../csv/layout.js';
 import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { sameRecord } from '../journal/meta.js';
-import { recordWrittenFiles } from '../journal/retention-meta.js';
+import { recordWrittenFiles, type Thinned } from '../journal/retention-meta.js';
 import { importMismatch } from './made-with.js';
 import { Journal } from './journal/journal.js';
 import { bindService } from '../journal/service-binding.js';
 import { sendClaims } from './send-claims.js';
 import { PhaseTimer } from '../progress/phases.js';
-import { resultsFormatOf, writeResults, type ResultsSummary } from '../job-files/import/write-results.js';
+import {
+  resultsFormatOf,
+  writeResultRecords,
+  writeResults,
+  type ResultsSummary,
+} from '../job-files/import/write-results.js';
+import { refuseThinned, thinnedOn } from '../job-files/import/thinned.js';
+import { resultRecordsReadAgain } from './thinned/read-again.js';
 import { fieldColumns } from '../mapping/columns-read.js';
 import { stageRows } from './stage/index.js';
 import { checkInputHeader } from './input-header.js';
@@ -97,6 +104,8 @@ async function importByPlan(
         );
     }
 
+    const thinned = resuming ? journal.meta.get('thinned') : undefined;
+    if (thinned !== undefined) refuseThinnedWithClaimsToSend(journal, journalFile, thinned);
     plan.onStaged();
     const nothingToSend = resuming ? nothingToSendOf(journal) : undefined;
     // This run settles what it finds to do: a later one with nothing left names it. Written before
@@ -115,7 +124,8 @@ async function importByPlan(
     }
     plan.progress?.done();
     phases.next('results');
-    const summary = await writeImportResults(journal, journalFile, plan);
+    const summary = await writeImportResults(journal, journalFile, plan, thinned);
+    if (thinned !== undefined) logger.info({ journal: journalFile }, cellsReadAgainSentence(thinned));
     return {
       mode: plan.mode.kind,
       summary,
@@ -127,6 +137,7 @@ async function importByPlan(
       throttling,
       phases: phases.end(),
       nothingToSend,
+      cellsReadAgain: thinned === undefined ? undefined : cellsReadAgainSentence(thinned),
       linesOutside: journal.meta.get('lines_outside'),
       trailerMismatches: trailerMismatches.length === 0 ? undefined : trailerMismatches,
     };
@@ -173,8 +184,16 @@ async function stageInput(journal: Journal, plan: ImportPlan): Promise<void> {
   plan.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
 }
 
-/** The results file, from the journal alone: every input row once, in the input's dialect or as a workbook. */
-async function writeImportResults(journal: Journal, journalFile: string, plan: ImportPlan): Promise<ResultsSummary> {
+/**
+ * The results file, from the journal alone: every input row once, in the input's dialect or as a
+ * workbook. A thinned journal's cells are read again from the input (src/import/thinned).
+ */
+async function writeImportResults(
+  journal: Journal,
+  journalFile: string,
+  plan: ImportPlan,
+  thinned: Thinned | undefined,
+): Promise<ResultsSummary> {
   // The last turn's group commit, before the results read the journal statement by statement.
   journal.flush();
   const { mapping } = plan.mapping;
@@ -183,9 +202,44 @@ async function writeImportResults(journal: Journal, journalFile: string, plan: I
   // encoding with LF and no mark, near enough to what it wrote then.
   const dialect = journal.meta.get('results_dialect') ?? writtenDialectOf(mapping.csv, plainDialect);
   const format = resultsFormatOf(plan.resultsFile, dialect, fieldColumns(mapping));
-  return writeResults(journal, sourceColumns, plan.resultsFile, format).catch((error: unknown) => {
+  const written =
+    thinned === undefined
+      ? writeResults(journal, sourceColumns, plan.resultsFile, format)
+      : writeResultRecords(
+          resultRecordsReadAgain(journal.database, {
+            file: plan.input.file,
+            kind: plan.input.kind,
+            sheet: plan.input.sheet,
+            mapping,
+            mappingFile: plan.mapping.file,
+            journalFile: plan.journalFile ?? journalFile,
+          }),
+          sourceColumns,
+          plan.resultsFile,
+          format,
+          { cellsMasked: true },
+        );
+  return written.catch((error: unknown) => {
     throw jobResourceFailure(error, { journal: journalFile, file: plan.resultsFile });
   });
+}
+
+/**
+ * A thinned journal has only finished claims to give results for (prune thins finished jobs):
+ * one left to send would go with its case as thinned. Staged afresh instead, before anything is sent.
+ */
+function refuseThinnedWithClaimsToSend(journal: Journal, journalFile: string, thinned: Thinned): void {
+  if (journal.pendingCount() === 0) return;
+  refuseThinned(journalFile, thinned, {
+    needs: 'its unfinished claims are sent from their cases as mapped, which prune removed',
+    instead:
+      'run the same command with --restart: it stages the input afresh, and claims already sent are found at the service, not sent again',
+  });
+}
+
+/** The run's one sentence about a thinned journal (its log, and the summary). */
+function cellsReadAgainSentence(thinned: Thinned): string {
+  return `the journal was thinned by prune on ${thinnedOn(thinned)}: the results' source cells were read again from the input`;
 }
 
 /** Binds the journal to the plan's service and job: a journal of another is refused, or started over with `--restart`. */
@@ -214,7 +268,9 @@ function prepareJournal(journal: Journal, plan: ImportPlan): void {
     };
     throw importMismatch(plan.journalFile ?? '', recorded, fingerprint, files, madeWith);
   }
-  if (!same || journal.meta.get('staged') !== true) {
+  // A thinned journal restarted is staged afresh, its cells back (docs/import.md, "Resume").
+  const restartThinned = plan.restart && journal.meta.has('thinned');
+  if (!same || journal.meta.get('staged') !== true || restartThinned) {
     // Nothing is sent before staging completes, so a half-staged journal is simply staged again.
     journal.reset();
     journal.meta.set('fingerprint', fingerprint);

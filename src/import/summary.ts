@@ -29,6 +29,7 @@ export function formatSummary(
     `${what} ${report.abortedBecause === undefined ? 'finished' : 'stopped early'}: ${summary.rows} rows, ${report.claims} claims`,
   ];
   if (report.nothingToSend !== undefined) lines.push(nothingToSendLine(report, report.nothingToSend, dryRun));
+  if (report.cellsReadAgain !== undefined) lines.push(report.cellsReadAgain);
   // Ten wide as always; wider only for a dry run's `would_not_file`, so that the counts stay in one column.
   const present = outcomes.filter((outcome) => summary.byOutcome[outcome] !== undefined);
   const width = Math.max(10, ...present.map((outcome) => outcome.length));

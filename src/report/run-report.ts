@@ -8,6 +8,7 @@ import { readJournal } from '../job-files/read/read-journal.js';
 import { readResults } from '../job-files/read/read-results.js';
 import { readResultsWorkbook } from '../job-files/read/read-results-workbook.js';
 import { Summariser, type Summary } from '../job-files/summarise.js';
+import type { Thinned } from '../journal/retention-meta.js';
 
 export type ReportSource = 'results CSV' | 'results workbook' | 'journal';
 
@@ -18,6 +19,8 @@ export interface Report {
   readonly sources: readonly ReportSource[];
   /** One per file: the service a journal belongs to; undefined for a results CSV, which does not record it. */
   readonly services: readonly (string | undefined)[];
+  /** One per file: when prune thinned an import journal (what needs its cells refuses it); undefined otherwise. */
+  readonly thinned: readonly (Thinned | undefined)[];
 }
 
 /**
@@ -31,14 +34,16 @@ export async function summariseFiles(files: readonly string[], encoding?: CsvEnc
   const summariser = new Summariser();
   const sources: ReportSource[] = [];
   const services: (string | undefined)[] = [];
+  const thinned: (Thinned | undefined)[] = [];
   for (const file of files) {
     const read = await addFile(summariser, file, encoding).catch((error: unknown) => {
       throw withFileName(error, file);
     });
     sources.push(read.source);
     services.push(read.service);
+    thinned.push(read.thinned);
   }
-  return { summary: summariser.summary(), sources, services };
+  return { summary: summariser.summary(), sources, services, thinned };
 }
 
 /** One file's lines into the summariser; an error names the file it came from. */
@@ -46,11 +51,17 @@ async function addFile(
   summariser: Summariser,
   file: string,
   encoding: CsvEncoding | undefined,
-): Promise<{ source: ReportSource; service?: string }> {
+): Promise<{ source: ReportSource; service?: string; thinned?: Thinned }> {
   if (await isSqlite(file)) {
     let service: string | undefined;
-    for await (const line of readJournal(file, (found) => (service = found))) summariser.add(line);
-    return { source: 'journal', service };
+    let thinned: Thinned | undefined;
+    const lines = readJournal(
+      file,
+      (found) => (service = found),
+      (found) => (thinned = found),
+    );
+    for await (const line of lines) summariser.add(line);
+    return { source: 'journal', service, ...(thinned === undefined ? {} : { thinned }) };
   }
   if (await isZip(file)) {
     for await (const line of readResultsWorkbook(file)) summariser.add(line);

@@ -7,6 +7,7 @@ import { hintFor } from '../job-files/hints.js';
 import { renamedStatusCount, renameStatusColumns, statusColumns } from '../job-files/import/columns.js';
 import { mergeShardJournals } from '../job-files/import/merge-journals.js';
 import { MergeRefusedError } from '../job-files/import/merge.js';
+import type { ThinnedUse } from '../job-files/import/thinned.js';
 import { NotResultsError } from '../files/not-results-error.js';
 import { restore } from '../csv/neutralise.js';
 import { errorCellFill, errorColumns, outcomeFills } from '../job-files/import/results-workbook.js';
@@ -22,6 +23,14 @@ const withdrawFills: Readonly<Record<string, string>> = Object.fromEntries(
   withdrawOutcomes.map((outcome) => [outcome, withdrawOkOutcomes.includes(outcome) ? 'FFC6EFCE' : 'FFFFC7CE']),
 );
 
+/** Why `report --xlsx` refuses a thinned journal, and what to do instead (before the report is written too). */
+export const workbookOfThinned: ThinnedUse = {
+  needs: 'a workbook of every line repeats its cells',
+  instead:
+    'run `bulk-disputes report` without --xlsx for its outcomes, or the import again with its input and ' +
+    '--journal, which writes its results with the cells read again from the input',
+};
+
 /**
  * `report --xlsx`: a results CSV (the import's, migrate-v1's or withdraw's), or an import's
  * journal, as a results workbook of text cells for review in a spreadsheet. A journal's workbook
@@ -31,7 +40,7 @@ const withdrawFills: Readonly<Record<string, string>> = Object.fromEntries(
  */
 export async function writeReportWorkbook(file: string, out: string, encoding?: CsvEncoding): Promise<void> {
   if (await isSqlite(file)) {
-    await mergeShardJournals([file], out).catch((error: unknown) => {
+    await mergeShardJournals([file], out, workbookOfThinned).catch((error: unknown) => {
       if (error instanceof MergeRefusedError)
         throw new NotResultsError(
           `${error.message} (a migrate-v1 or withdraw journal: run that command again with --results FILE.xlsx; it rewrites the results from its journal)`,

@@ -5,12 +5,21 @@ import type { ResultRecord } from '../job-files/import/records.js';
 import { mergeByLine, MergeRefusedError } from '../job-files/import/merge.js';
 import { openShardJournals, type OpenShards } from '../job-files/import/merge-journals.js';
 import { importMetaOf } from '../job-files/import/meta.js';
+import type { ThinnedUse } from '../job-files/import/thinned.js';
 import { parseMapping } from '../mapping/load.js';
 import type { Mapping } from '../mapping/schema.js';
 import { importLine } from '../job-files/read/read-journal.js';
 import { Summariser, type Summary } from '../job-files/summarise.js';
 import { outcomesToFix, ReviewJobError, type ImportReviewJob, type ReviewRow, type RowEntry } from './job-types.js';
 import { jobMapping } from './job-mapping.js';
+
+/** Why review refuses a thinned journal, and what to do instead. */
+const reviewOfThinned: ThinnedUse = {
+  needs: 'the page shows and fixes their cells',
+  instead:
+    '`bulk-disputes report` the journal for its outcomes; to fix rows, run the import again with its input and ' +
+    '--journal (it writes the results with the cells read again from the input) and fix those',
+};
 
 /**
  * An import's journal, or the journals of its shards (checked as merge-results checks them: one
@@ -21,7 +30,7 @@ export async function openImportJob(
   files: readonly string[],
   givenMapping: string | undefined,
 ): Promise<ImportReviewJob> {
-  const opened = await openShardJournals(files).catch((error: unknown) => {
+  const opened = await openShardJournals(files, reviewOfThinned).catch((error: unknown) => {
     throw error instanceof MergeRefusedError ? new ReviewJobError(error.message, { cause: error }) : error;
   });
   try {

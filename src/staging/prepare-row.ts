@@ -82,15 +82,14 @@ export interface ReadRecord {
 }
 
 export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSeen, wireCheck: WireCheck): PreparedRow {
-  const { resultsInput, statusCount } = seen;
+  const { resultsInput } = seen;
   const compiled = compileMapping(mapping, seen.header);
   const base = { idx: record.index, line: record.line, reportedCreated: false };
-  const masked = maskingOf(seen);
+  const staged = stagedCells(record, seen);
+  const { source } = staged;
   if (record.error !== undefined) {
-    const raw = (record.raw ?? []).map(masked);
     // A row of the wrong width still names its claim, which must not be sent without it.
-    const claimKey = compiled.claimKey(resultsInput ? raw.map(restore) : raw);
-    const source = JSON.stringify(raw.slice(statusCount));
+    const claimKey = compiled.claimKey(resultsInput ? staged.cells.map(restore) : staged.cells);
     return {
       ...base,
       source,
@@ -100,13 +99,8 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
       problem: { code: record.error.code, message: record.error.message },
     };
   }
-  const { cells, status, reportedCreated, reportedFileIds } = readBack(seen, record.raw ?? []);
-  let raw = cells;
-  // A card number is never kept or sent (docs/import.md, "Card numbers"): every cell is masked before it is
-  // mapped or staged.
-  const unmasked = raw;
-  raw = raw.map(masked);
-  const source = JSON.stringify(resultsInput ? raw.slice(statusCount) : raw);
+  const { status, reportedCreated, reportedFileIds } = readBack(seen, staged.unmasked);
+  const { cells: raw, unmasked } = staged;
   const claimKey = compiled.claimKey(raw);
   // A row the mapping's `rows.only` leaves out is not mapped: its fields may be anything.
   const skipped = rowFilterFor(mapping, seen.header)?.(raw);
@@ -165,6 +159,28 @@ export function prepareRow(record: ReadRecord, mapping: Mapping, seen: HeaderSee
   };
 }
 
+/**
+ * A record's cells as staged and their `source` JSON (docs/import.md, "Card numbers"): every cell
+ * masked before it is mapped or staged, a results file's restored first (the formula prefix
+ * removed) and only its source columns kept in `source`. A record that does not read keeps its
+ * cells as read, masked. The results of a thinned journal read the input again through this, so
+ * that its cells are the ones staging kept (src/import/thinned).
+ */
+export function stagedCells(
+  record: ReadRecord,
+  seen: HeaderSeen,
+): { cells: readonly string[]; unmasked: readonly string[]; source: string } {
+  const masked = maskingOf(seen);
+  const read = record.raw ?? [];
+  if (record.error !== undefined) {
+    const cells = read.map(masked);
+    return { cells, unmasked: read, source: JSON.stringify(cells.slice(seen.statusCount)) };
+  }
+  const unmasked = seen.resultsInput ? read.map(restore) : read;
+  const cells = unmasked.map(masked);
+  return { cells, unmasked, source: JSON.stringify(seen.resultsInput ? cells.slice(seen.statusCount) : cells) };
+}
+
 /** A cell's masking: every cell's, but for the mapping's `not_card_numbers` columns, whose cells are kept as read. */
 function maskingOf(seen: HeaderSeen): (cell: string, index: number) => string {
   const { unmaskedColumns } = seen;
@@ -196,21 +212,19 @@ function mappingProblem(errors: readonly FieldError[]): RowProblem {
 }
 
 /**
- * A row's cells as the import reads them, and, for a results file fed back, what its status cells
- * reported: its cells restored (the formula prefix removed), whether its claim may exist at the
- * service, and the files its case has there.
+ * For a results file fed back, what its status cells (restored: `stagedCells`) reported: whether
+ * its claim may exist at the service, and the files its case has there.
  */
 function readBack(
   seen: HeaderSeen,
-  raw: readonly string[],
-): { cells: readonly string[]; status: Record<string, string>; reportedCreated: boolean; reportedFileIds?: string } {
-  if (!seen.resultsInput) return { cells: raw, status: {}, reportedCreated: false };
-  const cells = raw.map(restore);
+  cells: readonly string[],
+): { status: Record<string, string>; reportedCreated: boolean; reportedFileIds?: string } {
+  if (!seen.resultsInput) return { status: {}, reportedCreated: false };
   const status = statusCellsOf(seen, cells);
   const reportedCreated =
     statusCell(status, 'claim_id') !== '' && maybeCreatedOutcomes.includes(statusCell(status, 'outcome'));
   const fileIds = statusCell(status, 'file_ids');
-  return { cells, status, reportedCreated, reportedFileIds: reportedCreated && fileIds !== '' ? fileIds : undefined };
+  return { status, reportedCreated, reportedFileIds: reportedCreated && fileIds !== '' ? fileIds : undefined };
 }
 
 /** A results file's status cells (restored), by their header names, as statusCell reads them. */

@@ -7,7 +7,8 @@ import { renderHtml } from '../../report/render-html.js';
 import { renderText } from '../../report/render-text.js';
 import { describeServices, summariseFiles } from '../../report/run-report.js';
 import { writeFileAtomic } from '../../files/write-file.js';
-import { writeReportWorkbook } from '../../report/write-workbook.js';
+import { workbookOfThinned, writeReportWorkbook } from '../../report/write-workbook.js';
+import { refuseThinned } from '../../job-files/import/thinned.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
 import { viewTrackJournal } from '../../job-files/track/journal-view.js';
 import { renderTrackHtml } from '../../track/render-html.js';
@@ -102,11 +103,15 @@ async function runReportCommand(results: readonly string[], flags: ReportFlags, 
       );
   }
   if (await reportedAsTrack(results, flags, context)) return;
-  const { summary, sources, services } = await summariseFiles(results, flags.encoding).catch((error: unknown) => {
-    // The error names its file (summariseFiles).
-    if (error instanceof NotResultsError) throw new UsageError(error.message, { cause: error });
-    throw error;
-  });
+  const { summary, sources, services, thinned } = await summariseFiles(results, flags.encoding).catch(
+    (error: unknown) => {
+      // The error names its file (summariseFiles).
+      if (error instanceof NotResultsError) throw new UsageError(error.message, { cause: error });
+      throw error;
+    },
+  );
+  // A workbook of a thinned journal would have no cells: refused before any of the report is written.
+  if (flags.xlsx !== undefined) refuseThinned(results[0] ?? '', thinned[0], workbookOfThinned);
   const named = results.map((file, position) => `${file} (${sources[position] ?? 'results CSV'})`).join(', ');
   const service = describeServices(results, services);
   context.io.stdout.write(renderText(summary, named, service));

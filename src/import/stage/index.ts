@@ -99,30 +99,17 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
   // Fewer checkpoints while staging: each one syncs the file, and staging writes the whole input
   // (measured on 200,000 rows of journal inserts: 10–25% less time). Restored below.
   options.journal.database.pragma(`wal_autocheckpoint = ${stagingCheckpointPages}`);
-  const preparer = batchPreparer(options);
-  const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0, unmaskedColumns: [], sentWhole: [] };
-  const onHeader = (names: readonly string[]) => {
-    // Before any row is read: a renamed column would fail every row alike (runImport checks it
-    // before the journal is made; this holds for any caller), a misspelt not_card_numbers name
-    // would opt out nothing and say nothing.
-    const statusCount = renamedStatusCount(names);
-    checkHeaderFits(options.mapping, names.slice(statusCount), {
-      file: 'the input',
-      mappingFile: options.mappingFile ?? 'the mapping',
-      kind: statusCount > 0 ? 'results file' : 'export',
-    });
-    checkNotCardNumbers(options.mappingFile ?? 'mapping', options.mapping, names);
-    seen.unmaskedColumns = [...cardNumberColumnsSkipped(options.mapping, names)];
-    seen.sentWhole = columnsSentWhole(options.mapping, names);
-    seen.header = names;
-    seen.statusCount = statusCount;
-    seen.resultsInput = seen.statusCount > 0;
-  };
   let layout = plainLayout;
   let linesOutside: LinesOutside | undefined;
-  const onLayout = (found: FileLayout) => {
-    layout = found;
-  };
+  const { seen, batches } = readInput(options, {
+    onLayout: (found) => {
+      layout = found;
+    },
+    onLinesOutside: (outside) => {
+      linesOutside = outside;
+    },
+  });
+  const preparer = batchPreparer(options);
   const inFlight: { rowsRead: number; prepared: Promise<PreparedRow[]> }[] = [];
   let rowsRead = 0;
   let records: SentRecord[] = [];
@@ -147,11 +134,6 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     if (inFlight.length >= batchesInFlight) await writeOldest();
   };
   try {
-    const onLinesOutside = (outside: LinesOutside) => {
-      linesOutside = outside;
-    };
-    const hooks = { onHeader, onLayout, onLinesOutside, renameHeader: renameStatusColumns };
-    const batches = inputBatches(options, hooks);
     // One await per batch the parser has ready, not per row.
     for await (const batch of batches) {
       for (const record of batch) {
@@ -177,6 +159,39 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
     layout,
     linesOutside,
   };
+}
+
+/** What the input is to staging: read as a stream, mapped by `mapping`, whose file its errors name. */
+export type InputToStage = Pick<StageOptions, 'input' | 'mapping' | 'mappingFile'>;
+
+/**
+ * The input's records in batches, as staging reads them, and what its header said (`seen`, filled
+ * before the first record): also how the results of a thinned journal read its cells again
+ * (src/import/thinned), so that both see the same records with the same indexes.
+ */
+export function readInput(
+  options: InputToStage,
+  hooks: Pick<ReadRowsOptions, 'onLayout' | 'onLinesOutside'> = {},
+): { seen: HeaderSeen; batches: AsyncIterable<CsvRecord[]> } {
+  const seen: HeaderSeen = { header: [], resultsInput: false, statusCount: 0, unmaskedColumns: [], sentWhole: [] };
+  const onHeader = (names: readonly string[]) => {
+    // Before any row is read: a renamed column would fail every row alike (runImport checks it
+    // before the journal is made; this holds for any caller), a misspelt not_card_numbers name
+    // would opt out nothing and say nothing.
+    const statusCount = renamedStatusCount(names);
+    checkHeaderFits(options.mapping, names.slice(statusCount), {
+      file: 'the input',
+      mappingFile: options.mappingFile ?? 'the mapping',
+      kind: statusCount > 0 ? 'results file' : 'export',
+    });
+    checkNotCardNumbers(options.mappingFile ?? 'mapping', options.mapping, names);
+    seen.unmaskedColumns = [...cardNumberColumnsSkipped(options.mapping, names)];
+    seen.sentWhole = columnsSentWhole(options.mapping, names);
+    seen.header = names;
+    seen.statusCount = statusCount;
+    seen.resultsInput = seen.statusCount > 0;
+  };
+  return { seen, batches: inputBatches(options, { ...hooks, onHeader, renameHeader: renameStatusColumns }) };
 }
 
 /**
@@ -220,7 +235,7 @@ function batchPreparer(options: StageOptions): {
 
 /** The input's records in batches: a CSV's as the parser has them ready, a workbook's row by row. */
 function inputBatches(
-  options: StageOptions,
+  options: InputToStage,
   hooks: Pick<ReadRowsOptions, 'onHeader' | 'onLayout' | 'onLinesOutside' | 'renameHeader'>,
 ): AsyncIterable<CsvRecord[]> {
   const input = options.input;

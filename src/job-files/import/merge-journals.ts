@@ -10,6 +10,7 @@ import { checkShards, mergeByLine, MergeRefusedError, type ShardJob } from './me
 import { NotResultsError } from '../../files/not-results-error.js';
 import { resultsFormatOf, writeResultRecords, type ResultsSummary } from './write-results.js';
 import { journalKindOf, tablesOf } from '../../journal/kind.js';
+import { refuseThinned, type ThinnedUse } from './thinned.js';
 
 /**
  * `merge-results`: the journals of one import split with `--shard i/n`, checked to be exactly the n
@@ -38,8 +39,12 @@ export interface OpenShards {
   close(): Promise<void>;
 }
 
-export async function mergeShardJournals(files: readonly string[], out: string): Promise<MergeReport> {
-  const opened = await openShardJournals(files);
+export async function mergeShardJournals(
+  files: readonly string[],
+  out: string,
+  use: ThinnedUse = mergeOfThinned,
+): Promise<MergeReport> {
+  const opened = await openShardJournals(files, use);
   const sources: { file: string; rows: IterableIterator<ResultRecord> }[] = [];
   try {
     const [first] = opened.shards;
@@ -60,11 +65,20 @@ export async function mergeShardJournals(files: readonly string[], out: string):
   }
 }
 
+/** Why merge-results refuses a thinned shard, and what to do instead. */
+const mergeOfThinned: ThinnedUse = {
+  needs: "the merged results repeat every row's cells",
+  instead:
+    "run each shard's import again with its input, --journal and --results (it reads the cells again from the " +
+    'input), or `bulk-disputes report` the journals for their outcomes',
+};
+
 /**
  * Each journal read from a private copy (src/journal/snapshot.ts: a run starting on one meanwhile is
- * not blocked), checked with `checkShards`; also what `review` reads a job from.
+ * not blocked), checked with `checkShards`; also what `review` reads a job from. A journal prune
+ * thinned is refused as `use` says (thinned.ts): what reads its rows' cells would find none.
  */
-export async function openShardJournals(files: readonly string[]): Promise<OpenShards> {
+export async function openShardJournals(files: readonly string[], use: ThinnedUse): Promise<OpenShards> {
   const opened: OpenShard[] = [];
   const close = async () => {
     for (const { database, folder } of opened) {
@@ -73,7 +87,11 @@ export async function openShardJournals(files: readonly string[]): Promise<OpenS
     }
   };
   try {
-    for (const file of files) opened.push(await openShard(file));
+    for (const file of files) {
+      const shard = await openShard(file);
+      opened.push(shard);
+      refuseThinned(file, importMetaOf(shard.database, file).get('thinned'), use);
+    }
     const order = checkShards(opened.map((shard) => shard.job));
     return { shards: order.map((job) => opened.find((shard) => shard.job === job) as OpenShard), close };
   } catch (error) {

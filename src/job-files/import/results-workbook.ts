@@ -41,26 +41,38 @@ const outcomeColumn = statusColumns.indexOf('outcome');
 export async function writeResultsWorkbook(
   file: string,
   sourceColumns: readonly string[],
-  lines: Iterable<ResultLine>,
+  lines: Iterable<ResultLine> | AsyncIterable<readonly ResultLine[]>,
   fieldColumns: Readonly<Record<string, readonly string[]>>,
 ): Promise<void> {
   const header = [...statusColumns, ...sourceColumns];
   const positionOf = new Map(sourceColumns.map((column, position) => [column, statusColumns.length + position]));
   const widths = header.map((name) => statusWidths[name] ?? Math.min(40, Math.max(12, name.length + 2)));
-  const marked = function* (): Generator<SheetLine> {
-    for (const { result, cells } of lines) {
-      const marks = new Map<number, CellMark>([[outcomeColumn, { fill: outcomeFills[result.outcome] }]]);
-      if (result.errorField !== '') {
-        const note = `${result.errorCode}: ${result.errorMessage}\nfix: ${hintFor(result.errorCode)}`;
-        for (const column of errorColumns(result.errorField, fieldColumns)) {
-          const position = positionOf.get(column);
-          if (position !== undefined) marks.set(position, { fill: errorCellFill, note });
-        }
+  const marked = ({ result, cells }: ResultLine): SheetLine => {
+    const marks = new Map<number, CellMark>([[outcomeColumn, { fill: outcomeFills[result.outcome] }]]);
+    if (result.errorField !== '') {
+      const note = `${result.errorCode}: ${result.errorMessage}\nfix: ${hintFor(result.errorCode)}`;
+      for (const column of errorColumns(result.errorField, fieldColumns)) {
+        const position = positionOf.get(column);
+        if (position !== undefined) marks.set(position, { fill: errorCellFill, note });
       }
-      yield { cells, marks };
     }
+    return { cells, marks };
   };
-  await writeSheet(file, { sheetName: 'results', header, widths }, marked());
+  await writeSheet(file, { sheetName: 'results', header, widths }, sheetLines(lines, marked));
+}
+
+/** Each line marked, as the sheet pulls them: a batch of lines at a time when they come in batches. */
+function sheetLines(
+  lines: Iterable<ResultLine> | AsyncIterable<readonly ResultLine[]>,
+  marked: (line: ResultLine) => SheetLine,
+): Iterable<SheetLine> | AsyncIterable<SheetLine> {
+  if (Symbol.asyncIterator in lines)
+    return (async function* () {
+      for await (const batch of lines) for (const line of batch) yield marked(line);
+    })();
+  return (function* () {
+    for (const line of lines) yield marked(line);
+  })();
 }
 
 /**

@@ -73,12 +73,19 @@ export interface CardNumbersInRecords {
 }
 
 /**
+ * Result records as a results file reads them: one at a time from a journal's statement (the
+ * ordinary path, synchronous), or in batches from a source that awaits (a thinned journal's, whose
+ * cells are read again from the input: src/import/thinned), one await per batch.
+ */
+export type ResultRecordsIn = Iterable<ResultRecord> | AsyncIterable<readonly ResultRecord[]>;
+
+/**
  * The results file from journal records in input order (one journal's, or several shards' merged:
  * src/job-files/import/merge.ts). Written to a temporary file and renamed, so a reader never sees
  * half a file.
  */
 export async function writeResultRecords(
-  records: Iterable<ResultRecord>,
+  records: ResultRecordsIn,
   sourceColumns: readonly string[],
   file: string,
   format: ResultsFormat,
@@ -92,71 +99,97 @@ export async function writeResultRecords(
     changed: 0,
     masked: 0,
   };
-  const lines = resultLines(records, sourceColumns, summary, cardNumbers);
+  const line = (record: ResultRecord) => resultLine(record, sourceColumns, summary, cardNumbers);
+  const lines: ResultLinesIn = isBatches(records) ? lineBatches(records, line) : mapped(records, line);
   if (format.kind === 'xlsx') await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {});
   else await writeResultsCsv(file, sourceColumns, lines, format.dialect);
   return summary;
 }
 
-function* resultLines(
-  records: Iterable<ResultRecord>,
+/** Result lines as the writers take them: one at a time, or in batches (`ResultRecordsIn`). */
+export type ResultLinesIn = Iterable<ResultLine> | AsyncIterable<readonly ResultLine[]>;
+
+export function isBatches<T>(items: Iterable<T> | AsyncIterable<readonly T[]>): items is AsyncIterable<readonly T[]> {
+  return Symbol.asyncIterator in items;
+}
+
+function* mapped<T, U>(items: Iterable<T>, each: (item: T) => U): Generator<U> {
+  for (const item of items) yield each(item);
+}
+
+async function* lineBatches(
+  batches: AsyncIterable<readonly ResultRecord[]>,
+  line: (record: ResultRecord) => ResultLine,
+): AsyncGenerator<readonly ResultLine[]> {
+  for await (const batch of batches) yield batch.map(line);
+}
+
+/** One record's line, counted into the summary. */
+function resultLine(
+  record: ResultRecord,
   sourceColumns: readonly string[],
   summary: ResultsSummary,
   { cellsMasked }: CardNumbersInRecords,
-): Generator<ResultLine> {
-  for (const record of records) {
-    const read = rowResult(record);
-    // A journal of an earlier version may quote a card number in a message, as a workbook's note repeats it.
-    const result = cellsMasked ? read : { ...read, errorMessage: maskCardNumbers(read.errorMessage) };
-    summary.rows++;
-    summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
-    // A row set aside says why in its error_code: counted by its outcome, not among the errors.
-    if (result.errorCode !== '' && !setAsideOutcomes.includes(result.outcome))
-      summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
-    if (!isOkResult(result.outcome, result.errorCode)) summary.allOk = false;
-    if ((record.changed_fields ?? '') !== '') summary.changed++;
-    if ((record.warnings ?? '').includes('card_number_masked')) summary.masked++;
-    const cells = [...statusCells(record, result), ...sourceCells(record, sourceColumns)];
-    yield { result, cells: cellsMasked ? cells : cells.map(maskCardNumbers) };
-  }
+): ResultLine {
+  const read = rowResult(record);
+  // A journal of an earlier version may quote a card number in a message, as a workbook's note repeats it.
+  const result = cellsMasked ? read : { ...read, errorMessage: maskCardNumbers(read.errorMessage) };
+  summary.rows++;
+  summary.byOutcome[result.outcome] = (summary.byOutcome[result.outcome] ?? 0) + 1;
+  // A row set aside says why in its error_code: counted by its outcome, not among the errors.
+  if (result.errorCode !== '' && !setAsideOutcomes.includes(result.outcome))
+    summary.byErrorCode.set(result.errorCode, (summary.byErrorCode.get(result.errorCode) ?? 0) + 1);
+  if (!isOkResult(result.outcome, result.errorCode)) summary.allOk = false;
+  if ((record.changed_fields ?? '') !== '') summary.changed++;
+  if ((record.warnings ?? '').includes('card_number_masked')) summary.masked++;
+  const cells = [...statusCells(record, result), ...sourceCells(record, sourceColumns)];
+  return { result, cells: cellsMasked ? cells : cells.map(maskCardNumbers) };
 }
 
 async function writeResultsCsv(
   file: string,
   sourceColumns: readonly string[],
-  lines: Iterable<ResultLine>,
+  lines: ResultLinesIn,
   dialect: WrittenDialect,
 ): Promise<void> {
   const temporary = temporaryBeside(file);
   const utf8 = dialect.encoding === 'utf-8';
+  // UTF-8 is csv-stringify's own output (its `bom` option writes the mark): no second stage that
+  // turns each record's bytes into text and back. Other encodings go through the encoder.
+  let batch: string[][] = [[...statusColumns, ...sourceColumns]];
+  let first = true;
+  const stringified = () => {
+    const written = stringifyBatch(batch, {
+      ...csvWriteOptionsFor(dialect),
+      bom: first && utf8 && dialect.byteOrderMark,
+    });
+    first = false;
+    batch = [];
+    return written;
+  };
   const text = function* (): Generator<string> {
-    // UTF-8 is csv-stringify's own output (its `bom` option writes the mark): no second stage that
-    // turns each record's bytes into text and back. Other encodings go through the encoder.
-    let batch: string[][] = [[...statusColumns, ...sourceColumns]];
-    let first = true;
-    const stringified = () => {
-      const written = stringifyBatch(batch, {
-        ...csvWriteOptionsFor(dialect),
-        bom: first && utf8 && dialect.byteOrderMark,
-      });
-      first = false;
-      batch = [];
-      return written;
-    };
-    for (const line of lines) {
+    for (const line of lines as Iterable<ResultLine>) {
       batch.push(line.cells.map(neutralise));
       if (batch.length >= batchRecords) yield stringified();
     }
     yield stringified();
   };
+  const textOfBatches = async function* (): AsyncGenerator<string> {
+    for await (const received of lines as AsyncIterable<readonly ResultLine[]>) {
+      for (const line of received) batch.push(line.cells.map(neutralise));
+      if (batch.length >= batchRecords) yield stringified();
+    }
+    yield stringified();
+  };
+  const source = () => Readable.from(isBatches(lines) ? textOfBatches() : text());
   try {
     // Pulled by the file's stream: a batch is made when there is room for it (flat memory); a
     // failing disk rejects the pipeline, and ending the generator ends the journal's iterator.
     // Cardholder names and e-mails: readable by the owner only, like the journal.
-    if (utf8) await pipeline(Readable.from(text()), createTemporaryStream(temporary));
+    if (utf8) await pipeline(source(), createTemporaryStream(temporary));
     else
       await pipeline(
-        Readable.from(text()),
+        source(),
         createEncoder(dialect.encoding, dialect.byteOrderMark),
         createTemporaryStream(temporary),
       );

@@ -7,6 +7,7 @@ import { expectWithdrawJournal, withdrawMetaOf } from '../withdraw/meta.js';
 import { readResultRecords } from '../import/result-records.js';
 import type { ResultRecord } from '../import/records.js';
 import { snapshotOf } from '../../journal/snapshot.js';
+import type { Thinned } from '../../journal/retention-meta.js';
 import { NotResultsError } from '../../files/not-results-error.js';
 import { rowResult } from '../import/row-outcome.js';
 import { displayKey } from '../import/write-results.js';
@@ -24,7 +25,11 @@ import { journalKindOf, tablesOf } from '../../journal/kind.js';
  * file was lost, or a run was killed before writing it: a claim the run never finished shows as
  * `failed` / `not_finished`.
  */
-export async function* readJournal(file: string, onService?: (service: string) => void): AsyncGenerator<ResultLine> {
+export async function* readJournal(
+  file: string,
+  onService?: (service: string) => void,
+  onThinned?: (thinned: Thinned) => void,
+): AsyncGenerator<ResultLine> {
   const { database, folder } = await snapshotOf(file);
   try {
     const tables = tablesOf(database);
@@ -33,6 +38,9 @@ export async function* readJournal(file: string, onService?: (service: string) =
       const meta = importMetaOf(database, file);
       expectImportJournal(meta);
       onService?.(serviceOf(meta.get('service'), meta.get('fingerprint')?.dryRun === true));
+      // Its lines need none of what prune removed: a report of a thinned journal reads as before.
+      const thinned = meta.get('thinned');
+      if (thinned !== undefined) onThinned?.(thinned);
       for (const record of readResultRecords(database)) yield importLine(record);
     } else if (kind === 'migrate-v1') {
       const meta = migrateMetaOf(database, file);
