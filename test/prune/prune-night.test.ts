@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import ExcelJS from 'exceljs';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './cli-processes.js';
 import { ageJobFolder, makeJobFolder, plantedValuesIn, type JobFolder } from './job-folder.js';
@@ -15,6 +17,8 @@ import { filesUnder } from './planted-search.js';
  */
 
 let folder: JobFolder;
+let resultsBefore: string[][] = [];
+let claimsBefore: string[] = [];
 const quiet = ['--log-level', 'warn'];
 
 beforeAll(async () => {
@@ -66,6 +70,37 @@ async function recordLines(): Promise<Record<string, unknown>[]> {
 
 const days = 86_400_000;
 
+/** A results workbook's rows as text, its header first. */
+async function workbookRows(file: string): Promise<string[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(file);
+  const rows: string[][] = [];
+  workbook.worksheets[0]?.eachRow((row) => {
+    rows.push(
+      (row.values as unknown[]).slice(1).map((value) => (value === null || value === undefined ? '' : String(value))),
+    );
+  });
+  return rows;
+}
+
+/** Every claim id the service holds: a re-run that sent nothing leaves the list as it was. */
+async function claimsAtService(): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const address = new URL('/v2/issuer/claims', folder.env.CLAIMS_BASE_URL);
+    address.searchParams.set('limit', '100');
+    if (after !== undefined) address.searchParams.set('starting_after', after);
+    const answer = await request(address, {
+      headers: { authorization: `Basic ${Buffer.from(`${folder.env.CLAIMS_API_KEY ?? ''}:`).toString('base64')}` },
+    });
+    const page = (await answer.body.json()) as { data: { claim_id: string }[]; has_more?: boolean };
+    ids.push(...page.data.map((claim) => claim.claim_id));
+    after = page.data.at(-1)?.claim_id;
+    if (page.has_more !== true || after === undefined) return ids.sort();
+  }
+}
+
 describe('prune over a night of real job files', () => {
   it('leaves every job alone while its cases are open or unseen, changing nothing, and says why', async () => {
     const before = await snapshot();
@@ -112,6 +147,10 @@ describe('prune over a night of real job files', () => {
     await run(['track', 'morning.journal.sqlite', 'out/night.fix-1.journal.sqlite', 'migrate-v1.journal.sqlite']);
     await run(['track', 'out/night.journal.sqlite']);
     expect(await plantedValuesIn(folder)).not.toEqual([]);
+    // The night's results as the import wrote them, kept outside the folder to compare a re-run with.
+    resultsBefore = await workbookRows(folder.files.import.results);
+    claimsBefore = await claimsAtService();
+    expect(claimsBefore.length).toBeGreaterThan(10);
     // The sandbox decides on its own clock, 150 days ahead: 400 days on, every closing is 250 days old.
     await ageJobFolder(folder, 400);
 
@@ -196,6 +235,43 @@ describe('prune over a night of real job files', () => {
     expect((await plantedValuesIn(folder)).map(([file, value]) => `${relative(folder.dir, file)}: ${value}`)).toEqual(
       [],
     );
+  });
+
+  it('the same export imported again files nothing and reports every row as before', async () => {
+    const { files } = folder;
+    const again = await run([
+      'import',
+      files.import.input,
+      '--mapping',
+      files.import.mapping,
+      '--evidence-dir',
+      files.import.evidenceDir,
+      '--journal',
+      'out/night.journal.sqlite',
+      '--results',
+      'out/night.results.xlsx',
+    ]);
+    expect(again.stderr).toMatch(/thinned by prune on \d{4}-\d\d-\d\d/);
+    expect(await claimsAtService()).toEqual(claimsBefore);
+    const rows = await workbookRows(files.import.results);
+    expect(rows).toHaveLength(resultsBefore.length);
+    // Every status cell as before but a message prune replaced because it quoted its row; every source cell as read.
+    const message = resultsBefore[0]?.indexOf('error_message') ?? -1;
+    for (const [index, row] of rows.entries()) {
+      const before = resultsBefore[index] ?? [];
+      expect(
+        row.filter((_, column) => column !== message),
+        `line ${index + 1}`,
+      ).toEqual(before.filter((_, column) => column !== message));
+      if (row[message] !== before[message]) expect(row[message]).toMatch(/^message removed by prune/);
+    }
+    // The results hold the rows again, as the export does: the next prune deletes them.
+    expect(await plantedValuesIn(folder)).not.toEqual([]);
+    const { stdout } = await prune();
+    expect(stdout).toMatch(
+      /^finished: out\/night\.journal\.sqlite \(import\): thinned \d{4}-\d\d-\d\d, files of it left by a prune that stopped/m,
+    );
+    expect(await plantedValuesIn(folder)).toEqual([]);
   });
 
   it('removes every file of a job once its records period has passed', async () => {
