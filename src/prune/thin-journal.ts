@@ -63,7 +63,9 @@ function stillAsRead(file: string, asRead: ReadAs): boolean {
   const found = lstatSync(file);
   const log = lstatSync(`${file}-wal`, { throwIfNoEntry: false });
   return (
-    found.size === asRead.bytes && found.mtimeMs === asRead.modified.getTime() && (log?.size ?? 0) === asRead.logBytes
+    found.size === asRead.bytes && // A Date keeps whole milliseconds of the file's time.
+    Math.abs(found.mtimeMs - asRead.modified.getTime()) < 1 &&
+    (log?.size ?? 0) === asRead.logBytes
   );
 }
 
