@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
+import { cliBin } from '../helpers/sandbox-process.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 import { exportColumns, mappingWithBillingAddress, plantedPerson, type ExportRow } from './planted-export.js';
 import { filesUnder, plantedValuesIn } from './planted-search.js';
@@ -269,4 +270,55 @@ describe('prune: jobs whose work is not over', () => {
     const again = await prune(held.dir, ['--keep-personal-data', '0d']);
     expect(again.stdout).toMatch(/^thinned: held\.journal\.sqlite/m);
   });
+});
+
+describe('prune killed midway', () => {
+  it('leaves each job whole or thinned, and the next prune finishes it', async () => {
+    const top = await temporaryFolder('prune-killed-');
+    const night = await invalidNight(top, 'killed', 8000);
+    const whole = await snapshot(night.dir);
+    const sampled = night.planted.filter((_, index) => index % 600 === 0);
+    expect(new Set((await plantedValuesIn({ dir: night.dir, planted: sampled })).map(([, value]) => value)).size).toBe(
+      sampled.length,
+    );
+    const states = new Set<string>();
+    // Kills spread over the run: before it opens the journal, in its transaction, in the rewrite, after.
+    for (const delay of [40, 150, 300, 450, 600, 800, 1100, 1600, 4000]) {
+      const copy = join(top, `copy-${String(delay)}`);
+      await cp(night.dir, copy, { recursive: true });
+      const child = spawn(process.execPath, [cliBin, 'prune', '.', '--keep-personal-data', '0d'], {
+        cwd: copy,
+        stdio: 'ignore',
+      });
+      // Listened for at once: a prune done before the kill has exited already.
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      child.kill('SIGKILL');
+      await exited;
+      const journal = new Database(join(copy, 'killed.journal.sqlite'), { readonly: true });
+      try {
+        expect(journal.pragma('integrity_check', { simple: true })).toBe('ok');
+        const thinned = journal.prepare("SELECT 1 FROM meta WHERE key = 'thinned'").get() !== undefined;
+        const withCells = journal.prepare("SELECT count(*) FROM rows WHERE source <> '[]'").pluck().get() as number;
+        // One transaction: every row's cells, or none of them.
+        expect(withCells, `killed after ${String(delay)} ms`).toBe(thinned ? 0 : 8000);
+        states.add(thinned ? 'thinned' : 'whole');
+      } finally {
+        journal.close();
+      }
+      if (!states.has('thinned')) {
+        // Still whole: every byte of the job as it was (SQLite's index and an empty log aside).
+        const seen = await snapshot(copy);
+        seen.delete('prune-record.jsonl');
+        expect(seen.get('killed.journal.sqlite')).toBe(whole.get('killed.journal.sqlite'));
+      }
+      const after = await prune(copy, ['--keep-personal-data', '0d']);
+      expect(after.exitCode, after.stderr).toBe(0);
+      expect(after.stdout).toMatch(/^(thinned|finished|kept): killed\.journal\.sqlite/m);
+      // A value of every 200th row, each looked for in every byte (all 24,000 would take minutes).
+      expect(await plantedValuesIn({ dir: copy, planted: sampled })).toEqual([]);
+    }
+    // The first kills land before the transaction commits, the last after it.
+    expect([...states].sort()).toEqual(['thinned', 'whole']);
+  }, 180_000);
 });
