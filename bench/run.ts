@@ -8,6 +8,7 @@ import { benchCase as fixedWidth } from './cases/fixed-width.js';
 import { benchCase as memory } from './cases/memory.js';
 import { benchCase as network } from './cases/network.js';
 import { benchCase as packageCase } from './cases/package.js';
+import { benchCase as prune } from './cases/prune.js';
 import { benchCase as rateLimit } from './cases/rate-limit.js';
 import { benchCase as refusals } from './cases/refusals.js';
 import { benchCase as resume } from './cases/resume.js';
@@ -52,6 +53,7 @@ const allCases: readonly BenchCase[] = [
   packageCase,
   weather,
   fixedWidth,
+  prune,
 ];
 
 interface Flags {
