@@ -10,8 +10,9 @@ import { codeOf } from '../errors/coded-error.js';
  *
  * A run that did not finish has no last success of its own: the file keeps the one the previous
  * run wrote there, as the Pushgateway keeps it (docs/monitoring.md), so a failed night does not
- * also read as a job that never succeeded. A prune that stopped before it read its policy keeps the
- * previous policy's period the same way: the alert rules tell a prune group by it.
+ * also read as a job that never succeeded. A prune that did not finish has no policy's period of
+ * its own either, and the file keeps the previous one the same way: the alert rules tell a prune
+ * group by it.
  */
 export async function writeMetricsFile(file: string, text: string): Promise<void> {
   // Its folder may not exist yet, as for every file a job writes: made, like `mkdir -p`.
