@@ -28,10 +28,10 @@ async function runPromtool(args: string[]): Promise<{ code: number; output: stri
 }
 
 describe(`the alert rules (${rules})`, () => {
-  it('pass promtool check rules: five rules', async () => {
+  it('pass promtool check rules: six rules', async () => {
     const { code, output } = await runPromtool(['check', 'rules', rules]);
     expect(code, output).toBe(0);
-    expect(output).toContain('SUCCESS: 5 rules found');
+    expect(output).toContain('SUCCESS: 6 rules found');
   });
 
   it(`pass promtool test rules ${unitTests}: each alert fires where it should and nowhere else`, async () => {
