@@ -32,7 +32,8 @@ export async function isZip(file: string): Promise<boolean> {
   return fileKindOf(await headOf(file, zipMagic.length)) === 'zip';
 }
 
-async function headOf(file: string, bytes: number): Promise<Buffer> {
+/** A file's first `bytes` (fewer when it is shorter). */
+export async function headOf(file: string, bytes: number): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
     const head = Buffer.alloc(bytes);

@@ -22,9 +22,9 @@ export interface RunFigures {
 }
 
 export interface PruneFigures {
-  /** Jobs by what prune did with them: thin, remove, finish, keep, leave. */
-  jobsByAction: Readonly<Record<string, number>>;
-  bytesDeleted: number;
+  /** Jobs by what prune did with them: thin, remove, finish, keep, leave (none: the run failed before). */
+  jobsByAction?: Readonly<Record<string, number>> | undefined;
+  bytesDeleted?: number | undefined;
   /** The policy's personal-data period, in seconds: how long a job's personal data may stay, what the overdue alert allows between prunes. */
   keepPersonalDataSeconds: number;
 }

@@ -50,12 +50,11 @@ function importFacts(database: Database.Database, file: string): JobFacts {
   return {
     thinned: meta.get('thinned'),
     written: meta.get('written_files') ?? [],
-    unfinished:
-      meta.get('staged') !== true
-        ? 'its staging never finished: run the import again'
-        : pending > 0
-          ? `${count(pending, 'claim')} still to send: run the import again`
-          : undefined,
+    unfinished: unfinishedOf(meta.get('staged') === true, pending, {
+      notStaged: 'its staging never finished',
+      pending: `${count(pending, 'claim')} still to send`,
+      again: 'run the import again',
+    }),
     caseIds: () =>
       dryRun
         ? []
@@ -82,12 +81,11 @@ function withdrawFacts(database: Database.Database, file: string): JobFacts {
   return {
     thinned: meta.get('thinned'),
     written: meta.get('written_files') ?? [],
-    unfinished:
-      meta.get('staged') !== true
-        ? 'its sources were never read whole: run the withdraw again'
-        : pending > 0
-          ? `${count(pending, 'claim')} still to take back: run the withdraw again`
-          : undefined,
+    unfinished: unfinishedOf(meta.get('staged') === true, pending, {
+      notStaged: 'its sources were never read whole',
+      pending: `${count(pending, 'claim')} still to take back`,
+      again: 'run the withdraw again',
+    }),
     // What it took back is closed by it; the claims it could not are the import's to follow.
     caseIds: () => [],
     lastRunAt: undefined,
@@ -105,12 +103,11 @@ function migrateFacts(database: Database.Database, file: string): JobFacts {
   return {
     thinned: meta.get('thinned'),
     written: meta.get('written_files') ?? [],
-    unfinished:
-      meta.get('staged') !== true
-        ? 'its v1 cases were never listed whole: run the migration again'
-        : pending > 0
-          ? `${count(pending, 'case')} still to migrate: run the migration again`
-          : undefined,
+    unfinished: unfinishedOf(meta.get('staged') === true, pending, {
+      notStaged: 'its v1 cases were never listed whole',
+      pending: `${count(pending, 'case')} still to migrate`,
+      again: 'run the migration again',
+    }),
     caseIds: () =>
       dryRun
         ? []
@@ -134,6 +131,16 @@ function trackFacts(database: Database.Database, file: string): JobFacts {
       string | undefined,
     size: database.prepare('SELECT count(*) FROM track_cases').pluck().get() as number,
   };
+}
+
+/** Why a job's work is not over, in its own words, or undefined when it is. */
+function unfinishedOf(
+  staged: boolean,
+  pending: number,
+  words: { notStaged: string; pending: string; again: string },
+): string | undefined {
+  if (!staged) return `${words.notStaged}: ${words.again}`;
+  return pending > 0 ? `${words.pending}: ${words.again}` : undefined;
 }
 
 function count(n: number, noun: string): string {

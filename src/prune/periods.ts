@@ -54,3 +54,8 @@ export function approximateDays(period: Period): number {
   const perUnit = { d: 1, w: 7, m: 30.44, y: 365.25 } as const;
   return period.count * perUnit[period.unit];
 }
+
+/** A period in seconds, near enough (months of 30.44 days): what the metrics and the alert rule compare. */
+export function policySeconds(period: Period): number {
+  return Math.round(approximateDays(period) * 86_400);
+}

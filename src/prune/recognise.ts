@@ -1,10 +1,13 @@
-import { open } from 'node:fs/promises';
 import { codeOf } from '../errors/coded-error.js';
-import { fileKindOf } from '../files/file-kind.js';
+import { fileKindOf, headOf } from '../files/file-kind.js';
 import { isNotADatabase } from '../files/own-database.js';
 import { resultsKindOf } from '../job-files/read/read-results.js';
+import { sampleBytes } from '../job-files/read/results-dialect.js';
+import { legacyStatusLayouts, statusColumns as importStatusColumns } from '../job-files/import/columns.js';
+import { migrateColumns } from '../job-files/migrate/columns.js';
+import { withdrawColumns } from '../job-files/withdraw/columns.js';
+import { decodeSample, encodingOf } from '../csv/sniff-encoding.js';
 import { tableRows } from '../job-files/read/read-table.js';
-import { sourceShape } from '../job-files/read/source-bytes.js';
 import { statusColumns as trackStatusColumns } from '../job-files/track/status.js';
 import { worklistColumns } from '../job-files/track/worklist.js';
 import { journalKindOf, tablesOf, type JournalKind } from '../journal/kind.js';
@@ -74,22 +77,52 @@ function startsWith(header: readonly string[], columns: readonly string[]): bool
   return columns.every((column, position) => header[position] === column);
 }
 
-/** The first row of a CSV or a workbook's first sheet; none when it reads as neither. */
+/**
+ * The first row of a CSV or a workbook's first sheet, as far as a layout check needs it; none
+ * when it reads as neither. A CSV's first line is split on each delimiter the tool writes in: the
+ * columns a layout starts with are plain names, never quoted or holding a delimiter, so no parse
+ * of the file (or its dialect sniffed from a sample) is needed to tell them.
+ */
 async function headerOf(file: string): Promise<readonly string[]> {
   try {
-    const shape = await sourceShape(file);
-    if (shape.kind === 'sqlite') return [];
-    let header: readonly string[] = [];
-    const { rows } = tableRows({ file, shape }, (names) => {
-      header = names;
-      return names;
-    });
-    // The header is told before the first row: one row read is enough.
-    for await (const _row of rows) break;
-    return header;
+    const head = await headOf(file, sampleBytes);
+    const kind = fileKindOf(head);
+    if (kind === 'sqlite' || kind === 'xls') return [];
+    if (kind === 'zip') return await workbookHeaderOf(file);
+    const complete = head.length < sampleBytes;
+    const text = decodeSample(head, encodingOf(head, complete), complete).replace(/^\uFEFF/, '');
+    const firstLine = text.split(/\r\n|\n|\r/, 1)[0] ?? '';
+    const candidates = delimiters.map((delimiter) =>
+      firstLine.split(delimiter).map((cell) => cell.replace(/^"(.*)"$/, '$1')),
+    );
+    return candidates.find((cells) => cells.length > 1 && layouts.some((columns) => startsWith(cells, columns))) ?? [];
   } catch {
     return [];
   }
+}
+
+/** The delimiters a results file is written in: its input's (docs/import.md, "The results CSV"). */
+const delimiters = [',', ';', '\t', '|'];
+
+/** The first columns of the layouts a job's CSV starts with. */
+const layouts: readonly (readonly string[])[] = [
+  importStatusColumns.slice(0, 3),
+  ...legacyStatusLayouts.map((columns) => columns.slice(0, 3)),
+  migrateColumns.slice(0, 3),
+  withdrawColumns.slice(0, 3),
+  trackStatusColumns.slice(0, 3),
+  worklistColumns.slice(0, 3),
+];
+
+async function workbookHeaderOf(file: string): Promise<readonly string[]> {
+  let header: readonly string[] = [];
+  const { rows } = tableRows({ file, shape: { kind: 'xlsx' } }, (names) => {
+    header = names;
+    return names;
+  });
+  // The header is told before the first row: one row read is enough.
+  for await (const _row of rows) break;
+  return header;
 }
 
 /** A line of `--payloads`: a claim's new_claim body, with its claim id and cases. */
@@ -100,16 +133,5 @@ function looksLikePayloads(head: Buffer): boolean {
     return typeof body === 'object' && body !== null && 'claim_id' in body && 'cases' in body;
   } catch {
     return false;
-  }
-}
-
-async function headOf(file: string, bytes: number): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const head = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(head, 0, bytes, 0);
-    return head.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
   }
 }

@@ -1,4 +1,5 @@
-import { closeSync, constants, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { codeOf } from '../errors/coded-error.js';
 import { expectOwnPath, ownMode } from '../files/own-file.js';
 
@@ -38,7 +39,9 @@ export interface RunRecordLine {
 
 /** Appends a line, synced: a line written is a line kept, even if the machine stops next. */
 export function appendRecord(file: string, line: JobRecordLine | RunRecordLine): void {
-  // Never through a link planted at its name (docs/data.md, "Links where the tool writes").
+  // Never through a link planted at its name (docs/data.md, "Links where the tool writes"); its
+  // folder made as every job's output folder is, with the umask.
+  mkdirSync(dirname(file), { recursive: true });
   expectOwnPath(file);
   let fd: number;
   try {

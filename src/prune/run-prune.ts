@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { lstatSync } from 'node:fs';
+import { expectOwnPath } from '../files/own-file.js';
 import { codeOf } from '../errors/coded-error.js';
 import { JournalBusyError, openLockedDatabase } from '../journal/open.js';
 import type { JournalKind } from '../journal/kind.js';
@@ -11,7 +12,7 @@ import { findFiles, type FoundFile } from './find-files.js';
 import { readJobFacts } from './job-facts.js';
 import { belongingsOf, findJobs, type Belonging, type FoundJob, type Unrecognised } from './jobs.js';
 import { personalDataOfFile, personalDataOfJournal } from './personal-data.js';
-import { approximateDays } from './periods.js';
+import { policySeconds } from './periods.js';
 import { resolvePrunePlan, type PrunePlan, type PruneRequest } from './plan.js';
 import { appendRecord, type JobRecordLine } from './record.js';
 import { reclaimIfNeeded, thinJournal } from './thin-journal.js';
@@ -72,7 +73,8 @@ export async function runPrune(request: PruneRequest): Promise<PruneReport> {
   return pruneByPlan(resolvePrunePlan(request));
 }
 
-async function pruneByPlan(plan: PrunePlan): Promise<PruneReport> {
+/** A plan resolved already (`resolvePrunePlan`) pruned: what the CLI does, having read the policy first. */
+export async function pruneByPlan(plan: PrunePlan): Promise<PruneReport> {
   const found = await findFiles(plan.paths);
   const files = found.files.filter((file) => file.path !== plan.recordFile);
   const byPath = new Map(files.map((file) => [file.path, file]));
@@ -81,6 +83,8 @@ async function pruneByPlan(plan: PrunePlan): Promise<PruneReport> {
   // A file a job recorded is its own wherever it was written (track's status file goes to the
   // folder it ran in): looked up outside the paths too.
   const assessed = await assessAll(jobs, plan, (path) => byPath.get(path) ?? regularFileAt(path), unrecognised);
+  // A link planted at the record's name stops the run before it changes anything, not after a job.
+  if (!plan.dryRun) expectOwnPath(plan.recordFile);
   const pruned: PrunedJob[] = [];
   let bytesDeleted = 0;
   for (const job of assessed) {
@@ -92,7 +96,7 @@ async function pruneByPlan(plan: PrunePlan): Promise<PruneReport> {
     dryRun: plan.dryRun,
     at: plan.now,
     policy: { keepPersonalData: plan.policy.keepPersonalData.text, keepRecords: plan.policy.keepRecords.text },
-    policySeconds: { keepPersonalData: Math.round(approximateDays(plan.policy.keepPersonalData) * 86_400) },
+    policySeconds: { keepPersonalData: policySeconds(plan.policy.keepPersonalData) },
     jobs: pruned,
     links: found.links,
     busy,
@@ -123,10 +127,8 @@ async function assessAll(
     // What the track and withdraw journals saw of every case, before any job is judged by it.
     for (const job of jobs) {
       if (job.kind !== 'track' && job.kind !== 'withdraw') continue;
-      withReadable(job, (database) => {
-        if (job.kind === 'track') book.addTrackJournal(database);
-        else book.addWithdrawJournal(database, job.journal.modified);
-      });
+      // A journal a run holds is read by none: its job is left alone below, its cases unseen.
+      book.addJournal(job.journal.path, job.kind, job.journal.modified);
     }
     const assessed: Assessed[] = [];
     for (const job of jobs) {

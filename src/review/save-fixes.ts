@@ -64,8 +64,17 @@ export async function saveFixes(
     command:
       `bulk-disputes import ${quote(file)} --mapping ` +
       `${quote(job.mappingFile)}${job.idPrefix === undefined ? '' : ` --id-prefix ${quote(job.idPrefix)}`} ` +
-      `--evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)}`,
+      `--evidence-dir ${quote(evidenceDir)} --journal ${quote(journal)} --results ${quote(feedBackResults(file))}`,
   };
+}
+
+/**
+ * Where the feed-back of a fix file writes its results, named: by default they would be
+ * `<fix file's job>.results.csv` in the folder it runs in, the fix file itself when that is the
+ * journal's folder (docs/review.md).
+ */
+export function feedBackResults(fixFile: string): string {
+  return fixFile.replace(/\.results\.(csv|xlsx)$/, '.sent.results.$1');
 }
 
 /** The record's texts a journal of a version before masking may hold a card number in, masked as the cells are. */

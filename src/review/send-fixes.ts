@@ -3,7 +3,7 @@ import type { ServiceIdentity } from '../api/service-identity.js';
 import type { ServiceTarget } from '../api/service-target.js';
 import { Progress } from '../progress/progress.js';
 import type { ImportReviewJob } from './job-types.js';
-import { saveFixes } from './save-fixes.js';
+import { feedBackResults, saveFixes } from './save-fixes.js';
 
 /** The job's service, named as its journal names it. */
 export type SendTarget = Readonly<ServiceTarget & { identity: ServiceIdentity }>;
@@ -75,7 +75,7 @@ export class FixSender {
 
   private async send(edits: ReadonlyMap<number, Readonly<Record<string, string>>>): Promise<void> {
     const saved = await saveFixes(this.job, edits, this.options.format, this.options.evidenceDir);
-    const results = saved.file.replace(/\.results\.(csv|xlsx)$/, '.sent.results.$1');
+    const results = feedBackResults(saved.file);
     this.current = { status: 'running', progress: 'sending', file: saved.file };
     const progress = new Progress({
       isTTY: true,

@@ -79,7 +79,6 @@ export async function writeFiles(
   return { summary, worklist };
 }
 
-
 export function worklistCells(item: WorkItem, decimal: Decimal = '.'): string[] {
   const { line } = item;
   const state = line.state;

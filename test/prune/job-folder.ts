@@ -142,7 +142,7 @@ export async function makeJobFolder(): Promise<JobFolder> {
         fixFile: join(dir, 'out/night.fix-1.results.csv'),
         fixJournal: join(dir, 'out/night.fix-1.journal.sqlite'),
         // The printed command names no results: its default, here.
-        fixResults: join(dir, 'night.fix-1.results.csv'),
+        fixResults: join(dir, 'out/night.fix-1.sent.results.csv'),
       },
       // Beside the source (the journal), results here.
       withdraw: {

@@ -77,7 +77,11 @@ async function workbookRows(file: string): Promise<string[][]> {
   const rows: string[][] = [];
   workbook.worksheets[0]?.eachRow((row) => {
     rows.push(
-      (row.values as unknown[]).slice(1).map((value) => (value === null || value === undefined ? '' : String(value))),
+      (row.values as unknown[])
+        .slice(1)
+        .map((value) =>
+          typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value),
+        ),
     );
   });
   return rows;

@@ -197,6 +197,20 @@ describe('prune: what it never touches', () => {
     expect(await plantedValuesIn({ dir: night.dir, planted: night.planted })).toEqual([]);
   });
 
+  it('refuses a link planted at the prune record before it changes anything', async () => {
+    const top = await temporaryFolder('prune-record-link-');
+    const night = await invalidNight(top, 'recorded');
+    const target = join(top, 'bashrc');
+    await writeFile(target, 'export PATH=/usr/bin\n');
+    await symlink(target, join(night.dir, 'prune-record.jsonl'));
+    const before = await snapshot(night.dir);
+    const run = await prune(night.dir, ['--keep-personal-data', '0d']);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/OUTPUT_IS_A_LINK/);
+    expect(await snapshot(night.dir)).toEqual(before);
+    expect(await readFile(target, 'utf8')).toBe('export PATH=/usr/bin\n');
+  });
+
   it('stops at a journal it cannot read, exit 2, having changed nothing', async () => {
     const night = await invalidNight(await temporaryFolder('prune-damaged-'), 'whole');
     // SQLite's header, then nothing a database holds.
@@ -252,7 +266,11 @@ describe('prune: jobs whose work is not over', () => {
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {
-      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      await new Promise<void>((resolve) => {
+        holder.stdout.once('data', () => {
+          resolve();
+        });
+      });
       const before = await snapshot(held.dir);
       const run = await prune(held.dir, ['--keep-personal-data', '0d']);
       expect(run.exitCode, run.stderr).toBe(0);

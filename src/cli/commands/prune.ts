@@ -6,7 +6,9 @@ import {
   keepPersonalDataVariable,
   keepRecordsVariable,
 } from '../../prune/policy.js';
-import { runPrune, type PruneReport, type PrunedJob } from '../../prune/run-prune.js';
+import { pruneByPlan, type PruneReport, type PrunedJob } from '../../prune/run-prune.js';
+import { resolvePrunePlan } from '../../prune/plan.js';
+import { policySeconds } from '../../prune/periods.js';
 import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { addMetricsOptions } from '../flags.js';
@@ -75,7 +77,7 @@ export function pruneCommand(context: CliContext): Command {
   return addMetricsOptions(command)
     .addHelpText('after', helpText)
     .action(async (paths: string[], flags: PruneFlags) => {
-      const report = await runPrune({
+      const plan = resolvePrunePlan({
         paths,
         keepPersonalData: flags.keepPersonalData,
         keepRecords: flags.keepRecords,
@@ -85,6 +87,9 @@ export function pruneCommand(context: CliContext): Command {
         env: context.io.env,
         logger: context.logger,
       });
+      // The policy goes with the metrics of a run that then fails too: the overdue alert reads it.
+      context.metrics.record({ prune: { keepPersonalDataSeconds: policySeconds(plan.policy.keepPersonalData) } });
+      const report = await pruneByPlan(plan);
       context.metrics.record({ prune: pruneFigures(report) });
       context.io.stdout.write(formatReport(report));
       context.io.stderr.write(`${summaryLine(report)}\n`);

@@ -62,17 +62,15 @@ export async function writeResultsWorkbook(
 }
 
 /** Each line marked, as the sheet pulls them: a batch of lines at a time when they come in batches. */
-function sheetLines(
+async function* sheetLines(
   lines: Iterable<ResultLine> | AsyncIterable<readonly ResultLine[]>,
   marked: (line: ResultLine) => SheetLine,
-): Iterable<SheetLine> | AsyncIterable<SheetLine> {
-  if (Symbol.asyncIterator in lines)
-    return (async function* () {
-      for await (const batch of lines) for (const line of batch) yield marked(line);
-    })();
-  return (function* () {
-    for (const line of lines) yield marked(line);
-  })();
+): AsyncGenerator<SheetLine> {
+  if (Symbol.asyncIterator in lines) {
+    for await (const batch of lines) for (const line of batch) yield marked(line);
+    return;
+  }
+  for (const line of lines) yield marked(line);
 }
 
 /**

@@ -50,7 +50,11 @@ export function thinImportJournal(database: JournalDatabase, meta: ImportMeta, t
   );
   const rows = inPages(database, 'SELECT idx AS id, source, case_json, error_message FROM rows', (record) => {
     const row = record as unknown as RowText;
-    const message = count(row.error_message, scrubbed(row.error_message, quotableTexts([row.source, row.case_json])));
+    // The row's texts only for a row with a message: most have none.
+    const message =
+      row.error_message === null
+        ? null
+        : count(row.error_message, scrubbed(row.error_message, quotableTexts([row.source, row.case_json])));
     updateRow.run(thinnedCaseJson(row.case_json), message, row.id);
   });
   meta.set('thinned', thinned);
