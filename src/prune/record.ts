@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { codeOf } from '../errors/coded-error.js';
 import { expectOwnPath, ownMode } from '../files/own-file.js';
@@ -51,6 +51,8 @@ export function appendRecord(file: string, line: JobRecordLine | RunRecordLine):
     throw error;
   }
   try {
+    // Written before under another mode (a copy, a umask): made the owner's, as every file of ours.
+    if ((fstatSync(fd).mode & 0o777) !== ownMode) fchmodSync(fd, ownMode);
     writeSync(fd, `${JSON.stringify(line)}\n`);
     fsyncSync(fd);
   } finally {

@@ -135,6 +135,10 @@ const cases: Record<string, Case | { notAPath: string }> = {
         at('.'),
       ),
   },
+  'Prune record (JSON lines)': {
+    outputs: ['prune-record.jsonl'],
+    run: async (at) => local(['prune', at('.'), '--record', at('prune-record.jsonl')], at('.')),
+  },
   "Report's copy of a journal": { notAPath: 'a folder mkdtemp names afresh in the temporary directory, 0700' },
   // Its mode and folder are checked in review-open.test.ts.
   "`--open`'s redirect file": {
