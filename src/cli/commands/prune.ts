@@ -61,7 +61,7 @@ export function pruneCommand(context: CliContext): Command {
     .argument('[paths...]', 'folders of jobs (walked, links never followed) or journals (default: the current folder)')
     .option(
       '--keep-personal-data <period>',
-      `how long a job's personal data stays after its last case closed (default: ${keepPersonalDataVariable} or ${defaultKeepPersonalData}; 0d: as soon as they are)`,
+      `how long a job's personal data stays after its last case closed (default: ${keepPersonalDataVariable} or ${defaultKeepPersonalData}; 0d: as soon as its last case closed)`,
     )
     .option(
       '--keep-records <period>',
