@@ -1,0 +1,134 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A real S3-compatible store on loopback: OpenStack Swift (Debian's packages) with its own S3 API
+ * middleware, which checks every request's signature itself (AWS Signature Version 4): a request
+ * signed with a wrong secret is refused by Swift, never by our code. Four processes (account,
+ * container, object, proxy) in a temporary folder, one device, one replica; `tempauth` holds the
+ * one user, whose S3 access key is `test:tester`.
+ */
+export interface SwiftS3 {
+  readonly endpoint: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+const servers = ['account', 'container', 'object'] as const;
+
+export async function startSwiftS3(): Promise<SwiftS3> {
+  const root = await mkdtemp(join(tmpdir(), 'bulk-disputes-swift-'));
+  const etc = join(root, 'etc');
+  const devices = join(root, 'srv');
+  await mkdir(join(devices, 'd1'), { recursive: true });
+  await mkdir(etc, { recursive: true });
+  const ports = {
+    account: await freePort(),
+    container: await freePort(),
+    object: await freePort(),
+    proxy: await freePort(),
+  };
+  await writeFile(
+    join(etc, 'swift.conf'),
+    '[swift-hash]\nswift_hash_path_suffix = bulk-disputes\nswift_hash_path_prefix = tests\n[storage-policy:0]\nname = gold\ndefault = yes\n',
+  );
+  for (const server of servers) {
+    const builder = join(etc, `${server}.builder`);
+    execFileSync('swift-ring-builder', [builder, 'create', '0', '1', '1'], { stdio: 'ignore' });
+    execFileSync('swift-ring-builder', [builder, 'add', `r1z1-127.0.0.1:${String(ports[server])}/d1`, '1'], {
+      stdio: 'ignore',
+    });
+    execFileSync('swift-ring-builder', [builder, 'rebalance'], { stdio: 'ignore' });
+    await writeFile(
+      join(etc, `${server}-server.conf`),
+      [
+        '[DEFAULT]',
+        'bind_ip = 127.0.0.1',
+        `bind_port = ${String(ports[server])}`,
+        `devices = ${devices}`,
+        'mount_check = false',
+        'disable_fallocate = true',
+        `swift_dir = ${etc}`,
+        'workers = 0',
+        '[pipeline:main]',
+        `pipeline = ${server}-server`,
+        `[app:${server}-server]`,
+        `use = egg:swift#${server}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  const secretAccessKey = 'testing-secret';
+  await writeFile(
+    join(etc, 'proxy-server.conf'),
+    [
+      '[DEFAULT]',
+      'bind_ip = 127.0.0.1',
+      `bind_port = ${String(ports.proxy)}`,
+      `swift_dir = ${etc}`,
+      'workers = 0',
+      '[pipeline:main]',
+      'pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy proxy-logging proxy-server',
+      '[app:proxy-server]',
+      'use = egg:swift#proxy',
+      'account_autocreate = true',
+      '[filter:s3api]',
+      'use = egg:swift#s3api',
+      'location = us-east-1',
+      '[filter:tempauth]',
+      'use = egg:swift#tempauth',
+      `user_test_tester = ${secretAccessKey} .admin`,
+      // tempauth keeps its tokens through the cache; no memcached runs, so each request is checked afresh.
+      '[filter:cache]',
+      'use = egg:swift#memcache',
+      ...['healthcheck', 'catch_errors', 'gatekeeper', 'proxy-logging', 'listing_formats', 'copy'].flatMap((filter) => [
+        `[filter:${filter}]`,
+        `use = egg:swift#${filter.replace('-', '_')}`,
+      ]),
+      '',
+    ].join('\n'),
+  );
+  const children: ChildProcess[] = [...servers, 'proxy' as const].map((server) =>
+    spawn(`swift-${server}-server`, [join(etc, `${server}-server.conf`)], {
+      env: { ...process.env, SWIFT_CONF_FILE: join(etc, 'swift.conf') },
+      stdio: 'ignore',
+    }),
+  );
+  const endpoint = `http://127.0.0.1:${String(ports.proxy)}`;
+  const stop = async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await rm(root, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ready = await fetch(`${endpoint}/healthcheck`).then(
+      (answer) => answer.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`test: Swift did not answer on ${endpoint} within 30 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { endpoint, accessKeyId: 'test:tester', secretAccessKey, stop };
+}
