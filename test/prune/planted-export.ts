@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { V1CreateCaseBody } from '../../src/api/schemas/v1.js';
+import { genericColumns } from '../import/generate.js';
 
 /**
  * The bank's exports of a night, written so that every cardholder value prune must remove is
@@ -12,34 +13,13 @@ import type { V1CreateCaseBody } from '../../src/api/schemas/v1.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The export's header: the shipped generic mapping's columns, and the billing address it lacks. */
+/** The export's header: the shipped generic mapping's columns, and the billing address it lacks after the e-mail. */
+const billingColumns = ['billing_line1', 'billing_city', 'billing_postal_code', 'billing_country'] as const;
+const afterEmail = genericColumns.indexOf('cardholder_email') + 1;
 export const exportColumns = [
-  'dispute_ref',
-  'transaction_ref',
-  'reason_code',
-  'dispute_date',
-  'cardholder_name',
-  'cardholder_email',
-  'billing_line1',
-  'billing_city',
-  'billing_postal_code',
-  'billing_country',
-  'card_last4',
-  'card_network',
-  'card_type',
-  'card_expiry',
-  'card_active',
-  'fraud_reported',
-  'merchant_name',
-  'mcc',
-  'transaction_date',
-  'transaction_amount',
-  'disputed_amount',
-  'currency',
-  'arn',
-  'cardholder_statement',
-  'receipt_file',
-  'correspondence_files',
+  ...genericColumns.slice(0, afterEmail),
+  ...billingColumns,
+  ...genericColumns.slice(afterEmail),
 ] as const;
 
 export type ExportRow = Record<(typeof exportColumns)[number], string>;
