@@ -89,8 +89,8 @@ export const exitCodeTable = {
   clientCertificate: {
     code: 5,
     meaning:
-      'the client certificate: none given where one is asked for, refused, its key not its own, ' +
-      'a wrong passphrase: nothing was sent',
+      'credentials refused: the client certificate (none given where one is asked for, refused, its key ' +
+      "not its own, a wrong passphrase) or the object store's key and secret: nothing was sent",
     byCommand: notMergeResults,
   },
   proxy: {

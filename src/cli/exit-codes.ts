@@ -9,6 +9,7 @@ import {
 import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-error.js';
 import { resourceFailure } from '../files/resource-failure.js';
 import { CodedError, RefusalError, codeOf } from '../errors/coded-error.js';
+import { ObjectStoreCredentialsError } from '../storage/errors.js';
 import { exitCodeTable } from './exit-code-table.js';
 
 /** The exit codes by name, their numbers from the one table of them (exit-code-table.ts, docs/exit-codes.md). */
@@ -56,6 +57,8 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   // A refused file or setting; a request the service refused as invalid is the payload's fault too.
   if (error instanceof RefusalError || error instanceof RequestInvalidError) return ExitCode.usage;
   if (error instanceof ConnectionSetupError) return setupExitCodes[error.category];
+  // A store that refuses our key or secret refuses it on every run: like a refused client certificate.
+  if (error instanceof ObjectStoreCredentialsError) return ExitCode.clientCertificate;
   if (error instanceof AuthenticationError || error instanceof ClaimsNetworkError) return ExitCode.aborted;
   if (error instanceof ClaimsHttpError)
     return error.status === 429 || error.status >= 500 ? ExitCode.aborted : ExitCode.someRowsNotOk;

@@ -13,6 +13,8 @@ import type { Progress } from '../progress/progress.js';
 import type { EvidenceFolder } from './claim/evidence.js';
 import { resolvePacing, type Pacing, type SendingOptions } from '../rate/pacing.js';
 import { isWorkbookFile } from '../workbook/read-rows.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { StoreOnDemand } from '../storage/store-on-demand.js';
 
 /**
  * An import, resolved once (docs/architecture.md, "A job's plan"): what it was asked for (the
@@ -64,6 +66,11 @@ export interface ImportRequest extends SendingOptions {
    * sent: the CLI lets V8's young generation grow from here (heap-tuning.ts says why).
    */
   onStaged?: (() => void) | undefined;
+  /**
+   * The store an `s3://` export or evidence is read from; by default one made from the environment
+   * the first time an address needs it (docs/network.md, "Object storage").
+   */
+  objectStore?: ObjectStore | undefined;
 }
 
 /** The input, as the plan reads it. */
@@ -109,6 +116,8 @@ export interface ImportPlan {
   readonly logger: Logger;
   readonly progress: Progress | undefined;
   readonly onStaged: () => void;
+  /** Made when first needed; closed when the import ends. */
+  readonly objects: StoreOnDemand;
 }
 
 /** An import's breaker default: 5 claims failed on the service's side in the last minute (docs/rate-limits.md). */
@@ -139,6 +148,7 @@ export async function resolveImportPlan(request: ImportRequest): Promise<ImportP
     logger: request.logger,
     progress: request.progress,
     onStaged: request.onStaged ?? (() => undefined),
+    objects: new StoreOnDemand(request.objectStore),
   };
 }
 

@@ -148,6 +148,7 @@ async function importByPlan(
     // A failure mid-staging too leaves no progress line drawn, nor its ticker running.
     plan.progress?.done();
     journal.close();
+    plan.objects.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,6 @@
-import { GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import { CodedError, RefusalError } from '../errors/coded-error.js';
+import { ObjectNotFoundError, ObjectStoreCredentialsError, ObjectStoreUnavailableError } from './errors.js';
 import { formatObjectAddress, type ObjectAddress } from './object-address.js';
 import type { StoreSettings } from './store-settings.js';
 
@@ -14,33 +14,42 @@ export interface ObjectIdentity extends ObjectAddress {
   readonly size: number;
 }
 
-/** The store refused the credentials (a wrong secret, an unknown key, a signature it did not accept). */
-export class ObjectStoreCredentialsError extends CodedError {
-  readonly code = 'OBJECT_STORE_CREDENTIALS';
-}
+/** What the store (or the SDK's credential chain, finding none) says when it will not take our credentials. */
+const credentialsRefusals = [
+  'SignatureDoesNotMatch',
+  'InvalidAccessKeyId',
+  'AccessDenied',
+  'ExpiredToken',
+  'InvalidToken',
+  'CredentialsProviderError',
+];
 
-/** No such object or bucket, or one the credentials may not read: running again would meet the same. */
-export class ObjectNotFoundError extends RefusalError {
-  readonly code = 'OBJECT_NOT_FOUND';
-}
-
-/** The store did not answer, or failed on its side: run the same command again. */
-export class ObjectStoreUnavailableError extends CodedError {
-  readonly code = 'OBJECT_STORE_UNAVAILABLE';
-}
+type Sdk = typeof import('@aws-sdk/client-s3');
 
 /** An S3-compatible store, reached through the AWS SDK for JavaScript v3. */
 export class ObjectStore {
-  private readonly client: S3Client;
+  private client: Promise<{ s3: S3Client; sdk: Sdk }> | undefined;
 
   constructor(
     private readonly settings: StoreSettings,
-    options: { credentials?: { accessKeyId: string; secretAccessKey: string } } = {},
-  ) {
-    this.client = new S3Client({
+    private readonly options: { credentials?: { accessKeyId: string; secretAccessKey: string } } = {},
+  ) {}
+
+  /** The SDK is loaded with the first request: a job that reads no object does not pay its 0.2 s of loading. */
+  private async connected(): Promise<{ s3: S3Client; sdk: Sdk }> {
+    this.client ??= import('@aws-sdk/client-s3').then((sdk) => ({ s3: this.makeClient(sdk), sdk }));
+    return this.client;
+  }
+
+  private makeClient(sdk: Sdk): S3Client {
+    const { settings, options } = this;
+    return new sdk.S3Client({
       region: settings.region,
       ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
       forcePathStyle: settings.pathStyle,
+      // The SDK's standard retries, of their own: a store that answers 503 or SlowDown is asked again, backing off.
+      maxAttempts: 4,
+      retryMode: 'standard',
       requestChecksumCalculation: settings.checksums === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED',
       responseChecksumValidation: settings.checksums === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED',
       // Given only by tests and the library; the CLI leaves them to the SDK's default chain.
@@ -50,8 +59,9 @@ export class ObjectStore {
 
   /** The object's identity, read before its bytes: what the journal binds. */
   async identify(address: ObjectAddress): Promise<ObjectIdentity> {
+    const { s3, sdk } = await this.connected();
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: address.bucket, Key: address.key }));
+      const head = await s3.send(new sdk.HeadObjectCommand({ Bucket: address.bucket, Key: address.key }));
       return {
         ...address,
         etag: head.ETag ?? '',
@@ -59,7 +69,7 @@ export class ObjectStore {
         size: head.ContentLength ?? 0,
       };
     } catch (error) {
-      throw this.failure(error, address);
+      throw this.failure(error, address, sdk);
     }
   }
 
@@ -69,9 +79,10 @@ export class ObjectStore {
    * (`If-Match`), not read half old, half new.
    */
   async open(identity: ObjectIdentity): Promise<Readable> {
+    const { s3, sdk } = await this.connected();
     try {
-      const got = await this.client.send(
-        new GetObjectCommand({
+      const got = await s3.send(
+        new sdk.GetObjectCommand({
           Bucket: identity.bucket,
           Key: identity.key,
           ...(identity.etag === '' ? {} : { IfMatch: identity.etag }),
@@ -80,20 +91,23 @@ export class ObjectStore {
       );
       return got.Body as Readable;
     } catch (error) {
-      throw this.failure(error, identity);
+      throw this.failure(error, identity, sdk);
     }
   }
 
   close(): void {
-    this.client.destroy();
+    void this.client?.then(({ s3 }) => {
+      s3.destroy();
+    });
+    this.client = undefined;
   }
 
   /** An SDK failure in words naming the store and the object. */
-  private failure(error: unknown, address: ObjectAddress): Error {
+  private failure(error: unknown, address: ObjectAddress, sdk: Sdk): Error {
     const where = `${formatObjectAddress(address)} (${this.settings.endpoint ?? `AWS S3, ${this.settings.region}`})`;
-    const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+    const status = error instanceof sdk.S3ServiceException ? error.$metadata.httpStatusCode : undefined;
     const name = error instanceof Error ? error.name : String(error);
-    if (status === 403 || ['SignatureDoesNotMatch', 'InvalidAccessKeyId', 'AccessDenied'].includes(name))
+    if (status === 403 || credentialsRefusals.includes(name))
       return new ObjectStoreCredentialsError(
         `${where}: expected the store to accept our credentials, got ${status ?? 'a refusal'} (${name}): ` +
           'check the key and secret the SDK finds (environment, profile, web identity, instance role); nothing was read',
@@ -112,3 +126,5 @@ export class ObjectStore {
     );
   }
 }
+
+export { ObjectNotFoundError, ObjectStoreCredentialsError, ObjectStoreUnavailableError } from './errors.js';

@@ -1,0 +1,21 @@
+import { CodedError, RefusalError } from '../errors/coded-error.js';
+
+/**
+ * What reading an object can fail with, apart from the SDK (docs/network.md, "Object storage"):
+ * the exit codes map them without loading it.
+ */
+
+/** The store refused the credentials (a wrong secret, an unknown key, a signature it did not accept). */
+export class ObjectStoreCredentialsError extends CodedError {
+  readonly code = 'OBJECT_STORE_CREDENTIALS';
+}
+
+/** No such object or bucket, or one the credentials may not read: running again would meet the same. */
+export class ObjectNotFoundError extends RefusalError {
+  readonly code = 'OBJECT_NOT_FOUND';
+}
+
+/** The store did not answer, or failed on its side: run the same command again. */
+export class ObjectStoreUnavailableError extends CodedError {
+  readonly code = 'OBJECT_STORE_UNAVAILABLE';
+}
