@@ -15,6 +15,7 @@ import { resolvePacing, type Pacing, type SendingOptions } from '../rate/pacing.
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { StoreOnDemand } from '../storage/store-on-demand.js';
+import type { StoreNetwork } from '../storage/store-connection.js';
 
 /**
  * An import, resolved once (docs/architecture.md, "A job's plan"): what it was asked for (the
@@ -148,8 +149,14 @@ export async function resolveImportPlan(request: ImportRequest): Promise<ImportP
     logger: request.logger,
     progress: request.progress,
     onStaged: request.onStaged ?? (() => undefined),
-    objects: new StoreOnDemand(request.objectStore),
+    objects: new StoreOnDemand(request.objectStore, storeNetworkOf(request)),
   };
+}
+
+/** The service's proxy and CA, for the store too; a dry run without a service reads the environment's proxy. */
+function storeNetworkOf(request: ImportRequest): StoreNetwork {
+  const network = request.service?.network;
+  return { proxy: network?.proxy, env: network?.env ?? process.env, ca: network?.ca };
 }
 
 function modeOf({ dryRun, service, filingClock }: ImportRequest): ImportMode {
