@@ -32,7 +32,8 @@ const bucketEntry = z
 const hostEntry = z
   .string({ error: (issue) => `${hostEntryExpected}, got ${got(issue.input)}` })
   .regex(hostEntryPattern, { error: (issue) => `${hostEntryExpected}, got ${got(issue.input)}` })
-  .refine((host) => Number(host.split(':')[1] ?? '443') <= 65_535, {
+  // Said once: an entry that is no host at all has only the message above.
+  .refine((host) => !hostEntryPattern.test(host) || Number(host.split(':')[1] ?? '443') <= 65_535, {
     error: (issue) => `expected a port from 1 to 65535, got ${got(issue.input)}`,
   });
 
