@@ -16,7 +16,8 @@ import { isObjectAddress } from '../storage/object-address.js';
 import { ObjectNotFoundError } from '../storage/object-store.js';
 import type { StoreOnDemand } from '../storage/store-on-demand.js';
 import type { EvidenceFolder } from './claim/evidence.js';
-import type { ImportRequest } from './plan.js';
+import type { EvidenceDirSetBy } from '../evidence/index.js';
+import type { Logger } from 'pino';
 
 /**
  * Remote reads at once by default: enough to keep a store's or a document server's latency off
@@ -32,8 +33,18 @@ export const defaultEvidenceFetchConcurrency = 16;
  * once here whether it takes the credentials: a refusal stops the job before a row is staged or
  * sent (exit 5), not row by row.
  */
+/** What the import's request says of its evidence (plan.ts's ImportRequest). */
+export interface EvidenceRequest {
+  readonly evidenceDir: string;
+  readonly evidenceDirSetBy?: EvidenceDirSetBy | undefined;
+  readonly evidenceFetchConcurrency?: number | undefined;
+  readonly evidenceNetwork?: NetworkOptions | undefined;
+  readonly service?: { readonly network?: NetworkOptions | undefined } | undefined;
+  readonly logger: Logger;
+}
+
 export async function resolveEvidence(
-  request: ImportRequest,
+  request: EvidenceRequest,
   mapping: Mapping,
   objects: StoreOnDemand,
 ): Promise<EvidenceFolder> {
@@ -69,7 +80,7 @@ async function checkPlace(
   objects: StoreOnDemand,
   place: BucketPrefix,
   isFolder: boolean,
-  request: ImportRequest,
+  request: EvidenceRequest,
 ): Promise<void> {
   try {
     const answer = await objects.get().checkCredentials(place);

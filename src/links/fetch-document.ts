@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import { routeFor, type ProxySettings } from '../api/network/proxy-route.js';
 import { CodedError, RefusalError, codeOf } from '../errors/coded-error.js';
 import { forbiddenReason } from './forbidden-addresses.js';
 
@@ -53,8 +52,11 @@ export interface FetchLimits {
    * adding the service's `--ca-file` passes them too (src/api/network/tls-material.ts does).
    */
   readonly ca?: string | Buffer | readonly (string | Buffer)[] | undefined;
-  /** The service's proxy settings: a document is fetched the way the service is reached. */
-  readonly proxy?: ProxySettings | undefined;
+  /**
+   * The proxy a URL is fetched through, if any: the caller's choice from the service's settings
+   * (src/api/network/proxy-route.ts), so a document goes the way the service is reached.
+   */
+  readonly proxyFor?: ((url: URL) => URL | undefined) | undefined;
 }
 
 export interface FetchedDocument {
@@ -137,7 +139,7 @@ export async function fetchDocument(link: string, limits: FetchLimits): Promise<
 
 /**
  * The way to `url` at `address`: straight, the name resolved to that address only; or through
- * the proxy the service's settings choose for it (NO_PROXY read as for the service), the tunnel
+ * the proxy the caller chooses for it (the service's, NO_PROXY read as for the service), the tunnel
  * asked for `address` itself and the name kept for TLS (SNI and the certificate check) and Host.
  */
 function connection(
@@ -148,13 +150,13 @@ function connection(
   const servername = isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? url.hostname : undefined;
   const ca = limits.ca === undefined ? {} : { ca: limits.ca as string | Buffer | (string | Buffer)[] };
   const timeouts = { headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs };
-  const route = routeFor(url, limits.proxy);
-  if (route.kind === 'proxy') {
+  const proxy = limits.proxyFor?.(url);
+  if (proxy !== undefined) {
     const target = new URL(url.href);
     target.hostname = isIP(address) === 6 ? `[${address}]` : address;
     return {
       dispatcher: new ProxyAgent({
-        uri: route.proxy.href,
+        uri: proxy.href,
         ...timeouts,
         requestTls: { ...ca, ...(servername === undefined ? {} : { servername }) },
         proxyTls: ca,

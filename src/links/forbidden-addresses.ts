@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 
 /**
  * The addresses a document link may never reach, whatever host named it (docs/import.md,
- * "Exports and evidence in object storage or behind links"): link-local (the cloud's instance
+ * "Evidence in object storage or behind links"): link-local (the cloud's instance
  * metadata at 169.254.169.254 among them), unspecified and multicast. And those only a listed
  * host may resolve to, a bank's document system being inside its network: loopback and private.
  */

@@ -40,7 +40,7 @@ const documentRequests: string[] = [];
 /** Every request the plain-HTTP server on loopback got: none may come. */
 const plainRequests: string[] = [];
 
-const sample = (path: string) => readFile(join(repoRoot, 'samples/evidence', path));
+const sample = async (path: string) => readFile(join(repoRoot, 'samples/evidence', path));
 const receipt = 'receipts/northwind-invoice-NW-48213.pdf';
 const correspondence = 'correspondence/fenwick-furniture-email.png';
 
@@ -94,10 +94,10 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => documents?.close(resolve) ?? resolve(undefined));
-  await new Promise((resolve) => plain?.close(resolve) ?? resolve(undefined));
-  await certificates?.remove();
-  await swift?.stop();
+  await new Promise((resolve) => documents.close(resolve));
+  await new Promise((resolve) => plain.close(resolve));
+  await certificates.remove();
+  await swift.stop();
 });
 
 const documentHost = () => `localhost:${String((documents.address() as AddressInfo).port)}`;

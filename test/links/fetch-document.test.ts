@@ -10,6 +10,13 @@ import {
 import { forbiddenReason } from '../../src/links/forbidden-addresses.js';
 import { makeCertificates, type Certificates } from '../helpers/certificates.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
+import { routeFor, type ProxySettings } from '../../src/api/network/proxy-route.js';
+
+/** The proxy the service's settings choose for a URL, as the evidence reader passes it. */
+const viaRoute = (settings: ProxySettings) => (url: URL) => {
+  const route = routeFor(url, settings);
+  return route.kind === 'proxy' ? route.proxy : undefined;
+};
 
 /** A port nothing listens on: a connection to it is refused. */
 async function closedPort(): Promise<number> {
@@ -121,7 +128,7 @@ describe('a document behind an HTTPS link', () => {
       const port = new URL(base).port;
       const fetched = await fetchDocument(`${base}/moved`, {
         ...(await limits()),
-        proxy: { env: { HTTPS_PROXY: proxy.address } },
+        proxyFor: viaRoute({ env: { HTTPS_PROXY: proxy.address } }),
       });
       expect(fetched.bytes.equals(pdf)).toBe(true);
       // Both requests (the redirect and the document) through a tunnel to the address, never to the name.
@@ -129,7 +136,7 @@ describe('a document behind an HTTPS link', () => {
       // NO_PROXY read as for the service: straight there, the proxy sees nothing.
       await fetchDocument(`${base}/doc/8812`, {
         ...(await limits()),
-        proxy: { env: { HTTPS_PROXY: proxy.address, NO_PROXY: 'localhost' } },
+        proxyFor: viaRoute({ env: { HTTPS_PROXY: proxy.address, NO_PROXY: 'localhost' } }),
       });
       expect(proxy.tunnels).toHaveLength(2);
     } finally {

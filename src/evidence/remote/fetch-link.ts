@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { routeFor, type ProxySettings } from '../../api/network/proxy-route.js';
 import { fileSizeLimitBytes } from '../../files/limits.js';
 import {
   DocumentFetchError,
@@ -22,7 +23,8 @@ export interface LinkSettings {
   /** The wait before attempt `attempt + 1`. */
   readonly backoffMs: (attempt: number) => number;
   readonly ca?: FetchLimits['ca'];
-  readonly proxy?: FetchLimits['proxy'];
+  /** The service's proxy settings (--proxy, HTTPS_PROXY, NO_PROXY): a document goes the way the service is reached. */
+  readonly proxy?: ProxySettings | undefined;
 }
 
 /**
@@ -55,7 +57,10 @@ export async function fetchEvidenceLink(
     timeoutMs: settings.timeoutMs,
     maxRedirects: settings.maxRedirects,
     ca: settings.ca,
-    proxy: settings.proxy,
+    proxyFor: (url) => {
+      const route = routeFor(url, settings.proxy);
+      return route.kind === 'proxy' ? route.proxy : undefined;
+    },
   };
   for (let attempt = 1; ; attempt++) {
     try {

@@ -1,5 +1,4 @@
 import { RefusalError } from '../../errors/coded-error.js';
-import type { EvidenceSourcesSetting } from '../../mapping/evidence-sources.js';
 
 /**
  * Where an evidence cell's address may point (docs/mappings.md, "Evidence from object storage and
@@ -11,6 +10,12 @@ import type { EvidenceSourcesSetting } from '../../mapping/evidence-sources.js';
 export interface BucketPrefix {
   readonly bucket: string;
   readonly prefix: string;
+}
+
+/** The mapping's `evidence_sources` as its schema checked them (src/mapping/evidence-sources.ts). */
+export interface EvidenceSourcesSetting {
+  readonly buckets?: readonly string[] | undefined;
+  readonly hosts?: readonly string[] | undefined;
 }
 
 export interface EvidenceSources {

@@ -56,9 +56,9 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
-  await certificates?.remove();
-  await swift?.stop();
+  await new Promise((resolve) => server.close(resolve));
+  await certificates.remove();
+  await swift.stop();
 });
 
 const store = (secretAccessKey: string) =>
