@@ -9,11 +9,7 @@ import {
 import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-error.js';
 import { resourceFailure } from '../files/resource-failure.js';
 import { CodedError, RefusalError, codeOf } from '../errors/coded-error.js';
-import {
-  ObjectStoreCertificateError,
-  ObjectStoreCredentialsError,
-  ObjectStoreProxyError,
-} from '../storage/errors.js';
+import { ObjectStoreCertificateError, ObjectStoreCredentialsError, ObjectStoreProxyError } from '../storage/errors.js';
 import { exitCodeTable } from './exit-code-table.js';
 
 /** The exit codes by name, their numbers from the one table of them (exit-code-table.ts, docs/exit-codes.md). */

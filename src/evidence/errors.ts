@@ -20,7 +20,12 @@ export const evidenceErrorCodes = [
   'evidence_pdf_no_pages',
   'evidence_pdf_too_many_pages',
 ] as const;
-export type EvidenceErrorCode = (typeof evidenceErrorCodes)[number];
+/**
+ * The codes only a cell holding an address (`s3://…`, `https://…`) can get, beside the ones it
+ * shares with files (src/evidence/remote).
+ */
+export const addressErrorCodes = ['evidence_not_allowed'] as const;
+export type EvidenceErrorCode = (typeof evidenceErrorCodes)[number] | (typeof addressErrorCodes)[number];
 
 export interface EvidenceFailure {
   ok: false;
@@ -41,9 +46,13 @@ export type EvidenceDirSetBy = 'flag' | 'default' | undefined;
 
 /** `/data/evidence (set by --evidence-dir)`: the folder searched, and how to search another. */
 export function describeEvidenceDir(evidenceDir: string, setBy: EvidenceDirSetBy): string {
-  if (setBy === 'flag') return `${evidenceDir} (set by --evidence-dir)`;
-  if (setBy === 'default') return `${evidenceDir} (the default, the export's folder; set another with --evidence-dir)`;
-  return evidenceDir;
+  // An s3:// evidence folder is a key prefix in a bucket: said so, since nothing there is a folder.
+  const prefix = evidenceDir.startsWith('s3://');
+  const shown = prefix ? `the prefix ${evidenceDir}` : evidenceDir;
+  if (setBy === 'flag') return `${shown} (set by --evidence-dir)`;
+  if (setBy === 'default')
+    return `${shown} (the default, the export's ${prefix ? 'prefix' : 'folder'}; set another with --evidence-dir)`;
+  return shown;
 }
 
 const insideExpected = (where: string | undefined) =>
@@ -74,6 +83,17 @@ export const notFound = (cell: string, where?: string): EvidenceFailure =>
     'an existing file in the evidence directory',
     where === undefined ? 'no such file' : `no such file in ${where}`,
   );
+
+/** An object or a document its store or server says is not there. */
+export const addressNotFound = (cell: string, expected: string, got: string): EvidenceFailure =>
+  failure('evidence_not_found', cell, expected, got);
+
+/**
+ * An address the mapping's evidence_sources (or the s3:// evidence folder) does not allow, or one no
+ * link may reach: nothing was fetched from it.
+ */
+export const notAllowed = (cell: string, expected: string, got: string): EvidenceFailure =>
+  failure('evidence_not_allowed', cell, expected, got);
 
 export const notAFile = (cell: string, kind: string): EvidenceFailure =>
   failure('evidence_not_a_file', cell, 'a regular file', kind);

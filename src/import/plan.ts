@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { fileSha256 } from '../files/file-sha256.js';
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import type { NetworkOptions } from '../api/client/config.js';
 import type { ServiceTarget } from '../api/service-target.js';
 import { codeOf } from '../errors/coded-error.js';
 import type { EvidenceDirSetBy } from '../evidence/index.js';
@@ -16,6 +17,7 @@ import { isWorkbookFile } from '../workbook/read-rows.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { StoreOnDemand } from '../storage/store-on-demand.js';
 import type { StoreNetwork } from '../storage/store-connection.js';
+import { resolveEvidence } from './evidence-sources.js';
 
 /**
  * An import, resolved once (docs/architecture.md, "A job's plan"): what it was asked for (the
@@ -72,6 +74,10 @@ export interface ImportRequest extends SendingOptions {
    * the first time an address needs it (docs/network.md, "Object storage").
    */
   objectStore?: ObjectStore | undefined;
+  /** Remote evidence reads at once (objects and links together); default 16. */
+  evidenceFetchConcurrency?: number | undefined;
+  /** How evidence links are reached (the CLI's --proxy and --ca-file); default: the service's. */
+  evidenceNetwork?: NetworkOptions | undefined;
 }
 
 /** The input, as the plan reads it. */
@@ -133,13 +139,19 @@ export async function resolveImportPlan(request: ImportRequest): Promise<ImportP
     kind: isWorkbookFile(request.input) ? 'xlsx' : 'csv',
   };
   const mode = modeOf(request);
+  const objects = new StoreOnDemand(request.objectStore, storeNetworkOf(request));
+  // After the mapping: the store is asked for the credentials only once the mapping is known good.
+  const evidence = await resolveEvidence(request, mapping.mapping, objects).catch((error: unknown) => {
+    objects.close();
+    throw error;
+  });
   return {
     input,
     mapping,
     journalFile: request.journalFile,
     resultsFile: request.resultsFile,
     payloadsFile: request.payloadsFile,
-    evidence: { evidenceDir: request.evidenceDir, evidenceDirSetBy: request.evidenceDirSetBy },
+    evidence,
     shard: request.shard,
     restart: request.restart === true,
     acceptTrailerMismatch: request.acceptTrailerMismatch === true,
@@ -149,7 +161,7 @@ export async function resolveImportPlan(request: ImportRequest): Promise<ImportP
     logger: request.logger,
     progress: request.progress,
     onStaged: request.onStaged ?? (() => undefined),
-    objects: new StoreOnDemand(request.objectStore, storeNetworkOf(request)),
+    objects,
   };
 }
 

@@ -28,6 +28,7 @@ import { stageRows } from './stage/index.js';
 import { checkInputHeader } from './input-header.js';
 import { checkInputControls, warnRowsOfBlocks } from './check-controls.js';
 
+import { isObjectAddress } from '../storage/object-address.js';
 import { resolveImportPlan, type ImportPlan, type ImportRequest } from './plan.js';
 import type { ImportReport } from './report.js';
 
@@ -81,7 +82,8 @@ async function importByPlan(
   const journal = openJournal(journalFile);
   try {
     prepareJournal(journal, plan);
-    journal.meta.set('evidence_dir', resolve(plan.evidence.evidenceDir));
+    const { evidenceDir } = plan.evidence;
+    journal.meta.set('evidence_dir', isObjectAddress(evidenceDir) ? evidenceDir : resolve(evidenceDir));
     journal.meta.set('mapping_file', resolve(mapping.file));
     if (plan.journalFile !== undefined)
       recordWrittenFiles(journal.meta, [

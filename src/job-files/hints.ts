@@ -72,6 +72,8 @@ const hints: Readonly<Record<string, string>> = {
   // Evidence files (src/evidence).
   evidence_path_outside: 'evidence paths must be relative and stay inside --evidence-dir: no absolute paths, no ..',
   evidence_not_found: 'put the file in --evidence-dir, or correct the path in the cell (names are case-sensitive)',
+  evidence_not_allowed:
+    "s3:// and https:// cells are read only from buckets, prefixes and hosts the mapping's evidence_sources lists: add the source there if it is the bank's own, or correct the cell",
   evidence_type_unsupported:
     'only JPEG, PNG and PDF are accepted (decided by content): convert the file, e.g. print it to PDF',
   evidence_too_large: 'shrink or split the file under the size limit (lower image resolution, compress the PDF)',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fileCategories } from '../api/schemas/known-values.js';
 import { csvDialectSchema } from '../csv/dialect.js';
+import { evidenceSourcesSchema } from './evidence-sources.js';
 import { controlsSchema } from '../csv/controls.js';
 import { fixedWidthLayoutSchema } from '../csv/fixed-width/layout.js';
 import { reportLayoutSchema } from '../csv/report-layout.js';
@@ -90,13 +91,19 @@ export const mappingSchema = z
     evidence: z
       .array(
         z.strictObject({
-          column: z.string().min(1).describe('cell holding a path inside --evidence-dir'),
+          column: z
+            .string()
+            .min(1)
+            .describe(
+              'cell holding a path inside --evidence-dir, or an s3:// or https:// address evidence_sources allows',
+            ),
           category: z.enum(fileCategories),
           separator: z.string().min(1).optional().describe('several paths in one cell, e.g. ";"'),
         }),
       )
       .default([])
       .describe('files to upload and attach to the claim'),
+    evidence_sources: evidenceSourcesSchema.optional(),
     not_card_numbers: distinctColumns()
       .optional()
       .describe(

@@ -26,6 +26,16 @@ const credentialsRefusals = [
   'CredentialsProviderError',
 ];
 
+/** The refusals that say the credentials themselves are wrong, whatever they would be allowed to read. */
+export const credentialsAlone = [
+  'SignatureDoesNotMatch',
+  'InvalidAccessKeyId',
+  'ExpiredToken',
+  'InvalidToken',
+  'TokenRefreshRequired',
+  'CredentialsProviderError',
+];
+
 type Sdk = typeof import('@aws-sdk/client-s3');
 
 /** An S3-compatible store, reached through the AWS SDK for JavaScript v3. */
@@ -102,6 +112,26 @@ export class ObjectStore {
       return got.Body as Readable;
     } catch (error) {
       throw this.failure(error, identity, sdk);
+    }
+  }
+
+  /**
+   * Whether the store takes our credentials at all, asked before anything is sent: a list of at
+   * most one key under `prefix`. Only a refusal of the credentials themselves (a wrong secret, an
+   * unknown key, an expired token, none found) throws ObjectStoreCredentialsError; AccessDenied is
+   * `list-denied`, since a role may read objects without the right to list them. No such bucket
+   * throws ObjectNotFoundError; a store that does not answer, ObjectStoreUnavailableError.
+   */
+  async checkCredentials(place: { bucket: string; prefix: string }): Promise<'listed' | 'list-denied'> {
+    const { s3, sdk } = await this.connected();
+    try {
+      await s3.send(new sdk.ListObjectsV2Command({ Bucket: place.bucket, Prefix: place.prefix, MaxKeys: 1 }));
+      return 'listed';
+    } catch (error) {
+      const name = error instanceof Error ? error.name : String(error);
+      const status = error instanceof sdk.S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+      if (status === 403 && !credentialsAlone.includes(name)) return 'list-denied';
+      throw this.failure(error, { bucket: place.bucket, key: place.prefix }, sdk);
     }
   }
 

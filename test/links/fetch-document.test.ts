@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DocumentFetchError,
@@ -9,6 +9,23 @@ import {
 } from '../../src/links/fetch-document.js';
 import { forbiddenReason } from '../../src/links/forbidden-addresses.js';
 import { makeCertificates, type Certificates } from '../helpers/certificates.js';
+import { startConnectProxy } from '../helpers/connect-proxy.js';
+import { routeFor, type ProxySettings } from '../../src/api/network/proxy-route.js';
+
+/** The proxy the service's settings choose for a URL, as the evidence reader passes it. */
+const viaRoute = (settings: ProxySettings) => (url: URL) => {
+  const route = routeFor(url, settings);
+  return route.kind === 'proxy' ? route.proxy : undefined;
+};
+
+/** A port nothing listens on: a connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /**
  * Documents behind HTTPS links, from a document server on loopback with the bank's own CA: only
@@ -51,7 +68,7 @@ afterAll(async () => {
   await certificates.remove();
 });
 
-const limits = async (hosts: string[] = ['localhost']): Promise<FetchLimits> => ({
+const limits = async (hosts: string[] = [new URL(base).host]): Promise<FetchLimits> => ({
   allowedHosts: new Set(hosts),
   maxBytes: 1024,
   timeoutMs: 5000,
@@ -88,13 +105,55 @@ describe('a document behind an HTTPS link', () => {
   it('is refused where a listed host redirects to a host not listed: the second server never sees a request', async () => {
     const before = seen.length;
     await expect(fetchDocument(`${base}/to-loopback`, await limits())).rejects.toThrow(
-      /expected a host the mapping's evidence\.allowed_hosts lists, got 127\.0\.0\.1 \(a redirect to https:\/\/127\.0\.0\.1:\d+\/secret\): nothing was fetched from it/,
+      /expected a host the mapping's evidence_sources\.hosts lists, got 127\.0\.0\.1:\d+ \(a redirect to https:\/\/127\.0\.0\.1:\d+\/secret\): nothing was fetched from it/,
     );
     await expect(fetchDocument(`${base}/to-metadata`, await limits())).rejects.toBeInstanceOf(DocumentNotAllowedError);
     expect(seen.slice(before)).toEqual([
       `localhost:${new URL(base).port}/to-loopback`,
       `localhost:${new URL(base).port}/to-metadata`,
     ]);
+  });
+
+  it('is refused on a port the mapping does not list for its host: a bare host is port 443 only', async () => {
+    const before = seen.length;
+    await expect(fetchDocument(`${base}/doc/8812`, await limits(['localhost']))).rejects.toThrow(
+      /expected a host the mapping's evidence_sources\.hosts lists, got localhost:\d+: nothing was fetched/,
+    );
+    expect(seen.slice(before)).toEqual([]);
+  });
+
+  it('goes through the proxy the settings choose, its tunnel asked for the checked address, TLS still checking the name', async () => {
+    const proxy = await startConnectProxy();
+    try {
+      const port = new URL(base).port;
+      const fetched = await fetchDocument(`${base}/moved`, {
+        ...(await limits()),
+        proxyFor: viaRoute({ env: { HTTPS_PROXY: proxy.address } }),
+      });
+      expect(fetched.bytes.equals(pdf)).toBe(true);
+      // Both requests (the redirect and the document) through a tunnel to the address, never to the name.
+      expect(proxy.tunnels.map((tunnel) => tunnel.authority)).toEqual([`127.0.0.1:${port}`, `127.0.0.1:${port}`]);
+      // NO_PROXY read as for the service: straight there, the proxy sees nothing.
+      await fetchDocument(`${base}/doc/8812`, {
+        ...(await limits()),
+        proxyFor: viaRoute({ env: { HTTPS_PROXY: proxy.address, NO_PROXY: 'localhost' } }),
+      });
+      expect(proxy.tunnels).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('says which failures may pass if asked again', async () => {
+    const failure = (await fetchDocument(`${base}/none`, await limits()).catch(
+      (error: unknown) => error,
+    )) as DocumentFetchError;
+    expect(failure).toMatchObject({ kind: 'status', status: 404, transient: false });
+    const closed = `https://localhost:${String(await closedPort())}/doc`;
+    const refused = (await fetchDocument(closed, await limits([new URL(closed).host])).catch(
+      (error: unknown) => error,
+    )) as DocumentFetchError;
+    expect(refused).toMatchObject({ kind: 'transport', transient: true });
   });
 
   it('stops at the redirect limit and at the size cap', async () => {

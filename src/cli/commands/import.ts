@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { requireDirectory, requireFile } from './required-paths.js';
+import { requireFile } from './required-paths.js';
+import { evidenceDirOf } from './evidence-dir.js';
 import { jobStem } from '../../job-files/job-name.js';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -47,6 +48,7 @@ interface ImportFlags extends JobFlags {
   sheet?: string;
   journal?: string;
   evidenceDir?: string;
+  evidenceFetchConcurrency?: number;
   fileMode?: 'none' | 'auto' | 'chargeback';
   dryRun: boolean;
   payloads?: string;
@@ -70,6 +72,9 @@ Examples:
   # review in a spreadsheet: results as a workbook of text cells, fixed and fed back
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --results out/disputes.results.xlsx
   bulk-disputes import out/disputes.results.xlsx --mapping mappings/generic.yaml --journal out/disputes.fix-1.journal.sqlite
+
+  # evidence under a bucket prefix (credentials from the AWS SDK's default chain: environment, profile, role)
+  bulk-disputes import disputes.csv --mapping mappings/generic.yaml --evidence-dir s3://bank-evidence/disputes/
 
   # check everything, send nothing; write each claim's body
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --dry-run --payloads claims.jsonl
@@ -112,7 +117,13 @@ export function importCommand(context: CliContext): Command {
     )
     .option(
       '--evidence-dir <dir>',
-      "evidence paths in the CSV are inside this directory (default: the input file's directory)",
+      "evidence paths in the CSV are inside this directory, or under this s3://bucket/prefix/ (default: the input file's " +
+        "directory); s3:// and https:// cells besides only where the mapping's evidence_sources allows",
+    )
+    .option(
+      '--evidence-fetch-concurrency <n>',
+      'evidence objects and documents read at once from a store or a link host (default 16)',
+      integer('--evidence-fetch-concurrency', 1, 256),
     )
     .addOption(
       new Option('--file-mode <mode>', "filing after creation (default: the mapping's file_mode)").choices([
@@ -166,9 +177,7 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
   await requireFile(input, 'input', 'a readable CSV or .xlsx file');
   if (flags.sheet !== undefined && !isWorkbookFile(input))
     throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
-  const evidenceDir = resolve(flags.evidenceDir ?? dirname(input));
-  const evidenceDirSetBy = flags.evidenceDir === undefined ? 'default' : 'flag';
-  await requireDirectory(evidenceDir);
+  const { evidenceDir, evidenceDirSetBy } = await evidenceDirOf(flags.evidenceDir, input);
   await requireFile(flags.mapping, '--mapping', 'a readable mapping file');
   // A workbook's reader makes garbage faster than a CSV's; a larger young generation collects it (heap-tuning.ts).
   if (isWorkbookFile(input)) letYoungGenerationGrowForWorkbooks();
@@ -189,6 +198,9 @@ async function runImportCommand(input: string, flags: ImportFlags, context: CliC
       journalFile,
       evidenceDir,
       evidenceDirSetBy,
+      evidenceFetchConcurrency: flags.evidenceFetchConcurrency,
+      // Evidence links are reached the way the service is (its --proxy and --ca-file), in a dry run too.
+      evidenceNetwork: await resolveNetwork(flags, io.env),
       fileMode: flags.fileMode,
       concurrency: flags.concurrency,
       maxRps,

@@ -1,6 +1,8 @@
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { UploadCategory } from '../../api/schemas/resources.js';
-import { checkEvidence, type EvidenceDirSetBy } from '../../evidence/index.js';
+import { resolve } from 'node:path';
+import { checkEvidence, describeEvidenceDir, type EvidenceDirSetBy } from '../../evidence/index.js';
+import { checkEvidenceCell, evidenceFileName, type RemoteEvidence } from '../../evidence/remote/index.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
 
 interface EvidenceRef {
@@ -20,8 +22,11 @@ export interface CheckedFile {
 
 /** Where a job's evidence is looked for, and whether `--evidence-dir` chose it (messages name both). */
 export interface EvidenceFolder {
+  /** A folder, or an s3:// bucket and key prefix (`remote.sources.folder`). */
   evidenceDir: string;
   evidenceDirSetBy?: EvidenceDirSetBy | undefined;
+  /** Objects and links, as the mapping's evidence_sources allow them; without it, every cell is a path. */
+  remote?: RemoteEvidence | undefined;
 }
 
 export type EvidenceCheck =
@@ -39,7 +44,7 @@ export async function checkClaimEvidence(rows: readonly RowRecord[], folder: Evi
     const refs = JSON.parse(row.evidence_json ?? '[]') as EvidenceRef[];
     const files: CheckedFile[] = [];
     for (const ref of refs) {
-      const checked = await checkEvidence(folder.evidenceDir, ref.path, folder.evidenceDirSetBy);
+      const checked = await checkOne(folder, ref.path);
       if (!checked.ok) {
         problems.set(row.idx, { code: checked.code, message: checked.message, field: `evidence.${ref.column}` });
         break;
@@ -56,6 +61,17 @@ export async function checkClaimEvidence(rows: readonly RowRecord[], folder: Evi
     filesByRow.set(row.idx, files);
   }
   return problems.size > 0 ? { ok: false, problems } : { ok: true, filesByRow };
+}
+
+async function checkOne(folder: EvidenceFolder, cell: string) {
+  const { evidenceDir, evidenceDirSetBy, remote } = folder;
+  if (remote === undefined) return checkEvidence(evidenceDir, cell, evidenceDirSetBy);
+  const shown = remote.sources.folder === undefined ? resolve(evidenceDir) : evidenceDir;
+  return checkEvidenceCell(
+    cell,
+    { evidenceDir, evidenceDirSetBy, where: describeEvidenceDir(shown, evidenceDirSetBy) },
+    remote,
+  );
 }
 
 /**
@@ -83,7 +99,7 @@ export class EvidenceUploads {
   }
 
   private async upload(file: CheckedFile): Promise<string> {
-    const filename = file.path.split(/[\\/]/).at(-1) ?? 'evidence';
+    const filename = evidenceFileName(file.path);
     const { data } = await this.client.files.upload({
       category: file.category as UploadCategory,
       filename,
