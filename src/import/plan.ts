@@ -15,6 +15,10 @@ import { resolvePacing, type Pacing, type SendingOptions } from '../rate/pacing.
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { StoreOnDemand } from '../storage/store-on-demand.js';
+import { fileSource, type ByteSource } from '../storage/byte-source.js';
+import { isObjectAddress, parseObjectAddress } from '../storage/object-address.js';
+import { objectSource } from '../storage/object-source.js';
+import { objectFingerprint } from './input-fingerprint.js';
 
 /**
  * An import, resolved once (docs/architecture.md, "A job's plan"): what it was asked for (the
@@ -75,7 +79,10 @@ export interface ImportRequest extends SendingOptions {
 
 /** The input, as the plan reads it. */
 export interface ImportInput {
+  /** As given: a path, or `s3://bucket/key`. */
   readonly file: string;
+  /** Its bytes, where they are: an object as the plan identified it, each read refused if it changed since. */
+  readonly source: ByteSource;
   readonly sheet: string | undefined;
   readonly kind: 'csv' | 'xlsx';
 }
@@ -125,9 +132,20 @@ const breakerThreshold = 5;
 
 /** Reads the mapping and hashes the input: everything an import decides before its first step. */
 export async function resolveImportPlan(request: ImportRequest): Promise<ImportPlan> {
+  const objects = new StoreOnDemand(request.objectStore);
+  try {
+    return await planWith(request, objects);
+  } catch (error) {
+    objects.close();
+    throw error;
+  }
+}
+
+async function planWith(request: ImportRequest, objects: StoreOnDemand): Promise<ImportPlan> {
   const mapping = await readMapping(request);
   const input: ImportInput = {
     file: request.input,
+    source: await sourceOf(request.input, objects),
     sheet: request.sheet,
     kind: isWorkbookFile(request.input) ? 'xlsx' : 'csv',
   };
@@ -142,14 +160,24 @@ export async function resolveImportPlan(request: ImportRequest): Promise<ImportP
     shard: request.shard,
     restart: request.restart === true,
     acceptTrailerMismatch: request.acceptTrailerMismatch === true,
-    fingerprint: await fingerprintOf(request, mapping, mode),
+    fingerprint: await fingerprintOf(request, input.source, mapping, mode),
     mode,
     pacing: resolvePacing(request, { breakerThreshold }),
     logger: request.logger,
     progress: request.progress,
     onStaged: request.onStaged ?? (() => undefined),
-    objects: new StoreOnDemand(request.objectStore),
+    objects,
   };
+}
+
+/**
+ * A local file, or an object identified here, once (HeadObject): every later read is of these
+ * bytes or refused, and the journal binds them (`objectFingerprint`).
+ */
+async function sourceOf(input: string, objects: StoreOnDemand): Promise<ByteSource> {
+  if (!isObjectAddress(input)) return fileSource(input);
+  const store = objects.get();
+  return objectSource(store, await store.identify(parseObjectAddress(input, 'input')));
 }
 
 function modeOf({ dryRun, service, filingClock }: ImportRequest): ImportMode {
@@ -174,12 +202,14 @@ async function readMapping(request: ImportRequest): Promise<ImportMapping> {
 
 async function fingerprintOf(
   request: ImportRequest,
+  source: ByteSource,
   mapping: ImportMapping,
   mode: ImportMode,
 ): Promise<ImportFingerprint> {
   return {
     format: journalFormat,
-    input: await fileSha256(request.input),
+    // An object's identity rather than its sha256: hashing it would read it all once more.
+    input: source.object === undefined ? await fileSha256(request.input) : objectFingerprint(source.object),
     mapping: createHash('sha256').update(mapping.text).digest('hex'),
     fileMode: mapping.fileMode,
     shard: request.shard ?? null,
