@@ -95,7 +95,10 @@ async function readHeader(options: SourceHeaderOptions): Promise<readonly string
  * it has none of them, that is what is wrong, not its quotes. Anything else keeps the reader's
  * own error (an empty name, a repeated one, an unclosed quote, an encoding).
  */
-async function unreadableHeader(error: unknown, options: SourceHeaderOptions): Promise<HeaderMismatchError | undefined> {
+async function unreadableHeader(
+  error: unknown,
+  options: SourceHeaderOptions,
+): Promise<HeaderMismatchError | undefined> {
   const { input, mapping, mappingFile } = options;
   if (!(error instanceof CsvFormatError) || error.line !== 1 || isWorkbookFile(input.name)) return undefined;
   if (['csv_encoding', 'csv_empty', 'csv_line_endings'].includes(error.code)) return undefined;

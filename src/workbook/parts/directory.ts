@@ -1,11 +1,7 @@
 import { createRequire } from 'node:module';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import type { ByteSource } from '../../storage/byte-source.js';
-import {
-  ObjectNotFoundError,
-  ObjectStoreCredentialsError,
-  ObjectStoreUnavailableError,
-} from '../../storage/errors.js';
+import { ObjectNotFoundError, ObjectStoreCredentialsError, ObjectStoreUnavailableError } from '../../storage/errors.js';
 import { CsvFormatError } from '../../csv/errors.js';
 import { workbookLimits } from './limits.js';
 import { counted, tooLarge, unreadable } from './too-large.js';
@@ -115,7 +111,7 @@ async function directoryOf(file: ByteSource, fileBytes: number): Promise<Directo
     file.open({ start: offset, end }).then(
       (bytes) =>
         pipeline(bytes, through, (error) => {
-          if (error !== undefined && error !== null) readFailed(error);
+          if (error !== null) readFailed(error);
         }),
       (error: unknown) => {
         readFailed(error instanceof Error ? error : new Error(String(error)));
@@ -124,7 +120,10 @@ async function directoryOf(file: ByteSource, fileBytes: number): Promise<Directo
     return through;
   };
   try {
-    return await Promise.race([unzipper.Open.custom({ size: async () => fileBytes, stream }).then((zip) => zip.files), failed]);
+    return await Promise.race([
+      unzipper.Open.custom({ size: async () => fileBytes, stream }).then((zip) => zip.files),
+      failed,
+    ]);
   } catch (error) {
     // What reading the bytes failed with is said as it is (a store's failure is no damaged workbook).
     if (isReadFailure(error)) throw error;

@@ -63,7 +63,11 @@ async function dataStart(file: ByteSource, part: DeclaredPart): Promise<number> 
   const extraBytes = header.readUInt16LE(28);
   const localName = header.subarray(localHeaderBytes, localHeaderBytes + nameBytes).toString('utf8');
   if (localName !== part.name)
-    throw unreadable(part.name, 'its local file header to name it as its zip directory does', JSON.stringify(localName));
+    throw unreadable(
+      part.name,
+      'its local file header to name it as its zip directory does',
+      JSON.stringify(localName),
+    );
   const start = part.offset + localHeaderBytes + nameBytes + extraBytes;
   if (start + part.compressedBytes > (await file.size()))
     throw unreadable(part.name, 'an entry inside the file', 'one past its end');
