@@ -111,7 +111,8 @@ async function directoryOf(file: ByteSource, fileBytes: number): Promise<Directo
     file.open({ start: offset, end }).then(
       (bytes) =>
         pipeline(bytes, through, (error) => {
-          if (error !== null) readFailed(error);
+          // Called with nothing (not null, as typed) when the bytes were all read.
+          if (error instanceof Error) readFailed(error);
         }),
       (error: unknown) => {
         readFailed(error instanceof Error ? error : new Error(String(error)));
