@@ -7,6 +7,7 @@ import { benchCase as evidence } from './cases/evidence.js';
 import { benchCase as fixedWidth } from './cases/fixed-width.js';
 import { benchCase as memory } from './cases/memory.js';
 import { benchCase as network } from './cases/network.js';
+import { benchCase as objectStorage } from './cases/object-storage.js';
 import { benchCase as packageCase } from './cases/package.js';
 import { benchCase as prune } from './cases/prune.js';
 import { benchCase as rateLimit } from './cases/rate-limit.js';
@@ -54,6 +55,7 @@ const allCases: readonly BenchCase[] = [
   weather,
   fixedWidth,
   prune,
+  objectStorage,
 ];
 
 interface Flags {

@@ -63,12 +63,20 @@ function targetSizeBytes(index: number): number {
   return 1_000_000 + ((index * 37) % 100) * 30_000;
 }
 
-/** `count` files named `{prefix}-NNN.{jpg,png,pdf}` in `dir`, the three formats in turn. */
-export async function writeEvidenceFiles(dir: string, prefix: string, count: number): Promise<EvidenceFileSpec[]> {
+/**
+ * `count` files named `{prefix}-NNN.{jpg,png,pdf}` in `dir`, the three formats in turn, each of
+ * `sizeOf(index)` bytes (by default 1 to 4 MB).
+ */
+export async function writeEvidenceFiles(
+  dir: string,
+  prefix: string,
+  count: number,
+  sizeOf: (index: number) => number = targetSizeBytes,
+): Promise<EvidenceFileSpec[]> {
   const samples = { jpg: await readFile(sampleJpeg), png: await readFile(samplePng), pdf: await readFile(samplePdf) };
   const specs: EvidenceFileSpec[] = [];
   for (let index = 0; index < count; index++) {
-    const target = targetSizeBytes(index);
+    const target = sizeOf(index);
     const extension = (['jpg', 'png', 'pdf'] as const)[index % 3] ?? 'jpg';
     const padding = target - samples[extension].length;
     const bytes =
@@ -79,7 +87,7 @@ export async function writeEvidenceFiles(dir: string, prefix: string, count: num
           : await padPdf(samples.pdf, padding);
     if (bytes.length >= fileSizeLimitBytes)
       throw new Error(`evidence bench: expected files under ${fileSizeLimitBytes} bytes, got ${bytes.length}`);
-    const name = `${prefix}-${String(index).padStart(3, '0')}.${extension}`;
+    const name = `${prefix}-${String(index).padStart(count > 1000 ? 4 : 3, '0')}.${extension}`;
     const path = join(dir, name);
     await writeFile(path, bytes);
     specs.push({ name, path, sizeBytes: bytes.length });

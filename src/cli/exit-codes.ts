@@ -9,7 +9,11 @@ import {
 import { ConnectionSetupError, type SetupCategory } from '../api/network/setup-error.js';
 import { resourceFailure } from '../files/resource-failure.js';
 import { CodedError, RefusalError, codeOf } from '../errors/coded-error.js';
-import { ObjectStoreCredentialsError } from '../storage/errors.js';
+import {
+  ObjectStoreCertificateError,
+  ObjectStoreCredentialsError,
+  ObjectStoreProxyError,
+} from '../storage/errors.js';
 import { exitCodeTable } from './exit-code-table.js';
 
 /** The exit codes by name, their numbers from the one table of them (exit-code-table.ts, docs/exit-codes.md). */
@@ -59,6 +63,8 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
   if (error instanceof ConnectionSetupError) return setupExitCodes[error.category];
   // A store that refuses our key or secret refuses it on every run: like a refused client certificate.
   if (error instanceof ObjectStoreCredentialsError) return ExitCode.clientCertificate;
+  if (error instanceof ObjectStoreCertificateError) return ExitCode.serverCertificate;
+  if (error instanceof ObjectStoreProxyError) return ExitCode.proxy;
   if (error instanceof AuthenticationError || error instanceof ClaimsNetworkError) return ExitCode.aborted;
   if (error instanceof ClaimsHttpError)
     return error.status === 429 || error.status >= 500 ? ExitCode.aborted : ExitCode.someRowsNotOk;

@@ -19,6 +19,7 @@ import { fileSource, type ByteSource } from '../storage/byte-source.js';
 import { isObjectAddress, parseObjectAddress } from '../storage/object-address.js';
 import { objectSource } from '../storage/object-source.js';
 import { objectFingerprint } from './input-fingerprint.js';
+import type { StoreNetwork } from '../storage/store-connection.js';
 
 /**
  * An import, resolved once (docs/architecture.md, "A job's plan"): what it was asked for (the
@@ -132,7 +133,7 @@ const breakerThreshold = 5;
 
 /** Reads the mapping and hashes the input: everything an import decides before its first step. */
 export async function resolveImportPlan(request: ImportRequest): Promise<ImportPlan> {
-  const objects = new StoreOnDemand(request.objectStore);
+  const objects = new StoreOnDemand(request.objectStore, storeNetworkOf(request));
   try {
     return await planWith(request, objects);
   } catch (error) {
@@ -178,6 +179,12 @@ async function sourceOf(input: string, objects: StoreOnDemand): Promise<ByteSour
   if (!isObjectAddress(input)) return fileSource(input);
   const store = objects.get();
   return objectSource(store, await store.identify(parseObjectAddress(input, 'input')));
+}
+
+/** The service's proxy and CA, for the store too; a dry run without a service reads the environment's proxy. */
+function storeNetworkOf(request: ImportRequest): StoreNetwork {
+  const network = request.service?.network;
+  return { proxy: network?.proxy, env: network?.env ?? process.env, ca: network?.ca };
 }
 
 function modeOf({ dryRun, service, filingClock }: ImportRequest): ImportMode {

@@ -19,3 +19,13 @@ export class ObjectNotFoundError extends RefusalError {
 export class ObjectStoreUnavailableError extends CodedError {
   readonly code = 'OBJECT_STORE_UNAVAILABLE';
 }
+
+/** The store's certificate is not one we trust (a private CA not given, expired, another host): as for the service, exit 4. */
+export class ObjectStoreCertificateError extends CodedError {
+  readonly code = 'OBJECT_STORE_TLS_UNTRUSTED';
+}
+
+/** The proxy on the way to the store refused the tunnel or is not there: as for the service, exit 6. */
+export class ObjectStoreProxyError extends CodedError {
+  readonly code = 'OBJECT_STORE_PROXY';
+}

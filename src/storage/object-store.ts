@@ -1,7 +1,9 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
+import type { Route } from '../api/network/proxy-route.js';
 import { ObjectNotFoundError, ObjectStoreCredentialsError, ObjectStoreUnavailableError } from './errors.js';
 import { formatObjectAddress, type ObjectAddress } from './object-address.js';
+import { connectionFailure, storeAgents, type StoreNetwork } from './store-connection.js';
 import type { StoreSettings } from './store-settings.js';
 
 /**
@@ -29,10 +31,15 @@ type Sdk = typeof import('@aws-sdk/client-s3');
 /** An S3-compatible store, reached through the AWS SDK for JavaScript v3. */
 export class ObjectStore {
   private client: Promise<{ s3: S3Client; sdk: Sdk }> | undefined;
+  private route: Route | undefined;
 
   constructor(
     private readonly settings: StoreSettings,
-    private readonly options: { credentials?: { accessKeyId: string; secretAccessKey: string } } = {},
+    private readonly options: {
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+      /** The claims service's proxy and CA (docs/network.md, "Object storage"). */
+      network?: StoreNetwork;
+    } = {},
   ) {}
 
   /** The SDK is loaded with the first request: a job that reads no object does not pay its 0.2 s of loading. */
@@ -43,7 +50,10 @@ export class ObjectStore {
 
   private makeClient(sdk: Sdk): S3Client {
     const { settings, options } = this;
+    const { route, httpAgent, httpsAgent, connectionTimeout, requestTimeout } = storeAgents(settings, options.network);
+    this.route = route;
     return new sdk.S3Client({
+      requestHandler: { httpAgent, httpsAgent, connectionTimeout, requestTimeout },
       region: settings.region,
       ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
       forcePathStyle: settings.pathStyle,
@@ -108,6 +118,8 @@ export class ObjectStore {
     const where = `${formatObjectAddress(address)} (${this.settings.endpoint ?? `AWS S3, ${this.settings.region}`})`;
     const status = error instanceof sdk.S3ServiceException ? error.$metadata.httpStatusCode : undefined;
     const name = error instanceof Error ? error.name : String(error);
+    const onTheWay = this.route === undefined ? undefined : connectionFailure(error, where, this.route);
+    if (onTheWay !== undefined) return onTheWay;
     if (status === 403 || credentialsRefusals.includes(name))
       return new ObjectStoreCredentialsError(
         `${where}: expected the store to accept our credentials, got ${status ?? 'a refusal'} (${name}): ` +

@@ -1,4 +1,5 @@
 import { ObjectStore } from './object-store.js';
+import type { StoreNetwork } from './store-connection.js';
 import { storeSettingsOf } from './store-settings.js';
 
 /**
@@ -11,11 +12,12 @@ export class StoreOnDemand {
 
   constructor(
     private readonly given: ObjectStore | undefined,
+    private readonly network: StoreNetwork = {},
     private readonly env: Readonly<Record<string, string | undefined>> = process.env,
   ) {}
 
   get(): ObjectStore {
-    this.made ??= this.given ?? new ObjectStore(storeSettingsOf(this.env));
+    this.made ??= this.given ?? new ObjectStore(storeSettingsOf(this.env), { network: this.network });
     return this.made;
   }
 

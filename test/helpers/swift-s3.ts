@@ -34,7 +34,26 @@ async function freePort(): Promise<number> {
 
 const servers = ['account', 'container', 'object'] as const;
 
-export async function startSwiftS3(): Promise<SwiftS3> {
+/** Swift's health check answers; over TLS its certificate is not checked here (the tests check it). */
+async function healthy(endpoint: string, tls: boolean): Promise<{ ok: boolean }> {
+  if (!tls) return fetch(`${endpoint}/healthcheck`);
+  const { Agent, request } = await import('undici');
+  const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+  try {
+    const answer = await request(`${endpoint}/healthcheck`, { dispatcher });
+    await answer.body.dump();
+    return { ok: answer.statusCode === 200 };
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+export interface SwiftS3Options {
+  /** Serve the S3 API over TLS with this certificate and key (PEM files): `https://localhost:port`. */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
+}
+
+export async function startSwiftS3(options: SwiftS3Options = {}): Promise<SwiftS3> {
   const root = await mkdtemp(join(tmpdir(), 'bulk-disputes-swift-'));
   const etc = join(root, 'etc');
   const devices = join(root, 'srv');
@@ -85,6 +104,9 @@ export async function startSwiftS3(): Promise<SwiftS3> {
       `bind_port = ${String(ports.proxy)}`,
       `swift_dir = ${etc}`,
       'workers = 0',
+      ...(options.tls === undefined
+        ? []
+        : [`cert_file = ${options.tls.certFile}`, `key_file = ${options.tls.keyFile}`]),
       '[pipeline:main]',
       'pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy proxy-logging proxy-server',
       '[app:proxy-server]',
@@ -112,14 +134,15 @@ export async function startSwiftS3(): Promise<SwiftS3> {
       stdio: 'ignore',
     }),
   );
-  const endpoint = `http://127.0.0.1:${String(ports.proxy)}`;
+  const endpoint =
+    options.tls === undefined ? `http://127.0.0.1:${String(ports.proxy)}` : `https://localhost:${String(ports.proxy)}`;
   const stop = async () => {
     for (const child of children) child.kill('SIGKILL');
     await rm(root, { recursive: true, force: true });
   };
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const ready = await fetch(`${endpoint}/healthcheck`).then(
+    const ready = await healthy(endpoint, options.tls !== undefined).then(
       (answer) => answer.ok,
       () => false,
     );

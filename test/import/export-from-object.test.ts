@@ -181,10 +181,10 @@ describe('import s3://bucket/key', () => {
           env,
         );
       const checked = await runBin(['mapping', 'check', mapping, '--input', address], env);
-    expect(checked.exitCode, checked.stderr).toBe(0);
-    expect(checked.stdout).toContain(`${address}: the export's header has every column`);
-    expect(checked.stdout).toContain("its trailers' control figures agree with what each block holds");
-    const disk = await dryRun(onDisk, 'disk.results.csv');
+      expect(checked.exitCode, checked.stderr).toBe(0);
+      expect(checked.stdout).toContain(`${address}: the export's header has every column`);
+      expect(checked.stdout).toContain("its trailers' control figures agree with what each block holds");
+      const disk = await dryRun(onDisk, 'disk.results.csv');
       const object = await dryRun(address, 'object.results.csv');
       expect(object.exitCode, object.stderr).toBe(disk.exitCode);
       const results = await readResults(join(workspace.dir, 'object.results.csv'));

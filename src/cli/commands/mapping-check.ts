@@ -56,7 +56,9 @@ export function checkCommand(context: CliContext): Command {
       }
       if (flags.sheet !== undefined && !isWorkbookFile(flags.input))
         throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${flags.input}`);
-      const store = isObjectAddress(flags.input) ? new ObjectStore(storeSettingsOf(context.io.env)) : undefined;
+      const store = isObjectAddress(flags.input)
+        ? new ObjectStore(storeSettingsOf(context.io.env), { network: { env: context.io.env } })
+        : undefined;
       try {
         const input = await inputOf(flags.input, store);
         const fit = await checkInputHeader({ input, sheet: flags.sheet, mapping, mappingFile: file });
