@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { ControlMismatch } from '../csv/control-tally.js';
 import { RefusalError } from '../errors/coded-error.js';
 import type { Mapping } from '../mapping/schema.js';
@@ -7,6 +6,7 @@ import { columnReadings } from '../mapping/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../workbook/read-rows.js';
 import { exportLayout } from './export-layout.js';
 import { controlTallyFor, exportRecordBatches } from './export-records.js';
+import { byteSourceOf, type ByteSource } from '../files/byte-source.js';
 
 /**
  * The input's trailers against what it holds, read once to its end before the journal is made
@@ -41,7 +41,8 @@ export class ControlMismatchError extends RefusalError {
 }
 
 export interface InputControlsOptions {
-  input: string;
+  /** A local file (its path) or an object. */
+  input: string | ByteSource;
   sheet?: string | undefined;
   mapping: Mapping;
   /** Import a file whose trailers disagree, its rows warned: the mismatches are returned instead of thrown. */
@@ -50,10 +51,11 @@ export interface InputControlsOptions {
 
 /** Reads the input to its end and checks every block; throws ControlMismatchError, or returns the mismatches accepted. */
 export async function checkInputControls(options: InputControlsOptions): Promise<readonly ControlMismatch[]> {
-  const { input, mapping } = options;
+  const { mapping } = options;
+  const input = byteSourceOf(options.input);
   const tally = controlTallyFor(mapping);
   if (tally === undefined) return [];
-  if (isWorkbookFile(input)) {
+  if (isWorkbookFile(input.name)) {
     if (mapping.controls === undefined) return [];
     const rows = readWorkbookRows(input, {
       sheet: options.sheet,
@@ -64,11 +66,11 @@ export async function checkInputControls(options: InputControlsOptions): Promise
     for await (const _row of rows);
   } else {
     // Only the tally is wanted: a fixed-width file's rows are not built (a CSV's are, to be counted).
-    for await (const _batch of exportRecordBatches(createReadStream(input), mapping, { tally, tallyOnly: true }));
+    for await (const _batch of exportRecordBatches(await input.open(), mapping, { tally, tallyOnly: true }));
   }
   if (tally.mismatchCount === 0) return [];
   if (options.accept === true) return tally.mismatches;
-  throw new ControlMismatchError(input, tally.mismatches, tally.mismatchCount);
+  throw new ControlMismatchError(input.name, tally.mismatches, tally.mismatchCount);
 }
 
 /**

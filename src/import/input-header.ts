@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { CsvFormatError } from '../csv/errors.js';
 import { numberedHeader } from '../csv/records.js';
 import { delimiterCandidates, splitRecords } from '../csv/sniff-dialect.js';
@@ -11,6 +9,7 @@ import { exportLayout } from './export-layout.js';
 import { exportRecordBatches } from './export-records.js';
 import { columnReadings } from '../mapping/column-readings.js';
 import { isWorkbookFile, readWorkbookRows } from '../workbook/read-rows.js';
+import { byteSourceOf, type ByteSource } from '../files/byte-source.js';
 
 /**
  * An import's input header, read and checked against its mapping before the journal is made
@@ -20,14 +19,16 @@ import { isWorkbookFile, readWorkbookRows } from '../workbook/read-rows.js';
  */
 
 export interface InputHeaderOptions {
-  /** The CSV export, results file or workbook. */
-  input: string;
+  /** The CSV export, results file or workbook: a local file (its path) or an object. */
+  input: string | ByteSource;
   /** A workbook's sheet (default: its first). */
   sheet?: string | undefined;
   mapping: Mapping;
   /** The mapping file as the user named it, for the messages. */
   mappingFile: string;
 }
+
+type SourceHeaderOptions = InputHeaderOptions & { input: ByteSource };
 
 /** What the check found: the fit, and whether the input is one of our results files fed back. */
 export interface InputHeaderFit extends HeaderFit {
@@ -37,7 +38,8 @@ export interface InputHeaderFit extends HeaderFit {
 }
 
 /** Reads the input's header and checks it; throws HeaderMismatchError, or the mapping's error for `not_card_numbers`. */
-export async function checkInputHeader(options: InputHeaderOptions): Promise<InputHeaderFit> {
+export async function checkInputHeader(given: InputHeaderOptions): Promise<InputHeaderFit> {
+  const options = { ...given, input: byteSourceOf(given.input) };
   const { input, mapping, mappingFile } = options;
   let header: readonly string[];
   try {
@@ -48,21 +50,21 @@ export async function checkInputHeader(options: InputHeaderOptions): Promise<Inp
   const statusCount = renamedStatusCount(header);
   const kind = statusCount > 0 ? 'results file' : 'export';
   const columns = header.slice(statusCount);
-  const workbook = isWorkbookFile(input);
+  const workbook = isWorkbookFile(input.name);
   const splitOtherwise = workbook ? undefined : await splitOnOtherDelimiters(input, mapping);
   const sheet = !workbook
     ? undefined
     : options.sheet === undefined
       ? 'on its first sheet (another is read with --sheet NAME)'
       : `on sheet ${JSON.stringify(options.sheet)}`;
-  const fit = checkHeaderFits(mapping, columns, { file: input, mappingFile, kind, splitOtherwise, sheet });
+  const fit = checkHeaderFits(mapping, columns, { file: input.name, mappingFile, kind, splitOtherwise, sheet });
   // After the fit: in another export altogether, a not_card_numbers name is not the first thing wrong.
   checkNotCardNumbers(mappingFile, mapping, header);
   return { ...fit, kind, columns };
 }
 
 /** The header as staging reads it: the dialect's, a results file's status columns renamed. */
-async function readHeader(options: InputHeaderOptions): Promise<readonly string[]> {
+async function readHeader(options: SourceHeaderOptions): Promise<readonly string[]> {
   let header: readonly string[] | undefined;
   const hooks = {
     onHeader: (names: readonly string[]) => {
@@ -70,7 +72,7 @@ async function readHeader(options: InputHeaderOptions): Promise<readonly string[
     },
     renameHeader: renameStatusColumns,
   };
-  if (isWorkbookFile(options.input)) {
+  if (isWorkbookFile(options.input.name)) {
     const rows = readWorkbookRows(options.input, {
       sheet: options.sheet,
       readings: columnReadings(options.mapping),
@@ -80,7 +82,7 @@ async function readHeader(options: InputHeaderOptions): Promise<readonly string[
     // Leaving the loop ends the reader: the header is all that is needed.
     for await (const _row of rows) break;
   } else {
-    const batches = exportRecordBatches(createReadStream(options.input), options.mapping, hooks);
+    const batches = exportRecordBatches(await options.input.open(), options.mapping, hooks);
     for await (const _batch of batches) break;
   }
   // Both readers throw csv_empty on a file without a header; a header alone yields no row.
@@ -93,15 +95,18 @@ async function readHeader(options: InputHeaderOptions): Promise<readonly string[
  * it has none of them, that is what is wrong, not its quotes. Anything else keeps the reader's
  * own error (an empty name, a repeated one, an unclosed quote, an encoding).
  */
-async function unreadableHeader(error: unknown, options: InputHeaderOptions): Promise<HeaderMismatchError | undefined> {
+async function unreadableHeader(
+  error: unknown,
+  options: SourceHeaderOptions,
+): Promise<HeaderMismatchError | undefined> {
   const { input, mapping, mappingFile } = options;
-  if (!(error instanceof CsvFormatError) || error.line !== 1 || isWorkbookFile(input)) return undefined;
+  if (!(error instanceof CsvFormatError) || error.line !== 1 || isWorkbookFile(input.name)) return undefined;
   if (['csv_encoding', 'csv_empty', 'csv_line_endings'].includes(error.code)) return undefined;
   const head = await headText(input, mapping);
   const columns = firstRecord(head, mapping, mapping.csv.delimiter);
   const splitOtherwise = await splitOnOtherDelimiters(input, mapping);
   try {
-    checkHeaderFits(mapping, columns, { file: input, mappingFile, kind: 'export', splitOtherwise });
+    checkHeaderFits(mapping, columns, { file: input.name, mappingFile, kind: 'export', splitOtherwise });
   } catch (mismatch) {
     if (mismatch instanceof HeaderMismatchError && mismatch.reason !== 'missing') return mismatch;
   }
@@ -109,7 +114,7 @@ async function unreadableHeader(error: unknown, options: InputHeaderOptions): Pr
 }
 
 /** The first record split on each common delimiter but the mapping's, quotes honoured: the delimiter hint's evidence. */
-async function splitOnOtherDelimiters(input: string, mapping: Mapping): Promise<Map<string, readonly string[]>> {
+async function splitOnOtherDelimiters(input: ByteSource, mapping: Mapping): Promise<Map<string, readonly string[]>> {
   const head = await headText(input, mapping);
   const split = new Map<string, readonly string[]>();
   for (const delimiter of delimiterCandidates)
@@ -127,15 +132,12 @@ function firstRecord(head: { text: string; complete: boolean }, mapping: Mapping
 /** A header is in the file's first bytes; more would only cost reading. */
 const headBytes = 64 * 1024;
 
-/** The file's first bytes as text in the mapping's encoding (undecodable bytes replaced: this is only evidence). */
-async function headText(input: string, mapping: Mapping): Promise<{ text: string; complete: boolean }> {
-  const handle = await open(input, 'r');
-  try {
-    const buffer = Buffer.alloc(headBytes);
-    const { bytesRead } = await handle.read(buffer, 0, headBytes, 0);
-    const text = new TextDecoder(mapping.csv.encoding).decode(buffer.subarray(0, bytesRead));
-    return { text, complete: bytesRead < headBytes };
-  } finally {
-    await handle.close();
-  }
+/**
+ * The input's first bytes as text in the mapping's encoding (undecodable bytes replaced: this is
+ * only evidence); of an object, a ranged read of those bytes alone.
+ */
+async function headText(input: ByteSource, mapping: Mapping): Promise<{ text: string; complete: boolean }> {
+  const head = await input.read(0, headBytes);
+  const text = new TextDecoder(mapping.csv.encoding).decode(head);
+  return { text, complete: head.length < headBytes };
 }

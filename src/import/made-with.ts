@@ -12,6 +12,7 @@ import {
 } from '../journal/made-with.js';
 import type { Shard } from '../job-files/claims/ids.js';
 import type { ImportFingerprint, RecordedImportFingerprint } from '../job-files/import/meta.js';
+import { objectChanges, parseObjectFingerprint, type ObjectFingerprint } from './input-fingerprint.js';
 
 /**
  * What ties an import's journal to its job (the fingerprint, in the journal's `meta`), and, when a
@@ -25,6 +26,8 @@ export interface MadeWithFiles {
 }
 
 function inputDifference(then: ImportFingerprint, now: ImportFingerprint, files: MadeWithFiles, inputFile: string) {
+  const [objectThen, objectNow] = [parseObjectFingerprint(then.input), parseObjectFingerprint(now.input)];
+  if (objectThen !== undefined || objectNow !== undefined) return objectDifference(then, now, objectThen, objectNow);
   const named = files.inputFile !== undefined && files.inputFile !== inputFile ? ` (${files.inputFile})` : '';
   return {
     said: `an input file that differs from the one this journal was made with${named} (sha256 ${shortHash(then.input)} vs ${shortHash(now.input)})`,
@@ -32,6 +35,30 @@ function inputDifference(then: ImportFingerprint, now: ImportFingerprint, files:
       files.inputFile === undefined
         ? 'the input file it was made with'
         : `the input file it was made with, ${files.inputFile}`,
+  };
+}
+
+/**
+ * An object input that is not the one the journal was made with (other bytes at its key, another
+ * key), or an object where a file was, or the other way round: named, with what changed.
+ */
+function objectDifference(
+  then: ImportFingerprint,
+  now: ImportFingerprint,
+  objectThen: ObjectFingerprint | undefined,
+  objectNow: ObjectFingerprint | undefined,
+) {
+  const described = (object: ObjectFingerprint | undefined, sha256: string) =>
+    object === undefined ? `a file of sha256 ${shortHash(sha256)}` : object.address;
+  if (objectThen === undefined || objectNow === undefined)
+    return {
+      said: `an input that differs from the one this journal was made with (${described(objectThen, then.input)} vs ${described(objectNow, now.input)})`,
+      resume: `the input it was made with, ${described(objectThen, then.input)}`,
+    };
+  const replaced = objectThen.address === objectNow.address ? ' (it was replaced since)' : '';
+  return {
+    said: `an input object that differs from the one this journal was made with${replaced}: ${objectNow.address} (${objectChanges(objectThen, objectNow)})`,
+    resume: `the object it was made with, ${objectThen.address} of ETag ${objectThen.etag}`,
   };
 }
 

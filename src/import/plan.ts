@@ -16,6 +16,10 @@ import { resolvePacing, type Pacing, type SendingOptions } from '../rate/pacing.
 import { isWorkbookFile } from '../workbook/read-rows.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { StoreOnDemand } from '../storage/store-on-demand.js';
+import { fileSource, type ByteSource } from '../files/byte-source.js';
+import { isObjectAddress, parseObjectAddress } from '../storage/object-address.js';
+import { objectSource } from '../storage/object-source.js';
+import { objectFingerprint } from './input-fingerprint.js';
 import type { StoreNetwork } from '../storage/store-connection.js';
 import { resolveEvidence } from './evidence-sources.js';
 
@@ -82,7 +86,10 @@ export interface ImportRequest extends SendingOptions {
 
 /** The input, as the plan reads it. */
 export interface ImportInput {
+  /** As given: a path, or `s3://bucket/key`. */
   readonly file: string;
+  /** Its bytes, where they are: an object as the plan identified it, each read refused if it changed since. */
+  readonly source: ByteSource;
   readonly sheet: string | undefined;
   readonly kind: 'csv' | 'xlsx';
 }
@@ -132,19 +139,26 @@ const breakerThreshold = 5;
 
 /** Reads the mapping and hashes the input: everything an import decides before its first step. */
 export async function resolveImportPlan(request: ImportRequest): Promise<ImportPlan> {
+  const objects = new StoreOnDemand(request.objectStore, storeNetworkOf(request));
+  try {
+    return await planWith(request, objects);
+  } catch (error) {
+    objects.close();
+    throw error;
+  }
+}
+
+async function planWith(request: ImportRequest, objects: StoreOnDemand): Promise<ImportPlan> {
   const mapping = await readMapping(request);
   const input: ImportInput = {
     file: request.input,
+    source: await sourceOf(request.input, objects),
     sheet: request.sheet,
     kind: isWorkbookFile(request.input) ? 'xlsx' : 'csv',
   };
   const mode = modeOf(request);
-  const objects = new StoreOnDemand(request.objectStore, storeNetworkOf(request));
   // After the mapping: the store is asked for the credentials only once the mapping is known good.
-  const evidence = await resolveEvidence(request, mapping.mapping, objects).catch((error: unknown) => {
-    objects.close();
-    throw error;
-  });
+  const evidence = await resolveEvidence(request, mapping.mapping, objects);
   return {
     input,
     mapping,
@@ -155,7 +169,7 @@ export async function resolveImportPlan(request: ImportRequest): Promise<ImportP
     shard: request.shard,
     restart: request.restart === true,
     acceptTrailerMismatch: request.acceptTrailerMismatch === true,
-    fingerprint: await fingerprintOf(request, mapping, mode),
+    fingerprint: await fingerprintOf(request, input.source, mapping, mode),
     mode,
     pacing: resolvePacing(request, { breakerThreshold }),
     logger: request.logger,
@@ -163,6 +177,16 @@ export async function resolveImportPlan(request: ImportRequest): Promise<ImportP
     onStaged: request.onStaged ?? (() => undefined),
     objects,
   };
+}
+
+/**
+ * A local file, or an object identified here, once (HeadObject): every later read is of these
+ * bytes or refused, and the journal binds them (`objectFingerprint`).
+ */
+async function sourceOf(input: string, objects: StoreOnDemand): Promise<ByteSource> {
+  if (!isObjectAddress(input)) return fileSource(input);
+  const store = objects.get();
+  return objectSource(store, await store.identify(parseObjectAddress(input, 'input')));
 }
 
 /** The service's proxy and CA, for the store too; a dry run without a service reads the environment's proxy. */
@@ -193,12 +217,14 @@ async function readMapping(request: ImportRequest): Promise<ImportMapping> {
 
 async function fingerprintOf(
   request: ImportRequest,
+  source: ByteSource,
   mapping: ImportMapping,
   mode: ImportMode,
 ): Promise<ImportFingerprint> {
   return {
     format: journalFormat,
-    input: await fileSha256(request.input),
+    // An object's identity rather than its sha256: hashing it would read it all once more.
+    input: source.object === undefined ? await fileSha256(request.input) : objectFingerprint(source.object),
     mapping: createHash('sha256').update(mapping.text).digest('hex'),
     fileMode: mapping.fileMode,
     shard: request.shard ?? null,

@@ -1,7 +1,6 @@
 import { expectReplaceable } from '../files/own-file.js';
 import { maskStagedCardNumbers } from '../job-files/import/mask-staged.js';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { identityOf } from '../api/service-target.js';
@@ -28,8 +27,8 @@ import { stageRows } from './stage/index.js';
 import { checkInputHeader } from './input-header.js';
 import { checkInputControls, warnRowsOfBlocks } from './check-controls.js';
 
-import { isObjectAddress } from '../storage/object-address.js';
 import { resolveImportPlan, type ImportPlan, type ImportRequest } from './plan.js';
+import { isObjectAddress } from '../storage/object-address.js';
 import type { ImportReport } from './report.js';
 
 export type { ImportRequest } from './plan.js';
@@ -46,7 +45,13 @@ export async function runImport(request: ImportRequest): Promise<ImportReport> {
   const startedAt = new Date();
   // Staging starts with reading the mapping and hashing the input.
   phases.next('staging');
-  return importByPlan(await resolveImportPlan(request), { phases, startedAt });
+  const plan = await resolveImportPlan(request);
+  try {
+    return await importByPlan(plan, { phases, startedAt });
+  } finally {
+    // Also when the header or the trailers refuse the input, before the journal is made.
+    plan.objects.close();
+  }
 }
 
 async function importByPlan(
@@ -57,14 +62,14 @@ async function importByPlan(
   // Before the journal is made: a header that does not fit leaves nothing to resume or to refuse
   // once the mapping is fixed, and no results file (docs/import.md, "What happens, in order").
   await checkInputHeader({
-    input: input.file,
+    input: input.source,
     sheet: input.sheet,
     mapping: mapping.mapping,
     mappingFile: mapping.file,
   });
   // And a trailer that disagrees with its block: a file cut short or joined is fetched again, not imported short.
   const trailerMismatches = await checkInputControls({
-    input: input.file,
+    input: input.source,
     sheet: input.sheet,
     mapping: mapping.mapping,
     accept: plan.acceptTrailerMismatch,
@@ -82,8 +87,7 @@ async function importByPlan(
   const journal = openJournal(journalFile);
   try {
     prepareJournal(journal, plan);
-    const { evidenceDir } = plan.evidence;
-    journal.meta.set('evidence_dir', isObjectAddress(evidenceDir) ? evidenceDir : resolve(evidenceDir));
+    journal.meta.set('evidence_dir', localOrObject(plan.evidence.evidenceDir));
     journal.meta.set('mapping_file', resolve(mapping.file));
     if (plan.journalFile !== undefined)
       recordWrittenFiles(journal.meta, [
@@ -158,12 +162,12 @@ async function importByPlan(
 /** Every row of the input into the journal, grouped by claim; what the results need of the input recorded beside them. */
 async function stageInput(journal: Journal, plan: ImportPlan): Promise<void> {
   const { input, mapping, progress } = plan;
-  const stream = input.kind === 'xlsx' ? undefined : createReadStream(input.file);
+  const stream = input.kind === 'xlsx' ? undefined : await input.source.open();
   // The share of the file read, from its size: a CSV's bytes read so far cost nothing to ask (a workbook's rows only).
-  const sizeBytes = stream === undefined ? 0 : (await stat(input.file)).size;
+  const sizeBytes = stream === undefined ? 0 : await input.source.size();
   progress?.begin({ label: 'staging', unit: 'rows' });
   const staged = await stageRows({
-    input: stream ?? { workbook: input.file, sheet: input.sheet },
+    input: stream ?? { workbook: input.source, sheet: input.sheet },
     mapping: mapping.mapping,
     mappingFile: mapping.file,
     journal,
@@ -210,7 +214,7 @@ async function writeImportResults(
       ? writeResults(journal, sourceColumns, plan.resultsFile, format)
       : writeResultRecords(
           resultRecordsReadAgain(journal.database, {
-            file: plan.input.file,
+            source: plan.input.source,
             kind: plan.input.kind,
             sheet: plan.input.sheet,
             mapping,
@@ -261,7 +265,7 @@ function prepareJournal(journal: Journal, plan: ImportPlan): void {
     });
     if (binding === 'forget') journal.reset({ forgetService: true });
   }
-  const madeWith = { mappingText: plan.mapping.text, inputFile: resolve(plan.input.file) };
+  const madeWith = { mappingText: plan.mapping.text, inputFile: localOrObject(plan.input.file) };
   const recorded = journal.meta.get('fingerprint');
   const same = recorded !== undefined && sameRecord(recorded, fingerprint);
   if (recorded !== undefined && !same && !plan.restart) {
@@ -288,6 +292,11 @@ function prepareJournal(journal: Journal, plan: ImportPlan): void {
 function nothingToSendOf(journal: Journal): ImportReport['nothingToSend'] {
   if (journal.pendingCount() > 0) return undefined;
   return { settledByRunAt: journal.meta.get('settled_by_run_at') };
+}
+
+/** A local path made absolute; an object's `s3://` address (or folder) kept as it is. */
+function localOrObject(path: string): string {
+  return isObjectAddress(path) ? path : resolve(path);
 }
 
 function openJournal(file: string): Journal {

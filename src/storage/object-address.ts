@@ -33,3 +33,9 @@ export function parseObjectAddress(text: string, what = 'the object'): ObjectAdd
 export function formatObjectAddress(address: ObjectAddress): string {
   return `s3://${address.bucket}/${address.key}`;
 }
+
+/** The "folder" an object is in, as a user would name it: `s3://bucket/exports/` for `s3://bucket/exports/night.csv`. */
+export function objectFolder(address: ObjectAddress): string {
+  const slash = address.key.lastIndexOf('/');
+  return `s3://${address.bucket}/${slash < 0 ? '' : address.key.slice(0, slash + 1)}`;
+}

@@ -96,9 +96,9 @@ export class ObjectStore {
   /**
    * The object's bytes as a stream, read as they are pulled (never buffered whole), and only if
    * they are still those `identity` names: an object replaced in between is refused by the store
-   * (`If-Match`), not read half old, half new.
+   * (`If-Match`), not read half old, half new. A `range` (both ends counted) reads only those bytes.
    */
-  async open(identity: ObjectIdentity): Promise<Readable> {
+  async open(identity: ObjectIdentity, range?: { start: number; end: number }): Promise<Readable> {
     const { s3, sdk } = await this.connected();
     try {
       const got = await s3.send(
@@ -107,6 +107,7 @@ export class ObjectStore {
           Key: identity.key,
           ...(identity.etag === '' ? {} : { IfMatch: identity.etag }),
           ...(identity.versionId === undefined ? {} : { VersionId: identity.versionId }),
+          ...(range === undefined ? {} : { Range: `bytes=${String(range.start)}-${String(range.end)}` }),
         }),
       );
       return got.Body as Readable;

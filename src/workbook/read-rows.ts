@@ -7,6 +7,7 @@ import { cellText, type ColumnReading, type ReadCell } from './cell-text.js';
 import { checkedWorkbook, untilFailure, type CheckedWorkbook } from './parts/checked-workbook.js';
 import { workbookLimits } from './parts/limits.js';
 import { counted, tooLarge } from './parts/too-large.js';
+import { byteSourceOf, isSourceFailure, type ByteSource } from '../files/byte-source.js';
 
 /** Whether a file is a workbook by its name: `.xlsx` (Office Open XML; not the old binary `.xls`). */
 export function isWorkbookFile(file: string): boolean {
@@ -46,7 +47,12 @@ interface StreamedRow {
  * Rows with no cell (a spreadsheet writes nothing for them) are not records: in a sheet, empty
  * rows are layout, and the line numbers of the rows around them stay true.
  */
-export async function* readWorkbookRows(file: string, options: ReadWorkbookOptions = {}): AsyncGenerator<CsvRow> {
+export async function* readWorkbookRows(
+  given: string | ByteSource,
+  options: ReadWorkbookOptions = {},
+): AsyncGenerator<CsvRow> {
+  const source = byteSourceOf(given);
+  const file = source.name;
   // Loaded when a workbook is read: exceljs takes 0.3 s to load, which no CSV run should pay.
   const { default: excel } = await import('exceljs');
   let input: CheckedWorkbook | undefined;
@@ -54,7 +60,7 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
   let read = false;
   try {
     // The parts exceljs reads, checked against the limits before and while they inflate (src/workbook/parts).
-    input = await checkedWorkbook(file);
+    input = await checkedWorkbook(source);
     const reader = new excel.stream.xlsx.WorkbookReader(input.stream, {
       worksheets: 'emit',
       sharedStrings: 'cache',
@@ -80,7 +86,7 @@ export async function* readWorkbookRows(file: string, options: ReadWorkbookOptio
     // A part past its limit ends exceljs's stream there: what exceljs then says of the cut is not the reason.
     const failure = input?.failure();
     if (failure !== undefined) throw failure;
-    if (error instanceof CsvFormatError) throw error;
+    if (error instanceof CsvFormatError || isSourceFailure(error)) throw error;
     throw new CsvFormatError(
       'workbook_unreadable',
       1,

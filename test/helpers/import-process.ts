@@ -22,8 +22,13 @@ export interface ImportProcess {
  * the environment (never a flag, which the process list and shell history would show) and no
  * CLAIMS_BASE_URL from the caller's. A watchdog kills it after `deadlineMs`; it is killed at the end of the test anyway.
  */
-export function startImportProcess(args: readonly string[], deadlineMs: number): ImportProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, CLAIMS_API_KEY: testApiKey };
+export function startImportProcess(
+  args: readonly string[],
+  deadlineMs: number,
+  /** More of the environment (an object store's), over the caller's. */
+  more: NodeJS.ProcessEnv = {},
+): ImportProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, CLAIMS_API_KEY: testApiKey, ...more };
   delete env.CLAIMS_BASE_URL;
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

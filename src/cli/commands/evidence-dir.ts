@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import type { EvidenceDirSetBy } from '../../evidence/index.js';
 import { parseEvidencePrefix } from '../../evidence/remote/index.js';
-import { isObjectAddress } from '../../storage/object-address.js';
+import { isObjectAddress, objectFolder, parseObjectAddress } from '../../storage/object-address.js';
 import { requireDirectory } from './required-paths.js';
 
 /**
@@ -14,7 +14,7 @@ export async function evidenceDirOf(
   input: string,
 ): Promise<{ evidenceDir: string; evidenceDirSetBy: EvidenceDirSetBy }> {
   const evidenceDirSetBy = flag === undefined ? 'default' : 'flag';
-  const given = flag ?? (isObjectAddress(input) ? input.slice(0, input.lastIndexOf('/') + 1) : dirname(input));
+  const given = flag ?? (isObjectAddress(input) ? objectFolder(parseObjectAddress(input, 'input')) : dirname(input));
   if (isObjectAddress(given)) {
     parseEvidencePrefix(given);
     return { evidenceDir: given, evidenceDirSetBy };

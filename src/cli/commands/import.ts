@@ -12,6 +12,7 @@ import { letYoungGenerationGrow, letYoungGenerationGrowForWorkbooks } from '../h
 import type { ServiceTarget } from '../../api/service-target.js';
 import { resolveNetwork } from '../network-settings.js';
 import { isWorkbookFile } from '../../workbook/read-rows.js';
+import { isObjectAddress, parseObjectAddress } from '../../storage/object-address.js';
 import { formatSummary } from '../../import/summary.js';
 import { describeEvidenceDir } from '../../evidence/index.js';
 import { okOutcomes } from '../../job-files/import/columns.js';
@@ -75,6 +76,8 @@ Examples:
 
   # evidence under a bucket prefix (credentials from the AWS SDK's default chain: environment, profile, role)
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --evidence-dir s3://bank-evidence/disputes/
+  # an export where the bank keeps it: results and journal here, named after the key (night.results.csv)
+  AWS_REGION=eu-west-1 bulk-disputes import s3://bank-exports/exports/night.csv --mapping mappings/generic.yaml
 
   # check everything, send nothing; write each claim's body
   bulk-disputes import disputes.csv --mapping mappings/generic.yaml --dry-run --payloads claims.jsonl
@@ -99,7 +102,8 @@ export function importCommand(context: CliContext): Command {
     .argument(
       '<input>',
       "the CSV export, a fixed-width record file (the mapping's fixed_width), or a workbook (.xlsx: a fed-back " +
-        'results workbook, or an export delivered as one)',
+        'results workbook, or an export delivered as one); a local file, or an object, s3://bucket/key (read ' +
+        'where it is, with the credentials the AWS SDK finds: docs/network.md, "Object storage")',
     )
     .requiredOption('--mapping <file>', 'mapping file (YAML or JSON) for this export layout')
     .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
@@ -118,7 +122,7 @@ export function importCommand(context: CliContext): Command {
     .option(
       '--evidence-dir <dir>',
       "evidence paths in the CSV are inside this directory, or under this s3://bucket/prefix/ (default: the input file's " +
-        "directory); s3:// and https:// cells besides only where the mapping's evidence_sources allows",
+        "directory, an s3:// input's folder); s3:// and https:// cells besides only where the mapping's evidence_sources allows",
     )
     .option(
       '--evidence-fetch-concurrency <n>',
@@ -174,7 +178,9 @@ export function importCommand(context: CliContext): Command {
 
 async function runImportCommand(input: string, flags: ImportFlags, context: CliContext) {
   const { io, logger } = context;
-  await requireFile(input, 'input', 'a readable CSV or .xlsx file');
+  // An object is identified by the import's plan (HeadObject), with the store's own words if it is not there.
+  const object = isObjectAddress(input) ? parseObjectAddress(input, 'input') : undefined;
+  if (object === undefined) await requireFile(input, 'input', 'a readable CSV or .xlsx file');
   if (flags.sheet !== undefined && !isWorkbookFile(input))
     throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${input}`);
   const { evidenceDir, evidenceDirSetBy } = await evidenceDirOf(flags.evidenceDir, input);
@@ -268,7 +274,8 @@ async function filesOf(
         ? undefined
         : resolve(`${name}.journal.sqlite`)
       : resolve(flags.journal);
-  if ([resolve(input), journalFile].includes(resultsFile))
+  // Named after an object's key, in this folder: `night.results.csv` for `s3://bucket/exports/night.csv`.
+  if ([isObjectAddress(input) ? undefined : resolve(input), journalFile].includes(resultsFile))
     throw new UsageError(`--results ${resultsFile}: expected a file of its own, got the input or the journal`);
 
   // Where the job writes may not exist yet (a fresh `out/`): made, like `mkdir -p`.

@@ -8,6 +8,11 @@ import type { CliContext } from '../context.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { requireFile } from './required-paths.js';
 import { formatLintSummary } from './mapping-output.js';
+import { fileSource, type ByteSource } from '../../files/byte-source.js';
+import { isObjectAddress, parseObjectAddress } from '../../storage/object-address.js';
+import { objectSource } from '../../storage/object-source.js';
+import { ObjectStore } from '../../storage/object-store.js';
+import { storeSettingsOf } from '../../storage/store-settings.js';
 
 interface CheckFlags {
   input?: string;
@@ -35,7 +40,10 @@ export function checkCommand(context: CliContext): Command {
   return new Command('check')
     .description("check a mapping file, and that an export's header has every column it reads, without importing")
     .argument('<mapping>', 'mapping file (.yaml or .json)')
-    .option('--input <file>', "the export (CSV, read in the mapping's dialect, or .xlsx) or a results file fed back")
+    .option(
+      '--input <file>',
+      "the export (CSV, read in the mapping's dialect, or .xlsx) or a results file fed back; a local file or s3://bucket/key",
+    )
     .option('--sheet <name>', 'a workbook input: the sheet to read (default: its first)')
     .addHelpText('after', checkHelp)
     .action(async (file: string, flags: CheckFlags) => {
@@ -48,13 +56,16 @@ export function checkCommand(context: CliContext): Command {
       }
       if (flags.sheet !== undefined && !isWorkbookFile(flags.input))
         throw new UsageError(`--sheet ${flags.sheet}: expected a workbook input (.xlsx), got ${flags.input}`);
-      await requireFile(flags.input, '--input', 'a readable CSV or .xlsx file');
+      const store = isObjectAddress(flags.input)
+        ? new ObjectStore(storeSettingsOf(context.io.env), { network: { env: context.io.env } })
+        : undefined;
       try {
-        const fit = await checkInputHeader({ input: flags.input, sheet: flags.sheet, mapping, mappingFile: file });
+        const input = await inputOf(flags.input, store);
+        const fit = await checkInputHeader({ input, sheet: flags.sheet, mapping, mappingFile: file });
         context.io.stdout.write(formatFit(flags.input, file, fit));
         // The trailers too, as the import checks them before anything is staged.
         if (mapping.controls !== undefined || mapping.fixed_width !== undefined) {
-          await checkInputControls({ input: flags.input, sheet: flags.sheet, mapping });
+          await checkInputControls({ input, sheet: flags.sheet, mapping });
           if (mapping.controls !== undefined)
             context.io.stdout.write(`  its trailers' control figures agree with what each block holds\n`);
         }
@@ -66,8 +77,19 @@ export function checkCommand(context: CliContext): Command {
         else if (error instanceof MappingError) context.io.stderr.write(`${error.message}\n`);
         else throw error;
         context.setExitCode(ExitCode.usage);
+      } finally {
+        store?.close();
       }
     });
+}
+
+/** A local file, checked to be one; an object, identified once (its header and trailers are then read with ranged and streamed GETs). */
+async function inputOf(input: string, store: ObjectStore | undefined): Promise<ByteSource> {
+  if (store === undefined) {
+    await requireFile(input, '--input', 'a readable CSV or .xlsx file');
+    return fileSource(input);
+  }
+  return objectSource(store, await store.identify(parseObjectAddress(input, '--input')));
 }
 
 async function loadMappingOrSay(file: string, context: CliContext) {

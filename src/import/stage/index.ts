@@ -10,6 +10,7 @@ import { exportLayout } from '../export-layout.js';
 import { exportRecordBatches } from '../export-records.js';
 import { columnReadings } from '../../mapping/column-readings.js';
 import { readWorkbookRows } from '../../workbook/read-rows.js';
+import type { ByteSource } from '../../files/byte-source.js';
 import type { Mapping } from '../../mapping/schema.js';
 import { checkHeaderFits } from '../../mapping/header-fit.js';
 import type { Shard } from '../../job-files/claims/ids.js';
@@ -39,9 +40,9 @@ import { StageWriter } from './write.js';
  * two workers did, with one isolate.
  */
 
-/** A workbook input: the file, and its sheet (default: the first). */
+/** A workbook input: the file (or object), and its sheet (default: the first). */
 export interface WorkbookInput {
-  workbook: string;
+  workbook: string | ByteSource;
   sheet?: string | undefined;
 }
 

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { JournalDatabase } from '../../journal/open.js';
 import { JournalMismatchError } from '../../journal/open.js';
 import { readDigestedResultRecords, type DigestedResultRecord } from '../../job-files/import/result-records.js';
@@ -7,10 +6,12 @@ import { sameRowDigest } from '../../staging/dispute-identity.js';
 import { stagedCells } from '../../staging/prepare-row.js';
 import type { Mapping } from '../../mapping/schema.js';
 import { readInput } from '../stage/index.js';
+import type { ByteSource } from '../../files/byte-source.js';
+import type { Readable } from 'node:stream';
 
 /** The input a thinned journal's results read their cells from again: the one its fingerprint names. */
 export interface InputReadAgain {
-  readonly file: string;
+  readonly source: ByteSource;
   readonly kind: 'csv' | 'xlsx';
   readonly sheet?: string | undefined;
   readonly mapping: Mapping;
@@ -33,10 +34,11 @@ export async function* resultRecordsReadAgain(
   input: InputReadAgain,
 ): AsyncGenerator<readonly ResultRecord[]> {
   const rows = readDigestedResultRecords(database);
-  const stream = input.kind === 'xlsx' ? undefined : createReadStream(input.file);
+  let stream: Readable | undefined;
   try {
+    stream = input.kind === 'xlsx' ? undefined : await input.source.open();
     const { seen, batches } = readInput({
-      input: stream ?? { workbook: input.file, sheet: input.sheet },
+      input: stream ?? { workbook: input.source, sheet: input.sheet },
       mapping: input.mapping,
       mappingFile: input.mappingFile,
     });
@@ -70,7 +72,7 @@ const restartHint =
 
 function otherCells(input: InputReadAgain, row: DigestedResultRecord): JournalMismatchError {
   return new JournalMismatchError(
-    `${input.journalFile}: expected line ${row.line} of ${input.file} to read as the cells the journal staged ` +
+    `${input.journalFile}: expected line ${row.line} of ${input.source.name} to read as the cells the journal staged ` +
       `(it was thinned by prune, so they are read again from the input), got other cells: ` +
       `the input is not the file the journal was made from; ${restartHint}`,
   );
@@ -78,7 +80,7 @@ function otherCells(input: InputReadAgain, row: DigestedResultRecord): JournalMi
 
 function notInInput(input: InputReadAgain, row: DigestedResultRecord): JournalMismatchError {
   return new JournalMismatchError(
-    `${input.journalFile}: expected ${input.file} to hold the row the journal staged from line ${row.line} ` +
+    `${input.journalFile}: expected ${input.source.name} to hold the row the journal staged from line ${row.line} ` +
       `(it was thinned by prune, so its cells are read again from the input), got no such row: ` +
       `the input is not the file the journal was made from; ${restartHint}`,
   );

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { CsvFormatError } from '../../csv/errors.js';
+import { isSourceFailure, type ByteSource } from '../../files/byte-source.js';
 import { declaredParts, type DeclaredPart, type PartKind } from './directory.js';
 import { inflatedPart } from './inflate-part.js';
 import { workbookLimits } from './limits.js';
@@ -9,14 +10,14 @@ import { XmlBounds, type ItemBounds } from './xml-bounds.js';
 /** A workbook as exceljs's streaming reader is given it, and what refused it if anything did. */
 export interface CheckedWorkbook {
   readonly stream: Readable;
-  /** The limit a part went past, once it has: the stream ends there. */
-  readonly failure: () => CsvFormatError | undefined;
+  /** The limit a part went past (or the store's failure to give its bytes), once it has: the stream ends there. */
+  readonly failure: () => Error | undefined;
   /**
    * Calls `listener` with that failure when it comes, until the returned function is called:
    * exceljs may fail on the cut, or wait for the rest of a part for ever, so its reading is raced
    * against it (`untilFailure`).
    */
-  readonly whenFailed: (listener: (failure: CsvFormatError) => void) => () => void;
+  readonly whenFailed: (listener: (failure: Error) => void) => () => void;
 }
 
 /** Read before the sheets, in the order exceljs needs them: a sheet read after the strings is parsed as it streams. */
@@ -33,10 +34,10 @@ const emptySharedStrings = Buffer.from('<sst/>');
  * reads only the bytes that were checked. Throws `xlsx_too_large` or `workbook_unreadable` when
  * the directory does not pass; a part that fails while it streams ends the stream there.
  */
-export async function checkedWorkbook(file: string): Promise<CheckedWorkbook> {
+export async function checkedWorkbook(file: ByteSource): Promise<CheckedWorkbook> {
   const parts = (await declaredParts(file)).sort(inReadingOrder);
-  let failure: CsvFormatError | undefined;
-  const listeners = new Set<(failure: CsvFormatError) => void>();
+  let failure: Error | undefined;
+  const listeners = new Set<(failure: Error) => void>();
   async function* bytes(): AsyncGenerator<Buffer> {
     try {
       if (!parts.some((part) => part.kind === 'sharedStrings')) {
@@ -55,8 +56,8 @@ export async function checkedWorkbook(file: string): Promise<CheckedWorkbook> {
     } catch (error) {
       // Kept, not thrown: exceljs pipes this stream into its unzipper, and a pipe passes no error on.
       failure =
-        error instanceof CsvFormatError
-          ? error
+        error instanceof CsvFormatError || isSourceFailure(error)
+          ? (error as Error)
           : new CsvFormatError('workbook_unreadable', 1, `workbook: expected a readable file, got ${String(error)}`);
       for (const listener of listeners) listener(failure);
     }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { stat } from 'node:fs/promises';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { isSourceFailure, type ByteSource } from '../../files/byte-source.js';
 import { CsvFormatError } from '../../csv/errors.js';
 import { workbookLimits } from './limits.js';
 import { counted, tooLarge, unreadable } from './too-large.js';
@@ -28,8 +29,14 @@ interface DirectoryEntry {
   readonly offsetToLocalFileHeader: number;
 }
 
+/** Where unzipper's `Open` reads the zip from: its size, and a stream of its bytes from `offset` (to the end without `length`). */
+interface ZipBytes {
+  size(): Promise<number>;
+  stream(offset: number, length?: number): Readable;
+}
+
 interface Unzipper {
-  readonly Open: { file(path: string): Promise<{ files: DirectoryEntry[] }> };
+  readonly Open: { custom(source: ZipBytes): Promise<{ files: DirectoryEntry[] }> };
 }
 
 /**
@@ -59,9 +66,9 @@ export function inflatedLimit(kind: PartKind): number {
  * all the parts read together at most `ratio` times the file's size (overlapping entries, which
  * a zip bomb uses to inflate one kernel many times over, share one file's bytes).
  */
-export async function declaredParts(file: string): Promise<DeclaredPart[]> {
-  const fileBytes = (await stat(file)).size;
-  const entries = await directoryOf(file);
+export async function declaredParts(file: ByteSource): Promise<DeclaredPart[]> {
+  const fileBytes = await file.size();
+  const entries = await directoryOf(file, fileBytes);
   if (entries.length > workbookLimits.entries)
     throw tooLarge(
       'zip',
@@ -87,12 +94,39 @@ export async function declaredParts(file: string): Promise<DeclaredPart[]> {
   return parts;
 }
 
-async function directoryOf(file: string): Promise<DirectoryEntry[]> {
+async function directoryOf(file: ByteSource, fileBytes: number): Promise<DirectoryEntry[]> {
   // exceljs's own dependency, loaded with it: only a workbook run pays for it.
   const unzipper = createRequire(import.meta.url)('unzipper') as Unzipper;
+  // unzipper pipes the directory's bytes without listening for their errors, and would wait on
+  // them for ever: a read that fails (an object replaced meanwhile, a store gone) ends it here.
+  let readFailed: (error: Error) => void = () => undefined;
+  const failed = new Promise<never>((_resolve, reject) => {
+    readFailed = reject;
+  });
+  const stream = (offset: number, length?: number): Readable => {
+    const through = new PassThrough();
+    const end = Math.min(length === undefined ? fileBytes : offset + length, fileBytes) - 1;
+    if (end < offset) return through.end();
+    file.open({ start: offset, end }).then(
+      (bytes) =>
+        pipeline(bytes, through, (error) => {
+          // Called with nothing (not null, as typed) when the bytes were all read.
+          if (error instanceof Error) readFailed(error);
+        }),
+      (error: unknown) => {
+        readFailed(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    return through;
+  };
   try {
-    return (await unzipper.Open.file(file)).files;
+    return await Promise.race([
+      unzipper.Open.custom({ size: async () => fileBytes, stream }).then((zip) => zip.files),
+      failed,
+    ]);
   } catch (error) {
+    // What reading the bytes failed with is said as it is (a store's failure is no damaged workbook).
+    if (isSourceFailure(error)) throw error;
     // As exceljs's own failures read (src/workbook/read-rows.ts): a file that is no zip is no workbook.
     throw new CsvFormatError(
       'workbook_unreadable',

@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { Readable, pipeline } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import { CsvFormatError } from '../../csv/errors.js';
+import { isSourceFailure, type ByteSource } from '../../files/byte-source.js';
 import type { DeclaredPart } from './directory.js';
 import { counted, tooLarge, unreadable } from './too-large.js';
 
@@ -18,12 +17,10 @@ const inflateChunkBytes = 64 * 1024;
  * memory; one that ends short of it does not read. The local file header is read only to find
  * the data, and its name must be the directory's.
  */
-export async function* inflatedPart(file: string, part: DeclaredPart): AsyncGenerator<Buffer> {
+export async function* inflatedPart(file: ByteSource, part: DeclaredPart): AsyncGenerator<Buffer> {
   const start = await dataStart(file, part);
   const stored =
-    part.compressedBytes === 0
-      ? Readable.from([])
-      : createReadStream(file, { start, end: start + part.compressedBytes - 1 });
+    part.compressedBytes === 0 ? Readable.from([]) : await file.open({ start, end: start + part.compressedBytes - 1 });
   const inflated =
     part.method === 8
       ? pipeline(stored, createInflateRaw({ chunkSize: inflateChunkBytes }), () => {
@@ -43,7 +40,7 @@ export async function* inflatedPart(file: string, part: DeclaredPart): AsyncGene
       yield chunk;
     }
   } catch (error) {
-    if (error instanceof CsvFormatError) throw error;
+    if (error instanceof CsvFormatError || isSourceFailure(error)) throw error;
     throw unreadable(part.name, 'deflated data', (error as Error).message);
   } finally {
     stored.destroy();
@@ -57,27 +54,22 @@ export async function* inflatedPart(file: string, part: DeclaredPart): AsyncGene
     );
 }
 
-async function dataStart(file: string, part: DeclaredPart): Promise<number> {
-  const handle = await open(file, 'r');
-  try {
-    const header = Buffer.alloc(localHeaderBytes + Buffer.byteLength(part.name));
-    const { bytesRead } = await handle.read(header, 0, header.length, part.offset);
-    if (bytesRead < header.length || header.readUInt32LE(0) !== localHeaderSignature)
-      throw unreadable(part.name, 'a local file header where its zip directory points', 'none');
-    const nameBytes = header.readUInt16LE(26);
-    const extraBytes = header.readUInt16LE(28);
-    const localName = header.subarray(localHeaderBytes, localHeaderBytes + nameBytes).toString('utf8');
-    if (localName !== part.name)
-      throw unreadable(
-        part.name,
-        'its local file header to name it as its zip directory does',
-        JSON.stringify(localName),
-      );
-    const start = part.offset + localHeaderBytes + nameBytes + extraBytes;
-    if (start + part.compressedBytes > (await handle.stat()).size)
-      throw unreadable(part.name, 'an entry inside the file', 'one past its end');
-    return start;
-  } finally {
-    await handle.close();
-  }
+async function dataStart(file: ByteSource, part: DeclaredPart): Promise<number> {
+  const wanted = localHeaderBytes + Buffer.byteLength(part.name);
+  const header = await file.read(part.offset, wanted);
+  if (header.length < wanted || header.readUInt32LE(0) !== localHeaderSignature)
+    throw unreadable(part.name, 'a local file header where its zip directory points', 'none');
+  const nameBytes = header.readUInt16LE(26);
+  const extraBytes = header.readUInt16LE(28);
+  const localName = header.subarray(localHeaderBytes, localHeaderBytes + nameBytes).toString('utf8');
+  if (localName !== part.name)
+    throw unreadable(
+      part.name,
+      'its local file header to name it as its zip directory does',
+      JSON.stringify(localName),
+    );
+  const start = part.offset + localHeaderBytes + nameBytes + extraBytes;
+  if (start + part.compressedBytes > (await file.size()))
+    throw unreadable(part.name, 'an entry inside the file', 'one past its end');
+  return start;
 }
