@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 /**
@@ -34,6 +34,15 @@ async function freePort(): Promise<number> {
 
 const servers = ['account', 'container', 'object'] as const;
 
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined && child.spawnargs[0] !== 'memcached') process.kill(-child.pid, 'SIGKILL');
+    else child.kill('SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
 /** Swift's health check answers; over TLS its certificate is not checked here (the tests check it). */
 async function healthy(endpoint: string, tls: boolean): Promise<{ ok: boolean }> {
   if (!tls) return fetch(`${endpoint}/healthcheck`);
@@ -51,6 +60,12 @@ async function healthy(endpoint: string, tls: boolean): Promise<{ ok: boolean }>
 export interface SwiftS3Options {
   /** Serve the S3 API over TLS with this certificate and key (PEM files): `https://localhost:port`. */
   readonly tls?: { readonly certFile: string; readonly keyFile: string };
+  /**
+   * Speed, for the benchmark: a memcached of its own (Debian's `memcached`), where Swift keeps the
+   * account's and container's facts and tempauth its tokens instead of asking for them on every
+   * request, and this many worker processes per server (default one, in the parent).
+   */
+  readonly fast?: { readonly workers: number };
 }
 
 export async function startSwiftS3(options: SwiftS3Options = {}): Promise<SwiftS3> {
@@ -64,7 +79,10 @@ export async function startSwiftS3(options: SwiftS3Options = {}): Promise<SwiftS
     container: await freePort(),
     object: await freePort(),
     proxy: await freePort(),
+    memcached: options.fast === undefined ? 0 : await freePort(),
   };
+  // With workers, Swift's parent drops to `user` before forking them (as root too, which it asks be said).
+  const workers = [`workers = ${String(options.fast?.workers ?? 0)}`, `user = ${userInfo().username}`].join('\n');
   await writeFile(
     join(etc, 'swift.conf'),
     '[swift-hash]\nswift_hash_path_suffix = bulk-disputes\nswift_hash_path_prefix = tests\n[storage-policy:0]\nname = gold\ndefault = yes\n',
@@ -86,7 +104,7 @@ export async function startSwiftS3(options: SwiftS3Options = {}): Promise<SwiftS
         'mount_check = false',
         'disable_fallocate = true',
         `swift_dir = ${etc}`,
-        'workers = 0',
+        workers,
         '[pipeline:main]',
         `pipeline = ${server}-server`,
         `[app:${server}-server]`,
@@ -103,7 +121,7 @@ export async function startSwiftS3(options: SwiftS3Options = {}): Promise<SwiftS
       'bind_ip = 127.0.0.1',
       `bind_port = ${String(ports.proxy)}`,
       `swift_dir = ${etc}`,
-      'workers = 0',
+      workers,
       ...(options.tls === undefined
         ? []
         : [`cert_file = ${options.tls.certFile}`, `key_file = ${options.tls.keyFile}`]),
@@ -121,6 +139,7 @@ export async function startSwiftS3(options: SwiftS3Options = {}): Promise<SwiftS
       // tempauth keeps its tokens through the cache; no memcached runs, so each request is checked afresh.
       '[filter:cache]',
       'use = egg:swift#memcache',
+      ...(options.fast === undefined ? [] : [`memcache_servers = 127.0.0.1:${String(ports.memcached)}`]),
       ...['healthcheck', 'catch_errors', 'gatekeeper', 'proxy-logging', 'listing_formats', 'copy'].flatMap((filter) => [
         `[filter:${filter}]`,
         `use = egg:swift#${filter.replace('-', '_')}`,
@@ -128,16 +147,29 @@ export async function startSwiftS3(options: SwiftS3Options = {}): Promise<SwiftS
       '',
     ].join('\n'),
   );
-  const children: ChildProcess[] = [...servers, 'proxy' as const].map((server) =>
-    spawn(`swift-${server}-server`, [join(etc, `${server}-server.conf`)], {
-      env: { ...process.env, SWIFT_CONF_FILE: join(etc, 'swift.conf') },
-      stdio: 'ignore',
-    }),
-  );
+  const memcached =
+    options.fast === undefined
+      ? []
+      : [
+          spawn('memcached', ['-l', '127.0.0.1', '-p', String(ports.memcached), '-U', '0', '-m', '64'], {
+            stdio: 'ignore',
+          }),
+        ];
+  const children: ChildProcess[] = [
+    ...memcached,
+    ...[...servers, 'proxy' as const].map((server) =>
+      spawn(`swift-${server}-server`, [join(etc, `${server}-server.conf`)], {
+        env: { ...process.env, SWIFT_CONF_FILE: join(etc, 'swift.conf') },
+        stdio: 'ignore',
+        // Its own process group: a server with workers forks them, and they go with it.
+        detached: true,
+      }),
+    ),
+  ];
   const endpoint =
     options.tls === undefined ? `http://127.0.0.1:${String(ports.proxy)}` : `https://localhost:${String(ports.proxy)}`;
   const stop = async () => {
-    for (const child of children) child.kill('SIGKILL');
+    for (const child of children) killGroup(child);
     await rm(root, { recursive: true, force: true });
   };
   const deadline = Date.now() + 30_000;
