@@ -62,7 +62,7 @@ async function processAll(
   const running = new Set<Promise<void>>();
 
   // The claims waiting in the window are prepared while the claims in flight wait on the network.
-  const prepareAhead = new PrepareAhead(journal, work.stagedHere);
+  const prepareAhead = new PrepareAhead(journal, work.stagedHere, work.plan.evidence);
   // Never rejects: whatever happens to one claim is recorded, so every task settles before the end.
   const run = async (claim: Parameters<typeof processClaim>[0], ahead: ClaimAhead) => {
     // Queued in p-limit before a stop: not started at all, left for the next run.

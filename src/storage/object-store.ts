@@ -117,6 +117,24 @@ export class ObjectStore {
   }
 
   /**
+   * An object's bytes in one request, and what they are as the answer's headers say (size, ETag):
+   * for a document read once, where a HEAD first would double what the store is asked for. The body
+   * is not read here: a caller that finds the size too large destroys it unread.
+   */
+  async get(address: ObjectAddress): Promise<{ identity: ObjectIdentity; body: Readable }> {
+    const { s3, sdk } = await this.connected();
+    try {
+      const got = await s3.send(new sdk.GetObjectCommand({ Bucket: address.bucket, Key: address.key }));
+      return {
+        identity: { ...address, etag: got.ETag ?? '', versionId: got.VersionId, size: got.ContentLength ?? 0 },
+        body: got.Body as Readable,
+      };
+    } catch (error) {
+      throw this.failure(error, address, sdk);
+    }
+  }
+
+  /**
    * Whether the store takes our credentials at all, asked before anything is sent: a list of at
    * most one key under `prefix`. Only a refusal of the credentials themselves (a wrong secret, an
    * unknown key, an expired token, none found) throws ObjectStoreCredentialsError; AccessDenied is

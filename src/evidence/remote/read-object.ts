@@ -12,9 +12,10 @@ import { checkEvidenceContent, type EvidenceFileResult } from '../check-content.
 import { addressNotFound, fileEmpty, fileTooLarge, unreadable, type EvidenceFailure } from '../errors.js';
 
 /**
- * An evidence object, read as a file is (check-file.ts): its size from a HEAD first, so one at or
- * over the limit is refused without a byte of it read; then its bytes, only while they are those
- * the HEAD described (If-Match), at most the limit of them; then the same content checks.
+ * An evidence object, read as a file is (check-file.ts): one GET, its size from the answer's
+ * headers before a byte of the body is read, so one at or over the limit is refused and its body
+ * dropped unread; then at most the limit of bytes; then the same content checks. One request per
+ * document, not a HEAD and a GET: the store's own pace is what a night from a bucket waits on.
  * A missing object is the row's problem; credentials refused, or a store that does not answer,
  * stop the run (thrown).
  */
@@ -23,14 +24,16 @@ export async function readEvidenceObject(
   address: ObjectAddress,
   cell: string,
 ): Promise<EvidenceFileResult> {
-  let body: Readable;
+  let got: { identity: { size: number }; body: Readable };
   try {
-    const identity = await store.identify(address);
-    if (identity.size >= fileSizeLimitBytes) return fileTooLarge(cell, fileSizeLimitBytes, identity.size, false);
-    if (identity.size === 0) return fileEmpty(cell);
-    body = await store.open(identity);
+    got = await store.get(address);
   } catch (error) {
     return await objectFailure(error, store, address, cell);
+  }
+  const { identity, body } = got;
+  if (identity.size >= fileSizeLimitBytes || identity.size === 0) {
+    body.destroy();
+    return identity.size === 0 ? fileEmpty(cell) : fileTooLarge(cell, fileSizeLimitBytes, identity.size, false);
   }
   const bytes = await readBounded(body, address);
   if (bytes === undefined) return fileTooLarge(cell, fileSizeLimitBytes, fileSizeLimitBytes, true);

@@ -123,12 +123,12 @@ async function createNew(named: NamedClaim, prepared: PreparedClaim, work: Sendi
  */
 async function checkedEvidence(
   named: NamedClaim,
-  { rows, wire }: PreparedClaim,
+  { rows, wire, evidence }: PreparedClaim,
   work: ClaimWork,
 ): Promise<Map<number, CheckedFile[]> | undefined> {
   // Prepared ahead: no row names a file, so there is nothing to check or upload.
   if (wire !== undefined) return new Map<number, CheckedFile[]>();
-  const checked = await checkClaimEvidence(rows, work.plan.evidence);
+  const checked = await (evidence ?? checkClaimEvidence(rows, work.plan.evidence));
   if (checked.ok) return checked.filesByRow;
   const { journal } = work;
   journal.transaction(() => {

@@ -1,5 +1,6 @@
 import type { ClaimRecord, Journal, RowRecord } from '../journal/journal.js';
 import { claimWire, type ClaimWire } from './wire-body.js';
+import { checkClaimEvidence, type EvidenceCheck, type EvidenceFolder } from './evidence.js';
 
 /**
  * A claim's local work done before its turn to be sent. At concurrency C the answers of a wave come
@@ -12,6 +13,11 @@ export interface PreparedClaim {
   readonly rows: RowRecord[];
   /** Set when the claim can go straight to its create: no evidence to upload, nothing to settle, no row invalid. */
   readonly wire: ClaimWire | undefined;
+  /**
+   * Its evidence from a store or behind links, being read already: a document's round trip to the
+   * store is then waited on while the claims ahead of it are in flight, not in its own turn.
+   */
+  readonly evidence?: Promise<EvidenceCheck> | undefined;
 }
 
 /**
@@ -20,11 +26,42 @@ export interface PreparedClaim {
  * a claim without files has no documentation. Reads the journal; writes nothing. `stagedHere`:
  * this process staged the journal (wire-body.ts).
  */
-export function prepareClaim(claim: ClaimRecord, journal: Journal, stagedHere = false): PreparedClaim {
+export function prepareClaim(
+  claim: ClaimRecord,
+  journal: Journal,
+  stagedHere = false,
+  readAhead?: EvidenceFolder,
+): PreparedClaim {
   const rows = journal.rowsOf(claim.claim_key);
-  if (claim.claim_id === null || claim.step !== 'staged' || claim.sent !== 0 || !rows.every(isPlainRow))
-    return { rows, wire: undefined };
-  return { rows, wire: claimWire({ ...claim, claim_id: claim.claim_id }, rows, new Map(), stagedHere) };
+  const fresh = claim.claim_id !== null && claim.step === 'staged' && claim.sent === 0;
+  if (!fresh || !rows.every(isPlainRow))
+    return {
+      rows,
+      wire: undefined,
+      evidence: fresh && readAhead !== undefined ? readEarly(rows, readAhead) : undefined,
+    };
+  return { rows, wire: claimWire({ ...claim, claim_id: claim.claim_id ?? '' }, rows, new Map(), stagedHere) };
+}
+
+/**
+ * A fresh claim's evidence started now when some of it is remote (a key under an s3:// folder, an
+ * s3:// or https:// cell) and no row is known invalid: local files are read in the claim's turn, as
+ * always. A failure that stops the run (credentials refused) is the claim's to throw when taken;
+ * a claim dropped untaken leaves its read unobserved, and its rejection is not an unhandled one.
+ */
+function readEarly(rows: readonly RowRecord[], folder: EvidenceFolder): Promise<EvidenceCheck> | undefined {
+  if (rows.some((row) => row.outcome === 'invalid')) return undefined;
+  const remoteFolder = folder.evidenceDir.startsWith('s3://');
+  const remote = rows.some(
+    (row) =>
+      row.evidence_json !== null &&
+      row.evidence_json !== '[]' &&
+      (remoteFolder || row.evidence_json.includes('s3://') || row.evidence_json.includes('https://')),
+  );
+  if (!remote) return undefined;
+  const reading = checkClaimEvidence(rows, folder);
+  reading.catch(() => undefined);
+  return reading;
 }
 
 /** A row that is not known invalid and names no evidence file. */
@@ -42,6 +79,7 @@ export class ClaimAhead {
     readonly claim: ClaimRecord,
     private readonly journal: Journal,
     private readonly stagedHere = false,
+    private readonly readAhead?: EvidenceFolder,
   ) {}
 
   /** Whether the preparation has run (by the pump or a take). */
@@ -70,7 +108,7 @@ export class ClaimAhead {
   prepare(): void {
     if (this.state !== undefined) return;
     try {
-      this.state = { prepared: prepareClaim(this.claim, this.journal, this.stagedHere) };
+      this.state = { prepared: prepareClaim(this.claim, this.journal, this.stagedHere, this.readAhead) };
     } catch (error) {
       this.state = { failed: error };
     }
@@ -88,11 +126,13 @@ export class PrepareAhead {
   constructor(
     private readonly journal: Journal,
     private readonly stagedHere = false,
+    /** Where the claims' evidence is: what is remote of it is read ahead too. */
+    private readonly readAhead?: EvidenceFolder,
   ) {}
 
   /** Only claims whose create is still to come are worth preparing; the others are prepared when taken, if ever. */
   schedule(claim: ClaimRecord): ClaimAhead {
-    const ahead = new ClaimAhead(claim, this.journal, this.stagedHere);
+    const ahead = new ClaimAhead(claim, this.journal, this.stagedHere, this.readAhead);
     if (claim.step !== 'staged') return ahead;
     this.queue.push(ahead);
     if (!this.pumping) {
