@@ -40,7 +40,9 @@ export const exitCodeTable = {
     code: 1,
     meaning: 'finished, some rows not ok (see the results CSV)',
     byCommand: {
-      import: 'some rows not (a dry run: some invalid, or would_not_file where filing rules would stop their case)',
+      import:
+        'some rows not (evidence the mapping does not allow among them, evidence_not_allowed; a dry run: some ' +
+        'invalid, or would_not_file where filing rules would stop their case)',
       'migrate-v1': 'some failed or rejected',
       withdraw: 'some not',
       export: null,
@@ -57,7 +59,8 @@ export const exitCodeTable = {
         'its layout does not find (csv_header_not_found), a trailer that disagrees with its block ' +
         '(TRAILER_MISMATCH, TRAILER_MISSING), a journal of another input, flags or service ' +
         '(SERVICE_MISMATCH), a thinned journal with claims left to send (JOURNAL_THINNED), old Mac line ends ' +
-        '(csv_line_endings): nothing sent',
+        '(csv_line_endings), an s3:// address that is none, no such object, a store setting to fix ' +
+        '(OBJECT_ADDRESS, OBJECT_NOT_FOUND, OBJECT_STORE_SETTINGS): nothing sent',
       'migrate-v1': 'usage, a journal of another --group-by or service',
       withdraw: 'nothing sent (usage, a live key without --yes, not confirmed)',
       export: 'usage, a state file of another resource or service: nothing sent',
@@ -73,7 +76,8 @@ export const exitCodeTable = {
     byCommand: {
       import:
         "key refused, claims failing on the service's side (5 or more in the last minute, and half of those " +
-        'that ended), disk, a signal, JOURNAL_BUSY: run it again',
+        'that ended), an evidence store or document server not answering (EVIDENCE_SOURCE_UNAVAILABLE), disk, ' +
+        'a signal, JOURNAL_BUSY: run it again (the store refusing its key and secret, OBJECT_STORE_CREDENTIALS, is 5)',
       'migrate-v1': 'key refused, service down: run it again',
       withdraw: 'aborted: run it again',
       export: 'service unavailable or key refused: run it again',

@@ -4,7 +4,8 @@ import { evidenceOf } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/columns-read.js';
 import { prepareRow, WireCheck } from '../staging/prepare-row.js';
-import { checkEvidence } from '../evidence/index.js';
+import type { EvidenceFolder } from '../import/claim/evidence.js';
+import { checkReviewEvidence } from './evidence-check.js';
 
 /** One problem of a row, with the source columns a reviewer edits to fix it. */
 export interface CellProblem {
@@ -76,19 +77,21 @@ export function checkRow(
 
 /**
  * `checkRow`, and each evidence file the row names checked as the import checks it (inside the
- * evidence directory, readable, of an accepted type and size): a path outside the directory is a
- * problem of its cell, never a file read.
+ * evidence directory or s3:// prefix, or allowed by the mapping's evidence_sources, readable, of an
+ * accepted type and size): a path outside the directory is a problem of its cell, never a file read.
  */
 export async function checkRowWithEvidence(
   cells: Readonly<Record<string, string>>,
   mapping: Mapping,
   sourceColumns: readonly string[],
-  evidenceDir: string,
+  /** The import's evidence (resolveEvidence); a folder's path alone, every cell a path in it. */
+  evidence: EvidenceFolder | string,
 ): Promise<RowCheck> {
+  const folder = typeof evidence === 'string' ? { evidenceDir: evidence } : evidence;
   const checked = checkRow(cells, mapping, sourceColumns);
   const problems = [...checked.problems];
   for (const { path, column } of evidenceOf(cells, mapping)) {
-    const result = await checkEvidence(evidenceDir, path);
+    const result = await checkReviewEvidence(folder, path);
     if (!result.ok)
       problems.push({ field: `evidence.${column}`, code: result.code, message: result.message, columns: [column] });
   }

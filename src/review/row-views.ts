@@ -3,6 +3,7 @@ import { hintFor } from '../job-files/hints.js';
 import { checkRowWithEvidence, type RowCheck } from './check-row.js';
 import { claimConflicts } from './claim-conflicts.js';
 import { keyStillTaken } from './claim-key-taken.js';
+import type { EvidenceFolder } from '../import/claim/evidence.js';
 import type { ImportReviewJob, ReviewJob, ReviewRow, RowEntry } from './job-types.js';
 
 export const pageSize = 50;
@@ -34,7 +35,7 @@ export class RowViews {
   constructor(
     private readonly job: ReviewJob,
     private readonly edits: Map<number, Cells>,
-    private readonly evidenceDir: string,
+    private readonly evidence: EvidenceFolder,
   ) {
     this.byLine = new Map(job.rows.map((row) => [row.line, row]));
     for (const row of job.rows)
@@ -58,7 +59,7 @@ export class RowViews {
 
   /** The import's checks, the row's agreement with the other rows of its claim, and a key the service refused still in use. */
   async check(job: ImportReviewJob, row: RowEntry, cells: Cells): Promise<RowCheck> {
-    const checked = await checkRowWithEvidence(cells, job.mapping, job.columns, this.evidenceDir);
+    const checked = await checkRowWithEvidence(cells, job.mapping, job.columns, this.evidence);
     const conflicts = claimConflicts(
       { line: row.line, cells },
       this.siblingsOf(row).map((other) => ({ line: other.line, cells: this.cellsOf(other) })),

@@ -4,6 +4,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { hintFor } from '../job-files/hints.js';
 import { evidenceFiles } from './evidence-files.js';
+import type { EvidenceFolder } from '../import/claim/evidence.js';
 import type { ImportReviewJob, ReviewJob } from './job-types.js';
 import { reviewPage } from './page.js';
 import { RowViews, type RowQuery } from './row-views.js';
@@ -25,6 +26,12 @@ export interface ReviewServerOptions {
   readonly port?: number | undefined;
   /** Where the rows' evidence paths point (the import's --evidence-dir); a path outside it is refused. */
   readonly evidenceDir: string;
+  /**
+   * The import's evidence as its plan resolves it (resolveEvidence in src/import/evidence-sources.ts):
+   * needed for an s3:// evidenceDir or a mapping's evidence_sources, whose cells are then checked by
+   * the same remote checker. Default: the folder evidenceDir, every cell a path in it.
+   */
+  readonly evidence?: EvidenceFolder | undefined;
   /** The fix file's format (default: the input's, a workbook when it was one). */
   readonly fixFormat?: 'csv' | 'xlsx' | undefined;
   /** With `--send`: feeds the fixes back from the page (send-fixes.ts); without, sending is off. */
@@ -56,7 +63,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   sendReviewHeaders(app);
   secure(app, { token, sessions: new ReviewSessions(), origins: () => origins, cookie: () => cookieName });
   const edits = store.edits();
-  const views = new RowViews(job, edits, options.evidenceDir);
+  const views = new RowViews(job, edits, options.evidence ?? { evidenceDir: options.evidenceDir });
   const hint = (code: string) => job.hints?.[code] ?? hintFor(code);
 
   // The printed address's token is exchanged for a session before this (security.ts).

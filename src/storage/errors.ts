@@ -18,6 +18,16 @@ export class ObjectNotFoundError extends RefusalError {
   readonly [sourceFailure] = true;
 }
 
+/**
+ * The store refused the request itself as one it cannot take, whatever the object: a region it is
+ * not in (AuthorizationHeaderMalformed), a bucket name it does not accept, an argument it rejects.
+ * Running again would meet the same: a setting to fix (AWS_REGION, the endpoint, the address).
+ */
+export class ObjectStoreSettingsError extends RefusalError {
+  readonly code = 'OBJECT_STORE_SETTINGS';
+  readonly [sourceFailure] = true;
+}
+
 /** The store did not answer, or failed on its side: run the same command again. */
 export class ObjectStoreUnavailableError extends CodedError {
   readonly code = 'OBJECT_STORE_UNAVAILABLE';

@@ -1,7 +1,12 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import type { Route } from '../api/network/proxy-route.js';
-import { ObjectNotFoundError, ObjectStoreCredentialsError, ObjectStoreUnavailableError } from './errors.js';
+import {
+  ObjectNotFoundError,
+  ObjectStoreCredentialsError,
+  ObjectStoreSettingsError,
+  ObjectStoreUnavailableError,
+} from './errors.js';
 import { formatObjectAddress, type ObjectAddress } from './object-address.js';
 import { connectionFailure, storeAgents, type StoreNetwork } from './store-connection.js';
 import type { StoreSettings } from './store-settings.js';
@@ -176,6 +181,11 @@ export class ObjectStore {
       );
     if (status === 404 || name === 'NoSuchKey' || name === 'NoSuchBucket' || name === 'NotFound')
       return new ObjectNotFoundError(`${where}: expected an object there, got none (${name})`, { cause: error });
+    const setting = settingsRefusal(status, name, error, this.settings.region);
+    if (setting !== undefined)
+      return new ObjectStoreSettingsError(`${where}: expected the store to take our request, got ${setting}`, {
+        cause: error,
+      });
     if (status === 412 || name === 'PreconditionFailed')
       return new ObjectNotFoundError(
         `${where}: expected the object read a moment ago, got another (it was replaced meanwhile): run again to read the new one`,
@@ -188,4 +198,33 @@ export class ObjectStore {
   }
 }
 
-export { ObjectNotFoundError, ObjectStoreCredentialsError, ObjectStoreUnavailableError } from './errors.js';
+/**
+ * What to fix when the store refuses a request as malformed (400), in words: a wrong region is the
+ * common one (S3 names the region it expected in its message, kept here). A HEAD's 400 has no body
+ * and so no name: still a request the store will not take on any run, never "run again".
+ */
+export function settingsRefusal(
+  status: number | undefined,
+  name: string,
+  error: unknown,
+  region: string,
+): string | undefined {
+  const said = error instanceof Error && error.message !== '' && error.message !== name ? `: ${error.message}` : '';
+  if (name === 'AuthorizationHeaderMalformed')
+    return `400 (${name}${said}): set AWS_REGION to the bucket's region (now ${region}); nothing was read`;
+  if (name === 'InvalidBucketName')
+    return `400 (${name}${said}): check the bucket's name in the s3:// address; nothing was read`;
+  if (name === 'InvalidArgument' || status === 400)
+    return (
+      `400 (${name}${said}): check AWS_REGION (now ${region}), the endpoint (BULK_DISPUTES_S3_ENDPOINT) ` +
+      'and the s3:// address; nothing was read'
+    );
+  return undefined;
+}
+
+export {
+  ObjectNotFoundError,
+  ObjectStoreCredentialsError,
+  ObjectStoreSettingsError,
+  ObjectStoreUnavailableError,
+} from './errors.js';

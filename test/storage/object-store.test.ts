@@ -2,7 +2,14 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseObjectAddress } from '../../src/storage/object-address.js';
-import { ObjectNotFoundError, ObjectStore, ObjectStoreCredentialsError } from '../../src/storage/object-store.js';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
+import {
+  ObjectNotFoundError,
+  ObjectStore,
+  ObjectStoreCredentialsError,
+  ObjectStoreSettingsError,
+  settingsRefusal,
+} from '../../src/storage/object-store.js';
 import { storeSettingsOf } from '../../src/storage/store-settings.js';
 import { startSwiftS3, type SwiftS3 } from '../helpers/swift-s3.js';
 
@@ -75,6 +82,55 @@ describe('an S3-compatible store', () => {
     await expect(objects.open(identity)).rejects.toThrow(/replaced meanwhile/);
     expect((await objects.identify(identity)).etag).not.toBe(identity.etag);
     objects.close();
+  });
+
+  it('a region the store is not in is a setting to fix, exit 2 naming AWS_REGION, never "run again"', async () => {
+    const objects = new ObjectStore(storeSettingsOf({ AWS_ENDPOINT_URL_S3: swift.endpoint, AWS_REGION: 'eu-west-3' }), {
+      credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
+    });
+    // A list has a body: the store names the refusal and the region it expected.
+    const listed = await objects
+      .checkCredentials({ bucket: 'disputes', prefix: 'exports/' })
+      .catch((error: unknown) => error);
+    expect(listed).toBeInstanceOf(ObjectStoreSettingsError);
+    expect((listed as ObjectStoreSettingsError).code).toBe('OBJECT_STORE_SETTINGS');
+    expect((listed as Error).message).toBe(
+      `s3://disputes/exports/ (${swift.endpoint}): expected the store to take our request, got 400 ` +
+        "(AuthorizationHeaderMalformed: The authorization header is malformed; the region 'eu-west-3' is wrong; " +
+        "expecting 'us-east-1'): set AWS_REGION to the bucket's region (now eu-west-3); nothing was read",
+    );
+    expect(exitCodeFor(listed)).toBe(2);
+    // A HEAD's 400 has no body to name it: refused as a setting all the same.
+    const headed = await objects
+      .identify(parseObjectAddress('s3://disputes/exports/night.csv'))
+      .catch((error: unknown) => error);
+    expect(headed).toBeInstanceOf(ObjectStoreSettingsError);
+    expect((headed as Error).message).toContain('check AWS_REGION (now eu-west-3)');
+    expect(exitCodeFor(headed)).toBe(2);
+    objects.close();
+  });
+
+  it('a bucket name or an argument the store refuses is a setting too; a 5xx stays "unavailable"', () => {
+    // Shaped as the SDK throws them for AWS S3 itself, which Swift does not answer with.
+    const sdkError = (name: string, message: string) => Object.assign(new Error(message), { name });
+    expect(
+      settingsRefusal(
+        400,
+        'InvalidBucketName',
+        sdkError('InvalidBucketName', 'The specified bucket is not valid.'),
+        'us-east-1',
+      ),
+    ).toBe(
+      "400 (InvalidBucketName: The specified bucket is not valid.): check the bucket's name in the s3:// address; nothing was read",
+    );
+    expect(settingsRefusal(400, 'InvalidArgument', sdkError('InvalidArgument', 'Invalid argument.'), 'eu-west-1')).toBe(
+      '400 (InvalidArgument: Invalid argument.): check AWS_REGION (now eu-west-1), the endpoint ' +
+        '(BULK_DISPUTES_S3_ENDPOINT) and the s3:// address; nothing was read',
+    );
+    expect(settingsRefusal(503, 'ServiceUnavailable', sdkError('ServiceUnavailable', ''), 'us-east-1')).toBeUndefined();
+    expect(
+      settingsRefusal(undefined, 'TimeoutError', sdkError('TimeoutError', 'timed out'), 'us-east-1'),
+    ).toBeUndefined();
   });
 
   it('reads the endpoint as the AWS tools do, and turns path style and the newer checksums on and off with it', () => {

@@ -5,13 +5,18 @@ import type { CliContext } from '../context.js';
 import { writeNotice } from '../output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { defaultConcurrency, integer } from '../flags.js';
-import type { NetworkFlags } from '../network-settings.js';
+import { resolveNetwork, type NetworkFlags } from '../network-settings.js';
+import type { NetworkOptions } from '../../api/client/config.js';
 import { addServiceOptions } from './service-target.js';
 import { resolveServiceSettings } from '../settings.js';
 import { describeService, serviceAt } from '../../api/service-identity.js';
 import type { ImportReviewJob, ReviewJob } from '../../review/job-types.js';
 import type { FixSender } from '../../review/send-fixes.js';
+import { resolveEvidence } from '../../import/evidence-sources.js';
+import type { EvidenceFolder } from '../../import/claim/evidence.js';
 import { runImport } from '../../import/run-import.js';
+import { isObjectAddress } from '../../storage/object-address.js';
+import { StoreOnDemand } from '../../storage/store-on-demand.js';
 
 interface ReviewFlags extends NetworkFlags {
   send: boolean;
@@ -169,7 +174,11 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       });
     throw error;
   });
+  let objects: StoreOnDemand | undefined;
   try {
+    const network = await resolveNetwork(flags, context.io.env);
+    // Made when an s3:// evidence prefix or a listed bucket is first read, from the environment as the import reads it.
+    objects = new StoreOnDemand(undefined, { proxy: network.proxy, env: network.env, ca: network.ca }, context.io.env);
     if (job.kind !== 'import' && (flags.send || flags.mapping !== undefined))
       throw new UsageError(
         `journal ${first}: a ${readOnlyJobNames[job.kind]}'s cases are read from the service, not a file: ` +
@@ -181,9 +190,11 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
         { host: flags.host },
         'review listens beyond this machine: anyone who can reach it and has the address sees cardholder data',
       );
-    const evidenceDir = resolve(
-      flags.evidenceDir ?? (job.kind === 'import' ? job.evidenceDir : undefined) ?? dirname(job.journal),
-    );
+    const given = flags.evidenceDir ?? (job.kind === 'import' ? job.evidenceDir : undefined) ?? dirname(job.journal);
+    // An s3:// prefix is a place in the store, not a path of this machine: kept as given.
+    const evidenceDir = isObjectAddress(given) ? given : resolve(given);
+    const evidence =
+      job.kind === 'import' ? await importEvidence(job, evidenceDir, flags, { objects, network }, context) : undefined;
     const sender = flags.send && job.kind === 'import' ? await senderFor(job, flags, evidenceDir, context) : undefined;
     const store = new ReviewStore(ReviewStore.fileFor(job.journal), job.kind === 'import' ? job.mapping : {});
     const server = await startReviewServer({
@@ -192,7 +203,8 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       host: flags.host,
       port: flags.port,
       fixFormat: flags.fixFormat,
-      evidenceDir,
+      evidenceDir: evidence?.evidenceDir ?? evidenceDir,
+      evidence,
       sender,
     }).catch((error: unknown) => {
       store.close();
@@ -226,8 +238,35 @@ async function runReview(journals: string[], flags: ReviewFlags, context: CliCon
       });
     });
   } finally {
+    objects?.close();
     await job.close();
   }
+}
+
+/**
+ * The rows' evidence as the import's plan resolves it (src/import/evidence-sources.ts): a folder,
+ * or an s3:// prefix and the mapping's evidence_sources read through the same remote checker,
+ * links reached the way the service is (--proxy, --ca-file). With a bucket to read, the store is
+ * asked once now whether it takes the credentials, as the import does: refused, the review does
+ * not start (exit 5).
+ */
+async function importEvidence(
+  job: ImportReviewJob,
+  evidenceDir: string,
+  flags: ReviewFlags,
+  reach: { objects: StoreOnDemand; network: NetworkOptions },
+  context: CliContext,
+): Promise<EvidenceFolder> {
+  return resolveEvidence(
+    {
+      evidenceDir,
+      evidenceDirSetBy: flags.evidenceDir === undefined ? undefined : 'flag',
+      evidenceNetwork: reach.network,
+      logger: context.logger,
+    },
+    job.mapping,
+    reach.objects,
+  );
 }
 
 async function requireJournals(journals: readonly string[]): Promise<void> {

@@ -2,6 +2,7 @@ import { describeService, sameService, type ServiceIdentity } from '../../api/se
 import { describeDialect, sameDialect, type WrittenDialect } from '../../csv/layout.js';
 import type { Shard } from '../claims/ids.js';
 import { RefusalError } from '../../errors/coded-error.js';
+import { parseObjectFingerprint } from '../../import/input-fingerprint.js';
 
 /**
  * The decisions of `merge-results`, with no files: whether n shard journals are one job split n
@@ -46,6 +47,13 @@ const shardOf = (job: ShardJob): Shard => job.shard ?? { index: 1, count: 1 };
 const shardText = (job: ShardJob) => `shard ${shardOf(job).index}/${shardOf(job).count}`;
 const short = (sha256: string) => `sha256 ${sha256.slice(0, 12)}…`;
 
+/** A file's input by its sha256, shortened; an object's by what identifies it (input-fingerprint.ts): its address and ETag. */
+function inputShown(fingerprint: string): string {
+  const object = parseObjectFingerprint(fingerprint);
+  if (object === undefined) return short(fingerprint);
+  return `${object.address} ETag ${object.etag}${object.version === undefined ? '' : ` version ${object.version}`}`;
+}
+
 /**
  * Refuses shards that are not exactly the n parts of one job: another input or mapping, other
  * flags, another split, the same shard twice, or a shard missing. Returns them in shard order.
@@ -57,7 +65,7 @@ export function checkShards(jobs: readonly ShardJob[]): ShardJob[] {
     const against = `than ${first.file}`;
     if (job.inputSha256 !== first.inputSha256)
       throw new MergeRefusedError(
-        `${job.file}: expected the same input as the other shards, got another input (${short(job.inputSha256)}) ${against} (${short(first.inputSha256)})`,
+        `${job.file}: expected the same input as the other shards, got another input (${inputShown(job.inputSha256)}) ${against} (${inputShown(first.inputSha256)})`,
       );
     if (job.mappingSha256 !== first.mappingSha256)
       throw new MergeRefusedError(

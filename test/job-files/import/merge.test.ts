@@ -47,6 +47,16 @@ describe('checkShards', () => {
         'b: expected the same input as the other shards, got another input (sha256 cccccccccccc…) than a (sha256 aaaaaaaaaaaa…)',
     },
     {
+      name: 'another object',
+      jobs: [
+        job('a', 1, 2, { inputSha256: 's3://bank/exports/night.csv etag="0f1e" size=120' }),
+        job('b', 2, 2, { inputSha256: 's3://bank/exports/night 2.csv etag="9a8b" version=v7 size=96' }),
+      ],
+      message:
+        'b: expected the same input as the other shards, got another input (s3://bank/exports/night 2.csv ETag "9a8b" version v7) ' +
+        'than a (s3://bank/exports/night.csv ETag "0f1e")',
+    },
+    {
       name: 'another mapping',
       jobs: [job('a', 1, 2), job('b', 2, 2, { mappingSha256: 'd'.repeat(64) })],
       message:
