@@ -1,3 +1,4 @@
+import { S3Client } from '@aws-sdk/client-s3';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -15,6 +16,14 @@ export interface SwiftS3 {
   readonly endpoint: string;
   readonly accessKeyId: string;
   readonly secretAccessKey: string;
+  /** A client of the test's own, to make buckets and put objects: the caller destroys it. */
+  client(): S3Client;
+  /**
+   * The environment a CLI process reads this store from, as a user's job would set it: the
+   * endpoint, the region and the key for the SDK's default chain, and nothing of the machine's
+   * (no shared credentials file under `home`, no instance metadata asked).
+   */
+  cliEnvironment(home: string, options?: { secret?: string; endpoint?: string }): Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -185,5 +194,23 @@ export async function startSwiftS3(options: SwiftS3Options = {}): Promise<SwiftS
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { endpoint, accessKeyId: 'test:tester', secretAccessKey, stop };
+  const accessKeyId = 'test:tester';
+  const client = () =>
+    new S3Client({
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId, secretAccessKey },
+      // Swift answers 503 while its servers are busy starting on a loaded machine: asked again.
+      maxAttempts: 8,
+    });
+  const cliEnvironment = (home: string, options: { secret?: string; endpoint?: string } = {}) => ({
+    AWS_ACCESS_KEY_ID: accessKeyId,
+    AWS_SECRET_ACCESS_KEY: options.secret ?? secretAccessKey,
+    BULK_DISPUTES_S3_ENDPOINT: options.endpoint ?? endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    HOME: home,
+  });
+  return { endpoint, accessKeyId, secretAccessKey, client, cliEnvironment, stop };
 }

@@ -1,4 +1,4 @@
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import Database from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { existsSync } from 'node:fs';
@@ -43,12 +43,7 @@ let writer: S3Client;
 
 beforeAll(async () => {
   swift = await startSwiftS3();
-  writer = new S3Client({
-    endpoint: swift.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-  });
+  writer = swift.client();
   await writer.send(new CreateBucketCommand({ Bucket: bucket }));
 }, 60_000);
 
@@ -64,16 +59,7 @@ async function put(key: string, body: string | Uint8Array): Promise<string> {
 
 /** The CLI's environment: the store as the AWS tools name it, credentials for the SDK's default chain. */
 function envFor(workspace: Workspace, secret = swift.secretAccessKey): NodeJS.ProcessEnv {
-  return {
-    AWS_ACCESS_KEY_ID: swift.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: secret,
-    BULK_DISPUTES_S3_ENDPOINT: swift.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_EC2_METADATA_DISABLED: 'true',
-    // No shared credentials or config file of the machine's.
-    HOME: workspace.dir,
-    CLAIMS_API_KEY: sandboxKey,
-  };
+  return { ...swift.cliEnvironment(workspace.dir, { secret }), CLAIMS_API_KEY: sandboxKey };
 }
 
 /** Six rows, four claims (two of two cases), none with evidence. */

@@ -1,4 +1,4 @@
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,14 +69,7 @@ const night: GenericRow[] = [
 
 beforeAll(async () => {
   swift = await startSwiftS3();
-  writer = new S3Client({
-    endpoint: swift.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    // Swift answers 503 while its servers are busy starting on a loaded machine: asked again.
-    maxAttempts: 8,
-  });
+  writer = swift.client();
   await writer.send(new CreateBucketCommand({ Bucket: bucket }));
   for (const [path, body] of await documents()) await put(path, body);
 }, 90_000);
@@ -93,16 +86,7 @@ async function put(path: string, body: string | Uint8Array): Promise<string> {
 
 /** The CLI's environment: the store as the AWS tools name it, credentials for the SDK's default chain. */
 function envFor(workspace: Workspace): NodeJS.ProcessEnv {
-  return {
-    AWS_ACCESS_KEY_ID: swift.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: swift.secretAccessKey,
-    BULK_DISPUTES_S3_ENDPOINT: swift.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_EC2_METADATA_DISABLED: 'true',
-    // No shared credentials or config file of the machine's.
-    HOME: workspace.dir,
-    CLAIMS_API_KEY: sandboxKey,
-  };
+  return { ...swift.cliEnvironment(workspace.dir), CLAIMS_API_KEY: sandboxKey };
 }
 
 const claimsAt = (sandbox: Sandbox) =>

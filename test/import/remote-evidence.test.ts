@@ -1,4 +1,4 @@
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -46,14 +46,7 @@ const correspondence = 'correspondence/fenwick-furniture-email.png';
 
 beforeAll(async () => {
   swift = await startSwiftS3();
-  const setup = new S3Client({
-    endpoint: swift.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    // Swift answers 503 while its servers are busy starting on a loaded machine: asked again.
-    maxAttempts: 8,
-  });
+  const setup = swift.client();
   const put = async (bucket: string, key: string, body: Buffer | string) =>
     setup.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
   for (const bucket of ['bank-evidence', 'other-bank']) await setup.send(new CreateBucketCommand({ Bucket: bucket }));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startServiceBehindDoor } from '../helpers/service-doors.js';
-import { cliBin } from '../helpers/sandbox-process.js';
 import {
   csvOf,
   duplicateChargeRow,
@@ -18,6 +16,7 @@ import {
   type GenericRow,
 } from '../import/e2e-fixtures.js';
 import { refuseContentPolicyViolations } from '../helpers/policy-violations.js';
+import { startReview } from '../helpers/review-process.js';
 
 /**
  * `review` in a real Chromium (Debian's, driven by playwright-core; .ci/run installs it when
@@ -35,31 +34,6 @@ const liveKey = 'live_review_key_0001';
 const artifacts = fileURLToPath(new URL('../../out/test-artifacts/', import.meta.url));
 const creates = (requests: readonly string[]) =>
   requests.filter((request) => request === 'POST /v2/issuer/new_claim').length;
-
-/** `bulk-disputes review` as a process; resolves with the address it prints. Stopped at test end. */
-async function startReview(args: readonly string[], cwd: string, env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [cliBin, '--log-level', 'warn', 'review', ...args], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, ...env },
-  });
-  onTestFinished(() => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /review: (http:\/\/\S+)/.exec(output);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      reject(new Error(`review exited with ${String(code)}:\n${output}`));
-    });
-  });
-}
 
 /** The rows of the night's import: a good claim, a mistyped amount (line 3) and an unmapped reason (line 4). */
 const nightRows = () => [

@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SendState } from '../../src/review/send-fixes.js';
 import { sandboxKey, startTestSandbox } from '../helpers/sandbox.js';
-import { cliBin } from '../helpers/sandbox-process.js';
 import { startSwiftS3, type SwiftS3 } from '../helpers/swift-s3.js';
 import {
   countIn,
@@ -19,6 +17,7 @@ import {
   runBin,
   type Workspace,
 } from '../import/e2e-fixtures.js';
+import { startReview } from '../helpers/review-process.js';
 
 /**
  * A review of an import whose evidence was under an s3:// --evidence-dir: the page checks a row's
@@ -33,14 +32,7 @@ let swift: SwiftS3;
 
 beforeAll(async () => {
   swift = await startSwiftS3();
-  const writer = new S3Client({
-    endpoint: swift.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    // Swift answers 503 while its servers are busy starting on a loaded machine: asked again.
-    maxAttempts: 8,
-  });
+  const writer = swift.client();
   await writer.send(new CreateBucketCommand({ Bucket: bucket }));
   const put = async (key: string, body: Buffer | string) =>
     writer.send(new PutObjectCommand({ Bucket: bucket, Key: `night/${key}`, Body: body }));
@@ -54,40 +46,7 @@ afterAll(async () => {
 });
 
 function envFor(workspace: Workspace, secret = swift.secretAccessKey): Record<string, string> {
-  return {
-    AWS_ACCESS_KEY_ID: swift.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: secret,
-    BULK_DISPUTES_S3_ENDPOINT: swift.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_EC2_METADATA_DISABLED: 'true',
-    HOME: workspace.dir,
-    CLAIMS_API_KEY: sandboxKey,
-  };
-}
-
-/** `bulk-disputes review` as a process; resolves with the address it prints. Stopped at test end. */
-async function startReview(args: readonly string[], cwd: string, env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [cliBin, '--log-level', 'warn', 'review', ...args], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, ...env },
-  });
-  onTestFinished(() => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-  });
-  let output = '';
-  return new Promise((found, failed) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /review: (http:\/\/\S+)/.exec(output);
-      if (match?.[1] !== undefined) found(match[1]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      failed(new Error(`review exited with ${String(code)}:\n${output}`));
-    });
-  });
+  return { ...swift.cliEnvironment(workspace.dir, { secret }), CLAIMS_API_KEY: sandboxKey };
 }
 
 /** The page's session, as a browser holds it after loading the printed address; JSON calls with it. */

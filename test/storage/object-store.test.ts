@@ -1,4 +1,4 @@
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseObjectAddress } from '../../src/storage/object-address.js';
@@ -24,12 +24,7 @@ const body = 'line,claim_key\n1,P-01\n'.repeat(2000);
 
 beforeAll(async () => {
   swift = await startSwiftS3();
-  const setup = new S3Client({
-    endpoint: swift.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-  });
+  const setup = swift.client();
   await setup.send(new CreateBucketCommand({ Bucket: 'disputes' }));
   await setup.send(new PutObjectCommand({ Bucket: 'disputes', Key: 'exports/night.csv', Body: body }));
   setup.destroy();
@@ -71,12 +66,7 @@ describe('an S3-compatible store', () => {
       ObjectNotFoundError,
     );
     const identity = await objects.identify(parseObjectAddress('s3://disputes/exports/night.csv'));
-    const writer = new S3Client({
-      endpoint: swift.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    });
+    const writer = swift.client();
     await writer.send(new PutObjectCommand({ Bucket: 'disputes', Key: 'exports/night.csv', Body: 'line\n2\n' }));
     writer.destroy();
     await expect(objects.open(identity)).rejects.toThrow(/replaced meanwhile/);

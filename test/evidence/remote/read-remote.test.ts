@@ -1,4 +1,4 @@
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,13 +29,7 @@ const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(
 
 beforeAll(async () => {
   swift = await startSwiftS3();
-  const setup = new S3Client({
-    endpoint: swift.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    maxAttempts: 8,
-  });
+  const setup = swift.client();
   await setup.send(new CreateBucketCommand({ Bucket: 'bank-evidence' }));
   await setup.send(new PutObjectCommand({ Bucket: 'bank-evidence', Key: 'night/scan.png', Body: png }));
   setup.destroy();
