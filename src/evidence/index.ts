@@ -19,3 +19,4 @@ export {
   resolveEvidencePath,
   type EvidencePathResult,
 } from './resolve-path.js';
+export type { EvidenceFolder } from './folder.js';

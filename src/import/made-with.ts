@@ -12,7 +12,11 @@ import {
 } from '../journal/made-with.js';
 import type { Shard } from '../job-files/claims/ids.js';
 import type { ImportFingerprint, RecordedImportFingerprint } from '../job-files/import/meta.js';
-import { objectChanges, parseObjectFingerprint, type ObjectFingerprint } from './input-fingerprint.js';
+import {
+  objectChanges,
+  parseObjectFingerprint,
+  type ObjectFingerprint,
+} from '../job-files/import/input-fingerprint.js';
 
 /**
  * What ties an import's journal to its job (the fingerprint, in the journal's `meta`), and, when a

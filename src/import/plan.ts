@@ -19,7 +19,7 @@ import { StoreOnDemand } from '../storage/store-on-demand.js';
 import { fileSource, type ByteSource } from '../files/byte-source.js';
 import { isObjectAddress, parseObjectAddress } from '../storage/object-address.js';
 import { objectSource } from '../storage/object-source.js';
-import { objectFingerprint } from './input-fingerprint.js';
+import { objectFingerprint } from '../job-files/import/input-fingerprint.js';
 import type { StoreNetwork } from '../storage/store-connection.js';
 import { resolveEvidence } from './evidence-sources.js';
 

@@ -4,7 +4,7 @@ import { evidenceOf } from '../mapping/map-row.js';
 import type { Mapping } from '../mapping/schema.js';
 import { fieldColumns } from '../mapping/columns-read.js';
 import { prepareRow, WireCheck } from '../staging/prepare-row.js';
-import type { EvidenceFolder } from '../import/claim/evidence.js';
+import type { EvidenceFolder } from '../evidence/folder.js';
 import { checkReviewEvidence } from './evidence-check.js';
 
 /** One problem of a row, with the source columns a reviewer edits to fix it. */

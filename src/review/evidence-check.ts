@@ -1,9 +1,5 @@
-import { resolve } from 'node:path';
-import { checkEvidence, describeEvidenceDir } from '../evidence/index.js';
-import { checkEvidenceCell } from '../evidence/remote/index.js';
 import { CodedError } from '../errors/coded-error.js';
-import type { EvidenceFolder } from '../import/claim/evidence.js';
-import { isObjectAddress } from '../storage/object-address.js';
+import { checkInFolder, type EvidenceFolder } from '../evidence/folder.js';
 
 /** A cell's evidence as the review shows it: passes, or the code and message the import would give. */
 export type ReviewEvidenceCheck = { readonly ok: true } | { readonly ok: false; code: string; message: string };
@@ -16,20 +12,8 @@ export type ReviewEvidenceCheck = { readonly ok: true } | { readonly ok: false; 
  * the check runs again on the next edit.
  */
 export async function checkReviewEvidence(folder: EvidenceFolder, cell: string): Promise<ReviewEvidenceCheck> {
-  const { evidenceDir, evidenceDirSetBy, remote } = folder;
-  if (remote === undefined) {
-    // Without the import's remote checker a prefix would be read as a folder of this machine.
-    if (isObjectAddress(evidenceDir))
-      throw new TypeError(`review evidence ${evidenceDir}: expected the import's remote checker, got none`);
-    return checkEvidence(evidenceDir, cell, evidenceDirSetBy);
-  }
-  const shown = remote.sources.folder === undefined ? resolve(evidenceDir) : evidenceDir;
   try {
-    return await checkEvidenceCell(
-      cell,
-      { evidenceDir, evidenceDirSetBy, where: describeEvidenceDir(shown, evidenceDirSetBy) },
-      remote,
-    );
+    return await checkInFolder(folder, cell);
   } catch (error) {
     if (!(error instanceof CodedError)) throw error;
     return { ok: false, code: error.code, message: `evidence ${cell}: ${error.message}` };

@@ -3,7 +3,7 @@ import { hintFor } from '../job-files/hints.js';
 import { checkRowWithEvidence, type RowCheck } from './check-row.js';
 import { claimConflicts } from './claim-conflicts.js';
 import { keyStillTaken } from './claim-key-taken.js';
-import type { EvidenceFolder } from '../import/claim/evidence.js';
+import type { EvidenceFolder } from '../evidence/folder.js';
 import type { ImportReviewJob, ReviewJob, ReviewRow, RowEntry } from './job-types.js';
 
 export const pageSize = 50;

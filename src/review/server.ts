@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { hintFor } from '../job-files/hints.js';
 import { evidenceFiles } from './evidence-files.js';
-import type { EvidenceFolder } from '../import/claim/evidence.js';
+import type { EvidenceFolder } from '../evidence/folder.js';
 import type { ImportReviewJob, ReviewJob } from './job-types.js';
 import { reviewPage } from './page.js';
 import { RowViews, type RowQuery } from './row-views.js';

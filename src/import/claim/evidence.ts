@@ -1,9 +1,10 @@
 import type { ClaimsClient } from '../../api/client/index.js';
 import type { UploadCategory } from '../../api/schemas/resources.js';
-import { resolve } from 'node:path';
-import { checkEvidence, describeEvidenceDir, type EvidenceDirSetBy } from '../../evidence/index.js';
-import { checkEvidenceCell, evidenceFileName, type RemoteEvidence } from '../../evidence/remote/index.js';
+import { evidenceFileName } from '../../evidence/remote/index.js';
+import { checkInFolder, type EvidenceFolder } from '../../evidence/folder.js';
 import type { Journal, RowProblem, RowRecord } from '../journal/journal.js';
+
+export type { EvidenceFolder } from '../../evidence/folder.js';
 
 interface EvidenceRef {
   path: string;
@@ -18,15 +19,6 @@ export interface CheckedFile {
   path: string;
   category: string;
   column: string;
-}
-
-/** Where a job's evidence is looked for, and whether `--evidence-dir` chose it (messages name both). */
-export interface EvidenceFolder {
-  /** A folder, or an s3:// bucket and key prefix (`remote.sources.folder`). */
-  evidenceDir: string;
-  evidenceDirSetBy?: EvidenceDirSetBy | undefined;
-  /** Objects and links, as the mapping's evidence_sources allow them; without it, every cell is a path. */
-  remote?: RemoteEvidence | undefined;
 }
 
 export type EvidenceCheck =
@@ -44,7 +36,7 @@ export async function checkClaimEvidence(rows: readonly RowRecord[], folder: Evi
     const refs = JSON.parse(row.evidence_json ?? '[]') as EvidenceRef[];
     const files: CheckedFile[] = [];
     for (const ref of refs) {
-      const checked = await checkOne(folder, ref.path);
+      const checked = await checkInFolder(folder, ref.path);
       if (!checked.ok) {
         problems.set(row.idx, { code: checked.code, message: checked.message, field: `evidence.${ref.column}` });
         break;
@@ -61,17 +53,6 @@ export async function checkClaimEvidence(rows: readonly RowRecord[], folder: Evi
     filesByRow.set(row.idx, files);
   }
   return problems.size > 0 ? { ok: false, problems } : { ok: true, filesByRow };
-}
-
-async function checkOne(folder: EvidenceFolder, cell: string) {
-  const { evidenceDir, evidenceDirSetBy, remote } = folder;
-  if (remote === undefined) return checkEvidence(evidenceDir, cell, evidenceDirSetBy);
-  const shown = remote.sources.folder === undefined ? resolve(evidenceDir) : evidenceDir;
-  return checkEvidenceCell(
-    cell,
-    { evidenceDir, evidenceDirSetBy, where: describeEvidenceDir(shown, evidenceDirSetBy) },
-    remote,
-  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { describeService, sameService, type ServiceIdentity } from '../../api/se
 import { describeDialect, sameDialect, type WrittenDialect } from '../../csv/layout.js';
 import type { Shard } from '../claims/ids.js';
 import { RefusalError } from '../../errors/coded-error.js';
-import { parseObjectFingerprint } from '../../import/input-fingerprint.js';
+import { parseObjectFingerprint } from './input-fingerprint.js';
 
 /**
  * The decisions of `merge-results`, with no files: whether n shard journals are one job split n

@@ -1,5 +1,5 @@
-import { formatObjectAddress } from '../storage/object-address.js';
-import type { ObjectIdentity } from '../storage/object-store.js';
+import { formatObjectAddress } from '../../storage/object-address.js';
+import type { ObjectIdentity } from '../../storage/object-store.js';
 
 /**
  * What a journal's fingerprint binds of an object input, in the string a local file's sha256
