@@ -11,10 +11,12 @@ import { join, normalize, sep } from 'node:path';
  * checks no signature (Swift, the store the tests use, does): it shows what reading from a store
  * costs the import when the store itself keeps up, as a bank's S3 or Ceph does.
  *
- *   node bare-store-main.js FOLDER
+ *   node bare-store-main.js FOLDER [DELAY_MS]   each object answered DELAY_MS after its request,
+ *                                              as a store across a network answers its first byte
  */
 
-const [folderArgument] = process.argv.slice(2);
+const [folderArgument, delayText] = process.argv.slice(2);
+const delayMs = Number(delayText ?? 0);
 if (folderArgument === undefined) throw new Error('bare store: expected FOLDER, got none');
 const folder = normalize(folderArgument);
 
@@ -34,24 +36,27 @@ const server = createServer((request, response) => {
     response.writeHead(403).end();
     return;
   }
-  stat(path).then(
-    (stats) => {
-      const headers = {
-        'content-type': 'application/octet-stream',
-        'content-length': stats.size,
-        etag: `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`,
-        'last-modified': stats.mtime.toUTCString(),
-      };
-      response.writeHead(200, headers);
-      if (request.method === 'HEAD') response.end();
-      else createReadStream(path).pipe(response);
-    },
-    () => {
-      const missing = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code></Error>';
-      response.writeHead(404, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(missing) });
-      response.end(request.method === 'HEAD' ? undefined : missing);
-    },
-  );
+  const answer = async () =>
+    stat(path).then(
+      (stats) => {
+        const headers = {
+          'content-type': 'application/octet-stream',
+          'content-length': stats.size,
+          etag: `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`,
+          'last-modified': stats.mtime.toUTCString(),
+        };
+        response.writeHead(200, headers);
+        if (request.method === 'HEAD') response.end();
+        else createReadStream(path).pipe(response);
+      },
+      () => {
+        const missing = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code></Error>';
+        response.writeHead(404, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(missing) });
+        response.end(request.method === 'HEAD' ? undefined : missing);
+      },
+    );
+  if (delayMs > 0) setTimeout(() => void answer(), delayMs);
+  else void answer();
 });
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
