@@ -19,6 +19,7 @@ import { benchCase as stage } from './cases/stage.js';
 import { benchCase as submit } from './cases/submit.js';
 import { benchCase as track } from './cases/track.js';
 import { benchCase as weather } from './cases/weather.js';
+import { benchCase as wholeNight } from './cases/whole-night.js';
 import { benchCase as withdraw } from './cases/withdraw.js';
 import { benchCase as workbook } from './cases/workbook.js';
 import { builtCli, repoRoot } from './support/paths.js';
@@ -56,6 +57,7 @@ const allCases: readonly BenchCase[] = [
   fixedWidth,
   prune,
   objectStorage,
+  wholeNight,
 ];
 
 interface Flags {
