@@ -53,6 +53,12 @@ async function writeNight(file: string, claims: number, documentNames: readonly 
   return lines.length - 1;
 }
 
+/** `staging 0.52 s, sending 40.10 s, results 0.31 s`, as the import's finished record gives them. */
+const phasesText = (phasesMs: Readonly<Record<string, number>>): string =>
+  Object.entries(phasesMs)
+    .map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(2)} s`)
+    .join(', ');
+
 interface NightRun {
   readonly run: ImportRun;
   readonly limitSeconds: number;
@@ -80,7 +86,7 @@ function rowsOf(
     `${night.claims.toLocaleString('en-US')} claims, ${night.rows.toLocaleString('en-US')} rows, a receipt each (20-60 KB), uploaded, created and filed (--file-mode chargeback); ` +
     `--concurrency ${concurrency}; sandbox ${seededFaultFlags(latencyMs, seed, ...(setting.failRate > 0 ? ['--fail-rate', String(setting.failRate)] : [])).join(' ')}; ` +
     `${run.requests.toLocaleString('en-US')} requests (503s ${run.answered503}), limit ${run.requests.toLocaleString('en-US')} × ${latencyMs} ms / ${concurrency} = ${limitSeconds.toFixed(2)} s; ` +
-    `sending ${run.sendingSeconds.toFixed(2)} s, whole command ${run.wallSeconds.toFixed(2)} s (${beforeFirst.toFixed(2)} s outside sending: start-up, staging before the first request, results after the last); ` +
+    `sending ${run.sendingSeconds.toFixed(2)} s, whole command ${run.wallSeconds.toFixed(2)} s (${beforeFirst.toFixed(2)} s outside sending: start-up, staging before the first request, results after the last; the import's phases: ${phasesText(run.phasesMs)}); ` +
     `bare pair of the same run: ${bare.toFixed(1)} req/s = ${(bare / limit).toFixed(3)} of the limit`;
   const label = `Whole night, ${setting.name} (${night.claims.toLocaleString('en-US')} claims)`;
   const sendingGoal = setting.goals.sending;

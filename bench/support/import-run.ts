@@ -37,6 +37,8 @@ export interface ImportRun {
   readonly answered503: number;
   /** The "import finished" line's outcome counts, e.g. { created: 6400 }. */
   readonly outcomes: Readonly<Record<string, number>>;
+  /** The summary's phases (`phasesMs` of "import finished"), e.g. { staging: 812, sending: 40123, results: 95 }. */
+  readonly phasesMs: Readonly<Record<string, number>>;
   /** The summary's whole `throttling` record (pauses, the concurrency controller's stats), for the notes that show it. */
   readonly throttling: Throttling;
 }
@@ -58,6 +60,7 @@ export interface LogLine {
   outcomes?: unknown;
   cases?: unknown;
   throttling?: unknown;
+  phasesMs?: unknown;
 }
 
 /** What the log lines add up to; one line at a time. */
@@ -65,6 +68,7 @@ class LogTally {
   stagedAtMs: number | undefined;
   outcomes: Record<string, number> | undefined;
   throttling: Throttling | undefined;
+  phasesMs: Record<string, number> = {};
   /** The last lines: the summary and any warning, for error messages. */
   tail: string[] = [];
 
@@ -75,6 +79,8 @@ class LogTally {
       if (typeof entry.outcomes === 'object' && entry.outcomes !== null)
         this.outcomes = entry.outcomes as Record<string, number>;
       if (isThrottling(entry.throttling)) this.throttling = entry.throttling;
+      if (typeof entry.phasesMs === 'object' && entry.phasesMs !== null)
+        this.phasesMs = entry.phasesMs as Record<string, number>;
     }
     this.tail = [...this.tail.slice(-30), line];
   }
@@ -135,6 +141,7 @@ export async function runImportTimed(options: ImportRunOptions): Promise<ImportR
     answered503: throttling.answered503,
     outcomes,
     throttling,
+    phasesMs: tally.phasesMs,
   };
 }
 
