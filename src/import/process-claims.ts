@@ -5,7 +5,8 @@ import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { Sender, type FollowedClient, type SenderNotices } from '../rate/sender.js';
 import { PrepareAhead, type ClaimAhead } from './claim/prepare-ahead.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
-import type { RowProblem } from './journal/journal.js';
+import type { ClaimRecord, Journal, RowProblem } from './journal/journal.js';
+import type { StagingFrontier } from './stage/frontier.js';
 import { codeOf } from '../errors/coded-error.js';
 
 export interface ProcessOptions {
@@ -14,6 +15,10 @@ export interface ProcessOptions {
   onClaimDone?: (claimKey: string) => void;
   /** The service's waits and the breaker on the progress line, how near the run is to stopping. */
   notices?: SenderNotices | undefined;
+  /** Staging still goes on: a claim is taken once its rows are in (src/import/stage/frontier.ts). */
+  frontier?: StagingFrontier | undefined;
+  /** Once, when the first claim is taken, or when there is none to take. */
+  onFirstClaim?: () => void;
 }
 
 export interface ProcessSummary {
@@ -101,17 +106,30 @@ async function processAll(
     new Promise<void>((resolve) => {
       wakePuller = resolve;
     });
+  const waitForStaging = stagingWait(options.frontier);
+  let firstClaim = options.onFirstClaim;
   let after = -1;
   pulling: for (;;) {
     const page = journal.pendingClaims(after, pageSize);
-    if (page.length === 0) break;
+    if (page.length === 0) {
+      if (!(await waitForStaging.more())) break;
+      continue;
+    }
     // Dry-run claims finish without real I/O: without a turn of the event loop here, Ctrl-C and
     // SIGTERM would wait until every claim is done.
     await yieldToEventLoop();
     for (const claim of page) {
+      // Staging went on meanwhile: the page is read again, as it stands now.
+      if (!waitForStaging.isReady(claim)) {
+        if (!(await waitForStaging.more())) break pulling;
+        continue pulling;
+      }
       after = claim.first_idx;
       while (running.size >= window) await someTaskEnded();
       if (sender.stopping) break pulling;
+      if (!waitForStaging.take(claim, journal)) continue;
+      firstClaim?.();
+      firstClaim = undefined;
       const ahead = prepareAhead.schedule(claim);
       const task: Promise<void> = sender
         .limit(async () => run(claim, ahead))
@@ -121,10 +139,44 @@ async function processAll(
       running.add(task);
     }
   }
+  firstClaim?.();
   await Promise.allSettled(running);
   if (sender.fatal !== undefined) throw sender.fatal as Error;
   const unfinished = journal.pendingCount() > 0;
   return sender.breaker.why ?? (sender.stopRequested && unfinished ? 'stopped by a signal' : undefined);
+}
+
+/**
+ * The puller's side of a staging that goes on (src/import/stage/frontier.ts); with none, every
+ * claim is ready and there is never more to wait for.
+ *
+ * Staging's last check sets right the claims that lost rows to duplicates, their first row moved
+ * later: a claim taken before could then come again after the puller's place, so the claims taken
+ * while staging went on are remembered (as many as were sent meanwhile) and not taken twice. A
+ * claim left with no row of its own is not taken: staging's end removes it.
+ */
+function stagingWait(frontier: StagingFrontier | undefined): {
+  isReady(claim: ClaimRecord): boolean;
+  more(): Promise<boolean>;
+  take(claim: ClaimRecord, journal: Journal): boolean;
+} {
+  if (frontier === undefined) return { isReady: () => true, more: async () => false, take: () => true };
+  const takenWhileStaging = new Set<string>();
+  return {
+    isReady: (claim) => frontier.isReady(claim.claim_key),
+    more: async () => {
+      if (frontier.staged || frontier.failed) return false;
+      await frontier.change();
+      return !frontier.failed;
+    },
+    take: (claim, journal) => {
+      if (takenWhileStaging.has(claim.claim_key)) return false;
+      if (frontier.staged) return true;
+      if (journal.rowsOf(claim.claim_key).length === 0) return false;
+      takenWhileStaging.add(claim.claim_key);
+      return true;
+    },
+  };
 }
 
 /** A claim that failed: recorded for the next run, and counted by the breaker when the service is at fault. */

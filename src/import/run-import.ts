@@ -24,6 +24,8 @@ import { refuseThinned, thinnedOn } from '../job-files/import/thinned.js';
 import { resultRecordsReadAgain } from './thinned/read-again.js';
 import { fieldColumns } from '../mapping/columns-read.js';
 import { stageRows } from './stage/index.js';
+import { readClaimExtents } from './stage/claim-extents.js';
+import { StagingFrontier } from './stage/frontier.js';
 import { checkInputHeader } from './input-header.js';
 import { checkInputControls, warnRowsOfBlocks } from './check-controls.js';
 
@@ -95,9 +97,22 @@ async function importByPlan(
         plan.payloadsFile === undefined ? undefined : { path: resolve(plan.payloadsFile), role: 'payloads' },
       ]);
     const resuming = journal.meta.get('staged') === true;
+    // Staging that goes on while the first claims are sent; awaited before the results.
+    let staging: Promise<void> | undefined;
+    let frontier: StagingFrontier | undefined;
     if (!resuming) {
-      await stageInput(journal, plan);
-      warnRowsOfBlocks(journal, trailerMismatches);
+      frontier = await frontierOf(plan);
+      staging = stageInput(journal, plan, frontier).then(() => {
+        warnRowsOfBlocks(journal, trailerMismatches);
+        plan.onStaged();
+        phases.stop('staging');
+        frontier?.end();
+      });
+      if (frontier === undefined) await staging;
+      else
+        staging.catch((error: unknown) => {
+          frontier?.fail(error);
+        });
     } else {
       phases.rename('resuming');
       const journalLogger = logger.child({ journal: plan.journalFile });
@@ -112,7 +127,7 @@ async function importByPlan(
 
     const thinned = resuming ? journal.meta.get('thinned') : undefined;
     if (thinned !== undefined) refuseThinnedWithClaimsToSend(journal, journalFile, thinned);
-    plan.onStaged();
+    if (resuming) plan.onStaged();
     const nothingToSend = resuming ? nothingToSendOf(journal) : undefined;
     // This run settles what it finds to do: a later one with nothing left names it. Written before
     // sending, so that a disk that fills while sending still leaves the results written below.
@@ -120,14 +135,28 @@ async function importByPlan(
     let abortedBecause: string | undefined;
     let fatal: unknown;
     let throttling: ThrottlingSummary | undefined;
-    phases.next(plan.mode.kind === 'check' ? 'checking' : 'sending');
+    const sendingPhase = plan.mode.kind === 'check' ? 'checking' : 'sending';
+    if (frontier === undefined) phases.next(sendingPhase);
+    // Sending starts with its first claim, while staging goes on or once it has ended.
+    const alongside =
+      frontier === undefined
+        ? undefined
+        : {
+            frontier,
+            onFirstClaim: () => {
+              phases.alongside(sendingPhase);
+            },
+          };
     try {
-      ({ abortedBecause, throttling } = await sendClaims(journal, plan, resuming));
+      ({ abortedBecause, throttling } = await sendClaims(journal, plan, resuming, alongside));
     } catch (error) {
       // A refused key or a failing disk stops the run; the results still account for every row.
       fatal = jobResourceFailure(error, { journal: journalFile });
       abortedBecause = (fatal as Error).message;
     }
+    // A staging that failed stops the run as it did before anything was sent; the claims sent
+    // meanwhile are found at the service by the next run, never sent twice (docs/import.md, "Resume").
+    await staging;
     plan.progress?.done();
     phases.next('results');
     const summary = await writeImportResults(journal, journalFile, plan, thinned);
@@ -159,8 +188,30 @@ async function importByPlan(
   }
 }
 
+/**
+ * Claims are sent while staging goes on where that changes nothing: a first staging of a CSV or
+ * fixed-width export that is sent (a dry run has nothing to overlap), not one shard of it (another
+ * shard's rows decide this one's duplicates) and not one of our results files fed back
+ * (readClaimExtents). A workbook is staged whole first: reading it twice would cost more than it saves.
+ */
+async function frontierOf(plan: ImportPlan): Promise<StagingFrontier | undefined> {
+  if (plan.mode.kind !== 'send' || plan.input.kind !== 'csv' || plan.shard !== undefined) return undefined;
+  const stream = await plan.input.source.open();
+  try {
+    const extents = await readClaimExtents({
+      input: stream,
+      mapping: plan.mapping.mapping,
+      mappingFile: plan.mapping.file,
+    });
+    return extents === undefined ? undefined : new StagingFrontier(extents);
+  } finally {
+    // A results file is known by its header: the rest is not read.
+    stream.destroy();
+  }
+}
+
 /** Every row of the input into the journal, grouped by claim; what the results need of the input recorded beside them. */
-async function stageInput(journal: Journal, plan: ImportPlan): Promise<void> {
+async function stageInput(journal: Journal, plan: ImportPlan, frontier?: StagingFrontier): Promise<void> {
   const { input, mapping, progress } = plan;
   const stream = input.kind === 'xlsx' ? undefined : await input.source.open();
   // The share of the file read, from its size: a CSV's bytes read so far cost nothing to ask (a workbook's rows only).
@@ -172,6 +223,12 @@ async function stageInput(journal: Journal, plan: ImportPlan): Promise<void> {
     mappingFile: mapping.file,
     journal,
     shard: plan.shard,
+    onChecked:
+      frontier === undefined
+        ? undefined
+        : (index) => {
+            frontier.checked(index);
+          },
     onProgress: (rows) =>
       progress?.staged(
         rows,

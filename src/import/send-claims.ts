@@ -7,26 +7,53 @@ import { processClaims, type ProcessSummary } from './process-claims.js';
 import { outcomes } from '../job-files/import/columns.js';
 import type { ImportPlan } from './plan.js';
 import type { ClaimMode } from './claim/claim-work.js';
+import type { StagingFrontier } from './stage/frontier.js';
 
 /** SQLite's default, and the sending phase's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
 const defaultCheckpointPages = 1000;
 const sendingCheckpointPages = 10_000;
 
-export async function sendClaims(journal: Journal, plan: ImportPlan, resuming: boolean): Promise<ProcessSummary> {
+/** While staging goes on: how far it is (src/import/stage/frontier.ts), and who is told when the first claim goes. */
+export interface AlongsideStaging {
+  readonly frontier: StagingFrontier;
+  readonly onFirstClaim: () => void;
+}
+
+/**
+ * Every claim still to send, through its steps. `alongside`: staging still goes on, and a claim
+ * is taken once its rows are in; the progress line counts claims once every claim is known.
+ */
+export async function sendClaims(
+  journal: Journal,
+  plan: ImportPlan,
+  resuming: boolean,
+  alongside?: AlongsideStaging,
+): Promise<ProcessSummary> {
+  const frontier = alongside?.frontier;
   // Before any client: a payloads path refused (a link planted there) stops the run before anything is sent.
   const payloads = await openPayloads(plan.payloadsFile, resuming);
   const mode = connect(plan, journal);
   const checking = mode.kind === 'check';
-  const total = journal.pendingCount();
   let done = 0;
   const { progress } = plan;
-  progress?.begin({ label: checking ? 'checking' : 'sending', unit: 'claims', total });
   // Counted for the terminal only: two reads of the journal per claim.
   const counting = progress?.enabled === true;
-  if (counting) {
-    const final = journal.finalOutcomeCounts();
-    for (const outcome of outcomes) progress.count(outcome, final.get(outcome) ?? 0);
-  }
+  let counted = false;
+  const beginProgress = () => {
+    // The claims done while staging went on are among the final outcomes, and not pending.
+    progress?.begin({ label: checking ? 'checking' : 'sending', unit: 'claims', total: journal.pendingCount() + done });
+    progress?.update(done);
+    if (counting) {
+      const final = journal.finalOutcomeCounts();
+      for (const outcome of outcomes) progress.count(outcome, final.get(outcome) ?? 0);
+    }
+    counted = true;
+  };
+  if (frontier === undefined) beginProgress();
+  else
+    void frontier.whenStaged.then(() => {
+      beginProgress();
+    });
   // Fewer checkpoints while sending: each claim commits a few pages about once, so SQLite's default
   // (1000 pages) checkpointed every ~150 claims, and each checkpoint syncs the file on the event
   // loop, holding every answer in flight (strace of the sending phase's journal writes, 6,400
@@ -44,9 +71,14 @@ export async function sendClaims(journal: Journal, plan: ImportPlan, resuming: b
         logger: plan.logger,
       },
       onClaimDone: (claimKey) => {
+        done++;
+        // While staging goes on, the line is staging's.
+        if (!counted) return;
         if (counting) for (const outcome of journal.outcomesOf(claimKey)) progress.count(outcome);
-        progress?.update(++done);
+        progress?.update(done);
       },
+      frontier,
+      onFirstClaim: alongside?.onFirstClaim,
       notices: senderNotices(progress),
     });
     if (processed.abortedBecause !== undefined)

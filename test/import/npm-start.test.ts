@@ -36,7 +36,7 @@ describe('npm start', () => {
     const { stderr } = await run(process.execPath, [cliBin, ...args, ...overrides], { cwd: root });
     expect(stderr).toContain('importing into the embedded sandbox');
     expect(stderr).toMatch(
-      /import into the embedded sandbox finished: 10 rows, 5 claims\n\s+filed\s+10\ntook \S+: staging \S+, sending \S+, results \S+\nresults: .*results\.csv\n$/,
+      /import into the embedded sandbox finished: 10 rows, 5 claims\n\s+filed\s+10\ntook \S+: staging \S+, sending \S+(?: \(\S+ of it while staging\))?, results \S+\nresults: .*results\.csv\n$/,
     );
 
     const rows: Record<string, string>[] = parse(readFileSync(join(out, 'results.csv')), { columns: true });

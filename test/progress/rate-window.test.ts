@@ -78,4 +78,39 @@ describe('durations and rates as people read them', () => {
     expect(formatPhases(times)).toBe('took 1m03s: staging 2.1s, sending 1m00s, results 1.1s');
     expect(formatPhases([{ phase: 'exporting', ms: 3200 }])).toBe('took 3.2s');
   });
+
+  it('times a phase started alongside the one running: how much of it overlapped, counted once in the total', () => {
+    let nowMs = 0;
+    const timer = new PhaseTimer(() => nowMs);
+    timer.next('staging');
+    nowMs = 300;
+    timer.alongside('sending');
+    nowMs = 2100;
+    timer.stop('staging');
+    nowMs = 40_000;
+    timer.next('results');
+    nowMs = 40_500;
+    const times = timer.end();
+    expect(times).toEqual([
+      { phase: 'staging', ms: 2100 },
+      { phase: 'sending', ms: 39_700, overlapMs: 1800 },
+      { phase: 'results', ms: 500 },
+    ]);
+    expect(formatPhases(times)).toBe('took 41s: staging 2.1s, sending 40s (1.8s of it while staging), results 0.5s');
+  });
+
+  it('a phase started alongside one that has already ended did not overlap it', () => {
+    let nowMs = 0;
+    const timer = new PhaseTimer(() => nowMs);
+    timer.next('staging');
+    nowMs = 500;
+    timer.stop('staging');
+    nowMs = 600;
+    timer.alongside('sending');
+    nowMs = 1600;
+    expect(timer.end()).toEqual([
+      { phase: 'staging', ms: 500 },
+      { phase: 'sending', ms: 1000 },
+    ]);
+  });
 });

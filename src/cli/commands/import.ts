@@ -298,6 +298,8 @@ function finishedRecord(
     throttling: report.throttling,
     // How long each phase took, as the summary's `took` line says it: a night's monitoring reads it.
     phasesMs: phasesMsOf(report.phases),
+    // Of each, what ran alongside the phase before it: sending while staging went on.
+    phasesOverlapMs: overlapsMsOf(report.phases),
     results: files.resultsFile,
     journal: files.journalFile,
     // A re-run with nothing left: which run settled the rows (null: a journal that did not record it).
@@ -311,6 +313,13 @@ function finishedRecord(
 function phasesMsOf(phases: ImportReport['phases']): Record<string, number> | undefined {
   if (phases === undefined) return undefined;
   return Object.fromEntries(phases.map(({ phase, ms }) => [phase, Math.round(ms)]));
+}
+
+/** `{ sending: 412 }`: the milliseconds of each phase that ran alongside the one before it; undefined when none did. */
+function overlapsMsOf(phases: ImportReport['phases']): Record<string, number> | undefined {
+  const overlaps = (phases ?? []).filter((time) => time.overlapMs !== undefined);
+  if (overlaps.length === 0) return undefined;
+  return Object.fromEntries(overlaps.map(({ phase, overlapMs }) => [phase, Math.round(overlapMs ?? 0)]));
 }
 
 /** `--id-prefix`: checked as the mapping's claim.id_prefix is, before anything is read (exit 2). */

@@ -13,7 +13,13 @@ import type { JournalDatabase } from '../../journal/open.js';
  * whether the file is run whole or in shards. Skipped rows are no dispute, neither first nor later.
  */
 
-/** How many rows became duplicates; their claims are set right (rows, first row) or removed when none is left. */
+/**
+ * How many rows are duplicates; their claims are set right (rows, first row) or removed when none
+ * is left by `settleClaimsOfDuplicates`. Run again over more rows (staging checks the rows staged
+ * so far while claims already go out: src/import/stage/index.ts), it finds the same rows again and
+ * the later ones: a row's first is never after it, so what it says of the rows checked before
+ * stands. The claims that lost rows are remembered until they are settled.
+ */
 export function markDuplicateRows(database: JournalDatabase): number {
   database.exec(findDuplicates);
   const { count } = database.prepare('SELECT count(*) AS count FROM temp.duplicate_rows').get() as { count: number };
@@ -68,7 +74,10 @@ SELECT idx, kind, first_line, claim_key FROM (
 `;
 
 // The message and code as docs/import.md's "Duplicates" words them; nothing of the row is sent.
+// Their claims first, kept until settled: the rows lose their claim key here.
 const markDuplicates = `
+CREATE TEMP TABLE IF NOT EXISTS duplicate_claims (claim_key TEXT PRIMARY KEY) WITHOUT ROWID;
+INSERT OR IGNORE INTO temp.duplicate_claims SELECT claim_key FROM temp.duplicate_rows WHERE claim_key IS NOT NULL;
 UPDATE rows SET
   claim_key = NULL, ordinal = NULL, case_id = NULL, case_json = NULL, evidence_json = NULL, file_ids = NULL,
   reported_case_id = NULL, warnings = NULL, outcome = 'duplicate', error_code = 'duplicate_row', error_field = NULL,
@@ -78,7 +87,8 @@ FROM temp.duplicate_rows d WHERE rows.idx = d.idx;
 `;
 
 const settleClaims = `
-WITH touched AS (SELECT DISTINCT claim_key FROM temp.duplicate_rows WHERE claim_key IS NOT NULL),
+CREATE TEMP TABLE IF NOT EXISTS duplicate_claims (claim_key TEXT PRIMARY KEY) WITHOUT ROWID;
+WITH touched AS (SELECT claim_key FROM temp.duplicate_claims),
 left AS (
   SELECT r.claim_key, count(*) AS rows, min(r.idx) AS first_idx
   FROM rows r WHERE r.claim_key IN (SELECT claim_key FROM touched) GROUP BY r.claim_key
@@ -86,7 +96,8 @@ left AS (
 UPDATE claims SET rows = left.rows, first_idx = left.first_idx,
   first_line = (SELECT line FROM rows WHERE idx = left.first_idx)
 FROM left WHERE claims.claim_key = left.claim_key;
-DELETE FROM claims WHERE claim_key IN (SELECT claim_key FROM temp.duplicate_rows WHERE claim_key IS NOT NULL)
+DELETE FROM claims WHERE claim_key IN (SELECT claim_key FROM temp.duplicate_claims)
   AND NOT EXISTS (SELECT 1 FROM rows r WHERE r.claim_key = claims.claim_key);
 DROP TABLE IF EXISTS temp.duplicate_rows;
+DROP TABLE IF EXISTS temp.duplicate_claims;
 `;

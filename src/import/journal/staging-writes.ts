@@ -107,12 +107,21 @@ export function indexStagedRows(database: JournalDatabase): void {
     createRowIndexes(database);
   });
   if (built) return;
-  database.prepare(refuseTakenCaseIds).run();
+  refuseTakenCaseIds(database);
   createRowIndexes(database);
 }
 
+/**
+ * The rows staged so far, checked as `indexStagedRows` checks them at the end, without the index:
+ * a case id is refused on its later rows only, so what this says of the rows checked stands
+ * whatever rows come after them.
+ */
+export function refuseTakenCaseIds(database: JournalDatabase): void {
+  database.prepare(refuseTakenCaseIdsSql).run();
+}
+
 // The message and field as src/import/stage/write.ts words a row's problem; SET reads the row as it was.
-const refuseTakenCaseIds = `
+const refuseTakenCaseIdsSql = `
 WITH later AS (
   SELECT idx FROM (SELECT idx, row_number() OVER (PARTITION BY case_id ORDER BY idx) AS place FROM rows WHERE case_id IS NOT NULL) WHERE place > 1
 )

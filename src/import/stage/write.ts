@@ -1,6 +1,6 @@
 import { derivedCaseId } from '../../job-files/claims/ids.js';
 import type { ClaimRecord, Journal, RowProblem } from '../journal/journal.js';
-import { indexStagedRows } from '../journal/staging-writes.js';
+import { indexStagedRows, refuseTakenCaseIds } from '../journal/staging-writes.js';
 import { markDuplicateRows, settleClaimsOfDuplicates } from '../journal/duplicates.js';
 import { firstDifference } from '../../job-files/claims/wire-fields.js';
 import type { PreparedRow } from '../../staging/prepare-row.js';
@@ -84,6 +84,16 @@ export class StageWriter {
     }
     // A case id an earlier row took is refused when staging ends (indexStagedRows), with the same words.
     this.journal.staging.insertRow(this.record(row, key, ordinal, undefined, caseId));
+  }
+
+  /**
+   * In a transaction, while staging goes on: the rows staged so far checked as `finish` checks
+   * them (duplicates, case ids taken), each row against the rows before it, so that the claims
+   * whose last row is in can be sent. Their counts and first rows are set right by `finish`.
+   */
+  check(): void {
+    markDuplicateRows(this.journal.database);
+    refuseTakenCaseIds(this.journal.database);
   }
 
   /**

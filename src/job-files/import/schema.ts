@@ -63,10 +63,19 @@ CREATE TABLE IF NOT EXISTS sent_claims (claim_id TEXT PRIMARY KEY);
  * built at the end from the whole table they cost a sort.
  */
 export const rowIndexNames = ['rows_by_claim', 'rows_by_case_id'] as const;
+const claimRowsIndex = 'CREATE INDEX IF NOT EXISTS rows_by_claim ON rows (claim_key, idx);';
 const rowIndexes = `
-CREATE INDEX IF NOT EXISTS rows_by_claim ON rows (claim_key, idx);
+${claimRowsIndex}
 CREATE UNIQUE INDEX IF NOT EXISTS rows_by_case_id ON rows (case_id) WHERE case_id IS NOT NULL;
 `;
+
+/**
+ * A claim's rows found by the index while staging goes on: claims are sent while later rows are
+ * staged, and each is read by its key (src/import/stage/index.ts).
+ */
+export function createClaimRowsIndex(database: JournalDatabase): void {
+  database.exec(claimRowsIndex);
+}
 
 /** Builds the rows' indexes where they are missing (a journal staged while they were kept up row by row has them). */
 export function createRowIndexes(database: JournalDatabase): void {
