@@ -96,11 +96,11 @@ const batchesInFlight = workerQueue + 1;
  */
 const workerHeap = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
 /**
- * The first check of the rows staged so far after this many rows, then each after twice as many
- * as the one before: the checks read every row staged, so doubling keeps their sum within twice
- * the one at the end, while the first claims go out after one batch.
+ * The first check of the rows staged so far after this many rows (a first batch of its own), then
+ * each after twice as many as the one before: the checks read every row staged, so doubling keeps
+ * their sum within twice the one at the end, while the first claims go out after a few rows.
  */
-const firstCheckRows = batchRows;
+const firstCheckRows = 64;
 /** SQLite's default, and staging's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
 const defaultCheckpointPages = 1000;
 const stagingCheckpointPages = 10_000;
@@ -164,7 +164,9 @@ export async function stageRows(options: StageOptions): Promise<StageSummary> {
         records.push(record);
         rowsRead++;
         if (record.raw !== undefined) for (const cell of record.raw) textLength += cell.length;
-        if (records.length >= batchRows || textLength >= batchTextLength) await sendBatch();
+        // While claims wait for the first check, the first batch is a small one.
+        const rows = options.onChecked !== undefined && rowsRead <= firstCheckRows ? firstCheckRows : batchRows;
+        if (records.length >= rows || textLength >= batchTextLength) await sendBatch();
       }
     }
     if (records.length > 0) await sendBatch();
@@ -218,6 +220,8 @@ export function readInput(
   return { seen, batches: inputBatches(options, { ...hooks, onHeader, renameHeader: renameStatusColumns }) };
 }
 
+const noHeaderYet: HeaderSeen = { header: [], resultsInput: false, statusCount: 0, unmaskedColumns: [], sentWhole: [] };
+
 /**
  * Who prepares a batch: the worker, unless it already holds `workerQueue` batches (or there is no
  * second core), then this thread.
@@ -238,10 +242,21 @@ function batchPreparer(options: StageOptions): {
           resourceLimits: workerHeap,
         });
   const preparedHere = new BatchPreparer(options.mapping, options.shard);
+  // A worker takes a few hundred milliseconds to load its modules: until it has answered an empty
+  // batch, this thread prepares every batch, so that the first rows (and the first claims sent
+  // while staging goes on) do not wait for it.
+  let workerReady = false;
+  pool?.run({ seen: noHeaderYet, records: [] } satisfies PrepareTask).then(
+    () => {
+      workerReady = true;
+    },
+    // A worker that cannot start leaves every batch to this thread.
+    () => undefined,
+  );
   let atWorker = 0;
   // Runs synchronously up to the worker's answer: a batch prepared here is ready when this returns.
   const prepare = async (task: PrepareTask): Promise<PreparedRow[]> => {
-    if (pool === undefined || atWorker >= workerQueue) return preparedHere.prepare(task);
+    if (pool === undefined || !workerReady || atWorker >= workerQueue) return preparedHere.prepare(task);
     atWorker++;
     try {
       return (await pool.run(task)) as PreparedRow[];
