@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildClaimBody, checkClaimBody, type ClaimBody } from '../../src/import/claim/body.js';
@@ -7,8 +10,8 @@ import { Journal, type StagedRowRecord } from '../../src/import/journal/journal.
 /**
  * Claims prepared before their turn (src/import/claim/prepare-ahead.ts): the body of a claim with
  * nothing remote before its create is the one createOnce would build, checked; any other claim gets
- * its rows only; the pump prepares one claim a turn, in order, skipping those already taken or
- * dropped.
+ * its rows, and a fresh claim's evidence files are already being read and checked; the pump
+ * prepares one claim a turn, in order, skipping those already taken or dropped.
  */
 
 const journals: Journal[] = [];
@@ -154,6 +157,49 @@ describe('prepareClaim', () => {
     const prepared = prepareClaim(claimOf(journal, 'a'), journal);
     expect(prepared.wire).toBeUndefined();
     expect(prepared.rows).toEqual(journal.rowsOf('a'));
+  });
+});
+
+describe("evidence read before the claim's turn", () => {
+  const evidenceDir = join(import.meta.dirname, '../../samples/evidence');
+  const naming = (path: string) => JSON.stringify([{ path, category: 'receipt', column: 'receipt' }]);
+
+  it("reads and checks a fresh claim's files of the folder while it waits, the bytes its upload sends", async () => {
+    const journal = journalWith({ a: [row(0, 'a', { evidence_json: naming('receipts/cafe-lumiere-receipt.pdf') })] });
+    const prepared = prepareClaim(claimOf(journal, 'a'), journal, false, { evidenceDir });
+    expect(prepared.wire).toBeUndefined();
+    const checked = await prepared.evidence;
+    if (checked?.ok !== true) throw new Error(`test: expected the file checked, got ${JSON.stringify(checked)}`);
+    const bytes = await readFile(join(evidenceDir, 'receipts/cafe-lumiere-receipt.pdf'));
+    const [file] = checked.filesByRow.get(0) ?? [];
+    expect(file?.contentType).toBe('application/pdf');
+    expect(file?.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(file?.bytes.equals(bytes)).toBe(true);
+  });
+
+  it("keeps a file's problem for the claim's turn, writing nothing before it", async () => {
+    const journal = journalWith({ a: [row(0, 'a', { evidence_json: naming('../outside.pdf') })] });
+    const prepared = prepareClaim(claimOf(journal, 'a'), journal, false, { evidenceDir });
+    const checked = await prepared.evidence;
+    if (checked?.ok !== false) throw new Error(`test: expected a problem, got ${JSON.stringify(checked)}`);
+    expect(checked.problems.get(0)?.field).toBe('evidence.receipt');
+    expect(journal.rowsOf('a')[0]?.outcome).toBeNull();
+  });
+
+  it.each([
+    ['no row names a file', { a: [row(0, 'a')] }],
+    [
+      'a row is invalid',
+      {
+        a: [
+          row(0, 'a', { evidence_json: naming('receipts/cafe-lumiere-receipt.pdf') }),
+          row(1, 'a', { outcome: 'invalid' }),
+        ],
+      },
+    ],
+  ])('reads nothing early when %s', (_name, claims) => {
+    const journal = journalWith(claims);
+    expect(prepareClaim(claimOf(journal, 'a'), journal, false, { evidenceDir }).evidence).toBeUndefined();
   });
 });
 
