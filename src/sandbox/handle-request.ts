@@ -20,15 +20,18 @@ export interface RequestContext {
 /**
  * One request of the service's routes: a web page of another origin refused, the caller's key,
  * the route, a write's content type, an injected fault, the outcomes the clock has passed, the
- * handler, then the answer once what it says is durable.
+ * handler, then the answer once what it says is durable and its latency has passed since it
+ * arrived: the work is done within the latency, as a service's answer time includes its work.
  */
 export async function handleRequest(
   { core, route, authenticate }: RequestContext,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
+  const arrivedAt = performance.now();
   // A request admitted under --capacity holds its place until its answer is written.
   let release: (() => void) | undefined;
+  let latencyMs = 0;
   try {
     // Before the key: a browser may hold one for the sandbox and send it with a hostile page's request.
     const crossOrigin = refuseBrowserOrigin(request);
@@ -48,13 +51,9 @@ export async function handleRequest(
     // Control routes are never faulted: they are how faults are turned off.
     const fault = match.route.control === true ? undefined : core.faults.decide(match.route, core.now(), caller.apiKey);
     release = fault?.release;
-    // No fault (nearly every request) costs no await.
-    if (
-      fault !== undefined &&
-      (fault.latencyMs > 0 || fault.action !== 'none') &&
-      (await injectBeforeHandling(fault, request))
-    )
-      return;
+    // No fault but latency (nearly every request) costs no await here.
+    if (fault !== undefined && strikesBeforeHandling(fault) && (await injectBeforeHandling(fault, request))) return;
+    latencyMs = fault?.latencyMs ?? 0;
     // With --outcomes, the moves the clock has passed are made first: every request sees them.
     // Nothing due (nearly every request): no await.
     const due = core.outcomes?.applyDue();
@@ -71,6 +70,7 @@ export async function handleRequest(
     });
     // No answer before what it says is durable (group commit: SandboxCore.transaction).
     await core.committed();
+    await latencyPassed(arrivedAt, latencyMs);
     if (fault?.action === 'drop-after-commit') {
       request.socket.resetAndDestroy();
       return;
@@ -80,10 +80,24 @@ export async function handleRequest(
     if (!(error instanceof SandboxHttpError)) throw error;
     // A refusal may have read what another request of this turn wrote: it waits too.
     await core.committed();
+    // A refusal by the handler comes after the latency too; an injected one has waited it already.
+    await latencyPassed(arrivedAt, latencyMs);
     writeJson(response, error.status, error.body, error.headers);
   } finally {
     release?.();
   }
+}
+
+/** A refusal or a drop: the handler never runs, and the latency is waited before it. */
+function strikesBeforeHandling(fault: FaultDecision): boolean {
+  return fault.action !== 'none' && fault.action !== 'drop-after-commit';
+}
+
+/** Until `latencyMs` after `arrivedAt` (never less: the timer is set to the next whole millisecond). */
+async function latencyPassed(arrivedAt: number, latencyMs: number): Promise<void> {
+  if (latencyMs <= 0) return;
+  const left = Math.ceil(arrivedAt + latencyMs - performance.now());
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
 }
 
 /** Carries out a fault that strikes before the handler runs; true when the request is done with. */

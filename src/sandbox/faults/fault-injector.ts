@@ -1,7 +1,8 @@
 /**
  * The seam between the server and fault injection: for each request to a service route (never a
  * control route), the injector decides what goes wrong. The server carries it out:
- * - `latencyMs`: wait before handling;
+ * - `latencyMs`: the answer is written that long after the request arrived, the handler's work
+ *   done within it (as a service's answer time includes its work); a refusal or a drop comes after it;
  * - `fail`: 503 `{message}` with `Retry-After`, before handling;
  * - `over-capacity`: 503 `{message}` with `Retry-After` at once, when `--capacity` requests are
  *   already in progress (a saturated server or load balancer);

@@ -71,6 +71,28 @@ describe('faults over HTTP', () => {
     }
   });
 
+  it("does a request's work within its latency: held and durable before the answer, which comes the latency after it arrived", async () => {
+    const sandbox = await startTestSandbox({ faults: createFaultInjector({ latencyMs: 300 }) });
+    const startedMs = performance.now();
+    const answering = sandbox.request('POST', '/v2/issuer/new_claim', fraudClaim('claim_within_latency'));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Half-way through the latency the claim is held already, committed: a client that gave up now would find it.
+    const held = sandbox.sandbox.core.database
+      .prepare('SELECT status FROM claims WHERE claim_id = ?')
+      .get('claim_within_latency');
+    expect(held).toBeDefined();
+    expect((await answering).status).toBe(201);
+    expect(performance.now() - startedMs).toBeGreaterThanOrEqual(295);
+  });
+
+  it('answers a refusal of the handler itself after the latency too', async () => {
+    const sandbox = await startTestSandbox({ faults: createFaultInjector({ latencyMs: 250 }) });
+    const startedMs = performance.now();
+    const refused = await sandbox.request('POST', '/v2/issuer/new_claim', { claim_id: 'claim_without_cases' });
+    expect(refused.status).toBe(400);
+    expect(performance.now() - startedMs).toBeGreaterThanOrEqual(245);
+  });
+
   it('faults only the routes in scope', async () => {
     const sandbox = await startTestSandbox({
       faults: createFaultInjector({
