@@ -1,4 +1,5 @@
-import type { ClaimRecord, Journal, RowProblem, RowRecord } from '../journal/journal.js';
+import type { ClaimRecord, Journal, RowProblem } from '../journal/journal.js';
+import type { CaseToFile } from '../journal/sending-statements.js';
 import type { Claim } from '../../api/schemas/claim.js';
 import type { ClaimWork } from './claim-work.js';
 import { prepareClaim, type ClaimAhead } from './prepare-ahead.js';
@@ -27,14 +28,13 @@ export async function processClaim(claim: ClaimRecord, work: ClaimWork, ahead?: 
     // Retrieved a moment ago: the filing reads the cases' statuses from it, not from a second retrieve.
     found = created.found;
   }
-  await fileCases(step, claim, work.journal.rowsOf(claim.claim_key), work, settleFirst, found);
+  await fileCases(step, claim, work, settleFirst, found);
 }
 
 /** From `created` (or an interrupted `filing`): file the claim's cases, or stop at created. */
 async function fileCases(
   step: ClaimRecord['step'],
   claim: ClaimRecord,
-  rows: readonly RowRecord[],
   work: ClaimWork,
   settleFirst: boolean,
   found?: Claim,
@@ -44,7 +44,7 @@ async function fileCases(
   if (step !== 'created' && step !== 'filing') return;
   // A dry run stops at the create's check: nothing is filed.
   if (claim.claim_id === null || work.mode.kind !== 'send') return;
-  const cases = rows.filter((row) => row.outcome === null && row.case_id !== null);
+  const cases = journal.casesToFile(key);
   if (work.plan.mapping.fileMode === 'none') {
     journal.transaction(() => {
       for (const row of cases) journal.setRowOutcome(row.idx, 'created', { httpStatus: 201 });
@@ -56,7 +56,7 @@ async function fileCases(
   const filing = await fileClaim(
     work.mode.client,
     claim.claim_id,
-    cases.map((row) => row.case_id ?? ''),
+    cases.map((row) => row.case_id),
     work.plan.mapping.fileMode,
     settleFirst,
     found,
@@ -64,10 +64,10 @@ async function fileCases(
   recordFiling(journal, key, cases, filing);
 }
 
-function recordFiling(journal: Journal, key: string, cases: readonly RowRecord[], filing: FilingResult): void {
+function recordFiling(journal: Journal, key: string, cases: readonly CaseToFile[], filing: FilingResult): void {
   journal.transaction(() => {
     for (const row of cases) {
-      const result = filing.get(row.case_id ?? '');
+      const result = filing.get(row.case_id);
       if (result === undefined) continue;
       if (result.filed) journal.setRowOutcome(row.idx, 'filed', { httpStatus: 202 });
       else

@@ -12,7 +12,7 @@ import type {
 } from '../../job-files/import/records.js';
 import { readResultRecords } from '../../job-files/import/result-records.js';
 import { prepareStatements } from './statements.js';
-import { prepareSendingStatements, type SendingStatements } from './sending-statements.js';
+import { prepareSendingStatements, type CaseToFile, type SendingStatements } from './sending-statements.js';
 import { outcomeOf } from '../../job-files/import/row-outcome.js';
 import type { Outcome } from '../../job-files/import/columns.js';
 import { StagingWrites } from './staging-writes.js';
@@ -95,6 +95,11 @@ export class Journal extends JobJournal<ImportMetaFields> {
 
   rowsOf(claimKey: string): RowRecord[] {
     return this.sending.rowsOf(claimKey);
+  }
+
+  /** The claim's rows whose case is still to file (no outcome yet, a case id). */
+  casesToFile(claimKey: string): CaseToFile[] {
+    return this.sending.casesToFile(claimKey);
   }
 
   setStep(claimKey: string, step: ClaimStep, outcome: { httpStatus?: number | undefined } = {}): void {

@@ -6,7 +6,7 @@ import { arrayRecords } from '../../job-files/import/array-records.js';
 /**
  * The statements the sending phase runs for every claim, shaped for what they cost: claims and
  * their rows read as arrays and named in one object literal (better-sqlite3 builds an object
- * column by column otherwise: about a third of the read), whether a claim was sent before in one
+ * column by column otherwise: about a third of the read), the filing's rows as two columns only, whether a claim was sent before in one
  * statement instead of two, a claim's new step and its attempts in one update, a row's outcome
  * bound by position (binding named parameters from an object costs more), and the group commit's
  * BEGIN and COMMIT prepared once rather than parsed at every commit.
@@ -15,6 +15,8 @@ export interface SendingStatements {
   /** Claims not yet final, in input order of their first row, one page after `afterIdx`. */
   pendingClaims(afterIdx: number, limit: number): ClaimRecord[];
   rowsOf(claimKey: string): RowRecord[];
+  /** The claim's rows still to file, with their case ids: no more than the filing needs of its rows. */
+  casesToFile(claimKey: string): CaseToFile[];
   /** `sent`: the claim's flag; `recorded`: its id is among those ever sent (Journal.sentBefore). */
   sentBefore(claimKey: string, claimId: string): { sent: boolean; recorded: boolean };
   /** A claim's step, its answer's status (kept when undefined) and `attempts` more, its problem cleared. */
@@ -30,6 +32,12 @@ export interface SendingStatements {
   ): void;
   readonly begin: Statement;
   readonly commit: Statement;
+}
+
+/** A row whose case is to be filed. */
+export interface CaseToFile {
+  readonly idx: number;
+  readonly case_id: string;
 }
 
 const claimColumns = arrayRecords<ClaimRecord>()([
@@ -78,6 +86,11 @@ export function prepareSendingStatements(database: JournalDatabase): SendingStat
   const rowsOf = database
     .prepare(`SELECT ${rowColumns.names.join(', ')} FROM rows WHERE claim_key = ? ORDER BY idx`)
     .raw();
+  const casesToFile = database
+    .prepare(
+      'SELECT idx, case_id FROM rows WHERE claim_key = ? AND outcome IS NULL AND case_id IS NOT NULL ORDER BY idx',
+    )
+    .raw();
   // One row whether or not the claim is there (sent is null when it is not).
   const sentBefore = database
     .prepare(
@@ -94,6 +107,8 @@ export function prepareSendingStatements(database: JournalDatabase): SendingStat
   return {
     pendingClaims: (afterIdx, limit) => (pendingClaims.all(afterIdx, limit) as unknown[][]).map(claimColumns.recordOf),
     rowsOf: (claimKey) => (rowsOf.all(claimKey) as unknown[][]).map(rowColumns.recordOf),
+    casesToFile: (claimKey) =>
+      (casesToFile.all(claimKey) as [number, string][]).map(([idx, caseId]) => ({ idx, case_id: caseId })),
     sentBefore: (claimKey, claimId) => {
       const [sent, recorded] = sentBefore.get(claimKey, claimId) as [number | null, number];
       return { sent: sent === 1, recorded: recorded === 1 };
