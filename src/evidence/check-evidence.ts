@@ -16,8 +16,10 @@ export async function checkEvidence(
   evidenceDir: string,
   cell: string,
   setBy?: EvidenceDirSetBy,
+  /** The directory's real path when known (resolve-path.ts, realEvidenceDirOnce). */
+  realDirOf?: (evidenceDir: string) => Promise<string>,
 ): Promise<EvidenceCheckResult> {
-  const resolved = await resolveEvidencePath(evidenceDir, cell, setBy);
+  const resolved = await resolveEvidencePath(evidenceDir, cell, setBy, realDirOf);
   if (!resolved.ok) return resolved;
   const file = await readEvidenceFile(resolved.path, cell, describeEvidenceDir(resolve(evidenceDir), setBy));
   return file.ok ? { ...file, path: resolved.path } : file;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { isObjectAddress } from '../storage/object-address.js';
 import { checkEvidence, type EvidenceCheckResult } from './check-evidence.js';
+import { realEvidenceDirOnce } from './resolve-path.js';
 import { describeEvidenceDir, type EvidenceDirSetBy } from './errors.js';
 import { checkEvidenceCell, type RemoteEvidence } from './remote/index.js';
 
@@ -24,15 +25,17 @@ export interface EvidenceFolder {
  */
 export async function checkInFolder(folder: EvidenceFolder, cell: string): Promise<EvidenceCheckResult> {
   const { evidenceDir, evidenceDirSetBy, remote } = folder;
+  // The folder's real path is looked up once for the folder, not for each of its files.
+  const realDirOf = async (dir: string) => realEvidenceDirOnce(folder, dir);
   if (remote === undefined) {
     if (isObjectAddress(evidenceDir))
       throw new TypeError(`evidence ${evidenceDir}: expected the import's remote checker for a prefix, got none`);
-    return checkEvidence(evidenceDir, cell, evidenceDirSetBy);
+    return checkEvidence(evidenceDir, cell, evidenceDirSetBy, realDirOf);
   }
   const shown = remote.sources.folder === undefined ? resolve(evidenceDir) : evidenceDir;
   return checkEvidenceCell(
     cell,
-    { evidenceDir, evidenceDirSetBy, where: describeEvidenceDir(shown, evidenceDirSetBy) },
+    { evidenceDir, evidenceDirSetBy, where: describeEvidenceDir(shown, evidenceDirSetBy), realDirOf },
     remote,
   );
 }

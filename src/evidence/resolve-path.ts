@@ -44,11 +44,13 @@ export async function resolveEvidencePath(
   evidenceDir: string,
   cell: string,
   setBy?: EvidenceDirSetBy,
+  /** The directory's real path when it is known already (realEvidenceDirOnce); resolved now otherwise. */
+  realDirOf: (evidenceDir: string) => Promise<string> = realEvidenceDir,
 ): Promise<EvidencePathResult> {
   const where = describeEvidenceDir(resolve(evidenceDir), setBy);
   const parsed = parseEvidenceCell(cell, where);
   if (!parsed.ok) return parsed;
-  const realDir = await realEvidenceDir(evidenceDir);
+  const realDir = await realDirOf(evidenceDir);
 
   try {
     const realPath = await realpath(join(realDir, ...parsed.segments));
@@ -84,6 +86,24 @@ export function parseEvidenceCell(cell: string, where?: string): { ok: true; seg
     else if (segments.pop() === undefined) return pathLeaves(cell, where);
   }
   return { ok: true, segments };
+}
+
+const realDirs = new WeakMap<object, Promise<string>>();
+
+/**
+ * The directory's real path, resolved once for `owner` (a job's evidence folder) rather than for
+ * every file: two of a file's four lookups were the directory's own, a tenth of the import's
+ * main thread while sending. Files stay confined to the directory as it was when first resolved;
+ * a failure is not kept, so a directory that appears later is found.
+ */
+export async function realEvidenceDirOnce(owner: object, evidenceDir: string): Promise<string> {
+  let real = realDirs.get(owner);
+  if (real === undefined) {
+    real = realEvidenceDir(evidenceDir);
+    realDirs.set(owner, real);
+    real.catch(() => realDirs.delete(owner));
+  }
+  return real;
 }
 
 async function realEvidenceDir(evidenceDir: string): Promise<string> {

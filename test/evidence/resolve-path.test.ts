@@ -1,8 +1,8 @@
-import { mkdir, realpath, symlink } from 'node:fs/promises';
+import { mkdir, realpath, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EvidenceDirectoryError, resolveEvidencePath } from '../../src/evidence/index.js';
-import { parseEvidenceCell } from '../../src/evidence/resolve-path.js';
+import { parseEvidenceCell, realEvidenceDirOnce } from '../../src/evidence/resolve-path.js';
 import { makeEvidenceTree, type EvidenceTree } from './fixtures.js';
 
 let tree: EvidenceTree;
@@ -209,5 +209,44 @@ describe('parseEvidenceCell', () => {
     ['scan 1 (final).pdf', ['scan 1 (final).pdf']],
   ])('%s → %j', (cell, segments) => {
     expect(parseEvidenceCell(cell)).toEqual({ ok: true, segments });
+  });
+});
+
+describe("a job's evidence folder, its real path looked up once", () => {
+  it('keeps files confined to the folder as first resolved, even when a link later stands at its name', async () => {
+    const inside = await tree.write('evidence/scan.pdf', 'x');
+    await tree.write('elsewhere/scan.pdf', 'y');
+    const given = join(tree.root, 'given');
+    await symlink(tree.evidenceDir, given);
+    const folder = { evidenceDir: given };
+    const realDirOf = async (dir: string) => realEvidenceDirOnce(folder, dir);
+    expect(await resolveEvidencePath(given, 'scan.pdf', undefined, realDirOf)).toEqual({
+      ok: true,
+      path: await realpath(inside),
+    });
+    // The name now leads elsewhere: the job's files are still looked for where the folder was.
+    await unlink(given);
+    await symlink(join(tree.root, 'elsewhere'), given);
+    expect(await resolveEvidencePath(given, 'scan.pdf', undefined, realDirOf)).toEqual({
+      ok: true,
+      path: await realpath(inside),
+    });
+    // Looked up afresh (no folder kept), the name's new target is what counts.
+    expect(await resolveEvidencePath(given, 'scan.pdf')).toEqual({
+      ok: true,
+      path: await realpath(join(tree.root, 'elsewhere/scan.pdf')),
+    });
+  });
+
+  it('keeps no failure: a folder that appears after a first refusal is found', async () => {
+    const later = join(tree.root, 'later');
+    const folder = { evidenceDir: later };
+    const realDirOf = async (dir: string) => realEvidenceDirOnce(folder, dir);
+    await expect(resolveEvidencePath(later, 'scan.pdf', undefined, realDirOf)).rejects.toThrow(EvidenceDirectoryError);
+    const path = await tree.write('later/scan.pdf', 'x');
+    expect(await resolveEvidencePath(later, 'scan.pdf', undefined, realDirOf)).toEqual({
+      ok: true,
+      path: await realpath(path),
+    });
   });
 });

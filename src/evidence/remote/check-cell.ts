@@ -26,12 +26,18 @@ export interface RemoteEvidence {
  */
 export async function checkEvidenceCell(
   cell: string,
-  folder: { evidenceDir: string; evidenceDirSetBy?: 'flag' | 'default' | undefined; where: string },
+  folder: {
+    evidenceDir: string;
+    evidenceDirSetBy?: 'flag' | 'default' | undefined;
+    where: string;
+    /** The folder's real path, looked up once (resolve-path.ts, realEvidenceDirOnce). */
+    realDirOf?: (evidenceDir: string) => Promise<string>;
+  },
   remote: RemoteEvidence,
 ): Promise<EvidenceCheckResult> {
   const target = classifyEvidenceCell(cell, remote.sources, folder.where);
   if ('ok' in target) return target satisfies EvidenceFailure;
-  if (target.kind === 'file') return checkEvidence(folder.evidenceDir, cell, folder.evidenceDirSetBy);
+  if (target.kind === 'file') return checkEvidence(folder.evidenceDir, cell, folder.evidenceDirSetBy, folder.realDirOf);
   const read =
     target.kind === 'object'
       ? await remote.limit(async () => readEvidenceObject(remote.objects(), target, cell))
