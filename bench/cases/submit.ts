@@ -6,8 +6,12 @@ import type { BenchCase, BenchContext, BenchRow } from '../types.js';
 
 /**
  * Submit throughput: claims/s of the real import (the built CLI, as a process) against
- * the sandbox answering every request after 50 ms, beside the limit that latency sets: with N
- * claims in flight and one request per claim, no client can beat N / 50 ms.
+ * the sandbox answering every request after 50 ms, against the bare pair of the same run: the
+ * bench's closed-loop undici client and a node:http server answering after the same 50 ms, no
+ * code of ours, at the same concurrency. The pair is what this machine allows anyone (on 2 cores
+ * it stays a few percent below the limit, N / 50 ms: timers, wake-ups, the loopback), so the
+ * ratio is what our client and the sandbox cost, not what the machine does. The limit is beside
+ * it in the note.
  *
  * Choices, so the figure is about submission:
  * - `--file-mode none`: each claim is exactly one request (new_claim), and the limit is N / 50 ms.
@@ -16,20 +20,17 @@ import type { BenchCase, BenchContext, BenchRow } from '../types.js';
  * - Time is the sending phase only, from the import's own request logs (support/import-run.ts):
  *   first request sent to last response read. Staging and the results CSV are reported beside it.
  * - A fresh sandbox and SQLite file per concurrency, so earlier claims do not slow later runs.
- * - Beside each, what this machine allows with no code of ours at all: the bench's closed-loop
- *   undici client against a bare node:http server answering after the same 50 ms (measured: on
- *   2 cores even that pair stays below the limit: timers, wake-ups, the loopback).
  */
 
 const latencyMs = 50;
 const concurrencies = [1, 8, 32, 64] as const;
 /**
- * The goals: >= 0.93 at concurrency 32 and 64 (raised from the first goals, 0.9 and 0.85); the
- * other rows are informational.
+ * The goals, ours ÷ the bare pair: >= 0.95 at concurrency 32 and 64 (they were >= 0.93 of the
+ * limit, which counted the machine's own shortfall against us); the other rows are informational.
  */
 const goalRatios: ReadonlyMap<number, number> = new Map([
-  [32, 0.93],
-  [64, 0.93],
+  [32, 0.95],
+  [64, 0.95],
 ]);
 /**
  * Claims per run: enough for this many seconds at the limit (10 s full; quick is a smoke run),
@@ -63,20 +64,20 @@ function checkOneRequestPerClaim(run: ImportRun, claims: number): void {
 function rowOf(concurrency: number, claims: number, run: ImportRun, bare: number): BenchRow {
   const measured = claims / run.sendingSeconds;
   const limit = limitClaimsPerSecond(concurrency);
-  const ratio = measured / limit;
+  const ratio = measured / bare;
   const goalRatio = goalRatios.get(concurrency);
   const withGoal = goalRatio !== undefined;
   return {
     benchmark: `Submit throughput, concurrency ${concurrency} (${claims.toLocaleString('en-US')} claims)`,
     figure: `${measured.toFixed(1)} claims/s`,
-    baseline: `limit ${concurrency} / ${latencyMs} ms: ${limit.toFixed(0)} claims/s`,
+    baseline: `bare pair: ${bare.toFixed(1)} req/s`,
     ratio,
-    ...(withGoal ? { goal: `>= ${goalRatio}`, met: ratio >= goalRatio } : {}),
+    ...(withGoal ? { goal: `>= ${goalRatio} (ours ÷ bare pair)`, met: ratio >= goalRatio } : {}),
     note:
       `${withGoal ? '' : 'informational; '}1 request per claim (new_claim, --file-mode none, no evidence); ` +
       `sending ${run.sendingSeconds.toFixed(2)} s (first request to last answer, the import's summary); ` +
       `staged after ${run.stagedAfterSeconds.toFixed(2)} s, whole import ${run.wallSeconds.toFixed(2)} s; sandbox --latency-ms ${latencyMs}, fresh db; ` +
-      `bare pair (closed-loop undici + node:http answering after ${latencyMs} ms, no code of ours): ${bare.toFixed(1)} req/s = ${(bare / limit).toFixed(3)} of the limit`,
+      `bare pair (closed-loop undici + node:http answering after ${latencyMs} ms, no code of ours) ${(bare / limit).toFixed(3)} of the limit ${concurrency} / ${latencyMs} ms = ${limit.toFixed(0)}/s; ours ${(measured / limit).toFixed(3)} of it`,
   };
 }
 
