@@ -70,7 +70,8 @@ export async function handleRequest(
     });
     // No answer before what it says is durable (group commit: SandboxCore.transaction).
     await core.committed();
-    await latencyPassed(arrivedAt, latencyMs);
+    // No latency (a sandbox without faults): no await.
+    if (latencyMs > 0) await latencyPassed(arrivedAt, latencyMs);
     if (fault?.action === 'drop-after-commit') {
       request.socket.resetAndDestroy();
       return;
@@ -81,7 +82,7 @@ export async function handleRequest(
     // A refusal may have read what another request of this turn wrote: it waits too.
     await core.committed();
     // A refusal by the handler comes after the latency too; an injected one has waited it already.
-    await latencyPassed(arrivedAt, latencyMs);
+    if (latencyMs > 0) await latencyPassed(arrivedAt, latencyMs);
     writeJson(response, error.status, error.body, error.headers);
   } finally {
     release?.();
@@ -93,10 +94,9 @@ function strikesBeforeHandling(fault: FaultDecision): boolean {
   return fault.action !== 'none' && fault.action !== 'drop-after-commit';
 }
 
-/** Until `latencyMs` after `arrivedAt` (never less: the timer is set to the next whole millisecond). */
+/** Until `latencyMs` after `arrivedAt`, as closely as a timer keeps it (a bare server's setTimeout(latency) at arrival). */
 async function latencyPassed(arrivedAt: number, latencyMs: number): Promise<void> {
-  if (latencyMs <= 0) return;
-  const left = Math.ceil(arrivedAt + latencyMs - performance.now());
+  const left = arrivedAt + latencyMs - performance.now();
   if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
 }
 

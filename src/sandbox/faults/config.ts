@@ -20,7 +20,9 @@ export const latencySchema = z
       .strictObject({ min: milliseconds, max: milliseconds })
       .refine((range) => range.min <= range.max, { message: 'expected min no greater than max', path: ['max'] }),
   ])
-  .describe('milliseconds to wait before handling: fixed, or drawn uniformly from {min, max} inclusive');
+  .describe(
+    "milliseconds from a request's arrival to its answer, the work done within them: fixed, or drawn uniformly from {min, max} inclusive",
+  );
 
 const rate = (what: string) =>
   z.number().min(0).max(1).default(0).describe(`chance from 0 to 1 that a request in scope ${what}`);
@@ -146,7 +148,11 @@ export const faultFlagHelp: readonly { flags: string; description: string }[] = 
       `seed of the fault generator and of the paths of --outcomes, 0 to ${maxSeed}: the same seed and ` +
       `requests replay the same faults, the same seed and case ids the same paths (default 1)`,
   },
-  { flags: '--latency-ms <ms>', description: 'wait before handling: N, or MIN-MAX drawn uniformly (default 0)' },
+  {
+    flags: '--latency-ms <ms>',
+    description:
+      'answer each request this long after it arrived, its work done within: N, or MIN-MAX drawn uniformly (default 0)',
+  },
   {
     flags: '--fail-rate <rate>',
     description: 'chance from 0 to 1 of a 503 with Retry-After, before handling (default 0)',
