@@ -46,15 +46,14 @@ export function prepareClaim(
 /**
  * A fresh claim's evidence started now, when it names any and no row is known invalid: a file of
  * the folder, an object of a store, a link. Read in the claim's own turn, a night's receipts held
- * a slot idle while they were opened, read, hashed and checked (10 ms of a claim's 170 in a
- * night of receipts, three round trips of 50 ms); read here, while the claims
- * ahead are in flight, at most the window's claims' files are held at once. A failure that stops
- * the run (credentials refused) is the claim's to throw when taken; a claim dropped untaken
- * leaves its read unobserved, and its rejection is not an unhandled one.
+ * a slot idle while they were opened, read, hashed and checked (10 ms of a claim's 170, three
+ * round trips of 50 ms); read here, while the claims ahead are in flight, at most the window's
+ * claims' files are held at once. A failure that stops the run (credentials refused) is the
+ * claim's to throw when taken; a claim dropped untaken leaves its read unobserved, and its
+ * rejection is not an unhandled one.
  */
 function readEarly(rows: readonly RowRecord[], folder: EvidenceFolder): Promise<EvidenceCheck> | undefined {
-  if (rows.some((row) => row.outcome === 'invalid')) return undefined;
-  if (rows.every((row) => row.evidence_json === null || row.evidence_json === '[]')) return undefined;
+  if (rows.some((row) => row.outcome === 'invalid') || rows.every(namesNoEvidence)) return undefined;
   const reading = checkClaimEvidence(rows, folder);
   reading.catch(() => undefined);
   return reading;
@@ -62,7 +61,11 @@ function readEarly(rows: readonly RowRecord[], folder: EvidenceFolder): Promise<
 
 /** A row that is not known invalid and names no evidence file. */
 function isPlainRow(row: RowRecord): boolean {
-  return row.outcome !== 'invalid' && (row.evidence_json === null || row.evidence_json === '[]');
+  return row.outcome !== 'invalid' && namesNoEvidence(row);
+}
+
+function namesNoEvidence(row: RowRecord): boolean {
+  return row.evidence_json === null || row.evidence_json === '[]';
 }
 
 /** A claim waiting for its turn, prepared by then or when it is taken, whichever comes first. */

@@ -6,10 +6,11 @@ import { arrayRecords } from '../../job-files/import/array-records.js';
 /**
  * The statements the sending phase runs for every claim, shaped for what they cost: claims and
  * their rows read as arrays and named in one object literal (better-sqlite3 builds an object
- * column by column otherwise: about a third of the read), the filing's rows as two columns only, whether a claim was sent before in one
- * statement instead of two, a claim's new step and its attempts in one update, a row's outcome
- * bound by position (binding named parameters from an object costs more), and the group commit's
- * BEGIN and COMMIT prepared once rather than parsed at every commit.
+ * column by column otherwise: about a third of the read), the filing's rows as the two columns it
+ * needs, whether a claim was sent before in one statement instead of two, a claim's new step and
+ * its attempts in one update, a row's outcome bound by position (binding named parameters from an
+ * object costs more), and the group commit's BEGIN and COMMIT prepared once rather than parsed at
+ * every commit.
  */
 export interface SendingStatements {
   /** Claims not yet final, in input order of their first row, one page after `afterIdx`. */
