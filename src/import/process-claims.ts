@@ -7,6 +7,7 @@ import { PrepareAhead, type ClaimAhead } from './claim/prepare-ahead.js';
 import { processClaim, type ClaimWork } from './claim/process-claim.js';
 import type { ClaimRecord, Journal, RowProblem } from './journal/journal.js';
 import type { StagingFrontier } from './stage/frontier.js';
+import type { SettledRows } from './settled-rows.js';
 import { codeOf } from '../errors/coded-error.js';
 
 export interface ProcessOptions {
@@ -19,6 +20,8 @@ export interface ProcessOptions {
   frontier?: StagingFrontier | undefined;
   /** Once, when the first claim is taken, or when there is none to take. */
   onFirstClaim?: () => void;
+  /** Told which claims are taken and done, for the results written meanwhile (src/import/settled-rows.ts). */
+  settled?: SettledRows | undefined;
 }
 
 export interface ProcessSummary {
@@ -61,7 +64,7 @@ async function processAll(
   options: ProcessOptions,
   sender: Sender<FollowedClient | undefined>,
 ): Promise<string | undefined> {
-  const { work } = options;
+  const { work, settled } = options;
   const { journal } = work;
   const window = work.plan.pacing.concurrency * 2;
   const running = new Set<Promise<void>>();
@@ -112,8 +115,9 @@ async function processAll(
   pulling: for (;;) {
     const page = journal.pendingClaims(after, pageSize);
     if (page.length === 0) {
-      if (!(await waitForStaging.more())) break;
-      continue;
+      if (await waitForStaging.more()) continue;
+      settled?.passedAll();
+      break;
     }
     // Dry-run claims finish without real I/O: without a turn of the event loop here, Ctrl-C and
     // SIGTERM would wait until every claim is done.
@@ -127,14 +131,19 @@ async function processAll(
       after = claim.first_idx;
       while (running.size >= window) await someTaskEnded();
       if (sender.stopping) break pulling;
-      if (!waitForStaging.take(claim, journal)) continue;
+      if (!waitForStaging.take(claim, journal)) {
+        settled?.passed(claim.first_idx);
+        continue;
+      }
       firstClaim?.();
       firstClaim = undefined;
       const ahead = prepareAhead.schedule(claim);
+      settled?.taken(claim.claim_key, claim.first_idx);
       const task: Promise<void> = sender
         .limit(async () => run(claim, ahead))
         .finally(() => {
           taskEnded(task);
+          settled?.done(claim.claim_key);
         });
       running.add(task);
     }

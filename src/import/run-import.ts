@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { identityOf } from '../api/service-target.js';
-import { plainDialect, writtenDialectOf } from '../csv/layout.js';
+import { writtenDialectOf } from '../csv/layout.js';
 import { jobResourceFailure, resourceFailure } from '../files/resource-failure.js';
 import type { ThrottlingSummary } from '../rate/follow-throttling.js';
 import { sameRecord } from '../journal/meta.js';
@@ -14,14 +14,10 @@ import { Journal } from './journal/journal.js';
 import { bindService } from '../journal/service-binding.js';
 import { sendClaims } from './send-claims.js';
 import { PhaseTimer } from '../progress/phases.js';
-import {
-  resultsFormatOf,
-  writeResultRecords,
-  writeResults,
-  type ResultsSummary,
-} from '../job-files/import/write-results.js';
+import type { ResultsSummary } from '../job-files/import/write-results.js';
+import { SettledRows } from './settled-rows.js';
+import { removeLeftoverResults, writeImportResults, writeResultsAsSettled } from './import-results.js';
 import { refuseThinned, thinnedOn } from '../job-files/import/thinned.js';
-import { resultRecordsReadAgain } from './thinned/read-again.js';
 import { fieldColumns } from '../mapping/columns-read.js';
 import { stageRows } from './stage/index.js';
 import { readClaimExtents } from './stage/claim-extents.js';
@@ -87,7 +83,10 @@ async function importByPlan(
   const temporaryDir = plan.journalFile === undefined ? await mkdtemp(join(tmpdir(), 'bulk-disputes-')) : undefined;
   const journalFile = plan.journalFile ?? join(temporaryDir ?? '', 'journal.sqlite');
   const journal = openJournal(journalFile);
+  const settled = new SettledRows();
+  let results: Promise<ResultsSummary> | undefined;
   try {
+    await removeLeftoverResults(journal, logger);
     prepareJournal(journal, plan);
     journal.meta.set('evidence_dir', localOrObject(plan.evidence.evidenceDir));
     journal.meta.set('mapping_file', resolve(mapping.file));
@@ -128,6 +127,18 @@ async function importByPlan(
     const thinned = resuming ? journal.meta.get('thinned') : undefined;
     if (thinned !== undefined) refuseThinnedWithClaimsToSend(journal, journalFile, thinned);
     if (resuming) plan.onStaged();
+    // The results are written as the rows settle, from when staging has ended (its last check can
+    // still move rows between claims), so that little is left to write once the last answer is in.
+    // A thinned journal's cells are read again from the input, once, at the end.
+    if (thinned === undefined)
+      void (staging ?? Promise.resolve()).then(
+        () => {
+          results = writeResultsAsSettled(journal, journalFile, plan, settled);
+          // Awaited below, or when the run stops before.
+          results.catch(() => undefined);
+        },
+        () => undefined,
+      );
     const nothingToSend = resuming ? nothingToSendOf(journal) : undefined;
     // This run settles what it finds to do: a later one with nothing left names it. Written before
     // sending, so that a disk that fills while sending still leaves the results written below.
@@ -148,18 +159,22 @@ async function importByPlan(
             },
           };
     try {
-      ({ abortedBecause, throttling } = await sendClaims(journal, plan, resuming, alongside));
+      ({ abortedBecause, throttling } = await sendClaims(journal, plan, { resuming, alongside, settled }));
     } catch (error) {
       // A refused key or a failing disk stops the run; the results still account for every row.
       fatal = jobResourceFailure(error, { journal: journalFile });
       abortedBecause = (fatal as Error).message;
     }
+    settled.end();
     // A staging that failed stops the run as it did before anything was sent; the claims sent
     // meanwhile are found at the service by the next run, never sent twice (docs/import.md, "Resume").
     await staging;
     plan.progress?.done();
     phases.next('results');
-    const summary = await writeImportResults(journal, journalFile, plan, thinned);
+    // The last turn's group commit, before the last rows are read.
+    journal.flush();
+    const summary = await (results ?? writeImportResults(journal, journalFile, plan, thinned));
+    results = undefined;
     if (thinned !== undefined) logger.info({ journal: journalFile }, cellsReadAgainSentence(thinned));
     return {
       mode: plan.mode.kind,
@@ -182,6 +197,11 @@ async function importByPlan(
   } finally {
     // A failure mid-staging too leaves no progress line drawn, nor its ticker running.
     plan.progress?.done();
+    // A run that stops on a failure leaves no results half written.
+    if (results !== undefined) {
+      settled.fail(new Error('the import stopped before its results were written'));
+      await results.catch(() => undefined);
+    }
     journal.close();
     plan.objects.close();
     if (temporaryDir !== undefined) await rm(temporaryDir, { recursive: true, force: true });
@@ -246,46 +266,6 @@ async function stageInput(journal: Journal, plan: ImportPlan, frontier?: Staging
   journal.meta.set('card_numbers_masked', '1');
   journal.meta.set('staged', true);
   plan.logger.info({ rows: staged.rowsRead, resultsInput: staged.resultsInput }, 'input staged');
-}
-
-/**
- * The results file, from the journal alone: every input row once, in the input's dialect or as a
- * workbook. A thinned journal's cells are read again from the input (src/import/thinned).
- */
-async function writeImportResults(
-  journal: Journal,
-  journalFile: string,
-  plan: ImportPlan,
-  thinned: Thinned | undefined,
-): Promise<ResultsSummary> {
-  // The last turn's group commit, before the results read the journal statement by statement.
-  journal.flush();
-  const { mapping } = plan.mapping;
-  const sourceColumns = journal.meta.get('source_columns') ?? [];
-  // A journal staged before the dialect was recorded gets its mapping's delimiter, quote and
-  // encoding with LF and no mark, near enough to what it wrote then.
-  const dialect = journal.meta.get('results_dialect') ?? writtenDialectOf(mapping.csv, plainDialect);
-  const format = resultsFormatOf(plan.resultsFile, dialect, fieldColumns(mapping));
-  const written =
-    thinned === undefined
-      ? writeResults(journal, sourceColumns, plan.resultsFile, format)
-      : writeResultRecords(
-          resultRecordsReadAgain(journal.database, {
-            source: plan.input.source,
-            kind: plan.input.kind,
-            sheet: plan.input.sheet,
-            mapping,
-            mappingFile: plan.mapping.file,
-            journalFile: plan.journalFile ?? journalFile,
-          }),
-          sourceColumns,
-          plan.resultsFile,
-          format,
-          { cellsMasked: true },
-        );
-  return written.catch((error: unknown) => {
-    throw jobResourceFailure(error, { journal: journalFile, file: plan.resultsFile });
-  });
 }
 
 /**

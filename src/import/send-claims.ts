@@ -8,6 +8,7 @@ import { outcomes } from '../job-files/import/columns.js';
 import type { ImportPlan } from './plan.js';
 import type { ClaimMode } from './claim/claim-work.js';
 import type { StagingFrontier } from './stage/frontier.js';
+import type { SettledRows } from './settled-rows.js';
 
 /** SQLite's default, and the sending phase's: a checkpoint after about 40 MB of WAL instead of 4 MB. */
 const defaultCheckpointPages = 1000;
@@ -22,12 +23,12 @@ export interface AlongsideStaging {
 /**
  * Every claim still to send, through its steps. `alongside`: staging still goes on, and a claim
  * is taken once its rows are in; the progress line counts claims once every claim is known.
+ * `settled` is told which claims are taken and done, for the results written meanwhile.
  */
 export async function sendClaims(
   journal: Journal,
   plan: ImportPlan,
-  resuming: boolean,
-  alongside?: AlongsideStaging,
+  { resuming, alongside, settled }: { resuming: boolean; alongside?: AlongsideStaging; settled?: SettledRows },
 ): Promise<ProcessSummary> {
   const frontier = alongside?.frontier;
   // Before any client: a payloads path refused (a link planted there) stops the run before anything is sent.
@@ -78,6 +79,7 @@ export async function sendClaims(
         progress?.update(done);
       },
       frontier,
+      settled,
       onFirstClaim: alongside?.onFirstClaim,
       notices: senderNotices(progress),
     });

@@ -37,8 +37,9 @@ export async function writeSheet(
   file: string,
   options: SheetOptions,
   lines: Iterable<SheetLine> | AsyncIterable<SheetLine>,
+  temporary?: string,
 ): Promise<void> {
-  await writeSheets(file, [{ options, lines: () => lines }]);
+  await writeSheets(file, [{ options, lines: () => lines }], temporary);
 }
 
 /** A sheet of a workbook of several: its lines are asked for once the sheets before it are written. */
@@ -47,11 +48,17 @@ export interface SheetOf {
   readonly lines: () => Iterable<SheetLine> | AsyncIterable<SheetLine>;
 }
 
-/** Several sheets in one .xlsx file, written in order, each as `writeSheet` writes its one. */
-export async function writeSheets(file: string, sheets: readonly SheetOf[]): Promise<void> {
+/**
+ * Several sheets in one .xlsx file, written in order, each as `writeSheet` writes its one;
+ * `temporary` is the file written before the rename, when the caller must know it beforehand.
+ */
+export async function writeSheets(
+  file: string,
+  sheets: readonly SheetOf[],
+  temporary = temporaryBeside(file),
+): Promise<void> {
   // Loaded when a workbook is written: exceljs takes 0.3 s to load, which no CSV run should pay.
   const { default: excel } = await import('exceljs');
-  const temporary = temporaryBeside(file);
   const stream = createTemporaryStream(temporary);
   const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   try {

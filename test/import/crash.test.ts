@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,6 +131,11 @@ async function killMidRun(job: Job): Promise<{ claimsAtKill: number; steps: Reco
   return { claimsAtKill, steps: journalSteps(job.journal) };
 }
 
+/** The temporary files beside the results file: the results a run was writing (`<results>.<hex>.tmp`). */
+async function leftBeside(job: Job): Promise<string[]> {
+  return (await readdir(job.dir)).filter((name) => /^disputes\.results\.csv\.[0-9a-f]{12}\.tmp$/.test(name));
+}
+
 async function runToEnd(job: Job): Promise<ImportExit> {
   return startImportProcess(job.args, runDeadlineMs).exit;
 }
@@ -193,6 +198,9 @@ describe('import killed mid-run, then run again', () => {
       expect(claimsAtKill).toBeLessThan(claimCount);
       // The kill caught remote calls in flight: the re-run has creates or filings to settle.
       expect((steps.submitting ?? 0) + (steps.filing ?? 0)).toBeGreaterThan(0);
+      // The results were being written while claims were sent: the kill left them half written,
+      // beside the results file, which does not exist yet.
+      expect(await leftBeside(job)).toHaveLength(1);
 
       const second = await runToEnd(job);
       // Exit 0: no row is invalid, the sandbox injects no faults, and the claims the kill left
@@ -202,6 +210,8 @@ describe('import killed mid-run, then run again', () => {
         `crash (no faults): ${rowSpecs.length} rows, ${claimCount} claims; killed with ${claimsAtKill} in the sandbox, journal steps ${JSON.stringify(steps)}; second run exit 0`,
       );
       await expectEveryClaimOnceWithItsCases(job);
+      // The next run removed what the killed one left.
+      expect(await leftBeside(job)).toEqual([]);
     },
   );
 

@@ -65,6 +65,11 @@ export const importMetaFields = {
   results_dialect: jsonField(writtenDialectSchema),
   /** The mapping's `fieldColumns`, recorded at staging: a results workbook's error cells, from the journal alone. */
   field_columns: jsonField(z.record(z.string(), z.array(z.string()))),
+  /**
+   * The temporary file the results are being written to while claims are sent, until it is renamed
+   * to the results file: a run killed meanwhile leaves it, and the next run removes it.
+   */
+  results_temporary: textField(),
   /** What the input was (`review` writes a workbook's fixes as a workbook). */
   input_kind: textField(z.enum(['csv', 'xlsx'])),
   /** Staged by a version that masks card numbers, or masked in place since (mask-staged.ts). */

@@ -64,6 +64,19 @@ export function* readDigestedResultRecords(database: JournalDatabase): Generator
     yield digested.recordOf(columns);
 }
 
+/**
+ * The result records after `afterIdx` through `throughIdx`, at most `limit`, in input order: the
+ * results read page by page while claims are still sent (src/import/settled-results.ts), each page
+ * one statement run to its end, so that the sending's writes come between pages, never inside one.
+ */
+export function resultRecordPages(
+  database: JournalDatabase,
+): (afterIdx: number, throughIdx: number, limit: number) => ResultRecord[] {
+  const page = database.prepare(`${resultsQuery(database, 'WHERE r.idx > ? AND r.idx <= ?')} LIMIT ?`).raw();
+  return (afterIdx, throughIdx, limit) =>
+    (page.all(afterIdx, throughIdx, limit) as unknown[][]).map((columns) => recordOf(columns));
+}
+
 /** One row's result record by its place in the input (`idx`), as `readResultRecords` reads it: `review` shows any row on demand. */
 export function readResultRecordAt(database: JournalDatabase, idx: number): ResultRecord | undefined {
   const columns = database.prepare(resultsQuery(database, 'WHERE r.idx = ?')).raw().get(idx) as unknown[] | undefined;

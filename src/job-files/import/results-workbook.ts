@@ -43,6 +43,7 @@ export async function writeResultsWorkbook(
   sourceColumns: readonly string[],
   lines: Iterable<ResultLine> | AsyncIterable<readonly ResultLine[]>,
   fieldColumns: Readonly<Record<string, readonly string[]>>,
+  temporary?: string,
 ): Promise<void> {
   const header = [...statusColumns, ...sourceColumns];
   const positionOf = new Map(sourceColumns.map((column, position) => [column, statusColumns.length + position]));
@@ -58,7 +59,7 @@ export async function writeResultsWorkbook(
     }
     return { cells, marks };
   };
-  await writeSheet(file, { sheetName: 'results', header, widths }, sheetLines(lines, marked));
+  await writeSheet(file, { sheetName: 'results', header, widths }, sheetLines(lines, marked), temporary);
 }
 
 /** Each line marked, as the sheet pulls them: a batch of lines at a time when they come in batches. */

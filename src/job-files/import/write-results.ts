@@ -82,7 +82,8 @@ export type ResultRecordsIn = Iterable<ResultRecord> | AsyncIterable<readonly Re
 /**
  * The results file from journal records in input order (one journal's, or several shards' merged:
  * src/job-files/import/merge.ts). Written to a temporary file and renamed, so a reader never sees
- * half a file.
+ * half a file; `temporary` names it when the caller records it beforehand (a run that writes the
+ * results while it sends, whose next run removes what a killed one left).
  */
 export async function writeResultRecords(
   records: ResultRecordsIn,
@@ -90,6 +91,7 @@ export async function writeResultRecords(
   file: string,
   format: ResultsFormat,
   cardNumbers: CardNumbersInRecords,
+  { temporary }: { temporary?: string } = {},
 ): Promise<ResultsSummary> {
   const summary: ResultsSummary = {
     rows: 0,
@@ -101,8 +103,9 @@ export async function writeResultRecords(
   };
   const line = (record: ResultRecord) => resultLine(record, sourceColumns, summary, cardNumbers);
   const lines: ResultLinesIn = isBatches(records) ? lineBatches(records, line) : mapped(records, line);
-  if (format.kind === 'xlsx') await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {});
-  else await writeResultsCsv(file, sourceColumns, lines, format.dialect);
+  if (format.kind === 'xlsx')
+    await writeResultsWorkbook(file, sourceColumns, lines, format.fieldColumns ?? {}, temporary);
+  else await writeResultsCsv(file, sourceColumns, lines, format.dialect, temporary);
   return summary;
 }
 
@@ -151,8 +154,8 @@ async function writeResultsCsv(
   sourceColumns: readonly string[],
   lines: ResultLinesIn,
   dialect: WrittenDialect,
+  temporary = temporaryBeside(file),
 ): Promise<void> {
-  const temporary = temporaryBeside(file);
   const utf8 = dialect.encoding === 'utf-8';
   // UTF-8 is csv-stringify's own output (its `bom` option writes the mark): no second stage that
   // turns each record's bytes into text and back. Other encodings go through the encoder.
