@@ -2,7 +2,7 @@ import { readEvidenceFile } from './check-file.js';
 import type { EvidenceFile } from './check-content.js';
 import { describeEvidenceDir, type EvidenceDirSetBy, type EvidenceFailure } from './errors.js';
 import { resolve } from 'node:path';
-import { resolveEvidencePath } from './resolve-path.js';
+import { confineEvidencePath } from './resolve-path.js';
 
 export type EvidenceCheckResult = ({ ok: true; path: string } & EvidenceFile) | EvidenceFailure;
 
@@ -19,7 +19,7 @@ export async function checkEvidence(
   /** The directory's real path when known (resolve-path.ts, realEvidenceDirOnce). */
   realDirOf?: (evidenceDir: string) => Promise<string>,
 ): Promise<EvidenceCheckResult> {
-  const resolved = await resolveEvidencePath(evidenceDir, cell, setBy, realDirOf);
+  const resolved = await confineEvidencePath(evidenceDir, cell, setBy, realDirOf);
   if (!resolved.ok) return resolved;
   const file = await readEvidenceFile(resolved.path, cell, describeEvidenceDir(resolve(evidenceDir), setBy));
   return file.ok ? { ...file, path: resolved.path } : file;

@@ -54,9 +54,10 @@ async function readBounded(handle: FileHandle, cell: string): Promise<Buffer | E
 
   // One buffer of the size the file says, read into directly: no chunks to concatenate, nothing
   // zero-filled first (each copy slowed evidence uploads). Its one byte more notices a file that
-  // grew since: the rest is then read as it comes, still bounded by the limit.
+  // grew since: the rest is then read as it comes, still bounded by the limit. Once the bytes the
+  // size says are in, no read is made to find the end: a file that grew fills the byte more.
   const buffer = Buffer.allocUnsafe(stats.size + 1);
-  let totalBytes = await readInto(handle, buffer, 0);
+  let totalBytes = await readInto(handle, buffer, 0, stats.size);
   if (totalBytes < buffer.length) return buffer.subarray(0, totalBytes);
   const chunks = [buffer];
   while (totalBytes < fileSizeLimitBytes) {
@@ -71,16 +72,23 @@ async function readBounded(handle: FileHandle, cell: string): Promise<Buffer | E
 }
 
 /**
- * Fills `buffer` from `offset` until it is full or the file ends; the bytes now in it. Each read
- * asks for all that is left (a regular file gives it in one): every read is a trip through
- * libuv's thread pool, and 1 MB reads took four of them for a 3 MB file instead of two.
+ * Fills `buffer` from `offset` until it is full, the file ends or `enough` bytes are in; the bytes
+ * now in it. Each read asks for all that is left (a regular file gives it in one): every read is
+ * a trip through libuv's thread pool, and 1 MB reads took four of them for a 3 MB file instead of
+ * two.
  */
-async function readInto(handle: FileHandle, buffer: Buffer, offset: number): Promise<number> {
+async function readInto(
+  handle: FileHandle,
+  buffer: Buffer,
+  offset: number,
+  enough: number = buffer.length,
+): Promise<number> {
   let filled = offset;
   while (filled < buffer.length) {
     const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
     if (bytesRead === 0) break;
     filled += bytesRead;
+    if (filled === enough) break;
   }
   return filled;
 }

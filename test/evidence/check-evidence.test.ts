@@ -44,6 +44,24 @@ describe('checkEvidence', () => {
       message: /^evidence sub\/\.\/scan\.jpg: /,
     });
   });
+
+  it('names a directory inside as what it is, not a file', async () => {
+    await tree.write('evidence/sub/x.pdf', 'x');
+    expect(await checkEvidence(tree.evidenceDir, 'sub')).toMatchObject({
+      ok: false,
+      code: 'evidence_not_a_file',
+      message: 'evidence sub: expected a regular file, got a directory',
+    });
+  });
+
+  it('names a named pipe inside as what it is, without waiting for a writer', async () => {
+    tree.fifo('evidence/scan.pdf');
+    expect(await checkEvidence(tree.evidenceDir, 'scan.pdf')).toMatchObject({
+      ok: false,
+      code: 'evidence_not_a_file',
+      message: 'evidence scan.pdf: expected a regular file, got a named pipe',
+    });
+  }, 5_000);
 });
 
 /**
