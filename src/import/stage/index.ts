@@ -81,11 +81,16 @@ const batchTextLength = 1024 * 1024;
 /** A worker where there is a second core; on one core this thread prepares every batch. */
 const workerThreads = availableParallelism() > 1 ? 1 : 0;
 /**
- * Batches at the worker before this thread prepares one itself. One: measured on 200,000 rows
- * (two rounds each, load 3–4 on two cores), 16,605 and 15,887 rows/s against 15,812 and 13,673
- * with two (a batch waiting at the worker), and 16,003 and 14,091 with two workers.
+ * Batches at the worker before this thread prepares one itself. Two: this thread is the slower of
+ * the two (it parses the CSV and writes the journal; profiled on 100,000 rows with one, it was
+ * busy 96% of the time and the worker 47%), so a batch waiting at the worker costs nothing, and
+ * every batch it prepares itself delays the journal. Measured on 100,000 rows, three rounds
+ * alternating: 5.91, 5.73 and 5.75 s with two against 6.31, 8.02 and 6.11 s with one (and 6.34,
+ * 5.72, 6.19 s with three). An earlier measurement on 200,000 rows, on a machine loaded 3–4
+ * and with an older staging, had found one better (16,605 and 15,887 rows/s against 15,812 and
+ * 13,673).
  */
-const workerQueue = 1;
+const workerQueue = 2;
 const batchesInFlight = workerQueue + 1;
 /**
  * A worker's live data is its mapping and a few batches. V8's default young generation (16 MiB
