@@ -7,9 +7,10 @@ import { fileTooLarge, notAFile, type EvidenceFailure } from './errors.js';
 import { describeFileKind, errorCode, fileSystemFailure } from './fs-failures.js';
 
 /**
- * Reads an evidence file, already resolved by resolveEvidencePath, and checks it. Memory is
- * bounded by the size limit whatever the file's size: at most `fileSizeLimitBytes` are read,
- * and reaching that many already means "too large" (the limit is "under 4.5 MB").
+ * Reads an evidence file, already confined by confineEvidencePath (or resolveEvidencePath), and
+ * checks it. Memory is bounded by the size limit whatever the file's size: at most
+ * `fileSizeLimitBytes` are read, and reaching that many already means "too large" (the limit is
+ * "under 4.5 MB").
  */
 
 /**
