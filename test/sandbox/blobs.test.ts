@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,10 +28,10 @@ describe('blob stores', () => {
     const db = join(directory, 'sandbox.db');
     const database = openDatabase(db);
     const blobs = blobStoreFor(db);
-    const kept = await blobs.put('aa', fileContent([Buffer.from('o'), Buffer.from('n'), Buffer.from('e')]));
+    const kept = await blobs.put(database, 'aa', fileContent([Buffer.from('o'), Buffer.from('n'), Buffer.from('e')]));
     expect(kept.length).toBe(0);
     insertFile(database, file('aa', 'file_1'), kept);
-    insertFile(database, file('bb', 'file_2'), await blobs.put('bb', fileContent([Buffer.from('two')])));
+    insertFile(database, file('bb', 'file_2'), await blobs.put(database, 'bb', fileContent([Buffer.from('two')])));
     expect(readFileSync(join(`${db}.blobs`, 'aa'), 'utf8')).toBe('one');
     database.prepare("DELETE FROM files WHERE file_id = 'file_2'").run();
     blobs.prune(database);
@@ -40,13 +40,33 @@ describe('blob stores', () => {
     database.close();
   });
 
+  it('writes a content whose row is committed once, and writes again whole one a crash left without its row', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'blobs-'));
+    onTestFinished(async () => rm(directory, { recursive: true, force: true }));
+    const db = join(directory, 'sandbox.db');
+    const database = openDatabase(db);
+    onTestFinished(() => {
+      database.close();
+    });
+    const blobs = blobStoreFor(db);
+    const path = join(`${db}.blobs`, 'aa');
+    // Left by a crash after its rename, before its row was committed (other bytes here, to tell).
+    writeFileSync(path, 'o');
+    insertFile(database, file('aa', 'file_1'), await blobs.put(database, 'aa', fileContent([Buffer.from('one')])));
+    expect(readFileSync(path, 'utf8')).toBe('one');
+    // Its row there, the same hash again is not written: these bytes would show if it were.
+    await blobs.put(database, 'aa', fileContent([Buffer.from('other')]));
+    expect(readFileSync(path, 'utf8')).toBe('one');
+    expect(readdirSync(`${db}.blobs`)).toEqual(['aa']);
+  });
+
   it("keeps an in-memory database's contents in its blobs table", async () => {
     const database = openDatabase(':memory:');
     const blobs = blobStoreFor(':memory:');
     insertFile(
       database,
       file('aa', 'file_1'),
-      await blobs.put('aa', fileContent([Buffer.from('o'), Buffer.from('n'), Buffer.from('e')])),
+      await blobs.put(database, 'aa', fileContent([Buffer.from('o'), Buffer.from('n'), Buffer.from('e')])),
     );
     expect((database.prepare('SELECT bytes FROM blobs').get() as { bytes: Buffer }).bytes.toString()).toBe('one');
     database.close();

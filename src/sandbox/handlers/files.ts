@@ -23,7 +23,7 @@ export async function uploadFile(call: HandlerCall): Promise<Reply> {
     ]);
   }
   // Written before the record that names it, both before the reply: an acknowledged upload survives a kill.
-  const stored = await core.blobs.put(upload.sha256, upload.content);
+  const stored = await core.blobs.put(core.database, upload.sha256, upload.content);
   return core.transaction(() => {
     const file = {
       environment,

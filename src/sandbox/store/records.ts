@@ -184,6 +184,11 @@ export interface FileRow {
   created: string;
 }
 
+/** Whether a content's row exists; it is inserted only once its content is stored (store/blobs.ts). */
+export function blobStored(database: SandboxDatabase, sha256: string): boolean {
+  return statement(database, 'SELECT 1 FROM blobs WHERE sha256 = ?').get(sha256) !== undefined;
+}
+
 /** Content-addressed: the same bytes uploaded twice are stored once. */
 export function insertFile(database: SandboxDatabase, file: Omit<FileRow, 'seq'>, bytes: Buffer): void {
   statement(database, 'INSERT OR IGNORE INTO blobs (sha256, bytes) VALUES (?, ?)').run(file.sha256, bytes);
