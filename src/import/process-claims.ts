@@ -119,6 +119,11 @@ async function processAll(
       settled?.passedAll();
       break;
     }
+    // Once staging is over a row changes only in its own claim's turn, so the page's rows are read
+    // with it, in one statement; while staging goes on, each claim's are read in its turn.
+    const pageRows = waitForStaging.over()
+      ? journal.rowsOfPendingClaims(after, page.at(-1)?.first_idx ?? after)
+      : undefined;
     // Dry-run claims finish without real I/O: without a turn of the event loop here, Ctrl-C and
     // SIGTERM would wait until every claim is done.
     await yieldToEventLoop();
@@ -137,7 +142,10 @@ async function processAll(
       }
       firstClaim?.();
       firstClaim = undefined;
-      const ahead = prepareAhead.schedule(claim);
+      const ahead = prepareAhead.schedule(
+        claim,
+        pageRows === undefined ? undefined : (pageRows.get(claim.claim_key) ?? []),
+      );
       settled?.taken(claim.claim_key, claim.first_idx);
       const task: Promise<void> = sender
         .limit(async () => run(claim, ahead))
@@ -166,13 +174,17 @@ async function processAll(
  */
 function stagingWait(frontier: StagingFrontier | undefined): {
   isReady(claim: ClaimRecord): boolean;
+  /** Every record is staged and checked: no row changes now but in its own claim's turn. */
+  over(): boolean;
   more(): Promise<boolean>;
   take(claim: ClaimRecord, journal: Journal): boolean;
 } {
-  if (frontier === undefined) return { isReady: () => true, more: async () => false, take: () => true };
+  if (frontier === undefined)
+    return { isReady: () => true, over: () => true, more: async () => false, take: () => true };
   const takenWhileStaging = new Set<string>();
   return {
     isReady: (claim) => frontier.isReady(claim.claim_key),
+    over: () => frontier.staged,
     more: async () => {
       if (frontier.staged || frontier.failed) return false;
       await frontier.change();

@@ -160,6 +160,31 @@ describe('prepareClaim', () => {
   });
 });
 
+describe("a page of claims' rows", () => {
+  it("reads each pending claim's rows of the page in one statement, as rowsOf reads them one claim at a time", () => {
+    // Rows of two claims interleaved; c is done, d lies after the page.
+    const journal = journalWith({
+      a: [row(0, 'a'), row(2, 'a')],
+      b: [row(1, 'b'), row(3, 'b')],
+      c: [row(4, 'c')],
+      d: [row(5, 'd')],
+    });
+    journal.setStep('c', 'done');
+    const page = journal.pendingClaims(-1, 2);
+    expect(page.map((claim) => claim.claim_key)).toEqual(['a', 'b']);
+    const rows = journal.rowsOfPendingClaims(-1, page.at(-1)?.first_idx ?? -1);
+    expect([...rows.keys()]).toEqual(['a', 'b']);
+    expect(rows.get('a')).toEqual(journal.rowsOf('a'));
+    expect(rows.get('b')).toEqual(journal.rowsOf('b'));
+    expect(rows.get('b')?.map((record) => record.idx)).toEqual([1, 3]);
+    expect([...journal.rowsOfPendingClaims(claimOf(journal, 'a').first_idx, 5).keys()]).toEqual(['b', 'd']);
+    // Given its rows, a claim is prepared from them as from its own read.
+    expect(prepareClaim(claimOf(journal, 'b'), journal, false, undefined, rows.get('b'))).toEqual(
+      prepareClaim(claimOf(journal, 'b'), journal),
+    );
+  });
+});
+
 describe("evidence read before the claim's turn", () => {
   const evidenceDir = join(import.meta.dirname, '../../samples/evidence');
   const naming = (path: string) => JSON.stringify([{ path, category: 'receipt', column: 'receipt' }]);

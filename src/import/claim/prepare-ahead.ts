@@ -31,8 +31,9 @@ export function prepareClaim(
   journal: Journal,
   stagedHere = false,
   readAhead?: EvidenceFolder,
+  rowsRead?: RowRecord[],
 ): PreparedClaim {
-  const rows = journal.rowsOf(claim.claim_key);
+  const rows = rowsRead ?? journal.rowsOf(claim.claim_key);
   const fresh = claim.claim_id !== null && claim.step === 'staged' && claim.sent === 0;
   if (!fresh || !rows.every(isPlainRow))
     return {
@@ -79,6 +80,8 @@ export class ClaimAhead {
     private readonly journal: Journal,
     private readonly stagedHere = false,
     private readonly readAhead?: EvidenceFolder,
+    /** Its rows as read with its page, when nothing but its own turn can change them (process-claims.ts). */
+    private readonly rows?: RowRecord[],
   ) {}
 
   /** Whether the preparation has run (by the pump or a take). */
@@ -107,7 +110,7 @@ export class ClaimAhead {
   prepare(): void {
     if (this.state !== undefined) return;
     try {
-      this.state = { prepared: prepareClaim(this.claim, this.journal, this.stagedHere, this.readAhead) };
+      this.state = { prepared: prepareClaim(this.claim, this.journal, this.stagedHere, this.readAhead, this.rows) };
     } catch (error) {
       this.state = { failed: error };
     }
@@ -130,8 +133,8 @@ export class PrepareAhead {
   ) {}
 
   /** Only claims whose create is still to come are worth preparing; the others are prepared when taken, if ever. */
-  schedule(claim: ClaimRecord): ClaimAhead {
-    const ahead = new ClaimAhead(claim, this.journal, this.stagedHere, this.readAhead);
+  schedule(claim: ClaimRecord, rows?: RowRecord[]): ClaimAhead {
+    const ahead = new ClaimAhead(claim, this.journal, this.stagedHere, this.readAhead, rows);
     if (claim.step !== 'staged') return ahead;
     this.queue.push(ahead);
     if (!this.pumping) {

@@ -97,6 +97,11 @@ export class Journal extends JobJournal<ImportMetaFields> {
     return this.sending.rowsOf(claimKey);
   }
 
+  /** The rows of a page of `pendingClaims`, by claim key: those whose first row is in (afterIdx, throughIdx]. */
+  rowsOfPendingClaims(afterIdx: number, throughIdx: number): Map<string, RowRecord[]> {
+    return this.sending.rowsOfPendingClaims(afterIdx, throughIdx);
+  }
+
   /** The claim's rows whose case is still to file (no outcome yet, a case id). */
   casesToFile(claimKey: string): CaseToFile[] {
     return this.sending.casesToFile(claimKey);
