@@ -14,7 +14,7 @@ import { fieldColumns } from '../mapping/columns-read.js';
 import type { Journal } from './journal/journal.js';
 import type { ImportPlan } from './plan.js';
 import type { SettledRows } from './settled-rows.js';
-import { betweenCommits, settledResultRecords } from './settled-results.js';
+import { settledResultRecords } from './settled-results.js';
 import { resultRecordsReadAgain } from './thinned/read-again.js';
 
 /*
@@ -36,11 +36,11 @@ export async function writeResultsAsSettled(
   const { sourceColumns, format } = resultsLayout(journal, plan);
   const temporary = temporaryBeside(plan.resultsFile);
   // Committed on its own, before the file exists.
-  await betweenCommits(journal.database);
+  journal.flush();
   journal.meta.set('results_temporary', temporary);
   try {
     return await writeResultRecords(
-      settledResultRecords(journal.database, settled),
+      settledResultRecords(journal, settled),
       sourceColumns,
       plan.resultsFile,
       format,

@@ -1,8 +1,13 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JournalDatabase } from '../journal/open.js';
 import type { ResultRecord } from '../job-files/import/records.js';
 import { resultRecordPages } from '../job-files/import/result-records.js';
 import type { SettledRows } from './settled-rows.js';
+
+/** The journal as its results are read: its database, and its open group commit committed now. */
+export interface SettledJournal {
+  readonly database: JournalDatabase;
+  flush(): void;
+}
 
 /** Records read at a time: the results wait until this many more rows are settled. */
 const pageRows = 1000;
@@ -10,21 +15,22 @@ const pageRows = 1000;
 /**
  * The journal's result records in input order, a page at a time as the rows settle
  * (settled-rows.ts): the results file is written while claims are still sent, and once sending
- * ends only the rows of its last claims are left to write. Each page is read between two group
- * commits (src/import/journal/group-commit.ts), so a line says only what the journal holds
- * durably, as the results read after sending always did.
+ * ends only the rows of its last claims are left to write. Each page is read just after the open
+ * group commit is committed (src/import/journal/group-commit.ts), in the same turn, so a line says
+ * only what the journal holds durably, as the results read after sending always did. (Waiting for
+ * a turn with no group open starved a dry run, whose claims keep one open in every turn.)
  */
 export async function* settledResultRecords(
-  database: JournalDatabase,
+  journal: SettledJournal,
   settled: SettledRows,
 ): AsyncGenerator<readonly ResultRecord[]> {
-  const page = resultRecordPages(database);
+  const page = resultRecordPages(journal.database);
   // The last record given, and the place through which every record has been read.
   let after = -1;
   let readThrough = -1;
   for (;;) {
     await settled.until(readThrough + pageRows);
-    await betweenCommits(database);
+    journal.flush();
     const ended = settled.ended;
     const through = settled.settledThrough;
     const records = page(after, through, pageRows);
@@ -44,9 +50,4 @@ export async function* settledResultRecords(
     else if (ended) return;
     else readThrough = through;
   }
-}
-
-/** Once no group commit is open: what is read then, or written on its own, is durable. */
-export async function betweenCommits(database: JournalDatabase): Promise<void> {
-  while (database.inTransaction) await nextTurn();
 }

@@ -92,7 +92,7 @@ describe('settled result records', () => {
       const given: ResultRecord[] = [];
       let pages = 0;
       const reading = (async () => {
-        for await (const page of settledResultRecords(database, settled)) {
+        for await (const page of settledResultRecords({ database, flush: () => undefined }, settled)) {
           pages++;
           // No row of a claim in flight, and none after the place the taking has reached.
           for (const record of page)
