@@ -1,17 +1,14 @@
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { csvDialectSchema, type CsvDialectInput } from '../../src/csv/dialect.js';
 import { createEncoder, encodeText } from '../../src/csv/encode.js';
 import { LineEndingProbe, type FileLayout } from '../../src/csv/layout.js';
 import { readRows } from '../../src/csv/read-rows.js';
 import type { CsvRow } from '../../src/csv/records.js';
-import { csvWriteOptionsFor } from '../../src/csv/write-options.js';
 
 /**
  * What the reader finds beyond the mapping's dialect: the input's line ending and
- * byte order mark; and the writer's options that repeat them.
+ * byte order mark; and the encoder that writes them again.
  */
 
 async function layoutOf(
@@ -109,28 +106,7 @@ describe('LineEndingProbe', () => {
   });
 });
 
-describe("the results' write options and encoder", () => {
-  it.each([
-    { delimiter: ';', quote: '"', lineEnding: '\r\n' as const },
-    { delimiter: '\t', quote: '"', lineEnding: '\n' as const },
-    { delimiter: '|', quote: "'", lineEnding: '\r\n' as const },
-  ])(
-    'a record with the delimiter, quotes and every line break reads back ($delimiter, $quote)',
-    ({ delimiter, quote, lineEnding }) => {
-      const cells = [`a${delimiter}b`, `say "hi" it's`, 'lone\rcr', 'lone\nlf', 'cr\r\nlf', '', 'plain'];
-      const text = stringify(
-        [cells, ['x', 'y', 'z', '', '', '', 'end']],
-        csvWriteOptionsFor({ delimiter, quote, lineEnding, encoding: 'utf-8', byteOrderMark: false }),
-      );
-      expect(text.endsWith(lineEnding)).toBe(true);
-      // Only the dialect's own line ending ends a record.
-      expect(parse(text, { delimiter, quote, escape: quote, record_delimiter: lineEnding })).toEqual([
-        cells,
-        ['x', 'y', 'z', '', '', '', 'end'],
-      ]);
-    },
-  );
-
+describe("the results' encoder", () => {
   it.each([
     { encoding: 'utf-8' as const, byteOrderMark: true, bytes: [0xef, 0xbb, 0xbf, 0x6c, 0x6c] },
     { encoding: 'utf-8' as const, byteOrderMark: false, bytes: [0x6c, 0x6c] },

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify';
 import { describe, expect, it } from 'vitest';
 import { encodeText } from '../../../src/csv/encode.js';
 import type { WrittenDialect } from '../../../src/csv/layout.js';
-import { csvWriteOptionsFor } from '../../../src/csv/write-options.js';
+import { csvStringifyOptionsFor } from '../../helpers/results-csv-oracle.js';
 import type { ResultRecord } from '../../../src/job-files/import/records.js';
 import { statusColumns } from '../../../src/job-files/import/columns.js';
 import { writeResultRecords } from '../../../src/job-files/import/write-results.js';
@@ -53,7 +53,7 @@ const sourceColumns = ['ref', 'note', 'amount', 'formula'];
 /** What csv-stringify's stream writes for the same cells, one record at a time, then encoded. */
 async function oracle(dialect: WrittenDialect, rows: readonly ResultRecord[]): Promise<Buffer> {
   const utf8 = dialect.encoding === 'utf-8';
-  const csv = stringify({ ...csvWriteOptionsFor(dialect), bom: utf8 && dialect.byteOrderMark });
+  const csv = stringify({ ...csvStringifyOptionsFor(dialect), bom: utf8 && dialect.byteOrderMark });
   const chunks: string[] = [];
   csv.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
   const ended = new Promise((resolve) => csv.on('end', resolve));
